@@ -1,0 +1,132 @@
+"""Global configuration flags (layer L0), JAX-compatible.
+
+``jaxtyped.config.update("jax_enable_x64", True)`` switches on 64-bit types,
+exactly as in JAX. Options are global (every thread sees an update), as in
+JAX; each may also be set from its environment variable at import.
+
+Note [config is global state]: this is one of the few module-level mutable
+objects in the package. It is deliberately global (not a ContextVar)
+because JAX's ``config.update`` affects every thread, and a ContextVar value
+set in the main thread is invisible to threads started later.
+"""
+
+import os
+from dataclasses import dataclass
+from typing import Final, final
+
+from jaxtyped._src.errors import JaxtypedValueError
+
+__all__ = ["Config", "config"]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class _BoolOption:
+    name: str
+    default: bool
+    env_var: str
+    help: str
+    affects_tracing: bool
+
+
+_TRUE_STRINGS: Final = frozenset({"1", "true", "yes", "on"})
+_FALSE_STRINGS: Final = frozenset({"", "0", "false", "no", "off"})
+
+_OPTIONS: Final[tuple[_BoolOption, ...]] = (
+    _BoolOption(
+        "jax_enable_x64",
+        False,
+        "JAX_ENABLE_X64",
+        "Enable 64-bit types (float64, int64, complex128); 32-bit otherwise.",
+        affects_tracing=True,
+    ),
+    _BoolOption(
+        "jax_enable_checks",
+        False,
+        "JAX_ENABLE_CHECKS",
+        "Type-check every jaxpr a transformation produces (slower).",
+        affects_tracing=False,
+    ),
+)
+
+
+def _env_bool(option: _BoolOption) -> bool:
+    raw = os.environ.get(option.env_var)
+    if raw is None:
+        return option.default
+    text = raw.strip().lower()
+    if text in _TRUE_STRINGS:
+        return True
+    if text in _FALSE_STRINGS:
+        return False
+    raise JaxtypedValueError(
+        f"environment variable {option.env_var}={raw!r} is not a boolean; "
+        "use 0/1/true/false"
+    )
+
+
+@final
+class Config:
+    """The set of global options; read them as attributes, set them with
+    :meth:`update`.
+
+    Example:
+        >>> import jaxtyped as jt
+        >>> jt.config.update("jax_enable_x64", False)
+        >>> jt.config.jax_enable_x64
+        False
+    """
+
+    __slots__ = ("jax_enable_x64", "jax_enable_checks")
+
+    jax_enable_x64: bool
+    jax_enable_checks: bool
+
+    def __init__(self) -> None:
+        for option in _OPTIONS:
+            object.__setattr__(self, option.name, _env_bool(option))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(
+            f"config options are set with config.update({name!r}, value), "
+            "not by assignment"
+        )
+
+    def update(self, name: str, value: bool) -> None:
+        """Set option ``name`` to ``value`` for the whole process.
+
+        Raises:
+            JaxtypedValueError: ``name`` is not an option, or ``value`` is
+                not a bool.
+        """
+        option = _find_option(name)
+        if not isinstance(value, bool):
+            raise JaxtypedValueError(
+                f"config.update({name!r}, ...): value must be a bool, got "
+                f"{type(value).__name__} {value!r}"
+            )
+        object.__setattr__(self, option.name, value)
+
+    def values(self) -> dict[str, bool]:
+        """Return every option's current value, by name."""
+        return {option.name: bool(getattr(self, option.name)) for option in _OPTIONS}
+
+    def trace_state(self) -> tuple[bool, ...]:
+        """The values of the options that change what tracing produces.
+
+        Caches of traced programs include this tuple in their keys.
+        """
+        return tuple(
+            bool(getattr(self, option.name)) for option in _OPTIONS if option.affects_tracing
+        )
+
+
+def _find_option(name: str) -> _BoolOption:
+    for option in _OPTIONS:
+        if option.name == name:
+            return option
+    known = ", ".join(option.name for option in _OPTIONS)
+    raise JaxtypedValueError(f"config.update: unknown option {name!r}; known options: {known}")
+
+
+config: Final = Config()

@@ -1,0 +1,146 @@
+"""The jaxtyped exception hierarchy (layer L0).
+
+Every error jaxtyped raises on purpose derives from :class:`JaxtypedError`.
+Where JAX raises a builtin (``TypeError``, ``ValueError``) our class also
+derives from that builtin, so ``except TypeError`` code ported from JAX keeps
+working. Each class's docstring says what causes it and how to fix it; the
+message itself names the user's function, the argument and the short types
+(``f32[3,4]``) involved.
+"""
+
+__all__ = [
+    "JaxtypedError",
+    "JaxtypedTypeError",
+    "JaxtypedValueError",
+    "JaxtypedIndexError",
+    "ShapeMismatchError",
+    "DTypeMismatchError",
+    "ConcretizationTypeError",
+    "TracerBoolConversionError",
+    "TracerIntegerConversionError",
+    "TracerArrayConversionError",
+    "UnexpectedTracerError",
+    "MissingRuleError",
+    "PyTreeStructureError",
+    "JaxprTypeError",
+]
+
+
+class JaxtypedError(Exception):
+    """Base class of every error raised on purpose by jaxtyped."""
+
+
+class JaxtypedTypeError(JaxtypedError, TypeError):
+    """An operation received operands of the wrong type, shape or dtype.
+
+    Fix: the message names the operation and the operands' short types
+    (``f32[3]``); convert or reshape the operands so that they agree.
+    """
+
+
+class JaxtypedValueError(JaxtypedError, ValueError):
+    """An argument has the right type but an invalid value (an axis out of
+    range, a negative size, a bad static parameter).
+
+    Fix: the message names the function, the argument and the allowed range.
+    """
+
+
+class JaxtypedIndexError(JaxtypedError, IndexError):
+    """An index is out of bounds or of an unsupported kind.
+
+    Fix: the message names the indexed shape and the offending index.
+    """
+
+
+class ShapeMismatchError(JaxtypedTypeError):
+    """Operands of one operation have incompatible shapes.
+
+    Fix: broadcast, reshape or transpose the operands; the message shows both
+    shapes, for example ``f32[3]`` vs ``f32[4]``.
+    """
+
+
+class DTypeMismatchError(JaxtypedTypeError):
+    """Operands of one primitive have different dtypes, or a dtype the
+    primitive does not accept.
+
+    Fix: convert with ``x.astype(...)`` (or use the ``jaxtyped.numpy``
+    function, which promotes dtypes for you).
+    """
+
+
+class ConcretizationTypeError(JaxtypedTypeError):
+    """A concrete Python value was needed from an abstract (traced) array.
+
+    Inside ``make_jaxpr``, ``vmap`` or ``jit`` the value of an array that
+    depends on the function's arguments is unknown while Python runs.
+    Fix: use structured operations (``jnp.where``, ``lax.cond``) instead of
+    Python control flow, or mark the argument static.
+    """
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+    """``bool()`` (an ``if``, ``while``, ``and``/``or``) was applied to a
+    traced array whose value is not known while tracing.
+
+    Fix: use ``jnp.where`` or ``lax.cond``/``lax.select`` for data-dependent
+    choices.
+    """
+
+
+class TracerIntegerConversionError(JaxtypedTypeError):
+    """``int()``, ``operator.index()`` or ``float()`` was applied to a traced
+    array whose value is not known while tracing (for example to use it as a
+    Python index or a shape).
+
+    Fix: keep the value as an array (``lax.dynamic_slice`` accepts traced
+    indices) or make the argument static.
+    """
+
+
+class TracerArrayConversionError(JaxtypedTypeError):
+    """A traced array was converted to a NumPy array (``np.asarray(x)``).
+
+    Fix: use ``jaxtyped.numpy`` functions on traced values instead of NumPy.
+    """
+
+
+class UnexpectedTracerError(JaxtypedError):
+    """A tracer was used outside the transformation that created it (it
+    "leaked", for example by being stored in a global or a list that outlived
+    the call).
+
+    Fix: return values from the transformed function instead of storing them
+    elsewhere; the message names the transformation and function that made
+    the tracer.
+    """
+
+
+class MissingRuleError(JaxtypedError, NotImplementedError):
+    """A transformation needs a rule that a primitive does not define, for
+    example a transpose rule under ``grad``.
+
+    Fix: add the rule to the primitive (or register it through
+    ``jaxtyped.extend``); the message names the transformation and the
+    primitive.
+    """
+
+
+class PyTreeStructureError(JaxtypedValueError):
+    """Two pytrees that must have the same structure do not (for example
+    primals and tangents of ``jvp``, or ``in_axes`` and the arguments of
+    ``vmap``).
+
+    Fix: the message gives the key path of the first difference.
+    """
+
+
+class JaxprTypeError(JaxtypedTypeError):
+    """A jaxpr is ill-typed: a variable is used before it is defined, defined
+    twice, or an equation's output types disagree with its primitive's
+    shape rule.
+
+    This indicates a bug in a transformation or a hand-built jaxpr; the
+    message names the equation.
+    """

@@ -1,0 +1,103 @@
+"""Small helpers shared by every layer (layer L0): strict zips, axis
+normalisation, and descriptions of user functions for error messages."""
+
+import functools
+import inspect
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from jaxtyped._src.errors import JaxtypedValueError
+
+__all__ = [
+    "safe_zip",
+    "unzip2",
+    "split_list",
+    "canonicalize_axis",
+    "canonicalize_axes",
+    "describe_function",
+    "prod",
+]
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+def safe_zip(xs: Sequence[T], ys: Sequence[U]) -> list[tuple[T, U]]:
+    """``zip`` that insists both sequences have the same length."""
+    if len(xs) != len(ys):
+        raise ValueError(f"safe_zip: length mismatch {len(xs)} != {len(ys)}")
+    return list(zip(xs, ys))
+
+
+def unzip2(pairs: Iterable[tuple[T, U]]) -> tuple[tuple[T, ...], tuple[U, ...]]:
+    """Split an iterable of pairs into a pair of tuples."""
+    firsts: list[T] = []
+    seconds: list[U] = []
+    for first, second in pairs:
+        firsts.append(first)
+        seconds.append(second)
+    return tuple(firsts), tuple(seconds)
+
+
+def split_list(xs: Sequence[T], sizes: Sequence[int]) -> list[list[T]]:
+    """Split ``xs`` into consecutive pieces of the given sizes plus the rest."""
+    pieces: list[list[T]] = []
+    start = 0
+    for size in sizes:
+        pieces.append(list(xs[start : start + size]))
+        start += size
+    pieces.append(list(xs[start:]))
+    return pieces
+
+
+def prod(xs: Iterable[int]) -> int:
+    """Product of integers (1 for an empty iterable)."""
+    result = 1
+    for x in xs:
+        result *= x
+    return result
+
+
+def canonicalize_axis(axis: int, ndim: int, *, where: str = "axis") -> int:
+    """Map a possibly negative ``axis`` into ``range(ndim)``.
+
+    Args:
+        axis: the axis as the user wrote it.
+        ndim: the rank of the array it indexes.
+        where: the function and argument named in the error message.
+
+    Raises:
+        JaxtypedValueError: the axis is out of range for ``ndim``.
+    """
+    if not -ndim <= axis < ndim:
+        raise JaxtypedValueError(
+            f"{where}: axis {axis} is out of bounds for an array of rank {ndim}"
+        )
+    return axis + ndim if axis < 0 else axis
+
+
+def canonicalize_axes(axes: Sequence[int], ndim: int, *, where: str = "axes") -> tuple[int, ...]:
+    """Canonicalise several axes and reject repeats."""
+    result = tuple(canonicalize_axis(axis, ndim, where=where) for axis in axes)
+    if len(set(result)) != len(result):
+        raise JaxtypedValueError(f"{where}: repeated axis in {tuple(axes)}")
+    return result
+
+
+def describe_function(fun: Callable[..., object]) -> str:
+    """A short description of a user function for error messages:
+    its qualified name and, where Python knows it, ``file:line``."""
+    target: object = fun
+    while isinstance(target, functools.partial):
+        target = target.func
+    name = getattr(target, "__qualname__", None) or getattr(target, "__name__", None)
+    if not isinstance(name, str):
+        name = type(target).__name__
+    try:
+        source_file = inspect.getsourcefile(target)  # type: ignore[arg-type]  # any callable is accepted at run time
+        _, line = inspect.getsourcelines(target)  # type: ignore[arg-type]  # same: raises TypeError for builtins
+    except (TypeError, OSError):
+        return name
+    if source_file is None:
+        return name
+    return f"{name} at {source_file}:{line}"
