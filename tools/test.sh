@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Run jaxtyped's quality gates: bash tools/test.sh [GATE ...]
+#
+# Gates, in order (all of them when none is named):
+#   pytest        pytest -n 2
+#   pytest-debug  the same with JAXTYPED_DEBUG=1, beartype claw warnings as errors
+#   mypy          mypy (strict, mypy.ini) over src/ and tests/
+#   pyright       pyright (strict, pyrightconfig.json) over src/ and tests/
+#   layers        python tools/check_layers.py
+#   typecheck     python typecheck/run.py (src/, tests/, typing/ against expectations)
+#   docs          sphinx-build -W --keep-going -b html docs docs/_build/html
+# Every gate runs even after one fails; the exit status is 1 if any failed.
+#
+# Environment: set-up is in tools/_setup.sh (creates .venv and installs on
+# first use). JAXTYPED_VENV=/path/to/venv uses an existing venv untouched;
+# PYTEST_WORKERS overrides the 2 xdist workers.
+
+set -uo pipefail
+
+ALL_GATES=(pytest pytest-debug mypy pyright layers typecheck docs)
+
+gate_pytest() { python -m pytest -n "${PYTEST_WORKERS:-2}"; }
+gate_pytest-debug() {
+    JAXTYPED_DEBUG=1 python -m pytest -n "${PYTEST_WORKERS:-2}" \
+        -W error::beartype.roar.BeartypeClawDecorWarning
+}
+gate_mypy() { python -m mypy --config-file mypy.ini src tests; }
+gate_pyright() { python -m pyright --project pyrightconfig.json --pythonpath "$(command -v python)" src tests; }
+gate_layers() { python tools/check_layers.py; }
+gate_typecheck() { python typecheck/run.py; }
+gate_docs() { python -m sphinx -W --keep-going -b html docs docs/_build/html; }
+
+usage() {
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+now() { date +%s.%N 2>/dev/null || date +%s; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+main() {
+    local gate
+    for gate in "$@"; do
+        if [[ "$gate" == -h || "$gate" == --help ]]; then usage; return 0; fi
+        if ! declare -F "gate_$gate" >/dev/null; then
+            echo "test.sh: unknown gate '$gate' (gates: ${ALL_GATES[*]})" >&2
+            return 2
+        fi
+    done
+    local gates=("$@")
+    [[ $# -eq 0 ]] && gates=("${ALL_GATES[@]}")
+
+    source "$(dirname "${BASH_SOURCE[0]}")/_setup.sh"
+    jt_setup || return 1
+    cd "$JT_ROOT" || return 1
+    echo "Using $(python --version) from $JT_VENV"
+
+    local results=() failed=0 start status seconds
+    for gate in "${gates[@]}"; do
+        echo
+        echo "==================== $gate ===================="
+        start="$(now)"
+        "gate_$gate"
+        status=$?
+        seconds="$(elapsed "$start" "$(now)")"
+        if [[ $status -eq 0 ]]; then
+            results+=("$(printf '%-14s %-6s %8ss' "$gate" PASS "$seconds")")
+        else
+            results+=("$(printf '%-14s %-6s %8ss  (exit %d)' "$gate" FAIL "$seconds" "$status")")
+            failed=1
+        fi
+        echo "---- $gate: $([[ $status -eq 0 ]] && echo PASS || echo FAIL) in ${seconds}s"
+    done
+
+    echo
+    echo "==================== summary ===================="
+    printf '%-14s %-6s %9s\n' gate result time
+    printf '%s\n' "${results[@]}"
+    return "$failed"
+}
+
+main "$@"
