@@ -1,0 +1,425 @@
+"""``Array``: the one array type users see (layer L1).
+
+Note [one Array class] (JEP 12049, Option 4): ``Array`` is a real abstract
+base class. The concrete array (``ArrayImpl``) and every array tracer are
+subclasses, so ``isinstance``, ``issubclass`` and ``functools.singledispatch``
+agree with static types. Non-array values that flow through transformations
+(tokens, refs) are not ``Array`` instances. Device-only methods
+(``block_until_ready``) live on the concrete class, not here, so a type
+checker rejects them on values that may be traced.
+
+Note [late-bound array methods]: ``Array`` declares every operator and method
+with its full signature, but their implementations are the
+``jaxtyped.numpy`` functions, which live in a higher layer. That layer calls
+:func:`install_array_methods` once, at import; this is the only sanctioned
+late binding in the package. Conversions to Python values (``bool``,
+``int``, ...) are implemented here because they need no array operations.
+"""
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import EllipsisType
+from typing import Any, ClassVar, Literal, overload
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+
+__all__ = [
+    "Array",
+    "ArrayLike",
+    "Conversion",
+    "install_array_methods",
+    "late_bound_array_methods",
+    "require_concrete",
+]
+
+# The kinds of conversion to a concrete Python/NumPy value; errors name them.
+Conversion = Literal["bool", "int", "index", "float", "complex", "item", "tolist"]
+
+
+def _not_installed(name: str) -> NotImplementedError:
+    return NotImplementedError(
+        f"Array.{name} is implemented by jaxtyped.numpy; import jaxtyped first"
+    )
+
+
+class Array(ABC):
+    """An n-dimensional array: a concrete array, or a tracer standing for one
+    inside a transformation.
+
+    Arrays are immutable. Arithmetic operators, comparisons, indexing and
+    the NumPy-style methods below follow ``jaxtyped.numpy`` (and therefore
+    JAX) semantics, including dtype promotion and broadcasting.
+
+    Example:
+        >>> import jaxtyped.numpy as jnp
+        >>> x = jnp.arange(3.0)
+        >>> isinstance(x, Array), x.shape, x.dtype
+        (True, (3,), dtype('float32'))
+    """
+
+    __slots__ = ()
+    # Make NumPy defer binary operators (``ndarray + Array``) to us.
+    __array_priority__: ClassVar[int] = 100
+
+    # --- what every subclass provides -----------------------------------
+
+    @property
+    @abstractmethod
+    def aval(self) -> ShapedArray:
+        """The abstract value: shape, dtype and weak type."""
+
+    @abstractmethod
+    def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, Any]:
+        """The concrete value, or a concretization error naming the
+        transformation and the user's function."""
+
+    # --- metadata ---------------------------------------------------------
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The array's shape."""
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The array's dtype."""
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        """Whether the value is weakly typed (came from a Python scalar)."""
+        return self.aval.weak_type
+
+    # --- conversions to Python values ---------------------------------------
+
+    def _require_scalar(self, conversion: Conversion) -> np.ndarray[Any, Any]:
+        value = self._require_concrete(conversion)
+        if value.size != 1:
+            if conversion == "bool":
+                raise JaxtypedValueError(
+                    "The truth value of an array with more than one element is "
+                    f"ambiguous ({self.aval.str_short()}); use .any() or .all()"
+                )
+            raise JaxtypedTypeError(
+                f"only size-1 arrays can be converted to Python scalars by {conversion}(); "
+                f"got {self.aval.str_short()}"
+            )
+        return value.reshape(())
+
+    def __bool__(self) -> bool:
+        return bool(self._require_scalar("bool"))
+
+    def __int__(self) -> int:
+        return int(self._require_scalar("int"))
+
+    def __float__(self) -> float:
+        return float(self._require_scalar("float"))
+
+    def __complex__(self) -> complex:
+        return complex(self._require_scalar("complex"))
+
+    def __index__(self) -> int:
+        if not dtypes.is_integer(self.dtype) and not dtypes.is_bool(self.dtype):
+            raise JaxtypedTypeError(
+                f"only integer arrays can be used as an index; got {self.aval.str_short()}"
+            )
+        return int(self._require_scalar("index"))
+
+    def item(self) -> bool | int | float | complex:
+        """The value of a size-1 array as a Python scalar."""
+        value = self._require_scalar("item").item()
+        if isinstance(value, (bool, int, float, complex)):
+            return value
+        return float(value)  # ml_dtypes scalars (bfloat16) have no Python twin
+
+    def tolist(self) -> object:
+        """The value as (nested) Python lists of scalars."""
+        result: object = self._require_concrete("tolist").tolist()
+        return result
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise JaxtypedTypeError("len() of a 0-d array")
+        return self.aval.shape[0]
+
+    def __iter__(self) -> Iterator["Array"]:
+        if not self.aval.shape:
+            raise JaxtypedTypeError("iteration over a 0-d array")
+        for index in range(self.aval.shape[0]):
+            yield self[index]
+
+    # Arrays compare elementwise, so they cannot be hashed (as in JAX).
+    __hash__: ClassVar[None]  # type: ignore[assignment]  # object.__hash__ is removed on purpose
+
+    # --- late-bound operators and methods (see Note [late-bound array methods]) ---
+
+    def __getitem__(self, index: "Index") -> "Array":
+        raise _not_installed("__getitem__")
+
+    def __neg__(self) -> "Array":
+        raise _not_installed("__neg__")
+
+    def __pos__(self) -> "Array":
+        raise _not_installed("__pos__")
+
+    def __abs__(self) -> "Array":
+        raise _not_installed("__abs__")
+
+    def __invert__(self) -> "Array":
+        raise _not_installed("__invert__")
+
+    def __add__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__add__")
+
+    def __radd__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__radd__")
+
+    def __sub__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__sub__")
+
+    def __rsub__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rsub__")
+
+    def __mul__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__mul__")
+
+    def __rmul__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rmul__")
+
+    def __truediv__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__truediv__")
+
+    def __rtruediv__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rtruediv__")
+
+    def __floordiv__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__floordiv__")
+
+    def __rfloordiv__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rfloordiv__")
+
+    def __mod__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__mod__")
+
+    def __rmod__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rmod__")
+
+    def __divmod__(self, other: "ArrayLike") -> tuple["Array", "Array"]:
+        raise _not_installed("__divmod__")
+
+    def __rdivmod__(self, other: "ArrayLike") -> tuple["Array", "Array"]:
+        raise _not_installed("__rdivmod__")
+
+    def __pow__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__pow__")
+
+    def __rpow__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rpow__")
+
+    def __matmul__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__matmul__")
+
+    def __rmatmul__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rmatmul__")
+
+    def __and__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__and__")
+
+    def __rand__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rand__")
+
+    def __or__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__or__")
+
+    def __ror__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__ror__")
+
+    def __xor__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__xor__")
+
+    def __rxor__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rxor__")
+
+    def __lshift__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__lshift__")
+
+    def __rlshift__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rlshift__")
+
+    def __rshift__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rshift__")
+
+    def __rrshift__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__rrshift__")
+
+    def __lt__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__lt__")
+
+    def __le__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__le__")
+
+    def __gt__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__gt__")
+
+    def __ge__(self, other: "ArrayLike") -> "Array":
+        raise _not_installed("__ge__")
+
+    def __eq__(self, other: object) -> "Array":  # type: ignore[override]  # elementwise, as in NumPy and JAX
+        raise _not_installed("__eq__")
+
+    def __ne__(self, other: object) -> "Array":  # type: ignore[override]  # elementwise, as in NumPy and JAX
+        raise _not_installed("__ne__")
+
+    @property
+    def T(self) -> "Array":
+        """The transpose (axes reversed)."""
+        raise _not_installed("T")
+
+    @overload
+    def reshape(self, shape: Sequence[int], /, *, order: str = "C") -> "Array": ...
+    @overload
+    def reshape(self, *shape: int, order: str = "C") -> "Array": ...
+    def reshape(self, *shape: int | Sequence[int], order: str = "C") -> "Array":
+        """Same as ``jaxtyped.numpy.reshape(self, shape)``; ``-1`` infers one size."""
+        raise _not_installed("reshape")
+
+    @overload
+    def transpose(self, axes: Sequence[int] | None, /) -> "Array": ...
+    @overload
+    def transpose(self, *axes: int) -> "Array": ...
+    def transpose(self, *axes: int | Sequence[int] | None) -> "Array":
+        """Same as ``jaxtyped.numpy.transpose``; no axes reverses them."""
+        raise _not_installed("transpose")
+
+    def astype(self, dtype: "dtypes.DTypeLike") -> "Array":
+        """A copy converted to ``dtype``."""
+        raise _not_installed("astype")
+
+    def sum(
+        self, axis: "Axis" = None, dtype: "dtypes.DTypeLike | None" = None, keepdims: bool = False
+    ) -> "Array":
+        """Sum over ``axis`` (all axes by default)."""
+        raise _not_installed("sum")
+
+    def prod(
+        self, axis: "Axis" = None, dtype: "dtypes.DTypeLike | None" = None, keepdims: bool = False
+    ) -> "Array":
+        """Product over ``axis`` (all axes by default)."""
+        raise _not_installed("prod")
+
+    def mean(
+        self, axis: "Axis" = None, dtype: "dtypes.DTypeLike | None" = None, keepdims: bool = False
+    ) -> "Array":
+        """Arithmetic mean over ``axis`` (all axes by default)."""
+        raise _not_installed("mean")
+
+    def max(self, axis: "Axis" = None, keepdims: bool = False) -> "Array":
+        """Maximum over ``axis`` (all axes by default)."""
+        raise _not_installed("max")
+
+    def min(self, axis: "Axis" = None, keepdims: bool = False) -> "Array":
+        """Minimum over ``axis`` (all axes by default)."""
+        raise _not_installed("min")
+
+    def all(self, axis: "Axis" = None, keepdims: bool = False) -> "Array":
+        """Whether all elements are true, over ``axis``."""
+        raise _not_installed("all")
+
+    def any(self, axis: "Axis" = None, keepdims: bool = False) -> "Array":
+        """Whether any element is true, over ``axis``."""
+        raise _not_installed("any")
+
+    def argmax(self, axis: int | None = None, keepdims: bool = False) -> "Array":
+        """Index of the maximum along ``axis`` (of the flattened array by default)."""
+        raise _not_installed("argmax")
+
+    def argmin(self, axis: int | None = None, keepdims: bool = False) -> "Array":
+        """Index of the minimum along ``axis`` (of the flattened array by default)."""
+        raise _not_installed("argmin")
+
+    def squeeze(self, axis: int | Sequence[int] | None = None) -> "Array":
+        """Remove axes of size 1 (all of them by default)."""
+        raise _not_installed("squeeze")
+
+    def flatten(self) -> "Array":
+        """The elements as a 1-d array."""
+        raise _not_installed("flatten")
+
+    def ravel(self) -> "Array":
+        """The elements as a 1-d array."""
+        raise _not_installed("ravel")
+
+    def dot(self, other: "ArrayLike") -> "Array":
+        """Same as ``jaxtyped.numpy.dot(self, other)``."""
+        raise _not_installed("dot")
+
+
+# Values accepted where an array is expected (JEP 12049): loosely typed inputs.
+ArrayLike = (
+    Array | np.ndarray[Any, Any] | np.bool_ | np.number[Any] | bool | int | float | complex
+)
+
+# An axis argument of a reduction: one axis, several, or all (None).
+Axis = int | Sequence[int] | None
+
+# What basic indexing accepts: ints, slices, None, Ellipsis, integer arrays
+# (scalar ones), or a tuple of those.
+IndexItem = int | slice | None | EllipsisType | Array | np.integer[Any]
+Index = IndexItem | tuple[IndexItem, ...]
+
+
+def require_concrete(x: Array, conversion: Conversion) -> np.ndarray[Any, Any]:
+    """The concrete NumPy value of ``x``, or the concretization error that
+    explains why a traced value has none (for interpreters' use)."""
+    return x._require_concrete(conversion)
+
+
+def late_bound_array_methods() -> frozenset[str]:
+    """The names :func:`install_array_methods` must supply."""
+    return frozenset(
+        name
+        for name, value in vars(Array).items()
+        if name == "T" or (callable(value) and _is_placeholder(value))
+    )
+
+
+def _is_placeholder(fun: object) -> bool:
+    code = getattr(fun, "__code__", None)
+    return code is not None and "_not_installed" in code.co_names
+
+
+def install_array_methods(implementations: Mapping[str, Callable[..., object]]) -> None:
+    """Install the numpy layer's implementations of Array's operators and
+    methods (called once by ``jaxtyped.numpy`` at import).
+
+    Raises:
+        ValueError: a name is missing or is not one of Array's declared
+            late-bound methods.
+    """
+    expected = _LATE_BOUND_NAMES
+    given = frozenset(implementations)
+    if given != expected:
+        raise ValueError(
+            "install_array_methods: missing "
+            f"{sorted(expected - given)}, unexpected {sorted(given - expected)}"
+        )
+    for name, implementation in implementations.items():
+        attribute: object = property(implementation) if name == "T" else implementation
+        setattr(Array, name, attribute)
+
+
+_LATE_BOUND_NAMES: frozenset[str] = late_bound_array_methods()

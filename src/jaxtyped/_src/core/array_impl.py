@@ -1,0 +1,190 @@
+"""The concrete array and conversion of user values to arrays (layer L1).
+
+``ArrayImpl`` holds an immutable host (NumPy) buffer. It is the only
+``Array`` subclass that is not a tracer, and the only one with device
+methods such as :meth:`ArrayImpl.block_until_ready`.
+"""
+
+from typing import Any, Final, final
+
+import numpy as np
+from typing_extensions import Self
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike, Conversion
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.errors import JaxtypedTypeError
+
+__all__ = [
+    "ArrayImpl",
+    "array_from_numpy",
+    "array_from_scalar",
+    "to_array",
+    "is_python_scalar",
+    "host_buffer",
+    "wrap_buffer",
+]
+
+
+@final
+class ArrayImpl(Array):
+    """A concrete array: an immutable NumPy buffer and its abstract value.
+
+    Users get these from ``jaxtyped.numpy`` functions and from
+    transformations; they never construct one directly.
+    """
+
+    __slots__ = ("_value", "_aval")
+
+    _value: np.ndarray[Any, Any]
+    _aval: ShapedArray
+
+    def __init__(self, value: np.ndarray[Any, Any], aval: ShapedArray) -> None:
+        # Trusted constructor: callers guarantee that ``value`` matches
+        # ``aval`` and is not writable (see array_from_numpy for user data).
+        self._value = value
+        self._aval = aval
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self._aval
+
+    def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, Any]:
+        return self._value
+
+    def __array__(
+        self, dtype: np.dtype[Any] | None = None, copy: bool | None = None
+    ) -> np.ndarray[Any, Any]:
+        value = self._value
+        if dtype is not None and np.dtype(dtype) != value.dtype:
+            if copy is False:
+                raise ValueError("__array__: a dtype conversion requires a copy")
+            return value.astype(dtype)
+        return value.copy() if copy else value
+
+    def block_until_ready(self) -> Self:
+        """Wait until the value is computed (it always is, for host arrays)."""
+        return self
+
+    def __repr__(self) -> str:
+        body = np.array2string(self._value, separator=", ", prefix="Array(")
+        weak = ", weak_type=True" if self._aval.weak_type else ""
+        return f"Array({body}, dtype={self._value.dtype.name}{weak})"
+
+    def __str__(self) -> str:
+        return str(self._value)
+
+    def __format__(self, format_spec: str) -> str:
+        if self._value.ndim == 0:
+            return format(self._value.item(), format_spec)
+        return format(str(self), format_spec)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self._value, self._aval))
+
+    def __copy__(self) -> Self:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self  # immutable
+
+
+def host_buffer(x: ArrayImpl) -> np.ndarray[Any, Any]:
+    """The read-only NumPy buffer of a concrete array (for impl rules)."""
+    return x._value
+
+
+def wrap_buffer(value: object, aval: ShapedArray, producer: str) -> ArrayImpl:
+    """Wrap an impl rule's result, coercing it to the dtype ``aval`` says.
+
+    NumPy sometimes returns another dtype than the rule's ``abstract_eval``
+    (``np.sum`` of ``int32`` gives ``int64``); the aval is the source of
+    truth. A shape disagreement is a bug in the rule and is reported.
+    """
+    array = np.asarray(value)
+    if array.dtype != aval.dtype:
+        array = array.astype(aval.dtype)
+    if array.shape != aval.shape:
+        raise AssertionError(
+            f"internal error: impl of '{producer}' returned shape {array.shape}, "
+            f"but its abstract_eval says {aval.str_short()}"
+        )
+    array.flags.writeable = False
+    return ArrayImpl(array, aval)
+
+
+def _rebuild(value: np.ndarray[Any, Any], aval: ShapedArray) -> ArrayImpl:
+    value.flags.writeable = False
+    return ArrayImpl(value, aval)
+
+
+_PYTHON_SCALARS: Final = (bool, int, float, complex)
+
+
+def is_python_scalar(x: object) -> bool:
+    """Whether ``x`` is a Python ``bool``, ``int``, ``float`` or ``complex``."""
+    return type(x) in _PYTHON_SCALARS
+
+
+def array_from_numpy(
+    value: np.ndarray[Any, Any] | np.generic, *, weak_type: bool = False, where: str = "asarray"
+) -> ArrayImpl:
+    """An array holding a private, read-only copy of ``value`` with its
+    dtype canonicalised (64-bit types become 32-bit unless x64 is enabled).
+
+    Raises:
+        JaxtypedTypeError: the dtype is not supported (object, string, ...).
+    """
+    source = np.asarray(value)
+    dtypes.check_supported(source.dtype, where)
+    dtype = dtypes.canonicalize_dtype(source.dtype)
+    result = source.astype(dtype) if dtype != source.dtype else source.copy()
+    result.flags.writeable = False
+    return ArrayImpl(result, ShapedArray(result.shape, dtype, weak_type))
+
+
+def array_from_scalar(x: bool | int | float | complex, *, where: str = "asarray") -> ArrayImpl:
+    """A weakly typed 0-d array for a Python scalar (``bool`` is not weak).
+
+    Raises:
+        OverflowError: an ``int`` does not fit the default integer dtype.
+    """
+    dtype = dtypes.python_scalar_dtype(x)
+    if type(x) is int:
+        info = np.iinfo(dtype)
+        if not info.min <= x <= info.max:
+            raise OverflowError(
+                f"{where}: Python int {x} is too large to convert to {dtype.name}"
+            )
+    value = np.array(x, dtype=dtype)
+    value.flags.writeable = False
+    return ArrayImpl(value, ShapedArray((), dtype, type(x) is not bool))
+
+
+def to_array(x: ArrayLike, where: str) -> Array:
+    """Convert an ``ArrayLike`` to an ``Array`` (arrays are returned as is).
+
+    Args:
+        x: an Array, a NumPy array or scalar, or a Python scalar.
+        where: the function and argument, for the error message
+            (for example ``"lax.sin argument x"``).
+
+    Raises:
+        JaxtypedTypeError: ``x`` is not array-like (lists are rejected, as in
+            ``jax.lax``; ``jaxtyped.numpy.asarray`` accepts them).
+    """
+    if isinstance(x, Array):
+        return x
+    if type(x) in _PYTHON_SCALARS:
+        return array_from_scalar(x, where=where)  # type: ignore[arg-type]  # narrowed by the type() test
+    if isinstance(x, (np.ndarray, np.generic)):
+        return array_from_numpy(x, where=where)
+    raise JaxtypedTypeError(
+        f"{where}: expected an array or a scalar, got {type(x).__name__} {_short_repr(x)}"
+    )
+
+
+def _short_repr(x: object) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+

@@ -1,0 +1,105 @@
+"""Abstract values: what every transformation knows about an array without
+its data (layer L1)."""
+
+from dataclasses import dataclass
+from typing import Any, final
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+
+__all__ = ["ShapedArray", "Zero", "BatchAxis", "BatchDim"]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ShapedArray:
+    """The set of all arrays of one shape and dtype.
+
+    ``weak_type`` marks values that came from Python scalars: they adopt the
+    dtype of the other operand in ``jaxtyped.numpy`` arithmetic, as in JAX.
+
+    Example:
+        >>> ShapedArray((3, 4), np.dtype("float32")).str_short()
+        'f32[3,4]'
+    """
+
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+    weak_type: bool = False
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+        size = 1
+        for dim in self.shape:
+            size *= dim
+        return size
+
+    def str_short(self) -> str:
+        """JAX's short form, e.g. ``f32[3,4]`` or ``i32[]``."""
+        dims = ",".join(str(dim) for dim in self.shape)
+        return f"{dtypes.short_dtype_name(self.dtype)}[{dims}]"
+
+    def __str__(self) -> str:
+        return self.str_short()
+
+    def update(
+        self,
+        *,
+        shape: tuple[int, ...] | None = None,
+        dtype: np.dtype[Any] | None = None,
+        weak_type: bool | None = None,
+    ) -> "ShapedArray":
+        """A copy with some fields replaced."""
+        return ShapedArray(
+            self.shape if shape is None else shape,
+            self.dtype if dtype is None else dtype,
+            self.weak_type if weak_type is None else weak_type,
+        )
+
+    def strip_weak_type(self) -> "ShapedArray":
+        """The same aval with ``weak_type=False``."""
+        return self if not self.weak_type else ShapedArray(self.shape, self.dtype)
+
+    def to_tangent_aval(self) -> "ShapedArray":
+        """The aval of tangents (and cotangents) of this aval: the same for
+        inexact dtypes, ``float0`` for integer and boolean ones (JAX's rule)."""
+        if dtypes.is_inexact(self.dtype):
+            return self.strip_weak_type()
+        return ShapedArray(self.shape, dtypes.float0)
+
+    def same_type(self, other: "ShapedArray") -> bool:
+        """Equal shape and dtype, ignoring weak typing."""
+        return self.shape == other.shape and self.dtype == other.dtype
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Zero:
+    """A symbolic zero tangent or cotangent of the given aval.
+
+    Transformations pass ``Zero`` instead of an array of zeros so that no
+    work is done for values that do not depend on the inputs.
+    """
+
+    aval: ShapedArray
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class BatchAxis:
+    """What a batching rule knows about the axis being vectorised: its size
+    and, for collectives, its name."""
+
+    size: int
+    name: object = None
+
+
+# A batched value's batch dimension, or None for a value that is not batched.
+BatchDim = int | None

@@ -1,0 +1,95 @@
+"""``check_jaxpr``: the jaxpr type checker (layer L1)."""
+
+from jaxtyped._src.config import config
+from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, Literal, Var
+from jaxtyped._src.errors import JaxprTypeError, JaxtypedTypeError
+
+__all__ = ["check_jaxpr", "check_closed_jaxpr", "maybe_check_jaxpr"]
+
+
+def check_jaxpr(jaxpr: Jaxpr) -> None:
+    """Verify that ``jaxpr`` is well typed.
+
+    Checks that every variable is defined exactly once before it is used,
+    and that every equation's output types are what its primitive's
+    ``abstract_eval`` gives for its input types. Nested jaxprs held by
+    higher-order primitives are checked too.
+
+    Raises:
+        JaxprTypeError: naming the offending equation and the types.
+    """
+    defined: set[Var] = set()
+
+    def define(var: Var, where: str) -> None:
+        if var in defined:
+            raise JaxprTypeError(f"check_jaxpr: variable {var} is defined twice ({where})")
+        defined.add(var)
+
+    def use(atom: Atom, where: str) -> None:
+        if isinstance(atom, Var) and atom not in defined:
+            raise JaxprTypeError(f"check_jaxpr: variable {atom} is used before it is defined ({where})")
+        if isinstance(atom, Literal) and atom.aval.shape != ():
+            raise JaxprTypeError(f"check_jaxpr: literal {atom} is not a scalar ({where})")
+
+    for var in jaxpr.constvars:
+        define(var, "constvars")
+    for var in jaxpr.invars:
+        define(var, "invars")
+    for index, eqn in enumerate(jaxpr.eqns):
+        where = f"equation {index}: {_eqn_summary(eqn)}"
+        for atom in eqn.invars:
+            use(atom, where)
+        _check_eqn_types(eqn, where)
+        for var in eqn.outvars:
+            define(var, where)
+    for atom in jaxpr.outvars:
+        use(atom, "outvars")
+
+
+def _check_eqn_types(eqn: Eqn, where: str) -> None:
+    for _, value in eqn.primitive.params():
+        if isinstance(value, ClosedJaxpr):
+            check_closed_jaxpr(value)
+        elif isinstance(value, Jaxpr):
+            check_jaxpr(value)
+    in_avals = tuple(atom.aval for atom in eqn.invars)
+    try:
+        expected = eqn.primitive.abstract_eval(in_avals)
+    except JaxtypedTypeError as err:
+        raise JaxprTypeError(f"check_jaxpr: {where} is ill-typed: {err}") from err
+    actual = tuple(var.aval for var in eqn.outvars)
+    if expected != actual:
+        shown_expected = ", ".join(a.str_short() for a in expected)
+        shown_actual = ", ".join(a.str_short() for a in actual)
+        raise JaxprTypeError(
+            f"check_jaxpr: {where} has output types ({shown_actual}) but its "
+            f"primitive gives ({shown_expected})"
+        )
+
+
+def _eqn_summary(eqn: Eqn) -> str:
+    ins = ", ".join(atom.aval.str_short() for atom in eqn.invars)
+    outs = ", ".join(var.aval.str_short() for var in eqn.outvars)
+    return f"{eqn.primitive.name}({ins}) -> ({outs})"
+
+
+def check_closed_jaxpr(closed: ClosedJaxpr) -> None:
+    """``check_jaxpr`` plus agreement of the consts with the constvars."""
+    if len(closed.consts) != len(closed.jaxpr.constvars):
+        raise JaxprTypeError(
+            f"check_jaxpr: {len(closed.consts)} consts for "
+            f"{len(closed.jaxpr.constvars)} constvars"
+        )
+    for var, const in zip(closed.jaxpr.constvars, closed.consts):
+        if not var.aval.same_type(const.aval):
+            raise JaxprTypeError(
+                f"check_jaxpr: const of type {const.aval.str_short()} bound to "
+                f"constvar of type {var.aval.str_short()}"
+            )
+    check_jaxpr(closed.jaxpr)
+
+
+def maybe_check_jaxpr(closed: ClosedJaxpr) -> None:
+    """Run :func:`check_closed_jaxpr` when ``jax_enable_checks`` is on."""
+    if config.jax_enable_checks:
+        check_closed_jaxpr(closed)

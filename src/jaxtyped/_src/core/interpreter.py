@@ -1,0 +1,259 @@
+"""Interpreters, tracers and ``bind`` (layer L1).
+
+Note [context-based dispatch] (Autodidax2): one ``ContextVar`` holds the
+current interpreter and ``bind(prim, *args)`` hands every primitive
+application to it. A transformation is an interpreter object; it boxes the
+values it owns in tracers that point back to it, and treats anything it
+does not own (concrete arrays, tracers of enclosing transformations) as a
+constant. That ownership test is what makes perturbation confusion
+impossible. An interpreter runs its rules with its *parent* (the
+interpreter that was current when it was created) installed, so
+transformations nest in any order.
+
+Note [the evaluating interpreter is the default]: the bottom interpreter,
+which evaluates on concrete arrays, is the ContextVar's default value rather
+than something installed at import. A new thread starts with an empty
+context and sees only the default, so eager code works on every thread.
+"""
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Final, final
+
+import numpy as np
+
+from jaxtyped._src.core.array import Array, Conversion
+from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, wrap_buffer
+from jaxtyped._src.core.primitive import NDArray, Primitive
+from jaxtyped._src.errors import (
+    ConcretizationTypeError,
+    TracerArrayConversionError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    UnexpectedTracerError,
+)
+
+__all__ = [
+    "Interpreter",
+    "EvalInterpreter",
+    "Tracer",
+    "ArrayTracer",
+    "bind",
+    "bind1",
+    "current_interpreter",
+    "interpreting",
+    "transformation_scope",
+    "concretization_error",
+    "unexpected_tracer_error",
+]
+
+
+class Interpreter(ABC):
+    """One meaning for primitive applications: evaluation or a
+    transformation.
+
+    Attributes:
+        parent: the interpreter that was current when this one was created;
+            rules run with it installed. ``None`` only for evaluation.
+        transformation: the user-facing name (``"jvp"``, ``"vmap"``, ...),
+            used in error messages.
+        fun_desc: the user function being transformed (name and
+            ``file:line``), used in error messages.
+        active: False once the transformation has returned; tracers of an
+            inactive interpreter have leaked.
+    """
+
+    parent: "Interpreter | None"
+    transformation: str
+    fun_desc: str
+    active: bool
+
+    def __init__(self, parent: "Interpreter | None", transformation: str, fun_desc: str) -> None:
+        self.parent = parent
+        self.transformation = transformation
+        self.fun_desc = fun_desc
+        self.active = True
+
+    @abstractmethod
+    def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
+        """Apply ``prim`` to ``args`` under this interpreter's meaning."""
+
+    def concretize(self, tracer: "ArrayTracer", conversion: Conversion) -> NDArray:
+        """The concrete value of one of this interpreter's tracers, or a
+        concretization error (the default: values are abstract)."""
+        raise concretization_error(tracer, conversion, "")
+
+    def describe(self) -> str:
+        """``"<transformation> of <function>"`` for error messages."""
+        return f"{self.transformation} of {self.fun_desc}"
+
+    def is_ancestor_of(self, other: "Interpreter") -> bool:
+        """Whether this interpreter is ``other`` or one of its parents."""
+        node: Interpreter | None = other
+        while node is not None:
+            if node is self:
+                return True
+            node = node.parent
+        return False
+
+
+class Tracer:
+    """Base of every tracer: a value owned by an interpreter.
+
+    Only array-valued tracers (:class:`ArrayTracer`) are ``Array``\\ s.
+    """
+
+    __slots__ = ("_interpreter",)
+
+    _interpreter: Interpreter
+
+    def __init__(self, interpreter: Interpreter) -> None:
+        self._interpreter = interpreter
+
+    @property
+    def interpreter(self) -> Interpreter:
+        """The interpreter that owns this tracer."""
+        return self._interpreter
+
+
+class ArrayTracer(Tracer, Array):
+    """Base of array-valued tracers: a real ``Array`` subclass."""
+
+    __slots__ = ()
+
+    def _require_concrete(self, conversion: Conversion) -> NDArray:
+        interpreter = self._interpreter
+        if not interpreter.active:
+            raise unexpected_tracer_error(self)
+        return interpreter.concretize(self, conversion)
+
+    def __array__(self, dtype: np.dtype[Any] | None = None, copy: bool | None = None) -> NDArray:
+        raise TracerArrayConversionError(
+            f"The numpy.ndarray conversion method __array__() was called on a traced "
+            f"array {self.aval.str_short()} inside {self._interpreter.describe()}. "
+            "NumPy functions cannot operate on traced values; use jaxtyped.numpy instead."
+        )
+
+    def __repr__(self) -> str:
+        return f"Traced<{self.aval.str_short()}>with<{self._interpreter.transformation}>"
+
+
+def concretization_error(
+    tracer: ArrayTracer, conversion: Conversion, detail: str
+) -> ConcretizationTypeError | TracerIntegerConversionError:
+    """The error for converting an abstract tracer to a Python value.
+
+    Args:
+        tracer: the tracer being converted.
+        conversion: what the user asked for (``bool``, ``int``, ...).
+        detail: extra sentences from the interpreter (for example which
+            arguments the value depends on).
+    """
+    interpreter = tracer.interpreter
+    where = (
+        f"The error occurred while tracing the function {interpreter.fun_desc} "
+        f"for {interpreter.transformation}."
+    )
+    short = tracer.aval.str_short()
+    suffix = f" {detail}" if detail else ""
+    if conversion == "bool":
+        return TracerBoolConversionError(
+            f"Attempted boolean conversion of traced array {short}. {where}{suffix} "
+            "Python control flow (if/while/and/or) cannot depend on traced values; "
+            "use jnp.where or lax.cond instead."
+        )
+    if conversion in ("int", "index"):
+        return TracerIntegerConversionError(
+            f"The {conversion}() method was called on traced array {short}. {where}{suffix} "
+            "A traced value cannot be used as a Python integer (an index, a shape); "
+            "use lax.dynamic_slice for traced indices or make the argument static."
+        )
+    return ConcretizationTypeError(
+        f"Abstract tracer value encountered where a concrete value is expected: "
+        f"{conversion}() of traced array {short}. {where}{suffix}"
+    )
+
+
+def unexpected_tracer_error(tracer: Tracer) -> UnexpectedTracerError:
+    """The error for a tracer used outside the transformation that made it."""
+    interpreter = tracer.interpreter
+    aval = tracer.aval.str_short() if isinstance(tracer, Array) else type(tracer).__name__
+    state = "which has already finished" if not interpreter.active else "which is not active here"
+    return UnexpectedTracerError(
+        f"Encountered an unexpected tracer {aval} created by {interpreter.describe()}, "
+        f"{state}. A traced value escaped its transformation (stored in a global, "
+        "a list or an attribute that outlived the call); return it from the "
+        "transformed function instead."
+    )
+
+
+@final
+class EvalInterpreter(Interpreter):
+    """The bottom interpreter: evaluates primitives on concrete arrays.
+
+    It type-checks every application through ``abstract_eval`` before
+    running ``impl``, so eager code reports the same errors as traced code
+    and no NumPy broadcasting silently changes a result's shape.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(None, "eager evaluation", "<top level>")
+
+    def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
+        for arg in args:
+            if type(arg) is not ArrayImpl:
+                if isinstance(arg, Tracer):
+                    raise unexpected_tracer_error(arg)
+                raise TypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__}")
+        concrete: tuple[ArrayImpl, ...] = args  # type: ignore[assignment]  # checked just above
+        out_avals = prim.abstract_eval(tuple(arg.aval for arg in concrete))
+        outs = prim.impl(tuple(host_buffer(arg) for arg in concrete))
+        return tuple(wrap_buffer(out, aval, prim.name) for out, aval in zip(outs, out_avals, strict=True))
+
+
+EVAL: Final = EvalInterpreter()
+
+_current_interpreter: Final[ContextVar[Interpreter]] = ContextVar(
+    "jaxtyped_current_interpreter", default=EVAL
+)
+
+
+def current_interpreter() -> Interpreter:
+    """The interpreter that ``bind`` dispatches to right now."""
+    return _current_interpreter.get()
+
+
+@contextmanager
+def interpreting(interpreter: Interpreter) -> Iterator[None]:
+    """Install ``interpreter`` as the current one for the block."""
+    token = _current_interpreter.set(interpreter)
+    try:
+        yield
+    finally:
+        _current_interpreter.reset(token)
+
+
+@contextmanager
+def transformation_scope(interpreter: Interpreter) -> Iterator[None]:
+    """Install ``interpreter`` for the block and mark it finished after, so
+    that its tracers are recognised as leaked if they are used later."""
+    token = _current_interpreter.set(interpreter)
+    try:
+        yield
+    finally:
+        _current_interpreter.reset(token)
+        interpreter.active = False
+
+
+def bind(prim: Primitive, *args: Array) -> tuple[Array, ...]:
+    """Apply ``prim`` to ``args`` under the current interpreter."""
+    return _current_interpreter.get().process(prim, args)
+
+
+def bind1(prim: Primitive, *args: Array) -> Array:
+    """``bind`` for a primitive with exactly one output."""
+    (out,) = _current_interpreter.get().process(prim, args)
+    return out
+

@@ -1,0 +1,320 @@
+"""The IR: immutable jaxprs, their builder, evaluation and printing (layer L1).
+
+Note [var identity]: a ``Var`` is identified by its ``count`` within the
+jaxpr that defines it; counts come from the jaxpr's builder, starting at 0.
+Two identical programs traced separately therefore give equal (and equally
+hashed) jaxprs. Passes that combine jaxprs never mix vars of two builders in
+one jaxpr: they rebuild through a new builder (evaluating the old jaxpr under
+the staging interpreter does exactly that). ``check_jaxpr`` rejects a var
+defined twice, which is how a violation would show up.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, final
+
+import numpy as np
+
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.interpreter import bind
+from jaxtyped._src.core.primitive import Primitive
+
+__all__ = [
+    "Var",
+    "Literal",
+    "Atom",
+    "Eqn",
+    "Jaxpr",
+    "ClosedJaxpr",
+    "JaxprBuilder",
+    "eval_jaxpr",
+    "jaxpr_as_fun",
+    "pp_jaxpr",
+]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A variable of a jaxpr: a count unique within its jaxpr, and a type."""
+
+    count: int
+    aval: ShapedArray
+
+    def __repr__(self) -> str:
+        return f"Var({self.count}:{self.aval.str_short()})"
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A scalar constant written inline in a jaxpr (``2.0:f32[]``).
+
+    ``val`` is a NumPy scalar of the aval's dtype (it prints in that dtype's
+    shortest round-tripping form); ``array`` is the same value as an Array,
+    for evaluation.
+    """
+
+    val: np.generic
+    aval: ShapedArray
+    array: ArrayImpl = field(compare=False, hash=False, repr=False)
+
+    @staticmethod
+    def from_array(x: ArrayImpl) -> "Literal":
+        """The literal for a concrete 0-d array."""
+        return Literal(host_buffer(x)[()], x.aval, x)
+
+    def __str__(self) -> str:
+        return f"{self.val}:{self.aval.str_short()}"
+
+
+# An argument of an equation: a variable or an inline literal.
+Atom = Var | Literal
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Eqn:
+    """One equation ``outvars = primitive[params] invars``."""
+
+    primitive: Primitive
+    invars: tuple[Atom, ...]
+    outvars: tuple[Var, ...]
+
+    @property
+    def params(self) -> dict[str, object]:
+        """The primitive's static parameters, by name (as in JAX)."""
+        return dict(self.primitive.params())
+
+    def __str__(self) -> str:
+        return _Printer().eqn(self, 0)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Jaxpr:
+    """A function in A-normal form: constants, inputs, equations, outputs."""
+
+    constvars: tuple[Var, ...]
+    invars: tuple[Var, ...]
+    outvars: tuple[Atom, ...]
+    eqns: tuple[Eqn, ...]
+
+    @property
+    def in_avals(self) -> tuple[ShapedArray, ...]:
+        """The input types."""
+        return tuple(v.aval for v in self.invars)
+
+    @property
+    def out_avals(self) -> tuple[ShapedArray, ...]:
+        """The output types."""
+        return tuple(v.aval for v in self.outvars)
+
+    def __str__(self) -> str:
+        return pp_jaxpr(self)
+
+    def pretty_print(self, *, width: int = 80) -> str:
+        """The jaxpr in JAX's syntax, wrapped at ``width`` columns."""
+        return pp_jaxpr(self, width=width)
+
+
+@final
+@dataclass(frozen=True, slots=True, eq=False)
+class ClosedJaxpr:
+    """A jaxpr together with the values of its constvars.
+
+    Consts are arrays (concrete, or tracers of an enclosing transformation),
+    compared by identity: arrays compare elementwise, and a closed jaxpr
+    keeps its consts alive, so identity is stable.
+    """
+
+    jaxpr: Jaxpr
+    consts: tuple[Array, ...]
+
+    @property
+    def in_avals(self) -> tuple[ShapedArray, ...]:
+        """The input types."""
+        return self.jaxpr.in_avals
+
+    @property
+    def out_avals(self) -> tuple[ShapedArray, ...]:
+        """The output types."""
+        return self.jaxpr.out_avals
+
+    @property
+    def eqns(self) -> tuple[Eqn, ...]:
+        """The jaxpr's equations."""
+        return self.jaxpr.eqns
+
+    @property
+    def literals(self) -> tuple[Array, ...]:
+        """JAX's name for ``consts``."""
+        return self.consts
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ClosedJaxpr):
+            return NotImplemented
+        return self.jaxpr == other.jaxpr and len(self.consts) == len(other.consts) and all(
+            a is b for a, b in zip(self.consts, other.consts)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.jaxpr, tuple(id(c) for c in self.consts)))
+
+    def __str__(self) -> str:
+        return pp_jaxpr(self.jaxpr)
+
+    def pretty_print(self, *, width: int = 80) -> str:
+        """The jaxpr in JAX's syntax, wrapped at ``width`` columns."""
+        return pp_jaxpr(self.jaxpr, width=width)
+
+
+class JaxprBuilder:
+    """Mutable accumulator of equations; :meth:`build` freezes it into a
+    :class:`Jaxpr`. Vars are numbered from 0 (see Note [var identity])."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self.eqns: list[Eqn] = []
+
+    def new_var(self, aval: ShapedArray) -> Var:
+        """A fresh variable of type ``aval``."""
+        var = Var(self._count, aval)
+        self._count += 1
+        return var
+
+    def add_eqn(
+        self, prim: Primitive, invars: tuple[Atom, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[Var, ...]:
+        """Append ``prim(invars)`` and return its fresh output vars."""
+        outvars = tuple(self.new_var(aval) for aval in out_avals)
+        self.eqns.append(Eqn(prim, invars, outvars))
+        return outvars
+
+    def build(
+        self, constvars: Sequence[Var], invars: Sequence[Var], outvars: Sequence[Atom]
+    ) -> Jaxpr:
+        """The finished, immutable jaxpr."""
+        return Jaxpr(tuple(constvars), tuple(invars), tuple(outvars), tuple(self.eqns))
+
+
+# === evaluation ===
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Array], *args: Array) -> tuple[Array, ...]:
+    """Run ``jaxpr`` by binding each equation under the *current* interpreter.
+
+    So evaluating a jaxpr inside a transformation transforms it (the
+    Autodidax2 round trip: Python -> jaxpr -> interpretable Python).
+    """
+    env: dict[Var, Array] = {}
+
+    def read(atom: Atom) -> Array:
+        return atom.array if isinstance(atom, Literal) else env[atom]
+
+    for var, value in zip(jaxpr.constvars, consts, strict=True):
+        env[var] = value
+    for var, value in zip(jaxpr.invars, args, strict=True):
+        env[var] = value
+    for eqn in jaxpr.eqns:
+        outs = bind(eqn.primitive, *(read(atom) for atom in eqn.invars))
+        for var, value in zip(eqn.outvars, outs, strict=True):
+            env[var] = value
+    return tuple(read(atom) for atom in jaxpr.outvars)
+
+
+def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., tuple[Array, ...]]:
+    """A Python function that evaluates ``closed`` on its arguments."""
+
+    def fun(*args: Array) -> tuple[Array, ...]:
+        return eval_jaxpr(closed.jaxpr, closed.consts, *args)
+
+    return fun
+
+
+# === printing (JAX's jaxpr syntax) ===
+
+
+def _alphabetic_name(n: int) -> str:
+    # 0 -> a, 25 -> z, 26 -> ba, 27 -> bb, ... as JAX names variables.
+    name = ""
+    while not name or n:
+        n, digit = divmod(n, 26)
+        name = chr(ord("a") + digit) + name
+    return name
+
+
+class _Printer:
+    """Names variables in order of appearance and lays out jaxprs.
+
+    Like JAX's pretty printer, a jaxpr that fits in ``width`` columns is
+    printed on one line; otherwise one equation per line, and an equation
+    whose parameters do not fit puts each parameter on its own line.
+    """
+
+    def __init__(self, width: int = 80) -> None:
+        self.width = width
+        self._names: dict[Var, str] = {}
+        self._next = 0
+
+    def name(self, var: Var) -> str:
+        existing = self._names.get(var)
+        if existing is None:
+            existing = self._names[var] = _alphabetic_name(self._next)
+            self._next += 1
+        return existing
+
+    def atom(self, atom: Atom) -> str:
+        return str(atom) if isinstance(atom, Literal) else self.name(atom)
+
+    def binder(self, var: Var) -> str:
+        return f"{self.name(var)}:{var.aval.str_short()}"
+
+    def params(self, prim: Primitive, indent: int) -> list[str]:
+        out: list[str] = []
+        for name, value in prim.params():
+            if isinstance(value, ClosedJaxpr):
+                text = self.jaxpr(value.jaxpr, indent + 2)
+            elif isinstance(value, Jaxpr):
+                text = self.jaxpr(value, indent + 2)
+            else:
+                text = prim.format_param(name, value)
+            out.append(f"{name}={text}")
+        return out
+
+    def eqn(self, eqn: Eqn, indent: int) -> str:
+        lhs = " ".join(self.binder(v) for v in eqn.outvars)
+        args = " ".join(self.atom(a) for a in eqn.invars)
+        params = self.params(eqn.primitive, indent)
+        flat_params = f"[{' '.join(params)}]" if params else ""
+        flat = f"{lhs} = {eqn.primitive.name}{flat_params} {args}".rstrip()
+        if "\n" not in flat and (indent + len(flat) <= self.width or not params):
+            return flat
+        pad = " " * (indent + 2)
+        lines = [f"{lhs} = {eqn.primitive.name}["]
+        lines += [f"{pad}{p}" for p in params]
+        lines.append(f"{' ' * indent}] {args}".rstrip())
+        return "\n".join(lines)
+
+    def jaxpr(self, jaxpr: Jaxpr, indent: int) -> str:
+        consts = " ".join(self.binder(v) for v in jaxpr.constvars)
+        invars = " ".join(self.binder(v) for v in jaxpr.invars)
+        head = f"{{ lambda {consts}; {invars}. let"
+        eqns = [self.eqn(e, indent + 4) for e in jaxpr.eqns]
+        outs = ", ".join(self.atom(a) for a in jaxpr.outvars)
+        tail = f"in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}"
+        if all("\n" not in e for e in eqns):
+            body = "; ".join(eqns)
+            flat = f"{head} {body} {tail}" if eqns else f"{head} {tail}"
+            if indent + len(flat) <= self.width:
+                return flat
+        lines = [head] + [f"{' ' * (indent + 4)}{e}" for e in eqns]
+        lines.append(f"{' ' * (indent + 2)}{tail}")
+        return "\n".join(lines)
+
+
+def pp_jaxpr(jaxpr: Jaxpr, *, width: int = 80) -> str:
+    """Print ``jaxpr`` in JAX's syntax (``{ lambda ; a:f32[3]. let ... in (b,) }``)."""
+    return _Printer(width).jaxpr(jaxpr, 0)

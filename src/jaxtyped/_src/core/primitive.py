@@ -1,0 +1,85 @@
+"""``Primitive``: the abstract base of every primitive operation (layer L1).
+
+Each primitive is a ``@final @dataclass(frozen=True, slots=True)`` subclass
+whose fields are its static parameters (``ReduceSum(axes=(0,))``), so
+primitives, equations and jaxprs hash and compare by value. Each rule is a
+method with a fixed, typed signature, tuples in and tuples out:
+
+- ``abstract_eval``: output avals from input avals; raises the clear
+  shape/dtype errors users see, eager or traced;
+- ``impl``: evaluation on NumPy buffers;
+- ``jvp``: forward-mode derivative, with symbolic :class:`Zero` tangents;
+- ``batch``: the vectorisation rule used by ``vmap``.
+
+A rule a primitive lacks raises :class:`MissingRuleError` naming the
+transformation and the primitive. Rules that bind other primitives run
+with the parent interpreter installed, so they nest.
+"""
+
+import dataclasses
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.errors import MissingRuleError
+
+__all__ = ["Primitive", "Tangent", "NDArray"]
+
+# A tangent (or cotangent): an array, or a symbolic zero.
+Tangent = Array | Zero
+# The host buffers ``impl`` rules compute on.
+NDArray = np.ndarray[Any, Any]
+
+
+class Primitive(ABC):
+    """Base class of primitives; subclasses are frozen dataclasses whose
+    fields are the primitive's static parameters."""
+
+    __slots__ = ()
+    name: ClassVar[str]
+
+    @abstractmethod
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        """Output avals for the given input avals.
+
+        Raises:
+            JaxtypedTypeError: the inputs' shapes or dtypes are invalid for
+                this primitive; the message names the primitive and the
+                inputs' short types.
+        """
+
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        """Evaluate on concrete NumPy buffers (already type-checked)."""
+        raise MissingRuleError(f"eager evaluation needs an impl rule for primitive '{self.name}'")
+
+    def jvp(
+        self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]
+    ) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        """Primal outputs and their tangents. Called with at least one
+        non-zero tangent, under the parent interpreter."""
+        raise MissingRuleError(f"jvp needs a differentiation rule for primitive '{self.name}'")
+
+    def batch(
+        self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]
+    ) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        """Batched outputs and their batch dimensions. ``dims[i]`` is the
+        batch dimension of ``args[i]`` (``None``: not batched); called with at
+        least one batched argument, under the parent interpreter."""
+        raise MissingRuleError(f"vmap needs a batching rule for primitive '{self.name}'")
+
+    def params(self) -> tuple[tuple[str, object], ...]:
+        """The static parameters as ``(name, value)`` pairs, sorted by name."""
+        fields = dataclasses.fields(self)  # type: ignore[arg-type]  # every concrete primitive is a dataclass
+        return tuple(sorted((field.name, getattr(self, field.name)) for field in fields))
+
+    def format_param(self, name: str, value: object) -> str:
+        """How a parameter value is printed in a jaxpr (JAX's syntax)."""
+        if isinstance(value, np.dtype):
+            return str(value.name)
+        return str(value)
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,121 @@
+"""Staging to jaxprs as an interpreter (layer L2).
+
+Every primitive application under a :class:`StagingInterpreter` becomes an
+equation, including operations on constants (JAX's "omnistaging"). Values
+the interpreter does not own become constants of the jaxpr: concrete 0-d
+arrays are inlined as literals, other arrays and tracers of enclosing
+transformations become constvars of the resulting closed jaxpr.
+"""
+
+from collections.abc import Sequence
+from typing import final
+
+from jaxtyped._src.core.array import Array, Conversion
+from jaxtyped._src.core.array_impl import ArrayImpl
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.interpreter import (
+    ArrayTracer,
+    Interpreter,
+    Tracer,
+    concretization_error,
+    unexpected_tracer_error,
+)
+from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, JaxprBuilder, Literal, Var
+from jaxtyped._src.core.primitive import NDArray, Primitive
+
+__all__ = ["StagingTracer", "StagingInterpreter"]
+
+
+@final
+class StagingTracer(ArrayTracer):
+    """A value being staged: stands for variable ``var`` of the jaxpr."""
+
+    __slots__ = ("var",)
+
+    var: Var
+
+    def __init__(self, interpreter: "StagingInterpreter", var: Var) -> None:
+        super().__init__(interpreter)
+        self.var = var
+
+    @property
+    def aval(self) -> ShapedArray:
+        return self.var.aval
+
+
+@final
+class StagingInterpreter(Interpreter):
+    """Records primitive applications into a jaxpr."""
+
+    def __init__(self, parent: Interpreter, fun_desc: str, transformation: str = "make_jaxpr") -> None:
+        super().__init__(parent, transformation, fun_desc)
+        self.builder = JaxprBuilder()
+        self._invars: list[Var] = []
+        self._arg_names: dict[Var, str] = {}
+        self._constvars: list[Var] = []
+        self._consts: list[Array] = []
+        self._const_index: dict[int, Var] = {}
+
+    def new_arg(self, aval: ShapedArray, name: str = "") -> StagingTracer:
+        """A fresh input of the jaxpr; ``name`` (a key path such as
+        ``x['w']``) is used in error messages."""
+        var = self.builder.new_var(aval)
+        self._invars.append(var)
+        if name:
+            self._arg_names[var] = name
+        return StagingTracer(self, var)
+
+    def to_atom(self, x: Array) -> Atom:
+        """The jaxpr atom standing for ``x``."""
+        if type(x) is StagingTracer and x.interpreter is self:
+            return x.var
+        if type(x) is ArrayImpl and not x.aval.shape:
+            return Literal.from_array(x)
+        if isinstance(x, Tracer):
+            owner = x.interpreter
+            if not owner.active or not owner.is_ancestor_of(self):
+                raise unexpected_tracer_error(x)
+        return self._constvar(x)
+
+    def _constvar(self, x: Array) -> Var:
+        var = self._const_index.get(id(x))
+        if var is None:
+            var = self.builder.new_var(x.aval)
+            self._const_index[id(x)] = var
+            self._constvars.append(var)
+            self._consts.append(x)  # keeps x alive, so its id stays unique
+        return var
+
+    def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
+        atoms = tuple(self.to_atom(arg) for arg in args)
+        out_avals = prim.abstract_eval(tuple(atom.aval for atom in atoms))
+        outvars = self.builder.add_eqn(prim, atoms, out_avals)
+        return tuple(StagingTracer(self, var) for var in outvars)
+
+    def build(self, outs: Sequence[Array]) -> ClosedJaxpr:
+        """The closed jaxpr computing ``outs`` from the inputs made by
+        :meth:`new_arg`."""
+        outvars = [self.to_atom(out) for out in outs]
+        jaxpr = self.builder.build(self._constvars, self._invars, outvars)
+        return ClosedJaxpr(jaxpr, tuple(self._consts))
+
+    def concretize(self, tracer: ArrayTracer, conversion: Conversion) -> NDArray:
+        assert isinstance(tracer, StagingTracer)
+        raise concretization_error(tracer, conversion, self._dependency_detail(tracer.var))
+
+    def _dependency_detail(self, var: Var) -> str:
+        """Which named inputs ``var`` depends on, for error messages."""
+        needed = {var}
+        for eqn in reversed(self.builder.eqns):
+            if any(out in needed for out in eqn.outvars):
+                needed.update(atom for atom in eqn.invars if isinstance(atom, Var))
+        names = [name for v, name in self._arg_names.items() if v in needed]
+        if names:
+            return (
+                "This concrete value was not available in Python because it "
+                f"depends on the value of the argument {', '.join(names)}."
+            )
+        return (
+            "The value does not depend on the function's arguments, but every "
+            "operation inside a staged function is staged, constants included."
+        )
