@@ -1,0 +1,160 @@
+"""``dot_general``: generalised tensor contraction (layer L4).
+
+``dimension_numbers = ((lhs_contracting, rhs_contracting), (lhs_batch,
+rhs_batch))``. The result's axes are the batch axes, then the lhs free
+axes, then the rhs free axes, as in XLA.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax.arithmetic import add_tangents
+from jaxtyped._src.lax.structural import moveaxis
+from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
+from jaxtyped._src.util import prod
+
+__all__ = ["DotGeneral", "DotDimensionNumbers", "dot_general", "dot"]
+
+# ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))
+DotDimensionNumbers = tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+def _free(ndim: int, contract: tuple[int, ...], batch: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(i for i in range(ndim) if i not in contract and i not in batch)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class DotGeneral(Primitive):
+    """Contract ``lhs`` and ``rhs`` over the contracting axes, batched over
+    the batch axes."""
+
+    dimension_numbers: DotDimensionNumbers
+    precision: None = None
+    preferred_element_type: np.dtype[Any] | None = None
+    name = "dot_general"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 2)
+        lhs, rhs = avals
+        (lc, rc), (lb, rb) = self.dimension_numbers
+        where = f"dot_general with dimension_numbers={self.format_param('dimension_numbers', self.dimension_numbers)} on ({short_types(avals)})"
+        for axes, aval in ((lc + lb, lhs), (rc + rb, rhs)):
+            if len(set(axes)) != len(axes) or any(not 0 <= a < aval.ndim for a in axes):
+                raise JaxtypedValueError(f"{where}: axes out of range or repeated")
+        if len(lc) != len(rc) or len(lb) != len(rb):
+            raise JaxtypedValueError(f"{where}: lhs and rhs need as many contracting and batch axes")
+        for a, b in (*zip(lc, rc), *zip(lb, rb)):
+            if lhs.shape[a] != rhs.shape[b]:
+                raise JaxtypedTypeError(f"{where}: axis {a} of lhs has size {lhs.shape[a]} but axis {b} of rhs has size {rhs.shape[b]}")
+        if lhs.dtype != rhs.dtype:
+            raise DTypeMismatchError(f"{where}: operands must have the same dtype")
+        shape = (
+            tuple(lhs.shape[a] for a in lb)
+            + tuple(lhs.shape[a] for a in _free(lhs.ndim, lc, lb))
+            + tuple(rhs.shape[a] for a in _free(rhs.ndim, rc, rb))
+        )
+        dtype = self.preferred_element_type or lhs.dtype
+        return (ShapedArray(shape, dtype, lhs.weak_type and rhs.weak_type),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        lhs, rhs = args
+        (lc, rc), (lb, rb) = self.dimension_numbers
+        compute = self.preferred_element_type or lhs.dtype
+        if compute.itemsize == 2 and dtypes.is_floating(compute):
+            compute = np.dtype(np.float32)  # narrow floats accumulate in float32
+        lf, rf = _free(lhs.ndim, lc, lb), _free(rhs.ndim, rc, rb)
+        batch_shape = tuple(lhs.shape[a] for a in lb)
+        m, k, n = prod(lhs.shape[a] for a in lf), prod(lhs.shape[a] for a in lc), prod(rhs.shape[a] for a in rf)
+        a = np.transpose(lhs, (*lb, *lf, *lc)).astype(compute, copy=False).reshape((*batch_shape, m, k))
+        b = np.transpose(rhs, (*rb, *rc, *rf)).astype(compute, copy=False).reshape((*batch_shape, k, n))
+        out = np.matmul(a, b)
+        shape = batch_shape + tuple(lhs.shape[a_] for a_ in lf) + tuple(rhs.shape[b_] for b_ in rf)
+        return (out.reshape(shape),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        (lhs, rhs), (t_lhs, t_rhs) = primals, tangents
+        out = bind1(self, lhs, rhs)
+        total: Tangent = Zero(out.aval.to_tangent_aval())
+        if not isinstance(t_lhs, Zero):
+            total = add_tangents(total, bind1(self, t_lhs, rhs))
+        if not isinstance(t_rhs, Zero):
+            total = add_tangents(total, bind1(self, lhs, t_rhs))
+        return (out,), (total,)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (lhs, rhs), (ld, rd) = args, dims
+        (lc, rc), (lb, rb) = self.dimension_numbers
+
+        def shift(axes: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(a + 1 for a in axes)
+
+        if ld is not None and rd is not None:
+            numbers: DotDimensionNumbers = ((shift(lc), shift(rc)), ((0, *shift(lb)), (0, *shift(rb))))
+            out_dim = 0
+        elif ld is not None:
+            numbers = ((shift(lc), rc), (shift(lb), rb))
+            out_dim = len(lb)  # the batch axis is the first lhs free axis
+        else:
+            numbers = ((lc, shift(rc)), (lb, shift(rb)))
+            out_dim = len(lb) + len(_free(lhs.ndim, lc, lb))
+        lhs = moveaxis(lhs, ld, 0) if ld is not None else lhs
+        rhs = moveaxis(rhs, rd, 0) if rd is not None else rhs
+        prim = DotGeneral(numbers, self.precision, self.preferred_element_type)
+        return (bind1(prim, lhs, rhs),), (out_dim,)
+
+    @override
+    def format_param(self, name: str, value: object) -> str:
+        if name == "dimension_numbers" and isinstance(value, tuple):
+            (lc, rc), (lb, rb) = value  # type: ignore[misc]  # shape fixed by the field's type
+            return f"(({list(lc)}, {list(rc)}), ({list(lb)}, {list(rb)}))"
+        return Primitive.format_param(self, name, value)
+
+
+def _numbers(dimension_numbers: Sequence[Sequence[Sequence[int]]]) -> DotDimensionNumbers:
+    try:
+        (lc, rc), (lb, rb) = dimension_numbers
+    except (TypeError, ValueError):
+        raise JaxtypedTypeError(
+            "lax.dot_general: dimension_numbers must be ((lhs_contracting, rhs_contracting), "
+            f"(lhs_batch, rhs_batch)), got {dimension_numbers!r}"
+        ) from None
+    ints = [check_int_tuple("lax.dot_general", "dimension_numbers", axes) for axes in (lc, rc, lb, rb)]
+    return ((ints[0], ints[1]), (ints[2], ints[3]))
+
+
+def dot_general(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    dimension_numbers: Sequence[Sequence[Sequence[int]]],
+    precision: None = None,
+    preferred_element_type: "dtypes.DTypeLike | None" = None,
+) -> Array:
+    """General dot product (JAX's ``lax.dot_general``)."""
+    a = operand(lhs, "lax.dot_general lhs")
+    b = operand(rhs, "lax.dot_general rhs")
+    preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type))
+    return bind1(DotGeneral(_numbers(dimension_numbers), None, preferred), a, b)
+
+
+def dot(lhs: ArrayLike, rhs: ArrayLike, precision: None = None, preferred_element_type: "dtypes.DTypeLike | None" = None) -> Array:
+    """Vector/matrix products of rank-1 and rank-2 operands (JAX's ``lax.dot``)."""
+    a = operand(lhs, "lax.dot lhs")
+    b = operand(rhs, "lax.dot rhs")
+    if a.ndim not in (1, 2) or b.ndim not in (1, 2):
+        raise JaxtypedTypeError(f"lax.dot: operands must have rank 1 or 2, got {a.aval.str_short()} and {b.aval.str_short()}")
+    return dot_general(a, b, (((a.ndim - 1,), (0,)), ((), ())), precision, preferred_element_type)

@@ -1,0 +1,267 @@
+"""The elementwise family (layer L4): shared shape/dtype rules, evaluation
+and batching for every elementwise primitive, plus ``convert_element_type``.
+
+Operands of an elementwise primitive have one dtype and either one shape or
+shape ``()``: a scalar operand is broadcast inside the primitive, as in JAX
+(``mul b 2.0:f32[]``). A subclass states which dtype kinds it accepts and
+how to compute on NumPy buffers; its derivative rule lives with it.
+"""
+
+from abc import abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, ShapeMismatchError
+from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis
+from jaxtyped._src.lax.util import check_arity, operand
+
+__all__ = [
+    "Kind",
+    "ALL",
+    "NUMBER",
+    "INEXACT",
+    "FLOAT",
+    "INTEGRAL",
+    "Elementwise",
+    "NonDifferentiable",
+    "ConvertElementType",
+    "convert_element_type",
+    "kind_of",
+]
+
+# Dtype kinds an elementwise primitive may accept.
+Kind = str
+ALL: Final = frozenset({"bool", "int", "uint", "float", "complex"})
+NUMBER: Final = frozenset({"int", "uint", "float", "complex"})
+INEXACT: Final = frozenset({"float", "complex"})
+FLOAT: Final = frozenset({"float"})
+INTEGRAL: Final = frozenset({"bool", "int", "uint"})
+
+_KIND_NAMES: Final = {
+    "bool": "bool",
+    "int": "signedinteger",
+    "uint": "unsignedinteger",
+    "float": "floating",
+    "complex": "complexfloating",
+}
+
+
+def kind_of(dtype: np.dtype[Any]) -> Kind:
+    """The kind of ``dtype``: bool, int, uint, float or complex."""
+    if dtypes.is_bool(dtype):
+        return "bool"
+    if dtypes.is_signed_integer(dtype):
+        return "int"
+    if dtypes.is_unsigned_integer(dtype):
+        return "uint"
+    if dtypes.is_complex(dtype):
+        return "complex"
+    return "float"
+
+
+def _upcast_narrow(x: NDArray) -> NDArray:
+    # float16/bfloat16 are computed in float32 and rounded back, as XLA does
+    # on CPU; NumPy lacks (or is slow at) most ufuncs for them.
+    if x.dtype.itemsize == 2 and dtypes.is_floating(x.dtype):
+        return x.astype(np.float32)
+    return x
+
+
+class Elementwise(Primitive):
+    """Base of elementwise primitives with ``arity`` operands."""
+
+    __slots__ = ()
+    arity: ClassVar[int]
+    accepts: ClassVar[frozenset[Kind]]
+
+    def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
+        """The output dtype for operands of ``dtype`` (default: the same)."""
+        return dtype
+
+    def check_dtypes(self, avals: tuple[ShapedArray, ...]) -> np.dtype[Any]:
+        """Reject dtypes outside ``accepts`` or operands of different
+        dtypes; return the operands' dtype."""
+        dtype = avals[0].dtype
+        if any(a.dtype != dtype for a in avals[1:]):
+            shown = ", ".join(a.dtype.name for a in avals)
+            raise DTypeMismatchError(
+                f"{self.name} requires arguments to have the same dtypes, got {shown}"
+            )
+        if kind_of(dtype) not in self.accepts:
+            accepted = ", ".join(name for k, name in _KIND_NAMES.items() if k in self.accepts)
+            raise JaxtypedTypeError(
+                f"{self.name} does not accept dtype {dtype.name}. Accepted dtypes are "
+                f"subtypes of {accepted}."
+            )
+        return dtype
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, self.arity)
+        shape = elementwise_shape(self.name, avals)
+        dtype = self.check_dtypes(avals)
+        weak = all(a.weak_type for a in avals)
+        return (ShapedArray(shape, self.result_dtype(dtype), weak),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        with np.errstate(all="ignore"):
+            return (self.compute(*(_upcast_narrow(a) for a in args)),)
+
+    @abstractmethod
+    def compute(self, *args: NDArray) -> NDArray:
+        """The operation on NumPy buffers (narrow floats arrive as float32)."""
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        return batch_elementwise(self, axis, args, dims)
+
+
+def elementwise_shape(name: str, avals: tuple[ShapedArray, ...]) -> tuple[int, ...]:
+    """The common shape of elementwise operands (scalars broadcast)."""
+    shape: tuple[int, ...] = ()
+    for aval in avals:
+        if aval.shape and aval.shape != shape:
+            if shape:
+                shown = " vs ".join(a.str_short() for a in avals)
+                raise ShapeMismatchError(f"{name} got incompatible shapes for broadcasting: {shown}")
+            shape = aval.shape
+    return shape
+
+
+def batch_elementwise(
+    prim: Primitive, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]
+) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+    """The batching rule of every elementwise primitive."""
+    ranks = [a.ndim - (d is not None) for a, d in zip(args, dims)]
+    out_rank = max(ranks)
+    batched_dims = {d for d in dims if d is not None}
+    # Fast path: one shared batch dimension and only scalars besides.
+    if len(batched_dims) == 1 and all(
+        r == out_rank if d is not None else r == 0 for r, d in zip(ranks, dims)
+    ):
+        return (bind1(prim, *args),), (batched_dims.pop(),)
+    example_shape = next(
+        a.shape[1:] if d is not None and d == 0 else _drop(a.shape, d)
+        for a, d, r in zip(args, dims, ranks)
+        if r == out_rank
+    )
+    out_shape = (axis.size, *example_shape)
+    moved: list[Array] = []
+    for x, d, r in zip(args, dims, ranks):
+        if d is None:
+            moved.append(x if r == 0 else broadcast_in_dim(x, out_shape, tuple(range(1, out_rank + 1))))
+        elif r == out_rank:
+            moved.append(moveaxis(x, d, 0))
+        else:  # a batched per-example scalar meets array operands
+            moved.append(broadcast_in_dim(x, out_shape, (0,)))
+    return (bind1(prim, *moved),), (0,)
+
+
+def _drop(shape: tuple[int, ...], dim: int | None) -> tuple[int, ...]:
+    return shape if dim is None else shape[:dim] + shape[dim + 1 :]
+
+
+class NonDifferentiable(Elementwise):
+    """Elementwise primitives whose outputs have zero derivative
+    (comparisons, rounding, bitwise operations)."""
+
+    __slots__ = ()
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        out = bind1(self, *primals)
+        return (out,), (Zero(out.aval.to_tangent_aval()),)
+
+
+# === convert_element_type ===
+
+
+def _to_integer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
+    """Float to integer with XLA's semantics: truncate, saturate at the
+    dtype's bounds, NaN becomes 0 (NumPy's cast is undefined there)."""
+    info = np.iinfo(dtype)
+    real = np.real(x).astype(np.float64)
+    truncated = np.trunc(np.nan_to_num(real, nan=0.0, posinf=0.0, neginf=0.0))
+    low, high = float(info.min), float(info.max)
+    safe = np.clip(truncated, low, 0.0 if high < 0 else np.nextafter(high, 0.0) if high >= 2**53 else high)
+    out = safe.astype(dtype)
+    out = np.where(real >= high, info.max, out)
+    out = np.where(real <= low, info.min, out)
+    return np.where(np.isnan(real), 0, out).astype(dtype)
+
+
+def convert_buffer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
+    """Convert a buffer to ``dtype`` as XLA does."""
+    if dtypes.is_bool(dtype):
+        return x != 0
+    if dtypes.is_integer(dtype) and dtypes.is_inexact(x.dtype):
+        return _to_integer(x, dtype)
+    if dtypes.is_complex(x.dtype) and not dtypes.is_complex(dtype):
+        return np.real(x).astype(dtype)
+    return x.astype(dtype)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ConvertElementType(Primitive):
+    """Convert to ``new_dtype`` (float to int truncates and saturates, NaN
+    gives 0, complex to real keeps the real part)."""
+
+    new_dtype: np.dtype[Any]
+    weak_type: bool = False
+    name = "convert_element_type"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        if dtypes.is_float0(x.dtype) or dtypes.is_float0(self.new_dtype):
+            raise JaxtypedTypeError(f"convert_element_type: cannot convert {x.str_short()} to {self.new_dtype}")
+        return (ShapedArray(x.shape, self.new_dtype, self.weak_type),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        with np.errstate(all="ignore"):
+            return (convert_buffer(args[0], self.new_dtype),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        (x,), (t,) = primals, tangents
+        out = bind1(self, x)
+        if isinstance(t, Zero) or not dtypes.is_inexact(self.new_dtype) or not dtypes.is_inexact(x.dtype):
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        return (out,), (bind1(ConvertElementType(self.new_dtype, False), t),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        return (bind1(self, args[0]),), dims
+
+
+def convert_element_type(operand_: ArrayLike, new_dtype: "dtypes.DTypeLike") -> Array:
+    """Convert to ``new_dtype`` (JAX's ``lax.convert_element_type``); the
+    result is not weakly typed."""
+    x = operand(operand_, "lax.convert_element_type operand")
+    dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
+    return convert_to(x, dtype, weak_type=False)
+
+
+def convert_to(x: Array, dtype: np.dtype[Any], *, weak_type: bool) -> Array:
+    """``x`` as ``dtype`` with the given weak type; no equation when nothing
+    changes."""
+    if x.dtype == dtype and x.weak_type == weak_type:
+        return x
+    return bind1(ConvertElementType(dtype, weak_type), x)
+
+
+# A unary NumPy function, used by the tables of simple primitives.
+UnaryFn = Callable[[NDArray], NDArray]

@@ -1,0 +1,340 @@
+"""Reduction primitives (layer L4): reduce_sum, reduce_prod, reduce_max,
+reduce_min, argmax, argmin."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax.arithmetic import DIV, EQ, MUL, const_like
+from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to, kind_of
+from jaxtyped._src.lax.structural import broadcast_in_dim, pad, reshape, rev, transpose
+from jaxtyped._src.lax.util import check_arity, check_axes_in_range, check_int_tuple, operand
+from jaxtyped._src.util import canonicalize_axis
+
+__all__ = [
+    "ReduceSum", "ReduceProd", "ReduceMax", "ReduceMin", "ArgMax", "ArgMin",
+    "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "argmax", "argmin",
+]
+
+_ORDERED: frozenset[Kind] = frozenset({"bool", "int", "uint", "float"})
+
+
+def _batched_axes(axes: tuple[int, ...], dim: int) -> tuple[tuple[int, ...], int]:
+    """Reduction axes of the batched operand, and the output batch dim."""
+    moved = tuple(a + (a >= dim) for a in axes)
+    return moved, dim - sum(a < dim for a in moved)
+
+
+class _Reduction(Primitive):
+    """Reduce over ``axes`` (distinct, in range)."""
+
+    __slots__ = ()
+    axes: tuple[int, ...]
+    accepts: ClassVar[frozenset[Kind]]
+
+    def out_dtype(self, x: ShapedArray) -> np.dtype[Any]:
+        return x.dtype
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        check_axes_in_range(self.name, self.axes, x.ndim, x.str_short())
+        if kind_of(x.dtype) not in self.accepts:
+            raise JaxtypedTypeError(f"{self.name} does not accept dtype {x.dtype.name} (operand {x.str_short()})")
+        shape = tuple(d for i, d in enumerate(x.shape) if i not in self.axes)
+        return (ShapedArray(shape, self.out_dtype(x), x.weak_type),)
+
+    def with_axes(self, axes: tuple[int, ...]) -> "_Reduction":
+        raise NotImplementedError
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,), (dim,) = args, dims
+        assert dim is not None
+        axes, out_dim = _batched_axes(self.axes, dim)
+        return (bind1(self.with_axes(axes), x),), (out_dim,)
+
+
+def _accumulate_dtype(x: NDArray) -> NDArray:
+    # Narrow floats accumulate in float32, as XLA does on CPU.
+    return x.astype(np.float32) if x.dtype.itemsize == 2 and dtypes.is_floating(x.dtype) else x
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ReduceSum(_Reduction):
+    """Sum over ``axes``."""
+
+    axes: tuple[int, ...]
+    name = "reduce_sum"
+    accepts = NUMBER
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ReduceSum":
+        return ReduceSum(axes)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x = _accumulate_dtype(args[0])
+        return (np.sum(x, axis=self.axes, dtype=x.dtype),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        t = tangents[0]
+        assert not isinstance(t, Zero)
+        return (bind1(self, primals[0]),), (bind1(self, t),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ReduceProd(_Reduction):
+    """Product over ``axes``."""
+
+    axes: tuple[int, ...]
+    name = "reduce_prod"
+    accepts = NUMBER
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ReduceProd":
+        return ReduceProd(axes)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x = _accumulate_dtype(args[0])
+        with np.errstate(all="ignore"):
+            return (np.prod(x, axis=self.axes, dtype=x.dtype),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        (x,), (t,) = primals, tangents
+        assert not isinstance(t, Zero)
+        out = bind1(self, x)
+        # d prod = sum_i t_i * prod_{j != i} x_j; the products of the others
+        # come from exclusive prefix and suffix products, so zeros are exact.
+        kept = [i for i in range(x.ndim) if i not in self.axes]
+        perm = (*kept, *self.axes)
+        rows = reshape(transpose(x, perm), (*out.shape, _size(x, self.axes)))
+        t_rows = reshape(transpose(t, perm), rows.shape)
+        others = bind1(MUL, _exclusive_cumprod(rows), rev(_exclusive_cumprod(rev(rows, (rows.ndim - 1,))), (rows.ndim - 1,)))
+        tangent = bind1(ReduceSum((rows.ndim - 1,)), bind1(MUL, others, t_rows))
+        return (out,), (tangent,)
+
+
+def _size(x: Array, axes: tuple[int, ...]) -> int:
+    size = 1
+    for a in axes:
+        size *= x.shape[a]
+    return size
+
+
+def _exclusive_cumprod(rows: Array) -> Array:
+    """Products of all earlier elements along the last axis (1 for the
+    first), in log2(n) steps of shifted multiplies."""
+    last = rows.ndim - 1
+    n = rows.shape[last]
+    one = const_like(rows, 1)
+
+    def shifted(x: Array, k: int) -> Array:
+        config = [(0, 0, 0)] * last + [(k, -k, 0)]
+        return pad(x, one, config)
+
+    result = shifted(rows, 1) if n else rows
+    k = 1
+    while k < n:
+        result = bind1(MUL, result, shifted(result, k))
+        k *= 2
+    return result
+
+
+def _max_min_jvp(
+    prim: "_Reduction", x: Array, t: Array
+) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+    # JAX's rule: the tangent is the mean of the tangents where x attains the
+    # extremum.
+    out = bind1(prim, x)
+    kept = tuple(i for i in range(x.ndim) if i not in prim.axes)
+    at_extremum = bind1(EQ, x, broadcast_in_dim(out, x.shape, kept))
+    weights = convert_to(at_extremum, t.dtype, weak_type=False)
+    counts = bind1(ReduceSum(prim.axes), weights)
+    total = bind1(ReduceSum(prim.axes), bind1(MUL, t, weights))
+    return (out,), (bind1(DIV, total, counts),)
+
+
+def _identity_for_max(dtype: np.dtype[Any]) -> Any:
+    if dtypes.is_bool(dtype):
+        return False
+    if dtypes.is_integer(dtype):
+        return np.iinfo(dtype).min
+    return -np.inf
+
+
+def _identity_for_min(dtype: np.dtype[Any]) -> Any:
+    if dtypes.is_bool(dtype):
+        return True
+    if dtypes.is_integer(dtype):
+        return np.iinfo(dtype).max
+    return np.inf
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ReduceMax(_Reduction):
+    """Maximum over ``axes`` (-inf, or the dtype's minimum, when empty)."""
+
+    axes: tuple[int, ...]
+    name = "reduce_max"
+    accepts = _ORDERED
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ReduceMax":
+        return ReduceMax(axes)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x = _accumulate_dtype(args[0])
+        return (np.max(x, axis=self.axes, initial=_identity_for_max(x.dtype)),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        t = tangents[0]
+        assert not isinstance(t, Zero)
+        return _max_min_jvp(self, primals[0], t)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ReduceMin(_Reduction):
+    """Minimum over ``axes`` (+inf, or the dtype's maximum, when empty)."""
+
+    axes: tuple[int, ...]
+    name = "reduce_min"
+    accepts = _ORDERED
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ReduceMin":
+        return ReduceMin(axes)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x = _accumulate_dtype(args[0])
+        return (np.min(x, axis=self.axes, initial=_identity_for_min(x.dtype)),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        t = tangents[0]
+        assert not isinstance(t, Zero)
+        return _max_min_jvp(self, primals[0], t)
+
+
+class _ArgReduction(_Reduction):
+    """Index of the extremum along one axis (the first one; NaN counts as
+    the extremum, as in JAX)."""
+
+    __slots__ = ()
+    index_dtype: np.dtype[Any]
+
+    @override
+    def out_dtype(self, x: ShapedArray) -> np.dtype[Any]:
+        return self.index_dtype
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        (out,) = _Reduction.abstract_eval(self, avals)
+        if len(self.axes) != 1 or avals[0].shape[self.axes[0]] == 0:
+            raise JaxtypedValueError(
+                f"{self.name}: needs exactly one non-empty axis, got axes={self.axes} for {avals[0].str_short()}"
+            )
+        if not dtypes.is_integer(self.index_dtype):
+            raise JaxtypedTypeError(f"{self.name}: index_dtype must be an integer dtype, got {self.index_dtype}")
+        return (out.update(weak_type=False),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        out = bind1(self, primals[0])
+        return (out,), (Zero(out.aval.to_tangent_aval()),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ArgMax(_ArgReduction):
+    """Index of the maximum along ``axes[0]``."""
+
+    axes: tuple[int, ...]
+    index_dtype: np.dtype[Any]
+    name = "argmax"
+    accepts = _ORDERED
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ArgMax":
+        return ArgMax(axes, self.index_dtype)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        return (np.argmax(_accumulate_dtype(args[0]), axis=self.axes[0]),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ArgMin(_ArgReduction):
+    """Index of the minimum along ``axes[0]``."""
+
+    axes: tuple[int, ...]
+    index_dtype: np.dtype[Any]
+    name = "argmin"
+    accepts = _ORDERED
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ArgMin":
+        return ArgMin(axes, self.index_dtype)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        return (np.argmin(_accumulate_dtype(args[0]), axis=self.axes[0]),)
+
+
+def _reduce_axes(name: str, x: Array, axes: Sequence[int]) -> tuple[int, ...]:
+    given = check_int_tuple(f"lax.{name}", "axes", axes)
+    return tuple(sorted(canonicalize_axis(a, x.ndim, where=f"lax.{name} axes") for a in given))
+
+
+def reduce_sum(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+    """Sum over ``axes`` (JAX's ``lax.reduce_sum``)."""
+    x = operand(operand_, "lax.reduce_sum operand")
+    return bind1(ReduceSum(_reduce_axes("reduce_sum", x, axes)), x)
+
+
+def reduce_prod(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+    """Product over ``axes`` (JAX's ``lax.reduce_prod``)."""
+    x = operand(operand_, "lax.reduce_prod operand")
+    return bind1(ReduceProd(_reduce_axes("reduce_prod", x, axes)), x)
+
+
+def reduce_max(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+    """Maximum over ``axes`` (JAX's ``lax.reduce_max``)."""
+    x = operand(operand_, "lax.reduce_max operand")
+    return bind1(ReduceMax(_reduce_axes("reduce_max", x, axes)), x)
+
+
+def reduce_min(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+    """Minimum over ``axes`` (JAX's ``lax.reduce_min``)."""
+    x = operand(operand_, "lax.reduce_min operand")
+    return bind1(ReduceMin(_reduce_axes("reduce_min", x, axes)), x)
+
+
+def argmax(operand_: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> Array:
+    """Index of the maximum along ``axis`` (JAX's ``lax.argmax``)."""
+    x = operand(operand_, "lax.argmax operand")
+    (ax,) = _reduce_axes("argmax", x, (axis,))
+    return bind1(ArgMax((ax,), dtypes.canonicalize_dtype(dtypes.dtype(index_dtype))), x)
+
+
+def argmin(operand_: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> Array:
+    """Index of the minimum along ``axis`` (JAX's ``lax.argmin``)."""
+    x = operand(operand_, "lax.argmin operand")
+    (ax,) = _reduce_axes("argmin", x, (axis,))
+    return bind1(ArgMin((ax,), dtypes.canonicalize_dtype(dtypes.dtype(index_dtype))), x)
+

@@ -1,0 +1,283 @@
+"""Slicing primitives (layer L4): static ``slice`` and the dynamic
+``dynamic_slice`` / ``dynamic_update_slice``.
+
+Dynamic start indices are clamped so the slice stays in bounds, as in XLA
+(``dynamic_slice(arange(5), (4,), (2,))`` is ``[3, 4]``).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, MissingRuleError
+from jaxtyped._src.lax.structural import bdim_to_front, instantiate, squeeze
+from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
+
+__all__ = [
+    "Slice",
+    "DynamicSlice",
+    "DynamicUpdateSlice",
+    "slice",
+    "dynamic_slice",
+    "dynamic_update_slice",
+    "slice_in_dim",
+    "dynamic_slice_in_dim",
+    "dynamic_index_in_dim",
+]
+
+_builtin_slice = slice
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Slice(Primitive):
+    """``operand[start:limit:stride]`` per axis, with static bounds."""
+
+    start_indices: tuple[int, ...]
+    limit_indices: tuple[int, ...]
+    strides: tuple[int, ...] | None = None
+    name = "slice"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        strides = self.strides or (1,) * x.ndim
+        ok = len(self.start_indices) == len(self.limit_indices) == len(strides) == x.ndim
+        ok = ok and all(
+            0 <= lo <= hi <= d and s >= 1
+            for lo, hi, d, s in zip(self.start_indices, self.limit_indices, x.shape, strides)
+        )
+        if not ok:
+            raise JaxtypedValueError(
+                f"slice: start_indices={self.start_indices}, limit_indices={self.limit_indices}, "
+                f"strides={self.strides} are not valid for operand {x.str_short()}"
+            )
+        shape = tuple(
+            (hi - lo + s - 1) // s for lo, hi, s in zip(self.start_indices, self.limit_indices, strides)
+        )
+        return (x.update(shape=shape),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        strides = self.strides or (1,) * args[0].ndim
+        index = tuple(
+            _builtin_slice(lo, hi, s) for lo, hi, s in zip(self.start_indices, self.limit_indices, strides)
+        )
+        return (args[0][index],)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return (bind1(self, *primals),), (bind1(self, instantiate(tangents[0])),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        x = bdim_to_front(args[0], dims[0], axis.size)
+        strides = None if self.strides is None else (1, *self.strides)
+        prim = Slice((0, *self.start_indices), (axis.size, *self.limit_indices), strides)
+        return (bind1(prim, x),), (0,)
+
+
+def slice(  # noqa: A001 - JAX's name
+    operand_: ArrayLike,
+    start_indices: Sequence[int],
+    limit_indices: Sequence[int],
+    strides: Sequence[int] | None = None,
+) -> Array:
+    """Static slice (JAX's ``lax.slice``)."""
+    x = operand(operand_, "lax.slice operand")
+    start = check_int_tuple("lax.slice", "start_indices", start_indices)
+    limit = check_int_tuple("lax.slice", "limit_indices", limit_indices)
+    stride = None if strides is None else check_int_tuple("lax.slice", "strides", strides)
+    if stride is not None and all(s == 1 for s in stride):
+        stride = None
+    if stride is None and start == (0,) * x.ndim and limit == x.shape:
+        return x
+    return bind1(Slice(start, limit, stride), x)
+
+
+def slice_in_dim(
+    operand_: ArrayLike, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0
+) -> Array:
+    """Slice along one axis (JAX's ``lax.slice_in_dim``); negative and
+    ``None`` bounds behave as in Python slicing."""
+    x = operand(operand_, "lax.slice_in_dim operand")
+    start, limit, _ = _builtin_slice(start_index, limit_index).indices(x.shape[axis])
+    starts = [0] * x.ndim
+    limits = list(x.shape)
+    strides = [1] * x.ndim
+    starts[axis], limits[axis], strides[axis] = start, max(start, limit), stride
+    return slice(x, starts, limits, strides)
+
+
+def _check_index_avals(name: str, x: ShapedArray, indices: Sequence[ShapedArray]) -> None:
+    if len(indices) != x.ndim:
+        raise JaxtypedTypeError(f"{name}: needs {x.ndim} start indices for operand {x.str_short()}, got {len(indices)}")
+    for index in indices:
+        if index.shape != () or not dtypes.is_integer(index.dtype):
+            raise JaxtypedTypeError(
+                f"{name}: start indices must be integer scalars, got ({short_types(indices)})"
+            )
+
+
+def _clamped_starts(indices: Sequence[NDArray], shape: Sequence[int], sizes: Sequence[int]) -> list[int]:
+    return [int(np.clip(int(i), 0, d - s)) for i, d, s in zip(indices, shape, sizes)]
+
+
+def _batched_indices_error(name: str) -> MissingRuleError:
+    return MissingRuleError(
+        f"vmap of {name} with batched start indices needs a gather/scatter "
+        "primitive, which jaxtyped does not have yet"
+    )
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class DynamicSlice(Primitive):
+    """A slice of static ``slice_sizes`` at traced start indices (clamped)."""
+
+    slice_sizes: tuple[int, ...]
+    name = "dynamic_slice"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        if not avals:
+            raise JaxtypedTypeError("dynamic_slice: needs an operand")
+        x, *indices = avals
+        _check_index_avals(self.name, x, indices)
+        if len(self.slice_sizes) != x.ndim or any(
+            not 0 <= s <= d for s, d in zip(self.slice_sizes, x.shape)
+        ):
+            raise JaxtypedValueError(
+                f"dynamic_slice: slice_sizes {self.slice_sizes} do not fit operand {x.str_short()}"
+            )
+        return (x.update(shape=self.slice_sizes),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x, *indices = args
+        starts = _clamped_starts(indices, x.shape, self.slice_sizes)
+        return (x[tuple(_builtin_slice(b, b + s) for b, s in zip(starts, self.slice_sizes))],)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        x, *indices = primals
+        return (bind1(self, *primals),), (bind1(self, instantiate(tangents[0]), *indices),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        if any(d is not None for d in dims[1:]):
+            raise _batched_indices_error(self.name)
+        x, *indices = args
+        x = bdim_to_front(x, dims[0], axis.size)
+        zero = _zero_index(indices)
+        return (bind1(DynamicSlice((axis.size, *self.slice_sizes)), x, zero, *indices),), (0,)
+
+
+def _zero_index(indices: Sequence[Array]) -> Array:
+    dtype = indices[0].dtype if indices else np.dtype(np.int32)
+    return array_from_numpy(np.zeros((), dtype))
+
+
+def _index_operands(name: str, start_indices: Sequence[ArrayLike] | ArrayLike) -> list[Array]:
+    if isinstance(start_indices, Array) or isinstance(start_indices, np.ndarray):
+        if start_indices.ndim != 1:
+            raise JaxtypedTypeError(f"lax.{name}: start_indices must be a sequence or a 1-d array")
+        return [start_indices[i] for i in range(start_indices.shape[0])]  # type: ignore[misc]  # ndarray items are ArrayLike
+    if not isinstance(start_indices, Sequence):
+        raise JaxtypedTypeError(f"lax.{name}: start_indices must be a sequence of scalars, got {start_indices!r}")
+    return [operand(i, f"lax.{name} start_indices[{k}]") for k, i in enumerate(start_indices)]
+
+
+def dynamic_slice(operand_: ArrayLike, start_indices: Sequence[ArrayLike] | ArrayLike, slice_sizes: Sequence[int]) -> Array:
+    """The slice of ``slice_sizes`` starting at ``start_indices`` (JAX's
+    ``lax.dynamic_slice``); starts are clamped into bounds."""
+    x = operand(operand_, "lax.dynamic_slice operand")
+    indices = [operand(i, "lax.dynamic_slice start index") for i in _index_operands("dynamic_slice", start_indices)]
+    sizes = check_int_tuple("lax.dynamic_slice", "slice_sizes", slice_sizes)
+    return bind1(DynamicSlice(sizes), x, *indices)
+
+
+def dynamic_slice_in_dim(operand_: ArrayLike, start_index: ArrayLike, slice_size: int, axis: int = 0) -> Array:
+    """``dynamic_slice`` along one axis (JAX's ``lax.dynamic_slice_in_dim``)."""
+    x = operand(operand_, "lax.dynamic_slice_in_dim operand")
+    start = operand(start_index, "lax.dynamic_slice_in_dim start_index")
+    zero = _zero_index([start])
+    starts = [start if i == axis else zero for i in range(x.ndim)]
+    sizes = [slice_size if i == axis else d for i, d in enumerate(x.shape)]
+    return dynamic_slice(x, starts, sizes)
+
+
+def dynamic_index_in_dim(operand_: ArrayLike, index: ArrayLike, axis: int = 0, keepdims: bool = True) -> Array:
+    """The slice at ``index`` along ``axis`` (JAX's ``lax.dynamic_index_in_dim``)."""
+    sliced = dynamic_slice_in_dim(operand_, index, 1, axis)
+    return sliced if keepdims else squeeze(sliced, (axis,))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class DynamicUpdateSlice(Primitive):
+    """``operand`` with ``update`` written at traced start indices (clamped)."""
+
+    name = "dynamic_update_slice"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        if len(avals) < 2:
+            raise JaxtypedTypeError("dynamic_update_slice: needs an operand and an update")
+        x, update, *indices = avals
+        _check_index_avals(self.name, x, indices)
+        if update.dtype != x.dtype or update.ndim != x.ndim or any(
+            u > d for u, d in zip(update.shape, x.shape)
+        ):
+            raise JaxtypedTypeError(
+                f"dynamic_update_slice: update {update.str_short()} must have the operand's "
+                f"dtype and rank and fit inside operand {x.str_short()}"
+            )
+        return (x.update(weak_type=x.weak_type and update.weak_type),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x, update, *indices = args
+        starts = _clamped_starts(indices, x.shape, update.shape)
+        out = x.copy()
+        out[tuple(_builtin_slice(b, b + s) for b, s in zip(starts, update.shape))] = update
+        return (out,)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        x, update, *indices = primals
+        t_x, t_update = tangents[0], tangents[1]
+        if isinstance(t_x, Zero) and isinstance(t_update, Zero):
+            return (bind1(self, *primals),), (t_x,)
+        return (bind1(self, *primals),), (bind1(self, instantiate(t_x), instantiate(t_update), *indices),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        if any(d is not None for d in dims[2:]):
+            raise _batched_indices_error(self.name)
+        x, update, *indices = args
+        x = bdim_to_front(x, dims[0], axis.size)
+        update = bdim_to_front(update, dims[1], axis.size)
+        return (bind1(self, x, update, _zero_index(indices), *indices),), (0,)
+
+
+_DYNAMIC_UPDATE_SLICE = DynamicUpdateSlice()
+
+
+def dynamic_update_slice(operand_: ArrayLike, update: ArrayLike, start_indices: Sequence[ArrayLike] | ArrayLike) -> Array:
+    """``operand_`` with ``update`` written at ``start_indices`` (JAX's
+    ``lax.dynamic_update_slice``); starts are clamped into bounds."""
+    x = operand(operand_, "lax.dynamic_update_slice operand")
+    upd = operand(update, "lax.dynamic_update_slice update")
+    indices = [operand(i, "lax.dynamic_update_slice start index") for i in _index_operands("dynamic_update_slice", start_indices)]
+    return bind1(_DYNAMIC_UPDATE_SLICE, x, upd, *indices)

@@ -1,0 +1,632 @@
+"""Structural primitives: they move, copy or select elements without
+arithmetic (layer L4).
+
+broadcast_in_dim, reshape, transpose, squeeze, expand_dims, rev,
+concatenate, pad, select_n, iota (slicing lives in ``slicing.py``); plus
+the batching helpers (``moveaxis``, ``bdim_to_front``) and zero tangents
+(``zeros``, ``instantiate``) that other rules are written with.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError, MissingRuleError
+from jaxtyped._src.lax.util import (
+    check_arity,
+    check_axes_in_range,
+    check_int_tuple,
+    operand,
+    scalar_like,
+    short_types,
+)
+from jaxtyped._src.util import canonicalize_axis, prod
+
+__all__ = [
+    "BroadcastInDim", "Reshape", "Transpose", "Squeeze", "ExpandDims", "Rev",
+    "Concatenate", "Pad", "Iota",
+    "broadcast_in_dim", "broadcast", "reshape", "transpose", "squeeze", "expand_dims",
+    "rev", "concatenate", "pad",
+    "iota", "broadcasted_iota", "SelectN", "select_n", "moveaxis", "bdim_to_front", "zeros", "full_like_aval",
+    "instantiate",
+]
+
+
+# === helpers used by batching and differentiation rules ===
+
+
+def zeros(aval: ShapedArray) -> Array:
+    """An array of zeros of type ``aval`` (``float0`` zeros are concrete)."""
+    return full_like_aval(aval, 0)
+
+
+def full_like_aval(aval: ShapedArray, value: bool | int | float) -> Array:
+    """An array of type ``aval`` filled with ``value``."""
+    scalar = array_from_numpy(np.array(value, dtype=aval.dtype), weak_type=aval.weak_type)
+    if dtypes.is_float0(aval.dtype) or not aval.shape:
+        return array_from_numpy(np.zeros(aval.shape, aval.dtype)) if aval.shape else scalar
+    return broadcast_in_dim(scalar, aval.shape, ())
+
+
+def instantiate(t: Tangent) -> Array:
+    """A tangent as an array (symbolic zeros become real zeros)."""
+    return zeros(t.aval) if isinstance(t, Zero) else t
+
+
+def moveaxis(x: Array, src: int, dst: int) -> Array:
+    """Move axis ``src`` of ``x`` to position ``dst``."""
+    if src == dst:
+        return x
+    perm = [i for i in range(x.ndim) if i != src]
+    perm.insert(dst, src)
+    return transpose(x, perm)
+
+
+def bdim_to_front(x: Array, dim: BatchDim, size: int) -> Array:
+    """``x`` with its batch axis first; unbatched values are broadcast."""
+    if dim is None:
+        return broadcast_in_dim(x, (size, *x.shape), tuple(range(1, x.ndim + 1)))
+    return moveaxis(x, dim, 0)
+
+
+def _front(args: tuple[Array, ...], dims: tuple[BatchDim, ...], size: int) -> list[Array]:
+    return [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
+
+
+def _linear_jvp(
+    prim: Primitive, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]
+) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+    """jvp of a primitive linear in all its operands."""
+    out = bind1(prim, *primals)
+    return (out,), (bind1(prim, *(instantiate(t) for t in tangents)),)
+
+
+# === broadcast_in_dim ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class BroadcastInDim(Primitive):
+    """Broadcast an operand to ``shape``; operand axis i becomes output axis
+    ``broadcast_dimensions[i]`` (of size 1 or the output size)."""
+
+    shape: tuple[int, ...]
+    broadcast_dimensions: tuple[int, ...]
+    name = "broadcast_in_dim"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        dims, shape = self.broadcast_dimensions, self.shape
+        ok = len(dims) == x.ndim and all(0 <= d < len(shape) for d in dims)
+        ok = ok and all(a < b for a, b in zip(dims, dims[1:]))
+        ok = ok and all(x.shape[i] in (1, shape[d]) for i, d in enumerate(dims))
+        if not ok or any(s < 0 for s in shape):
+            raise JaxtypedTypeError(
+                f"broadcast_in_dim: cannot broadcast operand {x.str_short()} to shape "
+                f"{shape} with broadcast_dimensions={dims}"
+            )
+        return (x.update(shape=shape),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        (x,) = args
+        expanded = [1] * len(self.shape)
+        for i, d in enumerate(self.broadcast_dimensions):
+            expanded[d] = x.shape[i]
+        return (np.broadcast_to(x.reshape(expanded), self.shape),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,) = _front(args, dims, axis.size)
+        new_dims = (0, *(d + 1 for d in self.broadcast_dimensions))
+        return (broadcast_in_dim(x, (axis.size, *self.shape), new_dims),), (0,)
+
+
+def broadcast_in_dim(operand_: ArrayLike, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Array:
+    """Broadcast ``operand_`` to ``shape``, mapping its axes to
+    ``broadcast_dimensions`` (JAX's ``lax.broadcast_in_dim``)."""
+    x = operand(operand_, "lax.broadcast_in_dim operand")
+    shape_t = check_int_tuple("lax.broadcast_in_dim", "shape", shape)
+    dims = check_int_tuple("lax.broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
+    if x.shape == shape_t and dims == tuple(range(x.ndim)):
+        return x
+    return bind1(BroadcastInDim(shape_t, dims), x)
+
+
+def broadcast(operand_: ArrayLike, sizes: Sequence[int]) -> Array:
+    """Add leading axes of the given sizes (JAX's ``lax.broadcast``)."""
+    x = operand(operand_, "lax.broadcast operand")
+    sizes_t = check_int_tuple("lax.broadcast", "sizes", sizes)
+    dims = tuple(range(len(sizes_t), len(sizes_t) + x.ndim))
+    return broadcast_in_dim(x, (*sizes_t, *x.shape), dims)
+
+
+# === reshape ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Reshape(Primitive):
+    """Reshape to ``new_sizes`` (after transposing by ``dimensions``, if set)."""
+
+    new_sizes: tuple[int, ...]
+    dimensions: tuple[int, ...] | None = None
+    name = "reshape"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        if any(s < 0 for s in self.new_sizes) or prod(self.new_sizes) != x.size:
+            raise JaxtypedTypeError(
+                f"reshape: cannot reshape {x.str_short()} ({x.size} elements) to "
+                f"shape {self.new_sizes}"
+            )
+        if self.dimensions is not None and sorted(self.dimensions) != list(range(x.ndim)):
+            raise JaxtypedValueError(f"reshape: dimensions={self.dimensions} is not a permutation for {x.str_short()}")
+        return (x.update(shape=self.new_sizes),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        (x,) = args
+        if self.dimensions is not None:
+            x = np.transpose(x, self.dimensions)
+        return (np.reshape(x, self.new_sizes),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,) = _front(args, dims, axis.size)
+        perm = None if self.dimensions is None else (0, *(d + 1 for d in self.dimensions))
+        return (bind1(Reshape((axis.size, *self.new_sizes), perm), x),), (0,)
+
+
+def reshape(operand_: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None) -> Array:
+    """Reshape (JAX's ``lax.reshape``); ``dimensions`` transposes first."""
+    x = operand(operand_, "lax.reshape operand")
+    sizes = check_int_tuple("lax.reshape", "new_sizes", new_sizes)
+    perm = None if dimensions is None else check_int_tuple("lax.reshape", "dimensions", dimensions)
+    if perm is not None and perm == tuple(range(x.ndim)):
+        perm = None
+    if x.shape == sizes and perm is None:
+        return x
+    return bind1(Reshape(sizes, perm), x)
+
+
+# === transpose ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Transpose(Primitive):
+    """Permute axes: output axis i is operand axis ``permutation[i]``."""
+
+    permutation: tuple[int, ...]
+    name = "transpose"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        if sorted(self.permutation) != list(range(x.ndim)):
+            raise JaxtypedValueError(
+                f"transpose: permutation {self.permutation} is not a permutation of the axes of {x.str_short()}"
+            )
+        return (x.update(shape=tuple(x.shape[p] for p in self.permutation)),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        return (np.transpose(args[0], self.permutation),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,) = _front(args, dims, axis.size)
+        return (transpose(x, (0, *(p + 1 for p in self.permutation))),), (0,)
+
+
+def transpose(operand_: ArrayLike, permutation: Sequence[int]) -> Array:
+    """Permute the axes (JAX's ``lax.transpose``)."""
+    x = operand(operand_, "lax.transpose operand")
+    perm = check_int_tuple("lax.transpose", "permutation", permutation)
+    if perm == tuple(range(x.ndim)):
+        return x
+    return bind1(Transpose(perm), x)
+
+
+# === squeeze / expand_dims / rev ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Squeeze(Primitive):
+    """Remove the listed axes, each of size 1."""
+
+    dimensions: tuple[int, ...]
+    name = "squeeze"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        check_axes_in_range(self.name, self.dimensions, x.ndim, x.str_short())
+        if any(x.shape[d] != 1 for d in self.dimensions):
+            raise JaxtypedValueError(
+                f"squeeze: dimensions {self.dimensions} of {x.str_short()} must all have size 1"
+            )
+        shape = tuple(s for i, s in enumerate(x.shape) if i not in self.dimensions)
+        return (x.update(shape=shape),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        return (np.squeeze(args[0], self.dimensions),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,) = _front(args, dims, axis.size)
+        return (bind1(Squeeze(tuple(d + 1 for d in self.dimensions)), x),), (0,)
+
+
+def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
+    """Remove axes of size 1 (JAX's ``lax.squeeze``); negative axes allowed."""
+    x = operand(array, "lax.squeeze array")
+    dims = check_int_tuple("lax.squeeze", "dimensions", dimensions)
+    dims = tuple(sorted(canonicalize_axis(d, x.ndim, where="lax.squeeze dimensions") for d in dims))
+    if not dims:
+        return x
+    return bind1(Squeeze(dims), x)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ExpandDims(Primitive):
+    """Insert axes of size 1 at the listed output positions."""
+
+    dimensions: tuple[int, ...]
+    name = "expand_dims"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        out_ndim = x.ndim + len(self.dimensions)
+        check_axes_in_range(self.name, self.dimensions, out_ndim, x.str_short())
+        rest = iter(x.shape)
+        shape = tuple(1 if i in self.dimensions else next(rest) for i in range(out_ndim))
+        return (x.update(shape=shape),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        return (np.expand_dims(args[0], self.dimensions),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,) = _front(args, dims, axis.size)
+        return (bind1(ExpandDims(tuple(d + 1 for d in self.dimensions)), x),), (0,)
+
+
+def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
+    """Insert size-1 axes at ``dimensions`` of the result (negative allowed)."""
+    x = operand(array, "lax.expand_dims array")
+    dims = check_int_tuple("lax.expand_dims", "dimensions", dimensions)
+    out_ndim = x.ndim + len(dims)
+    dims = tuple(sorted(canonicalize_axis(d, out_ndim, where="lax.expand_dims dimensions") for d in dims))
+    if not dims:
+        return x
+    return bind1(ExpandDims(dims), x)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Rev(Primitive):
+    """Reverse the order of elements along the listed axes."""
+
+    dimensions: tuple[int, ...]
+    name = "rev"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        (x,) = avals
+        check_axes_in_range(self.name, self.dimensions, x.ndim, x.str_short())
+        return (x,)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        return (np.flip(args[0], self.dimensions),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,) = _front(args, dims, axis.size)
+        return (bind1(Rev(tuple(d + 1 for d in self.dimensions)), x),), (0,)
+
+
+def rev(operand_: ArrayLike, dimensions: Sequence[int]) -> Array:
+    """Reverse along ``dimensions`` (JAX's ``lax.rev``)."""
+    x = operand(operand_, "lax.rev operand")
+    dims = check_int_tuple("lax.rev", "dimensions", dimensions)
+    if not dims:
+        return x
+    return bind1(Rev(dims), x)
+
+
+# === concatenate ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Concatenate(Primitive):
+    """Join operands of equal dtype and rank along ``dimension``."""
+
+    dimension: int
+    name = "concatenate"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        if not avals:
+            raise JaxtypedValueError("concatenate: needs at least one operand")
+        first = avals[0]
+        if not 0 <= self.dimension < max(first.ndim, 1) or first.ndim == 0:
+            raise JaxtypedValueError(f"concatenate: dimension {self.dimension} out of range for ({short_types(avals)})")
+        for aval in avals[1:]:
+            if aval.dtype != first.dtype:
+                raise DTypeMismatchError(f"concatenate: operands must have one dtype, got ({short_types(avals)})")
+            same = aval.ndim == first.ndim and all(
+                a == b for i, (a, b) in enumerate(zip(aval.shape, first.shape)) if i != self.dimension
+            )
+            if not same:
+                raise JaxtypedTypeError(
+                    f"concatenate: operand shapes must agree except on dimension {self.dimension}, "
+                    f"got ({short_types(avals)})"
+                )
+        size = sum(aval.shape[self.dimension] for aval in avals)
+        shape = first.shape[: self.dimension] + (size,) + first.shape[self.dimension + 1 :]
+        return (ShapedArray(shape, first.dtype, all(a.weak_type for a in avals)),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        return (np.concatenate(args, axis=self.dimension),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        moved = _front(args, dims, axis.size)
+        return (bind1(Concatenate(self.dimension + 1), *moved),), (0,)
+
+
+def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
+    """Concatenate along ``dimension`` (JAX's ``lax.concatenate``)."""
+    xs = [operand(x, f"lax.concatenate operands[{i}]") for i, x in enumerate(operands)]
+    if len(xs) == 1:
+        return xs[0]
+    return bind1(Concatenate(int(dimension)), *xs)
+
+
+# === pad ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Pad(Primitive):
+    """Pad with a scalar: per axis ``(low, high, interior)`` padding; negative
+    low/high padding crops."""
+
+    padding_config: tuple[tuple[int, int, int], ...]
+    name = "pad"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 2)
+        x, value = avals
+        if value.shape != () or value.dtype != x.dtype:
+            raise JaxtypedTypeError(
+                f"pad: padding_value must be a scalar of the operand's dtype, got operand "
+                f"{x.str_short()} and padding_value {value.str_short()}"
+            )
+        if len(self.padding_config) != x.ndim or any(i < 0 for _, _, i in self.padding_config):
+            raise JaxtypedValueError(
+                f"pad: padding_config {self.padding_config} needs one (low, high, interior>=0) "
+                f"triple per axis of {x.str_short()}"
+            )
+        shape = tuple(
+            lo + hi + d + max(d - 1, 0) * interior
+            for d, (lo, hi, interior) in zip(x.shape, self.padding_config)
+        )
+        if any(s < 0 for s in shape):
+            raise JaxtypedValueError(f"pad: padding_config {self.padding_config} gives negative shape {shape}")
+        return (ShapedArray(shape, x.dtype, x.weak_type and value.weak_type),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x, value = args
+        config = self.padding_config
+        # Interior and non-negative edges into a buffer padded generously;
+        # negative edges are then cropped off.
+        grown = tuple(max(lo, 0) + max(hi, 0) + d + max(d - 1, 0) * i for d, (lo, hi, i) in zip(x.shape, config))
+        out = np.full(grown, value, dtype=x.dtype)
+        where = tuple(slice(max(lo, 0), max(lo, 0) + d + max(d - 1, 0) * i, i + 1) for d, (lo, _, i) in zip(x.shape, config))
+        out[where] = x
+        crop = tuple(slice(-min(lo, 0), g + min(hi, 0)) for g, (lo, hi, _) in zip(grown, config))
+        return (out[crop],)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        x, value = args
+        x_dim, value_dim = dims
+        config = ((0, 0, 0), *self.padding_config)
+        x = bdim_to_front(x, x_dim, axis.size)
+        if value_dim is None:
+            return (bind1(Pad(config), x, value),), (0,)
+        # A per-example padding value: pad with zero, then select the padding
+        # positions from the broadcast values.
+        padded = bind1(Pad(config), x, zeros(ShapedArray((), x.dtype)))
+        mask = bind1(Pad(config), full_like_aval(ShapedArray(x.shape, np.dtype(bool)), False),
+                     full_like_aval(ShapedArray((), np.dtype(bool)), True))
+        fill = broadcast_in_dim(moveaxis(value, value_dim, 0), padded.shape, (0,))
+        return (select_n(mask, padded, fill),), (0,)
+
+
+def pad(operand_: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]) -> Array:
+    """Pad (JAX's ``lax.pad``): per axis ``(low, high, interior)``."""
+    x = operand(operand_, "lax.pad operand")
+    value = operand(padding_value, "lax.pad padding_value")
+    if value.dtype != x.dtype and isinstance(padding_value, (bool, int, float, complex)):
+        value = scalar_like(padding_value, x.dtype, "lax.pad padding_value")
+    config = tuple(tuple(check_int_tuple("lax.pad", "padding_config", triple)) for triple in padding_config)
+    if any(len(triple) != 3 for triple in config):
+        raise JaxtypedValueError(f"lax.pad: padding_config entries must be (low, high, interior), got {padding_config}")
+    return bind1(Pad(tuple((t[0], t[1], t[2]) for t in config)), x, value)
+
+
+# === select_n ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class SelectN(Primitive):
+    """``cases[which]`` elementwise; ``which`` is boolean (two cases) or
+    int32, a scalar or of the cases' shape."""
+
+    name = "select_n"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        if len(avals) < 2:
+            raise JaxtypedTypeError(f"select_n: needs `which` and at least one case, got ({short_types(avals)})")
+        which, *cases = avals
+        first = cases[0]
+        if any(not c.same_type(first) for c in cases):
+            raise JaxtypedTypeError(f"select_n: cases must have one shape and dtype, got ({short_types(cases)})")
+        if which.shape not in ((), first.shape):
+            raise JaxtypedTypeError(
+                f"select_n: `which` must be scalar or have the same shape as cases, got "
+                f"`which` {which.str_short()} but case {first.str_short()}"
+            )
+        is_bool = dtypes.is_bool(which.dtype)
+        if not (is_bool and len(cases) <= 2) and which.dtype != np.dtype(np.int32):
+            raise JaxtypedTypeError(
+                f"select_n: `which` must be bool (with at most two cases) or int32, got "
+                f"{which.str_short()} with {len(cases)} cases"
+            )
+        return (first.update(weak_type=all(c.weak_type for c in cases)),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        which, *cases = args
+        if len(cases) == 1:
+            return (cases[0],)
+        if which.dtype == np.bool_:
+            return (np.where(which, cases[1], cases[0]),)
+        # Out-of-range indices select the last case, as XLA's clamp would.
+        index = np.clip(which, 0, len(cases) - 1)
+        return (np.choose(np.broadcast_to(index, cases[0].shape), cases),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        which, *cases = primals
+        out = bind1(self, which, *cases)
+        case_tangents = tangents[1:]
+        if all(isinstance(t, Zero) for t in case_tangents):
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        return (out,), (bind1(self, which, *(instantiate(t) for t in case_tangents)),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        which, *cases = _front(args, dims, axis.size)
+        case_shape = cases[0].shape
+        if which.shape != case_shape:
+            # A per-example scalar `which` against array cases.
+            which = broadcast_in_dim(which, case_shape, (0,))
+        return (bind1(self, which, *cases),), (0,)
+
+
+_SELECT_N = SelectN()
+
+
+def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
+    """Pick elementwise from ``cases`` by ``which`` (JAX's ``lax.select_n``)."""
+    which_ = operand(which, "lax.select_n which")
+    cases_ = [operand(c, f"lax.select_n cases[{i}]") for i, c in enumerate(cases)]
+    return bind1(_SELECT_N, which_, *cases_)
+
+
+# === iota ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Iota(Primitive):
+    """0, 1, 2, ... along ``dimension`` of an array of ``shape``."""
+
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    dimension: int
+    name = "iota"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 0)
+        if not 0 <= self.dimension < len(self.shape) or any(s < 0 for s in self.shape):
+            raise JaxtypedValueError(f"iota: dimension {self.dimension} out of range for shape {self.shape}")
+        if not (dtypes.is_integer(self.dtype) or dtypes.is_inexact(self.dtype)):
+            raise JaxtypedTypeError(f"iota: dtype must be numeric, got {self.dtype.name}")
+        return (ShapedArray(self.shape, self.dtype),)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        line = np.arange(self.shape[self.dimension], dtype=self.dtype)
+        view = [1] * len(self.shape)
+        view[self.dimension] = self.shape[self.dimension]
+        return (np.broadcast_to(line.reshape(view), self.shape),)
+
+
+def broadcasted_iota(dtype: "dtypes.DTypeLike", shape: Sequence[int], dimension: int) -> Array:
+    """An array of ``shape`` counting along ``dimension`` (JAX's ``lax.broadcasted_iota``)."""
+    shape_t = check_int_tuple("lax.broadcasted_iota", "shape", shape)
+    dim = canonicalize_axis(int(dimension), len(shape_t), where="lax.broadcasted_iota dimension")
+    return bind1(Iota(dtypes.canonicalize_dtype(dtypes.dtype(dtype)), shape_t, dim))
+
+
+def iota(dtype: "dtypes.DTypeLike", size: int) -> Array:
+    """``[0, 1, ..., size-1]`` (JAX's ``lax.iota``)."""
+    return broadcasted_iota(dtype, (int(size),), 0)

@@ -1,0 +1,560 @@
+"""Transcendental primitives (layer L4): roots, exponentials, logarithms,
+trigonometric and hyperbolic functions, ``logistic``, ``erf``, ``pow``,
+``atan2``. Each is a few lines: its NumPy computation and its derivative."""
+
+import math
+from dataclasses import dataclass
+from typing import final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.primitive import NDArray, Tangent
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError
+from jaxtyped._src.lax.arithmetic import ADD, DIV, EQ, MUL, NEG, SUB, BinaryDifferentiable, UnaryDifferentiable, add_tangents, const_like
+from jaxtyped._src.lax.elementwise_base import FLOAT, INEXACT, Elementwise, convert_to, elementwise_shape
+from jaxtyped._src.lax.structural import broadcast_in_dim, select_n
+from jaxtyped._src.lax.util import check_arity, operand, operands_same_kind
+
+__all__ = [
+    "Sqrt", "Rsqrt", "Exp", "Log", "Log1p", "Expm1", "Sin", "Cos", "Tan", "Tanh",
+    "Logistic", "Erf", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh",
+    "Atanh", "Pow", "Atan2",
+    "sqrt", "rsqrt", "exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh",
+    "logistic", "erf", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
+    "atanh", "pow", "atan2",
+]
+
+
+def _mul(x: Array, y: Array) -> Array:
+    return bind1(MUL, x, y)
+
+
+def _div(x: Array, y: Array) -> Array:
+    return bind1(DIV, x, y)
+
+
+def _square(x: Array) -> Array:
+    return bind1(MUL, x, x)
+
+
+class _Transcendental(UnaryDifferentiable):
+    __slots__ = ()
+    accepts = INEXACT
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Sqrt(_Transcendental):
+    """Square root."""
+
+    name = "sqrt"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.sqrt(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return _div(const_like(out, 0.5), out)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Rsqrt(_Transcendental):
+    """``1 / sqrt(x)``."""
+
+    name = "rsqrt"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.reciprocal(np.sqrt(args[0]))
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return _mul(const_like(x, -0.5), _div(out, x))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Exp(_Transcendental):
+    """``e ** x``."""
+
+    name = "exp"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.exp(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return out
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Log(_Transcendental):
+    """Natural logarithm."""
+
+    name = "log"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.log(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return _div(const_like(x, 1), x)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Log1p(_Transcendental):
+    """``log(1 + x)``, accurate near 0."""
+
+    name = "log1p"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.log1p(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return _div(const_like(x, 1), bind1(ADD, x, const_like(x, 1)))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Expm1(_Transcendental):
+    """``e ** x - 1``, accurate near 0."""
+
+    name = "expm1"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.expm1(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(ADD, out, const_like(out, 1))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Sin(_Transcendental):
+    """Sine."""
+
+    name = "sin"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.sin(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(COS, x)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Cos(_Transcendental):
+    """Cosine."""
+
+    name = "cos"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.cos(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(NEG, bind1(SIN, x))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Tan(_Transcendental):
+    """Tangent."""
+
+    name = "tan"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.tan(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(ADD, const_like(out, 1), _square(out))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Tanh(_Transcendental):
+    """Hyperbolic tangent."""
+
+    name = "tanh"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.tanh(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(SUB, const_like(out, 1), _square(out))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Logistic(_Transcendental):
+    """The logistic sigmoid ``1 / (1 + e ** -x)``."""
+
+    name = "logistic"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        x = args[0]
+        if dtypes.is_complex(x.dtype):
+            return np.reciprocal(1 + np.exp(-x))
+        # Stable on both tails: never exponentiate a large positive number.
+        e = np.exp(-np.abs(x))
+        return np.where(x >= 0, np.reciprocal(1 + e), e / (1 + e))
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return _mul(out, bind1(SUB, const_like(out, 1), out))
+
+
+_erf_float64 = np.vectorize(math.erf, otypes=[np.float64])
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Erf(UnaryDifferentiable):
+    """The error function."""
+
+    name = "erf"
+    accepts = FLOAT
+
+    def compute(self, *args: NDArray) -> NDArray:
+        x = args[0]
+        # NumPy has no erf; math.erf is exact to double precision.
+        return _erf_float64(x.astype(np.float64)) if x.size else x
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        two_over_sqrt_pi = const_like(x, 2.0 / math.sqrt(math.pi))
+        return _mul(two_over_sqrt_pi, bind1(EXP, bind1(NEG, _square(x))))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Asin(_Transcendental):
+    """Inverse sine."""
+
+    name = "asin"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.arcsin(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(RSQRT, bind1(SUB, const_like(x, 1), _square(x)))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Acos(_Transcendental):
+    """Inverse cosine."""
+
+    name = "acos"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.arccos(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(NEG, bind1(RSQRT, bind1(SUB, const_like(x, 1), _square(x))))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Atan(_Transcendental):
+    """Inverse tangent."""
+
+    name = "atan"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.arctan(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return _div(const_like(x, 1), bind1(ADD, const_like(x, 1), _square(x)))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Sinh(_Transcendental):
+    """Hyperbolic sine."""
+
+    name = "sinh"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.sinh(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(COSH, x)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Cosh(_Transcendental):
+    """Hyperbolic cosine."""
+
+    name = "cosh"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.cosh(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(SINH, x)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Asinh(_Transcendental):
+    """Inverse hyperbolic sine."""
+
+    name = "asinh"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.arcsinh(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return bind1(RSQRT, bind1(ADD, _square(x), const_like(x, 1)))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Acosh(_Transcendental):
+    """Inverse hyperbolic cosine."""
+
+    name = "acosh"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.arccosh(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        one = const_like(x, 1)
+        return bind1(RSQRT, _mul(bind1(SUB, x, one), bind1(ADD, x, one)))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Atanh(_Transcendental):
+    """Inverse hyperbolic tangent."""
+
+    name = "atanh"
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.arctanh(args[0])
+
+    @override
+    def derivative(self, x: Array, out: Array) -> Array:
+        return _div(const_like(x, 1), bind1(SUB, const_like(x, 1), _square(x)))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Atan2(BinaryDifferentiable):
+    """``atan2(x, y)``: the angle of the point ``(y, x)``."""
+
+    name = "atan2"
+    accepts = FLOAT
+
+    def compute(self, *args: NDArray) -> NDArray:
+        return np.arctan2(args[0], args[1])
+
+    @override
+    def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
+        denominator = bind1(ADD, _square(x), _square(y))
+        return _div(y, denominator), bind1(NEG, _div(x, denominator))
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Pow(Elementwise):
+    """``x ** y`` for a floating or complex ``x`` and an exponent of the same
+    dtype or of any integer dtype."""
+
+    name = "pow"
+    arity = 2
+    accepts = INEXACT
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 2)
+        x, y = avals
+        shape = elementwise_shape(self.name, avals)
+        self.check_dtypes((x,))
+        if y.dtype != x.dtype and not dtypes.is_integer(y.dtype):
+            raise DTypeMismatchError(
+                f"pow: the exponent must have the base's dtype or an integer dtype, got "
+                f"{x.dtype.name} and {y.dtype.name}"
+            )
+        return (ShapedArray(shape, x.dtype, x.weak_type and y.weak_type),)
+
+    def compute(self, *args: NDArray) -> NDArray:
+        x, y = args
+        return np.power(x, y.astype(x.dtype) if dtypes.is_integer(y.dtype) else y)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        (x, y), (tx, ty) = primals, tangents
+        out = bind1(self, x, y)
+        total: Tangent = Zero(out.aval.to_tangent_aval())
+        if not isinstance(tx, Zero):
+            y_float = convert_to(y, x.dtype, weak_type=y.weak_type)
+            slope = _mul(y_float, bind1(self, x, bind1(SUB, y_float, const_like(x, 1))))
+            # d/dx x**0 is 0 everywhere, including at x == 0 (JAX's rule).
+            slope = select_n(bind1(EQ, y_float, const_like(x, 0)), _fit(slope, out.shape), _zeros(out))
+            total = add_tangents(total, _fit(_mul(tx, slope), out.shape))
+        if not isinstance(ty, Zero) and not dtypes.is_integer(y.dtype):
+            safe_x = select_n(bind1(EQ, x, const_like(x, 0)), x, _fit(const_like(x, 1), x.shape))
+            total = add_tangents(total, _fit(_mul(ty, _mul(bind1(LOG, safe_x), out)), out.shape))
+        return (out,), (total,)
+
+
+def _fit(t: Array, shape: tuple[int, ...]) -> Array:
+    return t if t.shape == shape else broadcast_in_dim(t, shape, ())
+
+
+def _zeros(like: Array) -> Array:
+    return _fit(const_like(like, 0), like.shape)
+
+
+SQRT, RSQRT, EXP, LOG, LOG1P, EXPM1 = Sqrt(), Rsqrt(), Exp(), Log(), Log1p(), Expm1()
+SIN, COS, TAN, TANH, LOGISTIC, ERF = Sin(), Cos(), Tan(), Tanh(), Logistic(), Erf()
+ASIN, ACOS, ATAN, SINH, COSH = Asin(), Acos(), Atan(), Sinh(), Cosh()
+ASINH, ACOSH, ATANH, POW, ATAN2 = Asinh(), Acosh(), Atanh(), Pow(), Atan2()
+
+
+def _unary(prim: Elementwise, x: ArrayLike) -> Array:
+    return bind1(prim, operand(x, f"lax.{prim.name} operand"))
+
+
+def sqrt(x: ArrayLike) -> Array:
+    """Square root."""
+    return _unary(SQRT, x)
+
+
+def rsqrt(x: ArrayLike) -> Array:
+    """Reciprocal square root."""
+    return _unary(RSQRT, x)
+
+
+def exp(x: ArrayLike) -> Array:
+    """Exponential."""
+    return _unary(EXP, x)
+
+
+def log(x: ArrayLike) -> Array:
+    """Natural logarithm."""
+    return _unary(LOG, x)
+
+
+def log1p(x: ArrayLike) -> Array:
+    """``log(1 + x)``."""
+    return _unary(LOG1P, x)
+
+
+def expm1(x: ArrayLike) -> Array:
+    """``exp(x) - 1``."""
+    return _unary(EXPM1, x)
+
+
+def sin(x: ArrayLike) -> Array:
+    """Sine."""
+    return _unary(SIN, x)
+
+
+def cos(x: ArrayLike) -> Array:
+    """Cosine."""
+    return _unary(COS, x)
+
+
+def tan(x: ArrayLike) -> Array:
+    """Tangent."""
+    return _unary(TAN, x)
+
+
+def tanh(x: ArrayLike) -> Array:
+    """Hyperbolic tangent."""
+    return _unary(TANH, x)
+
+
+def logistic(x: ArrayLike) -> Array:
+    """Logistic sigmoid."""
+    return _unary(LOGISTIC, x)
+
+
+def erf(x: ArrayLike) -> Array:
+    """Error function."""
+    return _unary(ERF, x)
+
+
+def asin(x: ArrayLike) -> Array:
+    """Inverse sine."""
+    return _unary(ASIN, x)
+
+
+def acos(x: ArrayLike) -> Array:
+    """Inverse cosine."""
+    return _unary(ACOS, x)
+
+
+def atan(x: ArrayLike) -> Array:
+    """Inverse tangent."""
+    return _unary(ATAN, x)
+
+
+def sinh(x: ArrayLike) -> Array:
+    """Hyperbolic sine."""
+    return _unary(SINH, x)
+
+
+def cosh(x: ArrayLike) -> Array:
+    """Hyperbolic cosine."""
+    return _unary(COSH, x)
+
+
+def asinh(x: ArrayLike) -> Array:
+    """Inverse hyperbolic sine."""
+    return _unary(ASINH, x)
+
+
+def acosh(x: ArrayLike) -> Array:
+    """Inverse hyperbolic cosine."""
+    return _unary(ACOSH, x)
+
+
+def atanh(x: ArrayLike) -> Array:
+    """Inverse hyperbolic tangent."""
+    return _unary(ATANH, x)
+
+
+def atan2(x: ArrayLike, y: ArrayLike) -> Array:
+    """``atan2(x, y)``."""
+    a, b = operands_same_kind("atan2", x, y)
+    return bind1(ATAN2, a, b)
+
+
+def pow(x: ArrayLike, y: ArrayLike) -> Array:  # noqa: A001 - JAX's name
+    """``x ** y`` (JAX's ``lax.pow``): a floating or complex base; the
+    exponent has the base's dtype or an integer dtype."""
+    base = operand(x, "lax.pow operand x")
+    exponent = operand(y, "lax.pow operand y")
+    if isinstance(y, float) and exponent.dtype != base.dtype:
+        (exponent,) = operands_same_kind("pow", y, base)[:1]
+    if exponent.dtype != base.dtype and not dtypes.is_integer(exponent.dtype):
+        raise JaxtypedTypeError(
+            f"lax.pow: the exponent must have the base's dtype or an integer dtype, got "
+            f"{base.dtype.name} and {exponent.dtype.name}"
+        )
+    return bind1(POW, base, exponent)

@@ -1,0 +1,111 @@
+"""Helpers shared by primitive rules (layer L4): operand conversion, error
+messages with short types, and shape checks."""
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+
+__all__ = [
+    "short_types",
+    "check_arity",
+    "check_int_tuple",
+    "dtype_kind",
+    "operand",
+    "operands_same_kind",
+    "scalar_like",
+]
+
+
+def short_types(avals: Sequence[ShapedArray]) -> str:
+    """``f32[3], i32[]`` for error messages."""
+    return ", ".join(aval.str_short() for aval in avals)
+
+
+def check_arity(name: str, avals: tuple[ShapedArray, ...], arity: int) -> None:
+    """Reject a wrong number of operands."""
+    if len(avals) != arity:
+        raise JaxtypedTypeError(
+            f"{name} takes {arity} operand(s), got {len(avals)}: ({short_types(avals)})"
+        )
+
+
+def check_int_tuple(name: str, param: str, value: Sequence[int]) -> tuple[int, ...]:
+    """A static integer tuple parameter, validated."""
+    result = tuple(value)
+    for item in result:
+        if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
+            raise JaxtypedTypeError(f"{name}: {param} must be a sequence of ints, got {value!r}")
+    return tuple(int(item) for item in result)
+
+
+def dtype_kind(dtype: np.dtype[Any]) -> str:
+    """The promotion kind of a dtype: bool, int, float or complex."""
+    if dtypes.is_bool(dtype):
+        return "bool"
+    if dtypes.is_integer(dtype):
+        return "int"
+    if dtypes.is_complex(dtype):
+        return "complex"
+    return "float"
+
+
+def operand(x: ArrayLike, where: str) -> Array:
+    """``x`` as an Array; the error names ``where`` (function and argument)."""
+    return to_array(x, where)
+
+
+def scalar_like(value: bool | int | float | complex, dtype: np.dtype[Any], where: str) -> ArrayImpl:
+    """A weakly typed 0-d array of ``dtype`` holding a Python scalar.
+
+    Raises:
+        OverflowError: an integer does not fit ``dtype``.
+    """
+    if type(value) is int and dtypes.is_integer(dtype):
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"{where}: Python int {value} is too large to convert to {dtype.name}")
+    return array_from_numpy(np.array(value, dtype=dtype), weak_type=True, where=where)
+
+
+def operands_same_kind(name: str, *xs: ArrayLike) -> tuple[Array, ...]:
+    """Operands of a lax n-ary function, where Python scalars adopt the dtype
+    of the array operands if they are of the same kind (JAX's lax rule: a
+    weak ``2.0`` works with ``float16``, a weak ``2`` with ``float32`` does
+    not)."""
+    arrays = [operand(x, f"lax.{name} operand {i}") for i, x in enumerate(xs)]
+    strong = [a for x, a in zip(xs, arrays) if not is_python_scalar(x)]
+    if not strong:
+        return tuple(arrays)
+    target = strong[0].dtype
+    result: list[Array] = []
+    for i, (x, array) in enumerate(zip(xs, arrays)):
+        if is_python_scalar(x) and array.dtype != target:
+            if dtype_kind(array.dtype) != dtype_kind(target):
+                raise _same_dtypes_error(name, arrays)
+            array = scalar_like(x, target, f"lax.{name} operand {i}")  # type: ignore[arg-type]  # x is a Python scalar here
+        result.append(array)
+    return tuple(result)
+
+
+def _same_dtypes_error(name: str, arrays: Sequence[Array]) -> DTypeMismatchError:
+    shown = ", ".join(a.dtype.name for a in arrays)
+    return DTypeMismatchError(
+        f"lax.{name} requires arguments to have the same dtypes, got {shown}. "
+        f"(jaxtyped.numpy.{name} promotes dtypes automatically.)"
+    )
+
+
+def check_axes_in_range(name: str, axes: Sequence[int], ndim: int, shape_str: str) -> None:
+    """Every axis in ``range(ndim)`` and no repeats."""
+    for axis in axes:
+        if not 0 <= axis < ndim:
+            raise JaxtypedValueError(f"{name}: axis {axis} is out of range for operand {shape_str}")
+    if len(set(axes)) != len(axes):
+        raise JaxtypedValueError(f"{name}: repeated axes {tuple(axes)} for operand {shape_str}")
