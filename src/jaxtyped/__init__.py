@@ -1,0 +1,52 @@
+"""jaxtyped: a typed, from-scratch re-implementation of JAX's core.
+
+``import jaxtyped as jt`` gives the transformations (``jt.jvp``,
+``jt.vmap``, ``jt.jacfwd``, ``jt.make_jaxpr``), the one array type
+``jt.Array``, pytree utilities and configuration; ``jaxtyped.numpy`` is the
+NumPy-style namespace and ``jaxtyped.lax`` the primitive-level one.
+
+Debug mode: with ``JAXTYPED_DEBUG=1`` in the environment the whole package
+is put under beartype's runtime type checking. The variable is read here,
+before any submodule is imported (the import hook only affects modules
+imported after it); setting it later has no effect.
+"""
+
+import os as _os
+
+_debug_flag = _os.environ.get("JAXTYPED_DEBUG", "0").strip().lower()
+if _debug_flag not in {"", "0", "1", "false", "true"}:
+    raise ValueError(f"JAXTYPED_DEBUG must be 0, 1, false or true; got {_debug_flag!r}")
+DEBUG: bool = _debug_flag in {"1", "true"}
+if DEBUG:
+    from beartype import BeartypeConf as _BeartypeConf
+    from beartype.claw import beartype_this_package as _beartype_this_package
+
+    # PEP 526 variable annotations are not checked: they would cost on every
+    # assignment in hot loops and add nothing that parameters do not check.
+    _beartype_this_package(conf=_BeartypeConf(claw_is_pep526=False))
+
+from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
+from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402
+from jaxtyped._src.config import config  # noqa: E402
+from jaxtyped._src.core.array import Array  # noqa: E402
+from jaxtyped import core  # noqa: E402
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Array",
+    "DEBUG",
+    "ShapeDtypeStruct",
+    "config",
+    "core",
+    "errors",
+    "jacfwd",
+    "jvp",
+    "lax",
+    "make_jaxpr",
+    "numpy",
+    "tree",
+    "tree_util",
+    "typing",
+    "vmap",
+]

@@ -1,0 +1,477 @@
+"""The user-facing transformations (layer L5): ``jvp``, ``vmap``,
+``jacfwd`` and ``make_jaxpr``.
+
+Each one flattens the user's pytrees, creates its interpreter with the
+current interpreter as parent, runs the user function with that interpreter
+installed, and unpacks the results after the interpreter's scope has ended
+(so work done on the results, such as materialising zero tangents, happens
+in the enclosing context).
+"""
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, TypeVar, overload
+
+import numpy as np
+from typing_extensions import ParamSpec, TypeVarTuple, Unpack
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.api_util import (
+    ShapeDtypeStruct,
+    arg_names,
+    argnums_tuple,
+    check_callable,
+    flatten_with_names,
+    leaf_to_array,
+)
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, Zero
+from jaxtyped._src.core.check import maybe_check_jaxpr
+from jaxtyped._src.core.interpreter import current_interpreter, transformation_scope
+from jaxtyped._src.core.jaxpr import ClosedJaxpr
+from jaxtyped._src.core.primitive import Tangent
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, PyTreeStructureError
+from jaxtyped._src.interpreters.batching import BatchInterpreter
+from jaxtyped._src.interpreters.jvp import JVPInterpreter
+from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.lax.structural import bdim_to_front, instantiate, moveaxis, reshape
+from jaxtyped._src.lax.slicing import slice_in_dim
+from jaxtyped._src.tree_util import broadcast_prefix, tree_flatten, tree_structure, tree_unflatten
+from jaxtyped._src.util import describe_function
+
+__all__ = ["jvp", "vmap", "jacfwd", "make_jaxpr", "ShapeDtypeStruct"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+Aux = TypeVar("Aux")
+Ts = TypeVarTuple("Ts")
+
+# vmap's in_axes/out_axes: an axis, None, or a pytree prefix of them.
+AxisSpec = int | None | Sequence[object] | Mapping[str, object]
+
+
+# === jvp ===
+
+
+def _check_tangent(primal: Array, tangent: Array, name: str) -> Tangent:
+    """Validate one tangent against its primal; float0 tangents become zeros."""
+    if tangent.shape != primal.shape:
+        raise JaxtypedValueError(
+            f"jvp called with different primal and tangent shapes at {name}: primal "
+            f"{primal.aval.str_short()}, tangent {tangent.aval.str_short()}"
+        )
+    expected = primal.aval.to_tangent_aval()
+    if tangent.dtype != expected.dtype:
+        raise JaxtypedTypeError(
+            f"primal and tangent arguments to jvp do not match at {name}: dtypes must be "
+            "equal, or for an integer or boolean primal the tangent dtype must be float0; "
+            f"got primal {primal.aval.str_short()} and tangent {tangent.aval.str_short()}"
+        )
+    return Zero(expected) if dtypes.is_float0(tangent.dtype) else tangent
+
+
+@overload
+def jvp(
+    fun: Callable[[Unpack[Ts]], R],
+    primals: tuple[Unpack[Ts]],
+    tangents: tuple[Unpack[Ts]],
+    has_aux: Literal[False] = False,
+) -> tuple[R, R]: ...
+@overload
+def jvp(
+    fun: Callable[[Unpack[Ts]], tuple[R, Aux]],
+    primals: tuple[Unpack[Ts]],
+    tangents: tuple[Unpack[Ts]],
+    has_aux: Literal[True],
+) -> tuple[R, R, Aux]: ...
+def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = False) -> Any:
+    """Jacobian-vector product: ``fun(*primals)`` and its derivative along
+    ``tangents`` (JAX's ``jax.jvp``).
+
+    Args:
+        fun: a function of arrays (pytrees of arrays) to arrays.
+        primals: the point, as a tuple (or list) of positional arguments.
+        tangents: the direction: same structure, shapes and dtypes as
+            ``primals`` (``float0`` for integer primals).
+        has_aux: ``fun`` returns ``(output, aux)``; ``aux`` is returned
+            undifferentiated.
+
+    Returns:
+        ``(primals_out, tangents_out)``, plus ``aux`` with ``has_aux``.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.jvp(jnp.sin, (0.0,), (1.0,))
+        (Array(0., dtype=float32, weak_type=True), Array(1., dtype=float32, weak_type=True))
+    """
+    check_callable(fun, "jvp")
+    for what, value in (("primals", primals), ("tangents", tangents)):
+        if not isinstance(value, (tuple, list)):
+            raise JaxtypedTypeError(
+                f"jvp: {what} must be a tuple or list of positional arguments, got {type(value).__name__}"
+            )
+    if len(primals) != len(tangents):
+        raise JaxtypedValueError(
+            f"jvp: got {len(primals)} primal argument(s) but {len(tangents)} tangent(s)"
+        )
+    names = arg_names(fun, len(primals))
+    primal_leaves, tangent_leaves, in_tree = _paired_leaves(tuple(primals), tuple(tangents), names)
+    interp = JVPInterpreter(current_interpreter(), describe_function(fun))
+    with transformation_scope(interp):
+        boxed = [interp.box(p, t) for p, t in zip(primal_leaves, tangent_leaves)]
+        result = fun(*tree_unflatten(in_tree, boxed))
+        out, aux = _split_aux(result, has_aux, "jvp")
+        out_leaves, out_tree = tree_flatten(out)
+        out_names = flatten_with_names(out, "output")[1]
+        pairs = [interp.unbox(leaf_to_array(x, n, "jvp")) for x, n in zip(out_leaves, out_names)]
+        aux_primal = _aux_primals(interp, aux) if has_aux else None
+    primals_out = tree_unflatten(out_tree, [p for p, _ in pairs])
+    tangents_out = tree_unflatten(out_tree, [instantiate(t) for _, t in pairs])
+    if has_aux:
+        return primals_out, tangents_out, aux_primal
+    return primals_out, tangents_out
+
+
+def _paired_leaves(
+    primals: tuple[Any, ...], tangents: tuple[Any, ...], names: list[str]
+) -> tuple[list[Array], list[Tangent], Any]:
+    p_leaves, in_tree = tree_flatten(primals)
+    t_leaves, t_tree = tree_flatten(tangents)
+    if t_tree != in_tree:
+        broadcast_prefix(primals, tangents, what="jvp", prefix_name="primals", full_name="tangents")
+        raise PyTreeStructureError(
+            f"jvp: primals and tangents must have the same tree structure, got {in_tree} and {t_tree}"
+        )
+    leaf_names = [n for i, arg in enumerate(primals) for n in flatten_with_names(arg, names[i])[1]]
+    p_arrays = [leaf_to_array(p, n, "jvp") for p, n in zip(p_leaves, leaf_names)]
+    t_arrays = [
+        _check_tangent(p, leaf_to_array(t, n, "jvp"), n) for p, t, n in zip(p_arrays, t_leaves, leaf_names)
+    ]
+    return p_arrays, t_arrays, in_tree
+
+
+def _split_aux(result: Any, has_aux: bool, transformation: str) -> tuple[Any, Any]:
+    if not has_aux:
+        return result, None
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
+        raise JaxtypedTypeError(
+            f"{transformation} with has_aux=True requires the function to return a pair "
+            f"(output, aux), got {type(result).__name__}"
+        )
+    return result[0], result[1]
+
+
+def _aux_primals(interp: JVPInterpreter, aux: Any) -> Any:
+    leaves, tree = tree_flatten(aux)
+    return tree_unflatten(tree, [interp.unbox(x)[0] if isinstance(x, Array) else x for x in leaves])
+
+
+# === vmap ===
+
+
+def vmap(
+    fun: Callable[P, R],
+    in_axes: AxisSpec = 0,
+    out_axes: AxisSpec = 0,
+    axis_name: str | None = None,
+    axis_size: int | None = None,
+) -> Callable[P, R]:
+    """Vectorise ``fun`` over an axis of its arguments (JAX's ``jax.vmap``).
+
+    Args:
+        fun: the function to vectorise.
+        in_axes: the mapped axis of each positional argument: an int, None
+            (not mapped), or a pytree prefix of the arguments. Keyword
+            arguments are always mapped over axis 0.
+        out_axes: where the mapped axis appears in each output (a pytree
+            prefix of the outputs; None for outputs that are not mapped).
+        axis_name: a name for the mapped axis (for collectives).
+        axis_size: the axis size, needed when no argument is mapped.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.vmap(lambda x: x + 1.0)(jnp.arange(3.0))
+        Array([1., 2., 3.], dtype=float32)
+    """
+    check_callable(fun, "vmap")
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+    desc = describe_function(fun)
+
+    @functools.wraps(fun)
+    def batched(*args: P.args, **kwargs: P.kwargs) -> R:
+        axes_prefix = _in_axes_prefix(in_axes, len(args))
+        leaves, in_tree = tree_flatten((args, kwargs))
+        names = [n for i, a in enumerate(args) for n in flatten_with_names(a, f"args[{i}]")[1]]
+        names += [n for k, v in kwargs.items() for n in flatten_with_names(v, k)[1]]
+        axes = broadcast_prefix(
+            (axes_prefix, {k: 0 for k in kwargs}), (args, kwargs),
+            what="vmap", prefix_name="in_axes", full_name="args",
+        )
+        arrays, dims = _mapped_inputs(leaves, axes, names)
+        size = _axis_size(arrays, dims, names, axis_size)
+        interp = BatchInterpreter(current_interpreter(), BatchAxis(size, axis_name), desc)
+        with transformation_scope(interp):
+            boxed = [interp.box(x, d) for x, d in zip(arrays, dims)]
+            call_args, call_kwargs = tree_unflatten(in_tree, boxed)
+            out = fun(*call_args, **call_kwargs)
+            out_leaves, out_tree = tree_flatten(out)
+            out_names = flatten_with_names(out, "output")[1]
+            pairs = [interp.unbox(leaf_to_array(x, n, "vmap")) for x, n in zip(out_leaves, out_names)]
+        spec = broadcast_prefix(out_axes, out, what="vmap", prefix_name="out_axes", full_name="output")
+        results = [_place_output(v, d, a, size, n) for (v, d), a, n in zip(pairs, spec, out_names)]
+        result: R = tree_unflatten(out_tree, results)
+        return result
+
+    return batched
+
+
+def _in_axes_prefix(in_axes: AxisSpec, nargs: int) -> object:
+    if isinstance(in_axes, int) or in_axes is None:
+        return (in_axes,) * nargs
+    if isinstance(in_axes, tuple) and len(in_axes) != nargs:
+        raise JaxtypedValueError(
+            "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+            f"positional arguments passed to the function, but got len(in_axes)={len(in_axes)}, "
+            f"len(args)={nargs}"
+        )
+    return in_axes
+
+
+def _mapped_inputs(leaves: list[Any], axes: list[Any], names: list[str]) -> tuple[list[Array], list[BatchDim]]:
+    arrays: list[Array] = []
+    dims: list[BatchDim] = []
+    for leaf, axis, name in zip(leaves, axes, names):
+        x = leaf_to_array(leaf, name, "vmap")
+        if axis is not None:
+            if isinstance(axis, bool) or not isinstance(axis, int):
+                raise JaxtypedTypeError(f"vmap in_axes for {name} must be an int or None, got {axis!r}")
+            if not -x.ndim <= axis < x.ndim:
+                raise JaxtypedValueError(
+                    f"vmap was requested to map its argument {name} along axis {axis}, which "
+                    f"implies that its rank should be at least {axis + 1 if axis >= 0 else -axis}, "
+                    f"but it is {x.aval.str_short()}"
+                )
+            axis %= x.ndim
+        arrays.append(x)
+        dims.append(axis)
+    return arrays, dims
+
+
+def _axis_size(arrays: list[Array], dims: list[BatchDim], names: list[str], axis_size: int | None) -> int:
+    sizes = {x.shape[d] for x, d in zip(arrays, dims) if d is not None}
+    if axis_size is not None:
+        sizes.add(axis_size)
+    if not sizes:
+        raise JaxtypedValueError(
+            "vmap must have at least one non-None value in in_axes or axis_size must be specified"
+        )
+    if len(sizes) > 1:
+        detail = ", ".join(
+            f"{n} of type {x.aval.str_short()} has size {x.shape[d]} along axis {d}"
+            for x, d, n in zip(arrays, dims, names)
+            if d is not None
+        )
+        given = f"; axis_size={axis_size}" if axis_size is not None else ""
+        raise JaxtypedValueError(f"vmap got inconsistent sizes for array axes to be mapped: {detail}{given}")
+    return sizes.pop()
+
+
+def _place_output(value: Array, dim: BatchDim, out_axis: Any, size: int, name: str) -> Array:
+    if out_axis is None:
+        if dim is not None:
+            raise JaxtypedValueError(
+                f"vmap has out_axes=None for {name}, but that output is batched (it depends on the mapped inputs)"
+            )
+        return value
+    if isinstance(out_axis, bool) or not isinstance(out_axis, int):
+        raise JaxtypedTypeError(f"vmap out_axes for {name} must be an int or None, got {out_axis!r}")
+    rank = value.ndim + (dim is None)
+    if not -rank <= out_axis < rank:
+        raise JaxtypedValueError(f"vmap out_axes={out_axis} is out of range for {name} of rank {rank}")
+    return moveaxis(bdim_to_front(value, dim, size), 0, out_axis % rank)
+
+
+# === jacfwd ===
+
+
+@overload
+def jacfwd(
+    fun: Callable[P, R],
+    argnums: int | Sequence[int] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[P, R]: ...
+@overload
+def jacfwd(
+    fun: Callable[P, tuple[R, Aux]],
+    argnums: int | Sequence[int] = 0,
+    *,
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+) -> Callable[P, tuple[R, Aux]]: ...
+def jacfwd(
+    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False
+) -> Callable[..., Any]:
+    """The Jacobian of ``fun`` by forward mode (JAX's ``jax.jacfwd``).
+
+    For an output leaf of shape ``S_out`` and an input leaf of shape
+    ``S_in`` the Jacobian block has shape ``S_out + S_in``; the result is the
+    output pytree with each leaf replaced by the input pytree of blocks
+    (a tuple of them when ``argnums`` is a tuple).
+
+    Note: the static return type reuses ``fun``'s (the Jacobian of an
+    ``Array -> Array`` function is an Array); for pytree outputs it is the
+    nested structure described above.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.jacfwd(lambda x: x * x)(jnp.arange(2.0))
+        Array([[0., 0.],
+               [0., 2.]], dtype=float32)
+    """
+    check_callable(fun, "jacfwd")
+
+    @functools.wraps(fun)
+    def jacobian(*args: Any, **kwargs: Any) -> Any:
+        positions = argnums_tuple(argnums, len(args), "jacfwd")
+        dyn = tuple(args[i] for i in positions)
+        leaves, dyn_tree = tree_flatten(dyn)
+        arrays = [leaf_to_array(x, f"args[{i}]", "jacfwd") for i, x in enumerate(leaves)]
+        _check_jac_inputs(arrays, holomorphic)
+
+        def partial_fun(*dyn_args: Any) -> Any:
+            full = list(args)
+            for i, value in zip(positions, dyn_args):
+                full[i] = value
+            return fun(*full, **kwargs)
+
+        basis = _standard_basis(arrays)
+
+        def pushforward(*basis_leaves: Array) -> Any:
+            tangents = tree_unflatten(dyn_tree, list(basis_leaves))
+            if has_aux:
+                return jvp(partial_fun, dyn, tangents, has_aux=True)[1:]
+            return jvp(partial_fun, dyn, tangents)[1]
+
+        out_axes: object = (-1, None) if has_aux else -1
+        pushed = vmap(pushforward, in_axes=0, out_axes=out_axes)(*basis)
+        tangents_out, aux = pushed if has_aux else (pushed, None)
+        jac = _unravel(tangents_out, arrays, dyn_tree, isinstance(argnums, int))
+        return (jac, aux) if has_aux else jac
+
+    return jacobian
+
+
+def _check_jac_inputs(arrays: list[Array], holomorphic: bool) -> None:
+    for x in arrays:
+        ok = dtypes.is_complex(x.dtype) if holomorphic else dtypes.is_floating(x.dtype)
+        if not ok:
+            kind = "complex" if holomorphic else "real-valued floating"
+            raise JaxtypedTypeError(
+                f"jacfwd requires {kind} inputs, but got {x.aval.str_short()}. "
+                "For differentiation with respect to integer inputs, use jvp directly."
+            )
+
+
+def _standard_basis(arrays: list[Array]) -> list[Array]:
+    """One-hot tangents: leaf i gets the rows of the identity for its
+    elements, shaped ``(N,) + leaf.shape`` with N the total size."""
+    total = sum(x.size for x in arrays)
+    basis: list[Array] = []
+    offset = 0
+    for x in arrays:
+        block = np.zeros((total, x.size), dtype=x.dtype)
+        block[offset : offset + x.size] = np.eye(x.size, dtype=x.dtype)
+        basis.append(array_from_numpy(block.reshape((total, *x.shape))))
+        offset += x.size
+    return basis
+
+
+def _unravel(tangents_out: Any, arrays: list[Array], dyn_tree: Any, single: bool) -> Any:
+    """Split the trailing basis axis of each output into per-input blocks."""
+    out_leaves, out_tree = tree_flatten(tangents_out)
+    blocks: list[Any] = []
+    for y in out_leaves:
+        per_input: list[Array] = []
+        offset = 0
+        for x in arrays:
+            piece = slice_in_dim(y, offset, offset + x.size, axis=y.ndim - 1)
+            per_input.append(reshape(piece, (*y.shape[:-1], *x.shape)))
+            offset += x.size
+        inputs = tree_unflatten(dyn_tree, per_input)
+        blocks.append(inputs[0] if single else inputs)
+    return tree_unflatten(out_tree, blocks)
+
+
+# === make_jaxpr ===
+
+
+@overload
+def make_jaxpr(
+    fun: Callable[P, object],
+    static_argnums: int | Sequence[int] = (),
+    return_shape: Literal[False] = False,
+) -> Callable[P, ClosedJaxpr]: ...
+@overload
+def make_jaxpr(
+    fun: Callable[P, object],
+    static_argnums: int | Sequence[int] = (),
+    *,
+    return_shape: Literal[True],
+) -> Callable[P, tuple[ClosedJaxpr, object]]: ...
+def make_jaxpr(
+    fun: Callable[..., object], static_argnums: int | Sequence[int] = (), return_shape: bool = False
+) -> Callable[..., object]:
+    """A function that stages ``fun`` out to a closed jaxpr (JAX's
+    ``jax.make_jaxpr``).
+
+    Arguments may be arrays, scalars, or ``ShapeDtypeStruct``\\ s (only
+    their types are used); ``static_argnums`` are passed to ``fun`` as they
+    are. With ``return_shape`` the output's ``ShapeDtypeStruct`` pytree is
+    returned too.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> print(jt.make_jaxpr(lambda x: jnp.sin(x) * 2.0)(1.0))
+        { lambda ; a:f32[]. let b:f32[] = sin a; c:f32[] = mul b 2.0:f32[] in (c,) }
+    """
+    check_callable(fun, "make_jaxpr")
+    desc = describe_function(fun)
+
+    @functools.wraps(fun)
+    def make(*args: Any, **kwargs: Any) -> object:
+        static = set(argnums_tuple(static_argnums, len(args), "make_jaxpr")) if static_argnums != () else set()
+        names = arg_names(fun, len(args))
+        dynamic = {i: a for i, a in enumerate(args) if i not in static}
+        leaves, in_tree = tree_flatten((dynamic, kwargs))
+        leaf_names = [n for i, a in dynamic.items() for n in flatten_with_names(a, names[i])[1]]
+        leaf_names += [n for k, v in kwargs.items() for n in flatten_with_names(v, k)[1]]
+        interp = StagingInterpreter(current_interpreter(), desc)
+        with transformation_scope(interp):
+            tracers = [interp.new_arg(_input_aval(x, n), n) for x, n in zip(leaves, leaf_names)]
+            traced_dynamic, traced_kwargs = tree_unflatten(in_tree, tracers)
+            call_args = [traced_dynamic[i] if i in traced_dynamic else a for i, a in enumerate(args)]
+            out = fun(*call_args, **traced_kwargs)
+            out_leaves, out_tree = tree_flatten(out)
+            out_names = flatten_with_names(out, "output")[1]
+            outs = [leaf_to_array(x, n, "make_jaxpr") for x, n in zip(out_leaves, out_names)]
+            closed = interp.build(outs)
+        maybe_check_jaxpr(closed)
+        if return_shape:
+            shapes = [ShapeDtypeStruct(o.shape, o.dtype, weak_type=o.weak_type) for o in outs]
+            return closed, tree_unflatten(out_tree, shapes)
+        return closed
+
+    return make
+
+
+def _input_aval(leaf: object, name: str) -> Any:
+    if isinstance(leaf, ShapeDtypeStruct):
+        return leaf.aval
+    return leaf_to_array(leaf, name, "make_jaxpr").aval
+
+
+# The structure of a pytree, re-exported for the API's own docs.
+_ = tree_structure

@@ -1,0 +1,144 @@
+"""Helpers of the transformation API (layer L5): argument validation,
+argument names for error messages, and conversion of pytree leaves."""
+
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, final
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import to_array
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.tree_util import keystr, tree_flatten_with_path
+
+__all__ = [
+    "ShapeDtypeStruct",
+    "check_callable",
+    "argnums_tuple",
+    "arg_names",
+    "flatten_with_names",
+    "leaf_to_array",
+]
+
+
+@final
+class ShapeDtypeStruct:
+    """A shape and dtype standing for an array (JAX's ``ShapeDtypeStruct``):
+    accepted wherever a transformation only needs the type of an argument
+    (``make_jaxpr``, ``eval_shape``), and returned by ``eval_shape``.
+
+    Example:
+        >>> ShapeDtypeStruct((2, 3), "float32")
+        ShapeDtypeStruct(shape=(2, 3), dtype=float32)
+    """
+
+    __slots__ = ("shape", "dtype", "weak_type")
+
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+    weak_type: bool
+
+    def __init__(self, shape: Sequence[int], dtype: "dtypes.DTypeLike", *, weak_type: bool = False) -> None:
+        dims = tuple(shape)
+        if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in dims):
+            raise JaxtypedTypeError(f"ShapeDtypeStruct: shape must be non-negative ints, got {shape!r}")
+        self.shape = tuple(int(d) for d in dims)
+        self.dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
+        self.weak_type = weak_type
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+        size = 1
+        for d in self.shape:
+            size *= d
+        return size
+
+    @property
+    def aval(self) -> ShapedArray:
+        """The abstract value this stands for."""
+        return ShapedArray(self.shape, self.dtype, self.weak_type)
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ShapeDtypeStruct):
+            return NotImplemented
+        return (self.shape, self.dtype, self.weak_type) == (other.shape, other.dtype, other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+
+def check_callable(fun: object, transformation: str) -> None:
+    """Reject a non-callable ``fun`` with a message naming the transformation."""
+    if not callable(fun):
+        raise JaxtypedTypeError(
+            f"{transformation}: expected a callable as its first argument, got "
+            f"{type(fun).__name__} {fun!r}"
+        )
+
+
+def argnums_tuple(argnums: int | Sequence[int], nargs: int, transformation: str) -> tuple[int, ...]:
+    """``argnums`` as a tuple of non-negative positions, validated against
+    the number of positional arguments."""
+    given = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    result: list[int] = []
+    for index in given:
+        if isinstance(index, bool) or not isinstance(index, int) or not -nargs <= index < nargs:
+            raise JaxtypedValueError(
+                f"{transformation}: argnums={argnums!r} is out of range for a call with {nargs} "
+                "positional argument(s)"
+            )
+        result.append(index % nargs)
+    return tuple(result)
+
+
+def arg_names(fun: Callable[..., object], nargs: int) -> list[str]:
+    """Names for the first ``nargs`` positional arguments of ``fun`` (its
+    parameter names where Python knows them, else ``args[i]``)."""
+    names = [f"args[{i}]" for i in range(nargs)]
+    try:
+        parameters = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return names
+    for i, parameter in enumerate(parameters[:nargs]):
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            break
+        if parameter.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            names[i] = parameter.name
+    return names
+
+
+def flatten_with_names(tree: Any, root: str) -> tuple[list[Any], list[str]]:
+    """Leaves of ``tree`` and their names, ``root`` plus the key path."""
+    pairs, _ = tree_flatten_with_path(tree)
+    return [leaf for _, leaf in pairs], [root + keystr(path) for path, _ in pairs]
+
+
+def leaf_to_array(leaf: object, name: str, transformation: str) -> Array:
+    """An input or output leaf of a transformed function as an Array.
+
+    Raises:
+        JaxtypedTypeError: naming the transformation and the leaf's path,
+            for leaves that are not arrays or scalars.
+    """
+    if isinstance(leaf, Array):
+        return leaf
+    if isinstance(leaf, (bool, int, float, complex, np.ndarray, np.generic)):
+        return to_array(leaf, f"{transformation} {name}")
+    raise JaxtypedTypeError(
+        f"{transformation}: {name} has type {type(leaf).__name__}, which is not a valid "
+        "JAX-style type (arrays, scalars, and pytrees of them are)"
+    )

@@ -1,0 +1,110 @@
+"""Implementations of ``Array``'s operators and methods (layer L5),
+installed once at import (see Note [late-bound array methods] in
+``core/array.py``)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, install_array_methods
+from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.numpy import reductions as red
+from jaxtyped._src.numpy import shape_ops as sh
+from jaxtyped._src.numpy import ufuncs as uf
+from jaxtyped._src.numpy.indexing import getitem
+
+__all__ = ["install"]
+
+_ARRAY_LIKE = (Array, np.ndarray, np.generic, bool, int, float, complex)
+
+
+def _binary(op: Callable[[Any, Any], Array], reflected: bool) -> Callable[[Array, object], Any]:
+    # Operands that are not array-like get NotImplemented, so Python can try
+    # the other operand (and ``x == "a"`` is False, as in JAX).
+    if reflected:
+
+        def method(self: Array, other: object) -> Any:
+            if not isinstance(other, _ARRAY_LIKE):
+                return NotImplemented
+            return op(other, self)
+
+    else:
+
+        def method(self: Array, other: object) -> Any:
+            if not isinstance(other, _ARRAY_LIKE):
+                return NotImplemented
+            return op(self, other)
+
+    return method
+
+
+def _reshape(self: Array, *shape: int | Sequence[int], order: str = "C") -> Array:
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        return sh.reshape(self, shape[0], order)
+    return sh.reshape(self, [s for s in shape if isinstance(s, int)], order)
+
+
+def _transpose(self: Array, *axes: int | Sequence[int] | None) -> Array:
+    if not axes or (len(axes) == 1 and axes[0] is None):
+        return sh.transpose(self)
+    if len(axes) == 1 and not isinstance(axes[0], int):
+        return sh.transpose(self, axes[0])  # type: ignore[arg-type]  # a sequence of ints here
+    return sh.transpose(self, [a for a in axes if isinstance(a, int)])
+
+
+def _astype(self: Array, dtype: "dtypes.DTypeLike") -> Array:
+    return convert_to(self, dtypes.canonicalize_dtype(dtypes.dtype(dtype)), weak_type=False)
+
+
+def install() -> None:
+    """Install every late-bound ``Array`` method."""
+    methods: dict[str, Callable[..., object]] = {
+        "__getitem__": getitem,
+        "__neg__": uf.negative,
+        "__pos__": uf.positive,
+        "__abs__": uf.abs,
+        "__invert__": uf.invert,
+        "T": lambda self: sh.transpose(self),
+        "reshape": _reshape,
+        "transpose": _transpose,
+        "astype": _astype,
+        "sum": red.sum,
+        "prod": red.prod,
+        "mean": red.mean,
+        "max": red.max,
+        "min": red.min,
+        "all": red.all,
+        "any": red.any,
+        "argmax": red.argmax,
+        "argmin": red.argmin,
+        "squeeze": sh.squeeze,
+        "flatten": sh.ravel,
+        "ravel": sh.ravel,
+        "dot": sh.dot,
+        "__divmod__": _binary(uf.divmod, False),
+        "__rdivmod__": _binary(uf.divmod, True),
+    }
+    binary_ops: dict[str, Callable[[Any, Any], Array]] = {
+        "add": uf.add,
+        "sub": uf.subtract,
+        "mul": uf.multiply,
+        "truediv": uf.divide,
+        "floordiv": uf.floor_divide,
+        "mod": uf.remainder,
+        "pow": uf.power,
+        "matmul": sh.matmul,
+        "and": uf.bitwise_and,
+        "or": uf.bitwise_or,
+        "xor": uf.bitwise_xor,
+        "lshift": uf.left_shift,
+        "rshift": uf.right_shift,
+    }
+    for name, op in binary_ops.items():
+        methods[f"__{name}__"] = _binary(op, False)
+        methods[f"__r{name}__"] = _binary(op, True)
+    for name, op in {"lt": uf.less, "le": uf.less_equal, "gt": uf.greater, "ge": uf.greater_equal,
+                     "eq": uf.equal, "ne": uf.not_equal}.items():
+        methods[f"__{name}__"] = _binary(op, False)
+    install_array_methods(methods)

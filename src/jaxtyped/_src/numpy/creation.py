@@ -1,0 +1,284 @@
+"""Array creation for ``jaxtyped.numpy`` (layer L5): ``array``,
+``asarray``, ``zeros``/``ones``/``full`` (and ``*_like``), ``arange``,
+``linspace``, ``eye``, ``identity``; and the scalar types (``jnp.float32``)
+that are both dtype arguments and constructors."""
+
+import operator
+from collections.abc import Sequence
+from typing import Any, final
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import array_from_numpy, array_from_scalar, is_python_scalar
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full_like_aval
+from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.numpy.promotion import broadcast_shapes, broadcast_to_shape, promote_dtypes, result_dtype_of
+
+__all__ = [
+    "ScalarType", "array", "asarray", "zeros", "ones", "full", "empty", "zeros_like",
+    "ones_like", "full_like", "empty_like", "arange", "linspace", "eye", "identity",
+    "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float0",
+]
+
+ShapeLike = int | Sequence[int]
+
+
+@final
+class ScalarType:
+    """A dtype object such as ``jnp.float32``: usable as a ``dtype=``
+    argument (it has a ``.dtype``) and callable to make a 0-d array, as in
+    JAX (``jnp.float32(3)`` is ``Array(3., dtype=float32)``)."""
+
+    __slots__ = ("_dtype",)
+
+    def __init__(self, dtype: np.dtype[Any]) -> None:
+        self._dtype = dtype
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The NumPy dtype this stands for."""
+        return self._dtype
+
+    def __call__(self, x: ArrayLike | Sequence[Any]) -> Array:
+        return asarray(x, dtype=self._dtype)
+
+    def __repr__(self) -> str:
+        return f"jaxtyped.numpy.{self._dtype.name}"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ScalarType):
+            return self._dtype == other._dtype
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._dtype)
+
+
+bool_ = ScalarType(np.dtype(np.bool_))
+int8 = ScalarType(np.dtype(np.int8))
+int16 = ScalarType(np.dtype(np.int16))
+int32 = ScalarType(np.dtype(np.int32))
+int64 = ScalarType(np.dtype(np.int64))
+uint8 = ScalarType(np.dtype(np.uint8))
+uint16 = ScalarType(np.dtype(np.uint16))
+uint32 = ScalarType(np.dtype(np.uint32))
+uint64 = ScalarType(np.dtype(np.uint64))
+float16 = ScalarType(np.dtype(np.float16))
+bfloat16 = ScalarType(np.dtype(dtypes.bfloat16))
+float32 = ScalarType(np.dtype(np.float32))
+float64 = ScalarType(np.dtype(np.float64))
+complex64 = ScalarType(np.dtype(np.complex64))
+complex128 = ScalarType(np.dtype(np.complex128))
+float0 = dtypes.float0
+
+
+def _dtype_arg(dtype: "dtypes.DTypeLike | None") -> np.dtype[Any] | None:
+    return None if dtype is None else dtypes.canonicalize_dtype(dtypes.dtype(dtype))
+
+
+def _contains_array(x: object) -> bool:
+    if isinstance(x, Array):
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(_contains_array(item) for item in x)  # type: ignore[misc]  # items of a list are objects
+    return False
+
+
+def array(object: Any, dtype: "dtypes.DTypeLike | None" = None, copy: bool = True, ndmin: int = 0) -> Array:  # noqa: A002 - NumPy's name
+    """An array from an array, a scalar, or nested lists/tuples of them
+    (JAX's ``jnp.array``); Python scalars give weakly typed arrays."""
+    target = _dtype_arg(dtype)
+    if isinstance(object, Array):
+        result = object
+    elif _contains_array(object):
+        result = _stack_nested(object)
+    elif is_python_scalar(object):
+        result = array_from_scalar(object, where="jnp.array")
+    elif isinstance(object, (np.ndarray, np.generic, list, tuple)):
+        result = _from_host(object)
+    else:
+        raise JaxtypedTypeError(f"jnp.array: cannot convert {type(object).__name__} to an array")
+    if target is not None:
+        result = convert_to(result, target, weak_type=False)
+    if ndmin > result.ndim:
+        result = expand_dims(result, tuple(range(ndmin - result.ndim)))
+    return result
+
+
+def _from_host(value: Any) -> Array:
+    host = np.asarray(value)
+    if host.dtype == np.object_:
+        raise JaxtypedTypeError("jnp.array: ragged or non-numeric nested sequences are not supported")
+    return array_from_numpy(host, where="jnp.array")
+
+
+def _stack_nested(items: Sequence[Any]) -> Array:
+    """Nested lists holding arrays (possibly traced): promote and stack."""
+    parts = [array(item) if isinstance(item, (list, tuple)) else item for item in items]
+    promoted = promote_dtypes("array", parts)
+    shapes = {p.shape for p in promoted}
+    if len(shapes) != 1:
+        raise JaxtypedValueError(f"jnp.array: nested sequences have inconsistent shapes {sorted(shapes)}")
+    return concatenate([expand_dims(p, (0,)) for p in promoted], 0)
+
+
+def asarray(a: Any, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None) -> Array:
+    """``jnp.array`` without a forced copy (arrays are immutable anyway)."""
+    return array(a, dtype)
+
+
+def _shape_arg(name: str, shape: ShapeLike) -> tuple[int, ...]:
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    for d in dims:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise JaxtypedTypeError(f"jnp.{name}: shape must be ints, got {shape!r}")
+        if d < 0:
+            raise JaxtypedValueError(f"jnp.{name}: negative dimensions are not allowed, got {shape!r}")
+    return tuple(operator.index(d) for d in dims)
+
+
+def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+    """An array of ``shape`` filled with ``fill_value`` (which may be an
+    array broadcastable to ``shape``)."""
+    dims = _shape_arg("full", shape)
+    value = array(fill_value, dtype)
+    if value.ndim:
+        return _broadcast_value(value, dims)
+    return broadcast_in_dim(value, dims, ()) if dims else value
+
+
+def _broadcast_value(value: Array, dims: tuple[int, ...]) -> Array:
+    broadcast_shapes("full", value.shape, dims)
+    return broadcast_to_shape(value, dims)
+
+
+def zeros(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+    """An array of zeros (default dtype: float)."""
+    target = _dtype_arg(dtype) or dtypes.default_float_dtype()
+    return full_like_aval(ShapedArray(_shape_arg("zeros", shape), target), 0)
+
+
+def ones(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+    """An array of ones (default dtype: float)."""
+    target = _dtype_arg(dtype) or dtypes.default_float_dtype()
+    return full_like_aval(ShapedArray(_shape_arg("ones", shape), target), 1)
+
+
+empty = zeros
+
+
+def _like_aval(name: str, a: ArrayLike, dtype: "dtypes.DTypeLike | None", shape: ShapeLike | None) -> ShapedArray:
+    x = asarray(a)
+    target = _dtype_arg(dtype) or x.dtype
+    dims = x.shape if shape is None else _shape_arg(name, shape)
+    return ShapedArray(dims, target, x.weak_type and dtype is None)
+
+
+def zeros_like(a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
+    """Zeros with ``a``'s shape and dtype."""
+    return full_like_aval(_like_aval("zeros_like", a, dtype, shape), 0)
+
+
+def ones_like(a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
+    """Ones with ``a``'s shape and dtype."""
+    return full_like_aval(_like_aval("ones_like", a, dtype, shape), 1)
+
+
+def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
+    """``fill_value`` with ``a``'s shape and dtype."""
+    aval = _like_aval("full_like", a, dtype, shape)
+    return full(aval.shape, convert_to(array(fill_value), aval.dtype, weak_type=aval.weak_type))
+
+
+empty_like = zeros_like
+
+
+def _concrete_number(name: str, value: ArrayLike | None, what: str) -> float | int | None:
+    if value is None:
+        return None
+    if isinstance(value, Array):
+        try:
+            return value.item()  # type: ignore[return-value]  # complex is rejected by arange itself
+        except TypeError:
+            raise JaxtypedTypeError(f"jnp.{name}: {what} must be a concrete value, got a traced array") from None
+    if isinstance(value, (np.generic, np.ndarray)):
+        return value.item()  # type: ignore[no-any-return]  # a NumPy scalar's value
+    return value  # type: ignore[return-value]  # Python scalars
+
+
+def arange(
+    start: ArrayLike,
+    stop: ArrayLike | None = None,
+    step: ArrayLike | None = None,
+    dtype: "dtypes.DTypeLike | None" = None,
+) -> Array:
+    """Evenly spaced values in ``[start, stop)`` (static bounds, as in JAX)."""
+    begin = _concrete_number("arange", start, "start")
+    end = _concrete_number("arange", stop, "stop")
+    stride = _concrete_number("arange", step, "step")
+    if end is None:
+        begin, end = 0, begin
+    stride = 1 if stride is None else stride
+    target = _dtype_arg(dtype)
+    if target is None:
+        operands = [array(v) for v in (begin, end, stride) if v is not None]
+        target = result_dtype_of(*operands)[0]
+    if begin == 0 and stride == 1 and isinstance(end, int):
+        return broadcasted_iota(target, (max(end, 0),), 0)
+    host = np.arange(begin, end, stride, dtype=np.float64 if dtypes.is_floating(target) else None)
+    return array_from_numpy(host.astype(target))
+
+
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    dtype: "dtypes.DTypeLike | None" = None,
+) -> Array:
+    """``num`` evenly spaced samples from ``start`` to ``stop`` (scalars,
+    possibly traced)."""
+    if num < 0:
+        raise JaxtypedValueError(f"jnp.linspace: num must be non-negative, got {num}")
+    lo, hi = promote_dtypes("linspace", (start, stop), inexact=True)
+    if lo.ndim or hi.ndim:
+        raise JaxtypedValueError("jnp.linspace: start and stop must be scalars")
+    target = _dtype_arg(dtype) or lo.dtype
+    compute = lo.dtype if dtypes.is_inexact(lo.dtype) else dtypes.default_float_dtype()
+    intervals = (num - 1) if endpoint else num
+    step = la.div(la.sub(hi, lo), scalar_like(max(intervals, 1), compute, "jnp.linspace"))
+    count = num - 1 if endpoint and num > 0 else num
+    steps = la.mul(broadcasted_iota(compute, (count,), 0), step) if count else zeros((0,), compute)
+    values = la.add(steps, lo) if count else steps
+    if endpoint and num > 0:
+        values = concatenate([values, broadcast_in_dim(hi, (1,), ())], 0)
+    result = values if target == compute else convert_to(_floor_for_int(values, target), target, weak_type=False)
+    return convert_to(result, target, weak_type=False)
+
+
+def _floor_for_int(values: Array, target: np.dtype[Any]) -> Array:
+    return la.floor(values) if dtypes.is_integer(target) else values
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:  # noqa: N803 - NumPy's names
+    """A 2-d array with ones on the ``k``-th diagonal."""
+    rows, cols = int(N), int(N if M is None else M)
+    if rows < 0 or cols < 0:
+        raise JaxtypedValueError(f"jnp.eye: N and M must be non-negative, got {N}, {M}")
+    target = _dtype_arg(dtype) or dtypes.default_float_dtype()
+    row = broadcasted_iota(np.dtype(np.int32), (rows, cols), 0)
+    col = broadcasted_iota(np.dtype(np.int32), (rows, cols), 1)
+    on_diagonal = la.eq(la.add(row, scalar_like(k, np.dtype(np.int32), "jnp.eye")), col)
+    return convert_to(on_diagonal, target, weak_type=False)
+
+
+def identity(n: int, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+    """The ``n`` by ``n`` identity matrix."""
+    return eye(n, dtype=dtype)

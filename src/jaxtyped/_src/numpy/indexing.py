@@ -1,0 +1,157 @@
+"""Basic indexing, ``x[index]`` (layer L5).
+
+Supported: Python and NumPy integers, slices (any step), ``None``,
+``...``, and integer scalar arrays (possibly traced). Static parts become
+one ``slice`` (plus ``rev`` for negative steps); array indices become a
+``dynamic_slice``, after wrapping negative values as JAX does (out-of-range
+array indices are clamped, as in JAX). Advanced indexing (integer or boolean
+arrays of rank >= 1) needs a gather primitive and is rejected clearly.
+"""
+
+from dataclasses import dataclass, field
+from types import EllipsisType
+from typing import Any
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError
+from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import structural as ls
+from jaxtyped._src.lax.slicing import dynamic_slice, slice as lax_slice
+from jaxtyped._src.lax.util import scalar_like
+
+__all__ = ["getitem"]
+
+
+@dataclass
+class _Plan:
+    """How to apply a basic index, axis by axis of the operand."""
+
+    starts: list[int] = field(default_factory=list)
+    limits: list[int] = field(default_factory=list)
+    strides: list[int] = field(default_factory=list)
+    reversed_axes: list[int] = field(default_factory=list)
+    dynamic: dict[int, Array] = field(default_factory=dict)
+    squeezed: list[int] = field(default_factory=list)
+    new_axes: list[int] = field(default_factory=list)
+
+
+def _normalize(index: Any) -> tuple[Any, ...]:
+    if isinstance(index, list):
+        raise JaxtypedTypeError(
+            "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
+            "`x[array(seq)]` or `x[tuple(seq)]` instead of `x[seq]`"
+        )
+    return index if isinstance(index, tuple) else (index,)
+
+
+def _expand_ellipsis(items: tuple[Any, ...], ndim: int) -> list[Any]:
+    ellipses = [i for i, item in enumerate(items) if isinstance(item, EllipsisType)]
+    if len(ellipses) > 1:
+        raise JaxtypedIndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for item in items if item is not None and not isinstance(item, EllipsisType))
+    if used > ndim:
+        raise JaxtypedIndexError(f"Too many indices: array is {ndim}-dimensional, but {used} were indexed")
+    fill = [slice(None)] * (ndim - used)
+    if ellipses:
+        at = ellipses[0]
+        return [*items[:at], *fill, *items[at + 1 :]]
+    return [*items, *fill]
+
+
+def _static_int(item: Any) -> int | None:
+    if isinstance(item, bool):
+        return None
+    if isinstance(item, (int, np.integer)):
+        return int(item)
+    return None
+
+
+def _plan(x: Array, items: list[Any]) -> _Plan:
+    plan = _Plan()
+    axis = 0
+    out_axis = 0
+    for item in items:
+        if item is None:
+            plan.new_axes.append(out_axis)
+            out_axis += 1
+            continue
+        size = x.shape[axis]
+        static = _static_int(item)
+        if static is not None:
+            if not -size <= static < size:
+                raise JaxtypedIndexError(f"index {static} is out of bounds for axis {axis} with size {size}")
+            start = static % size
+            _add_static(plan, start, start + 1, 1)
+            plan.squeezed.append(axis)
+        elif isinstance(item, slice):
+            _add_slice(plan, axis, item, size)
+            out_axis += 1
+        elif isinstance(item, Array) or isinstance(item, np.ndarray):
+            _add_array_index(plan, axis, item, size)
+            plan.squeezed.append(axis)
+        else:
+            raise JaxtypedIndexError(
+                f"Indexer must be an int, slice, None, Ellipsis or integer scalar array; got {type(item).__name__} {item!r}"
+            )
+        axis += 1
+    return plan
+
+
+def _add_static(plan: _Plan, start: int, limit: int, stride: int) -> None:
+    plan.starts.append(start)
+    plan.limits.append(limit)
+    plan.strides.append(stride)
+
+
+def _add_slice(plan: _Plan, axis: int, item: slice, size: int) -> None:
+    for bound in (item.start, item.stop, item.step):
+        if bound is not None and _static_int(bound) is None:
+            raise JaxtypedIndexError(f"slice bounds must be static integers, got {item!r}")
+    start, stop, step = item.indices(size)
+    count = len(range(start, stop, step))
+    if step > 0:
+        _add_static(plan, start, start + max(count - 1, 0) * step + (1 if count else 0), step)
+        return
+    # A negative step: take the same elements forwards, then reverse.
+    last = start + (count - 1) * step if count else 0
+    _add_static(plan, last, last + max(count - 1, 0) * -step + (1 if count else 0), -step)
+    plan.reversed_axes.append(axis)
+
+
+def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, Any], size: int) -> None:
+    index = item if isinstance(item, Array) else array_from_numpy(item)
+    if index.ndim != 0:
+        raise JaxtypedIndexError(
+            f"advanced indexing with an array of shape {index.shape} is not supported yet "
+            "(it needs a gather primitive); index with integers, slices or scalar arrays"
+        )
+    if dtypes.is_bool(index.dtype) or not dtypes.is_integer(index.dtype):
+        raise JaxtypedTypeError(f"Indexer must have integer type, got indexer of type {index.aval.str_short()}")
+    # Negative values count from the end; the dynamic slice clamps the rest.
+    negative = la.lt(index, scalar_like(0, index.dtype, "index"))
+    wrapped = la.add(index, scalar_like(size, index.dtype, "index"))
+    plan.dynamic[axis] = ls.select_n(negative, index, wrapped)
+    _add_static(plan, 0, size, 1)
+
+
+def getitem(x: Array, index: Any) -> Array:
+    """``x[index]`` for basic indices (see the module docstring)."""
+    items = _expand_ellipsis(_normalize(index), x.ndim)
+    plan = _plan(x, items)
+    result = lax_slice(x, plan.starts, plan.limits, plan.strides)
+    if plan.reversed_axes:
+        result = ls.rev(result, plan.reversed_axes)
+    if plan.dynamic:
+        zero = scalar_like(0, np.dtype(np.int32), "index")
+        starts = [plan.dynamic.get(axis, zero) for axis in range(result.ndim)]
+        sizes = [1 if axis in plan.dynamic else d for axis, d in enumerate(result.shape)]
+        result = dynamic_slice(result, starts, sizes)
+    if plan.squeezed:
+        result = ls.squeeze(result, plan.squeezed)
+    if plan.new_axes:
+        result = ls.expand_dims(result, plan.new_axes)
+    return result

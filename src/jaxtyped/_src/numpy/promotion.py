@@ -1,0 +1,141 @@
+"""dtype promotion and broadcasting for ``jaxtyped.numpy`` (layer L5).
+
+Every ``jaxtyped.numpy`` function that combines operands goes through
+:func:`promote_args`: operands are promoted along JAX's lattice (Python
+scalars are weak) and broadcast NumPy-style. Python scalars become literals
+of the result dtype directly, so ``x * 2.0`` stages as ``mul a 2.0:f32[]``.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import is_python_scalar, to_array
+from jaxtyped._src.errors import JaxtypedTypeError, ShapeMismatchError
+from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.structural import broadcast_in_dim, reshape
+from jaxtyped._src.lax.util import scalar_like
+
+__all__ = [
+    "check_arraylike",
+    "asarray_operand",
+    "promote_args",
+    "promote_args_inexact",
+    "promote_dtypes",
+    "broadcast_shapes",
+    "broadcast_to_shape",
+    "result_dtype_of",
+]
+
+
+def check_arraylike(name: str, *args: object) -> None:
+    """Reject non-array-like operands (lists included), as JAX does."""
+    for position, arg in enumerate(args):
+        if not isinstance(arg, (Array, np.ndarray, np.generic, bool, int, float, complex)):
+            raise JaxtypedTypeError(
+                f"{name} requires ndarray or scalar arguments, got {type(arg).__name__} at position {position}"
+            )
+
+
+def asarray_operand(name: str, x: ArrayLike, position: int = 0) -> Array:
+    """One operand of a ``jaxtyped.numpy`` function as an Array."""
+    check_arraylike(name, x)
+    return to_array(x, f"jnp.{name} argument {position}")
+
+
+def result_dtype_of(*arrays: Array) -> tuple[np.dtype[Any], bool]:
+    """The promoted dtype and weak type of ``arrays``."""
+    return dtypes.result_dtype(*[(a.dtype, a.weak_type) for a in arrays])
+
+
+def promote_dtypes(name: str, args: Sequence[ArrayLike], *, inexact: bool = False) -> list[Array]:
+    """Operands converted to their common dtype (no broadcasting)."""
+    check_arraylike(name, *args)
+    arrays = [to_array(a, f"jnp.{name} argument {i}") for i, a in enumerate(args)]
+    dtype, weak = result_dtype_of(*arrays)
+    if inexact and not dtypes.is_inexact(dtype):
+        dtype = dtypes.default_float_dtype()
+    out: list[Array] = []
+    for raw, array in zip(args, arrays):
+        if is_python_scalar(raw) and array.dtype != dtype:
+            out.append(scalar_like(raw, dtype, f"jnp.{name}"))  # type: ignore[arg-type]  # a Python scalar here
+        else:
+            out.append(convert_to(array, dtype, weak_type=weak and array.weak_type))
+    return out
+
+
+def broadcast_shapes(name: str, *shapes: tuple[int, ...], types: Sequence[str] = ()) -> tuple[int, ...]:
+    """NumPy broadcasting of ``shapes``.
+
+    Raises:
+        ShapeMismatchError: naming ``name`` and the operands' types.
+    """
+    ndim = max((len(s) for s in shapes), default=0)
+    result: list[int] = []
+    for axis in range(ndim):
+        sizes = {s[axis - ndim + len(s)] for s in shapes if axis - ndim + len(s) >= 0}
+        sizes.discard(1)
+        if len(sizes) > 1:
+            shown = " vs ".join(types) if types else " vs ".join(str(s) for s in shapes)
+            raise ShapeMismatchError(f"{name} got incompatible shapes for broadcasting: {shown}")
+        result.append(sizes.pop() if sizes else 1)
+    return tuple(result)
+
+
+def broadcast_to_shape(x: Array, shape: tuple[int, ...]) -> Array:
+    """``x`` broadcast to ``shape`` (already known to be compatible)."""
+    if x.shape == shape:
+        return x
+    offset = len(shape) - x.ndim
+    keep = [i for i, d in enumerate(x.shape) if d == shape[offset + i]]
+    squeezed = x if len(keep) == x.ndim else _drop_unit_axes(x, keep)
+    return broadcast_in_dim(squeezed, shape, tuple(offset + i for i in keep))
+
+
+def _drop_unit_axes(x: Array, keep: list[int]) -> Array:
+    return reshape(x, tuple(x.shape[i] for i in keep))
+
+
+def promote_args(name: str, *args: ArrayLike, inexact: bool = False, scalars_stay: bool = True) -> list[Array]:
+    """Operands promoted to a common dtype and broadcast to a common shape.
+
+    Args:
+        name: the ``jaxtyped.numpy`` function, for error messages.
+        args: the operands.
+        inexact: promote integer and boolean results to the default float.
+        scalars_stay: leave 0-d operands unbroadcast (elementwise primitives
+            broadcast scalars themselves).
+    """
+    arrays = promote_dtypes(name, args, inexact=inexact)
+    shapes = [a.shape for a in arrays]
+    if all(s == shapes[0] for s in shapes):
+        return arrays
+    types = [a.aval.str_short() for a in arrays]
+    shape = broadcast_shapes(name, *shapes, types=types)
+    return [a if (scalars_stay and not a.shape) else broadcast_to_shape(a, shape) for a in arrays]
+
+
+def promote_args_inexact(name: str, *args: ArrayLike) -> list[Array]:
+    """``promote_args`` into an inexact (floating or complex) dtype."""
+    return promote_args(name, *args, inexact=True)
+
+
+def result_type(*args: "ArrayLike | dtypes.DTypeLike") -> np.dtype[Any]:
+    """The dtype that ``jaxtyped.numpy`` promotes ``args`` to (JAX's
+    ``jnp.result_type``): arrays, scalars (weakly typed) and dtypes."""
+    if not args:
+        raise JaxtypedTypeError("jnp.result_type: at least one argument is required")
+    operands: list[tuple[np.dtype[Any], bool]] = []
+    for arg in args:
+        if isinstance(arg, Array):
+            operands.append((arg.dtype, arg.weak_type))
+        elif is_python_scalar(arg):
+            operands.append((dtypes.python_scalar_dtype(arg), type(arg) is not bool))  # type: ignore[arg-type]  # a Python scalar
+        elif isinstance(arg, (np.ndarray, np.generic)):
+            operands.append((dtypes.canonicalize_dtype(arg.dtype), False))
+        else:
+            operands.append((dtypes.canonicalize_dtype(dtypes.dtype(arg)), False))  # type: ignore[arg-type]  # the remaining DTypeLike cases
+    return dtypes.result_dtype(*operands)[0]

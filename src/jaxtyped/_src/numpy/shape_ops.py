@@ -1,0 +1,261 @@
+"""Shape manipulation and products for ``jaxtyped.numpy`` (layer L5):
+``reshape``, ``transpose``, ``broadcast_to``, ``expand_dims``,
+``squeeze``, ``ravel``, ``moveaxis``, ``swapaxes``, ``concatenate``,
+``stack``, ``dot``, ``matmul``, ``vdot``, ``inner``, ``outer``,
+``tensordot``."""
+
+import operator
+from collections.abc import Sequence
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax import structural as ls
+from jaxtyped._src.lax.dot import dot_general
+from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.numpy.promotion import (
+    asarray_operand,
+    broadcast_shapes,
+    broadcast_to_shape,
+    promote_args,
+    promote_dtypes,
+)
+from jaxtyped._src.numpy.ufuncs import multiply
+from jaxtyped._src.util import canonicalize_axes, canonicalize_axis, prod
+
+__all__ = [
+    "reshape", "transpose", "broadcast_to", "expand_dims", "squeeze", "ravel", "moveaxis",
+    "swapaxes", "concatenate", "stack", "dot", "matmul", "vdot", "inner", "outer", "tensordot",
+    "shape", "ndim", "size",
+]
+
+
+def shape(a: ArrayLike) -> tuple[int, ...]:
+    """The shape of ``a``."""
+    return asarray_operand("shape", a).shape
+
+
+def ndim(a: ArrayLike) -> int:
+    """The number of dimensions of ``a``."""
+    return asarray_operand("ndim", a).ndim
+
+
+def size(a: ArrayLike) -> int:
+    """The number of elements of ``a``."""
+    return asarray_operand("size", a).size
+
+
+def _new_shape(x: Array, newshape: int | Sequence[int]) -> tuple[int, ...]:
+    dims = [newshape] if isinstance(newshape, (int, np.integer)) else list(newshape)
+    dims = [operator.index(d) for d in dims]
+    unknown = [i for i, d in enumerate(dims) if d == -1]
+    known = prod(d for d in dims if d != -1)
+    if len(unknown) > 1 or any(d < -1 for d in dims):
+        raise JaxtypedValueError(f"jnp.reshape: invalid shape {tuple(dims)}")
+    if unknown:
+        if known == 0 or x.size % known:
+            raise JaxtypedTypeError(
+                f"jnp.reshape: cannot reshape {x.aval.str_short()} (size {x.size}) into shape "
+                f"{tuple(dims)} because the product of specified axis sizes ({known}) does not evenly divide {x.size}"
+            )
+        dims[unknown[0]] = x.size // known
+    if prod(dims) != x.size:
+        raise JaxtypedTypeError(
+            f"jnp.reshape: cannot reshape {x.aval.str_short()} (size {x.size}) into shape {tuple(dims)}"
+        )
+    return tuple(dims)
+
+
+def reshape(a: ArrayLike, shape: int | Sequence[int], order: str = "C") -> Array:
+    """``a`` with a new shape (one entry may be -1); C order only."""
+    if order != "C":
+        raise JaxtypedValueError(f"jnp.reshape: only order='C' is supported, got {order!r}")
+    x = asarray_operand("reshape", a)
+    return ls.reshape(x, _new_shape(x, shape))
+
+
+def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
+    """Permute the axes (reverse them by default)."""
+    x = asarray_operand("transpose", a)
+    perm = tuple(reversed(range(x.ndim))) if axes is None else canonicalize_axes(list(axes), x.ndim, where="jnp.transpose axes")
+    if len(perm) != x.ndim:
+        raise JaxtypedValueError(f"jnp.transpose: axes {tuple(axes or ())} do not match {x.aval.str_short()}")
+    return ls.transpose(x, perm)
+
+
+def broadcast_to(array: ArrayLike, shape: int | Sequence[int]) -> Array:
+    """``array`` broadcast to ``shape`` (NumPy rules)."""
+    x = asarray_operand("broadcast_to", array)
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    if len(dims) < x.ndim or any(
+        d not in (1, t) for d, t in zip(x.shape, dims[len(dims) - x.ndim :])
+    ):
+        raise JaxtypedValueError(
+            f"jnp.broadcast_to: incompatible shapes for broadcasting: input {x.aval.str_short()} "
+            f"and requested shape {dims}"
+        )
+    return broadcast_to_shape(x, dims)
+
+
+def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
+    """Insert size-1 axes at the positions ``axis`` of the result."""
+    x = asarray_operand("expand_dims", a)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return ls.expand_dims(x, axes)
+
+
+def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
+    """Remove size-1 axes (all of them by default)."""
+    x = asarray_operand("squeeze", a)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
+    else:
+        given = (axis,) if isinstance(axis, int) else tuple(axis)
+        axes = canonicalize_axes(given, x.ndim, where="jnp.squeeze axis")
+        if any(x.shape[i] != 1 for i in axes):
+            raise JaxtypedValueError(
+                f"jnp.squeeze: cannot select an axis to squeeze out which has size not equal to one, "
+                f"got {x.aval.str_short()} and axis={axis}"
+            )
+    return ls.squeeze(x, axes)
+
+
+def ravel(a: ArrayLike, order: str = "C") -> Array:
+    """The elements as a 1-d array."""
+    x = asarray_operand("ravel", a)
+    return reshape(x, (x.size,), order)
+
+
+def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Sequence[int]) -> Array:
+    """Move axes to new positions, keeping the others in order."""
+    x = asarray_operand("moveaxis", a)
+    src = canonicalize_axes([source] if isinstance(source, int) else list(source), x.ndim, where="jnp.moveaxis source")
+    dst = canonicalize_axes([destination] if isinstance(destination, int) else list(destination), x.ndim, where="jnp.moveaxis destination")
+    if len(src) != len(dst):
+        raise JaxtypedValueError("jnp.moveaxis: source and destination need the same number of axes")
+    rest = [i for i in range(x.ndim) if i not in src]
+    perm: list[int] = [0] * x.ndim
+    placed = dict(zip(dst, src))
+    remaining = iter(rest)
+    for position in range(x.ndim):
+        perm[position] = placed[position] if position in placed else next(remaining)
+    return ls.transpose(x, perm)
+
+
+def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
+    """Exchange two axes."""
+    x = asarray_operand("swapaxes", a)
+    i = canonicalize_axis(axis1, x.ndim, where="jnp.swapaxes axis1")
+    j = canonicalize_axis(axis2, x.ndim, where="jnp.swapaxes axis2")
+    perm = list(range(x.ndim))
+    perm[i], perm[j] = perm[j], perm[i]
+    return ls.transpose(x, perm)
+
+
+def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+    """Join arrays along an existing axis (``axis=None`` flattens first)."""
+    if isinstance(arrays, (Array, np.ndarray)) or not len(arrays):
+        raise JaxtypedValueError("jnp.concatenate: needs a non-empty sequence of arrays")
+    parts = promote_dtypes("concatenate", list(arrays))
+    if dtype is not None:
+        target = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
+        parts = [convert_to(p, target, weak_type=False) for p in parts]
+    if axis is None:
+        parts = [ls.reshape(p, (p.size,)) for p in parts]
+        axis = 0
+    if any(p.ndim == 0 for p in parts):
+        raise JaxtypedValueError("jnp.concatenate: zero-dimensional arrays cannot be concatenated")
+    ax = canonicalize_axis(axis, parts[0].ndim, where="jnp.concatenate axis")
+    return ls.concatenate(parts, ax)
+
+
+def stack(arrays: Sequence[ArrayLike], axis: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+    """Join arrays of one shape along a new axis."""
+    if isinstance(arrays, (Array, np.ndarray)) or not len(arrays):
+        raise JaxtypedValueError("jnp.stack: needs a non-empty sequence of arrays")
+    parts = promote_dtypes("stack", list(arrays))
+    shapes = {p.shape for p in parts}
+    if len(shapes) != 1:
+        raise JaxtypedValueError(f"jnp.stack: all input arrays must have the same shape, got {sorted(shapes)}")
+    ax = canonicalize_axis(axis, parts[0].ndim + 1, where="jnp.stack axis")
+    return concatenate([ls.expand_dims(p, (ax,)) for p in parts], ax, dtype)
+
+
+# === products ===
+
+
+def _contract(a: Array, b: Array, a_axes: Sequence[int], b_axes: Sequence[int]) -> Array:
+    return dot_general(a, b, ((tuple(a_axes), tuple(b_axes)), ((), ())))
+
+
+def dot(a: ArrayLike, b: ArrayLike) -> Array:
+    """NumPy's ``dot``: products of scalars, inner products of vectors,
+    matrix products, and sums over the last axis of ``a`` and the
+    second-to-last of ``b``."""
+    x, y = promote_dtypes("dot", (a, b))
+    if x.ndim == 0 or y.ndim == 0:
+        return multiply(x, y)
+    b_axis = 0 if y.ndim == 1 else y.ndim - 2
+    return _contract(x, y, (x.ndim - 1,), (b_axis,))
+
+
+def matmul(a: ArrayLike, b: ArrayLike) -> Array:
+    """Matrix product with broadcast batch dimensions (the ``@`` operator)."""
+    x, y = promote_dtypes("matmul", (a, b))
+    for position, operand in enumerate((x, y)):
+        if operand.ndim == 0:
+            raise JaxtypedValueError(f"jnp.matmul: input operand {position} must have ndim at least 1, but it has ndim 0")
+    x2 = ls.expand_dims(x, (0,)) if x.ndim == 1 else x
+    y2 = ls.expand_dims(y, (1,)) if y.ndim == 1 else y
+    if x2.shape[-1] != y2.shape[-2]:
+        raise JaxtypedTypeError(
+            f"jnp.matmul: contracting dimensions differ: {x.aval.str_short()} @ {y.aval.str_short()}"
+        )
+    batch = broadcast_shapes("matmul", x2.shape[:-2], y2.shape[:-2], types=[x.aval.str_short(), y.aval.str_short()])
+    x3 = broadcast_to_shape(x2, (*batch, *x2.shape[-2:]))
+    y3 = broadcast_to_shape(y2, (*batch, *y2.shape[-2:]))
+    nb = len(batch)
+    batch_axes = tuple(range(nb))
+    out = dot_general(x3, y3, (((nb + 1,), (nb,)), (batch_axes, batch_axes)))
+    if x.ndim == 1:
+        out = ls.squeeze(out, (out.ndim - 2,))
+    if y.ndim == 1:
+        out = ls.squeeze(out, (out.ndim - 1,))
+    return out
+
+
+def vdot(a: ArrayLike, b: ArrayLike) -> Array:
+    """Inner product of the flattened arrays."""
+    x, y = promote_dtypes("vdot", (a, b))
+    return _contract(ls.reshape(x, (x.size,)), ls.reshape(y, (y.size,)), (0,), (0,))
+
+
+def inner(a: ArrayLike, b: ArrayLike) -> Array:
+    """Sum over the last axes of ``a`` and ``b``."""
+    x, y = promote_dtypes("inner", (a, b))
+    if x.ndim == 0 or y.ndim == 0:
+        return multiply(x, y)
+    return _contract(x, y, (x.ndim - 1,), (y.ndim - 1,))
+
+
+def outer(a: ArrayLike, b: ArrayLike) -> Array:
+    """Outer product of the flattened arrays."""
+    x, y = promote_args("outer", a, b)
+    x1, y1 = ls.reshape(x, (x.size, 1)), ls.reshape(y, (1, y.size))
+    return _contract(x1, y1, (1,), (0,))
+
+
+def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[Sequence[int]] = 2) -> Array:
+    """Sum over the given axes of ``a`` and ``b`` (NumPy's ``tensordot``)."""
+    x, y = promote_dtypes("tensordot", (a, b))
+    if isinstance(axes, int):
+        a_axes, b_axes = list(range(x.ndim - axes, x.ndim)), list(range(axes))
+    else:
+        first, second = axes
+        a_axes = [first] if isinstance(first, int) else list(first)
+        b_axes = [second] if isinstance(second, int) else list(second)
+    return _contract(
+        x, y, canonicalize_axes(a_axes, x.ndim, where="jnp.tensordot axes"), canonicalize_axes(b_axes, y.ndim, where="jnp.tensordot axes")
+    )

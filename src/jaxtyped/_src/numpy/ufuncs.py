@@ -1,0 +1,444 @@
+"""Elementwise ``jaxtyped.numpy`` functions (layer L5), with NumPy-style
+dtype promotion and broadcasting on top of the lax primitives.
+
+Compositions follow JAX's, so results agree with JAX's: ``floor_divide``
+and ``remainder`` fix up truncating division, integer ``power`` is binary
+exponentiation, ``add``/``multiply`` of booleans are or/and.
+"""
+
+import math
+from collections.abc import Callable
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import transcendental as lt
+from jaxtyped._src.lax.arithmetic import RoundingMethod
+from jaxtyped._src.lax.structural import full_like_aval, select_n
+from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.numpy.promotion import (
+    asarray_operand,
+    broadcast_shapes,
+    broadcast_to_shape,
+    promote_args,
+    promote_args_inexact,
+    promote_dtypes,
+)
+
+__all__ = [
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+    "arccosh", "arctanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
+    "cbrt", "reciprocal", "deg2rad", "rad2deg", "radians", "degrees",
+    "negative", "positive", "abs", "absolute", "sign", "square", "floor", "ceil", "trunc",
+    "rint", "round", "around", "isfinite", "isnan", "isinf", "logical_not", "invert",
+    "bitwise_not", "add", "subtract", "multiply", "divide", "true_divide", "floor_divide",
+    "remainder", "mod", "fmod", "divmod", "power", "pow", "maximum", "minimum", "arctan2",
+    "hypot", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
+    "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "left_shift", "right_shift", "where", "clip",
+]
+
+
+def _const(x: Array, value: bool | int | float) -> Array:
+    return scalar_like(value, x.dtype, "constant")
+
+
+# === unary functions that compute in an inexact dtype ===
+
+
+def _inexact_unary(name: str, op: Callable[[Array], Array]) -> Callable[[ArrayLike], Array]:
+    def fun(x: ArrayLike, /) -> Array:
+        (a,) = promote_args_inexact(name, x)
+        return op(a)
+
+    fun.__name__ = fun.__qualname__ = name
+    fun.__doc__ = f"Elementwise ``{name}`` (integers are promoted to the default float)."
+    return fun
+
+
+sin = _inexact_unary("sin", lt.sin)
+cos = _inexact_unary("cos", lt.cos)
+tan = _inexact_unary("tan", lt.tan)
+arcsin = _inexact_unary("arcsin", lt.asin)
+arccos = _inexact_unary("arccos", lt.acos)
+arctan = _inexact_unary("arctan", lt.atan)
+sinh = _inexact_unary("sinh", lt.sinh)
+cosh = _inexact_unary("cosh", lt.cosh)
+tanh = _inexact_unary("tanh", lt.tanh)
+arcsinh = _inexact_unary("arcsinh", lt.asinh)
+arccosh = _inexact_unary("arccosh", lt.acosh)
+arctanh = _inexact_unary("arctanh", lt.atanh)
+exp = _inexact_unary("exp", lt.exp)
+expm1 = _inexact_unary("expm1", lt.expm1)
+log = _inexact_unary("log", lt.log)
+log1p = _inexact_unary("log1p", lt.log1p)
+sqrt = _inexact_unary("sqrt", lt.sqrt)
+exp2 = _inexact_unary("exp2", lambda a: lt.exp(la.mul(a, _const(a, math.log(2.0)))))
+log2 = _inexact_unary("log2", lambda a: la.div(lt.log(a), _const(a, math.log(2.0))))
+log10 = _inexact_unary("log10", lambda a: la.div(lt.log(a), _const(a, math.log(10.0))))
+reciprocal = _inexact_unary("reciprocal", lambda a: la.integer_pow(a, -1))
+deg2rad = _inexact_unary("deg2rad", lambda a: la.mul(a, _const(a, math.pi / 180.0)))
+rad2deg = _inexact_unary("rad2deg", lambda a: la.mul(a, _const(a, 180.0 / math.pi)))
+radians = _inexact_unary("radians", lambda a: la.mul(a, _const(a, math.pi / 180.0)))
+degrees = _inexact_unary("degrees", lambda a: la.mul(a, _const(a, 180.0 / math.pi)))
+
+
+def cbrt(x: ArrayLike, /) -> Array:
+    """Cube root (real, sign-preserving)."""
+    (a,) = promote_args_inexact("cbrt", x)
+    magnitude = lt.pow(la.abs(a), _const(a, 1.0 / 3.0))
+    return la.mul(la.sign(a), magnitude)
+
+
+# === unary functions that keep the dtype ===
+
+
+def negative(x: ArrayLike, /) -> Array:
+    """``-x``."""
+    return la.neg(asarray_operand("negative", x))
+
+
+def positive(x: ArrayLike, /) -> Array:
+    """``+x`` (a copy of ``x``)."""
+    return asarray_operand("positive", x)
+
+
+def abs(x: ArrayLike, /) -> Array:  # noqa: A001 - NumPy's name
+    """``|x|`` (unsigned integers are returned unchanged)."""
+    a = asarray_operand("abs", x)
+    if dtypes.is_unsigned_integer(a.dtype) or dtypes.is_bool(a.dtype):
+        return a
+    return la.abs(a)
+
+
+absolute = abs
+
+
+def sign(x: ArrayLike, /) -> Array:
+    """-1, 0 or 1 by sign."""
+    return la.sign(asarray_operand("sign", x))
+
+
+def square(x: ArrayLike, /) -> Array:
+    """``x * x``."""
+    return la.integer_pow(asarray_operand("square", x), 2)
+
+
+def _rounding(name: str, op: Callable[[Array], Array]) -> Callable[[ArrayLike], Array]:
+    def fun(x: ArrayLike, /) -> Array:
+        a = asarray_operand(name, x)
+        if not dtypes.is_inexact(a.dtype):
+            return a  # integers are already integral
+        return op(a)
+
+    fun.__name__ = fun.__qualname__ = name
+    fun.__doc__ = f"Elementwise ``{name}``; integer inputs are returned unchanged."
+    return fun
+
+
+floor = _rounding("floor", la.floor)
+ceil = _rounding("ceil", la.ceil)
+rint = _rounding("rint", lambda a: la.round(a, RoundingMethod.TO_NEAREST_EVEN))
+trunc = _rounding("trunc", lambda a: la.mul(la.sign(a), la.floor(la.abs(a))))
+
+
+def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's name
+    """Round to ``decimals`` places, ties to even (NumPy's rule)."""
+    x = asarray_operand("round", a)
+    if not dtypes.is_inexact(x.dtype):
+        return x
+    if decimals == 0:
+        return la.round(x, RoundingMethod.TO_NEAREST_EVEN)
+    factor = _const(x, 10.0**decimals)
+    return la.div(la.round(la.mul(x, factor), RoundingMethod.TO_NEAREST_EVEN), factor)
+
+
+around = round
+
+
+def isfinite(x: ArrayLike, /) -> Array:
+    """Whether each element is finite (always true for integers)."""
+    a = asarray_operand("isfinite", x)
+    if not dtypes.is_inexact(a.dtype):
+        return _full_bool(a, True)
+    return la.is_finite(a)
+
+
+def isnan(x: ArrayLike, /) -> Array:
+    """Whether each element is NaN."""
+    a = asarray_operand("isnan", x)
+    if not dtypes.is_inexact(a.dtype):
+        return _full_bool(a, False)
+    return la.ne(a, a)
+
+
+def isinf(x: ArrayLike, /) -> Array:
+    """Whether each element is +inf or -inf."""
+    a = asarray_operand("isinf", x)
+    if not dtypes.is_inexact(a.dtype):
+        return _full_bool(a, False)
+    return la.eq(la.abs(a), _const(la.abs(a), float("inf")))
+
+
+def _full_bool(like: Array, value: bool) -> Array:
+    return full_like_aval(like.aval.update(dtype=dtypes.dtype("bool"), weak_type=False), value)
+
+
+def logical_not(x: ArrayLike, /) -> Array:
+    """Logical not (nonzero is true)."""
+    return la.bitwise_not(_as_bool(asarray_operand("logical_not", x)))
+
+
+def invert(x: ArrayLike, /) -> Array:
+    """Bitwise not for integers, logical not for booleans."""
+    return la.bitwise_not(asarray_operand("invert", x))
+
+
+bitwise_not = invert
+
+
+def _as_bool(a: Array) -> Array:
+    if dtypes.is_bool(a.dtype):
+        return a
+    return la.ne(a, _const(a, 0))
+
+
+# === binary functions ===
+
+
+def add(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x + y`` (logical or for booleans)."""
+    a, b = promote_args("add", x, y)
+    return la.bitwise_or(a, b) if dtypes.is_bool(a.dtype) else la.add(a, b)
+
+
+def subtract(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x - y``."""
+    a, b = promote_args("subtract", x, y)
+    return la.sub(a, b)
+
+
+def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x * y`` (logical and for booleans)."""
+    a, b = promote_args("multiply", x, y)
+    return la.bitwise_and(a, b) if dtypes.is_bool(a.dtype) else la.mul(a, b)
+
+
+def divide(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """True division ``x / y`` (integers are promoted to the default float)."""
+    a, b = promote_args_inexact("divide", x, y)
+    return la.div(a, b)
+
+
+true_divide = divide
+
+
+def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x // y``, rounding toward -inf."""
+    a, b = promote_args("floor_divide", x, y)
+    if dtypes.is_unsigned_integer(a.dtype):
+        return la.div(a, b)
+    if dtypes.is_integer(a.dtype):
+        quotient = la.div(a, b)
+        adjust = la.bitwise_and(la.ne(la.sign(a), la.sign(b)), la.ne(la.rem(a, b), _const(a, 0)))
+        return _select(adjust, la.sub(quotient, _const(quotient, 1)), quotient)
+    return _float_divmod(a, b)[0]
+
+
+def _float_divmod(a: Array, b: Array) -> tuple[Array, Array]:
+    mod = la.rem(a, b)
+    quotient = la.div(la.sub(a, mod), b)
+    fix = la.bitwise_and(la.ne(mod, _const(mod, 0)), la.ne(la.sign(b), la.sign(mod)))
+    mod = _select(fix, la.add(mod, b), mod)
+    quotient = _select(fix, la.sub(quotient, _const(quotient, 1)), quotient)
+    return la.round(quotient, RoundingMethod.TO_NEAREST_EVEN), mod
+
+
+def _select(condition: Array, if_true: Array, if_false: Array) -> Array:
+    return where(condition, if_true, if_false)
+
+
+def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x % y`` with the sign of ``y`` (Python's rule)."""
+    a, b = promote_args("remainder", x, y)
+    if dtypes.is_integer(b.dtype):
+        b = _select(la.eq(b, _const(b, 0)), _full_like(b, 1), b)
+    truncated = la.rem(a, b)
+    zero = _const(truncated, 0)
+    fix = la.bitwise_and(la.ne(la.lt(truncated, zero), la.lt(b, _const(b, 0))), la.ne(truncated, zero))
+    return _select(fix, la.add(truncated, b), truncated)
+
+
+mod = remainder
+
+
+def _full_like(x: Array, value: int) -> Array:
+    return full_like_aval(x.aval, value)
+
+
+def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Remainder with the sign of ``x`` (C's ``fmod``)."""
+    a, b = promote_args("fmod", x, y)
+    return la.rem(a, b)
+
+
+def divmod(x: ArrayLike, y: ArrayLike, /) -> tuple[Array, Array]:  # noqa: A001 - NumPy's name
+    """``(x // y, x % y)``."""
+    return floor_divide(x, y), remainder(x, y)
+
+
+def power(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x ** y``: ``integer_pow`` for a Python int exponent, binary
+    exponentiation for integer arrays, ``lax.pow`` otherwise."""
+    if isinstance(y, int) and not isinstance(y, bool):
+        (a,) = promote_args("power", x)
+        if dtypes.is_bool(a.dtype):
+            raise JaxtypedTypeError("jnp.power: boolean base is not supported")
+        return la.integer_pow(a, y)
+    a, b = promote_args("power", x, y)
+    if dtypes.is_integer(a.dtype):
+        return _integer_power(a, b)
+    if dtypes.is_bool(a.dtype):
+        raise JaxtypedTypeError("jnp.power: boolean operands are not supported")
+    return lt.pow(a, b)
+
+
+pow = power  # noqa: A001 - NumPy's name
+
+
+def _integer_power(base: Array, exponent: Array) -> Array:
+    zero, one = _const(exponent, 0), _const(exponent, 1)
+    acc = _select(la.bitwise_and(la.eq(base, _const(base, 0)), la.ne(exponent, zero)), _const(base, 0), _const(base, 1))
+    for _ in range(6):  # more bits overflow for any base > 1
+        acc = _select(la.ne(la.bitwise_and(exponent, one), zero), la.mul(acc, base), acc)
+        base = la.mul(base, base)
+        exponent = la.shift_right_logical(exponent, one)
+    return acc
+
+
+def maximum(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise maximum (NaN-propagating)."""
+    a, b = promote_args("maximum", x, y)
+    return la.max(a, b)
+
+
+def minimum(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """Elementwise minimum (NaN-propagating)."""
+    a, b = promote_args("minimum", x, y)
+    return la.min(a, b)
+
+
+def arctan2(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``atan2(x1, x2)``, the angle of the point ``(x2, x1)``."""
+    a, b = promote_args_inexact("arctan2", x1, x2)
+    return lt.atan2(a, b)
+
+
+def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``sqrt(x1**2 + x2**2)`` without intermediate overflow."""
+    a, b = promote_args_inexact("hypot", x1, x2)
+    a, b = la.abs(a), la.abs(b)
+    big, small = la.max(a, b), la.min(a, b)
+    safe_big = _select(la.eq(big, _const(big, 0)), _const(big, 1), big)
+    ratio = la.div(small, safe_big)
+    result = la.mul(big, lt.sqrt(la.add(_const(ratio, 1), la.mul(ratio, ratio))))
+    return _select(la.eq(big, _const(big, 0)), _const(big, 0), result)
+
+
+def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``log(exp(x1) + exp(x2))``, computed stably."""
+    a, b = promote_args_inexact("logaddexp", x1, x2)
+    biggest = la.max(a, b)
+    delta = la.sub(a, b)
+    stable = la.add(biggest, lt.log1p(lt.exp(la.neg(la.abs(delta)))))
+    return _select(la.ne(delta, delta), la.add(a, b), stable)
+
+
+def _comparison(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
+    def fun(x: ArrayLike, y: ArrayLike, /) -> Array:
+        a, b = promote_args(name, x, y)
+        return op(a, b)
+
+    fun.__name__ = fun.__qualname__ = name
+    fun.__doc__ = f"Elementwise ``{name}`` comparison."
+    return fun
+
+
+equal = _comparison("equal", la.eq)
+not_equal = _comparison("not_equal", la.ne)
+less = _comparison("less", la.lt)
+less_equal = _comparison("less_equal", la.le)
+greater = _comparison("greater", la.gt)
+greater_equal = _comparison("greater_equal", la.ge)
+
+
+def _logical(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
+    def fun(x: ArrayLike, y: ArrayLike, /) -> Array:
+        a, b = promote_args(name, x, y)
+        return op(_as_bool(a), _as_bool(b))
+
+    fun.__name__ = fun.__qualname__ = name
+    fun.__doc__ = f"Elementwise ``{name}`` (nonzero is true)."
+    return fun
+
+
+logical_and = _logical("logical_and", la.bitwise_and)
+logical_or = _logical("logical_or", la.bitwise_or)
+logical_xor = _logical("logical_xor", la.bitwise_xor)
+
+
+def _bitwise(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
+    def fun(x: ArrayLike, y: ArrayLike, /) -> Array:
+        a, b = promote_args(name, x, y)
+        return op(a, b)
+
+    fun.__name__ = fun.__qualname__ = name
+    fun.__doc__ = f"Elementwise ``{name}`` of booleans or integers."
+    return fun
+
+
+bitwise_and = _bitwise("bitwise_and", la.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", la.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", la.bitwise_xor)
+left_shift = _bitwise("left_shift", la.shift_left)
+
+
+def right_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x >> y``: arithmetic for signed integers, logical for unsigned."""
+    a, b = promote_args("right_shift", x, y)
+    if dtypes.is_unsigned_integer(a.dtype):
+        return la.shift_right_logical(a, b)
+    return la.shift_right_arithmetic(a, b)
+
+
+# === selection ===
+
+
+def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None) -> Array:
+    """``x`` where ``condition`` is true, else ``y`` (broadcast together).
+
+    The one-argument form (``nonzero``) has a data-dependent output shape and
+    is not supported.
+    """
+    if x is None or y is None:
+        raise JaxtypedTypeError(
+            "jnp.where: the one-argument form has a data-dependent output shape; pass x and y"
+        )
+    cond = _as_bool(asarray_operand("where", condition))
+    a, b = promote_dtypes("where", (x, y))
+    types = [cond.aval.str_short(), a.aval.str_short(), b.aval.str_short()]
+    shape = broadcast_shapes("where", cond.shape, a.shape, b.shape, types=types)
+    which = cond if not cond.shape else broadcast_to_shape(cond, shape)
+    return select_n(which, broadcast_to_shape(b, shape), broadcast_to_shape(a, shape))
+
+
+def clip(arr: ArrayLike, min: ArrayLike | None = None, max: ArrayLike | None = None) -> Array:  # noqa: A002 - JAX's names
+    """Limit values to ``[min, max]`` (either bound may be None)."""
+    x = asarray_operand("clip", arr)
+    if min is not None:
+        x = maximum(x, min)
+    if max is not None:
+        x = minimum(x, max)
+    return x
+

@@ -1,0 +1,39 @@
+"""The IR and its tools (JAX's ``jax.core`` / ``jax.extend.core`` subset):
+jaxprs, abstract values, evaluation and type checking."""
+
+from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.check import check_closed_jaxpr, check_jaxpr
+from jaxtyped._src.core.jaxpr import (
+    Atom,
+    ClosedJaxpr,
+    Eqn,
+    Jaxpr,
+    JaxprBuilder,
+    Literal,
+    Var,
+    eval_jaxpr,
+    jaxpr_as_fun,
+    pp_jaxpr,
+)
+from jaxtyped._src.core.primitive import Primitive
+
+JaxprEqn = Eqn  # JAX's name
+
+__all__ = [
+    "Atom",
+    "ClosedJaxpr",
+    "Eqn",
+    "Jaxpr",
+    "JaxprBuilder",
+    "JaxprEqn",
+    "Literal",
+    "Primitive",
+    "ShapedArray",
+    "Var",
+    "Zero",
+    "check_closed_jaxpr",
+    "check_jaxpr",
+    "eval_jaxpr",
+    "jaxpr_as_fun",
+    "pp_jaxpr",
+]

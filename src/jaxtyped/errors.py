@@ -1,0 +1,35 @@
+"""jaxtyped's exceptions (JAX's ``jax.errors`` names plus jaxtyped's own)."""
+
+from jaxtyped._src.errors import (
+    ConcretizationTypeError,
+    DTypeMismatchError,
+    JaxprTypeError,
+    JaxtypedError,
+    JaxtypedIndexError,
+    JaxtypedTypeError,
+    JaxtypedValueError,
+    MissingRuleError,
+    PyTreeStructureError,
+    ShapeMismatchError,
+    TracerArrayConversionError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    UnexpectedTracerError,
+)
+
+__all__ = [
+    "ConcretizationTypeError",
+    "DTypeMismatchError",
+    "JaxprTypeError",
+    "JaxtypedError",
+    "JaxtypedIndexError",
+    "JaxtypedTypeError",
+    "JaxtypedValueError",
+    "MissingRuleError",
+    "PyTreeStructureError",
+    "ShapeMismatchError",
+    "TracerArrayConversionError",
+    "TracerBoolConversionError",
+    "TracerIntegerConversionError",
+    "UnexpectedTracerError",
+]

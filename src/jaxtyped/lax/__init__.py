@@ -1,0 +1,101 @@
+"""Primitive-level operations with JAX's ``jax.lax`` names and signatures.
+
+Unlike ``jaxtyped.numpy``, these do not promote dtypes: operands must have
+the same dtype (Python scalars adopt the dtype of the array operands).
+"""
+
+from jaxtyped._src.lax.arithmetic import (
+    RoundingMethod,
+    abs,
+    add,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    ceil,
+    div,
+    eq,
+    floor,
+    ge,
+    gt,
+    integer_pow,
+    is_finite,
+    le,
+    lt,
+    max,
+    min,
+    mul,
+    ne,
+    neg,
+    rem,
+    round,
+    shift_left,
+    shift_right_arithmetic,
+    shift_right_logical,
+    sign,
+    stop_gradient,
+    sub,
+)
+from jaxtyped._src.lax.dot import dot, dot_general
+from jaxtyped._src.lax.elementwise_base import convert_element_type
+from jaxtyped._src.lax.reductions import argmax, argmin, reduce_max, reduce_min, reduce_prod, reduce_sum
+from jaxtyped._src.lax.slicing import (
+    dynamic_index_in_dim,
+    dynamic_slice,
+    dynamic_slice_in_dim,
+    dynamic_update_slice,
+    slice,
+    slice_in_dim,
+)
+from jaxtyped._src.lax.structural import (
+    broadcast,
+    broadcast_in_dim,
+    broadcasted_iota,
+    concatenate,
+    expand_dims,
+    iota,
+    pad,
+    reshape,
+    rev,
+    select_n,
+    squeeze,
+    transpose,
+)
+from jaxtyped._src.lax.transcendental import (
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    cos,
+    cosh,
+    erf,
+    exp,
+    expm1,
+    log,
+    log1p,
+    logistic,
+    pow,
+    rsqrt,
+    sin,
+    sinh,
+    sqrt,
+    tan,
+    tanh,
+)
+
+__all__ = [
+    "RoundingMethod", "abs", "acos", "acosh", "add", "argmax", "argmin", "asin", "asinh",
+    "atan", "atan2", "atanh", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
+    "broadcast", "broadcast_in_dim", "broadcasted_iota", "ceil", "concatenate",
+    "convert_element_type", "cos", "cosh", "div", "dot", "dot_general", "dynamic_index_in_dim",
+    "dynamic_slice", "dynamic_slice_in_dim", "dynamic_update_slice", "eq", "erf", "exp",
+    "expand_dims", "expm1", "floor", "ge", "gt", "integer_pow", "iota", "is_finite", "le",
+    "log", "log1p", "logistic", "lt", "max", "min", "mul", "ne", "neg", "pad", "pow",
+    "reduce_max", "reduce_min", "reduce_prod", "reduce_sum", "rem", "reshape", "rev",
+    "round", "rsqrt", "select_n", "shift_left", "shift_right_arithmetic",
+    "shift_right_logical", "sign", "sin", "sinh", "slice", "slice_in_dim", "sqrt", "squeeze",
+    "stop_gradient", "sub", "tan", "tanh", "transpose",
+]

@@ -1,0 +1,197 @@
+"""A ``numpy``-compatible namespace (JAX's ``jax.numpy``), typed.
+
+Functions promote dtypes along JAX's lattice (32-bit by default, Python
+scalars weakly typed) and broadcast like NumPy; every result is a
+``jaxtyped.Array``.
+
+Example:
+    >>> import jaxtyped.numpy as jnp
+    >>> jnp.sum(jnp.arange(4.0) * 2)
+    Array(12., dtype=float32)
+"""
+
+import numpy as _np
+
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.dtypes import finfo, iinfo, issubdtype, promote_types
+from jaxtyped._src.dtypes import dtype as dtype
+from jaxtyped._src.numpy import array_methods as _array_methods
+from jaxtyped._src.numpy.creation import (
+    ScalarType,
+    arange,
+    array,
+    asarray,
+    bfloat16,
+    bool_,
+    complex64,
+    complex128,
+    empty,
+    empty_like,
+    eye,
+    float0,
+    float16,
+    float32,
+    float64,
+    full,
+    full_like,
+    identity,
+    int8,
+    int16,
+    int32,
+    int64,
+    linspace,
+    ones,
+    ones_like,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    zeros,
+    zeros_like,
+)
+from jaxtyped._src.numpy.promotion import result_type
+from jaxtyped._src.numpy.reductions import all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum
+from jaxtyped._src.numpy.shape_ops import (
+    broadcast_to,
+    concatenate,
+    dot,
+    expand_dims,
+    inner,
+    matmul,
+    moveaxis,
+    ndim,
+    outer,
+    ravel,
+    reshape,
+    shape,
+    size,
+    squeeze,
+    stack,
+    swapaxes,
+    tensordot,
+    transpose,
+    vdot,
+)
+from jaxtyped._src.numpy.ufuncs import (
+    abs,
+    absolute,
+    add,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctan2,
+    arctanh,
+    around,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    cbrt,
+    ceil,
+    clip,
+    cos,
+    cosh,
+    deg2rad,
+    degrees,
+    divide,
+    divmod,
+    equal,
+    exp,
+    exp2,
+    expm1,
+    floor,
+    floor_divide,
+    fmod,
+    greater,
+    greater_equal,
+    hypot,
+    invert,
+    isfinite,
+    isinf,
+    isnan,
+    left_shift,
+    less,
+    less_equal,
+    log,
+    log1p,
+    log2,
+    log10,
+    logaddexp,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    not_equal,
+    positive,
+    pow,
+    power,
+    rad2deg,
+    radians,
+    reciprocal,
+    remainder,
+    right_shift,
+    rint,
+    round,
+    sign,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    subtract,
+    tan,
+    tanh,
+    true_divide,
+    trunc,
+    where,
+)
+
+_array_methods.install()
+
+ndarray = Array  # JAX's alias: every jaxtyped array is an Array
+
+# Abstract scalar kinds, for issubdtype (NumPy's, as in JAX).
+generic = _np.generic
+number = _np.number
+inexact = _np.inexact
+floating = _np.floating
+complexfloating = _np.complexfloating
+integer = _np.integer
+signedinteger = _np.signedinteger
+unsignedinteger = _np.unsignedinteger
+
+pi: float = _np.pi
+e: float = _np.e
+inf: float = _np.inf
+nan: float = _np.nan
+euler_gamma: float = _np.euler_gamma
+newaxis: None = None
+
+__all__ = [
+    "Array", "ScalarType", "abs", "absolute", "add", "all", "amax", "amin", "any", "arange",
+    "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax",
+    "argmin", "around", "array", "asarray", "bfloat16", "bitwise_and", "bitwise_not",
+    "bitwise_or", "bitwise_xor", "bool_", "broadcast_to", "cbrt", "ceil", "clip", "complex64",
+    "complex128", "complexfloating", "concatenate", "cos", "cosh", "deg2rad", "degrees",
+    "divide", "divmod", "dot", "dtype", "e", "empty", "empty_like", "equal", "euler_gamma",
+    "exp", "exp2", "expand_dims", "expm1", "eye", "finfo", "float0", "float16", "float32",
+    "float64", "floating", "floor", "floor_divide", "fmod", "full", "full_like", "generic",
+    "greater", "greater_equal", "hypot", "identity", "iinfo", "inexact", "inf", "inner",
+    "int8", "int16", "int32", "int64", "integer", "invert", "isfinite", "isinf", "isnan",
+    "issubdtype", "left_shift", "less", "less_equal", "linspace", "log", "log1p", "log2",
+    "log10", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "matmul", "max", "maximum", "mean", "min", "minimum", "mod", "moveaxis", "multiply",
+    "nan", "ndarray", "ndim", "negative", "newaxis", "not_equal", "number", "ones",
+    "ones_like", "outer", "pi", "positive", "pow", "power", "prod", "promote_types",
+    "rad2deg", "radians", "ravel", "reciprocal", "remainder", "reshape", "result_type",
+    "right_shift", "rint", "round", "shape", "sign", "signedinteger", "sin", "sinh", "size",
+    "sqrt", "square", "squeeze", "stack", "subtract", "sum", "swapaxes", "tan", "tanh",
+    "tensordot", "transpose", "true_divide", "trunc", "uint8", "uint16", "uint32", "uint64",
+    "unsignedinteger", "vdot", "where", "zeros", "zeros_like",
+]
