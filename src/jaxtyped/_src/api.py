@@ -37,8 +37,8 @@ from jaxtyped._src.interpreters.jvp import JVPInterpreter
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.structural import bdim_to_front, instantiate, moveaxis, reshape
 from jaxtyped._src.lax.slicing import slice_in_dim
-from jaxtyped._src.tree_util import broadcast_prefix, tree_flatten, tree_structure, tree_unflatten
-from jaxtyped._src.util import describe_function
+from jaxtyped._src.tree_util import broadcast_prefix, tree_flatten, tree_unflatten
+from jaxtyped._src.util import describe_function, is_tuple
 
 __all__ = ["jvp", "vmap", "jacfwd", "make_jaxpr", "ShapeDtypeStruct"]
 
@@ -151,10 +151,10 @@ def _paired_leaves(
     return p_arrays, t_arrays, in_tree
 
 
-def _split_aux(result: Any, has_aux: bool, transformation: str) -> tuple[Any, Any]:
+def _split_aux(result: object, has_aux: bool, transformation: str) -> tuple[object, object]:
     if not has_aux:
         return result, None
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
+    if not is_tuple(result) or len(result) != 2:
         raise JaxtypedTypeError(
             f"{transformation} with has_aux=True requires the function to return a pair "
             f"(output, aux), got {type(result).__name__}"
@@ -198,6 +198,7 @@ def vmap(
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     desc = describe_function(fun)
+    call: Callable[..., R] = fun  # called with tracers, not P's static types
 
     @functools.wraps(fun)
     def batched(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -215,7 +216,7 @@ def vmap(
         with transformation_scope(interp):
             boxed = [interp.box(x, d) for x, d in zip(arrays, dims)]
             call_args, call_kwargs = tree_unflatten(in_tree, boxed)
-            out = fun(*call_args, **call_kwargs)
+            out = call(*call_args, **call_kwargs)
             out_leaves, out_tree = tree_flatten(out)
             out_names = flatten_with_names(out, "output")[1]
             pairs = [interp.unbox(leaf_to_array(x, n, "vmap")) for x, n in zip(out_leaves, out_names)]
@@ -355,7 +356,7 @@ def jacfwd(
                 return jvp(partial_fun, dyn, tangents, has_aux=True)[1:]
             return jvp(partial_fun, dyn, tangents)[1]
 
-        out_axes: object = (-1, None) if has_aux else -1
+        out_axes: AxisSpec = (-1, None) if has_aux else -1
         pushed = vmap(pushforward, in_axes=0, out_axes=out_axes)(*basis)
         tangents_out, aux = pushed if has_aux else (pushed, None)
         jac = _unravel(tangents_out, arrays, dyn_tree, isinstance(argnums, int))
@@ -442,7 +443,7 @@ def make_jaxpr(
 
     @functools.wraps(fun)
     def make(*args: Any, **kwargs: Any) -> object:
-        static = set(argnums_tuple(static_argnums, len(args), "make_jaxpr")) if static_argnums != () else set()
+        static: set[int] = set(argnums_tuple(static_argnums, len(args), "make_jaxpr")) if static_argnums != () else set()
         names = arg_names(fun, len(args))
         dynamic = {i: a for i, a in enumerate(args) if i not in static}
         leaves, in_tree = tree_flatten((dynamic, kwargs))
@@ -472,6 +473,3 @@ def _input_aval(leaf: object, name: str) -> Any:
         return leaf.aval
     return leaf_to_array(leaf, name, "make_jaxpr").aval
 
-
-# The structure of a pytree, re-exported for the API's own docs.
-_ = tree_structure

@@ -3,17 +3,17 @@ argument names for error messages, and conversion of pytree leaves."""
 
 import inspect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, final
 
 import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import to_array
+from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.tree_util import keystr, tree_flatten_with_path
+from jaxtyped._src.util import is_int
 
 __all__ = [
     "ShapeDtypeStruct",
@@ -44,7 +44,7 @@ class ShapeDtypeStruct:
 
     def __init__(self, shape: Sequence[int], dtype: "dtypes.DTypeLike", *, weak_type: bool = False) -> None:
         dims = tuple(shape)
-        if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in dims):
+        if any(not is_int(d) or d < 0 for d in dims):
             raise JaxtypedTypeError(f"ShapeDtypeStruct: shape must be non-negative ints, got {shape!r}")
         self.shape = tuple(int(d) for d in dims)
         self.dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
@@ -96,7 +96,7 @@ def argnums_tuple(argnums: int | Sequence[int], nargs: int, transformation: str)
     given = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     result: list[int] = []
     for index in given:
-        if isinstance(index, bool) or not isinstance(index, int) or not -nargs <= index < nargs:
+        if not is_int(index) or not -nargs <= index < nargs:
             raise JaxtypedValueError(
                 f"{transformation}: argnums={argnums!r} is out of range for a call with {nargs} "
                 "positional argument(s)"
@@ -136,7 +136,7 @@ def leaf_to_array(leaf: object, name: str, transformation: str) -> Array:
     """
     if isinstance(leaf, Array):
         return leaf
-    if isinstance(leaf, (bool, int, float, complex, np.ndarray, np.generic)):
+    if is_python_scalar(leaf) or is_numpy_value(leaf):
         return to_array(leaf, f"{transformation} {name}")
     raise JaxtypedTypeError(
         f"{transformation}: {name} has type {type(leaf).__name__}, which is not a valid "

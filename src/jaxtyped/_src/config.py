@@ -100,11 +100,7 @@ class Config:
                 not a bool.
         """
         option = _find_option(name)
-        if not isinstance(value, bool):
-            raise JaxtypedValueError(
-                f"config.update({name!r}, ...): value must be a bool, got "
-                f"{type(value).__name__} {value!r}"
-            )
+        _check_bool(name, value)
         object.__setattr__(self, option.name, value)
 
     def values(self) -> dict[str, bool]:
@@ -118,6 +114,13 @@ class Config:
         """
         return tuple(
             bool(getattr(self, option.name)) for option in _OPTIONS if option.affects_tracing
+        )
+
+
+def _check_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise JaxtypedValueError(
+            f"config.update({name!r}, ...): value must be a bool, got {type(value).__name__} {value!r}"
         )
 
 

@@ -6,6 +6,10 @@ import inspect
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
+from typing_extensions import TypeIs
+
+import numpy as np
+
 from jaxtyped._src.errors import JaxtypedValueError
 
 __all__ = [
@@ -16,6 +20,9 @@ __all__ = [
     "canonicalize_axes",
     "describe_function",
     "prod",
+    "is_int",
+    "is_tuple",
+    "is_list_or_tuple",
 ]
 
 T = TypeVar("T")
@@ -48,6 +55,21 @@ def split_list(xs: Sequence[T], sizes: Sequence[int]) -> list[list[T]]:
         start += size
     pieces.append(list(xs[start:]))
     return pieces
+
+
+def is_int(x: object) -> bool:
+    """Whether ``x`` is a Python or NumPy integer (``bool`` excluded)."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def is_tuple(x: object) -> TypeIs[tuple[object, ...]]:
+    """Whether ``x`` is a tuple (narrowing its items to ``object``)."""
+    return isinstance(x, tuple)
+
+
+def is_list_or_tuple(x: object) -> TypeIs[list[object] | tuple[object, ...]]:
+    """Whether ``x`` is a list or a tuple (narrowing its items to ``object``)."""
+    return isinstance(x, (list, tuple))
 
 
 def prod(xs: Iterable[int]) -> int:

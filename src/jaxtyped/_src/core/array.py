@@ -16,6 +16,8 @@ late binding in the package. Conversions to Python values (``bool``,
 ``int``, ...) are implemented here because they need no array operations.
 """
 
+# pyright: reportPrivateUsage=false
+# (require_concrete below is the sanctioned accessor of Array._require_concrete)
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import EllipsisType
@@ -163,7 +165,7 @@ class Array(ABC):
             yield self[index]
 
     # Arrays compare elementwise, so they cannot be hashed (as in JAX).
-    __hash__: ClassVar[None]  # type: ignore[assignment]  # object.__hash__ is removed on purpose
+    __hash__: ClassVar[None]  # type: ignore[assignment]  # pyright: ignore[reportIncompatibleMethodOverride]  # unhashable on purpose
 
     # --- late-bound operators and methods (see Note [late-bound array methods]) ---
 
@@ -278,10 +280,10 @@ class Array(ABC):
     def __ge__(self, other: "ArrayLike") -> "Array":
         raise _not_installed("__ge__")
 
-    def __eq__(self, other: object) -> "Array":  # type: ignore[override]  # elementwise, as in NumPy and JAX
+    def __eq__(self, other: object) -> "Array":  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # elementwise, as in NumPy and JAX
         raise _not_installed("__eq__")
 
-    def __ne__(self, other: object) -> "Array":  # type: ignore[override]  # elementwise, as in NumPy and JAX
+    def __ne__(self, other: object) -> "Array":  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # elementwise, as in NumPy and JAX
         raise _not_installed("__ne__")
 
     @property

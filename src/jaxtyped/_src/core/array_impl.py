@@ -5,13 +5,15 @@
 methods such as :meth:`ArrayImpl.block_until_ready`.
 """
 
+# pyright: reportPrivateUsage=false
+# (module-level helpers here read ArrayImpl._value, the class defined here)
 from typing import Any, Final, final
 
 import numpy as np
-from typing_extensions import Self
+from typing_extensions import Self, TypeIs
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array, ArrayLike, Conversion
+from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError
 
@@ -21,6 +23,7 @@ __all__ = [
     "array_from_scalar",
     "to_array",
     "is_python_scalar",
+    "is_numpy_value",
     "host_buffer",
     "wrap_buffer",
 ]
@@ -121,9 +124,14 @@ def _rebuild(value: np.ndarray[Any, Any], aval: ShapedArray) -> ArrayImpl:
 _PYTHON_SCALARS: Final = (bool, int, float, complex)
 
 
-def is_python_scalar(x: object) -> bool:
+def is_python_scalar(x: object) -> TypeIs[bool | int | float | complex]:
     """Whether ``x`` is a Python ``bool``, ``int``, ``float`` or ``complex``."""
     return type(x) in _PYTHON_SCALARS
+
+
+def is_numpy_value(x: object) -> TypeIs[np.ndarray[Any, Any] | np.generic]:
+    """Whether ``x`` is a NumPy array or NumPy scalar."""
+    return isinstance(x, (np.ndarray, np.generic))
 
 
 def array_from_numpy(
@@ -161,7 +169,7 @@ def array_from_scalar(x: bool | int | float | complex, *, where: str = "asarray"
     return ArrayImpl(value, ShapedArray((), dtype, type(x) is not bool))
 
 
-def to_array(x: ArrayLike, where: str) -> Array:
+def to_array(x: object, where: str) -> Array:
     """Convert an ``ArrayLike`` to an ``Array`` (arrays are returned as is).
 
     Args:
@@ -175,9 +183,9 @@ def to_array(x: ArrayLike, where: str) -> Array:
     """
     if isinstance(x, Array):
         return x
-    if type(x) in _PYTHON_SCALARS:
-        return array_from_scalar(x, where=where)  # type: ignore[arg-type]  # narrowed by the type() test
-    if isinstance(x, (np.ndarray, np.generic)):
+    if is_python_scalar(x):
+        return array_from_scalar(x, where=where)
+    if is_numpy_value(x):
         return array_from_numpy(x, where=where)
     raise JaxtypedTypeError(
         f"{where}: expected an array or a scalar, got {type(x).__name__} {_short_repr(x)}"

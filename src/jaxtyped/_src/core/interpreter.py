@@ -17,7 +17,7 @@ context and sees only the default, so eager code works on every thread.
 """
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Final, final
@@ -84,6 +84,12 @@ class Interpreter(ABC):
         """The concrete value of one of this interpreter's tracers, or a
         concretization error (the default: values are abstract)."""
         raise concretization_error(tracer, conversion, "")
+
+    def require_parent(self) -> "Interpreter":
+        """The parent interpreter (every transformation has one)."""
+        if self.parent is None:
+            raise AssertionError(f"{self.transformation} has no parent interpreter")
+        return self.parent
 
     def describe(self) -> str:
         """``"<transformation> of <function>"`` for error messages."""
@@ -207,9 +213,8 @@ class EvalInterpreter(Interpreter):
                 if isinstance(arg, Tracer):
                     raise unexpected_tracer_error(arg)
                 raise TypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__}")
-        concrete: tuple[ArrayImpl, ...] = args  # type: ignore[assignment]  # checked just above
-        out_avals = prim.abstract_eval(tuple(arg.aval for arg in concrete))
-        outs = prim.impl(tuple(host_buffer(arg) for arg in concrete))
+        out_avals = prim.abstract_eval(tuple(arg.aval for arg in args))
+        outs = prim.impl(tuple(host_buffer(arg) for arg in args))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
         return tuple(wrap_buffer(out, aval, prim.name) for out, aval in zip(outs, out_avals, strict=True))
 
 
@@ -226,7 +231,7 @@ def current_interpreter() -> Interpreter:
 
 
 @contextmanager
-def interpreting(interpreter: Interpreter) -> Iterator[None]:
+def interpreting(interpreter: Interpreter) -> Generator[None, None, None]:
     """Install ``interpreter`` as the current one for the block."""
     token = _current_interpreter.set(interpreter)
     try:
@@ -236,7 +241,7 @@ def interpreting(interpreter: Interpreter) -> Iterator[None]:
 
 
 @contextmanager
-def transformation_scope(interpreter: Interpreter) -> Iterator[None]:
+def transformation_scope(interpreter: Interpreter) -> Generator[None, None, None]:
     """Install ``interpreter`` for the block and mark it finished after, so
     that its tracers are recognised as leaked if they are used later."""
     token = _current_interpreter.set(interpreter)

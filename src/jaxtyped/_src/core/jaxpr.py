@@ -11,7 +11,7 @@ defined twice, which is how a violation would show up.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, final
+from typing import final
 
 import numpy as np
 
@@ -64,7 +64,8 @@ class Literal:
     @staticmethod
     def from_array(x: ArrayImpl) -> "Literal":
         """The literal for a concrete 0-d array."""
-        return Literal(host_buffer(x)[()], x.aval, x)
+        value: np.generic = host_buffer(x).flat[0]
+        return Literal(value, x.aval, x)
 
     def __str__(self) -> str:
         return f"{self.val}:{self.aval.str_short()}"

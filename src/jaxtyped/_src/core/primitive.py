@@ -72,7 +72,7 @@ class Primitive(ABC):
 
     def params(self) -> tuple[tuple[str, object], ...]:
         """The static parameters as ``(name, value)`` pairs, sorted by name."""
-        fields = dataclasses.fields(self)  # type: ignore[arg-type]  # every concrete primitive is a dataclass
+        fields = dataclasses.fields(self)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # concrete primitives are dataclasses
         return tuple(sorted((field.name, getattr(self, field.name)) for field in fields))
 
     def format_param(self, name: str, value: object) -> str:

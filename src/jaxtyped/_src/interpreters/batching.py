@@ -55,7 +55,6 @@ class BatchTracer(ArrayTracer):
 class BatchInterpreter(Interpreter):
     """Applies primitives' ``batch`` rules to batched values."""
 
-    parent: Interpreter
     axis: BatchAxis
 
     def __init__(self, parent: Interpreter, axis: BatchAxis, fun_desc: str) -> None:
@@ -83,12 +82,12 @@ class BatchInterpreter(Interpreter):
             vals.append(val)
             dims.append(dim)
         if all(dim is None for dim in dims):
-            with interpreting(self.parent):
+            with interpreting(self.require_parent()):
                 return bind(prim, *vals)
         # Type-check in the user's per-example view, so errors show the
         # shapes the user wrote, not the batched ones.
         out_avals = prim.abstract_eval(tuple(arg.aval for arg in args))
-        with interpreting(self.parent):
+        with interpreting(self.require_parent()):
             outs, out_dims = prim.batch(self.axis, tuple(vals), tuple(dims))
         results = tuple(self.box(out, dim) for out, dim in zip(outs, out_dims, strict=True))
         if config.jax_enable_checks:

@@ -42,8 +42,6 @@ class JVPTracer(ArrayTracer):
 class JVPInterpreter(Interpreter):
     """Propagates primal-tangent pairs through primitives' ``jvp`` rules."""
 
-    parent: Interpreter
-
     def __init__(self, parent: Interpreter, fun_desc: str) -> None:
         super().__init__(parent, "jvp", fun_desc)
 
@@ -66,7 +64,7 @@ class JVPInterpreter(Interpreter):
             primal, tangent = self.unbox(arg)
             primals.append(primal)
             tangents.append(tangent)
-        with interpreting(self.parent):
+        with interpreting(self.require_parent()):
             if all(isinstance(t, Zero) for t in tangents):
                 return bind(prim, *primals)
             primal_outs, tangent_outs = prim.jvp(tuple(primals), tuple(tangents))

@@ -15,6 +15,7 @@ from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar
 from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import NDArray, Tangent
@@ -22,7 +23,6 @@ from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.lax.elementwise_base import (
     ALL,
     FLOAT,
-    INEXACT,
     INTEGRAL,
     NUMBER,
     Elementwise,
@@ -32,6 +32,7 @@ from jaxtyped._src.lax.elementwise_base import (
 from jaxtyped._src.lax.structural import broadcast_in_dim, select_n
 from jaxtyped._src.lax.util import operand, operands_same_kind, scalar_like
 from jaxtyped._src.tree_util import tree_map
+from jaxtyped._src.util import is_int
 
 __all__ = [
     "RoundingMethod", "Neg", "Sign", "Abs", "Floor", "Ceil", "Round", "IsFinite", "Not",
@@ -716,9 +717,9 @@ def stop_gradient(x: T) -> T:
     """The identity with a zero derivative, applied to every array leaf of
     the pytree ``x``."""
 
-    def stop(leaf: Any) -> Any:
-        if isinstance(leaf, Array) or isinstance(leaf, (np.ndarray, np.generic, int, float, complex)):
-            return _unary_wrapper(STOP_GRADIENT, leaf)
+    def stop(leaf: object) -> object:
+        if isinstance(leaf, Array) or is_python_scalar(leaf) or is_numpy_value(leaf):
+            return bind1(STOP_GRADIENT, operand(leaf, "lax.stop_gradient operand"))
         return leaf
 
     result: T = tree_map(stop, x)
@@ -727,7 +728,7 @@ def stop_gradient(x: T) -> T:
 
 def integer_pow(x: ArrayLike, y: int) -> Array:
     """``x ** y`` for a static integer ``y``."""
-    if isinstance(y, bool) or not isinstance(y, (int, np.integer)):
+    if not is_int(y):
         raise JaxtypedTypeError(f"lax.integer_pow: y must be a Python int, got {type(y).__name__}")
     return _unary_wrapper(IntegerPow(int(y)), x)
 

@@ -119,8 +119,8 @@ class DotGeneral(Primitive):
 
     @override
     def format_param(self, name: str, value: object) -> str:
-        if name == "dimension_numbers" and isinstance(value, tuple):
-            (lc, rc), (lb, rb) = value  # type: ignore[misc]  # shape fixed by the field's type
+        if name == "dimension_numbers":
+            (lc, rc), (lb, rb) = self.dimension_numbers
             return f"(({list(lc)}, {list(rc)}), ({list(lb)}, {list(rb)}))"
         return Primitive.format_param(self, name, value)
 

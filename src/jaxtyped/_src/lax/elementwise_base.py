@@ -197,13 +197,14 @@ def _to_integer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
     out = safe.astype(dtype)
     out = np.where(real >= high, info.max, out)
     out = np.where(real <= low, info.min, out)
-    return np.where(np.isnan(real), 0, out).astype(dtype)
+    result: NDArray = np.where(np.isnan(real), 0, out).astype(dtype)
+    return result
 
 
 def convert_buffer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
     """Convert a buffer to ``dtype`` as XLA does."""
     if dtypes.is_bool(dtype):
-        return x != 0
+        return np.not_equal(x, 0)
     if dtypes.is_integer(dtype) and dtypes.is_inexact(x.dtype):
         return _to_integer(x, dtype)
     if dtypes.is_complex(x.dtype) and not dtypes.is_complex(dtype):

@@ -170,7 +170,7 @@ class DynamicSlice(Primitive):
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        x, *indices = primals
+        indices = primals[1:]
         return (bind1(self, *primals),), (bind1(self, instantiate(tangents[0]), *indices),)
 
     @override
@@ -192,7 +192,7 @@ def _index_operands(name: str, start_indices: Sequence[ArrayLike] | ArrayLike) -
     if isinstance(start_indices, Array) or isinstance(start_indices, np.ndarray):
         if start_indices.ndim != 1:
             raise JaxtypedTypeError(f"lax.{name}: start_indices must be a sequence or a 1-d array")
-        return [start_indices[i] for i in range(start_indices.shape[0])]  # type: ignore[misc]  # ndarray items are ArrayLike
+        return [operand(start_indices[i], f"lax.{name} start_indices[{i}]") for i in range(start_indices.shape[0])]
     if not isinstance(start_indices, Sequence):
         raise JaxtypedTypeError(f"lax.{name}: start_indices must be a sequence of scalars, got {start_indices!r}")
     return [operand(i, f"lax.{name} start_indices[{k}]") for k, i in enumerate(start_indices)]
@@ -255,7 +255,7 @@ class DynamicUpdateSlice(Primitive):
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        x, update, *indices = primals
+        indices = primals[2:]
         t_x, t_update = tangents[0], tangents[1]
         if isinstance(t_x, Zero) and isinstance(t_update, Zero):
             return (bind1(self, *primals),), (t_x,)

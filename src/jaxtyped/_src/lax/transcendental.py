@@ -207,10 +207,11 @@ class Logistic(_Transcendental):
     def compute(self, *args: NDArray) -> NDArray:
         x = args[0]
         if dtypes.is_complex(x.dtype):
-            return np.reciprocal(1 + np.exp(-x))
+            return np.reciprocal(np.add(1, np.exp(np.negative(x))))
         # Stable on both tails: never exponentiate a large positive number.
-        e = np.exp(-np.abs(x))
-        return np.where(x >= 0, np.reciprocal(1 + e), e / (1 + e))
+        e = np.exp(np.negative(np.abs(x)))
+        result: NDArray = np.where(x >= 0, np.reciprocal(np.add(1, e)), np.divide(e, np.add(1, e)))
+        return result
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -231,7 +232,8 @@ class Erf(UnaryDifferentiable):
     def compute(self, *args: NDArray) -> NDArray:
         x = args[0]
         # NumPy has no erf; math.erf is exact to double precision.
-        return _erf_float64(x.astype(np.float64)) if x.size else x
+        result: NDArray = _erf_float64(x.astype(np.float64)) if x.size else x
+        return result
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:

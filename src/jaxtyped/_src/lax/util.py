@@ -11,6 +11,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.util import is_int
 
 __all__ = [
     "short_types",
@@ -40,7 +41,7 @@ def check_int_tuple(name: str, param: str, value: Sequence[int]) -> tuple[int, .
     """A static integer tuple parameter, validated."""
     result = tuple(value)
     for item in result:
-        if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
+        if not is_int(item):
             raise JaxtypedTypeError(f"{name}: {param} must be a sequence of ints, got {value!r}")
     return tuple(int(item) for item in result)
 
@@ -56,7 +57,7 @@ def dtype_kind(dtype: np.dtype[Any]) -> str:
     return "float"
 
 
-def operand(x: ArrayLike, where: str) -> Array:
+def operand(x: object, where: str) -> Array:
     """``x`` as an Array; the error names ``where`` (function and argument)."""
     return to_array(x, where)
 
@@ -89,7 +90,7 @@ def operands_same_kind(name: str, *xs: ArrayLike) -> tuple[Array, ...]:
         if is_python_scalar(x) and array.dtype != target:
             if dtype_kind(array.dtype) != dtype_kind(target):
                 raise _same_dtypes_error(name, arrays)
-            array = scalar_like(x, target, f"lax.{name} operand {i}")  # type: ignore[arg-type]  # x is a Python scalar here
+            array = scalar_like(x, target, f"lax.{name} operand {i}")
         result.append(array)
     return tuple(result)
 

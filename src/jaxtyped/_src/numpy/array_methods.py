@@ -20,7 +20,7 @@ __all__ = ["install"]
 _ARRAY_LIKE = (Array, np.ndarray, np.generic, bool, int, float, complex)
 
 
-def _binary(op: Callable[[Any, Any], Array], reflected: bool) -> Callable[[Array, object], Any]:
+def _binary(op: Callable[[Any, Any], object], reflected: bool) -> Callable[[Array, object], Any]:
     # Operands that are not array-like get NotImplemented, so Python can try
     # the other operand (and ``x == "a"`` is False, as in JAX).
     if reflected:
@@ -50,8 +50,12 @@ def _transpose(self: Array, *axes: int | Sequence[int] | None) -> Array:
     if not axes or (len(axes) == 1 and axes[0] is None):
         return sh.transpose(self)
     if len(axes) == 1 and not isinstance(axes[0], int):
-        return sh.transpose(self, axes[0])  # type: ignore[arg-type]  # a sequence of ints here
+        return sh.transpose(self, axes[0])
     return sh.transpose(self, [a for a in axes if isinstance(a, int)])
+
+
+def _transpose_all(self: Array) -> Array:
+    return sh.transpose(self)
 
 
 def _astype(self: Array, dtype: "dtypes.DTypeLike") -> Array:
@@ -66,7 +70,7 @@ def install() -> None:
         "__pos__": uf.positive,
         "__abs__": uf.abs,
         "__invert__": uf.invert,
-        "T": lambda self: sh.transpose(self),
+        "T": _transpose_all,
         "reshape": _reshape,
         "transpose": _transpose,
         "astype": _astype,
@@ -86,7 +90,7 @@ def install() -> None:
         "__divmod__": _binary(uf.divmod, False),
         "__rdivmod__": _binary(uf.divmod, True),
     }
-    binary_ops: dict[str, Callable[[Any, Any], Array]] = {
+    binary_ops: dict[str, Callable[[Any, Any], object]] = {
         "add": uf.add,
         "sub": uf.subtract,
         "mul": uf.multiply,

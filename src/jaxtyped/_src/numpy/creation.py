@@ -11,13 +11,14 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import array_from_numpy, array_from_scalar, is_python_scalar
+from jaxtyped._src.core.array_impl import array_from_numpy, array_from_scalar, is_numpy_value, is_python_scalar
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full_like_aval
 from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.util import is_int, is_list_or_tuple
 from jaxtyped._src.numpy.promotion import broadcast_shapes, broadcast_to_shape, promote_dtypes, result_dtype_of
 
 __all__ = [
@@ -86,8 +87,8 @@ def _dtype_arg(dtype: "dtypes.DTypeLike | None") -> np.dtype[Any] | None:
 def _contains_array(x: object) -> bool:
     if isinstance(x, Array):
         return True
-    if isinstance(x, (list, tuple)):
-        return any(_contains_array(item) for item in x)  # type: ignore[misc]  # items of a list are objects
+    if is_list_or_tuple(x):
+        return any(_contains_array(item) for item in x)
     return False
 
 
@@ -137,7 +138,7 @@ def asarray(a: Any, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None =
 def _shape_arg(name: str, shape: ShapeLike) -> tuple[int, ...]:
     dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     for d in dims:
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+        if not is_int(d):
             raise JaxtypedTypeError(f"jnp.{name}: shape must be ints, got {shape!r}")
         if d < 0:
             raise JaxtypedValueError(f"jnp.{name}: negative dimensions are not allowed, got {shape!r}")
@@ -203,14 +204,19 @@ empty_like = zeros_like
 def _concrete_number(name: str, value: ArrayLike | None, what: str) -> float | int | None:
     if value is None:
         return None
+    number: object
     if isinstance(value, Array):
         try:
-            return value.item()  # type: ignore[return-value]  # complex is rejected by arange itself
-        except TypeError:
+            number = value.item()
+        except JaxtypedTypeError:
             raise JaxtypedTypeError(f"jnp.{name}: {what} must be a concrete value, got a traced array") from None
-    if isinstance(value, (np.generic, np.ndarray)):
-        return value.item()  # type: ignore[no-any-return]  # a NumPy scalar's value
-    return value  # type: ignore[return-value]  # Python scalars
+    elif is_numpy_value(value):
+        number = value.item()
+    else:
+        number = value
+    if isinstance(number, (int, float)):
+        return number
+    raise JaxtypedTypeError(f"jnp.{name}: {what} must be a real number, got {number!r}")
 
 
 def arange(
@@ -220,19 +226,23 @@ def arange(
     dtype: "dtypes.DTypeLike | None" = None,
 ) -> Array:
     """Evenly spaced values in ``[start, stop)`` (static bounds, as in JAX)."""
-    begin = _concrete_number("arange", start, "start")
-    end = _concrete_number("arange", stop, "stop")
-    stride = _concrete_number("arange", step, "step")
-    if end is None:
-        begin, end = 0, begin
-    stride = 1 if stride is None else stride
+    first = _concrete_number("arange", start, "start")
+    last = _concrete_number("arange", stop, "stop")
+    given_step = _concrete_number("arange", step, "step")
+    assert first is not None  # start is required
+    begin, end = (0, first) if last is None else (first, last)
+    stride = 1 if given_step is None else given_step
     target = _dtype_arg(dtype)
     if target is None:
-        operands = [array(v) for v in (begin, end, stride) if v is not None]
+        operands = [array(v) for v in (begin, end, stride)]
         target = result_dtype_of(*operands)[0]
     if begin == 0 and stride == 1 and isinstance(end, int):
         return broadcasted_iota(target, (max(end, 0),), 0)
-    host = np.arange(begin, end, stride, dtype=np.float64 if dtypes.is_floating(target) else None)
+    host: np.ndarray[Any, Any]
+    if all(isinstance(v, int) for v in (begin, end, stride)):
+        host = np.arange(int(begin), int(end), int(stride))
+    else:
+        host = np.arange(float(begin), float(end), float(stride))
     return array_from_numpy(host.astype(target))
 
 

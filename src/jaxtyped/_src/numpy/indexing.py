@@ -16,12 +16,13 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.core.array_impl import array_from_numpy, is_numpy_value
 from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.slicing import dynamic_slice, slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.util import is_tuple
 
 __all__ = ["getitem"]
 
@@ -30,47 +31,47 @@ __all__ = ["getitem"]
 class _Plan:
     """How to apply a basic index, axis by axis of the operand."""
 
-    starts: list[int] = field(default_factory=list)
-    limits: list[int] = field(default_factory=list)
-    strides: list[int] = field(default_factory=list)
-    reversed_axes: list[int] = field(default_factory=list)
-    dynamic: dict[int, Array] = field(default_factory=dict)
-    squeezed: list[int] = field(default_factory=list)
-    new_axes: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list[int])
+    limits: list[int] = field(default_factory=list[int])
+    strides: list[int] = field(default_factory=list[int])
+    reversed_axes: list[int] = field(default_factory=list[int])
+    dynamic: dict[int, Array] = field(default_factory=dict[int, Array])
+    squeezed: list[int] = field(default_factory=list[int])
+    new_axes: list[int] = field(default_factory=list[int])
 
 
-def _normalize(index: Any) -> tuple[Any, ...]:
+def _normalize(index: object) -> tuple[object, ...]:
     if isinstance(index, list):
         raise JaxtypedTypeError(
             "Using a non-tuple sequence for multidimensional indexing is not allowed; use "
             "`x[array(seq)]` or `x[tuple(seq)]` instead of `x[seq]`"
         )
-    return index if isinstance(index, tuple) else (index,)
+    return index if is_tuple(index) else (index,)
 
 
-def _expand_ellipsis(items: tuple[Any, ...], ndim: int) -> list[Any]:
+def _expand_ellipsis(items: tuple[object, ...], ndim: int) -> list[object]:
     ellipses = [i for i, item in enumerate(items) if isinstance(item, EllipsisType)]
     if len(ellipses) > 1:
         raise JaxtypedIndexError("an index can only have a single ellipsis ('...')")
     used = sum(1 for item in items if item is not None and not isinstance(item, EllipsisType))
     if used > ndim:
         raise JaxtypedIndexError(f"Too many indices: array is {ndim}-dimensional, but {used} were indexed")
-    fill = [slice(None)] * (ndim - used)
+    fill: list[object] = [slice(None)] * (ndim - used)
     if ellipses:
         at = ellipses[0]
         return [*items[:at], *fill, *items[at + 1 :]]
     return [*items, *fill]
 
 
-def _static_int(item: Any) -> int | None:
-    if isinstance(item, bool):
-        return None
-    if isinstance(item, (int, np.integer)):
-        return int(item)
+def _static_int(item: object) -> int | None:
+    if isinstance(item, int) and not isinstance(item, bool):
+        return item
+    if isinstance(item, np.integer):
+        return int(item)  # pyright: ignore[reportUnknownArgumentType]  # any NumPy integer
     return None
 
 
-def _plan(x: Array, items: list[Any]) -> _Plan:
+def _plan(x: Array, items: list[object]) -> _Plan:
     plan = _Plan()
     axis = 0
     out_axis = 0
@@ -88,9 +89,9 @@ def _plan(x: Array, items: list[Any]) -> _Plan:
             _add_static(plan, start, start + 1, 1)
             plan.squeezed.append(axis)
         elif isinstance(item, slice):
-            _add_slice(plan, axis, item, size)
+            _add_slice(plan, axis, item, size)  # pyright: ignore[reportUnknownArgumentType]  # slice bounds are checked inside
             out_axis += 1
-        elif isinstance(item, Array) or isinstance(item, np.ndarray):
+        elif isinstance(item, Array) or is_numpy_value(item):
             _add_array_index(plan, axis, item, size)
             plan.squeezed.append(axis)
         else:
@@ -107,11 +108,11 @@ def _add_static(plan: _Plan, start: int, limit: int, stride: int) -> None:
     plan.strides.append(stride)
 
 
-def _add_slice(plan: _Plan, axis: int, item: slice, size: int) -> None:
+def _add_slice(plan: _Plan, axis: int, item: "slice[object, object, object]", size: int) -> None:
     for bound in (item.start, item.stop, item.step):
         if bound is not None and _static_int(bound) is None:
             raise JaxtypedIndexError(f"slice bounds must be static integers, got {item!r}")
-    start, stop, step = item.indices(size)
+    start, stop, step = slice(_static_int(item.start), _static_int(item.stop), _static_int(item.step)).indices(size)
     count = len(range(start, stop, step))
     if step > 0:
         _add_static(plan, start, start + max(count - 1, 0) * step + (1 if count else 0), step)
@@ -122,7 +123,7 @@ def _add_slice(plan: _Plan, axis: int, item: slice, size: int) -> None:
     plan.reversed_axes.append(axis)
 
 
-def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, Any], size: int) -> None:
+def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, Any] | np.generic, size: int) -> None:
     index = item if isinstance(item, Array) else array_from_numpy(item)
     if index.ndim != 0:
         raise JaxtypedIndexError(
@@ -138,7 +139,7 @@ def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, Any],
     _add_static(plan, 0, size, 1)
 
 
-def getitem(x: Array, index: Any) -> Array:
+def getitem(x: Array, index: object) -> Array:
     """``x[index]`` for basic indices (see the module docstring)."""
     items = _expand_ellipsis(_normalize(index), x.ndim)
     plan = _plan(x, items)

@@ -13,7 +13,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import is_python_scalar, to_array
+from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar, to_array
 from jaxtyped._src.errors import JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, reshape
@@ -61,7 +61,7 @@ def promote_dtypes(name: str, args: Sequence[ArrayLike], *, inexact: bool = Fals
     out: list[Array] = []
     for raw, array in zip(args, arrays):
         if is_python_scalar(raw) and array.dtype != dtype:
-            out.append(scalar_like(raw, dtype, f"jnp.{name}"))  # type: ignore[arg-type]  # a Python scalar here
+            out.append(scalar_like(raw, dtype, f"jnp.{name}"))
         else:
             out.append(convert_to(array, dtype, weak_type=weak and array.weak_type))
     return out
@@ -133,9 +133,9 @@ def result_type(*args: "ArrayLike | dtypes.DTypeLike") -> np.dtype[Any]:
         if isinstance(arg, Array):
             operands.append((arg.dtype, arg.weak_type))
         elif is_python_scalar(arg):
-            operands.append((dtypes.python_scalar_dtype(arg), type(arg) is not bool))  # type: ignore[arg-type]  # a Python scalar
-        elif isinstance(arg, (np.ndarray, np.generic)):
+            operands.append((dtypes.python_scalar_dtype(arg), type(arg) is not bool))
+        elif is_numpy_value(arg):
             operands.append((dtypes.canonicalize_dtype(arg.dtype), False))
         else:
-            operands.append((dtypes.canonicalize_dtype(dtypes.dtype(arg)), False))  # type: ignore[arg-type]  # the remaining DTypeLike cases
+            operands.append((dtypes.canonicalize_dtype(dtypes.dtype(arg)), False))
     return dtypes.result_dtype(*operands)[0]

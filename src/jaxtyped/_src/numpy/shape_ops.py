@@ -23,7 +23,7 @@ from jaxtyped._src.numpy.promotion import (
     promote_dtypes,
 )
 from jaxtyped._src.numpy.ufuncs import multiply
-from jaxtyped._src.util import canonicalize_axes, canonicalize_axis, prod
+from jaxtyped._src.util import canonicalize_axes, canonicalize_axis, is_list_or_tuple, prod
 
 __all__ = [
     "reshape", "transpose", "broadcast_to", "expand_dims", "squeeze", "ravel", "moveaxis",
@@ -154,10 +154,14 @@ def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     return ls.transpose(x, perm)
 
 
+def _check_sequence(name: str, arrays: object) -> None:
+    if isinstance(arrays, (Array, np.ndarray)) or not is_list_or_tuple(arrays) or not arrays:
+        raise JaxtypedValueError(f"jnp.{name}: needs a non-empty list or tuple of arrays")
+
+
 def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:
     """Join arrays along an existing axis (``axis=None`` flattens first)."""
-    if isinstance(arrays, (Array, np.ndarray)) or not len(arrays):
-        raise JaxtypedValueError("jnp.concatenate: needs a non-empty sequence of arrays")
+    _check_sequence("concatenate", arrays)
     parts = promote_dtypes("concatenate", list(arrays))
     if dtype is not None:
         target = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
@@ -173,8 +177,7 @@ def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0, dtype: "dtype
 
 def stack(arrays: Sequence[ArrayLike], axis: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:
     """Join arrays of one shape along a new axis."""
-    if isinstance(arrays, (Array, np.ndarray)) or not len(arrays):
-        raise JaxtypedValueError("jnp.stack: needs a non-empty sequence of arrays")
+    _check_sequence("stack", arrays)
     parts = promote_dtypes("stack", list(arrays))
     shapes = {p.shape for p in parts}
     if len(shapes) != 1:
