@@ -390,18 +390,21 @@ def require_concrete(x: Array, conversion: Conversion) -> np.ndarray[Any, Any]:
     return x._require_concrete(conversion)
 
 
+_LATE_BOUND_NAMES: frozenset[str] = frozenset(
+    {f"__{op}__" for op in (
+        "getitem neg pos abs invert lt le gt ge eq ne divmod rdivmod".split()
+    )}
+    | {f"__{prefix}{op}__" for prefix in ("", "r") for op in (
+        "add sub mul truediv floordiv mod pow matmul and or xor lshift rshift".split()
+    )}
+    | set("T reshape transpose astype sum prod mean max min all any argmax argmin squeeze flatten ravel dot".split())
+)
+
+
 def late_bound_array_methods() -> frozenset[str]:
-    """The names :func:`install_array_methods` must supply."""
-    return frozenset(
-        name
-        for name, value in vars(Array).items()
-        if name == "T" or (callable(value) and _is_placeholder(value))
-    )
-
-
-def _is_placeholder(fun: object) -> bool:
-    code = getattr(fun, "__code__", None)
-    return code is not None and "_not_installed" in code.co_names
+    """The names :func:`install_array_methods` must supply (each is declared,
+    with its signature, in the body of :class:`Array`)."""
+    return _LATE_BOUND_NAMES
 
 
 def install_array_methods(implementations: Mapping[str, Callable[..., object]]) -> None:
@@ -423,5 +426,3 @@ def install_array_methods(implementations: Mapping[str, Callable[..., object]]) 
         attribute: object = property(implementation) if name == "T" else implementation
         setattr(Array, name, attribute)
 
-
-_LATE_BOUND_NAMES: frozenset[str] = late_bound_array_methods()

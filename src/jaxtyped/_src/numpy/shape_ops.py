@@ -210,6 +210,13 @@ def matmul(a: ArrayLike, b: ArrayLike) -> Array:
     for position, operand in enumerate((x, y)):
         if operand.ndim == 0:
             raise JaxtypedValueError(f"jnp.matmul: input operand {position} must have ndim at least 1, but it has ndim 0")
+    if x.ndim <= 2 and y.ndim <= 2:
+        # No batch dimensions: one contraction, as JAX stages it.
+        if x.shape[-1] != y.shape[0 if y.ndim == 1 else -2]:
+            raise JaxtypedTypeError(
+                f"jnp.matmul: contracting dimensions differ: {x.aval.str_short()} @ {y.aval.str_short()}"
+            )
+        return _contract(x, y, (x.ndim - 1,), (0 if y.ndim == 1 else y.ndim - 2,))
     x2 = ls.expand_dims(x, (0,)) if x.ndim == 1 else x
     y2 = ls.expand_dims(y, (1,)) if y.ndim == 1 else y
     if x2.shape[-1] != y2.shape[-2]:
