@@ -144,3 +144,8 @@ class JaxprTypeError(JaxtypedTypeError):
     This indicates a bug in a transformation or a hand-built jaxpr; the
     message names the equation.
     """
+
+
+# Tracebacks show the public module users import the classes from.
+for _name in __all__:
+    globals()[_name].__module__ = "jaxtyped.errors"

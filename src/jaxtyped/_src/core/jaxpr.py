@@ -275,7 +275,7 @@ class _Printer:
 
     def params(self, prim: Primitive, indent: int) -> list[str]:
         out: list[str] = []
-        for name, value in prim.params():
+        for name, value in prim.printed_params():
             if isinstance(value, ClosedJaxpr):
                 text = self.jaxpr(value.jaxpr, indent + 2)
             elif isinstance(value, Jaxpr):

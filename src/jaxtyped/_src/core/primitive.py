@@ -75,6 +75,10 @@ class Primitive(ABC):
         fields = dataclasses.fields(self)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # concrete primitives are dataclasses
         return tuple(sorted((field.name, getattr(self, field.name)) for field in fields))
 
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        """The parameters shown when a jaxpr is printed (default: all)."""
+        return self.params()
+
     def format_param(self, name: str, value: object) -> str:
         """How a parameter value is printed in a jaxpr (JAX's syntax)."""
         if isinstance(value, np.dtype):

@@ -118,6 +118,11 @@ class DotGeneral(Primitive):
         return (bind1(prim, lhs, rhs),), (out_dim,)
 
     @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        # As JAX prints it: unset options are left out.
+        return tuple((k, v) for k, v in self.params() if v is not None)
+
+    @override
     def format_param(self, name: str, value: object) -> str:
         if name == "dimension_numbers":
             (lc, rc), (lb, rb) = self.dimension_numbers

@@ -18,9 +18,18 @@ from jaxtyped._src.core.array_impl import array_from_numpy
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, MissingRuleError
-from jaxtyped._src.lax.structural import bdim_to_front, instantiate, squeeze
-from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax.elementwise_base import convert_element_type
+from jaxtyped._src.lax.gather import (
+    Gather,
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    Scatter,
+    ScatterDimensionNumbers,
+)
+from jaxtyped._src.lax.structural import bdim_to_front, broadcast_in_dim, concatenate, instantiate, moveaxis, squeeze
+from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, scalar_like, short_types
 
 __all__ = [
     "Slice",
@@ -133,11 +142,22 @@ def _clamped_starts(indices: Sequence[NDArray], shape: Sequence[int], sizes: Seq
     return [int(np.clip(int(i), 0, d - s)) for i, d, s in zip(indices, shape, sizes)]
 
 
-def _batched_indices_error(name: str) -> MissingRuleError:
-    return MissingRuleError(
-        f"vmap of {name} with batched start indices needs a gather/scatter "
-        "primitive, which jaxtyped does not have yet"
-    )
+def _batched_starts(
+    size: int, indices: Sequence[Array], dims: Sequence[BatchDim], shape: Sequence[int], sizes: Sequence[int]
+) -> Array:
+    """Per-example start indices as an ``int32[size, len(indices)]`` matrix,
+    each clamped into ``[0, shape - sizes]`` in its own dtype first (XLA's
+    dynamic-slice semantics; no wrap-around when narrowing to int32)."""
+    columns: list[Array] = []
+    for index, dim, d, s in zip(indices, dims, shape, sizes):
+        column = bdim_to_front(index, dim, size)
+        if dtypes.is_signed_integer(index.dtype):
+            column = la.max(column, scalar_like(0, index.dtype, "start index"))
+        if d - s <= np.iinfo(index.dtype).max:
+            column = la.min(column, scalar_like(d - s, index.dtype, "start index"))
+        column = convert_element_type(column, np.int32)
+        columns.append(broadcast_in_dim(column, (size, 1), (0,)))
+    return concatenate(columns, 1)
 
 
 @final
@@ -175,12 +195,25 @@ class DynamicSlice(Primitive):
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        if any(d is not None for d in dims[1:]):
-            raise _batched_indices_error(self.name)
         x, *indices = args
-        x = bdim_to_front(x, dims[0], axis.size)
-        zero = _zero_index(indices)
-        return (bind1(DynamicSlice((axis.size, *self.slice_sizes)), x, zero, *indices),), (0,)
+        if all(d is None for d in dims[1:]):
+            x = bdim_to_front(x, dims[0], axis.size)
+            zero = _zero_index(indices)
+            return (bind1(DynamicSlice((axis.size, *self.slice_sizes)), x, zero, *indices),), (0,)
+        # Batched starts: a gather of one window per batch element, from its
+        # own operand slice when the operand is batched too.
+        rank = len(self.slice_sizes)
+        window = tuple(range(1, rank + 1))
+        clip = GatherScatterMode.CLIP
+        if dims[0] is None:
+            starts = _batched_starts(axis.size, indices, dims[1:], x.shape, self.slice_sizes)
+            dnums = GatherDimensionNumbers(window, (), tuple(range(rank)))
+            return (bind1(Gather(dnums, self.slice_sizes, mode=clip), x, starts),), (0,)
+        x = moveaxis(x, dims[0], 0)
+        starts = _batched_starts(axis.size, indices, dims[1:], x.shape[1:], self.slice_sizes)
+        dnums = GatherDimensionNumbers(window, (), window, (0,), (0,))
+        sizes = (min(axis.size, 1), *self.slice_sizes)
+        return (bind1(Gather(dnums, sizes, mode=clip), x, starts),), (0,)
 
 
 def _zero_index(indices: Sequence[Array]) -> Array:
@@ -263,12 +296,20 @@ class DynamicUpdateSlice(Primitive):
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        if any(d is not None for d in dims[2:]):
-            raise _batched_indices_error(self.name)
         x, update, *indices = args
         x = bdim_to_front(x, dims[0], axis.size)
         update = bdim_to_front(update, dims[1], axis.size)
-        return (bind1(self, x, update, _zero_index(indices), *indices),), (0,)
+        if all(d is None for d in dims[2:]):
+            return (bind1(self, x, update, _zero_index(indices), *indices),), (0,)
+        # Batched starts: a scatter of one window per batch element into its
+        # own operand slice (batching dims), starts clamped as XLA does.
+        starts = _batched_starts(axis.size, indices, dims[2:], x.shape[1:], update.shape[1:])
+        if x.weak_type and not update.weak_type:
+            x = convert_element_type(x, x.dtype)  # the result is weak only if both are
+        window = tuple(range(1, x.ndim))
+        dnums = ScatterDimensionNumbers(window, (), window, (0,), (0,))
+        prim = Scatter(dnums, indices_are_sorted=True, unique_indices=True, mode=GatherScatterMode.CLIP)
+        return (bind1(prim, x, starts, update),), (0,)
 
 
 _DYNAMIC_UPDATE_SLICE = DynamicUpdateSlice()

@@ -1,0 +1,700 @@
+"""Gather and scatter primitives (layer L4), with XLA's semantics as JAX
+exposes them.
+
+``index_vector_dim`` is always the last axis of the indices, as in JAX.
+Out-of-bounds indices follow :class:`GatherScatterMode`: ``CLIP`` clamps each
+start index so that the whole window is in bounds; ``FILL_OR_DROP`` fills a
+gathered window that is not entirely in bounds with ``fill_value`` and drops
+such a scattered window entirely; ``PROMISE_IN_BOUNDS`` behaves like XLA
+(gathers clamp, scatters drop). Batching dimensions
+(``operand_batching_dims``) pair an operand axis with an indices axis, so
+each index row only addresses its own slice of the operand.
+
+Evaluation is vectorised on NumPy: one advanced-indexing read (gather) or
+one ``ufunc.at`` / assignment (scatter) over all windows at once. Repeated
+indices in ``scatter`` (replace) write in index order, last one wins; XLA
+leaves the order unspecified.
+"""
+
+import dataclasses
+import enum
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import is_python_scalar
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax.arithmetic import add, eq
+from jaxtyped._src.lax.elementwise_base import convert_buffer, kind_of
+from jaxtyped._src.lax.structural import (
+    bdim_to_front,
+    broadcast_in_dim,
+    broadcasted_iota,
+    instantiate,
+    moveaxis,
+    reshape,
+    select_n,
+    zeros,
+)
+from jaxtyped._src.lax.util import check_int_tuple, operand, scalar_like, short_types
+from jaxtyped._src.util import prod
+
+__all__ = [
+    "GatherScatterMode",
+    "GatherDimensionNumbers",
+    "ScatterDimensionNumbers",
+    "Gather",
+    "Scatter",
+    "ScatterAdd",
+    "gather",
+    "scatter",
+    "scatter_add",
+]
+
+# A static fill value for out-of-bounds gathers.
+FillValue = bool | int | float | complex | None
+
+
+class GatherScatterMode(enum.Enum):
+    """How gather and scatter treat out-of-bounds indices (JAX's enum)."""
+
+    CLIP = enum.auto()
+    FILL_OR_DROP = enum.auto()
+    PROMISE_IN_BOUNDS = enum.auto()
+
+    @staticmethod
+    def from_any(s: "str | GatherScatterMode | None") -> "GatherScatterMode":
+        """Parse ``'clip'``, ``'fill'``/``'drop'`` (also ``None``) or
+        ``'promise_in_bounds'``, as JAX does."""
+        if isinstance(s, GatherScatterMode):
+            return s
+        if s == "clip":
+            return GatherScatterMode.CLIP
+        if s is None or s in ("fill", "drop"):
+            return GatherScatterMode.FILL_OR_DROP
+        if s == "promise_in_bounds":
+            return GatherScatterMode.PROMISE_IN_BOUNDS
+        raise JaxtypedValueError(f'Unknown gather mode "{s}"')
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class GatherDimensionNumbers:
+    """How operand, start indices and output axes relate in a gather.
+
+    ``offset_dims``: output axes holding the window (sorted);
+    ``collapsed_slice_dims``: operand axes of window size 1 left out of the
+    output; ``start_index_map``: the operand axis each index component
+    addresses; ``operand_batching_dims`` / ``start_indices_batching_dims``:
+    paired axes along which index rows and operand slices correspond.
+    """
+
+    offset_dims: tuple[int, ...]
+    collapsed_slice_dims: tuple[int, ...]
+    start_index_map: tuple[int, ...]
+    operand_batching_dims: tuple[int, ...] = ()
+    start_indices_batching_dims: tuple[int, ...] = ()
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ScatterDimensionNumbers:
+    """How operand, scatter indices and updates axes relate in a scatter.
+
+    ``update_window_dims``: updates axes holding the window (sorted);
+    ``inserted_window_dims``: operand axes of window size 1 absent from the
+    updates; ``scatter_dims_to_operand_dims``: the operand axis each index
+    component addresses; ``operand_batching_dims`` /
+    ``scatter_indices_batching_dims``: paired batching axes.
+    """
+
+    update_window_dims: tuple[int, ...]
+    inserted_window_dims: tuple[int, ...]
+    scatter_dims_to_operand_dims: tuple[int, ...]
+    operand_batching_dims: tuple[int, ...] = ()
+    scatter_indices_batching_dims: tuple[int, ...] = ()
+
+
+def _plus(dims: tuple[int, ...], k: int = 1) -> tuple[int, ...]:
+    return tuple(d + k for d in dims)
+
+
+# === validation shared by gather and scatter ===
+
+
+def _check_dims(where: str, label: str, dims: tuple[int, ...], bound: int, *, ordered: bool = True) -> None:
+    if ordered and list(dims) != sorted(dims):
+        raise JaxtypedTypeError(f"{where}: {label} must be sorted, got {dims}")
+    if len(set(dims)) != len(dims):
+        raise JaxtypedTypeError(f"{where}: {label} has repeated dimensions, got {dims}")
+    if any(not 0 <= d < bound for d in dims):
+        raise JaxtypedTypeError(f"{where}: {label} {dims} out of range [0, {bound})")
+
+
+def _check_disjoint(where: str, label_a: str, a: tuple[int, ...], label_b: str, b: tuple[int, ...]) -> None:
+    if set(a) & set(b):
+        raise JaxtypedTypeError(f"{where}: {label_a} {a} and {label_b} {b} must be disjoint")
+
+
+def _check_indices(where: str, indices: ShapedArray) -> None:
+    if not dtypes.is_integer(indices.dtype):
+        raise JaxtypedTypeError(f"{where}: indices must have an integer dtype, got {indices.str_short()}")
+    if indices.ndim < 1:
+        raise JaxtypedTypeError(
+            f"{where}: indices need at least one axis (the last one is the index vector), got {indices.str_short()}"
+        )
+
+
+def _check_index_map(where: str, label: str, index_map: tuple[int, ...], x: ShapedArray, indices: ShapedArray) -> None:
+    if len(index_map) != indices.shape[-1]:
+        raise JaxtypedTypeError(
+            f"{where}: {label} has {len(index_map)} entries but the index vector (last axis "
+            f"of indices) has size {indices.shape[-1]}; these must be equal"
+        )
+    _check_dims(where, label, index_map, x.ndim, ordered=False)
+
+
+def _check_batching(
+    where: str, labels: tuple[str, str], dims: tuple[tuple[int, ...], tuple[int, ...]],
+    x: ShapedArray, indices: ShapedArray,
+) -> None:
+    """Operand and indices batching dims: valid, paired, of equal sizes."""
+    operand_dims, index_dims = dims
+    _check_dims(where, labels[0], operand_dims, x.ndim)
+    _check_dims(where, labels[1], index_dims, indices.ndim - 1, ordered=False)
+    if len(operand_dims) != len(index_dims):
+        raise JaxtypedTypeError(f"{where}: {labels[0]} and {labels[1]} must have the same length")
+    operand_sizes = tuple(x.shape[d] for d in operand_dims)
+    index_sizes = tuple(indices.shape[d] for d in index_dims)
+    if operand_sizes != index_sizes:
+        raise JaxtypedTypeError(
+            f"{where}: operand batching dimensions have sizes {operand_sizes} but indices "
+            f"batching dimensions have sizes {index_sizes}"
+        )
+
+
+# === evaluation helpers shared by gather and scatter ===
+
+
+def _starts(
+    idx: NDArray, ndim: int, index_map: tuple[int, ...], batching: tuple[tuple[int, ...], tuple[int, ...]]
+) -> NDArray:
+    """One row of operand start coordinates per index vector: ``(n, ndim)``."""
+    batch_shape = idx.shape[:-1]
+    n = prod(batch_shape)
+    flat = idx.reshape(n, idx.shape[-1])
+    if flat.dtype == np.uint64:
+        flat = np.minimum(flat, np.uint64(np.iinfo(np.int64).max))
+    starts = np.zeros((n, ndim), np.int64)
+    starts[:, list(index_map)] = flat.astype(np.int64)
+    operand_dims, index_dims = batching
+    if operand_dims:
+        coords = np.unravel_index(np.arange(n), batch_shape)
+        for od, idim in zip(operand_dims, index_dims):
+            starts[:, od] = coords[idim]
+    return starts
+
+
+def _in_bounds(starts: NDArray, upper: NDArray, index_map: tuple[int, ...]) -> NDArray:
+    """Rows whose window lies entirely in bounds along the indexed axes."""
+    cols = list(index_map)
+    ok: NDArray = np.all((starts[:, cols] >= 0) & (starts[:, cols] <= upper[cols]), axis=1)
+    return ok
+
+
+def _window_index(starts: NDArray, sizes: Sequence[int]) -> tuple[NDArray, ...]:
+    """Advanced-index arrays, broadcasting to ``(n, *sizes)``, that address
+    every window element."""
+    ndim, n = len(sizes), starts.shape[0]
+    index: list[NDArray] = []
+    for d, size in enumerate(sizes):
+        offsets = np.arange(size).reshape((1,) + (1,) * d + (size,) + (1,) * (ndim - d - 1))
+        index.append(starts[:, d].reshape((n,) + (1,) * ndim) + offsets)
+    return tuple(index)
+
+
+def _default_fill(dtype: np.dtype[Any]) -> bool | int | float:
+    """JAX's fill for out-of-bounds gathers: NaN, the most negative signed
+    integer, the largest unsigned integer, or True."""
+    if dtypes.is_inexact(dtype):
+        return float("nan")
+    if dtypes.is_signed_integer(dtype):
+        return int(np.iinfo(dtype).min)
+    if dtypes.is_unsigned_integer(dtype):
+        return int(np.iinfo(dtype).max)
+    return True
+
+
+# === gather ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Gather(Primitive):
+    """Windows of ``slice_sizes`` of the operand at the start indices.
+
+    Operands ``(operand, start_indices)``; ``fill_value=None`` means JAX's
+    default fill (see ``_default_fill``), used only by ``FILL_OR_DROP``.
+    """
+
+    dimension_numbers: GatherDimensionNumbers
+    slice_sizes: tuple[int, ...]
+    indices_are_sorted: bool = False
+    unique_indices: bool = False
+    mode: GatherScatterMode = GatherScatterMode.PROMISE_IN_BOUNDS
+    fill_value: FillValue = None
+    name = "gather"
+
+    def _where(self, avals: tuple[ShapedArray, ...]) -> str:
+        return (
+            f"gather with dimension_numbers={self.dimension_numbers}, "
+            f"slice_sizes={self.slice_sizes} on ({short_types(avals)})"
+        )
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        if len(avals) != 2:
+            raise JaxtypedTypeError(f"gather takes 2 operands (operand, start_indices), got ({short_types(avals)})")
+        x, indices = avals
+        where = self._where(avals)
+        _check_indices(where, indices)
+        dn = self.dimension_numbers
+        out_rank = len(dn.offset_dims) + indices.ndim - 1
+        _check_dims(where, "offset_dims", dn.offset_dims, out_rank)
+        _check_index_map(where, "start_index_map", dn.start_index_map, x, indices)
+        _check_dims(where, "collapsed_slice_dims", dn.collapsed_slice_dims, x.ndim)
+        _check_batching(
+            where, ("operand_batching_dims", "start_indices_batching_dims"),
+            (dn.operand_batching_dims, dn.start_indices_batching_dims), x, indices,
+        )
+        _check_disjoint(where, "collapsed_slice_dims", dn.collapsed_slice_dims, "operand_batching_dims", dn.operand_batching_dims)
+        _check_disjoint(where, "start_index_map", dn.start_index_map, "operand_batching_dims", dn.operand_batching_dims)
+        self._check_slice_sizes(where, x)
+        return (ShapedArray(self._out_shape(indices), x.dtype, x.weak_type),)
+
+    def _check_slice_sizes(self, where: str, x: ShapedArray) -> None:
+        dn, sizes = self.dimension_numbers, self.slice_sizes
+        if len(sizes) != x.ndim:
+            raise JaxtypedTypeError(f"{where}: needs one slice size per operand axis")
+        if len(dn.offset_dims) + len(dn.collapsed_slice_dims) + len(dn.operand_batching_dims) != x.ndim:
+            raise JaxtypedTypeError(
+                f"{where}: every operand axis must be an offset, collapsed or batching "
+                "dimension (len(offset_dims) + len(collapsed_slice_dims) + "
+                "len(operand_batching_dims) must equal the operand's rank)"
+            )
+        if any(not 0 <= s <= d for s, d in zip(sizes, x.shape)):
+            raise JaxtypedTypeError(f"{where}: slice sizes must be within [0, operand size]")
+        if any(sizes[d] != 1 for d in dn.collapsed_slice_dims):
+            raise JaxtypedTypeError(f"{where}: collapsed_slice_dims must have slice size 1")
+        if any(sizes[d] > 1 for d in dn.operand_batching_dims):
+            raise JaxtypedTypeError(f"{where}: operand_batching_dims must have slice size 0 or 1")
+
+    def _offset_sizes(self) -> tuple[int, ...]:
+        dn = self.dimension_numbers
+        dropped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
+        return tuple(s for d, s in enumerate(self.slice_sizes) if d not in dropped)
+
+    def _out_shape(self, indices: ShapedArray) -> tuple[int, ...]:
+        offset_dims = self.dimension_numbers.offset_dims
+        batch = iter(indices.shape[:-1])
+        offsets = iter(self._offset_sizes())
+        rank = len(offset_dims) + indices.ndim - 1
+        return tuple(next(offsets) if p in offset_dims else next(batch) for p in range(rank))
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x, idx = args
+        dn = self.dimension_numbers
+        batching = (dn.operand_batching_dims, dn.start_indices_batching_dims)
+        starts = _starts(idx, x.ndim, dn.start_index_map, batching)
+        upper = np.array(x.shape, np.int64) - np.array(self.slice_sizes, np.int64)
+        clamped = np.clip(starts, 0, upper)
+        n = starts.shape[0]
+        windows = np.broadcast_to(x[_window_index(clamped, self.slice_sizes)], (n, *self.slice_sizes))
+        windows = windows.reshape((n, *self._offset_sizes()))
+        if self.mode == GatherScatterMode.FILL_OR_DROP:
+            fill = self._fill_buffer(x.dtype)
+            valid = _in_bounds(starts, upper, dn.start_index_map)
+            windows = np.where(valid.reshape((n,) + (1,) * (windows.ndim - 1)), windows, fill)
+        return (_place_offsets(windows, idx.shape[:-1], dn.offset_dims),)
+
+    def _fill_buffer(self, dtype: np.dtype[Any]) -> NDArray:
+        value = _default_fill(dtype) if self.fill_value is None else self.fill_value
+        with np.errstate(all="ignore"):
+            return convert_buffer(np.asarray(value), dtype)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        x, idx = primals
+        out = bind1(self, x, idx)
+        t = tangents[0]
+        if isinstance(t, Zero) or not dtypes.is_inexact(x.dtype):
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        # Linear in the operand; filled windows have zero derivative.
+        fill = 0 if self.mode == GatherScatterMode.FILL_OR_DROP else None
+        return (out,), (bind1(dataclasses.replace(self, fill_value=fill), t, idx),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        x, idx = args
+        x_dim, idx_dim = dims
+        dn = self.dimension_numbers
+        if idx_dim is None:
+            # The batch axis becomes a full-size window axis, output axis 0.
+            x = bdim_to_front(x, x_dim, axis.size)
+            new = GatherDimensionNumbers(
+                (0, *_plus(dn.offset_dims)), _plus(dn.collapsed_slice_dims), _plus(dn.start_index_map),
+                _plus(dn.operand_batching_dims), dn.start_indices_batching_dims,
+            )
+            prim = dataclasses.replace(self, dimension_numbers=new, slice_sizes=(axis.size, *self.slice_sizes))
+            return (bind1(prim, x, idx),), (0,)
+        idx = moveaxis(idx, idx_dim, 0)
+        if x_dim is None:
+            # A leading batch axis of the indices, output axis 0.
+            new = dataclasses.replace(
+                dn, offset_dims=_plus(dn.offset_dims),
+                start_indices_batching_dims=_plus(dn.start_indices_batching_dims),
+            )
+            prim = dataclasses.replace(self, dimension_numbers=new, indices_are_sorted=False, unique_indices=False)
+            return (bind1(prim, x, idx),), (0,)
+        # Both batched: pair the two batch axes as batching dimensions.
+        x = moveaxis(x, x_dim, 0)
+        new = GatherDimensionNumbers(
+            _plus(dn.offset_dims), _plus(dn.collapsed_slice_dims), _plus(dn.start_index_map),
+            (0, *_plus(dn.operand_batching_dims)), (0, *_plus(dn.start_indices_batching_dims)),
+        )
+        sizes = (min(axis.size, 1), *self.slice_sizes)
+        prim = dataclasses.replace(self, dimension_numbers=new, slice_sizes=sizes)
+        return (bind1(prim, x, idx),), (0,)
+
+
+def _place_offsets(windows: NDArray, batch_shape: tuple[int, ...], offset_dims: tuple[int, ...]) -> NDArray:
+    """``(n, *offsets)`` windows laid out as the gather output: index batch
+    axes in order, window axes at ``offset_dims``."""
+    nb = len(batch_shape)
+    out = windows.reshape(batch_shape + windows.shape[1:])
+    batch_axes = iter(range(nb))
+    perm = [nb + offset_dims.index(p) if p in offset_dims else next(batch_axes) for p in range(out.ndim)]
+    return np.transpose(out, perm)
+
+
+def _parse_fill(fill_value: FillValue, mode: GatherScatterMode, dtype: np.dtype[Any]) -> FillValue:
+    """The static fill value: None unless FILL_OR_DROP; JAX's default NaN
+    is stored as None so that equal gathers compare equal."""
+    if mode != GatherScatterMode.FILL_OR_DROP or fill_value is None:
+        return None
+    if isinstance(fill_value, float) and np.isnan(fill_value) and dtypes.is_inexact(dtype):
+        return None
+    return fill_value
+
+
+def _gather_dnums(dn: GatherDimensionNumbers) -> GatherDimensionNumbers:
+    f = "lax.gather"
+    return GatherDimensionNumbers(
+        check_int_tuple(f, "offset_dims", dn.offset_dims),
+        check_int_tuple(f, "collapsed_slice_dims", dn.collapsed_slice_dims),
+        check_int_tuple(f, "start_index_map", dn.start_index_map),
+        check_int_tuple(f, "operand_batching_dims", dn.operand_batching_dims),
+        check_int_tuple(f, "start_indices_batching_dims", dn.start_indices_batching_dims),
+    )
+
+
+def gather(
+    operand_: ArrayLike,
+    start_indices: ArrayLike,
+    dimension_numbers: GatherDimensionNumbers,
+    slice_sizes: Sequence[int],
+    *,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    mode: str | GatherScatterMode | None = None,
+    fill_value: FillValue = None,
+) -> Array:
+    """Gather windows of ``operand_`` (JAX's ``lax.gather``). ``mode=None``
+    is ``PROMISE_IN_BOUNDS`` (clamping), as in JAX; ``fill_value`` is used by
+    ``'fill'`` only and defaults to NaN / the integer extreme / True."""
+    x = operand(operand_, "lax.gather operand")
+    idx = operand(start_indices, "lax.gather start_indices")
+    if not isinstance(dimension_numbers, GatherDimensionNumbers):
+        raise JaxtypedTypeError(f"lax.gather: dimension_numbers must be a GatherDimensionNumbers, got {dimension_numbers!r}")
+    parsed = GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else GatherScatterMode.from_any(mode)
+    prim = Gather(
+        _gather_dnums(dimension_numbers),
+        check_int_tuple("lax.gather", "slice_sizes", slice_sizes),
+        bool(indices_are_sorted),
+        bool(unique_indices),
+        parsed,
+        _parse_fill(fill_value, parsed, x.dtype),
+    )
+    return bind1(prim, x, idx)
+
+
+# === scatter ===
+
+
+@dataclass(frozen=True, slots=True)
+class ScatterBase(Primitive):
+    """The scatter family: ``operand`` with ``updates`` combined into the
+    windows at the scatter indices. Operands ``(operand, scatter_indices,
+    updates)``; subclasses say how an update combines (``combine``)."""
+
+    dimension_numbers: ScatterDimensionNumbers
+    indices_are_sorted: bool = False
+    unique_indices: bool = False
+    mode: GatherScatterMode = GatherScatterMode.FILL_OR_DROP
+    accepts_bool: ClassVar[bool] = True
+
+    @abstractmethod
+    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
+        """Combine ``updates`` into ``out[index]`` in place (repeated
+        indices apply in order)."""
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        if len(avals) != 3:
+            raise JaxtypedTypeError(
+                f"{self.name} takes 3 operands (operand, scatter_indices, updates), got ({short_types(avals)})"
+            )
+        x, indices, updates = avals
+        where = f"{self.name} with dimension_numbers={self.dimension_numbers} on ({short_types(avals)})"
+        _check_indices(where, indices)
+        if updates.dtype != x.dtype:
+            raise DTypeMismatchError(f"{where}: updates must have the operand's dtype")
+        if not self.accepts_bool and dtypes.is_bool(x.dtype):
+            raise JaxtypedTypeError(f"{where}: does not accept dtype bool")
+        dn = self.dimension_numbers
+        _check_index_map(where, "scatter_dims_to_operand_dims", dn.scatter_dims_to_operand_dims, x, indices)
+        _check_dims(where, "inserted_window_dims", dn.inserted_window_dims, x.ndim)
+        _check_batching(
+            where, ("operand_batching_dims", "scatter_indices_batching_dims"),
+            (dn.operand_batching_dims, dn.scatter_indices_batching_dims), x, indices,
+        )
+        _check_disjoint(where, "inserted_window_dims", dn.inserted_window_dims, "operand_batching_dims", dn.operand_batching_dims)
+        _check_disjoint(where, "scatter_dims_to_operand_dims", dn.scatter_dims_to_operand_dims, "operand_batching_dims", dn.operand_batching_dims)
+        _check_updates(where, dn, x, indices, updates)
+        return (x,)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+        x, idx, updates = args
+        dn = self.dimension_numbers
+        window = _scatter_window(dn, x.shape, updates.shape)
+        batching = (dn.operand_batching_dims, dn.scatter_indices_batching_dims)
+        starts = _starts(idx, x.ndim, dn.scatter_dims_to_operand_dims, batching)
+        upper = np.array(x.shape, np.int64) - np.array(window, np.int64)
+        values = _updates_by_row(updates, dn.update_window_dims, starts.shape[0], window)
+        if self.mode == GatherScatterMode.CLIP:
+            starts = np.clip(starts, 0, upper)
+        else:  # FILL_OR_DROP and PROMISE_IN_BOUNDS drop partly out-of-bounds windows, as XLA
+            keep = _in_bounds(starts, upper, dn.scatter_dims_to_operand_dims)
+            starts, values = starts[keep], values[keep]
+        out = x.copy()
+        flat = out.reshape(x.shape or (1,))
+        index = _window_index(starts, window) if x.ndim else (np.zeros(starts.shape[0], np.intp),)
+        self.combine(flat, index, values)
+        return (out,)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        x_, idx, updates_ = args
+        x = bdim_to_front(x_, dims[0], axis.size)
+        updates = bdim_to_front(updates_, dims[2], axis.size)
+        dn = self.dimension_numbers
+        if dims[1] is None:
+            # The batch axis is a full-size window axis of the updates.
+            new = ScatterDimensionNumbers(
+                (0, *_plus(dn.update_window_dims)), _plus(dn.inserted_window_dims),
+                _plus(dn.scatter_dims_to_operand_dims), _plus(dn.operand_batching_dims),
+                dn.scatter_indices_batching_dims,
+            )
+            return (bind1(dataclasses.replace(self, dimension_numbers=new), x, idx, updates),), (0,)
+        idx = moveaxis(idx, dims[1], 0)
+        new = ScatterDimensionNumbers(
+            _plus(dn.update_window_dims), _plus(dn.inserted_window_dims), _plus(dn.scatter_dims_to_operand_dims),
+            (0, *_plus(dn.operand_batching_dims)), (0, *_plus(dn.scatter_indices_batching_dims)),
+        )
+        return (bind1(dataclasses.replace(self, dimension_numbers=new), x, idx, updates),), (0,)
+
+
+def _scatter_window(dn: ScatterDimensionNumbers, shape: tuple[int, ...], updates_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The window size along every operand axis (1 for inserted and
+    batching axes)."""
+    sizes = iter(updates_shape[d] for d in dn.update_window_dims)
+    absent = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+    return tuple(1 if d in absent else next(sizes) for d in range(len(shape)))
+
+
+def _updates_by_row(updates: NDArray, window_dims: tuple[int, ...], n: int, window: tuple[int, ...]) -> NDArray:
+    """Updates as ``(n, *window)``: scatter axes first, flattened."""
+    scatter_axes = [d for d in range(updates.ndim) if d not in window_dims]
+    return np.transpose(updates, scatter_axes + list(window_dims)).reshape((n, *window))
+
+
+def _check_updates(
+    where: str, dn: ScatterDimensionNumbers, x: ShapedArray, indices: ShapedArray, updates: ShapedArray
+) -> None:
+    """Window and scatter axes of the updates against operand and indices."""
+    expected_rank = indices.ndim - 1 + len(dn.update_window_dims)
+    if updates.ndim != expected_rank:
+        raise JaxtypedTypeError(f"{where}: updates must have rank {expected_rank}")
+    _check_dims(where, "update_window_dims", dn.update_window_dims, updates.ndim)
+    if len(dn.update_window_dims) + len(dn.inserted_window_dims) + len(dn.operand_batching_dims) != x.ndim:
+        raise JaxtypedTypeError(
+            f"{where}: every operand axis must be a window, inserted or batching dimension "
+            "(len(update_window_dims) + len(inserted_window_dims) + len(operand_batching_dims) "
+            "must equal the operand's rank)"
+        )
+    window = _scatter_window(dn, x.shape, updates.shape)
+    if any(w > d for w, d in zip(window, x.shape)):
+        raise JaxtypedTypeError(f"{where}: update windows {window} do not fit the operand")
+    scatter_sizes = tuple(s for d, s in enumerate(updates.shape) if d not in dn.update_window_dims)
+    if scatter_sizes != indices.shape[:-1]:
+        raise JaxtypedTypeError(
+            f"{where}: the scatter axes of updates have sizes {scatter_sizes} but the "
+            f"indices' batch axes have sizes {indices.shape[:-1]}"
+        )
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Scatter(ScatterBase):
+    """Scatter that replaces operand elements with the updates."""
+
+    name = "scatter"
+
+    @override
+    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
+        out[index] = updates
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        x, idx, updates = primals
+        t_x, t_updates = tangents[0], tangents[2]
+        zero = isinstance(t_x, Zero) and isinstance(t_updates, Zero)
+        if zero or not dtypes.is_inexact(x.dtype):
+            out = bind1(self, *primals)
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        if self.unique_indices:
+            return (bind1(self, *primals),), (bind1(self, instantiate(t_x), idx, instantiate(t_updates)),)
+        return _scatter_jvp_by_ids(self, primals, (instantiate(t_x), instantiate(t_updates)))
+
+
+def _scatter_jvp_by_ids(
+    prim: Scatter, primals: tuple[Array, ...], tangents: tuple[Array, Array]
+) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+    """JAX's jvp of a scatter whose indices may repeat: scatter a positive id
+    per index row to learn which update wins each element, gather the ids
+    back, and express primal and tangent as scatter-adds of the winners."""
+    x, idx, updates = primals
+    dn = prim.dimension_numbers
+    int32 = np.dtype(np.int32)
+    scatter_axes = tuple(d for d in range(updates.ndim) if d not in dn.update_window_dims)
+    rows = tuple(updates.shape[d] for d in scatter_axes)
+    row_ids = add(broadcasted_iota(int32, (prod(rows),), 0), scalar_like(1, int32, "scatter ids"))
+    ids = broadcast_in_dim(reshape(row_ids, rows), updates.shape, scatter_axes)
+    ids_prim = Scatter(dn, prim.indices_are_sorted, prim.unique_indices, prim.mode)
+    scattered = bind1(ids_prim, zeros(ShapedArray(x.shape, int32)), idx, ids)
+    window = _scatter_window(dn, x.shape, updates.shape)
+    back = GatherDimensionNumbers(
+        dn.update_window_dims, dn.inserted_window_dims, dn.scatter_dims_to_operand_dims,
+        dn.operand_batching_dims, dn.scatter_indices_batching_dims,
+    )
+    gathered = bind1(Gather(back, window, mode=GatherScatterMode.CLIP), scattered, idx)
+    untouched = eq(scattered, scalar_like(0, int32, "scatter ids"))
+    winner = eq(ids, gathered)
+    add_prim = ScatterAdd(dn, prim.indices_are_sorted, prim.unique_indices, prim.mode)
+
+    def masked(base: Array, values: Array) -> Array:
+        kept_base = select_n(untouched, zeros(base.aval.strip_weak_type()), base)
+        kept_values = select_n(winner, zeros(values.aval.strip_weak_type()), values)
+        return bind1(add_prim, kept_base, idx, kept_values)
+
+    return (masked(x, updates),), (masked(*tangents),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ScatterAdd(ScatterBase):
+    """Scatter that adds the updates to the operand (repeats accumulate)."""
+
+    name = "scatter-add"
+    accepts_bool = False
+
+    @override
+    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
+        np.add.at(out, index, updates)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        x, idx, _ = primals
+        out = bind1(self, *primals)
+        t_x, t_updates = tangents[0], tangents[2]
+        if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        return (out,), (bind1(self, instantiate(t_x), idx, instantiate(t_updates)),)
+
+
+def _scatter_dnums(dn: ScatterDimensionNumbers, f: str) -> ScatterDimensionNumbers:
+    if not isinstance(dn, ScatterDimensionNumbers):
+        raise JaxtypedTypeError(f"{f}: dimension_numbers must be a ScatterDimensionNumbers, got {dn!r}")
+    return ScatterDimensionNumbers(
+        check_int_tuple(f, "update_window_dims", dn.update_window_dims),
+        check_int_tuple(f, "inserted_window_dims", dn.inserted_window_dims),
+        check_int_tuple(f, "scatter_dims_to_operand_dims", dn.scatter_dims_to_operand_dims),
+        check_int_tuple(f, "operand_batching_dims", dn.operand_batching_dims),
+        check_int_tuple(f, "scatter_indices_batching_dims", dn.scatter_indices_batching_dims),
+    )
+
+
+def _scatter_operands(f: str, operand_: ArrayLike, indices: ArrayLike, updates: ArrayLike) -> tuple[Array, Array, Array]:
+    x = operand(operand_, f"{f} operand")
+    idx = operand(indices, f"{f} scatter_indices")
+    upd = operand(updates, f"{f} updates")
+    if is_python_scalar(updates) and kind_of(upd.dtype) == kind_of(x.dtype):
+        upd = scalar_like(updates, x.dtype, f"{f} updates")
+    return x, idx, upd
+
+
+def scatter(
+    operand_: ArrayLike,
+    scatter_indices: ArrayLike,
+    updates: ArrayLike,
+    dimension_numbers: ScatterDimensionNumbers,
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+) -> Array:
+    """``operand_`` with windows replaced by ``updates`` (JAX's
+    ``lax.scatter``); ``mode=None`` drops out-of-bounds windows."""
+    x, idx, upd = _scatter_operands("lax.scatter", operand_, scatter_indices, updates)
+    dn = _scatter_dnums(dimension_numbers, "lax.scatter")
+    prim = Scatter(dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
+    return bind1(prim, x, idx, upd)
+
+
+def scatter_add(
+    operand_: ArrayLike,
+    scatter_indices: ArrayLike,
+    updates: ArrayLike,
+    dimension_numbers: ScatterDimensionNumbers,
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+) -> Array:
+    """``operand_`` with ``updates`` added into windows (JAX's
+    ``lax.scatter_add``); ``mode=None`` drops out-of-bounds windows."""
+    x, idx, upd = _scatter_operands("lax.scatter_add", operand_, scatter_indices, updates)
+    dn = _scatter_dnums(dimension_numbers, "lax.scatter_add")
+    prim = ScatterAdd(dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
+    return bind1(prim, x, idx, upd)
