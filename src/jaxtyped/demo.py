@@ -71,12 +71,20 @@ def main() -> None:
     print(f"loss = {float(value):.5f}, jvp slope = {float(slope):.5f}, finite differences = {float(fd):.5f}")
 
     _section("3. vmap: per-example predictions and losses")
-    per_example = jt.vmap(lambda x, y: loss(params, x[None], y[None]))(xs, ys)
+
+    def example_loss(x: Array, y: Array) -> Array:
+        return loss(params, x[None], y[None])
+
+    per_example = jt.vmap(example_loss)(xs, ys)
     print(f"per-example losses: shape {per_example.shape}, mean {float(per_example.mean()):.5f} "
           f"(equals the batch loss {float(value):.5f})")
 
     _section("4. vmap(jacfwd): d prediction / d input for every example")
-    slopes = jt.vmap(jt.jacfwd(lambda x: predict(params, x.reshape(1, 1))[0, 0]))(xs[:, 0])
+
+    def scalar_model(x: Array) -> Array:
+        return predict(params, x.reshape(1, 1))[0, 0]
+
+    slopes = jt.vmap(jt.jacfwd(scalar_model))(xs[:, 0])
     print(f"input slopes at x = -1, 0, 1: {float(slopes[0]):.4f}, {float(slopes[32]):.4f}, {float(slopes[63]):.4f}")
 
     _section("5. training with forward-mode gradients (jacfwd over the parameter pytree)")

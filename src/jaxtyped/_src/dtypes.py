@@ -19,12 +19,11 @@ Dtypes are plain ``np.dtype`` objects; ``bfloat16`` comes from ml_dtypes and
 """
 
 import functools
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Final, Protocol, final, runtime_checkable
 
+import ml_dtypes
 import numpy as np
 from typing_extensions import TypeIs
 
@@ -61,10 +60,7 @@ __all__ = [
     "short_dtype_name",
 ]
 
-# Imported through importlib so that a type checker whose interpreter lacks
-# ml_dtypes (pyright uses the first python on PATH) still checks this module;
-# each attribute used is annotated where it is bound.
-_ml_dtypes: Final[ModuleType] = importlib.import_module("ml_dtypes")
+_ml_dtypes = ml_dtypes
 
 float0: Final[np.dtype[Any]] = np.dtype([("float0", np.void, 0)])
 """JAX's dtype of tangents of integer and boolean primals: zero bytes a value."""

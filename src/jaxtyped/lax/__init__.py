@@ -38,6 +38,14 @@ from jaxtyped._src.lax.arithmetic import (
 )
 from jaxtyped._src.lax.dot import dot, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_element_type
+from jaxtyped._src.lax.gather import (
+    GatherDimensionNumbers,
+    GatherScatterMode,
+    ScatterDimensionNumbers,
+    gather,
+    scatter,
+    scatter_add,
+)
 from jaxtyped._src.lax.reductions import argmax, argmin, reduce_max, reduce_min, reduce_prod, reduce_sum
 from jaxtyped._src.lax.slicing import (
     dynamic_index_in_dim,
@@ -98,4 +106,6 @@ __all__ = [
     "round", "rsqrt", "select_n", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "sign", "sin", "sinh", "slice", "slice_in_dim", "sqrt", "squeeze",
     "stop_gradient", "sub", "tan", "tanh", "transpose",
+    "GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "gather",
+    "scatter", "scatter_add",
 ]

@@ -53,6 +53,7 @@ __all__ = [
     "GatherDimensionNumbers",
     "ScatterDimensionNumbers",
     "Gather",
+    "ScatterBase",
     "Scatter",
     "ScatterAdd",
     "gather",
@@ -424,8 +425,6 @@ def gather(
     ``'fill'`` only and defaults to NaN / the integer extreme / True."""
     x = operand(operand_, "lax.gather operand")
     idx = operand(start_indices, "lax.gather start_indices")
-    if not isinstance(dimension_numbers, GatherDimensionNumbers):
-        raise JaxtypedTypeError(f"lax.gather: dimension_numbers must be a GatherDimensionNumbers, got {dimension_numbers!r}")
     parsed = GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else GatherScatterMode.from_any(mode)
     prim = Gather(
         _gather_dnums(dimension_numbers),
@@ -577,7 +576,7 @@ class Scatter(ScatterBase):
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        x, idx, updates = primals
+        x, idx, _ = primals
         t_x, t_updates = tangents[0], tangents[2]
         zero = isinstance(t_x, Zero) and isinstance(t_updates, Zero)
         if zero or not dtypes.is_inexact(x.dtype):
@@ -644,8 +643,6 @@ class ScatterAdd(ScatterBase):
 
 
 def _scatter_dnums(dn: ScatterDimensionNumbers, f: str) -> ScatterDimensionNumbers:
-    if not isinstance(dn, ScatterDimensionNumbers):
-        raise JaxtypedTypeError(f"{f}: dimension_numbers must be a ScatterDimensionNumbers, got {dn!r}")
     return ScatterDimensionNumbers(
         check_int_tuple(f, "update_window_dims", dn.update_window_dims),
         check_int_tuple(f, "inserted_window_dims", dn.inserted_window_dims),
