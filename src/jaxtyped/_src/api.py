@@ -8,7 +8,6 @@ installed, and unpacks the results after the interpreter's scope has ended
 in the enclosing context).
 """
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar, overload
 
@@ -23,6 +22,7 @@ from jaxtyped._src.api_util import (
     check_callable,
     flatten_with_names,
     leaf_to_array,
+    wraps,
 )
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import array_from_numpy
@@ -47,8 +47,9 @@ R = TypeVar("R")
 Aux = TypeVar("Aux")
 Ts = TypeVarTuple("Ts")
 
-# vmap's in_axes/out_axes: an axis, None, or a pytree prefix of them.
-AxisSpec = int | None | Sequence[object] | Mapping[str, object]
+# vmap's in_axes/out_axes: an axis, None, or a pytree prefix of them
+# (tuples, lists, dicts). Not Sequence[object]: a str would match it.
+AxisSpec = int | None | tuple[object, ...] | list[int | None] | list[object] | Mapping[str, object]
 
 
 # === jvp ===
@@ -200,7 +201,7 @@ def vmap(
     desc = describe_function(fun)
     call: Callable[..., R] = fun  # called with tracers, not P's static types
 
-    @functools.wraps(fun)
+    @wraps(fun)
     def batched(*args: P.args, **kwargs: P.kwargs) -> R:
         axes_prefix = _in_axes_prefix(in_axes, len(args))
         leaves, in_tree = tree_flatten((args, kwargs))
@@ -300,18 +301,33 @@ def _place_output(value: Array, dim: BatchDim, out_axis: Any, size: int, name: s
 @overload
 def jacfwd(
     fun: Callable[P, R],
-    argnums: int | Sequence[int] = 0,
+    argnums: int = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
 ) -> Callable[P, R]: ...
 @overload
 def jacfwd(
+    fun: Callable[P, R],
+    argnums: Sequence[int],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[P, tuple[R, ...]]: ...
+@overload
+def jacfwd(
     fun: Callable[P, tuple[R, Aux]],
-    argnums: int | Sequence[int] = 0,
+    argnums: int = 0,
     *,
     has_aux: Literal[True],
     holomorphic: bool = False,
 ) -> Callable[P, tuple[R, Aux]]: ...
+@overload
+def jacfwd(
+    fun: Callable[P, tuple[R, Aux]],
+    argnums: Sequence[int],
+    *,
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+) -> Callable[P, tuple[tuple[R, ...], Aux]]: ...
 def jacfwd(
     fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False
 ) -> Callable[..., Any]:
@@ -323,8 +339,9 @@ def jacfwd(
     (a tuple of them when ``argnums`` is a tuple).
 
     Note: the static return type reuses ``fun``'s (the Jacobian of an
-    ``Array -> Array`` function is an Array); for pytree outputs it is the
-    nested structure described above.
+    ``Array -> Array`` function is an Array; with a sequence ``argnums``, a
+    tuple of them); for pytree outputs it is the nested structure described
+    above.
 
     Example:
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
@@ -334,7 +351,7 @@ def jacfwd(
     """
     check_callable(fun, "jacfwd")
 
-    @functools.wraps(fun)
+    @wraps(fun)
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         positions = argnums_tuple(argnums, len(args), "jacfwd")
         dyn = tuple(args[i] for i in positions)
@@ -441,7 +458,7 @@ def make_jaxpr(
     check_callable(fun, "make_jaxpr")
     desc = describe_function(fun)
 
-    @functools.wraps(fun)
+    @wraps(fun)
     def make(*args: Any, **kwargs: Any) -> object:
         static: set[int] = set(argnums_tuple(static_argnums, len(args), "make_jaxpr")) if static_argnums != () else set()
         names = arg_names(fun, len(args))

@@ -1,9 +1,12 @@
 """Helpers of the transformation API (layer L5): argument validation,
 argument names for error messages, and conversion of pytree leaves."""
 
+import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any, final
+from typing import Any, TypeVar, final
+
+from typing_extensions import ParamSpec
 
 import numpy as np
 
@@ -15,7 +18,11 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.tree_util import keystr, tree_flatten_with_path
 from jaxtyped._src.util import is_int
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 __all__ = [
+    "wraps",
     "ShapeDtypeStruct",
     "check_callable",
     "argnums_tuple",
@@ -79,6 +86,14 @@ class ShapeDtypeStruct:
 
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype, self.weak_type))
+
+
+def wraps(fun: Callable[..., object]) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """``functools.wraps`` without copying ``__annotations__``: a
+    transformation's wrapper does not return what ``fun`` is annotated to
+    return (``make_jaxpr`` gives a ClosedJaxpr), and the debug mode's
+    beartype would check the wrapper against the copied annotations."""
+    return functools.wraps(fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"))
 
 
 def check_callable(fun: object, transformation: str) -> None:

@@ -12,11 +12,11 @@ set in the main thread is invisible to threads started later.
 
 import os
 from dataclasses import dataclass
-from typing import Final, final
+from typing import Final, Literal, final
 
 from jaxtyped._src.errors import JaxtypedValueError
 
-__all__ = ["Config", "config"]
+__all__ = ["Config", "OptionName", "config"]
 
 
 @final
@@ -65,6 +65,10 @@ def _env_bool(option: _BoolOption) -> bool:
     )
 
 
+# The names config.update accepts (checked statically and at run time).
+OptionName = Literal["jax_enable_x64", "jax_enable_checks"]
+
+
 @final
 class Config:
     """The set of global options; read them as attributes, set them with
@@ -77,22 +81,22 @@ class Config:
         False
     """
 
-    __slots__ = ("jax_enable_x64", "jax_enable_checks")
-
-    jax_enable_x64: bool
-    jax_enable_checks: bool
+    __slots__ = ("_values",)
 
     def __init__(self) -> None:
-        for option in _OPTIONS:
-            object.__setattr__(self, option.name, _env_bool(option))
+        self._values: dict[str, bool] = {option.name: _env_bool(option) for option in _OPTIONS}
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(
-            f"config options are set with config.update({name!r}, value), "
-            "not by assignment"
-        )
+    @property
+    def jax_enable_x64(self) -> bool:
+        """Whether 64-bit types are enabled (default: False)."""
+        return self._values["jax_enable_x64"]
 
-    def update(self, name: str, value: bool) -> None:
+    @property
+    def jax_enable_checks(self) -> bool:
+        """Whether every jaxpr a transformation produces is type-checked."""
+        return self._values["jax_enable_checks"]
+
+    def update(self, name: OptionName, value: bool) -> None:
         """Set option ``name`` to ``value`` for the whole process.
 
         Raises:
@@ -101,20 +105,18 @@ class Config:
         """
         option = _find_option(name)
         _check_bool(name, value)
-        object.__setattr__(self, option.name, value)
+        self._values[option.name] = value
 
     def values(self) -> dict[str, bool]:
-        """Return every option's current value, by name."""
-        return {option.name: bool(getattr(self, option.name)) for option in _OPTIONS}
+        """Every option's current value, by name."""
+        return dict(self._values)
 
     def trace_state(self) -> tuple[bool, ...]:
         """The values of the options that change what tracing produces.
 
         Caches of traced programs include this tuple in their keys.
         """
-        return tuple(
-            bool(getattr(self, option.name)) for option in _OPTIONS if option.affects_tracing
-        )
+        return tuple(self._values[option.name] for option in _OPTIONS if option.affects_tracing)
 
 
 def _check_bool(name: str, value: object) -> None:
@@ -124,7 +126,7 @@ def _check_bool(name: str, value: object) -> None:
         )
 
 
-def _find_option(name: str) -> _BoolOption:
+def _find_option(name: object) -> _BoolOption:
     for option in _OPTIONS:
         if option.name == name:
             return option

@@ -75,7 +75,7 @@ class Array(ABC):
         """The abstract value: shape, dtype and weak type."""
 
     @abstractmethod
-    def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, Any]:
+    def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
         """The concrete value, or a concretization error naming the
         transformation and the user's function."""
 
@@ -108,7 +108,7 @@ class Array(ABC):
 
     # --- conversions to Python values ---------------------------------------
 
-    def _require_scalar(self, conversion: Conversion) -> np.ndarray[Any, Any]:
+    def _require_scalar(self, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
         value = self._require_concrete(conversion)
         if value.size != 1:
             if conversion == "bool":
@@ -372,7 +372,7 @@ class Array(ABC):
 
 # Values accepted where an array is expected (JEP 12049): loosely typed inputs.
 ArrayLike = (
-    Array | np.ndarray[Any, Any] | np.bool_ | np.number[Any] | bool | int | float | complex
+    Array | np.ndarray[Any, np.dtype[Any]] | np.bool_ | np.number[Any] | bool | int | float | complex
 )
 
 # An axis argument of a reduction: one axis, several, or all (None).
@@ -384,7 +384,7 @@ IndexItem = int | slice | None | EllipsisType | Array | np.integer[Any]
 Index = IndexItem | tuple[IndexItem, ...]
 
 
-def require_concrete(x: Array, conversion: Conversion) -> np.ndarray[Any, Any]:
+def require_concrete(x: Array, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
     """The concrete NumPy value of ``x``, or the concretization error that
     explains why a traced value has none (for interpreters' use)."""
     return x._require_concrete(conversion)

@@ -39,10 +39,10 @@ class ArrayImpl(Array):
 
     __slots__ = ("_value", "_aval")
 
-    _value: np.ndarray[Any, Any]
+    _value: np.ndarray[Any, np.dtype[Any]]
     _aval: ShapedArray
 
-    def __init__(self, value: np.ndarray[Any, Any], aval: ShapedArray) -> None:
+    def __init__(self, value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> None:
         # Trusted constructor: callers guarantee that ``value`` matches
         # ``aval`` and is not writable (see array_from_numpy for user data).
         self._value = value
@@ -52,12 +52,12 @@ class ArrayImpl(Array):
     def aval(self) -> ShapedArray:
         return self._aval
 
-    def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, Any]:
+    def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
         return self._value
 
     def __array__(
         self, dtype: np.dtype[Any] | None = None, copy: bool | None = None
-    ) -> np.ndarray[Any, Any]:
+    ) -> np.ndarray[Any, np.dtype[Any]]:
         value = self._value
         if dtype is not None and np.dtype(dtype) != value.dtype:
             if copy is False:
@@ -92,7 +92,7 @@ class ArrayImpl(Array):
         return self  # immutable
 
 
-def host_buffer(x: ArrayImpl) -> np.ndarray[Any, Any]:
+def host_buffer(x: ArrayImpl) -> np.ndarray[Any, np.dtype[Any]]:
     """The read-only NumPy buffer of a concrete array (for impl rules)."""
     return x._value
 
@@ -116,7 +116,7 @@ def wrap_buffer(value: object, aval: ShapedArray, producer: str) -> ArrayImpl:
     return ArrayImpl(array, aval)
 
 
-def _rebuild(value: np.ndarray[Any, Any], aval: ShapedArray) -> ArrayImpl:
+def _rebuild(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> ArrayImpl:
     value.flags.writeable = False
     return ArrayImpl(value, aval)
 
@@ -129,13 +129,13 @@ def is_python_scalar(x: object) -> TypeIs[bool | int | float | complex]:
     return type(x) in _PYTHON_SCALARS
 
 
-def is_numpy_value(x: object) -> TypeIs[np.ndarray[Any, Any] | np.generic]:
+def is_numpy_value(x: object) -> TypeIs[np.ndarray[Any, np.dtype[Any]] | np.generic]:
     """Whether ``x`` is a NumPy array or NumPy scalar."""
     return isinstance(x, (np.ndarray, np.generic))
 
 
 def array_from_numpy(
-    value: np.ndarray[Any, Any] | np.generic, *, weak_type: bool = False, where: str = "asarray"
+    value: np.ndarray[Any, np.dtype[Any]] | np.generic, *, weak_type: bool = False, where: str = "asarray"
 ) -> ArrayImpl:
     """An array holding a private, read-only copy of ``value`` with its
     dtype canonicalised (64-bit types become 32-bit unless x64 is enabled).

@@ -31,7 +31,7 @@ __all__ = ["Primitive", "Tangent", "NDArray"]
 # A tangent (or cotangent): an array, or a symbolic zero.
 Tangent = Array | Zero
 # The host buffers ``impl`` rules compute on.
-NDArray = np.ndarray[Any, Any]
+NDArray = np.ndarray[Any, np.dtype[Any]]
 
 
 class Primitive(ABC):

@@ -404,7 +404,8 @@ class Pow(Elementwise):
 
     def compute(self, *args: NDArray) -> NDArray:
         x, y = args
-        return np.power(x, y.astype(x.dtype) if dtypes.is_integer(y.dtype) else y)
+        result: NDArray = np.power(x, y.astype(x.dtype) if dtypes.is_integer(y.dtype) else y)
+        return result
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:

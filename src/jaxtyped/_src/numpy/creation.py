@@ -238,7 +238,7 @@ def arange(
         target = result_dtype_of(*operands)[0]
     if begin == 0 and stride == 1 and isinstance(end, int):
         return broadcasted_iota(target, (max(end, 0),), 0)
-    host: np.ndarray[Any, Any]
+    host: np.ndarray[Any, np.dtype[Any]]
     if all(isinstance(v, int) for v in (begin, end, stride)):
         host = np.arange(int(begin), int(end), int(stride))
     else:

@@ -13,6 +13,7 @@ from types import EllipsisType
 from typing import Any
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
@@ -88,8 +89,8 @@ def _plan(x: Array, items: list[object]) -> _Plan:
             start = static % size
             _add_static(plan, start, start + 1, 1)
             plan.squeezed.append(axis)
-        elif isinstance(item, slice):
-            _add_slice(plan, axis, item, size)  # pyright: ignore[reportUnknownArgumentType]  # slice bounds are checked inside
+        elif _is_slice(item):
+            _add_slice(plan, axis, item, size)
             out_axis += 1
         elif isinstance(item, Array) or is_numpy_value(item):
             _add_array_index(plan, axis, item, size)
@@ -102,13 +103,17 @@ def _plan(x: Array, items: list[object]) -> _Plan:
     return plan
 
 
+def _is_slice(x: object) -> TypeIs[slice]:
+    return isinstance(x, slice)
+
+
 def _add_static(plan: _Plan, start: int, limit: int, stride: int) -> None:
     plan.starts.append(start)
     plan.limits.append(limit)
     plan.strides.append(stride)
 
 
-def _add_slice(plan: _Plan, axis: int, item: "slice[object, object, object]", size: int) -> None:
+def _add_slice(plan: _Plan, axis: int, item: slice, size: int) -> None:
     for bound in (item.start, item.stop, item.step):
         if bound is not None and _static_int(bound) is None:
             raise JaxtypedIndexError(f"slice bounds must be static integers, got {item!r}")
@@ -123,7 +128,7 @@ def _add_slice(plan: _Plan, axis: int, item: "slice[object, object, object]", si
     plan.reversed_axes.append(axis)
 
 
-def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, Any] | np.generic, size: int) -> None:
+def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, np.dtype[Any]] | np.generic, size: int) -> None:
     index = item if isinstance(item, Array) else array_from_numpy(item)
     if index.ndim != 0:
         raise JaxtypedIndexError(

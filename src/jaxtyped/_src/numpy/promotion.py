@@ -60,8 +60,9 @@ def promote_dtypes(name: str, args: Sequence[ArrayLike], *, inexact: bool = Fals
         dtype = dtypes.default_float_dtype()
     out: list[Array] = []
     for raw, array in zip(args, arrays):
-        if is_python_scalar(raw) and array.dtype != dtype:
-            out.append(scalar_like(raw, dtype, f"jnp.{name}"))
+        if is_python_scalar(raw):
+            # A literal of the result dtype, never a conversion equation.
+            out.append(array if array.dtype == dtype else scalar_like(raw, dtype, f"jnp.{name}"))
         else:
             out.append(convert_to(array, dtype, weak_type=weak and array.weak_type))
     return out

@@ -1,0 +1,67 @@
+"""Eager jaxtyped.numpy code annotated with jaxtyped.typing types.
+
+Inputs are ArrayLike (arrays, NumPy arrays and scalars, Python scalars);
+results are Array. Operators mix Arrays with Python scalars and NumPy
+arrays on either side, and every result stays an Array.
+"""
+
+import numpy as np
+
+import jaxtyped.numpy as jnp
+from jaxtyped.typing import Array, ArrayLike, DType, Shape
+
+
+def scale(x: ArrayLike, factor: float = 2.0) -> Array:
+    return jnp.asarray(x) * factor
+
+
+def softplus(x: ArrayLike) -> Array:
+    return jnp.log1p(jnp.exp(x))
+
+
+def normalize(x: Array) -> Array:
+    centered = x - x.mean()
+    return centered / jnp.sqrt((centered**2).sum() + 1e-6)
+
+
+def describe(x: Array) -> tuple[Shape, DType, int]:
+    return x.shape, x.dtype, x.ndim
+
+
+x = jnp.arange(4.0)
+n = np.arange(4, dtype=np.float32)
+
+# ArrayLike accepts all of these.
+for value in (x, n, np.float32(1.5), 3, 2.5, True):
+    assert isinstance(scale(value), jnp.Array)
+assert isinstance(softplus(1.0), jnp.Array)
+
+# Operators between Arrays, Python scalars and NumPy arrays, both sides.
+results: list[Array] = [
+    x + x, x + 1, 1 + x, x * 2.5, 2.5 * x, x - n, n - x, x / n[1:].sum(), 1.0 / (x + 1),
+    x**2, 2**x, -x, abs(x), x @ x, n @ x, x // 2, x % 3, np.float32(2.0) * x,
+    x == n, x != 1, x < 2, x >= n, (x > 1) & (x < 3), ~(x > 1),
+]  # fmt: skip
+assert all(isinstance(r, jnp.Array) for r in results)
+assert (x + n).shape == (4,)
+assert float((n - x).sum()) == 0.0
+
+# Indexing, methods and reductions.
+m = jnp.reshape(jnp.arange(6.0), (2, 3))
+row: Array = m[0]
+col: Array = m[:, 1]
+assert row.shape == (3,) and col.shape == (2,)
+assert m.T.shape == (3, 2) and m.reshape(3, 2).shape == (3, 2) and m.reshape((6,)).shape == (6,)
+assert m.sum(axis=0).shape == (3,) and m.max().shape == ()
+assert int(m.argmax()) == 5
+assert describe(m) == ((2, 3), np.dtype(np.float32), 2)
+assert float(normalize(x).sum()) < 1e-5
+assert len(m) == 2 and [r.shape for r in m] == [(3,), (3,)]
+
+# Conversions to Python values.
+total: float = float(x.sum())
+count: int = int(jnp.sum(x > 0))
+flag: bool = bool((x >= 0).all())
+assert (total, count, flag) == (6.0, 3, True)
+assert x[1].item() == 1.0
+assert x.tolist() == [0.0, 1.0, 2.0, 3.0]

@@ -1,0 +1,42 @@
+"""jt.jacfwd keeps the function's parameters; for an Array -> Array
+function the Jacobian is an Array, with has_aux a (jacobian, aux) pair."""
+
+import numpy as np
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped.typing import Array
+
+
+def cube(x: Array) -> Array:
+    return x * x * x
+
+
+def weighted(w: Array, x: Array) -> Array:
+    return jnp.sum(w * x)
+
+
+def with_aux(x: Array) -> tuple[Array, Array]:
+    y = jnp.sin(x)
+    return y, y
+
+
+x = jnp.array([1.0, 2.0])
+
+jac: Array = jt.jacfwd(cube)(x)
+assert np.allclose(np.asarray(jac), np.diag([3.0, 12.0]))
+
+grad_x: Array = jt.jacfwd(weighted, argnums=1)(jnp.array([5.0, 7.0]), x)
+assert np.allclose(np.asarray(grad_x), [5.0, 7.0])
+
+jac_sin, value = jt.jacfwd(with_aux, has_aux=True)(x)
+assert jac_sin.shape == (2, 2) and value.shape == (2,)
+
+# Second derivative: jacfwd of jacfwd is still (Array) -> Array.
+def cubes(v: Array) -> Array:
+    return jnp.sum(v * v * v)
+
+
+hessian = jt.jacfwd(jt.jacfwd(cubes))
+h: Array = hessian(x)
+assert np.allclose(np.asarray(h), np.diag([6.0, 12.0]))

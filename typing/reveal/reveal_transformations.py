@@ -1,0 +1,73 @@
+"""Return types of the transformations: jvp pairs (and triples with
+has_aux), vmap/jacfwd keeping the signature, make_jaxpr giving a
+ClosedJaxpr whose parts are typed."""
+
+from collections.abc import Callable
+
+from typing_extensions import assert_type
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped.core import ClosedJaxpr, Eqn, Jaxpr, Primitive, ShapedArray, Var
+from jaxtyped.typing import Array
+
+
+class Aux:
+    """A user's auxiliary output type."""
+
+
+def f(x: Array) -> Array:
+    return jnp.sin(x)
+
+
+def f2(x: Array, y: Array) -> Array:
+    return x * y
+
+
+def f_aux(x: Array) -> tuple[Array, Aux]:
+    return x, Aux()
+
+
+def g(x: Array, n: int) -> Array:
+    return x * n
+
+
+def pair_out(x: Array) -> tuple[Array, Array]:
+    return x, x
+
+
+def check(x: Array, t: Array) -> None:
+    assert_type(jt.jvp(f, (x,), (t,)), tuple[Array, Array])
+    assert_type(jt.jvp(f2, (x, x), (t, t)), tuple[Array, Array])
+    assert_type(jt.jvp(f, (x,), (t,), has_aux=False), tuple[Array, Array])
+    assert_type(jt.jvp(f_aux, (x,), (t,), has_aux=True), tuple[Array, Array, Aux])
+    assert_type(jt.jvp(pair_out, (x,), (t,)), tuple[tuple[Array, Array], tuple[Array, Array]])
+    assert_type(jt.jvp(jnp.sin, (x,), (t,)), tuple[Array, Array])
+
+    vg: Callable[[Array, int], Array] = jt.vmap(g)
+    assert_type(vg(x, 2), Array)
+    assert_type(jt.vmap(g)(x, 2), Array)
+    assert_type(jt.vmap(g, in_axes=(0, None))(x, n=3), Array)
+    assert_type(jt.vmap(pair_out)(x), tuple[Array, Array])
+
+    assert_type(jt.jacfwd(f)(x), Array)
+    assert_type(jt.jacfwd(f2, argnums=(0, 1))(x, x), tuple[Array, ...])
+    assert_type(jt.jacfwd(f_aux, has_aux=True)(x), tuple[Array, Aux])
+    jf: Callable[[Array], Array] = jt.jacfwd(f)
+    assert_type(jf(x), Array)
+
+    closed = jt.make_jaxpr(f)(x)
+    assert_type(closed, ClosedJaxpr)
+    assert_type(jt.make_jaxpr(g, static_argnums=1)(x, 2), ClosedJaxpr)
+    assert_type(jt.make_jaxpr(f, return_shape=True)(x), tuple[ClosedJaxpr, object])
+    assert_type(closed.jaxpr, Jaxpr)
+    assert_type(closed.jaxpr.eqns, tuple[Eqn, ...])
+    assert_type(closed.consts, tuple[Array, ...])
+    assert_type(closed.in_avals, tuple[ShapedArray, ...])
+    for eqn in closed.jaxpr.eqns:
+        assert_type(eqn, Eqn)
+        assert_type(eqn.primitive, Primitive)
+        assert_type(eqn.primitive.name, str)
+        assert_type(eqn.outvars, tuple[Var, ...])
+        assert_type(eqn.params, dict[str, object])
+        assert_type(eqn.outvars[0].aval.shape, tuple[int, ...])
