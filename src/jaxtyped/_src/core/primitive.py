@@ -26,12 +26,15 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.errors import MissingRuleError
 
-__all__ = ["Primitive", "Tangent", "NDArray"]
+__all__ = ["Primitive", "Tangent", "NDArray", "HostValue"]
 
 # A tangent (or cotangent): an array, or a symbolic zero.
 Tangent = Array | Zero
 # The host buffers ``impl`` rules compute on.
 NDArray = np.ndarray[Any, np.dtype[Any]]
+# What ``impl`` rules return: NumPy gives scalars, not 0-d arrays, for 0-d
+# results; the evaluating interpreter turns both into arrays.
+HostValue = np.ndarray[Any, np.dtype[Any]] | np.generic
 
 
 class Primitive(ABC):
@@ -51,7 +54,7 @@ class Primitive(ABC):
                 inputs' short types.
         """
 
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         """Evaluate on concrete NumPy buffers (already type-checked)."""
         raise MissingRuleError(f"eager evaluation needs an impl rule for primitive '{self.name}'")
 

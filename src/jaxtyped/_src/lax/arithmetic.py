@@ -18,7 +18,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar
 from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import NDArray, Tangent
+from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.lax.elementwise_base import (
     ALL,
@@ -131,7 +131,7 @@ class Neg(Elementwise):
     arity = 1
     accepts = NUMBER
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.negative(args[0])
 
     @override
@@ -150,7 +150,7 @@ class Sign(NonDifferentiable):
     arity = 1
     accepts = NUMBER
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.sign(args[0])
 
 
@@ -166,7 +166,7 @@ class Abs(UnaryDifferentiable):
     def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
         return np.dtype(np.real(np.zeros((), dtype)).dtype) if dtypes.is_complex(dtype) else dtype
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.abs(args[0])
 
     @override
@@ -193,7 +193,7 @@ class Floor(NonDifferentiable):
     arity = 1
     accepts = FLOAT
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.floor(args[0])
 
 
@@ -206,7 +206,7 @@ class Ceil(NonDifferentiable):
     arity = 1
     accepts = FLOAT
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.ceil(args[0])
 
 
@@ -220,7 +220,7 @@ class Round(NonDifferentiable):
     arity = 1
     accepts = FLOAT
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
         nearest_even = np.rint(x)
         if self.rounding_method == RoundingMethod.TO_NEAREST_EVEN:
@@ -243,7 +243,7 @@ class IsFinite(NonDifferentiable):
     def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
         return np.dtype(np.bool_)
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.isfinite(args[0])
 
 
@@ -256,7 +256,7 @@ class Not(NonDifferentiable):
     arity = 1
     accepts = INTEGRAL
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
         return np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
 
@@ -270,7 +270,7 @@ class StopGradient(NonDifferentiable):
     arity = 1
     accepts = ALL
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return args[0]
 
 
@@ -292,7 +292,7 @@ class IntegerPow(UnaryDifferentiable):
             )
         return out
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
         if self.y < 0:
             return np.reciprocal(np.power(x, -self.y))
@@ -325,7 +325,7 @@ class Add(Elementwise):
     arity = 2
     accepts = NUMBER
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.add(args[0], args[1])
 
     @override
@@ -344,7 +344,7 @@ class Sub(Elementwise):
     arity = 2
     accepts = NUMBER
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.subtract(args[0], args[1])
 
     @override
@@ -366,7 +366,7 @@ class Mul(BinaryDifferentiable):
     name = "mul"
     accepts = NUMBER
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.multiply(args[0], args[1])
 
     @override
@@ -395,7 +395,7 @@ class Div(BinaryDifferentiable):
     name = "div"
     accepts = NUMBER
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x, y = args
         return _int_div(x, y) if dtypes.is_integer(x.dtype) else np.divide(x, y)
 
@@ -413,7 +413,7 @@ class Rem(BinaryDifferentiable):
     name = "rem"
     accepts = frozenset({"int", "uint", "float"})
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x, y = args
         if not dtypes.is_integer(x.dtype):
             return np.fmod(x, y)
@@ -451,7 +451,7 @@ class Max(BinaryDifferentiable):
     name = "max"
     accepts = frozenset({"bool", "int", "uint", "float"})
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.maximum(args[0], args[1])
 
     @override
@@ -467,7 +467,7 @@ class Min(BinaryDifferentiable):
     name = "min"
     accepts = frozenset({"bool", "int", "uint", "float"})
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.minimum(args[0], args[1])
 
     @override
@@ -498,7 +498,7 @@ class Eq(_Comparison):
     name = "eq"
     accepts = ALL
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.equal(args[0], args[1])
 
 
@@ -510,7 +510,7 @@ class Ne(_Comparison):
     name = "ne"
     accepts = ALL
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.not_equal(args[0], args[1])
 
 
@@ -522,7 +522,7 @@ class Lt(_Comparison):
     name = "lt"
     accepts = _ORDERED
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.less(args[0], args[1])
 
 
@@ -534,7 +534,7 @@ class Le(_Comparison):
     name = "le"
     accepts = _ORDERED
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.less_equal(args[0], args[1])
 
 
@@ -546,7 +546,7 @@ class Gt(_Comparison):
     name = "gt"
     accepts = _ORDERED
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.greater(args[0], args[1])
 
 
@@ -558,7 +558,7 @@ class Ge(_Comparison):
     name = "ge"
     accepts = _ORDERED
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.greater_equal(args[0], args[1])
 
 
@@ -571,7 +571,7 @@ class And(NonDifferentiable):
     arity = 2
     accepts = INTEGRAL
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.bitwise_and(args[0], args[1])
 
 
@@ -584,7 +584,7 @@ class Or(NonDifferentiable):
     arity = 2
     accepts = INTEGRAL
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.bitwise_or(args[0], args[1])
 
 
@@ -597,7 +597,7 @@ class Xor(NonDifferentiable):
     arity = 2
     accepts = INTEGRAL
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.bitwise_xor(args[0], args[1])
 
 
@@ -622,7 +622,7 @@ class ShiftLeft(_Shift):
 
     name = "shift_left"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         too_far, amount, _ = _shift_amount(*args)
         return np.where(too_far, 0, np.left_shift(args[0], amount)).astype(args[0].dtype)
 
@@ -634,7 +634,7 @@ class ShiftRightArithmetic(_Shift):
 
     name = "shift_right_arithmetic"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
         too_far, amount, _ = _shift_amount(*args)
         fill = np.where(x < 0, -1, 0) if dtypes.is_signed_integer(x.dtype) else 0
@@ -648,7 +648,7 @@ class ShiftRightLogical(_Shift):
 
     name = "shift_right_logical"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
         too_far, amount, _ = _shift_amount(*args)
         unsigned = np.dtype(f"u{x.dtype.itemsize}")

@@ -16,7 +16,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add_tangents
 from jaxtyped._src.lax.structural import moveaxis
@@ -69,7 +69,7 @@ class DotGeneral(Primitive):
         return (ShapedArray(shape, dtype, lhs.weak_type and rhs.weak_type),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         lhs, rhs = args
         (lc, rc), (lb, rb) = self.dimension_numbers
         compute = self.preferred_element_type or lhs.dtype

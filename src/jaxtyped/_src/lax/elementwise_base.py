@@ -19,7 +19,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis
 from jaxtyped._src.lax.util import check_arity, operand
@@ -113,12 +113,12 @@ class Elementwise(Primitive):
         return (ShapedArray(shape, self.result_dtype(dtype), weak),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         with np.errstate(all="ignore"):
             return (self.compute(*(_upcast_narrow(a) for a in args)),)
 
     @abstractmethod
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         """The operation on NumPy buffers (narrow floats arrive as float32)."""
 
     @override
@@ -231,7 +231,7 @@ class ConvertElementType(Primitive):
         return (ShapedArray(x.shape, self.new_dtype, self.weak_type),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         with np.errstate(all="ignore"):
             return (convert_buffer(args[0], self.new_dtype),)
 

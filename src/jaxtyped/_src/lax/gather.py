@@ -31,7 +31,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import is_python_scalar
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add, eq
 from jaxtyped._src.lax.elementwise_base import convert_buffer, kind_of
@@ -312,7 +312,7 @@ class Gather(Primitive):
         return tuple(next(offsets) if p in offset_dims else next(batch) for p in range(rank))
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x, idx = args
         dn = self.dimension_numbers
         batching = (dn.operand_batching_dims, dn.start_indices_batching_dims)
@@ -330,8 +330,8 @@ class Gather(Primitive):
 
     def _fill_buffer(self, dtype: np.dtype[Any]) -> NDArray:
         value = _default_fill(dtype) if self.fill_value is None else self.fill_value
-        with np.errstate(all="ignore"):
-            return convert_buffer(np.asarray(value), dtype)
+        with np.errstate(all="ignore"):  # a 1-element buffer: NumPy keeps it an array
+            return convert_buffer(np.asarray([value]), dtype).reshape(())
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -483,7 +483,7 @@ class ScatterBase(Primitive):
         return (x,)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x, idx, updates = args
         dn = self.dimension_numbers
         window = _scatter_window(dn, x.shape, updates.shape)

@@ -12,7 +12,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import DIV, EQ, MUL, const_like
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to, kind_of
@@ -83,7 +83,7 @@ class ReduceSum(_Reduction):
         return ReduceSum(axes)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x = _accumulate_dtype(args[0])
         return (np.sum(x, axis=self.axes, dtype=x.dtype),)
 
@@ -107,7 +107,7 @@ class ReduceProd(_Reduction):
         return ReduceProd(axes)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x = _accumulate_dtype(args[0])
         with np.errstate(all="ignore"):
             return (np.prod(x, axis=self.axes, dtype=x.dtype),)
@@ -197,7 +197,7 @@ class ReduceMax(_Reduction):
         return ReduceMax(axes)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x = _accumulate_dtype(args[0])
         return (np.max(x, axis=self.axes, initial=_identity_for_max(x.dtype)),)
 
@@ -221,7 +221,7 @@ class ReduceMin(_Reduction):
         return ReduceMin(axes)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x = _accumulate_dtype(args[0])
         return (np.min(x, axis=self.axes, initial=_identity_for_min(x.dtype)),)
 
@@ -274,7 +274,7 @@ class ArgMax(_ArgReduction):
         return ArgMax(axes, self.index_dtype)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.argmax(_accumulate_dtype(args[0]), axis=self.axes[0]),)
 
 
@@ -292,7 +292,7 @@ class ArgMin(_ArgReduction):
         return ArgMin(axes, self.index_dtype)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.argmin(_accumulate_dtype(args[0]), axis=self.axes[0]),)
 
 

@@ -17,7 +17,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import array_from_numpy
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax.elementwise_base import convert_element_type
@@ -77,7 +77,7 @@ class Slice(Primitive):
         return (x.update(shape=shape),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         strides = self.strides or (1,) * args[0].ndim
         index = tuple(
             _builtin_slice(lo, hi, s) for lo, hi, s in zip(self.start_indices, self.limit_indices, strides)
@@ -183,7 +183,7 @@ class DynamicSlice(Primitive):
         return (x.update(shape=self.slice_sizes),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x, *indices = args
         starts = _clamped_starts(indices, x.shape, self.slice_sizes)
         return (x[tuple(_builtin_slice(b, b + s) for b, s in zip(starts, self.slice_sizes))],)
@@ -279,7 +279,7 @@ class DynamicUpdateSlice(Primitive):
         return (x.update(weak_type=x.weak_type and update.weak_type),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x, update, *indices = args
         starts = _clamped_starts(indices, x.shape, update.shape)
         out = x.copy()

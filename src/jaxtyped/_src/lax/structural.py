@@ -19,7 +19,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import array_from_numpy
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.util import (
     check_arity,
@@ -119,7 +119,7 @@ class BroadcastInDim(Primitive):
         return (x.update(shape=shape),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         (x,) = args
         expanded = [1] * len(self.shape)
         for i, d in enumerate(self.broadcast_dimensions):
@@ -182,7 +182,7 @@ class Reshape(Primitive):
         return (x.update(shape=self.new_sizes),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         (x,) = args
         if self.dimensions is not None:
             x = np.transpose(x, self.dimensions)
@@ -233,7 +233,7 @@ class Transpose(Primitive):
         return (x.update(shape=tuple(x.shape[p] for p in self.permutation)),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.transpose(args[0], self.permutation),)
 
     @override
@@ -279,7 +279,7 @@ class Squeeze(Primitive):
         return (x.update(shape=shape),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.squeeze(args[0], self.dimensions),)
 
     @override
@@ -321,7 +321,7 @@ class ExpandDims(Primitive):
         return (x.update(shape=shape),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.expand_dims(args[0], self.dimensions),)
 
     @override
@@ -361,7 +361,7 @@ class Rev(Primitive):
         return (x,)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.flip(args[0], self.dimensions),)
 
     @override
@@ -417,7 +417,7 @@ class Concatenate(Primitive):
         return (ShapedArray(shape, first.dtype, all(a.weak_type for a in avals)),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.concatenate(args, axis=self.dimension),)
 
     @override
@@ -473,7 +473,7 @@ class Pad(Primitive):
         return (ShapedArray(shape, x.dtype, x.weak_type and value.weak_type),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x, value = args
         config = self.padding_config
         # Interior and non-negative edges into a buffer padded generously;
@@ -551,7 +551,7 @@ class SelectN(Primitive):
         return (first.update(weak_type=all(c.weak_type for c in cases)),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         which, *cases = args
         if len(cases) == 1:
             return (cases[0],)
@@ -613,7 +613,7 @@ class Iota(Primitive):
         return (ShapedArray(self.shape, self.dtype),)
 
     @override
-    def impl(self, args: tuple[NDArray, ...]) -> tuple[NDArray, ...]:
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         line = np.arange(self.shape[self.dimension], dtype=self.dtype)
         view = [1] * len(self.shape)
         view[self.dimension] = self.shape[self.dimension]

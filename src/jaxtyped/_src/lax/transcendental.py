@@ -13,7 +13,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import NDArray, Tangent
+from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError
 from jaxtyped._src.lax.arithmetic import ADD, DIV, EQ, MUL, NEG, SUB, BinaryDifferentiable, UnaryDifferentiable, add_tangents, const_like
 from jaxtyped._src.lax.elementwise_base import FLOAT, INEXACT, Elementwise, convert_to, elementwise_shape
@@ -54,7 +54,7 @@ class Sqrt(_Transcendental):
 
     name = "sqrt"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.sqrt(args[0])
 
     @override
@@ -69,7 +69,7 @@ class Rsqrt(_Transcendental):
 
     name = "rsqrt"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.reciprocal(np.sqrt(args[0]))
 
     @override
@@ -84,7 +84,7 @@ class Exp(_Transcendental):
 
     name = "exp"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.exp(args[0])
 
     @override
@@ -99,7 +99,7 @@ class Log(_Transcendental):
 
     name = "log"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.log(args[0])
 
     @override
@@ -114,7 +114,7 @@ class Log1p(_Transcendental):
 
     name = "log1p"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.log1p(args[0])
 
     @override
@@ -129,7 +129,7 @@ class Expm1(_Transcendental):
 
     name = "expm1"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.expm1(args[0])
 
     @override
@@ -144,7 +144,7 @@ class Sin(_Transcendental):
 
     name = "sin"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.sin(args[0])
 
     @override
@@ -159,7 +159,7 @@ class Cos(_Transcendental):
 
     name = "cos"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.cos(args[0])
 
     @override
@@ -174,7 +174,7 @@ class Tan(_Transcendental):
 
     name = "tan"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.tan(args[0])
 
     @override
@@ -189,7 +189,7 @@ class Tanh(_Transcendental):
 
     name = "tanh"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.tanh(args[0])
 
     @override
@@ -204,7 +204,7 @@ class Logistic(_Transcendental):
 
     name = "logistic"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
         if dtypes.is_complex(x.dtype):
             return np.reciprocal(np.add(1, np.exp(np.negative(x))))
@@ -229,7 +229,7 @@ class Erf(UnaryDifferentiable):
     name = "erf"
     accepts = FLOAT
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
         # NumPy has no erf; math.erf is exact to double precision.
         result: NDArray = _erf_float64(x.astype(np.float64)) if x.size else x
@@ -248,7 +248,7 @@ class Asin(_Transcendental):
 
     name = "asin"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.arcsin(args[0])
 
     @override
@@ -263,7 +263,7 @@ class Acos(_Transcendental):
 
     name = "acos"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.arccos(args[0])
 
     @override
@@ -278,7 +278,7 @@ class Atan(_Transcendental):
 
     name = "atan"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.arctan(args[0])
 
     @override
@@ -293,7 +293,7 @@ class Sinh(_Transcendental):
 
     name = "sinh"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.sinh(args[0])
 
     @override
@@ -308,7 +308,7 @@ class Cosh(_Transcendental):
 
     name = "cosh"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.cosh(args[0])
 
     @override
@@ -323,7 +323,7 @@ class Asinh(_Transcendental):
 
     name = "asinh"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.arcsinh(args[0])
 
     @override
@@ -338,7 +338,7 @@ class Acosh(_Transcendental):
 
     name = "acosh"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.arccosh(args[0])
 
     @override
@@ -354,7 +354,7 @@ class Atanh(_Transcendental):
 
     name = "atanh"
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.arctanh(args[0])
 
     @override
@@ -370,7 +370,7 @@ class Atan2(BinaryDifferentiable):
     name = "atan2"
     accepts = FLOAT
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         return np.arctan2(args[0], args[1])
 
     @override
@@ -402,7 +402,7 @@ class Pow(Elementwise):
             )
         return (ShapedArray(shape, x.dtype, x.weak_type and y.weak_type),)
 
-    def compute(self, *args: NDArray) -> NDArray:
+    def compute(self, *args: NDArray) -> HostValue:
         x, y = args
         result: NDArray = np.power(x, y.astype(x.dtype) if dtypes.is_integer(y.dtype) else y)
         return result
