@@ -55,6 +55,7 @@ except errors.JaxtypedError as e:
     expect_error(type(e), "config")
 except Exception as e:  # in debug mode beartype rejects the name first
     assert jt.DEBUG, e
+    seen["config"] = type(e).__name__
 
 caught: list[type[errors.JaxtypedError]] = []
 bad_calls: list[Callable[[], Array]] = [
