@@ -47,7 +47,7 @@ class ScalarType:
         """The NumPy dtype this stands for."""
         return self._dtype
 
-    def __call__(self, x: ArrayLike | Sequence[Any]) -> Array:
+    def __call__(self, x: ArrayLike | Sequence[object]) -> Array:
         return asarray(x, dtype=self._dtype)
 
     def __repr__(self) -> str:
@@ -92,17 +92,17 @@ def _contains_array(x: object) -> bool:
     return False
 
 
-def array(object: Any, dtype: "dtypes.DTypeLike | None" = None, copy: bool = True, ndmin: int = 0) -> Array:  # noqa: A002 - NumPy's name
+def array(object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = True, ndmin: int = 0) -> Array:  # noqa: A002 - NumPy's name
     """An array from an array, a scalar, or nested lists/tuples of them
     (JAX's ``jnp.array``); Python scalars give weakly typed arrays."""
     target = _dtype_arg(dtype)
     if isinstance(object, Array):
         result = object
-    elif _contains_array(object):
+    elif is_list_or_tuple(object) and _contains_array(object):
         result = _stack_nested(object)
     elif is_python_scalar(object):
         result = array_from_scalar(object, where="jnp.array")
-    elif isinstance(object, (np.ndarray, np.generic, list, tuple)):
+    elif is_numpy_value(object) or is_list_or_tuple(object):
         result = _from_host(object)
     else:
         raise JaxtypedTypeError(f"jnp.array: cannot convert {type(object).__name__} to an array")
@@ -113,16 +113,16 @@ def array(object: Any, dtype: "dtypes.DTypeLike | None" = None, copy: bool = Tru
     return result
 
 
-def _from_host(value: Any) -> Array:
+def _from_host(value: object) -> Array:
     host = np.asarray(value)
     if host.dtype == np.object_:
         raise JaxtypedTypeError("jnp.array: ragged or non-numeric nested sequences are not supported")
     return array_from_numpy(host, where="jnp.array")
 
 
-def _stack_nested(items: Sequence[Any]) -> Array:
+def _stack_nested(items: Sequence[object]) -> Array:
     """Nested lists holding arrays (possibly traced): promote and stack."""
-    parts = [array(item) if isinstance(item, (list, tuple)) else item for item in items]
+    parts = [array(item) if is_list_or_tuple(item) else item for item in items]
     promoted = promote_dtypes("array", parts)
     shapes = {p.shape for p in promoted}
     if len(shapes) != 1:
@@ -130,7 +130,7 @@ def _stack_nested(items: Sequence[Any]) -> Array:
     return concatenate([expand_dims(p, (0,)) for p in promoted], 0)
 
 
-def asarray(a: Any, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None) -> Array:
+def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None) -> Array:
     """``jnp.array`` without a forced copy (arrays are immutable anyway)."""
     return array(a, dtype)
 

@@ -51,7 +51,7 @@ def result_dtype_of(*arrays: Array) -> tuple[np.dtype[Any], bool]:
     return dtypes.result_dtype(*[(a.dtype, a.weak_type) for a in arrays])
 
 
-def promote_dtypes(name: str, args: Sequence[ArrayLike], *, inexact: bool = False) -> list[Array]:
+def promote_dtypes(name: str, args: Sequence[object], *, inexact: bool = False) -> list[Array]:
     """Operands converted to their common dtype (no broadcasting)."""
     check_arraylike(name, *args)
     arrays = [to_array(a, f"jnp.{name} argument {i}") for i, a in enumerate(args)]
