@@ -243,8 +243,9 @@ def _default_fill(dtype: np.dtype[Any]) -> bool | int | float:
 class Gather(Primitive):
     """Windows of ``slice_sizes`` of the operand at the start indices.
 
-    Operands ``(operand, start_indices)``; ``fill_value=None`` means JAX's
-    default fill (see ``_default_fill``), used only by ``FILL_OR_DROP``.
+    Operands ``(operand, start_indices)``; ``fill_value`` is used only by
+    ``FILL_OR_DROP``, and ``None`` means JAX's default (NaN, the most negative
+    signed or largest unsigned integer, True).
     """
 
     dimension_numbers: GatherDimensionNumbers

@@ -28,8 +28,17 @@ from jaxtyped._src.lax.gather import (
     Scatter,
     ScatterDimensionNumbers,
 )
-from jaxtyped._src.lax.structural import bdim_to_front, broadcast_in_dim, concatenate, instantiate, moveaxis, squeeze
+from jaxtyped._src.lax.structural import (
+    bdim_to_front,
+    broadcast_in_dim,
+    concatenate,
+    instantiate,
+    moveaxis,
+    select_n,
+    squeeze,
+)
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, scalar_like, short_types
+from jaxtyped._src.util import is_int
 
 __all__ = [
     "Slice",
@@ -221,33 +230,66 @@ def _zero_index(indices: Sequence[Array]) -> Array:
     return array_from_numpy(np.zeros((), dtype))
 
 
-def _index_operands(name: str, start_indices: Sequence[ArrayLike] | ArrayLike) -> list[Array]:
+def _index_items(name: str, start_indices: Sequence[ArrayLike] | ArrayLike) -> list[object]:
     if isinstance(start_indices, Array) or isinstance(start_indices, np.ndarray):
         if start_indices.ndim != 1:
             raise JaxtypedTypeError(f"lax.{name}: start_indices must be a sequence or a 1-d array")
-        return [operand(start_indices[i], f"lax.{name} start_indices[{i}]") for i in range(start_indices.shape[0])]
+        return [start_indices[i] for i in range(start_indices.shape[0])]
     if not isinstance(start_indices, Sequence):
         raise JaxtypedTypeError(f"lax.{name}: start_indices must be a sequence of scalars, got {start_indices!r}")
-    return [operand(i, f"lax.{name} start_indices[{k}]") for k, i in enumerate(start_indices)]
+    return list(start_indices)
 
 
-def dynamic_slice(operand_: ArrayLike, start_indices: Sequence[ArrayLike] | ArrayLike, slice_sizes: Sequence[int]) -> Array:
+def _start_operands(
+    name: str, x: Array, start_indices: Sequence[ArrayLike] | ArrayLike, allow_negative_indices: bool | Sequence[bool]
+) -> list[Array]:
+    """Start indices as arrays; where allowed, a negative start counts from
+    the end of its axis (JAX's default). Python integers are normalised
+    statically, traced ones with a select."""
+    items = _index_items(name, start_indices)
+    if len(items) != x.ndim:
+        raise JaxtypedTypeError(f"lax.{name}: needs {x.ndim} start indices for operand {x.aval.str_short()}, got {len(items)}")
+    allowed = [allow_negative_indices] * x.ndim if isinstance(allow_negative_indices, bool) else list(allow_negative_indices)
+    starts: list[Array] = []
+    for axis, (item, allow) in enumerate(zip(items, allowed, strict=True)):
+        if is_int(item):
+            value = int(item)  # type: ignore[call-overload]  # pyright: ignore[reportArgumentType]  # is_int checked
+            value = value + x.shape[axis] if allow and value < 0 else value
+            starts.append(array_from_numpy(np.array(value, np.int32)))
+            continue
+        index = operand(item, f"lax.{name} start_indices[{axis}]")
+        if allow and dtypes.is_signed_integer(index.dtype):
+            zero = array_from_numpy(np.zeros((), index.dtype))
+            size = array_from_numpy(np.array(x.shape[axis], index.dtype))
+            index = select_n(la.lt(index, zero), index, la.add(index, size))
+        starts.append(index)
+    return starts
+
+
+def dynamic_slice(
+    operand_: ArrayLike,
+    start_indices: Sequence[ArrayLike] | ArrayLike,
+    slice_sizes: Sequence[int],
+    *,
+    allow_negative_indices: bool | Sequence[bool] = True,
+) -> Array:
     """The slice of ``slice_sizes`` starting at ``start_indices`` (JAX's
-    ``lax.dynamic_slice``); starts are clamped into bounds."""
+    ``lax.dynamic_slice``): negative starts count from the end (unless
+    ``allow_negative_indices`` is False), then starts are clamped into bounds."""
     x = operand(operand_, "lax.dynamic_slice operand")
-    indices = [operand(i, "lax.dynamic_slice start index") for i in _index_operands("dynamic_slice", start_indices)]
+    indices = _start_operands("dynamic_slice", x, start_indices, allow_negative_indices)
     sizes = check_int_tuple("lax.dynamic_slice", "slice_sizes", slice_sizes)
     return bind1(DynamicSlice(sizes), x, *indices)
 
 
-def dynamic_slice_in_dim(operand_: ArrayLike, start_index: ArrayLike, slice_size: int, axis: int = 0) -> Array:
+def dynamic_slice_in_dim(
+    operand_: ArrayLike, start_index: ArrayLike, slice_size: int, axis: int = 0, *, allow_negative_indices: bool = True
+) -> Array:
     """``dynamic_slice`` along one axis (JAX's ``lax.dynamic_slice_in_dim``)."""
     x = operand(operand_, "lax.dynamic_slice_in_dim operand")
-    start = operand(start_index, "lax.dynamic_slice_in_dim start_index")
-    zero = _zero_index([start])
-    starts = [start if i == axis else zero for i in range(x.ndim)]
+    starts: list[ArrayLike] = [start_index if i == axis else 0 for i in range(x.ndim)]
     sizes = [slice_size if i == axis else d for i, d in enumerate(x.shape)]
-    return dynamic_slice(x, starts, sizes)
+    return dynamic_slice(x, starts, sizes, allow_negative_indices=allow_negative_indices)
 
 
 def dynamic_index_in_dim(operand_: ArrayLike, index: ArrayLike, axis: int = 0, keepdims: bool = True) -> Array:
@@ -315,10 +357,17 @@ class DynamicUpdateSlice(Primitive):
 _DYNAMIC_UPDATE_SLICE = DynamicUpdateSlice()
 
 
-def dynamic_update_slice(operand_: ArrayLike, update: ArrayLike, start_indices: Sequence[ArrayLike] | ArrayLike) -> Array:
+def dynamic_update_slice(
+    operand_: ArrayLike,
+    update: ArrayLike,
+    start_indices: Sequence[ArrayLike] | ArrayLike,
+    *,
+    allow_negative_indices: bool | Sequence[bool] = True,
+) -> Array:
     """``operand_`` with ``update`` written at ``start_indices`` (JAX's
-    ``lax.dynamic_update_slice``); starts are clamped into bounds."""
+    ``lax.dynamic_update_slice``): negative starts count from the end (unless
+    ``allow_negative_indices`` is False), then starts are clamped into bounds."""
     x = operand(operand_, "lax.dynamic_update_slice operand")
     upd = operand(update, "lax.dynamic_update_slice update")
-    indices = [operand(i, "lax.dynamic_update_slice start index") for i in _index_operands("dynamic_update_slice", start_indices)]
+    indices = _start_operands("dynamic_update_slice", x, start_indices, allow_negative_indices)
     return bind1(_DYNAMIC_UPDATE_SLICE, x, upd, *indices)

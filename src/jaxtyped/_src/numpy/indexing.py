@@ -155,7 +155,7 @@ def getitem(x: Array, index: object) -> Array:
         zero = scalar_like(0, np.dtype(np.int32), "index")
         starts = [plan.dynamic.get(axis, zero) for axis in range(result.ndim)]
         sizes = [1 if axis in plan.dynamic else d for axis, d in enumerate(result.shape)]
-        result = dynamic_slice(result, starts, sizes)
+        result = dynamic_slice(result, starts, sizes, allow_negative_indices=False)
     if plan.squeezed:
         result = ls.squeeze(result, plan.squeezed)
     if plan.new_axes:
