@@ -501,9 +501,8 @@ def test_vmap_dynamic_slice_batched_starts(x_batched: bool) -> None:
         return lax.dynamic_slice(x, (i, j), (2, 3))
 
     def theirs(x: Any, i: Any, j: Any) -> Any:
-        # jax.lax.dynamic_slice wraps negative starts unless told not to;
-        # the primitive (and jaxtyped's dynamic_slice) only clamps.
-        return jax.lax.dynamic_slice(x, (i, j), (2, 3), allow_negative_indices=False)
+        # Both wrap negative starts (allow_negative_indices=True), then clamp.
+        return jax.lax.dynamic_slice(x, (i, j), (2, 3))
 
     _check_vmap(ours, args, axes)
     _close(_vmap(ours, args, axes), _jax_vmap(theirs, args, axes))
@@ -534,7 +533,7 @@ def test_vmap_dynamic_update_slice_batched_starts(axes: tuple[int | None, int | 
         return lax.dynamic_update_slice(x, u, (i, j))
 
     def theirs(x: Any, u: Any, i: Any, j: Any) -> Any:
-        return jax.lax.dynamic_update_slice(x, u, (i, j), allow_negative_indices=False)
+        return jax.lax.dynamic_update_slice(x, u, (i, j))
 
     _check_vmap(ours, args, in_axes)
     _close(_vmap(ours, args, in_axes), _jax_vmap(theirs, args, in_axes))
