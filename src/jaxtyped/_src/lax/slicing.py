@@ -259,6 +259,9 @@ def _start_operands(
             continue
         index = operand(item, f"lax.{name} start_indices[{axis}]")
         if allow and dtypes.is_signed_integer(index.dtype):
+            if x.shape[axis] > np.iinfo(index.dtype).max:
+                # The axis length does not fit the index's dtype: widen first.
+                index = convert_element_type(index, np.int32)
             zero = array_from_numpy(np.zeros((), index.dtype))
             size = array_from_numpy(np.array(x.shape[axis], index.dtype))
             index = select_n(la.lt(index, zero), index, la.add(index, size))
