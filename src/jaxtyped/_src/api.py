@@ -25,7 +25,7 @@ from jaxtyped._src.api_util import (
     wraps,
 )
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.core.array_impl import array_from_numpy, shared_numpy_constants
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, Zero
 from jaxtyped._src.core.check import maybe_check_jaxpr
 from jaxtyped._src.core.interpreter import current_interpreter, transformation_scope
@@ -107,25 +107,32 @@ def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = Fa
         (Array(0., dtype=float32, weak_type=True), Array(1., dtype=float32, weak_type=True))
     """
     check_callable(fun, "jvp")
+    return _jvp(fun, primals, tangents, has_aux, "jvp")
+
+
+def _jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool, transformation: str) -> Any:
+    """``jvp``'s body; ``transformation`` is the API name errors mention."""
     for what, value in (("primals", primals), ("tangents", tangents)):
         if not isinstance(value, (tuple, list)):
             raise JaxtypedTypeError(
-                f"jvp: {what} must be a tuple or list of positional arguments, got {type(value).__name__}"
+                f"{transformation}: {what} must be a tuple or list of positional arguments, "
+                f"got {type(value).__name__}"
             )
     if len(primals) != len(tangents):
-        raise JaxtypedValueError(
-            f"jvp: got {len(primals)} primal argument(s) but {len(tangents)} tangent(s)"
+        raise JaxtypedTypeError(
+            f"{transformation}: got {len(primals)} primal argument(s) but {len(tangents)} tangent(s); "
+            "primals and tangents must have the same tree structure"
         )
     names = arg_names(fun, len(primals))
-    primal_leaves, tangent_leaves, in_tree = _paired_leaves(tuple(primals), tuple(tangents), names)
+    primal_leaves, tangent_leaves, in_tree = _paired_leaves(tuple(primals), tuple(tangents), names, transformation)
     interp = JVPInterpreter(current_interpreter(), describe_function(fun))
     with transformation_scope(interp):
         boxed = [interp.box(p, t) for p, t in zip(primal_leaves, tangent_leaves)]
         result = fun(*tree_unflatten(in_tree, boxed))
-        out, aux = _split_aux(result, has_aux, "jvp")
+        out, aux = _split_aux(result, has_aux, transformation)
         out_leaves, out_tree = tree_flatten(out)
         out_names = flatten_with_names(out, "output")[1]
-        pairs = [interp.unbox(leaf_to_array(x, n, "jvp")) for x, n in zip(out_leaves, out_names)]
+        pairs = [interp.unbox(leaf_to_array(x, n, transformation)) for x, n in zip(out_leaves, out_names)]
         aux_primal = _aux_primals(interp, aux) if has_aux else None
     primals_out = tree_unflatten(out_tree, [p for p, _ in pairs])
     tangents_out = tree_unflatten(out_tree, [instantiate(t) for _, t in pairs])
@@ -135,19 +142,24 @@ def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = Fa
 
 
 def _paired_leaves(
-    primals: tuple[Any, ...], tangents: tuple[Any, ...], names: list[str]
+    primals: tuple[Any, ...], tangents: tuple[Any, ...], names: list[str], transformation: str
 ) -> tuple[list[Array], list[Tangent], Any]:
     p_leaves, in_tree = tree_flatten(primals)
     t_leaves, t_tree = tree_flatten(tangents)
     if t_tree != in_tree:
-        broadcast_prefix(primals, tangents, what="jvp", prefix_name="primals", full_name="tangents")
-        raise PyTreeStructureError(
-            f"jvp: primals and tangents must have the same tree structure, got {in_tree} and {t_tree}"
+        # A TypeError, as in JAX; the message gives the first differing path.
+        try:
+            broadcast_prefix(primals, tangents, what=transformation, prefix_name="primals", full_name="tangents")
+            detail = f"got {in_tree} and {t_tree}"
+        except PyTreeStructureError as err:
+            detail = str(err).removeprefix(f"{transformation}: ")
+        raise JaxtypedTypeError(
+            f"{transformation}: primals and tangents must have the same tree structure; {detail}"
         )
     leaf_names = [n for i, arg in enumerate(primals) for n in flatten_with_names(arg, names[i])[1]]
-    p_arrays = [leaf_to_array(p, n, "jvp") for p, n in zip(p_leaves, leaf_names)]
+    p_arrays = [leaf_to_array(p, n, transformation) for p, n in zip(p_leaves, leaf_names)]
     t_arrays = [
-        _check_tangent(p, leaf_to_array(t, n, "jvp"), n) for p, t, n in zip(p_arrays, t_leaves, leaf_names)
+        _check_tangent(p, leaf_to_array(t, n, transformation), n) for p, t, n in zip(p_arrays, t_leaves, leaf_names)
     ]
     return p_arrays, t_arrays, in_tree
 
@@ -370,8 +382,8 @@ def jacfwd(
         def pushforward(*basis_leaves: Array) -> Any:
             tangents = tree_unflatten(dyn_tree, list(basis_leaves))
             if has_aux:
-                return jvp(partial_fun, dyn, tangents, has_aux=True)[1:]
-            return jvp(partial_fun, dyn, tangents)[1]
+                return _jvp(partial_fun, dyn, tangents, True, "jacfwd")[1:]
+            return _jvp(partial_fun, dyn, tangents, False, "jacfwd")[1]
 
         out_axes: AxisSpec = (-1, None) if has_aux else -1
         pushed = vmap(pushforward, in_axes=0, out_axes=out_axes)(*basis)
@@ -402,7 +414,7 @@ def _standard_basis(arrays: list[Array]) -> list[Array]:
     for x in arrays:
         block = np.zeros((total, x.size), dtype=x.dtype)
         block[offset : offset + x.size] = np.eye(x.size, dtype=x.dtype)
-        basis.append(array_from_numpy(block.reshape((total, *x.shape))))
+        basis.append(array_from_numpy(block.reshape((total, *x.shape)), weak_type=x.weak_type))
         offset += x.size
     return basis
 
@@ -467,7 +479,7 @@ def make_jaxpr(
         leaf_names = [n for i, a in dynamic.items() for n in flatten_with_names(a, names[i])[1]]
         leaf_names += [n for k, v in kwargs.items() for n in flatten_with_names(v, k)[1]]
         interp = StagingInterpreter(current_interpreter(), desc)
-        with transformation_scope(interp):
+        with transformation_scope(interp), shared_numpy_constants():
             tracers = [interp.new_arg(_input_aval(x, n), n) for x, n in zip(leaves, leaf_names)]
             traced_dynamic, traced_kwargs = tree_unflatten(in_tree, tracers)
             call_args = [traced_dynamic[i] if i in traced_dynamic else a for i, a in enumerate(args)]

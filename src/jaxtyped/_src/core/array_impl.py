@@ -7,6 +7,9 @@ methods such as :meth:`ArrayImpl.block_until_ready`.
 
 # pyright: reportPrivateUsage=false
 # (module-level helpers here read ArrayImpl._value, the class defined here)
+from collections.abc import Generator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Final, final
 
 import numpy as np
@@ -26,6 +29,7 @@ __all__ = [
     "is_numpy_value",
     "host_buffer",
     "wrap_buffer",
+    "shared_numpy_constants",
 ]
 
 
@@ -72,7 +76,8 @@ class ArrayImpl(Array):
     def __repr__(self) -> str:
         body = np.array2string(self._value, separator=", ", prefix="Array(")
         weak = ", weak_type=True" if self._aval.weak_type else ""
-        return f"Array({body}, dtype={self._value.dtype.name}{weak})"
+        name = "float0" if dtypes.is_float0(self._value.dtype) else self._value.dtype.name
+        return f"Array({body}, dtype={name}{weak})"
 
     def __str__(self) -> str:
         return str(self._value)
@@ -186,10 +191,38 @@ def to_array(x: object, where: str) -> Array:
     if is_python_scalar(x):
         return array_from_scalar(x, where=where)
     if is_numpy_value(x):
-        return array_from_numpy(x, where=where)
+        return _numpy_constant(x, where)
     raise JaxtypedTypeError(
         f"{where}: expected an array or a scalar, got {type(x).__name__} {_short_repr(x)}"
     )
+
+
+# While a function is traced, conversions of one NumPy array are shared, so
+# that an array used twice becomes one constant of the jaxpr (as in JAX).
+# Entries keep the NumPy array alive, so its id stays unique.
+_NUMPY_CONSTANTS: ContextVar[dict[int, tuple[object, ArrayImpl]] | None] = ContextVar(
+    "jaxtyped_numpy_constants", default=None
+)
+
+
+@contextmanager
+def shared_numpy_constants() -> Generator[None, None, None]:
+    """Share conversions of NumPy arrays (by identity) for the block."""
+    token = _NUMPY_CONSTANTS.set({})
+    try:
+        yield
+    finally:
+        _NUMPY_CONSTANTS.reset(token)
+
+
+def _numpy_constant(x: np.ndarray[Any, np.dtype[Any]] | np.generic, where: str) -> ArrayImpl:
+    memo = _NUMPY_CONSTANTS.get()
+    if memo is None or not isinstance(x, np.ndarray):
+        return array_from_numpy(x, where=where)
+    hit = memo.get(id(x))
+    if hit is None:
+        hit = memo[id(x)] = (x, array_from_numpy(x, where=where))
+    return hit[1]
 
 
 def _short_repr(x: object) -> str:

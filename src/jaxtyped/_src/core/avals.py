@@ -69,9 +69,10 @@ class ShapedArray:
 
     def to_tangent_aval(self) -> "ShapedArray":
         """The aval of tangents (and cotangents) of this aval: the same for
-        inexact dtypes, ``float0`` for integer and boolean ones (JAX's rule)."""
+        inexact dtypes (weak type included, as in JAX), ``float0`` for integer
+        and boolean ones."""
         if dtypes.is_inexact(self.dtype):
-            return self.strip_weak_type()
+            return self
         return ShapedArray(self.shape, dtypes.float0)
 
     def same_type(self, other: "ShapedArray") -> bool:

@@ -2,7 +2,7 @@
 
 from jaxtyped._src.config import config
 from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, Literal, Var
-from jaxtyped._src.errors import JaxprTypeError, JaxtypedTypeError
+from jaxtyped._src.errors import JaxprTypeError, JaxtypedError
 
 __all__ = ["check_jaxpr", "check_closed_jaxpr", "maybe_check_jaxpr"]
 
@@ -28,8 +28,8 @@ def check_jaxpr(jaxpr: Jaxpr) -> None:
     def use(atom: Atom, where: str) -> None:
         if isinstance(atom, Var) and atom not in defined:
             raise JaxprTypeError(f"check_jaxpr: variable {atom} is used before it is defined ({where})")
-        if isinstance(atom, Literal) and atom.aval.shape != ():
-            raise JaxprTypeError(f"check_jaxpr: literal {atom} is not a scalar ({where})")
+        if isinstance(atom, Literal):
+            _check_literal(atom, where)
 
     for var in jaxpr.constvars:
         define(var, "constvars")
@@ -55,15 +55,27 @@ def _check_eqn_types(eqn: Eqn, where: str) -> None:
     in_avals = tuple(atom.aval for atom in eqn.invars)
     try:
         expected = eqn.primitive.abstract_eval(in_avals)
-    except JaxtypedTypeError as err:
+    except JaxtypedError as err:
         raise JaxprTypeError(f"check_jaxpr: {where} is ill-typed: {err}") from err
     actual = tuple(var.aval for var in eqn.outvars)
-    if expected != actual:
+    # Weak typing is a promotion hint, not part of the type (as in JAX).
+    if len(expected) != len(actual) or not all(e.same_type(a) for e, a in zip(expected, actual)):
         shown_expected = ", ".join(a.str_short() for a in expected)
         shown_actual = ", ".join(a.str_short() for a in actual)
         raise JaxprTypeError(
             f"check_jaxpr: {where} has output types ({shown_actual}) but its "
             f"primitive gives ({shown_expected})"
+        )
+
+
+def _check_literal(literal: Literal, where: str) -> None:
+    if literal.aval.shape != ():
+        raise JaxprTypeError(f"check_jaxpr: literal {literal} is not a scalar ({where})")
+    value_dtype = getattr(literal.val, "dtype", None)
+    if value_dtype != literal.aval.dtype or not literal.aval.same_type(literal.array.aval):
+        raise JaxprTypeError(
+            f"check_jaxpr: literal value {literal.val!r} does not match its type "
+            f"annotation {literal.aval.str_short()} ({where})"
         )
 
 

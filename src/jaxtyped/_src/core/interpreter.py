@@ -170,7 +170,7 @@ def concretization_error(
             "Python control flow (if/while/and/or) cannot depend on traced values; "
             "use jnp.where or lax.cond instead."
         )
-    if conversion in ("int", "index"):
+    if conversion == "index":
         return TracerIntegerConversionError(
             f"The {conversion}() method was called on traced array {short}. {where}{suffix} "
             "A traced value cannot be used as a Python integer (an index, a shape); "

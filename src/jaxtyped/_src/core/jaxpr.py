@@ -15,8 +15,8 @@ from typing import final
 
 import numpy as np
 
-from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, to_array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Primitive
@@ -68,7 +68,8 @@ class Literal:
         return Literal(value, x.aval, x)
 
     def __str__(self) -> str:
-        return f"{self.val}:{self.aval.str_short()}"
+        # str(), not format(): format() widens np.float32(0.1) to 0.10000000149011612.
+        return f"{str(self.val)}:{self.aval.str_short()}"
 
 
 # An argument of an equation: a variable or an inline literal.
@@ -204,11 +205,12 @@ class JaxprBuilder:
 # === evaluation ===
 
 
-def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Array], *args: Array) -> tuple[Array, ...]:
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike], *args: ArrayLike) -> tuple[Array, ...]:
     """Run ``jaxpr`` by binding each equation under the *current* interpreter.
 
     So evaluating a jaxpr inside a transformation transforms it (the
     Autodidax2 round trip: Python -> jaxpr -> interpretable Python).
+    Arguments may be arrays or scalars, as in JAX.
     """
     env: dict[Var, Array] = {}
 
@@ -216,9 +218,9 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Array], *args: Array) -> tuple[Arr
         return atom.array if isinstance(atom, Literal) else env[atom]
 
     for var, value in zip(jaxpr.constvars, consts, strict=True):
-        env[var] = value
+        env[var] = to_array(value, "eval_jaxpr consts")
     for var, value in zip(jaxpr.invars, args, strict=True):
-        env[var] = value
+        env[var] = to_array(value, "eval_jaxpr argument")
     for eqn in jaxpr.eqns:
         outs = bind(eqn.primitive, *(read(atom) for atom in eqn.invars))
         for var, value in zip(eqn.outvars, outs, strict=True):
@@ -229,7 +231,7 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Array], *args: Array) -> tuple[Arr
 def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., tuple[Array, ...]]:
     """A Python function that evaluates ``closed`` on its arguments."""
 
-    def fun(*args: Array) -> tuple[Array, ...]:
+    def fun(*args: ArrayLike) -> tuple[Array, ...]:
         return eval_jaxpr(closed.jaxpr, closed.consts, *args)
 
     return fun
@@ -308,7 +310,7 @@ class _Printer:
         tail = f"in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}"
         if all("\n" not in e for e in eqns):
             body = "; ".join(eqns)
-            flat = f"{head} {body} {tail}" if eqns else f"{head} {tail}"
+            flat = f"{head} {body} {tail}" if eqns else f"{head}  {tail}"
             if indent + len(flat) <= self.width:
                 return flat
         lines = [head] + [f"{' ' * (indent + 4)}{e}" for e in eqns]

@@ -50,11 +50,12 @@ def zeros(aval: ShapedArray) -> Array:
 
 
 def full_like_aval(aval: ShapedArray, value: bool | int | float) -> Array:
-    """An array of type ``aval`` filled with ``value``."""
+    """An array of type ``aval`` filled with ``value`` (``float0`` arrays,
+    which hold no data, are concrete zeros)."""
+    if dtypes.is_float0(aval.dtype):
+        return array_from_numpy(np.zeros(aval.shape, aval.dtype))
     scalar = array_from_numpy(np.array(value, dtype=aval.dtype), weak_type=aval.weak_type)
-    if dtypes.is_float0(aval.dtype) or not aval.shape:
-        return array_from_numpy(np.zeros(aval.shape, aval.dtype)) if aval.shape else scalar
-    return broadcast_in_dim(scalar, aval.shape, ())
+    return broadcast_in_dim(scalar, aval.shape, ()) if aval.shape else scalar
 
 
 def instantiate(t: Tangent) -> Array:
