@@ -186,7 +186,7 @@ def test_eval_jaxpr_of_foo() -> None:
 
 def test_eval_jaxpr_accepts_python_scalars() -> None:
     closed = jt.make_jaxpr(foo)(2.0)
-    (out,) = eval_jaxpr(closed.jaxpr, closed.consts, 2.0)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # JAX accepts scalars here
+    (out,) = eval_jaxpr(closed.jaxpr, closed.consts, 2.0)
     assert as_float(out) == 10.0
 
 

@@ -1,0 +1,625 @@
+"""Edge cases and error messages of ``jaxtyped.lax``, with real JAX as the
+oracle (compared exactly: NaN positions, signed zeros, integer bits).
+
+The numerical table (random operands, every transformation) is in
+``test_lax_table.py``; this file holds the values where semantics are a
+choice: integer division by zero, out-of-range shifts, float-to-int
+saturation, rounding ties, NaN in max/min/argmax, empty reductions, index
+clamping, negative and interior padding, ``select_n`` with integer ``which``,
+derivatives at kinks and ties, and the errors raised for bad input.
+"""
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+import jaxtyped as jt
+import jaxtyped.numpy as jtnp
+from jaxtyped import errors, lax
+
+jax: Any = pytest.importorskip("jax")
+
+NDArray = np.ndarray[Any, Any]
+LaxFn = Callable[..., Any]  # fn(lax_module, *operands); built with f0..f3 so lambdas get typed parameters
+BF16 = np.dtype(jtnp.bfloat16)
+NAN, INF = float("nan"), float("inf")
+
+
+def bug(reason: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=f"BUG: {reason}")
+
+
+def _is_float(a: NDArray) -> bool:
+    return a.dtype.kind in "fc" or a.dtype == BF16
+
+
+def assert_same(actual: object, expected: object) -> None:
+    """Same shape and dtype and bit-for-bit the same values, except that
+    any NaN matches any NaN."""
+    a, e = np.asarray(actual), np.asarray(expected)
+    assert (a.shape, a.dtype) == (e.shape, e.dtype)
+    if not _is_float(a):
+        np.testing.assert_array_equal(a, e)
+        return
+    wide = np.complex128 if a.dtype.kind == "c" else np.float64
+    a64, e64 = a.astype(wide), e.astype(wide)
+    nan_a, nan_e = np.isnan(a64), np.isnan(e64)
+    np.testing.assert_array_equal(nan_a, nan_e, err_msg="NaN positions differ")
+    np.testing.assert_array_equal(a64[~nan_a], e64[~nan_e])
+    if a.dtype.kind != "c":
+        np.testing.assert_array_equal(np.signbit(a64), np.signbit(e64), err_msg="signs of zero differ")
+
+
+def both(fn: Callable[[Any], Any]) -> tuple[Any, Any]:
+    """``fn`` applied to ``jaxtyped.lax`` and to ``jax.lax``."""
+    return fn(lax), fn(jax.lax)
+
+
+def check(fn: Callable[[Any], Any]) -> None:
+    ours, theirs = both(fn)
+    assert_same(ours, theirs)
+
+
+def signed_edges(dtype: np.dtype[Any]) -> tuple[NDArray, NDArray]:
+    """Dividends and divisors pairing every awkward case."""
+    info = np.iinfo(dtype)
+    if dtype.kind == "u":
+        x = [0, 1, 7, info.max, info.max, 5, 0, 200 % (info.max + 1)]
+        y = [0, 0, 0, 0, 1, info.max, 3, 7]
+    else:
+        x = [0, 1, -1, 7, -7, info.min, info.min, info.max, info.min, 7, -7, 5]
+        y = [0, 0, 0, 0, 0, -1, 0, -1, 1, -2, 2, info.min]
+    return np.array(x, dtype), np.array(y, dtype)
+
+
+# === integer division, shifts ===
+
+
+@pytest.mark.parametrize("op", ["div", "rem"])
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint8", "uint32"])
+def test_integer_division_by_zero_and_overflow(op: str, dtype: str) -> None:
+    x, y = signed_edges(np.dtype(dtype))
+    check(lambda m: getattr(m, op)(x, y))
+
+
+@pytest.mark.parametrize("op", ["div", "rem"])
+def test_float_division_by_zero(op: str) -> None:
+    x = np.array([1.0, -1.0, 0.0, -0.0, INF, NAN, 5.5, -5.5, INF], np.float32)
+    y = np.array([0.0, 0.0, 0.0, -0.0, 0.0, 1.0, INF, -2.0, INF], np.float32)
+    check(lambda m: getattr(m, op)(x, y))
+
+
+SHIFTS = ["shift_left", "shift_right_arithmetic", "shift_right_logical"]
+
+
+SRA_UNSIGNED_BUG = bug(
+    "shift_right_arithmetic of an unsigned integer shifts in zeros; XLA/JAX replicate the top "
+    "bit (uint8 255 >> 1 == 255, and 255 >> 8 == 255)"
+)
+
+
+def _shift_params() -> list[Any]:
+    return [
+        pytest.param(op, dtype, id=f"{op}-{dtype}", marks=[SRA_UNSIGNED_BUG] if (op, dtype) == (SHIFTS[1], "uint8") else [])
+        for op in SHIFTS
+        for dtype in ("int8", "int32", "uint8")
+    ]
+
+
+@pytest.mark.parametrize(("op", "dtype"), _shift_params())
+def test_shift_by_bit_width_or_more_and_negative_amounts(op: str, dtype: str) -> None:
+    dt = np.dtype(dtype)
+    bits = dt.itemsize * 8
+    info = np.iinfo(dt)
+    amounts = [0, 1, bits - 1, bits, bits + 1, 2 * bits, info.max]
+    if dt.kind == "i":
+        amounts += [-1, -bits, info.min]
+    values = [info.min, info.max, 1, 0, 5] if dt.kind == "u" else [info.min, info.max, -1, 1, -5]
+    x = np.array([v for v in values for _ in amounts], dt)
+    y = np.array(amounts * len(values), dt)
+    check(lambda m: getattr(m, op)(x, y))
+
+
+# === conversions ===
+
+FLOAT_SPECIALS = [NAN, INF, -INF, 1e10, -1e10, 2.7, -2.7, 0.5, -0.5, -0.0, 255.9, 256.0, -1.0, 2.0**31, -(2.0**31), 65504.0]
+
+
+@pytest.mark.parametrize(
+    ("src", "dst"),
+    [("float32", "int8"), ("float32", "int32"), ("float32", "uint8"), ("float32", "uint32"),
+     ("float16", "int32"), ("bfloat16", "uint8"), ("float16", "int8")],
+)  # fmt: skip
+def test_float_to_int_saturates_and_nan_is_zero(src: str, dst: str) -> None:
+    with np.errstate(over="ignore"):
+        x = np.array(FLOAT_SPECIALS, np.float64).astype(src)
+    check(lambda m: m.convert_element_type(x, np.dtype(dst)))
+
+
+@pytest.mark.usefixtures("x64")
+def test_float64_to_int64_saturates() -> None:
+    x = np.array([*FLOAT_SPECIALS, 2.0**63, -(2.0**63), 9.2e18, -9.3e18], np.float64)
+    check(lambda m: m.convert_element_type(x, np.int64))
+
+
+# Subnormal inputs are left out: XLA on CPU flushes them to zero (so JAX's
+# floor(-1e-45) is -0.0 and bool(1e-45) is False) where NumPy does not.
+
+
+@pytest.mark.parametrize("src", ["float32", "int32", "uint8", "bfloat16"])
+def test_to_bool_is_nonzero(src: str) -> None:
+    values: list[Any] = [0, 3, 1, 255] if src == "uint8" else [0, 3, -1, 1]
+    if src in ("float32", "bfloat16"):
+        values += [-0.0, NAN, INF, 1e-30, 0.5]
+    x = np.array(values).astype(src)
+    check(lambda m: m.convert_element_type(x, np.bool_))
+
+
+COMPLEX_TO_BOOL_BUG = bug(
+    "convert_element_type from complex to bool tests the whole value (1j -> True); JAX "
+    "takes the real part first, as for every complex-to-real conversion (1j -> False)"
+)
+
+
+@pytest.mark.parametrize(
+    "dst", ["float32", "float16", "int32", pytest.param("bool", marks=COMPLEX_TO_BOOL_BUG)]
+)
+def test_complex_to_real_keeps_the_real_part(dst: str) -> None:
+    x = np.array([1.5 + 2j, -2.5 - 1j, 0 + 1j, NAN + 0j, 3e5 + 1j], np.complex64)
+    ours = lax.convert_element_type(x, np.dtype(dst))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        theirs = jax.lax.convert_element_type(x, np.dtype(dst))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("dst", ["float16", "bfloat16", "float32"])
+def test_float_narrowing_rounds_and_overflows_like_jax(dst: str) -> None:
+    x = np.array([1e5, -1e5, 65520.0, 3.4e38, 1e-8, 1.0 + 2.0**-11, 1.0 + 3 * 2.0**-11, NAN, -0.0], np.float32)
+    check(lambda m: m.convert_element_type(x, np.dtype(dst)))
+
+
+# === rounding ===
+
+TIES = [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 0.49999997, -0.49999997, -0.0, 0.0, NAN, INF, -INF, 1e30, 8388609.0]
+
+
+@pytest.mark.parametrize("method", [0, 1], ids=["away_from_zero", "to_nearest_even"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_round_ties(method: int, dtype: str) -> None:
+    with np.errstate(over="ignore"):
+        x = np.array(TIES, np.float64).astype(dtype)
+    check(lambda m: m.round(x, m.RoundingMethod(method)))
+
+
+SIGN_OF_ZERO_BUG = bug("lax.sign(-0.0) is 0.0 (np.sign); JAX/XLA give -0.0")
+
+
+@pytest.mark.parametrize(
+    "op", ["floor", "ceil", pytest.param("sign", marks=SIGN_OF_ZERO_BUG), "is_finite", "neg", "abs"]
+)
+def test_unary_specials(op: str) -> None:
+    x = np.array([-0.0, 0.0, NAN, INF, -INF, -0.5, 0.5, -1e-30, 3.7], np.float32)
+    check(lambda m: getattr(m, op)(x))
+
+
+@pytest.mark.parametrize("op", ["neg", "abs", "sign"])
+def test_int_min_wraps(op: str) -> None:
+    x = np.array([np.iinfo(np.int32).min, -1, 0, 1, np.iinfo(np.int32).max], np.int32)
+    check(lambda m: getattr(m, op)(x))
+
+
+# === max / min / argmax ===
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_max_min_propagate_nan(op: str) -> None:
+    x = np.array([NAN, 1.0, NAN, INF, -INF, 2.0], np.float32)
+    y = np.array([1.0, NAN, NAN, NAN, 3.0, 2.0], np.float32)
+    check(lambda m: getattr(m, op)(x, y))
+
+
+@bug("max/min ignore the sign of zero: lax.max(0.0, -0.0) is -0.0 and lax.min(-0.0, 0.0) is 0.0 (np.maximum/np.minimum); JAX/XLA give 0.0 and -0.0")
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_max_min_order_signed_zeros(op: str) -> None:
+    x = np.array([-0.0, 0.0], np.float32)
+    y = np.array([0.0, -0.0], np.float32)
+    check(lambda m: getattr(m, op)(x, y))
+
+
+@bug("max/min reject complex operands, which JAX accepts (lexicographic order)")
+def test_max_of_complex() -> None:
+    x = np.array([1 + 2j, 1 + 1j, 2 - 1j], np.complex64)
+    check(lambda m: m.max(x, x[::-1].copy()))
+
+
+ARG_ROWS = np.array(
+    [[1.0, NAN, 3.0, NAN], [2.0, 2.0, 1.0, 2.0], [-INF, -INF, -INF, -INF],
+     [NAN, NAN, 0.0, 1.0], [0.0, -0.0, 0.0, 1.0], [INF, 1.0, INF, -INF]],
+    np.float32,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_argmax_argmin_nan_and_ties(op: str, axis: int) -> None:
+    check(lambda m: getattr(m, op)(ARG_ROWS, axis, np.int32))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "bool"])
+def test_argmax_argmin_integer_ties(dtype: str) -> None:
+    x = np.array([[1, 0, 1, 1], [0, 0, 0, 0], [0, 1, 1, 0]]).astype(dtype)
+    for op in ("argmax", "argmin"):
+        check(lambda m: getattr(m, op)(x, 1, np.int32))
+
+
+# === reductions of empty arrays ===
+
+
+@pytest.mark.parametrize("op", ["reduce_max", "reduce_min"])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint8", "bool", "float16"])
+def test_empty_max_min_give_the_identity(op: str, dtype: str) -> None:
+    x = np.zeros((2, 0), dtype)
+    check(lambda m: getattr(m, op)(x, (1,)))
+
+
+@pytest.mark.parametrize("op", ["reduce_sum", "reduce_prod"])
+def test_empty_sum_prod(op: str) -> None:
+    x = np.zeros((0, 3), np.float32)
+    check(lambda m: getattr(m, op)(x, (0,)))
+
+
+def test_reduce_max_min_propagate_nan() -> None:
+    x = np.array([[1.0, NAN, 3.0], [INF, -INF, 0.0]], np.float32)
+    for op in ("reduce_max", "reduce_min"):
+        check(lambda m: getattr(m, op)(x, (1,)))
+
+
+# === index clamping ===
+
+X45 = np.arange(20, dtype=np.float32).reshape(4, 5)
+UPDATE = -np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+# Starts in range, too large (clamped), and negative (JAX's wrappers first
+# add the axis size, like Python indexing, then clamp).
+STARTS = [(0, 0), (2, 2), (3, 4), (10, 10), (2, 100), (np.iinfo(np.int32).max, 0),
+          (-1, 0), (0, -2), (-2, -3), (-4, -5), (-10, 2), (np.iinfo(np.int32).min, 1)]  # fmt: skip
+
+
+def _index_params() -> list[Any]:
+    return [pytest.param(i, j, id=f"{i},{j}") for i, j in STARTS]
+
+
+@pytest.mark.parametrize(("i", "j"), _index_params())
+def test_dynamic_slice_index_clamping(i: int, j: int) -> None:
+    starts = (np.int32(i), np.int32(j))
+    check(lambda m: m.dynamic_slice(X45, starts, (2, 3)))
+
+
+@pytest.mark.parametrize(("i", "j"), _index_params())
+def test_dynamic_update_slice_index_clamping(i: int, j: int) -> None:
+    starts = (np.int32(i), np.int32(j))
+    check(lambda m: m.dynamic_update_slice(X45, UPDATE, starts))
+
+
+def test_dynamic_slice_python_int_and_uint_indices() -> None:
+    check(lambda m: m.dynamic_slice(X45, (3, 1), (2, 3)))
+    check(lambda m: m.dynamic_slice(X45, (np.uint8(3), np.uint8(250)), (2, 3)))
+
+
+# === pad ===
+
+
+@pytest.mark.parametrize(
+    "config",
+    [((1, 2, 0), (0, 0, 0)), ((0, 0, 2), (1, 1, 1)), ((-1, 0, 0), (0, -2, 0)), ((-1, -1, 1), (2, -3, 2)),
+     ((-4, 1, 1), (0, 0, 3)), ((0, -7, 2), (-5, 0, 0)), ((2, -3, 0), (-2, 2, 1))],
+    ids=str,
+)  # fmt: skip
+def test_pad_negative_and_interior(config: tuple[tuple[int, int, int], ...]) -> None:
+    check(lambda m: m.pad(X45, np.float32(-1.5), config))
+
+
+def test_pad_of_empty_operand() -> None:
+    x = np.zeros((0, 2), np.int32)
+    check(lambda m: m.pad(x, np.int32(7), ((1, 1, 3), (0, 1, 1))))
+
+
+# === select_n ===
+
+
+def test_select_n_int32_which_with_three_cases() -> None:
+    cases = [np.full((2, 3), k, np.float32) + np.arange(6, dtype=np.float32).reshape(2, 3) / 10 for k in range(3)]
+    which = np.array([[0, 1, 2], [2, 1, 0]], np.int32)
+    check(lambda m: m.select_n(which, *cases))
+    for k in range(3):
+        check(lambda m: m.select_n(np.int32(k), *cases))
+
+
+def test_select_n_one_case_and_bool_scalar() -> None:
+    case = np.arange(3, dtype=np.float32)
+    check(lambda m: m.select_n(np.array([True, False, True]), case))
+    check(lambda m: m.select_n(np.True_, case, -case))
+
+
+@bug("select_n rejects integer `which` of dtypes other than int32 (uint8, int8), which JAX accepts")
+@pytest.mark.parametrize("dtype", ["uint8", "int8"])
+def test_select_n_narrow_integer_which(dtype: str) -> None:
+    cases = [np.full(3, k, np.float32) for k in range(3)]
+    check(lambda m: m.select_n(np.array([2, 0, 1], dtype), *cases))
+
+
+# === other dtypes JAX accepts ===
+
+
+@bug("dot_general rejects operands of different dtypes; JAX accepts f32 x i32 (giving f32)")
+def test_dot_general_mixed_dtypes() -> None:
+    lhs, rhs = np.ones((2, 3), np.float32), np.arange(6, dtype=np.int32).reshape(3, 2)
+    check(lambda m: m.dot_general(lhs, rhs, (((1,), (0,)), ((), ()))))
+
+
+# === powers ===
+
+
+def test_pow_specials() -> None:
+    x = np.array([0.0, 0.0, -2.0, 0.0, NAN, 1.0, -8.0, INF, -0.0], np.float32)
+    y = np.array([0.0, -1.0, 0.5, 2.0, 0.0, NAN, 1 / 3, -1.0, -3.0], np.float32)
+    ours, theirs = both(lambda m: m.pow(x, y))
+    _assert_close_specials(ours, theirs)
+
+
+def test_pow_integer_exponent_specials() -> None:
+    x = np.array([0.0, -2.0, -2.0, 0.0, NAN, -0.0, 3.0], np.float32)
+    y = np.array([0, 3, -3, -1, 0, -3, 40], np.int32)
+    ours, theirs = both(lambda m: m.pow(x, y))
+    _assert_close_specials(ours, theirs)
+
+
+@pytest.mark.parametrize("y", [-3, -2, 0, 5])
+def test_integer_pow_specials(y: int) -> None:
+    x = np.array([0.0, -0.0, NAN, INF, -INF, -2.0, 1e10], np.float32)
+    ours, theirs = both(lambda m: m.integer_pow(x, y))
+    _assert_close_specials(ours, theirs)
+
+
+def test_integer_pow_int_overflow_wraps() -> None:
+    x = np.array([3, -3, 7, np.iinfo(np.int32).min], np.int32)
+    check(lambda m: m.integer_pow(x, 25))
+
+
+def _assert_close_specials(actual: object, expected: object) -> None:
+    # NaN/inf positions exactly; finite values to float32 rounding (pow is
+    # computed by different algorithms in NumPy and XLA).
+    a, e = np.asarray(actual), np.asarray(expected)
+    assert (a.shape, a.dtype) == (e.shape, e.dtype)
+    np.testing.assert_array_equal(np.isnan(a), np.isnan(e))
+    np.testing.assert_array_equal(np.isinf(a) * np.sign(a), np.isinf(e) * np.sign(e))
+    finite = np.isfinite(e)
+    np.testing.assert_allclose(a[finite], e[finite], rtol=2e-6)
+
+
+def test_logistic_and_exp_extremes() -> None:
+    x = np.array([-1e4, -80.0, -50.0, 0.0, 50.0, 88.0, 100.0, 1e4, NAN], np.float32)
+    for op in ("logistic", "exp", "expm1", "tanh"):
+        ours, theirs = both(lambda m: getattr(m, op)(x))
+        _assert_close_specials(ours, theirs)
+
+
+# === derivatives at kinks and ties (vs jax.jvp) ===
+
+
+def f0(fn: Callable[[Any], Any]) -> LaxFn:
+    return fn
+
+
+def f1(fn: Callable[[Any, Any], Any]) -> LaxFn:
+    return fn
+
+
+def f2(fn: Callable[[Any, Any, Any], Any]) -> LaxFn:
+    return fn
+
+
+def f3(fn: Callable[[Any, Any, Any, Any], Any]) -> LaxFn:
+    return fn
+
+
+def _jvps(fn: Callable[..., Any], primals: Sequence[NDArray], tangents: Sequence[NDArray]) -> tuple[Any, Any]:
+    ours = jt.jvp(lambda *a: fn(lax, *a), tuple(primals), tuple(tangents))
+    theirs = jax.jvp(lambda *a: fn(jax.lax, *a), tuple(primals), tuple(tangents))
+    return ours, theirs
+
+
+def _check_jvp(fn: Callable[..., Any], primals: Sequence[NDArray], tangents: Sequence[NDArray]) -> None:
+    (p, t), (jp, jt_) = _jvps(fn, primals, tangents)
+    assert_same(p, jp)
+    a, e = np.asarray(t), np.asarray(jt_)
+    assert (a.shape, a.dtype) == (e.shape, e.dtype)
+    np.testing.assert_allclose(a, e, rtol=1e-6, equal_nan=True)
+
+
+V = np.array([1.0, 2.0, -1.0, 0.0], np.float32)
+W = np.array([1.0, 3.0, -1.0, 0.0], np.float32)  # ties at 0, 2 and 3
+TX = np.array([0.5, -1.0, 2.0, 4.0], np.float32)
+TY = np.array([1.5, 2.0, -3.0, 1.0], np.float32)
+SPECIAL_JVPS: dict[str, tuple[Callable[..., Any], tuple[NDArray, ...], tuple[NDArray, ...]]] = {
+    "max_ties": (f2(lambda m, a, b: m.max(a, b)), (V, W), (TX, TY)),
+    "min_ties": (f2(lambda m, a, b: m.min(a, b)), (V, W), (TX, TY)),
+    "reduce_max_ties": (f1(lambda m, a: m.reduce_max(a, (0,))), (np.array([1.0, 3.0, 3.0, 3.0], np.float32),), (TX,)),
+    "reduce_min_ties": (f1(lambda m, a: m.reduce_min(a, (0,))), (np.array([-1.0, 3.0, -1.0, 3.0], np.float32),), (TX,)),
+    "abs_at_zero_scalar": (f1(lambda m, a: m.abs(a)), (np.float32(0.0),), (np.float32(2.0),)),
+    "sqrt_at_zero": (f1(lambda m, a: m.sqrt(a)), (np.array([0.0, 0.0, 4.0], np.float32),), (np.array([1.0, 0.0, 1.0], np.float32),)),
+    # pow at (0, 0) is left out: JAX's tangent there is NaN, jaxtyped's 0.
+    "pow_at_zero_base": (f2(lambda m, a, b: m.pow(a, b)), (np.array([0.0, 0.0, 2.0], np.float32), np.array([2.0, 0.5, 0.0], np.float32)), (TX[:3], TY[:3])),
+    "integer_pow_0_at_zero": (f1(lambda m, a: m.integer_pow(a, 0)), (np.array([0.0, 2.0], np.float32),), (np.array([1.0, 1.0], np.float32),)),
+    "integer_pow_2_at_zero": (f1(lambda m, a: m.integer_pow(a, 2)), (np.array([0.0, -0.0], np.float32),), (np.array([1.0, 1.0], np.float32),)),
+    "logistic_tails": (f1(lambda m, a: m.logistic(a)), (np.array([-50.0, 100.0, -1e4, 1e4], np.float32),), (TX,)),
+    "select_n_int_which": (f3(lambda m, a, b, c: m.select_n(np.array([2, 0, 1, 2], np.int32), a, b, c)), (V, W, TX), (TX, TY, V)),
+    "dynamic_update_slice_clamped": (f2(lambda m, a, u: m.dynamic_update_slice(a, u, (np.int32(3),))), (V, W[:2]), (TX, TY[:2])),
+    "rem_at_multiple": (f2(lambda m, a, b: m.rem(a, b)), (np.array([4.0, -3.0], np.float32), np.array([2.0, 1.5], np.float32)), (TX[:2], TY[:2])),
+    "atan2_at_origin": (f2(lambda m, a, b: m.atan2(a, b)), (np.zeros(2, np.float32), np.array([0.0, -0.0], np.float32)), (TX[:2], TY[:2])),
+}  # fmt: skip
+SPECIAL_JVP_BUGS = {
+    "abs_at_zero_array": "jvp of lax.abs on a non-scalar raises JaxtypedTypeError (select_n with an array `which` and scalar cases)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPECIAL_JVPS))
+def test_jvp_at_special_points_matches_jax(name: str) -> None:
+    fn, primals, tangents = SPECIAL_JVPS[name]
+    _check_jvp(fn, primals, tangents)
+
+
+@bug(SPECIAL_JVP_BUGS["abs_at_zero_array"])
+def test_jvp_of_abs_at_zero_array() -> None:
+    _check_jvp(f1(lambda m, a: m.abs(a)), (np.array([0.0, -0.0, 1.0, -1.0], np.float32),), (TX,))
+
+
+def test_jvp_of_integer_output_gives_float0() -> None:
+    x = np.array([1.5, -2.5], np.float32)
+    _, tangent = jt.jvp(lambda a: lax.convert_element_type(a, np.int32), (x,), (x,))
+    _, expected = jax.jvp(lambda a: jax.lax.convert_element_type(a, np.int32), (x,), (x,))
+    assert_same(tangent, expected)
+
+
+# === errors ===
+
+
+def f32(*shape: int) -> NDArray:
+    return np.ones(shape, np.float32)
+
+
+def i32(*shape: int) -> NDArray:
+    return np.ones(shape, np.int32)
+
+
+# name -> (function of a lax module and operands, operands, pattern of our message)
+ErrorCase = tuple[Callable[..., Any], tuple[NDArray, ...], str]
+ERROR_CASES: dict[str, ErrorCase] = {
+    "add_shapes": (f2(lambda m, a, b: m.add(a, b)), (f32(3), f32(4)), r"add .*f32\[3\] vs f32\[4\]"),
+    "mul_shapes_2d": (f2(lambda m, a, b: m.mul(a, b)), (f32(2, 3), f32(3, 2)), r"mul .*f32\[2,3\] vs f32\[3,2\]"),
+    "max_scalar_vs_array_ok_but_rank_mismatch": (f2(lambda m, a, b: m.max(a, b)), (f32(2, 3), f32(3)), r"max .*f32\[2,3\] vs f32\[3\]"),
+    "add_dtypes": (f2(lambda m, a, b: m.add(a, b)), (f32(3), i32(3)), r"add requires arguments to have the same dtypes, got float32, int32"),
+    "sin_int32": (f1(lambda m, a: m.sin(a)), (i32(3),), r"sin does not accept dtype int32"),
+    "floor_int32": (f1(lambda m, a: m.floor(a)), (i32(3),), r"floor does not accept dtype int32"),
+    "shift_bool": (f1(lambda m, a: m.shift_left(a, a)), (np.ones(3, bool),), r"shift_left does not accept dtype bool"),
+    "rem_complex": (f1(lambda m, a: m.rem(a, a)), (np.ones(3, np.complex64),), r"rem does not accept dtype complex64"),
+    "integer_pow_negative_int": (f1(lambda m, a: m.integer_pow(a, -2)), (i32(3),), r"negative powers.*i32\[3\]"),
+    "reshape_size": (f1(lambda m, a: m.reshape(a, (4,))), (f32(2, 3),), r"reshape.*f32\[2,3\].*\(4,\)"),
+    "squeeze_not_one": (f1(lambda m, a: m.squeeze(a, (0,))), (f32(2, 3),), r"squeeze.*\(0,\).*f32\[2,3\].*size 1"),
+    "squeeze_out_of_range": (f1(lambda m, a: m.squeeze(a, (2,))), (f32(2, 1),), r"squeeze.*axis 2"),
+    "broadcast_in_dim_sizes": (f1(lambda m, a: m.broadcast_in_dim(a, (3, 2), (0, 1))), (f32(2, 3),), r"broadcast_in_dim.*f32\[2,3\].*\(3, 2\)"),
+    "broadcast_in_dim_rank": (f1(lambda m, a: m.broadcast_in_dim(a, (2, 3), (0,))), (f32(2, 3),), r"broadcast_in_dim.*f32\[2,3\]"),
+    "transpose_repeated": (f1(lambda m, a: m.transpose(a, (0, 0))), (f32(2, 3),), r"transpose.*\(0, 0\).*f32\[2,3\]"),
+    "transpose_short": (f1(lambda m, a: m.transpose(a, (0,))), (f32(2, 3),), r"transpose.*\(0,\).*f32\[2,3\]"),
+    "concatenate_shapes": (f2(lambda m, a, b: m.concatenate([a, b], 0)), (f32(2, 3), f32(3, 2)), r"concatenate.*f32\[2,3\], f32\[3,2\]"),
+    "concatenate_dtypes": (f2(lambda m, a, b: m.concatenate([a, b], 0)), (f32(2, 3), i32(2, 3)), r"concatenate.*f32\[2,3\], i32\[2,3\]"),
+    "concatenate_dimension": (f1(lambda m, a: m.concatenate([a, a], 2)), (f32(2, 3),), r"concatenate.*dimension 2"),
+    "dot_general_contracting": (f2(lambda m, a, b: m.dot_general(a, b, (((1,), (0,)), ((), ())))), (f32(2, 3), f32(4, 2)), r"dot_general.*f32\[2,3\], f32\[4,2\]"),
+    "select_n_which_shape": (f2(lambda m, w, a: m.select_n(w, a, a)), (np.ones(3, bool), f32(4)), r"select_n.*bool\[3\].*f32\[4\]"),
+    "select_n_case_dtypes": (f3(lambda m, w, a, b: m.select_n(w, a, b)), (np.ones(3, bool), f32(3), i32(3)), r"select_n.*f32\[3\], i32\[3\]"),
+    "select_n_bool_three_cases": (f2(lambda m, w, a: m.select_n(w, a, a, a)), (np.ones(3, bool), f32(3)), r"select_n.*bool.*3 cases"),
+    "select_n_float_which": (f1(lambda m, w: m.select_n(w, w, w)), (f32(3),), r"select_n.*f32\[3\]"),
+    "dynamic_slice_index_count": (f1(lambda m, a: m.dynamic_slice(a, (np.int32(0),), (2, 2))), (f32(4, 5),), r"dynamic_slice.*2 start indices.*f32\[4,5\]"),
+    "dynamic_slice_sizes": (f1(lambda m, a: m.dynamic_slice(a, (np.int32(0), np.int32(0)), (5, 2))), (f32(4, 5),), r"dynamic_slice.*\(5, 2\).*f32\[4,5\]"),
+    "dynamic_slice_float_index": (f1(lambda m, a: m.dynamic_slice(a, (np.float32(0), np.float32(0)), (2, 2))), (f32(4, 5),), r"dynamic_slice.*integer.*f32\[\]"),
+    "dynamic_update_slice_dtype": (f2(lambda m, a, u: m.dynamic_update_slice(a, u, (np.int32(0), np.int32(0)))), (f32(4, 5), i32(2, 2)), r"dynamic_update_slice.*i32\[2,2\].*f32\[4,5\]"),
+    "dynamic_update_slice_too_big": (f2(lambda m, a, u: m.dynamic_update_slice(a, u, (np.int32(0), np.int32(0)))), (f32(4, 5), f32(5, 2)), r"dynamic_update_slice.*f32\[5,2\].*f32\[4,5\]"),
+    "slice_out_of_bounds": (f1(lambda m, a: m.slice(a, (0, 0), (5, 5))), (f32(4, 5),), r"slice.*\(5, 5\).*f32\[4,5\]"),
+    "reduce_axis_out_of_range": (f1(lambda m, a: m.reduce_sum(a, (2,))), (f32(2, 3),), r"reduce_sum.*axis 2"),
+    "reduce_repeated_axes": (f1(lambda m, a: m.reduce_max(a, (0, 0))), (f32(2, 3),), r"reduce_max.*\(0, 0\)"),
+    "reduce_sum_bool": (f1(lambda m, a: m.reduce_sum(a, (0,))), (np.ones(3, bool),), r"reduce_sum does not accept dtype bool"),
+    "argmax_axis": (f1(lambda m, a: m.argmax(a, 2, np.int32)), (f32(2, 3),), r"argmax.*axis 2"),
+    "argmax_empty_axis": (f1(lambda m, a: m.argmax(a, 0, np.int32)), (f32(0, 3),), r"argmax.*f32\[0,3\]"),
+    "argmax_float_index": (f1(lambda m, a: m.argmax(a, 0, np.float32)), (f32(2, 3),), r"argmax.*index_dtype.*float32"),
+    "expand_dims_out_of_range": (f1(lambda m, a: m.expand_dims(a, (3,))), (f32(2, 3),), r"expand_dims.*axis 3"),
+    "rev_repeated": (f1(lambda m, a: m.rev(a, (0, 0))), (f32(2, 3),), r"rev.*\(0, 0\).*f32\[2,3\]"),
+    "rev_out_of_range": (f1(lambda m, a: m.rev(a, (2,))), (f32(2, 3),), r"rev.*2.*f32\[2,3\]"),
+    "pad_config_length": (f1(lambda m, a: m.pad(a, np.float32(0), [(0, 0, 0)])), (f32(2, 3),), r"pad.*f32\[2,3\]"),
+    "pad_negative_interior": (f1(lambda m, a: m.pad(a, np.float32(0), [(0, 0, -1), (0, 0, 0)])), (f32(2, 3),), r"pad.*interior"),
+    "pad_value_dtype": (f1(lambda m, a: m.pad(a, np.int32(0), [(0, 0, 0), (0, 0, 0)])), (f32(2, 3),), r"pad.*f32\[2,3\].*i32\[\]"),
+    "pad_value_shape": (f2(lambda m, a, v: m.pad(a, v, [(0, 0, 0), (0, 0, 0)])), (f32(2, 3), f32(1)), r"pad.*f32\[1\]"),
+    "pad_negative_result": (f1(lambda m, a: m.pad(a, np.float32(0), [(-3, 0, 0), (0, 0, 0)])), (f32(2, 3),), r"pad.*negative shape \(-1, 3\)"),
+    "pow_exponent_dtype": (f2(lambda m, a, b: m.pow(a, b)), (f32(3), np.ones(3, np.float16)), r"pow.*float32.*float16"),
+    "atan2_int": (f1(lambda m, a: m.atan2(a, a)), (i32(3),), r"atan2 does not accept dtype int32"),
+    "iota_bool": (f0(lambda m: m.iota(np.bool_, 3)), (), r"iota.*bool"),
+    "iota_negative_size": (f0(lambda m: m.iota(np.int32, -1)), (), r"iota.*-1"),
+}  # fmt: skip
+ERROR_BUGS: dict[str, str] = {
+    "transpose_repeated": "a bad transpose permutation raises ValueError; JAX raises TypeError",
+    "transpose_short": "a bad transpose permutation raises ValueError; JAX raises TypeError",
+    "concatenate_dimension": "concatenate with an out-of-range dimension raises ValueError; JAX raises TypeError",
+    "dynamic_slice_index_count": "dynamic_slice with the wrong number of start indices raises TypeError; JAX raises ValueError",
+    "dynamic_slice_sizes": "dynamic_slice with slice_sizes larger than the operand raises ValueError; JAX raises TypeError",
+    "slice_out_of_bounds": "slice with limits beyond the operand raises ValueError; JAX raises TypeError",
+    "rev_repeated": "rev with repeated dimensions raises ValueError; JAX raises TypeError",
+    "rev_out_of_range": "rev with an out-of-range dimension raises ValueError; JAX raises TypeError",
+    "pad_value_shape": "pad with a non-scalar padding_value raises TypeError; JAX raises ValueError",
+    "iota_negative_size": "iota with a negative size raises ValueError saying 'dimension 0 out of range'; JAX raises TypeError about the negative shape",
+}
+BUILTINS = (TypeError, ValueError, IndexError, OverflowError)
+
+
+def _jax_builtin(fn: Callable[..., Any], operands: tuple[NDArray, ...], name: str) -> type[Exception]:
+    if name == "reshape_size":
+        # JAX 0.10's lax.reshape defers the size check to lowering (a
+        # ValueError from the verifier); jnp.reshape and older JAX raise TypeError.
+        return TypeError
+    with pytest.raises(Exception) as info:
+        fn(jax.lax, *operands)
+    return next(b for b in BUILTINS if isinstance(info.value, b))
+
+
+def _error_params() -> list[Any]:
+    return [
+        pytest.param(name, id=name, marks=[bug(ERROR_BUGS[name])] if name in ERROR_BUGS else [])
+        for name in ERROR_CASES
+    ]
+
+
+@pytest.mark.parametrize("name", _error_params())
+def test_error_class_and_message(name: str) -> None:
+    fn, operands, pattern = ERROR_CASES[name]
+    builtin = _jax_builtin(fn, operands, name)
+    with pytest.raises(builtin, match=pattern) as eager:
+        fn(lax, *operands)
+    assert isinstance(eager.value, errors.JaxtypedError)
+    if operands:  # the same error when the operands are traced
+        with pytest.raises(type(eager.value)) as traced:
+            jt.make_jaxpr(lambda *a: fn(lax, *a))(*operands)
+        assert str(traced.value) == str(eager.value)
+
+
+def test_error_classes_are_builtin_subclasses() -> None:
+    assert issubclass(errors.ShapeMismatchError, TypeError)
+    assert issubclass(errors.DTypeMismatchError, TypeError)
+    assert issubclass(errors.JaxtypedValueError, ValueError)
+    assert issubclass(errors.MissingRuleError, NotImplementedError)
+
+
+@pytest.mark.xfail(
+    jt.DEBUG,
+    strict=True,
+    reason="debug mode: beartype rejects the list (BeartypeCallHintParamViolation, not a TypeError) "
+    "before jaxtyped's own check runs",
+)
+def test_list_operand_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match=r"lax\.add operand 0: expected an array or a scalar, got list") as info:
+        lax.add([1.0, 2.0], f32(2))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # the error under test
+    assert isinstance(info.value, errors.JaxtypedTypeError)
+    with pytest.raises(TypeError):
+        jax.lax.add([1.0, 2.0], f32(2))
+
+
+@pytest.mark.xfail(
+    jt.DEBUG,
+    strict=True,
+    reason="BUG: ArrayLike has no member for ml_dtypes scalars (np.bfloat16(1) is an np.generic, not an "
+    "np.number), so debug mode rejects a bfloat16 scalar that eager mode accepts",
+)
+def test_bfloat16_scalar_operand() -> None:
+    scalar = np.asarray(1.5, BF16)[()]
+    x = np.ones(3, BF16)
+    check(f0(lambda m: m.add(x, scalar)))

@@ -1,0 +1,854 @@
+"""Table-driven numerical tests of every ``jaxtyped.lax`` function.
+
+Each row of ``ROWS`` is one use of a primitive: a function written once
+against a ``lax`` module (called with ``jaxtyped.lax`` and with the oracle
+``jax.lax``), generators for its operands (shapes, value domains, fixed
+dtypes), the dtypes to try, an optional NumPy reference, and flags saying
+which checks apply. The tests are parametrised over the table:
+
+1. eager vs reference: shape, dtype and weak type equal JAX's; values equal
+   the NumPy reference (float64) or JAX's, within a tolerance set by dtype;
+2. jvp vs central finite differences in float64 (zero / ``float0`` tangents
+   for non-differentiable rows), and vs ``jax.jvp`` in float32;
+3. vmap vs a Python loop over examples, for several ``in_axes``/``out_axes``;
+4. staged (``make_jaxpr`` + ``check_closed_jaxpr`` + ``eval_jaxpr``) vs eager;
+5. second order (jvp of jvp vs finite differences of jvp), elementwise rows;
+
+plus hypothesis properties over random shapes (zero-size included) and
+dtypes. Edge cases and error messages are in ``test_lax_edge_cases.py``.
+
+Speed: JAX compiles every (primitive, shape, dtype) it runs, so the JAX
+values are computed once per dtype in one jitted program over all rows
+(float16/bfloat16 rows in float32 on the same values, rounded back), and
+rows with a NumPy reference need JAX only for ``eval_shape``.
+"""
+
+import functools
+import math
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jaxtyped as jt
+import jaxtyped.numpy as jtnp
+from jaxtyped import lax
+
+jax: Any = pytest.importorskip("jax")
+
+NDArray = np.ndarray[Any, Any]
+Fn = Callable[..., Any]  # fn(lax_module, *operands)
+Ref = Callable[..., Any]  # a NumPy reference
+B = 5  # the vmap batch size; no example dimension is 5
+BF16 = np.dtype(jtnp.bfloat16)
+FLOAT0 = np.dtype(jtnp.float0)
+
+
+# === the table ===
+
+
+@dataclass(frozen=True)
+class Arg:
+    """How to generate one operand: a shape, a value range ``lo``..``hi``
+    (with ``signs`` each value gets a random sign, so ``lo > 0`` keeps values
+    away from zero), a fixed dtype (None: the row's dtype), or fixed values."""
+
+    shape: tuple[int, ...]
+    lo: float = -2.0
+    hi: float = 2.0
+    signs: bool = False
+    dtype: str | None = None
+    fixed: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One use of a ``lax`` function: ``fn(lax_module, *operands)``."""
+
+    id: str
+    fn: Fn
+    args: tuple[Arg, ...]
+    dtypes: tuple[str, ...]
+    diff: bool = True  # differentiable in its inexact operands
+    elementwise: bool = False  # the second-order check applies
+    np_ref: Ref | None = None  # NumPy reference (float64 for floats)
+
+
+def f0(fn: Callable[[Any], Any]) -> Fn:
+    return fn
+
+
+def f1(fn: Callable[[Any, Any], Any]) -> Fn:
+    return fn
+
+
+def f2(fn: Callable[[Any, Any, Any], Any]) -> Fn:
+    return fn
+
+
+def f3(fn: Callable[[Any, Any, Any, Any], Any]) -> Fn:
+    return fn
+
+
+def f4(fn: Callable[[Any, Any, Any, Any, Any], Any]) -> Fn:
+    return fn
+
+
+def _named(name: str, module: Any, *args: Any) -> Any:
+    return getattr(module, name)(*args)
+
+
+def named(name: str) -> Fn:
+    """``module.<name>(*operands)``."""
+    return functools.partial(_named, name)
+
+
+def _erf(x: float) -> float:
+    return math.erf(x)
+
+
+def _choose(which: NDArray, *cases: NDArray) -> NDArray:
+    return np.choose(which, cases)
+
+
+# Typed wrappers, so that the table's lambdas get typed parameters.
+
+
+def r0(fn: Callable[[], Any]) -> Ref:
+    return fn
+
+
+def r1(fn: Callable[[NDArray], Any]) -> Ref:
+    return fn
+
+
+def r2(fn: Callable[[NDArray, NDArray], Any]) -> Ref:
+    return fn
+
+
+def r3(fn: Callable[[NDArray, NDArray, NDArray], Any]) -> Ref:
+    return fn
+
+
+F = ("float32", "float16", "bfloat16")
+FI = (*F, "int32")
+NUM = (*FI, "uint8")
+ALL = (*NUM, "bool")
+INTS = ("int32", "uint8")
+BITS = (*INTS, "bool")
+S23 = (2, 3)
+I32 = "int32"
+DIVISOR = Arg(S23, 0.5, 2.0, signs=True)
+
+
+def _unary_rows() -> list[Row]:
+    # name, lo, hi, NumPy reference, extra dtypes
+    table: list[tuple[str, float, float, Callable[..., Any], tuple[str, ...]]] = [
+        ("sqrt", 0.5, 3.0, np.sqrt, ("complex64",)),
+        ("rsqrt", 0.5, 3.0, r1(lambda x: 1.0 / np.sqrt(x)), ()),
+        ("exp", -2.0, 2.0, np.exp, ("complex64",)),
+        ("log", 0.5, 3.0, np.log, ("complex64",)),
+        ("log1p", -0.5, 2.0, np.log1p, ()),
+        ("expm1", -2.0, 2.0, np.expm1, ()),
+        ("sin", -3.0, 3.0, np.sin, ("complex64",)),
+        ("cos", -3.0, 3.0, np.cos, ()),
+        ("tan", -1.2, 1.2, np.tan, ()),
+        ("tanh", -3.0, 3.0, np.tanh, ("complex64",)),
+        ("logistic", -4.0, 4.0, r1(lambda x: 1.0 / (1.0 + np.exp(-x))), ()),
+        ("erf", -2.0, 2.0, np.vectorize(_erf, otypes=[np.float64]), ()),
+        ("asin", -0.9, 0.9, np.arcsin, ()),
+        ("acos", -0.9, 0.9, np.arccos, ()),
+        ("atan", -3.0, 3.0, np.arctan, ()),
+        ("sinh", -2.0, 2.0, np.sinh, ()),
+        ("cosh", -2.0, 2.0, np.cosh, ()),
+        ("asinh", -3.0, 3.0, np.arcsinh, ()),
+        ("acosh", 1.2, 3.0, np.arccosh, ()),
+        ("atanh", -0.9, 0.9, np.arctanh, ()),
+    ]
+    return [
+        Row(name, named(name), (Arg(S23, lo, hi),), (*F, *extra), elementwise=True, np_ref=ref)
+        for name, lo, hi, ref, extra in table
+    ]
+
+
+def _arith_rows() -> list[Row]:
+    x, y, r3 = Arg(S23), Arg(S23), Arg(S23, -3, 3)
+    int_args = (Arg(S23, -9, 9), Arg(S23, 1, 4, signs=True))
+    return [
+        Row("neg", named("neg"), (x,), (*NUM, "complex64"), elementwise=True, np_ref=np.negative),
+        Row("sign", named("sign"), (x,), (*NUM, "complex64"), diff=False, np_ref=np.sign),
+        Row("abs", named("abs"), (Arg(S23, 0.1, 2.0, signs=True),), (*FI, "complex64"), elementwise=True, np_ref=np.abs),
+        Row("floor", named("floor"), (r3,), F, diff=False, np_ref=np.floor),
+        Row("ceil", named("ceil"), (r3,), F, diff=False, np_ref=np.ceil),
+        Row("round_away", f1(lambda m, a: m.round(a, m.RoundingMethod.AWAY_FROM_ZERO)), (r3,), F, diff=False,
+            np_ref=r1(lambda a: np.sign(a) * np.floor(np.abs(a) + 0.5))),
+        Row("round_even", f1(lambda m, a: m.round(a, m.RoundingMethod.TO_NEAREST_EVEN)), (r3,), F, diff=False, np_ref=np.rint),
+        Row("is_finite", named("is_finite"), (x,), F, diff=False, np_ref=np.isfinite),
+        Row("stop_gradient", named("stop_gradient"), (x,), ALL, diff=False, np_ref=np.asarray),
+        Row("integer_pow_3", f1(lambda m, a: m.integer_pow(a, 3)), (x,), (*FI, "complex64"), elementwise=True, np_ref=r1(lambda a: a**3)),
+        Row("integer_pow_m2", f1(lambda m, a: m.integer_pow(a, -2)), (DIVISOR,), F, elementwise=True, np_ref=r1(lambda a: a**-2.0)),
+        Row("integer_pow_0", f1(lambda m, a: m.integer_pow(a, 0)), (x,), FI, np_ref=r1(lambda a: a**0)),
+        Row("integer_pow_1", f1(lambda m, a: m.integer_pow(a, 1)), (x,), FI, elementwise=True, np_ref=r1(lambda a: a**1)),
+        Row("add", named("add"), (x, y), (*NUM, "complex64"), elementwise=True, np_ref=np.add),
+        Row("add_scalar_rhs", named("add"), (x, Arg(())), NUM, elementwise=True, np_ref=np.add),
+        Row("sub", named("sub"), (x, y), (*NUM, "complex64"), elementwise=True, np_ref=np.subtract),
+        Row("mul", named("mul"), (x, y), (*NUM, "complex64"), elementwise=True, np_ref=np.multiply),
+        Row("mul_scalar_lhs", named("mul"), (Arg(()), Arg((3,))), NUM, elementwise=True, np_ref=np.multiply),
+        Row("div", named("div"), (x, DIVISOR), (*F, "complex64"), elementwise=True, np_ref=np.divide),
+        Row("div_int", named("div"), int_args, INTS, diff=False),
+        Row("div_scalar_rhs", named("div"), (x, Arg((), 0.5, 2.0, signs=True)), F, elementwise=True, np_ref=np.divide),
+        Row("rem", named("rem"), (r3, DIVISOR), F, elementwise=True, np_ref=np.fmod),
+        Row("rem_int", named("rem"), int_args, INTS, diff=False),
+        Row("max", named("max"), (x, y), ALL, elementwise=True, np_ref=np.maximum),
+        Row("max_scalar_rhs", named("max"), (x, Arg(())), FI, elementwise=True, np_ref=np.maximum),
+        Row("min", named("min"), (x, y), ALL, elementwise=True, np_ref=np.minimum),
+        Row("pow", named("pow"), (Arg(S23, 0.5, 2.0), y), (*F, "complex64"), elementwise=True, np_ref=np.power),
+        Row("pow_int_exponent", named("pow"), (Arg(S23, 0.5, 2.0), Arg(S23, -3, 3, dtype=I32)), F,
+            elementwise=True, np_ref=r2(lambda a, b: np.power(a, b.astype(a.dtype)))),
+        Row("pow_scalar_exponent", named("pow"), (Arg(S23, 0.5, 2.0), Arg(())), F, elementwise=True, np_ref=np.power),
+        Row("atan2", named("atan2"), (x, y), F, elementwise=True, np_ref=np.arctan2),
+    ]  # fmt: skip
+
+
+def _comparison_and_bit_rows() -> list[Row]:
+    small = (Arg(S23, -2, 2), Arg(S23, -2, 2))  # integer ties are likely
+    rows = [
+        Row(name, named(name), small, ALL, diff=False, np_ref=ref)
+        for name, ref in (
+            ("eq", np.equal), ("ne", np.not_equal), ("lt", np.less),
+            ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal),
+        )
+    ]  # fmt: skip
+    rows += [
+        Row("lt_scalar_lhs", named("lt"), (Arg(()), Arg((3,))), FI, diff=False, np_ref=np.less),
+        Row("bitwise_and", named("bitwise_and"), (Arg(S23, 0, 9), Arg(S23, 0, 9)), BITS, diff=False, np_ref=np.bitwise_and),
+        Row("bitwise_or", named("bitwise_or"), (Arg(S23, 0, 9), Arg(S23, -9, 9)), BITS, diff=False, np_ref=np.bitwise_or),
+        Row("bitwise_xor", named("bitwise_xor"), (Arg(S23, -9, 9), Arg(S23, 0, 9)), BITS, diff=False, np_ref=np.bitwise_xor),
+        Row("bitwise_not", named("bitwise_not"), (Arg(S23, -9, 9),), BITS, diff=False, np_ref=np.invert),
+    ]  # fmt: skip
+    shift_args = (Arg(S23, -100, 100), Arg(S23, 0, 7))
+    rows += [
+        Row(name, named(name), shift_args, INTS, diff=False)
+        for name in ("shift_left", "shift_right_arithmetic", "shift_right_logical")
+    ]
+    return rows
+
+
+def _reduction_rows() -> list[Row]:
+    x = Arg((2, 3, 4))
+    return [
+        Row("reduce_sum", f1(lambda m, a: m.reduce_sum(a, (0, 2))), (x,), (*FI, "complex64"),
+            np_ref=r1(lambda a: np.sum(a, (0, 2), a.dtype))),
+        Row("reduce_sum_all", f1(lambda m, a: m.reduce_sum(a, (0, 1, 2))), (x,), FI, np_ref=r1(lambda a: np.sum(a, dtype=a.dtype))),
+        Row("reduce_sum_none", f1(lambda m, a: m.reduce_sum(a, ())), (x,), FI, np_ref=np.asarray),
+        Row("reduce_prod", f1(lambda m, a: m.reduce_prod(a, (1,))), (Arg((2, 3, 4), 0.5, 1.5),), F, np_ref=r1(lambda a: np.prod(a, 1))),
+        Row("reduce_prod_int", f1(lambda m, a: m.reduce_prod(a, (0, 1))), (Arg(S23, -2, 2),), INTS, diff=False,
+            np_ref=r1(lambda a: np.prod(a, (0, 1), a.dtype))),
+        Row("reduce_max", f1(lambda m, a: m.reduce_max(a, (1,))), (x,), ALL, np_ref=r1(lambda a: np.max(a, 1))),
+        Row("reduce_min", f1(lambda m, a: m.reduce_min(a, (0, 2))), (x,), ALL, np_ref=r1(lambda a: np.min(a, (0, 2)))),
+        Row("argmax", f1(lambda m, a: m.argmax(a, 1, np.int32)), (x,), ALL, diff=False, np_ref=r1(lambda a: np.argmax(a, 1))),
+        Row("argmin", f1(lambda m, a: m.argmin(a, 0, np.int32)), (x,), ALL, diff=False, np_ref=r1(lambda a: np.argmin(a, 0))),
+        Row("argmax_uint8_index", f1(lambda m, a: m.argmax(a, 2, np.uint8)), (x,), F, diff=False,
+            np_ref=r1(lambda a: np.argmax(a, 2))),
+    ]
+
+
+def _dot_rows() -> list[Row]:
+    mm = (((1,), (0,)), ((), ()))
+    batch = (((2,), (1,)), ((0,), (0,)))
+    return [
+        Row("dot_general_matmul", f2(lambda m, a, b: m.dot_general(a, b, mm)),
+            (Arg((3, 4)), Arg((4, 2))), (*FI, "complex64"), np_ref=np.matmul),
+        Row("dot_general_batch", f2(lambda m, a, b: m.dot_general(a, b, batch)),
+            (Arg((2, 3, 4)), Arg((2, 4, 3))), FI, np_ref=np.matmul),
+        Row("dot_general_outer", f2(lambda m, a, b: m.dot_general(a, b, (((), ()), ((), ())))),
+            (Arg((3,)), Arg((4,))), FI, np_ref=np.multiply.outer),
+        Row("dot_general_contract_lhs0", f2(lambda m, a, b: m.dot_general(a, b, (((0,), (1,)), ((), ())))),
+            (Arg((4, 3)), Arg((2, 4))), FI, np_ref=r2(lambda a, b: a.T @ b.T)),
+        Row("dot_general_preferred", f2(lambda m, a, b: m.dot_general(a, b, mm, preferred_element_type=np.float32)),
+            (Arg((3, 4)), Arg((4, 2))), ("float16", "bfloat16", "int32"), np_ref=np.matmul),
+        Row("dot", f2(lambda m, a, b: m.dot(a, b)), (Arg((3, 4)), Arg((4,))), FI, np_ref=np.matmul),
+    ]  # fmt: skip
+
+
+def _structural_rows() -> list[Row]:
+    return [
+        Row("broadcast_in_dim", f1(lambda m, a: m.broadcast_in_dim(a, (2, 3, 4), (1,))), (Arg((3,)),), ALL,
+            np_ref=r1(lambda a: np.broadcast_to(a[:, None], (2, 3, 4)))),
+        Row("broadcast_in_dim_size1", f1(lambda m, a: m.broadcast_in_dim(a, (3, 4), (0, 1))), (Arg((3, 1)),), ALL,
+            np_ref=r1(lambda a: np.broadcast_to(a, (3, 4)))),
+        Row("broadcast_in_dim_scalar", f1(lambda m, a: m.broadcast_in_dim(a, S23, ())), (Arg(()),), ALL,
+            np_ref=r1(lambda a: np.broadcast_to(a, S23))),
+        Row("broadcast", f1(lambda m, a: m.broadcast(a, (2,))), (Arg((3, 4)),), ALL,
+            np_ref=r1(lambda a: np.broadcast_to(a, (2, 3, 4)))),
+        Row("reshape", f1(lambda m, a: m.reshape(a, (3, 2))), (Arg(S23),), ALL, np_ref=r1(lambda a: a.reshape(3, 2))),
+        Row("reshape_dimensions", f1(lambda m, a: m.reshape(a, (4, 6), (1, 0, 2))), (Arg((2, 3, 4)),), ALL,
+            np_ref=r1(lambda a: a.transpose(1, 0, 2).reshape(4, 6))),
+        Row("reshape_to_scalar", f1(lambda m, a: m.reshape(a, ())), (Arg((1, 1)),), FI, np_ref=r1(lambda a: a.reshape(()))),
+        Row("transpose", f1(lambda m, a: m.transpose(a, (2, 0, 1))), (Arg((2, 3, 4)),), ALL,
+            np_ref=r1(lambda a: a.transpose(2, 0, 1))),
+        Row("squeeze", f1(lambda m, a: m.squeeze(a, (1,))), (Arg((2, 1, 3)),), ALL, np_ref=r1(lambda a: a[:, 0])),
+        Row("squeeze_negative", f1(lambda m, a: m.squeeze(a, (-1, 0))), (Arg((1, 3, 1)),), FI, np_ref=r1(lambda a: a[0, :, 0])),
+        Row("expand_dims", f1(lambda m, a: m.expand_dims(a, (0, 2))), (Arg(S23),), ALL, np_ref=r1(lambda a: a[None, :, None])),
+        Row("expand_dims_negative", f1(lambda m, a: m.expand_dims(a, (-1,))), (Arg(S23),), FI, np_ref=r1(lambda a: a[..., None])),
+        Row("rev", f1(lambda m, a: m.rev(a, (0, 1))), (Arg(S23),), ALL, np_ref=r1(lambda a: a[::-1, ::-1])),
+        Row("rev_middle", f1(lambda m, a: m.rev(a, (1,))), (Arg((2, 3, 4)),), FI, np_ref=r1(lambda a: a[:, ::-1])),
+        Row("concatenate", f2(lambda m, a, b: m.concatenate([a, b], 1)), (Arg(S23), Arg((2, 2))), ALL,
+            np_ref=r2(lambda a, b: np.concatenate([a, b], 1))),
+        Row("concatenate_3", f3(lambda m, a, b, c: m.concatenate([a, b, c], 0)), (Arg((1, 3)), Arg(S23), Arg((1, 3))), FI,
+            np_ref=r3(lambda a, b, c: np.concatenate([a, b, c]))),
+        Row("pad_interior", f2(lambda m, a, v: m.pad(a, v, ((1, 2, 1), (0, 1, 0)))), (Arg(S23), Arg(())), ALL),
+        Row("pad_negative", f2(lambda m, a, v: m.pad(a, v, ((-1, 1, 0), (1, -1, 2)))), (Arg(S23), Arg(())), FI),
+        Row("select_n_bool", f3(lambda m, w, a, b: m.select_n(w, a, b)),
+            (Arg(S23, dtype="bool"), Arg(S23), Arg(S23)), ALL, np_ref=r3(lambda w, a, b: np.where(w, b, a))),
+        Row("select_n_int32_3_cases", f4(lambda m, w, a, b, c: m.select_n(w, a, b, c)),
+            (Arg(S23, 0, 2, dtype=I32), Arg(S23), Arg(S23), Arg(S23)), FI, np_ref=_choose),
+        Row("select_n_scalar_which", f3(lambda m, w, a, b: m.select_n(w, a, b)),
+            (Arg((), dtype="bool"), Arg(S23), Arg(S23)), FI, np_ref=r3(lambda w, a, b: np.where(w, b, a))),
+        Row("iota", f0(lambda m: m.iota(np.int32, 4)), (), ("int32",), diff=False, np_ref=r0(lambda: np.arange(4))),
+        Row("broadcasted_iota", f0(lambda m: m.broadcasted_iota(np.float32, S23, 1)), (), ("float32",), diff=False,
+            np_ref=r0(lambda: np.broadcast_to(np.arange(3), S23))),
+        Row("broadcasted_iota_uint8", f0(lambda m: m.broadcasted_iota(np.uint8, (2, 3, 4), 0)), (), ("uint8",), diff=False,
+            np_ref=r0(lambda: np.broadcast_to(np.arange(2)[:, None, None], (2, 3, 4)))),
+    ]  # fmt: skip
+
+
+def _conversion_rows() -> list[Row]:
+    wide = Arg(S23, -100, 100)
+    return [
+        Row("convert_to_int32", f1(lambda m, a: m.convert_element_type(a, np.int32)), (wide,), (*F, "uint8", "bool"), diff=False),
+        Row("convert_to_uint8", f1(lambda m, a: m.convert_element_type(a, np.uint8)), (Arg(S23, 0, 200),), ("float32", "int32"), diff=False),
+        Row("convert_to_float32", f1(lambda m, a: m.convert_element_type(a, np.float32)), (wide,), ALL, np_ref=np.asarray),
+        Row("convert_to_float16", f1(lambda m, a: m.convert_element_type(a, np.float16)), (Arg(S23),),
+            ("float32", "bfloat16", "int32"), np_ref=np.asarray),
+        Row("convert_to_bool", f1(lambda m, a: m.convert_element_type(a, np.bool_)), (Arg(S23, -1, 1),), FI, diff=False),
+    ]  # fmt: skip
+
+
+def _slicing_rows() -> list[Row]:
+    x = Arg((4, 5))
+    index = Arg((), 0, 5, dtype=I32)  # too large starts are clamped (negative: see the edge cases)
+
+    def gather(m: Any, a: Any, i: Any, mode: Any) -> Any:
+        dn = m.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
+        return m.gather(a, i, dn, (1, 5), mode=mode)
+
+    def scatter(m: Any, name: str, a: Any, i: Any, u: Any) -> Any:
+        dn = m.ScatterDimensionNumbers(
+            update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
+        )
+        return getattr(m, name)(a, i, u, dn)
+
+    return [
+        Row("gather_clip_mode_enum", f2(lambda m, a, i: gather(m, a, i, m.GatherScatterMode.CLIP)),
+            (x, Arg((3, 1), -2, 6, dtype=I32)), ("float32",)),
+        Row("slice", f1(lambda m, a: m.slice(a, (1, 0), (3, 5))), (x,), ALL, np_ref=r1(lambda a: a[1:3])),
+        Row("slice_strided", f1(lambda m, a: m.slice(a, (0, 1), (4, 5), (3, 2))), (x,), ALL, np_ref=r1(lambda a: a[::3, 1::2])),
+        Row("slice_in_dim", f1(lambda m, a: m.slice_in_dim(a, 1, 4, 2, 1)), (x,), FI, np_ref=r1(lambda a: a[:, 1:4:2])),
+        Row("dynamic_slice", f3(lambda m, a, i, j: m.dynamic_slice(a, (i, j), (2, 3))), (x, index, index), ALL),
+        Row("dynamic_update_slice", f4(lambda m, a, u, i, j: m.dynamic_update_slice(a, u, (i, j))),
+            (x, Arg(S23), index, index), ALL),
+        Row("dynamic_slice_in_dim", f2(lambda m, a, i: m.dynamic_slice_in_dim(a, i, 2, 1)), (x, index), FI),
+        Row("dynamic_index_in_dim", f2(lambda m, a, i: m.dynamic_index_in_dim(a, i, 0, False)), (x, index), FI),
+        Row("gather_clip", f2(lambda m, a, i: gather(m, a, i, "clip")), (x, Arg((3, 1), 0, 6, dtype=I32)), FI),
+        Row("gather_fill", f2(lambda m, a, i: gather(m, a, i, "fill")), (x, Arg((3, 1), 0, 6, dtype=I32)), F),
+        Row("scatter", f3(lambda m, a, i, u: scatter(m, "scatter", a, i, u)),
+            (x, Arg((2, 1), dtype=I32, fixed=(3, 0)), Arg((2, 5))), FI),
+        Row("scatter_add", f3(lambda m, a, i, u: scatter(m, "scatter_add", a, i, u)),
+            (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 1)), Arg((3, 5))), FI),
+    ]  # fmt: skip
+
+
+ROWS: list[Row] = [
+    *_unary_rows(),
+    *_arith_rows(),
+    *_comparison_and_bit_rows(),
+    *_reduction_rows(),
+    *_dot_rows(),
+    *_structural_rows(),
+    *_conversion_rows(),
+    *_slicing_rows(),
+]
+BY_ID = {r.id: r for r in ROWS}
+
+
+# === operands, tolerances, oracles ===
+
+
+def ours(row: Row) -> Fn:
+    return functools.partial(row.fn, lax)
+
+
+def theirs(row: Row) -> Fn:
+    return functools.partial(row.fn, jax.lax)
+
+
+def rng_for(*keys: object) -> np.random.Generator:
+    return np.random.default_rng(zlib.crc32(repr(keys).encode()))
+
+
+def make_value(rng: np.random.Generator, arg: Arg, row_dtype: str) -> NDArray:
+    dtype = np.dtype(arg.dtype or row_dtype)
+    shape = arg.shape
+    if arg.fixed is not None:
+        return np.array(arg.fixed, dtype).reshape(shape)
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5
+    signs: NDArray = rng.choice(np.array([-1, 1]), shape) if arg.signs else np.ones(shape, np.int64)
+    if dtype.kind in "iu":
+        lo = max(math.ceil(arg.lo), 0) if dtype.kind == "u" else math.ceil(arg.lo)
+        integers: NDArray = rng.integers(lo, math.floor(arg.hi) + 1, shape)
+        return (integers * (signs if dtype.kind == "i" else 1)).astype(dtype)
+    values: NDArray = rng.uniform(arg.lo, arg.hi, shape) * signs
+    if dtype.kind == "c":
+        values = values + 1j * rng.uniform(-1.0, 1.0, shape)
+    return np.asarray(values).astype(dtype)  # a 0-d array, not a NumPy scalar, for shape ()
+
+
+def make_args(rng: np.random.Generator, row: Row, dtype: str) -> tuple[NDArray, ...]:
+    return tuple(make_value(rng, arg, dtype) for arg in row.args)
+
+
+def eager_args(row: Row, dtype: str) -> tuple[NDArray, ...]:
+    return make_args(rng_for(row.id, dtype), row, dtype)
+
+
+def is_inexact(x: NDArray) -> bool:
+    """Floating or complex (NumPy's kind of ``bfloat16`` is "V", like ``float0``'s)."""
+    return x.dtype.kind in "fc" or x.dtype == BF16
+
+
+RTOL: dict[str, float] = {
+    "float16": 2e-3, "bfloat16": 1.6e-2, "float32": 1e-5, "complex64": 1e-5,
+    "float64": 1e-12, "complex128": 1e-12,
+}  # fmt: skip
+
+
+def assert_matches(actual: object, expected: object, rtol: float | None = None) -> None:
+    """Same shape and dtype; exact for integers, booleans and ``float0``,
+    else within ``rtol`` (default: by dtype), scaled by the magnitude."""
+    a, e = np.asarray(actual), np.asarray(expected)
+    assert a.shape == e.shape, f"shape {a.shape} != {e.shape}"
+    assert a.dtype == e.dtype, f"dtype {a.dtype} != {e.dtype}"
+    if not is_inexact(a):
+        np.testing.assert_array_equal(a, e)
+        return
+    tol = RTOL[a.dtype.name] if rtol is None else rtol
+    wide = np.complex128 if a.dtype.kind == "c" else np.float64
+    a64, e64 = a.astype(wide), e.astype(wide)
+    finite = np.abs(e64[np.isfinite(e64)])
+    scale = max(1.0, float(finite.max())) if finite.size else 1.0
+    np.testing.assert_allclose(a64, e64, rtol=tol, atol=tol * scale, equal_nan=True)
+
+
+def _specs(row: Row, dtype: str) -> list[Any]:
+    return [jax.ShapeDtypeStruct(a.shape, np.dtype(a.dtype or dtype)) for a in row.args]
+
+
+@functools.cache
+def jax_out_type(row_id: str, dtype: str) -> tuple[tuple[int, ...], np.dtype[Any], bool]:
+    """JAX's output shape, dtype and weak type for the row (no compilation)."""
+    row = BY_ID[row_id]
+    out = jax.eval_shape(theirs(row), *_specs(row, dtype))
+    return tuple(out.shape), np.dtype(out.dtype), bool(out.weak_type)
+
+
+def _compute_dtype(dtype: str) -> str:
+    return "float32" if dtype in F else dtype
+
+
+@functools.cache
+def _jax_program(compute: str) -> tuple[tuple[Row, ...], Any]:
+    """One jitted program evaluating every row without a NumPy reference
+    that accepts a dtype computed as ``compute``."""
+    rows = tuple(r for r in ROWS if r.np_ref is None and any(_compute_dtype(d) == compute for d in r.dtypes))
+
+    def program(inputs: list[tuple[Any, ...]]) -> list[Any]:
+        return [theirs(r)(*args) for r, args in zip(rows, inputs)]
+
+    return rows, jax.jit(program)
+
+
+@functools.cache
+def jax_values(dtype: str) -> dict[str, NDArray]:
+    """JAX's outputs on ``eager_args(row, dtype)`` for the rows without a
+    NumPy reference; float16/bfloat16 operands are computed in float32."""
+    compute = _compute_dtype(dtype)
+    rows, program = _jax_program(compute)
+    inputs: list[tuple[NDArray, ...]] = []
+    for r in rows:
+        d = dtype if dtype in r.dtypes else next(d for d in r.dtypes if _compute_dtype(d) == compute)
+        inputs.append(tuple(a.astype(compute) if a.dtype == np.dtype(d) else a for a in eager_args(r, d)))
+    return {r.id: np.asarray(out) for r, out in zip(rows, program(inputs))}
+
+
+def reference(row: Row, dtype: str, args: Sequence[NDArray]) -> NDArray:
+    """The expected eager output, in JAX's output dtype."""
+    _, out_dtype, _ = jax_out_type(row.id, dtype)
+    if row.np_ref is None:
+        return jax_values(dtype)[row.id].astype(out_dtype)
+    wide = [a.astype(np.complex128 if a.dtype.kind == "c" else np.float64) if is_inexact(a) else a for a in args]
+    with np.errstate(all="ignore"):
+        return np.asarray(row.np_ref(*wide)).astype(out_dtype)
+
+
+def param(row: Row, *rest: object, marks: Sequence[pytest.MarkDecorator] = ()) -> Any:
+    ident = "-".join([row.id, *(str(r) for r in rest)])
+    return pytest.param(row, *rest, id=ident, marks=tuple(marks))
+
+
+def bug(reason: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=f"BUG: {reason}")
+
+
+ABS_JVP_BUG = bug(
+    "jvp of lax.abs on a non-scalar raises JaxtypedTypeError: its rule calls select_n "
+    "with an array `which` and scalar cases"
+)
+# (check, row id) -> known bug
+KNOWN_BUGS: dict[tuple[str, str], pytest.MarkDecorator] = {
+    ("jvp", "abs"): ABS_JVP_BUG,
+    ("jvp_jax", "abs"): ABS_JVP_BUG,
+    ("second", "abs"): ABS_JVP_BUG,
+    ("second", "rem"): ABS_JVP_BUG,  # rem's derivative uses abs
+}
+
+
+def marks_for(check: str, row: Row, dtype: str) -> list[pytest.MarkDecorator]:
+    return [KNOWN_BUGS[(check, row.id)]] if (check, row.id) in KNOWN_BUGS else []
+
+
+# === 1. eager vs reference ===
+
+
+@pytest.mark.parametrize(("row", "dtype"), [param(r, d) for r in ROWS for d in r.dtypes])
+def test_eager_matches_reference(row: Row, dtype: str) -> None:
+    args = eager_args(row, dtype)
+    got = ours(row)(*args)
+    shape, out_dtype, weak_type = jax_out_type(row.id, dtype)
+    assert (got.shape, got.dtype, got.weak_type) == (shape, out_dtype, weak_type)
+    assert_matches(got, reference(row, dtype, args))
+
+
+# === 2. jvp ===
+
+
+def float_dtype(row: Row) -> str:
+    """float64 for rows with a float dtype, else the row's first dtype."""
+    return "float64" if any(d in F for d in row.dtypes) else row.dtypes[0]
+
+
+def make_tangents(rng: np.random.Generator, args: Sequence[NDArray]) -> tuple[NDArray, ...]:
+    """Random tangents (``float0`` zeros for integer and boolean operands)."""
+    return tuple(_normal(rng, a) if is_inexact(a) else np.zeros(a.shape, FLOAT0) for a in args)
+
+
+def _normal(rng: np.random.Generator, like: NDArray) -> NDArray:
+    shape: tuple[int, ...] = like.shape
+    values: NDArray = rng.standard_normal(shape)
+    return values.astype(like.dtype)
+
+
+def central_difference(f: Fn, args: Sequence[NDArray], tangents: Sequence[NDArray], eps: float) -> NDArray:
+    plus = [a + eps * t if is_inexact(a) else a for a, t in zip(args, tangents)]
+    minus = [a - eps * t if is_inexact(a) else a for a, t in zip(args, tangents)]
+    return (np.asarray(f(*plus), np.float64) - np.asarray(f(*minus), np.float64)) / (2 * eps)
+
+
+@pytest.mark.parametrize(
+    ("row", "dtype"), [param(r, float_dtype(r), marks=marks_for("jvp", r, r.dtypes[0])) for r in ROWS if r.args]
+)
+@pytest.mark.usefixtures("x64")
+def test_jvp_matches_finite_differences(row: Row, dtype: str) -> None:
+    rng = rng_for(row.id, "jvp")
+    args = make_args(rng, row, dtype)
+    tangents = make_tangents(rng, args)
+    f = ours(row)
+    primal, tangent = jt.jvp(f, args, tangents)
+    assert_matches(primal, f(*args), rtol=0.0)
+    out = np.asarray(primal)
+    if row.np_ref is not None and dtype == "float64":
+        assert_matches(out, np.asarray(row.np_ref(*args)).astype(out.dtype))
+    if not row.diff:
+        assert_matches(tangent, np.zeros(out.shape, FLOAT0 if out.dtype.kind in "biu" else out.dtype))
+        return
+    assert np.asarray(tangent).dtype == out.dtype
+    if out.dtype == np.float64:
+        eps, rtol = 1e-6, 1e-5
+    else:  # a float32/float16 output (conversions, preferred_element_type): linear rows, big steps
+        eps, rtol = 0.1, 10 * RTOL[out.dtype.name] / 0.1
+    assert_matches(np.asarray(tangent, np.float64), central_difference(f, args, tangents, eps), rtol=rtol)
+
+
+def jvp_dtype(row: Row) -> str:
+    return "float32" if "float32" in row.dtypes else row.dtypes[0]
+
+
+# Rows whose derivative involves a convention that finite differences at
+# random points do not pin down (kinks, ties, zero and float0 tangents,
+# integer operands, dtype changes) or a structural rule; comparing every row
+# with jax.jvp would cost a JAX compilation per row (~50 ms each).
+JAX_JVP_IDS = (
+    "abs", "sign", "max", "min", "max_scalar_rhs", "add_scalar_rhs", "mul_scalar_lhs",
+    "div_scalar_rhs", "pow", "pow_int_exponent", "pow_scalar_exponent", "integer_pow_0",
+    "integer_pow_m2", "rem", "atan2", "logistic", "round_even", "floor", "stop_gradient",
+    "eq", "shift_left", "reduce_max", "reduce_min", "reduce_prod", "argmax",
+    "dot_general_preferred", "select_n_bool", "select_n_int32_3_cases", "select_n_scalar_which",
+    "convert_to_int32", "convert_to_float32", "convert_to_float16", "concatenate",
+    "pad_interior", "dynamic_slice", "dynamic_update_slice", "gather_fill", "scatter",
+    "scatter_add", "iota",
+)  # fmt: skip
+JAX_JVP_ROWS = tuple(BY_ID[i] for i in JAX_JVP_IDS)
+
+
+JaxJvp = tuple[NDArray, NDArray, tuple[NDArray, ...], tuple[NDArray, ...]]
+
+
+@functools.cache
+def jax_jvps() -> dict[str, JaxJvp]:
+    """``jax.jvp`` of the ``JAX_JVP_ROWS`` in one jitted program: primal and
+    tangent outputs with the operands and tangents used."""
+    inputs: list[tuple[tuple[NDArray, ...], tuple[NDArray, ...]]] = []
+    for r in JAX_JVP_ROWS:
+        rng = rng_for(r.id, "jvp-jax")
+        args = make_args(rng, r, jvp_dtype(r))
+        inputs.append((args, make_tangents(rng, args)))
+
+    def program(operands: list[tuple[Any, ...]], float_tangents: list[tuple[Any, ...]]) -> list[Any]:
+        # float0 tangents cannot be jit arguments: they are constants.
+        outs: list[Any] = []
+        for r, args, (_, tangents), ts in zip(JAX_JVP_ROWS, operands, inputs, float_tangents):
+            merged = tuple(t if t.dtype == FLOAT0 else traced for t, traced in zip(tangents, ts))
+            outs.append(jax.jvp(theirs(r), args, merged))
+        return outs
+
+    operands = [args for args, _ in inputs]
+    float_tangents = [tuple(t if t.dtype != FLOAT0 else np.zeros((), np.float32) for t in ts) for _, ts in inputs]
+    outs = jax.jit(program)(operands, float_tangents)
+    return {
+        r.id: (np.asarray(p), np.asarray(t), args, tangents)
+        for r, (p, t), (args, tangents) in zip(JAX_JVP_ROWS, outs, inputs)
+    }
+
+
+@pytest.mark.parametrize(
+    ("row", "dtype"), [param(r, jvp_dtype(r), marks=marks_for("jvp_jax", r, jvp_dtype(r))) for r in JAX_JVP_ROWS]
+)
+def test_jvp_matches_jax(row: Row, dtype: str) -> None:
+    jax_primal, jax_tangent, args, tangents = jax_jvps()[row.id]
+    assert all(a.dtype == np.dtype(arg.dtype or dtype) for a, arg in zip(args, row.args))
+    primal, tangent = jt.jvp(ours(row), args, tangents)
+    assert_matches(primal, jax_primal)
+    assert_matches(tangent, jax_tangent, rtol=1e-4)
+
+
+# === 3. vmap vs a Python loop ===
+
+
+@dataclass(frozen=True)
+class Variant:
+    in_axes: tuple[int | None, ...]
+    out_axes: int = 0
+    axis_size: int | None = None
+
+    def __str__(self) -> str:
+        axes = ",".join("N" if a is None else str(a) for a in self.in_axes)
+        size = "" if self.axis_size is None else f"-size{self.axis_size}"
+        return f"in({axes})-out{self.out_axes}{size}"
+
+
+def _fit_axis(axis: int, rank: int) -> int:
+    # ``axis`` of the batched operand (rank + 1) if it exists, else -1.
+    return axis if -(rank + 1) <= axis <= rank else -1
+
+
+def variants(row: Row) -> list[Variant]:
+    """All operands batched at 0, 1, -1; each operand alone batched (at 0 or
+    -1, the others unbatched); the first two of three or more; out_axes=1;
+    nothing batched, with axis_size."""
+    ranks = [len(a.shape) for a in row.args]
+    n = len(ranks)
+    found = [Variant(tuple(_fit_axis(axis, r) for r in ranks)) for axis in (0, 1, -1)] if n else []
+    if n > 1:
+        found += [
+            Variant(tuple(_fit_axis(-(i % 2), r) if i == j else None for j, r in enumerate(ranks)))
+            for i in range(n)
+        ]
+    if n > 2:  # several, but not all
+        found.append(Variant(tuple(_fit_axis(1 - 2 * j, r) if j < 2 else None for j, r in enumerate(ranks))))
+    if n and len(jax_out_type(row.id, row.dtypes[0])[0]) >= 1:
+        found.append(Variant((0,) * n, out_axes=1))
+    found.append(Variant((None,) * n, axis_size=B))
+    return list(dict.fromkeys(found))
+
+
+def _loop(f: Fn, examples: list[list[NDArray]], v: Variant) -> NDArray:
+    outs: list[NDArray] = []
+    for b in range(B):
+        call = [ex[b] if axis is not None else ex[0] for ex, axis in zip(examples, v.in_axes)]
+        outs.append(np.asarray(f(*call)))
+    return np.stack(outs, axis=v.out_axes)
+
+
+@pytest.mark.parametrize(("row", "variant"), [param(r, v) for r in ROWS for v in variants(r)])
+def test_vmap_matches_loop(row: Row, variant: Variant) -> None:
+    rng = rng_for(row.id, "vmap", str(variant))
+    examples = [[make_value(rng, arg, row.dtypes[0]) for _ in range(B)] for arg in row.args]
+    batched = [np.stack(ex, axis) if axis is not None else ex[0] for ex, axis in zip(examples, variant.in_axes)]
+    f = ours(row)
+    got = jt.vmap(f, in_axes=variant.in_axes, out_axes=variant.out_axes, axis_size=variant.axis_size)(*batched)
+    assert_matches(got, _loop(f, examples, variant))
+
+
+# === 4. staged vs eager ===
+
+
+def staged_dtypes(row: Row) -> list[str]:
+    return list(dict.fromkeys((row.dtypes[0], row.dtypes[-1])))
+
+
+@pytest.mark.parametrize(("row", "dtype"), [param(r, d) for r in ROWS for d in staged_dtypes(r)])
+def test_staged_matches_eager(row: Row, dtype: str) -> None:
+    args = make_args(rng_for(row.id, dtype, "staged"), row, dtype)
+    f = ours(row)
+    closed = jt.make_jaxpr(f)(*args)
+    jt.core.check_closed_jaxpr(closed)
+    (staged,) = jt.core.eval_jaxpr(closed.jaxpr, closed.consts, *(jtnp.asarray(a) for a in args))
+    eager = f(*args)
+    assert_matches(staged, eager, rtol=0.0)
+    assert staged.weak_type == eager.weak_type
+
+
+# === 5. second order ===
+
+
+@pytest.mark.parametrize(
+    "row", [param(r, marks=marks_for("second", r, r.dtypes[0])) for r in ROWS if r.elementwise and r.diff]
+)
+@pytest.mark.usefixtures("x64")
+def test_second_order_matches_finite_differences(row: Row) -> None:
+    rng = rng_for(row.id, "second")
+    args = make_args(rng, row, "float64")
+    inner = make_tangents(rng, args)
+    outer = make_tangents(rng, args)
+    f = ours(row)
+
+    def first(*xs: Any) -> Any:
+        return jt.jvp(f, xs, inner)[1]
+
+    _, second = jt.jvp(first, args, outer)
+    assert_matches(second, central_difference(first, args, outer, 1e-6), rtol=1e-5)
+
+
+# === table coverage ===
+
+
+class _Recorder:
+    """A stand-in for the ``lax`` module that records the names used."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        self.seen.add(name)
+        return getattr(lax, name)
+
+
+def test_table_covers_every_lax_function() -> None:
+    recorder = _Recorder()
+    for row in ROWS:
+        row.fn(recorder, *eager_args(row, row.dtypes[0]))
+    missing = set(lax.__all__) - recorder.seen
+    assert not missing, f"lax names without a row: {sorted(missing)}"
+
+
+# === hypothesis properties ===
+
+
+@st.composite
+def shapes(draw: st.DrawFn) -> tuple[int, ...]:
+    return tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+
+
+PROPERTY_DTYPES = ("float32", "int32", "uint8", "bool")
+ELEMENTWISE: dict[str, tuple[int, Callable[..., Any], tuple[str, ...]]] = {
+    "add": (2, np.add, ("float32", "int32", "uint8")),
+    "mul": (2, np.multiply, ("float32", "int32")),
+    "max": (2, np.maximum, PROPERTY_DTYPES),
+    "eq": (2, np.equal, PROPERTY_DTYPES),
+    "bitwise_xor": (2, np.bitwise_xor, ("int32", "bool")),
+    "neg": (1, np.negative, ("float32", "int32")),
+    "exp": (1, np.exp, ("float32",)),
+}
+
+
+def _operand(seed: int, shape: tuple[int, ...], dtype: str) -> NDArray:
+    return make_value(np.random.default_rng(seed), Arg(shape, -3, 3), dtype)
+
+
+def _check_vmap(f: Callable[..., Any], batched: Sequence[NDArray]) -> None:
+    got = np.asarray(jt.vmap(f)(*batched))
+    size = batched[0].shape[0]
+    loop = [np.asarray(f(*(x[b] for x in batched))) for b in range(size)]
+    assert_matches(got, np.stack(loop) if loop else np.zeros(got.shape, got.dtype))
+    assert got.shape[0] == size
+
+
+@settings(max_examples=20, deadline=None)
+@given(name=st.sampled_from(sorted(ELEMENTWISE)), shape=shapes(), data=st.data(), seed=st.integers(0, 2**16))
+def test_property_elementwise(name: str, shape: tuple[int, ...], data: st.DataObject, seed: int) -> None:
+    arity, ref, dtypes_ = ELEMENTWISE[name]
+    dtype = data.draw(st.sampled_from(dtypes_))
+    f = functools.partial(named(name), lax)
+    operands = [_operand(seed + i, shape, dtype) for i in range(arity)]
+    got = np.asarray(f(*operands))
+    with np.errstate(all="ignore"):
+        want = np.asarray(ref(*operands)).astype(got.dtype)
+    assert_matches(got, want)
+    size = data.draw(st.sampled_from((0, 1, 3)))
+    _check_vmap(f, [_operand(seed + 7 + i, (size, *shape), dtype) for i in range(arity)])
+
+
+@settings(max_examples=20, deadline=None)
+@given(shape=shapes(), data=st.data(), seed=st.integers(0, 2**16))
+def test_property_structural(shape: tuple[int, ...], data: st.DataObject, seed: int) -> None:
+    dtype = data.draw(st.sampled_from(PROPERTY_DTYPES))
+    x = _operand(seed, shape, dtype)
+    rank = len(shape)
+    perm = tuple(data.draw(st.permutations(range(rank))))
+    axes = tuple(sorted(data.draw(st.sets(st.integers(0, max(rank - 1, 0)), max_size=rank))))
+    cases: list[tuple[Callable[[Any], Any], NDArray]] = [
+        (lambda a: lax.transpose(a, perm), np.transpose(x, perm)),
+        (lambda a: lax.rev(a, axes), np.flip(x, axes)),
+        (lambda a: lax.reshape(a, (x.size,)), x.reshape(-1)),
+        (lambda a: lax.expand_dims(a, (0,)), x[None]),
+        (lambda a: lax.broadcast_in_dim(a, (2, *shape), tuple(range(1, rank + 1))), np.broadcast_to(x, (2, *shape))),
+        (lambda a: lax.pad(a, np.zeros((), dtype), [(1, 0, 1)] * rank), _np_pad_interior(x)),
+        (lambda a: lax.reduce_max(a, axes), _np_reduce_max(x, axes)),
+    ]  # fmt: skip
+    if dtype != "bool":
+        cases.append((lambda a: lax.reduce_sum(a, axes), np.sum(x, axis=axes, dtype=x.dtype)))
+    size = data.draw(st.sampled_from((0, 1, 3)))
+    batched = _operand(seed + 1, (size, *shape), dtype)
+    for f, want in cases:
+        assert_matches(f(x), want)
+        _check_vmap(f, [batched])
+
+
+def _np_pad_interior(x: NDArray) -> NDArray:
+    # lax.pad(x, 0, [(1, 0, 1)] * ndim): a zero before each element (and
+    # one zero along an empty axis).
+    out = np.zeros(tuple(max(2 * d, 1) for d in x.shape), x.dtype)
+    out[tuple(slice(1, None, 2) for _ in x.shape)] = x
+    return out
+
+
+def _np_reduce_max(x: NDArray, axes: tuple[int, ...]) -> NDArray:
+    initial: Any = False if x.dtype == np.bool_ else np.iinfo(x.dtype).min if x.dtype.kind in "iu" else -np.inf
+    result: NDArray = np.max(x, axis=axes, initial=initial)
+    return result
