@@ -14,8 +14,11 @@ which checks apply. The tests are parametrised over the table:
 4. staged (``make_jaxpr`` + ``check_closed_jaxpr`` + ``eval_jaxpr``) vs eager;
 5. second order (jvp of jvp vs finite differences of jvp), elementwise rows;
 
-plus hypothesis properties over random shapes (zero-size included) and
-dtypes. Edge cases and error messages are in ``test_lax_edge_cases.py``.
+plus compositions (jvp in one operand, whose other tangents are symbolic
+zeros; vmap of jvp; staged jvp) and a check that every name in
+``jaxtyped.lax.__all__`` has a row. Known bugs are strict xfails whose
+reason starts with "BUG:". Edge cases, error messages and hypothesis
+properties over random shapes are in ``test_lax_edge_cases.py``.
 
 Speed: JAX compiles every (primitive, shape, dtype) it runs, so the JAX
 values are computed once per dtype in one jitted program over all rows
@@ -32,8 +35,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import jaxtyped as jt
 import jaxtyped.numpy as jtnp
@@ -272,6 +273,8 @@ def _dot_rows() -> list[Row]:
             (Arg((4, 3)), Arg((2, 4))), FI, np_ref=r2(lambda a, b: a.T @ b.T)),
         Row("dot_general_preferred", f2(lambda m, a, b: m.dot_general(a, b, mm, preferred_element_type=np.float32)),
             (Arg((3, 4)), Arg((4, 2))), ("float16", "bfloat16", "int32"), np_ref=np.matmul),
+        Row("dot_general_batch_middle", f2(lambda m, a, b: m.dot_general(a, b, (((2,), (0,)), ((1,), (1,))))),
+            (Arg((3, 2, 4)), Arg((4, 2, 3))), FI, np_ref=r2(lambda a, b: np.einsum("ibk,kbj->bij", a, b))),
         Row("dot", f2(lambda m, a, b: m.dot(a, b)), (Arg((3, 4)), Arg((4,))), FI, np_ref=np.matmul),
     ]  # fmt: skip
 
@@ -332,7 +335,7 @@ def _conversion_rows() -> list[Row]:
 
 def _slicing_rows() -> list[Row]:
     x = Arg((4, 5))
-    index = Arg((), 0, 5, dtype=I32)  # too large starts are clamped (negative: see the edge cases)
+    index = Arg((), -5, 5, dtype=I32)  # negative starts count from the end; too large ones are clamped
 
     def gather(m: Any, a: Any, i: Any, mode: Any) -> Any:
         dn = m.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,))
@@ -506,20 +509,11 @@ def bug(reason: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"BUG: {reason}")
 
 
-ABS_JVP_BUG = bug(
-    "jvp of lax.abs on a non-scalar raises JaxtypedTypeError: its rule calls select_n "
-    "with an array `which` and scalar cases"
-)
-# (check, row id) -> known bug
-KNOWN_BUGS: dict[tuple[str, str], pytest.MarkDecorator] = {
-    ("jvp", "abs"): ABS_JVP_BUG,
-    ("jvp_jax", "abs"): ABS_JVP_BUG,
-    ("second", "abs"): ABS_JVP_BUG,
-    ("second", "rem"): ABS_JVP_BUG,  # rem's derivative uses abs
-}
+# (check, row id) -> known bug, as ``bug("...")``; none is open.
+KNOWN_BUGS: dict[tuple[str, str], pytest.MarkDecorator] = {}
 
 
-def marks_for(check: str, row: Row, dtype: str) -> list[pytest.MarkDecorator]:
+def marks_for(check: str, row: Row) -> list[pytest.MarkDecorator]:
     return [KNOWN_BUGS[(check, row.id)]] if (check, row.id) in KNOWN_BUGS else []
 
 
@@ -560,8 +554,18 @@ def central_difference(f: Fn, args: Sequence[NDArray], tangents: Sequence[NDArra
     return (np.asarray(f(*plus), np.float64) - np.asarray(f(*minus), np.float64)) / (2 * eps)
 
 
+def assert_matches_finite_differences(tangent: object, f: Fn, args: Sequence[NDArray], tangents: Sequence[NDArray]) -> None:
+    """``tangent`` equals central differences of ``f`` (float64 operands)."""
+    out_dtype = np.asarray(tangent).dtype
+    if out_dtype == np.float64:
+        eps, rtol = 1e-6, 1e-5
+    else:  # a float32/float16 output (conversions, preferred_element_type): linear rows, big steps
+        eps, rtol = 0.1, 10 * RTOL[out_dtype.name] / 0.1
+    assert_matches(np.asarray(tangent, np.float64), central_difference(f, args, tangents, eps), rtol=rtol)
+
+
 @pytest.mark.parametrize(
-    ("row", "dtype"), [param(r, float_dtype(r), marks=marks_for("jvp", r, r.dtypes[0])) for r in ROWS if r.args]
+    ("row", "dtype"), [param(r, float_dtype(r), marks=marks_for("jvp", r)) for r in ROWS if r.args]
 )
 @pytest.mark.usefixtures("x64")
 def test_jvp_matches_finite_differences(row: Row, dtype: str) -> None:
@@ -578,11 +582,7 @@ def test_jvp_matches_finite_differences(row: Row, dtype: str) -> None:
         assert_matches(tangent, np.zeros(out.shape, FLOAT0 if out.dtype.kind in "biu" else out.dtype))
         return
     assert np.asarray(tangent).dtype == out.dtype
-    if out.dtype == np.float64:
-        eps, rtol = 1e-6, 1e-5
-    else:  # a float32/float16 output (conversions, preferred_element_type): linear rows, big steps
-        eps, rtol = 0.1, 10 * RTOL[out.dtype.name] / 0.1
-    assert_matches(np.asarray(tangent, np.float64), central_difference(f, args, tangents, eps), rtol=rtol)
+    assert_matches_finite_differences(tangent, f, args, tangents)
 
 
 def jvp_dtype(row: Row) -> str:
@@ -637,7 +637,7 @@ def jax_jvps() -> dict[str, JaxJvp]:
 
 
 @pytest.mark.parametrize(
-    ("row", "dtype"), [param(r, jvp_dtype(r), marks=marks_for("jvp_jax", r, jvp_dtype(r))) for r in JAX_JVP_ROWS]
+    ("row", "dtype"), [param(r, jvp_dtype(r), marks=marks_for("jvp_jax", r)) for r in JAX_JVP_ROWS]
 )
 def test_jvp_matches_jax(row: Row, dtype: str) -> None:
     jax_primal, jax_tangent, args, tangents = jax_jvps()[row.id]
@@ -728,7 +728,7 @@ def test_staged_matches_eager(row: Row, dtype: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "row", [param(r, marks=marks_for("second", r, r.dtypes[0])) for r in ROWS if r.elementwise and r.diff]
+    "row", [param(r, marks=marks_for("second", r)) for r in ROWS if r.elementwise and r.diff]
 )
 @pytest.mark.usefixtures("x64")
 def test_second_order_matches_finite_differences(row: Row) -> None:
@@ -742,7 +742,89 @@ def test_second_order_matches_finite_differences(row: Row) -> None:
         return jt.jvp(f, xs, inner)[1]
 
     _, second = jt.jvp(first, args, outer)
-    assert_matches(second, central_difference(first, args, outer, 1e-6), rtol=1e-5)
+    assert_matches_finite_differences(second, first, args, outer)
+
+
+# === compositions: symbolic zero tangents, vmap of jvp, staged jvp ===
+
+
+def partial_params() -> list[Any]:
+    """(row, i) for rows with two or more inexact operands: differentiate
+    with respect to operand i alone (the others are constants)."""
+    params: list[Any] = []
+    for r in ROWS:
+        inexact = [i for i, a in enumerate(r.args) if a.dtype is None or a.dtype.startswith("float")]
+        if r.diff and float_dtype(r) == "float64" and len(inexact) > 1:
+            params += [param(r, i, marks=marks_for("jvp", r)) for i in inexact]
+    return params
+
+
+@pytest.mark.parametrize(("row", "i"), partial_params())
+@pytest.mark.usefixtures("x64")
+def test_jvp_in_one_operand_matches_finite_differences(row: Row, i: int) -> None:
+    rng = rng_for(row.id, "partial", i)
+    args = make_args(rng, row, "float64")
+    f = ours(row)
+
+    def only_i(x: Any) -> Any:
+        return f(*args[:i], x, *args[i + 1 :])
+
+    (t,) = make_tangents(rng, args[i : i + 1])
+    _, tangent = jt.jvp(only_i, (args[i],), (t,))
+    assert_matches_finite_differences(tangent, only_i, (args[i],), (t,))
+
+
+def _jvp_of(f: Fn, n: int) -> Fn:
+    """``(primals..., tangents...) -> (primal_out, tangent_out)``."""
+
+    def pushforward(*xs: Any) -> Any:
+        return jt.jvp(f, tuple(xs[:n]), tuple(xs[n:]))
+
+    return pushforward
+
+
+COMPOSITION_ROWS = [r for r in ROWS if r.args and r.diff]
+
+
+@pytest.mark.parametrize("row", [param(r, marks=marks_for("jvp", r)) for r in COMPOSITION_ROWS])
+def test_vmap_of_jvp_matches_loop(row: Row) -> None:
+    rng = rng_for(row.id, "vmap-jvp")
+    dtype = "float32" if "float32" in row.dtypes else row.dtypes[0]
+    examples = [make_args(rng, row, dtype) for _ in range(B)]
+    tangents = [make_tangents(rng, ex) for ex in examples]
+    n = len(row.args)
+    # float0 tangents stay unbatched (one per operand), the rest are batched.
+    stacked = [np.stack([ex[k] for ex in examples]) for k in range(n)]
+    stacked_t = [tangents[0][k] if tangents[0][k].dtype == FLOAT0 else np.stack([t[k] for t in tangents]) for k in range(n)]
+    in_axes = (0,) * n + tuple(None if t.dtype == FLOAT0 else 0 for t in stacked_t)
+    pushforward = _jvp_of(ours(row), n)
+    primal, tangent = jt.vmap(pushforward, in_axes=in_axes)(*stacked, *stacked_t)
+    loop = [pushforward(*ex, *(t if t.dtype == FLOAT0 else tb for t, tb in zip(stacked_t, tangents[b]))) for b, ex in enumerate(examples)]
+    assert_matches(primal, np.stack([np.asarray(p) for p, _ in loop]))
+    assert_matches(tangent, np.stack([np.asarray(t) for _, t in loop]))
+
+
+@pytest.mark.parametrize("row", [param(r, marks=marks_for("jvp", r)) for r in COMPOSITION_ROWS])
+def test_staged_jvp_matches_eager_jvp(row: Row) -> None:
+    rng = rng_for(row.id, "staged-jvp")
+    args = make_args(rng, row, "float32" if "float32" in row.dtypes else row.dtypes[0])
+    tangents = make_tangents(rng, args)
+    float_positions = [k for k, t in enumerate(tangents) if t.dtype != FLOAT0]
+
+    def pushforward(*xs: Any) -> Any:
+        ts = list(tangents)
+        for k, x in zip(float_positions, xs[len(args) :]):
+            ts[k] = x
+        return jt.jvp(ours(row), tuple(xs[: len(args)]), tuple(ts))
+
+    inputs = [*args, *(tangents[k] for k in float_positions)]
+    closed = jt.make_jaxpr(pushforward)(*inputs)
+    jt.core.check_closed_jaxpr(closed)
+    staged = jt.core.eval_jaxpr(closed.jaxpr, closed.consts, *(jtnp.asarray(x) for x in inputs))
+    eager = pushforward(*inputs)
+    assert len(staged) == 2
+    for got, want in zip(staged, eager):
+        assert_matches(got, want, rtol=0.0)
 
 
 # === table coverage ===
@@ -765,90 +847,3 @@ def test_table_covers_every_lax_function() -> None:
         row.fn(recorder, *eager_args(row, row.dtypes[0]))
     missing = set(lax.__all__) - recorder.seen
     assert not missing, f"lax names without a row: {sorted(missing)}"
-
-
-# === hypothesis properties ===
-
-
-@st.composite
-def shapes(draw: st.DrawFn) -> tuple[int, ...]:
-    return tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
-
-
-PROPERTY_DTYPES = ("float32", "int32", "uint8", "bool")
-ELEMENTWISE: dict[str, tuple[int, Callable[..., Any], tuple[str, ...]]] = {
-    "add": (2, np.add, ("float32", "int32", "uint8")),
-    "mul": (2, np.multiply, ("float32", "int32")),
-    "max": (2, np.maximum, PROPERTY_DTYPES),
-    "eq": (2, np.equal, PROPERTY_DTYPES),
-    "bitwise_xor": (2, np.bitwise_xor, ("int32", "bool")),
-    "neg": (1, np.negative, ("float32", "int32")),
-    "exp": (1, np.exp, ("float32",)),
-}
-
-
-def _operand(seed: int, shape: tuple[int, ...], dtype: str) -> NDArray:
-    return make_value(np.random.default_rng(seed), Arg(shape, -3, 3), dtype)
-
-
-def _check_vmap(f: Callable[..., Any], batched: Sequence[NDArray]) -> None:
-    got = np.asarray(jt.vmap(f)(*batched))
-    size = batched[0].shape[0]
-    loop = [np.asarray(f(*(x[b] for x in batched))) for b in range(size)]
-    assert_matches(got, np.stack(loop) if loop else np.zeros(got.shape, got.dtype))
-    assert got.shape[0] == size
-
-
-@settings(max_examples=20, deadline=None)
-@given(name=st.sampled_from(sorted(ELEMENTWISE)), shape=shapes(), data=st.data(), seed=st.integers(0, 2**16))
-def test_property_elementwise(name: str, shape: tuple[int, ...], data: st.DataObject, seed: int) -> None:
-    arity, ref, dtypes_ = ELEMENTWISE[name]
-    dtype = data.draw(st.sampled_from(dtypes_))
-    f = functools.partial(named(name), lax)
-    operands = [_operand(seed + i, shape, dtype) for i in range(arity)]
-    got = np.asarray(f(*operands))
-    with np.errstate(all="ignore"):
-        want = np.asarray(ref(*operands)).astype(got.dtype)
-    assert_matches(got, want)
-    size = data.draw(st.sampled_from((0, 1, 3)))
-    _check_vmap(f, [_operand(seed + 7 + i, (size, *shape), dtype) for i in range(arity)])
-
-
-@settings(max_examples=20, deadline=None)
-@given(shape=shapes(), data=st.data(), seed=st.integers(0, 2**16))
-def test_property_structural(shape: tuple[int, ...], data: st.DataObject, seed: int) -> None:
-    dtype = data.draw(st.sampled_from(PROPERTY_DTYPES))
-    x = _operand(seed, shape, dtype)
-    rank = len(shape)
-    perm = tuple(data.draw(st.permutations(range(rank))))
-    axes = tuple(sorted(data.draw(st.sets(st.integers(0, max(rank - 1, 0)), max_size=rank))))
-    cases: list[tuple[Callable[[Any], Any], NDArray]] = [
-        (lambda a: lax.transpose(a, perm), np.transpose(x, perm)),
-        (lambda a: lax.rev(a, axes), np.flip(x, axes)),
-        (lambda a: lax.reshape(a, (x.size,)), x.reshape(-1)),
-        (lambda a: lax.expand_dims(a, (0,)), x[None]),
-        (lambda a: lax.broadcast_in_dim(a, (2, *shape), tuple(range(1, rank + 1))), np.broadcast_to(x, (2, *shape))),
-        (lambda a: lax.pad(a, np.zeros((), dtype), [(1, 0, 1)] * rank), _np_pad_interior(x)),
-        (lambda a: lax.reduce_max(a, axes), _np_reduce_max(x, axes)),
-    ]  # fmt: skip
-    if dtype != "bool":
-        cases.append((lambda a: lax.reduce_sum(a, axes), np.sum(x, axis=axes, dtype=x.dtype)))
-    size = data.draw(st.sampled_from((0, 1, 3)))
-    batched = _operand(seed + 1, (size, *shape), dtype)
-    for f, want in cases:
-        assert_matches(f(x), want)
-        _check_vmap(f, [batched])
-
-
-def _np_pad_interior(x: NDArray) -> NDArray:
-    # lax.pad(x, 0, [(1, 0, 1)] * ndim): a zero before each element (and
-    # one zero along an empty axis).
-    out = np.zeros(tuple(max(2 * d, 1) for d in x.shape), x.dtype)
-    out[tuple(slice(1, None, 2) for _ in x.shape)] = x
-    return out
-
-
-def _np_reduce_max(x: NDArray, axes: tuple[int, ...]) -> NDArray:
-    initial: Any = False if x.dtype == np.bool_ else np.iinfo(x.dtype).min if x.dtype.kind in "iu" else -np.inf
-    result: NDArray = np.max(x, axis=axes, initial=initial)
-    return result

@@ -371,9 +371,8 @@ class Array(ABC):
 
 
 # Values accepted where an array is expected (JEP 12049): loosely typed inputs.
-ArrayLike = (
-    Array | np.ndarray[Any, np.dtype[Any]] | np.bool_ | np.number[Any] | bool | int | float | complex
-)
+# np.generic (not only np.number) so that ml_dtypes scalars (bfloat16) fit.
+ArrayLike = Array | np.ndarray[Any, np.dtype[Any]] | np.generic | bool | int | float | complex
 
 # An axis argument of a reduction: one axis, several, or all (None).
 Axis = int | Sequence[int] | None

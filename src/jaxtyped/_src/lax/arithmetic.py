@@ -151,7 +151,10 @@ class Sign(NonDifferentiable):
     accepts = NUMBER
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.sign(args[0])
+        x = args[0]
+        if dtypes.is_floating(x.dtype):
+            return np.where(x == 0, x, np.sign(x))  # keeps the sign of zero, as XLA
+        return np.sign(x)
 
 
 @final
@@ -174,7 +177,7 @@ class Abs(UnaryDifferentiable):
         if dtypes.is_complex(x.dtype):
             raise JaxtypedTypeError("jvp of abs of a complex array is not supported yet")
         # JAX's convention: the derivative at 0 is 1.
-        return select_n(bind1(GE, x, const_like(x, 0)), const_like(x, -1), const_like(x, 1))
+        return select_n(bind1(GE, x, const_like(x, 0)), _full(const_like(x, -1), x.shape), _full(const_like(x, 1), x.shape))
 
 
 class RoundingMethod(enum.IntEnum):
@@ -443,16 +446,30 @@ def _full(scalar: Array, shape: tuple[int, ...]) -> Array:
     return broadcast_in_dim(scalar, shape, ()) if shape else scalar
 
 
+def _lexicographic_greater(x: NDArray, y: NDArray) -> NDArray:
+    xr, xi, yr, yi = np.real(x), np.imag(x), np.real(y), np.imag(y)
+    greater: NDArray = np.logical_or(np.greater(xr, yr), np.logical_and(np.equal(xr, yr), np.greater(xi, yi)))
+    return greater
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class Max(BinaryDifferentiable):
-    """Elementwise maximum (NaN-propagating)."""
+    """Elementwise maximum (NaN-propagating; ``max(0.0, -0.0)`` is ``0.0``;
+    complex numbers are ordered lexicographically, as in JAX)."""
 
     name = "max"
-    accepts = frozenset({"bool", "int", "uint", "float"})
+    accepts = ALL
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.maximum(args[0], args[1])
+        x, y = args
+        if dtypes.is_complex(x.dtype):
+            return np.where(_lexicographic_greater(y, x), y, x)
+        out = np.maximum(x, y)
+        if dtypes.is_floating(x.dtype):
+            # Of two zeros the larger is +0 unless both are -0: that is x + y.
+            out = np.where((x == 0) & (y == 0), x + y, out)
+        return out
 
     @override
     def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
@@ -462,13 +479,21 @@ class Max(BinaryDifferentiable):
 @final
 @dataclass(frozen=True, slots=True)
 class Min(BinaryDifferentiable):
-    """Elementwise minimum (NaN-propagating)."""
+    """Elementwise minimum (NaN-propagating; ``min(0.0, -0.0)`` is ``-0.0``;
+    complex numbers are ordered lexicographically, as in JAX)."""
 
     name = "min"
-    accepts = frozenset({"bool", "int", "uint", "float"})
+    accepts = ALL
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.minimum(args[0], args[1])
+        x, y = args
+        if dtypes.is_complex(x.dtype):
+            return np.where(_lexicographic_greater(x, y), y, x)
+        out = np.minimum(x, y)
+        if dtypes.is_floating(x.dtype):
+            # Of two zeros the smaller is -0 if either is: that is -(-x + -y).
+            out = np.where((x == 0) & (y == 0), -((-x) + (-y)), out)
+        return out
 
     @override
     def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
@@ -635,10 +660,12 @@ class ShiftRightArithmetic(_Shift):
     name = "shift_right_arithmetic"
 
     def compute(self, *args: NDArray) -> HostValue:
+        # XLA shifts the bit pattern arithmetically whatever the signedness.
         x = args[0]
+        signed = x.view(np.dtype(f"i{x.dtype.itemsize}"))
         too_far, amount, _ = _shift_amount(*args)
-        fill = np.where(x < 0, -1, 0) if dtypes.is_signed_integer(x.dtype) else 0
-        return np.where(too_far, fill, np.right_shift(x, amount)).astype(x.dtype)
+        shifted = np.where(too_far, np.where(signed < 0, -1, 0), np.right_shift(signed, amount.astype(signed.dtype)))
+        return shifted.astype(signed.dtype).view(x.dtype)
 
 
 @final

@@ -17,7 +17,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
-from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add_tangents
 from jaxtyped._src.lax.structural import moveaxis
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
@@ -52,27 +52,33 @@ class DotGeneral(Primitive):
         where = f"dot_general with dimension_numbers={self.format_param('dimension_numbers', self.dimension_numbers)} on ({short_types(avals)})"
         for axes, aval in ((lc + lb, lhs), (rc + rb, rhs)):
             if len(set(axes)) != len(axes) or any(not 0 <= a < aval.ndim for a in axes):
-                raise JaxtypedValueError(f"{where}: axes out of range or repeated")
+                raise JaxtypedTypeError(f"{where}: axes out of range or repeated")
         if len(lc) != len(rc) or len(lb) != len(rb):
-            raise JaxtypedValueError(f"{where}: lhs and rhs need as many contracting and batch axes")
+            raise JaxtypedTypeError(f"{where}: lhs and rhs need as many contracting and batch axes")
         for a, b in (*zip(lc, rc), *zip(lb, rb)):
             if lhs.shape[a] != rhs.shape[b]:
                 raise JaxtypedTypeError(f"{where}: axis {a} of lhs has size {lhs.shape[a]} but axis {b} of rhs has size {rhs.shape[b]}")
-        if lhs.dtype != rhs.dtype:
-            raise DTypeMismatchError(f"{where}: operands must have the same dtype")
         shape = (
             tuple(lhs.shape[a] for a in lb)
             + tuple(lhs.shape[a] for a in _free(lhs.ndim, lc, lb))
             + tuple(rhs.shape[a] for a in _free(rhs.ndim, rc, rb))
         )
-        dtype = self.preferred_element_type or lhs.dtype
-        return (ShapedArray(shape, dtype, lhs.weak_type and rhs.weak_type),)
+        return (ShapedArray(shape, self.out_dtype(lhs, rhs), lhs.weak_type and rhs.weak_type),)
+
+    def out_dtype(self, lhs: ShapedArray, rhs: ShapedArray) -> np.dtype[Any]:
+        """``preferred_element_type``, or the operands' promoted dtype (JAX
+        accepts mixed operand dtypes)."""
+        if self.preferred_element_type is not None:
+            return self.preferred_element_type
+        if lhs.dtype == rhs.dtype:
+            return lhs.dtype
+        return dtypes.result_dtype((lhs.dtype, False), (rhs.dtype, False))[0]
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         lhs, rhs = args
         (lc, rc), (lb, rb) = self.dimension_numbers
-        compute = self.preferred_element_type or lhs.dtype
+        compute = self.out_dtype(ShapedArray(lhs.shape, lhs.dtype), ShapedArray(rhs.shape, rhs.dtype))
         if compute.itemsize == 2 and dtypes.is_floating(compute):
             compute = np.dtype(np.float32)  # narrow floats accumulate in float32
         lf, rf = _free(lhs.ndim, lc, lb), _free(rhs.ndim, rc, rb)
@@ -161,5 +167,5 @@ def dot(lhs: ArrayLike, rhs: ArrayLike, precision: None = None, preferred_elemen
     a = operand(lhs, "lax.dot lhs")
     b = operand(rhs, "lax.dot rhs")
     if a.ndim not in (1, 2) or b.ndim not in (1, 2):
-        raise JaxtypedTypeError(f"lax.dot: operands must have rank 1 or 2, got {a.aval.str_short()} and {b.aval.str_short()}")
+        raise JaxtypedValueError(f"lax.dot: operands must have rank 1 or 2, got {a.aval.str_short()} and {b.aval.str_short()}")
     return dot_general(a, b, (((a.ndim - 1,), (0,)), ((), ())), precision, preferred_element_type)

@@ -204,7 +204,8 @@ def _to_integer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
 def convert_buffer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
     """Convert a buffer to ``dtype`` as XLA does."""
     if dtypes.is_bool(dtype):
-        return np.not_equal(x, 0)
+        nonzero: NDArray = np.not_equal(np.real(x), 0)  # complex: the real part, as XLA
+        return nonzero
     if dtypes.is_integer(dtype) and dtypes.is_inexact(x.dtype):
         return _to_integer(x, dtype)
     if dtypes.is_complex(x.dtype) and not dtypes.is_complex(dtype):

@@ -38,7 +38,7 @@ from jaxtyped._src.lax.structural import (
     squeeze,
 )
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, scalar_like, short_types
-from jaxtyped._src.util import is_int
+from jaxtyped._src.util import canonicalize_axis, is_int
 
 __all__ = [
     "Slice",
@@ -76,7 +76,7 @@ class Slice(Primitive):
             for lo, hi, d, s in zip(self.start_indices, self.limit_indices, x.shape, strides)
         )
         if not ok:
-            raise JaxtypedValueError(
+            raise JaxtypedTypeError(
                 f"slice: start_indices={self.start_indices}, limit_indices={self.limit_indices}, "
                 f"strides={self.strides} are not valid for operand {x.str_short()}"
             )
@@ -116,11 +116,13 @@ def slice(  # noqa: A001 - JAX's name
     start = check_int_tuple("lax.slice", "start_indices", start_indices)
     limit = check_int_tuple("lax.slice", "limit_indices", limit_indices)
     stride = None if strides is None else check_int_tuple("lax.slice", "strides", strides)
-    if stride is not None and all(s == 1 for s in stride):
-        stride = None
-    if stride is None and start == (0,) * x.ndim and limit == x.shape:
+    prim = Slice(start, limit, stride)
+    prim.abstract_eval((x.aval,))  # validate before the no-op shortcut
+    if all(s == 1 for s in stride or ()) and start == (0,) * x.ndim and limit == x.shape:
         return x
-    return bind1(Slice(start, limit, stride), x)
+    if stride is not None and all(s == 1 for s in stride):
+        prim = Slice(start, limit, None)
+    return bind1(prim, x)
 
 
 def slice_in_dim(
@@ -129,6 +131,7 @@ def slice_in_dim(
     """Slice along one axis (JAX's ``lax.slice_in_dim``); negative and
     ``None`` bounds behave as in Python slicing."""
     x = operand(operand_, "lax.slice_in_dim operand")
+    axis = canonicalize_axis(axis, x.ndim, where="lax.slice_in_dim axis")
     start, limit, _ = _builtin_slice(start_index, limit_index).indices(x.shape[axis])
     starts = [0] * x.ndim
     limits = list(x.shape)
@@ -139,7 +142,7 @@ def slice_in_dim(
 
 def _check_index_avals(name: str, x: ShapedArray, indices: Sequence[ShapedArray]) -> None:
     if len(indices) != x.ndim:
-        raise JaxtypedTypeError(f"{name}: needs {x.ndim} start indices for operand {x.str_short()}, got {len(indices)}")
+        raise JaxtypedValueError(f"{name}: needs {x.ndim} start indices for operand {x.str_short()}, got {len(indices)}")
     for index in indices:
         if index.shape != () or not dtypes.is_integer(index.dtype):
             raise JaxtypedTypeError(
@@ -186,7 +189,7 @@ class DynamicSlice(Primitive):
         if len(self.slice_sizes) != x.ndim or any(
             not 0 <= s <= d for s, d in zip(self.slice_sizes, x.shape)
         ):
-            raise JaxtypedValueError(
+            raise JaxtypedTypeError(
                 f"dynamic_slice: slice_sizes {self.slice_sizes} do not fit operand {x.str_short()}"
             )
         return (x.update(shape=self.slice_sizes),)
@@ -248,7 +251,7 @@ def _start_operands(
     statically, traced ones with a select."""
     items = _index_items(name, start_indices)
     if len(items) != x.ndim:
-        raise JaxtypedTypeError(f"lax.{name}: needs {x.ndim} start indices for operand {x.aval.str_short()}, got {len(items)}")
+        raise JaxtypedValueError(f"lax.{name}: needs {x.ndim} start indices for operand {x.aval.str_short()}, got {len(items)}")
     allowed = [allow_negative_indices] * x.ndim if isinstance(allow_negative_indices, bool) else list(allow_negative_indices)
     starts: list[Array] = []
     for axis, (item, allow) in enumerate(zip(items, allowed, strict=True)):
@@ -290,6 +293,7 @@ def dynamic_slice_in_dim(
 ) -> Array:
     """``dynamic_slice`` along one axis (JAX's ``lax.dynamic_slice_in_dim``)."""
     x = operand(operand_, "lax.dynamic_slice_in_dim operand")
+    axis = canonicalize_axis(axis, x.ndim, where="lax.dynamic_slice_in_dim axis")
     starts: list[ArrayLike] = [start_index if i == axis else 0 for i in range(x.ndim)]
     sizes = [slice_size if i == axis else d for i, d in enumerate(x.shape)]
     return dynamic_slice(x, starts, sizes, allow_negative_indices=allow_negative_indices)
@@ -298,7 +302,7 @@ def dynamic_slice_in_dim(
 def dynamic_index_in_dim(operand_: ArrayLike, index: ArrayLike, axis: int = 0, keepdims: bool = True) -> Array:
     """The slice at ``index`` along ``axis`` (JAX's ``lax.dynamic_index_in_dim``)."""
     sliced = dynamic_slice_in_dim(operand_, index, 1, axis)
-    return sliced if keepdims else squeeze(sliced, (axis,))
+    return sliced if keepdims else squeeze(sliced, (canonicalize_axis(axis, sliced.ndim, where="lax.dynamic_index_in_dim axis"),))
 
 
 @final

@@ -179,7 +179,7 @@ class Reshape(Primitive):
                 f"shape {self.new_sizes}"
             )
         if self.dimensions is not None and sorted(self.dimensions) != list(range(x.ndim)):
-            raise JaxtypedValueError(f"reshape: dimensions={self.dimensions} is not a permutation for {x.str_short()}")
+            raise JaxtypedTypeError(f"reshape: dimensions={self.dimensions} is not a permutation for {x.str_short()}")
         return (x.update(shape=self.new_sizes),)
 
     @override
@@ -228,7 +228,7 @@ class Transpose(Primitive):
         check_arity(self.name, avals, 1)
         (x,) = avals
         if sorted(self.permutation) != list(range(x.ndim)):
-            raise JaxtypedValueError(
+            raise JaxtypedTypeError(
                 f"transpose: permutation {self.permutation} is not a permutation of the axes of {x.str_short()}"
             )
         return (x.update(shape=tuple(x.shape[p] for p in self.permutation)),)
@@ -358,7 +358,7 @@ class Rev(Primitive):
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         check_arity(self.name, avals, 1)
         (x,) = avals
-        check_axes_in_range(self.name, self.dimensions, x.ndim, x.str_short())
+        check_axes_in_range(self.name, self.dimensions, x.ndim, x.str_short(), error=JaxtypedTypeError)
         return (x,)
 
     @override
@@ -401,7 +401,7 @@ class Concatenate(Primitive):
             raise JaxtypedValueError("concatenate: needs at least one operand")
         first = avals[0]
         if not 0 <= self.dimension < max(first.ndim, 1) or first.ndim == 0:
-            raise JaxtypedValueError(f"concatenate: dimension {self.dimension} out of range for ({short_types(avals)})")
+            raise JaxtypedTypeError(f"concatenate: dimension {self.dimension} out of range for ({short_types(avals)})")
         for aval in avals[1:]:
             if aval.dtype != first.dtype:
                 raise DTypeMismatchError(f"concatenate: operands must have one dtype, got ({short_types(avals)})")
@@ -434,9 +434,11 @@ class Concatenate(Primitive):
 def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
     """Concatenate along ``dimension`` (JAX's ``lax.concatenate``)."""
     xs = [operand(x, f"lax.concatenate operands[{i}]") for i, x in enumerate(operands)]
+    prim = Concatenate(int(dimension))
     if len(xs) == 1:
+        prim.abstract_eval((xs[0].aval,))  # validate, then skip the no-op
         return xs[0]
-    return bind1(Concatenate(int(dimension)), *xs)
+    return bind1(prim, *xs)
 
 
 # === pad ===
@@ -455,11 +457,13 @@ class Pad(Primitive):
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         check_arity(self.name, avals, 2)
         x, value = avals
-        if value.shape != () or value.dtype != x.dtype:
-            raise JaxtypedTypeError(
-                f"pad: padding_value must be a scalar of the operand's dtype, got operand "
+        if value.dtype != x.dtype:
+            raise DTypeMismatchError(
+                f"pad: padding_value must have the operand's dtype, got operand "
                 f"{x.str_short()} and padding_value {value.str_short()}"
             )
+        if value.shape != ():
+            raise JaxtypedValueError(f"pad: padding_value must be a scalar, got {value.str_short()}")
         if len(self.padding_config) != x.ndim or any(i < 0 for _, _, i in self.padding_config):
             raise JaxtypedValueError(
                 f"pad: padding_config {self.padding_config} needs one (low, high, interior>=0) "
@@ -525,8 +529,8 @@ def pad(operand_: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[
 @final
 @dataclass(frozen=True, slots=True)
 class SelectN(Primitive):
-    """``cases[which]`` elementwise; ``which`` is boolean (two cases) or
-    int32, a scalar or of the cases' shape."""
+    """``cases[which]`` elementwise; ``which`` is boolean (two cases) or an
+    integer, a scalar or of the cases' shape."""
 
     name = "select_n"
 
@@ -544,9 +548,9 @@ class SelectN(Primitive):
                 f"`which` {which.str_short()} but case {first.str_short()}"
             )
         is_bool = dtypes.is_bool(which.dtype)
-        if not (is_bool and len(cases) <= 2) and which.dtype != np.dtype(np.int32):
+        if not (is_bool and len(cases) <= 2) and not dtypes.is_integer(which.dtype):
             raise JaxtypedTypeError(
-                f"select_n: `which` must be bool (with at most two cases) or int32, got "
+                f"select_n: `which` must be bool (with at most two cases) or an integer, got "
                 f"{which.str_short()} with {len(cases)} cases"
             )
         return (first.update(weak_type=all(c.weak_type for c in cases)),)
@@ -607,7 +611,9 @@ class Iota(Primitive):
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         check_arity(self.name, avals, 0)
-        if not 0 <= self.dimension < len(self.shape) or any(s < 0 for s in self.shape):
+        if any(s < 0 for s in self.shape):
+            raise JaxtypedTypeError(f"iota: shape must have every element be nonnegative, got {self.shape}")
+        if not 0 <= self.dimension < len(self.shape):
             raise JaxtypedValueError(f"iota: dimension {self.dimension} out of range for shape {self.shape}")
         if not (dtypes.is_integer(self.dtype) or dtypes.is_inexact(self.dtype)):
             raise JaxtypedTypeError(f"iota: dtype must be numeric, got {self.dtype.name}")

@@ -10,7 +10,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.util import is_int
 
 __all__ = [
@@ -103,10 +103,13 @@ def _same_dtypes_error(name: str, arrays: Sequence[Array]) -> DTypeMismatchError
     )
 
 
-def check_axes_in_range(name: str, axes: Sequence[int], ndim: int, shape_str: str) -> None:
-    """Every axis in ``range(ndim)`` and no repeats."""
+def check_axes_in_range(
+    name: str, axes: Sequence[int], ndim: int, shape_str: str, *, error: type[JaxtypedError] = JaxtypedValueError
+) -> None:
+    """Every axis in ``range(ndim)`` and no repeats; ``error`` is the class
+    JAX raises for this primitive (ValueError for most, TypeError for some)."""
     for axis in axes:
         if not 0 <= axis < ndim:
-            raise JaxtypedValueError(f"{name}: axis {axis} is out of range for operand {shape_str}")
+            raise error(f"{name}: axis {axis} is out of range for operand {shape_str}")
     if len(set(axes)) != len(axes):
-        raise JaxtypedValueError(f"{name}: repeated axes {tuple(axes)} for operand {shape_str}")
+        raise error(f"{name}: repeated axes {tuple(axes)} for operand {shape_str}")
