@@ -11,19 +11,16 @@ Example:
     ...     return jnp.asarray(x) * 2
 """
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array import Array, ArrayLike, DimSize, ShapeLike
 from jaxtyped._src.dtypes import DTypeLike
 
 # A dtype as jaxtyped returns it.
 DType = np.dtype[Any]
 # A shape as jaxtyped returns it.
 Shape = tuple[int, ...]
-# What jaxtyped accepts as a shape.
-ShapeLike = int | Sequence[int]
 
-__all__ = ["Array", "ArrayLike", "DType", "DTypeLike", "Shape", "ShapeLike"]
+__all__ = ["Array", "ArrayLike", "DType", "DTypeLike", "DimSize", "Shape", "ShapeLike"]

@@ -116,7 +116,7 @@ def argnums_tuple(argnums: int | Sequence[int], nargs: int, transformation: str)
                 f"{transformation}: argnums={argnums!r} is out of range for a call with {nargs} "
                 "positional argument(s)"
             )
-        result.append(index % nargs)
+        result.append(int(index) % nargs)
     return tuple(result)
 
 

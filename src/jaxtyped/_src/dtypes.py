@@ -612,20 +612,20 @@ def is_float0(d: np.dtype[Any]) -> bool:
     return d == float0
 
 
-def issubdtype(a: DTypeLike, b: DTypeLike) -> bool:
-    """``jax.numpy.issubdtype``: whether ``a`` is ``b`` or below it in NumPy's
+def issubdtype(arg1: DTypeLike, arg2: DTypeLike) -> bool:
+    """``jax.numpy.issubdtype``: whether ``arg1`` is ``arg2`` or below it in NumPy's
     scalar-type hierarchy, with ml_dtypes' types placed where they belong
     (``issubdtype(bfloat16, np.floating)`` is True).
 
-    ``b`` is usually an abstract scalar type (``np.floating``,
+    ``arg2`` is usually an abstract scalar type (``np.floating``,
     ``np.integer``, ``np.number``...). As in NumPy and JAX, Python types
     mean NumPy's 64-bit types here (``issubdtype(np.int32, int)`` is False).
 
     Raises:
         JaxtypedTypeError: an argument is not a dtype specifier.
     """
-    a_type = _scalar_type(a)
-    b_type = _scalar_type(b)
+    a_type = _scalar_type(arg1)
+    b_type = _scalar_type(arg2)
     if a_type in _CUSTOM_FLOAT_TYPES:
         return b_type in (a_type, np.floating, np.inexact, np.number, np.generic)
     if a_type in _CUSTOM_SIGNED_TYPES:
@@ -635,6 +635,9 @@ def issubdtype(a: DTypeLike, b: DTypeLike) -> bool:
     return bool(np.issubdtype(a_type, b_type))
 
 
+_to_dtype = dtype  # for functions whose JAX parameter name shadows dtype()
+
+
 def _scalar_type(x: DTypeLike) -> type[np.generic]:
     # Abstract types (np.floating) have no dtype: keep them as they are.
     if _is_scalar_type(x):
@@ -642,26 +645,26 @@ def _scalar_type(x: DTypeLike) -> type[np.generic]:
     return _as_numpy_dtype(x, "issubdtype").type
 
 
-def finfo(d: DTypeLike) -> np.finfo[Any]:
+def finfo(dtype: DTypeLike) -> np.finfo[Any]:
     """Machine limits of a floating or complex dtype (bfloat16 included).
 
     Raises:
-        JaxtypedValueError: ``d`` is not inexact.
+        JaxtypedValueError: ``dtype`` is not inexact.
     """
-    dt = dtype(d)
+    dt = _to_dtype(dtype)
     if not is_inexact(dt):
         raise JaxtypedValueError(f"finfo: dtype {dt} is not a floating or complex dtype")
     info: np.finfo[Any] = _ml_dtypes.finfo(dt)
     return info
 
 
-def iinfo(d: DTypeLike) -> np.iinfo[Any]:
+def iinfo(int_type: DTypeLike) -> np.iinfo[Any]:
     """Machine limits of an integer dtype.
 
     Raises:
-        JaxtypedValueError: ``d`` is not an integer dtype.
+        JaxtypedValueError: ``int_type`` is not an integer dtype.
     """
-    dt = dtype(d)
+    dt = _to_dtype(int_type)
     if not is_integer(dt):
         raise JaxtypedValueError(f"iinfo: dtype {dt} is not an integer dtype")
     return np.iinfo(dt)

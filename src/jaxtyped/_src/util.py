@@ -4,9 +4,9 @@ normalisation, and descriptions of user functions for error messages."""
 import functools
 import inspect
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from typing_extensions import TypeIs
+from typing_extensions import TypeGuard, TypeIs
 
 import numpy as np
 
@@ -57,7 +57,7 @@ def split_list(xs: Sequence[T], sizes: Sequence[int]) -> list[list[T]]:
     return pieces
 
 
-def is_int(x: object) -> bool:
+def is_int(x: object) -> TypeGuard[int | np.integer[Any]]:
     """Whether ``x`` is a Python or NumPy integer (``bool`` excluded)."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 

@@ -36,6 +36,7 @@ from jaxtyped._src.lax.arithmetic import (
     stop_gradient,
     sub,
 )
+from jaxtyped._src.lax.complex_ops import complex, conj, imag, real
 from jaxtyped._src.lax.dot import dot, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_element_type
 from jaxtyped._src.lax.gather import (
@@ -95,7 +96,7 @@ from jaxtyped._src.lax.transcendental import (
 )
 
 __all__ = [
-    "RoundingMethod", "abs", "acos", "acosh", "add", "argmax", "argmin", "asin", "asinh",
+    "RoundingMethod", "abs", "complex", "conj", "imag", "real", "acos", "acosh", "add", "argmax", "argmin", "asin", "asinh",
     "atan", "atan2", "atanh", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
     "broadcast", "broadcast_in_dim", "broadcasted_iota", "ceil", "concatenate",
     "convert_element_type", "cos", "cosh", "div", "dot", "dot_general", "dynamic_index_in_dim",

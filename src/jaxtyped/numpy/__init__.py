@@ -14,7 +14,7 @@ import numpy as _np
 
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.dtypes import finfo, iinfo, issubdtype, promote_types
-from jaxtyped._src.dtypes import dtype as dtype
+from numpy import dtype as dtype  # jnp.dtype is NumPy's (jnp.dtype(float) is float64)
 from jaxtyped._src.numpy import array_methods as _array_methods
 from jaxtyped._src.numpy.creation import (
     ScalarType,
@@ -91,6 +91,8 @@ from jaxtyped._src.numpy.ufuncs import (
     cbrt,
     ceil,
     clip,
+    conj,
+    conjugate,
     cos,
     cosh,
     deg2rad,
@@ -107,6 +109,7 @@ from jaxtyped._src.numpy.ufuncs import (
     greater,
     greater_equal,
     hypot,
+    imag,
     invert,
     isfinite,
     isinf,
@@ -134,6 +137,7 @@ from jaxtyped._src.numpy.ufuncs import (
     power,
     rad2deg,
     radians,
+    real,
     reciprocal,
     remainder,
     right_shift,
@@ -178,18 +182,18 @@ __all__ = [
     "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax",
     "argmin", "around", "array", "asarray", "bfloat16", "bitwise_and", "bitwise_not",
     "bitwise_or", "bitwise_xor", "bool_", "broadcast_to", "cbrt", "ceil", "clip", "complex64",
-    "complex128", "complexfloating", "concatenate", "cos", "cosh", "deg2rad", "degrees",
+    "complex128", "complexfloating", "concatenate", "conj", "conjugate", "cos", "cosh", "deg2rad", "degrees",
     "divide", "divmod", "dot", "dtype", "e", "empty", "empty_like", "equal", "euler_gamma",
     "exp", "exp2", "expand_dims", "expm1", "eye", "finfo", "float0", "float16", "float32",
     "float64", "floating", "floor", "floor_divide", "fmod", "full", "full_like", "generic",
-    "greater", "greater_equal", "hypot", "identity", "iinfo", "inexact", "inf", "inner",
+    "greater", "greater_equal", "hypot", "identity", "iinfo", "imag", "inexact", "inf", "inner",
     "int8", "int16", "int32", "int64", "integer", "invert", "isfinite", "isinf", "isnan",
     "issubdtype", "left_shift", "less", "less_equal", "linspace", "log", "log1p", "log2",
     "log10", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor",
     "matmul", "max", "maximum", "mean", "min", "minimum", "mod", "moveaxis", "multiply",
     "nan", "ndarray", "ndim", "negative", "newaxis", "not_equal", "number", "ones",
     "ones_like", "outer", "pi", "positive", "pow", "power", "prod", "promote_types",
-    "rad2deg", "radians", "ravel", "reciprocal", "remainder", "reshape", "result_type",
+    "rad2deg", "radians", "ravel", "real", "reciprocal", "remainder", "reshape", "result_type",
     "right_shift", "rint", "round", "shape", "sign", "signedinteger", "sin", "sinh", "size",
     "sqrt", "square", "squeeze", "stack", "subtract", "sum", "swapaxes", "tan", "tanh",
     "tensordot", "transpose", "true_divide", "trunc", "uint8", "uint16", "uint32", "uint64",

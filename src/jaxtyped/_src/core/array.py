@@ -21,7 +21,7 @@ late binding in the package. Conversions to Python values (``bool``,
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import EllipsisType
-from typing import Any, ClassVar, Literal, overload
+from typing import Any, ClassVar, Literal, SupportsIndex, overload
 
 import numpy as np
 
@@ -33,6 +33,8 @@ __all__ = [
     "Array",
     "ArrayLike",
     "Conversion",
+    "DimSize",
+    "ShapeLike",
     "install_array_methods",
     "late_bound_array_methods",
     "require_concrete",
@@ -109,15 +111,19 @@ class Array(ABC):
     # --- conversions to Python values ---------------------------------------
 
     def _require_scalar(self, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
+        """The value of an array that converts to one Python scalar: any
+        size-1 array for ``bool()`` and ``item()``, only 0-d arrays for
+        ``int()``, ``float()``, ``complex()`` and indexing (JAX's rules)."""
         value = self._require_concrete(conversion)
-        if value.size != 1:
-            if conversion == "bool":
+        if conversion in ("bool", "item"):
+            if value.size != 1:
                 raise JaxtypedValueError(
-                    "The truth value of an array with more than one element is "
-                    f"ambiguous ({self.aval.str_short()}); use .any() or .all()"
+                    f"{conversion}() needs an array with one element, got {self.aval.str_short()}"
+                    + ("; use .any() or .all()" if conversion == "bool" else "")
                 )
+        elif value.ndim != 0:
             raise JaxtypedTypeError(
-                f"only size-1 arrays can be converted to Python scalars by {conversion}(); "
+                f"only 0-dimensional arrays can be converted to Python scalars by {conversion}(); "
                 f"got {self.aval.str_short()}"
             )
         return value.reshape(())
@@ -135,7 +141,7 @@ class Array(ABC):
         return complex(self._require_scalar("complex"))
 
     def __index__(self) -> int:
-        if not dtypes.is_integer(self.dtype) and not dtypes.is_bool(self.dtype):
+        if not dtypes.is_integer(self.dtype):
             raise JaxtypedTypeError(
                 f"only integer arrays can be used as an index; got {self.aval.str_short()}"
             )
@@ -291,6 +297,24 @@ class Array(ABC):
         """The transpose (axes reversed)."""
         raise _not_installed("T")
 
+    @property
+    def real(self) -> "Array":
+        """The real part."""
+        raise _not_installed("real")
+
+    @property
+    def imag(self) -> "Array":
+        """The imaginary part."""
+        raise _not_installed("imag")
+
+    def conj(self) -> "Array":
+        """The complex conjugate."""
+        raise _not_installed("conj")
+
+    def conjugate(self) -> "Array":
+        """The complex conjugate."""
+        raise _not_installed("conjugate")
+
     @overload
     def reshape(self, shape: Sequence[int], /, *, order: str = "C") -> "Array": ...
     @overload
@@ -374,6 +398,11 @@ class Array(ABC):
 # np.generic (not only np.number) so that ml_dtypes scalars (bfloat16) fit.
 ArrayLike = Array | np.ndarray[Any, np.dtype[Any]] | np.generic | bool | int | float | complex
 
+# What jaxtyped accepts as one dimension, and as a shape: anything with
+# __index__ (Python and NumPy integers), or a sequence of them.
+DimSize = SupportsIndex
+ShapeLike = SupportsIndex | Sequence[SupportsIndex]
+
 # An axis argument of a reduction: one axis, several, or all (None).
 Axis = int | Sequence[int] | None
 
@@ -396,8 +425,14 @@ _LATE_BOUND_NAMES: frozenset[str] = frozenset(
     | {f"__{prefix}{op}__" for prefix in ("", "r") for op in (
         "add sub mul truediv floordiv mod pow matmul and or xor lshift rshift".split()
     )}
-    | set("T reshape transpose astype sum prod mean max min all any argmax argmin squeeze flatten ravel dot".split())
+    | set(
+        "T real imag reshape transpose astype sum prod mean max min all any argmax argmin squeeze "
+        "flatten ravel dot conj conjugate".split()
+    )
 )
+
+
+_PROPERTIES = frozenset({"T", "real", "imag"})
 
 
 def late_bound_array_methods() -> frozenset[str]:
@@ -422,6 +457,6 @@ def install_array_methods(implementations: Mapping[str, Callable[..., object]]) 
             f"{sorted(expected - given)}, unexpected {sorted(given - expected)}"
         )
     for name, implementation in implementations.items():
-        attribute: object = property(implementation) if name == "T" else implementation
+        attribute: object = property(implementation) if name in _PROPERTIES else implementation
         setattr(Array, name, attribute)
 

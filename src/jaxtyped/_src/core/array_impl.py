@@ -77,7 +77,8 @@ class ArrayImpl(Array):
         body = np.array2string(self._value, separator=", ", prefix="Array(")
         weak = ", weak_type=True" if self._aval.weak_type else ""
         name = "float0" if dtypes.is_float0(self._value.dtype) else self._value.dtype.name
-        return f"Array({body}, dtype={name}{weak})"
+        shape = f", shape={self._value.shape}" if self._value.size == 0 else ""
+        return f"Array({body}{shape}, dtype={name}{weak})"
 
     def __str__(self) -> str:
         return str(self._value)
@@ -85,7 +86,12 @@ class ArrayImpl(Array):
     def __format__(self, format_spec: str) -> str:
         if self._value.ndim == 0:
             return format(self._value.item(), format_spec)
-        return format(str(self), format_spec)
+        if format_spec:
+            raise JaxtypedTypeError(
+                f"unsupported format string {format_spec!r} for an array of shape {self._value.shape}; "
+                "only 0-d arrays take a format spec"
+            )
+        return str(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self._value, self._aval))

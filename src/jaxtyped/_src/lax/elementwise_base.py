@@ -7,6 +7,7 @@ shape ``()``: a scalar operand is broadcast inside the primitive, as in JAX
 how to compute on NumPy buffers; its derivative rule lives with it.
 """
 
+import functools
 from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,6 +69,16 @@ def kind_of(dtype: np.dtype[Any]) -> Kind:
     return "float"
 
 
+def _on_arrays(compute: Callable[..., HostValue], *args: NDArray) -> HostValue:
+    """``compute`` on at-least-1-d buffers: NumPy turns 0-d results into
+    scalars, which would make every helper's ``NDArray`` types untrue. The
+    result is reshaped back when every operand was 0-d."""
+    if all(a.ndim for a in args):
+        return compute(*args)
+    out = compute(*(a.reshape(1) if not a.ndim else a for a in args))
+    return np.asarray(out).reshape(()) if not any(a.ndim for a in args) else out
+
+
 def _upcast_narrow(x: NDArray) -> NDArray:
     # float16/bfloat16 are computed in float32 and rounded back, as XLA does
     # on CPU; NumPy lacks (or is slow at) most ufuncs for them.
@@ -115,7 +126,7 @@ class Elementwise(Primitive):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         with np.errstate(all="ignore"):
-            return (self.compute(*(_upcast_narrow(a) for a in args)),)
+            return (_on_arrays(self.compute, *(_upcast_narrow(a) for a in args)),)
 
     @abstractmethod
     def compute(self, *args: NDArray) -> HostValue:
@@ -234,7 +245,7 @@ class ConvertElementType(Primitive):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         with np.errstate(all="ignore"):
-            return (convert_buffer(args[0], self.new_dtype),)
+            return (_on_arrays(functools.partial(convert_buffer, dtype=self.new_dtype), args[0]),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:

@@ -256,7 +256,7 @@ def _start_operands(
     starts: list[Array] = []
     for axis, (item, allow) in enumerate(zip(items, allowed, strict=True)):
         if is_int(item):
-            value = int(item)  # type: ignore[call-overload]  # pyright: ignore[reportArgumentType]  # is_int checked
+            value = int(item)
             value = value + x.shape[axis] if allow and value < 0 else value
             starts.append(array_from_numpy(np.array(value, np.int32)))
             continue

@@ -62,8 +62,10 @@ def operand(x: object, where: str) -> Array:
     return to_array(x, where)
 
 
-def scalar_like(value: bool | int | float | complex, dtype: np.dtype[Any], where: str) -> ArrayImpl:
-    """A weakly typed 0-d array of ``dtype`` holding a Python scalar.
+def scalar_like(
+    value: bool | int | float | complex, dtype: np.dtype[Any], where: str, *, weak_type: bool = True
+) -> ArrayImpl:
+    """A 0-d array of ``dtype`` (weakly typed by default) holding a Python scalar.
 
     Raises:
         OverflowError: an integer does not fit ``dtype``.
@@ -72,7 +74,7 @@ def scalar_like(value: bool | int | float | complex, dtype: np.dtype[Any], where
         info = np.iinfo(dtype)
         if not info.min <= value <= info.max:
             raise OverflowError(f"{where}: Python int {value} is too large to convert to {dtype.name}")
-    return array_from_numpy(np.array(value, dtype=dtype), weak_type=True, where=where)
+    return array_from_numpy(np.array(value, dtype=dtype), weak_type=weak_type, where=where)
 
 
 def operands_same_kind(name: str, *xs: ArrayLike) -> tuple[Array, ...]:

@@ -58,6 +58,14 @@ def _transpose_all(self: Array) -> Array:
     return sh.transpose(self)
 
 
+def _real(self: Array) -> Array:
+    return uf.real(self)
+
+
+def _imag(self: Array) -> Array:
+    return uf.imag(self)
+
+
 def _astype(self: Array, dtype: "dtypes.DTypeLike") -> Array:
     return convert_to(self, dtypes.canonicalize_dtype(dtypes.dtype(dtype)), weak_type=False)
 
@@ -87,6 +95,10 @@ def install() -> None:
         "flatten": sh.ravel,
         "ravel": sh.ravel,
         "dot": sh.dot,
+        "real": _real,
+        "imag": _imag,
+        "conj": uf.conjugate,
+        "conjugate": uf.conjugate,
         "__divmod__": _binary(uf.divmod, False),
         "__rdivmod__": _binary(uf.divmod, True),
     }

@@ -5,15 +5,15 @@ that are both dtype arguments and constructors."""
 
 import operator
 from collections.abc import Sequence
-from typing import Any, final
+from typing import Any, Literal, final, overload
 
 import numpy as np
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.core.array_impl import array_from_numpy, array_from_scalar, is_numpy_value, is_python_scalar
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full_like_aval
@@ -28,7 +28,6 @@ __all__ = [
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float0",
 ]
 
-ShapeLike = int | Sequence[int]
 
 
 @final
@@ -96,7 +95,11 @@ def array(object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = 
     """An array from an array, a scalar, or nested lists/tuples of them
     (JAX's ``jnp.array``); Python scalars give weakly typed arrays."""
     target = _dtype_arg(dtype)
-    if isinstance(object, Array):
+    result: Array
+    if target is not None and is_python_scalar(object):
+        # Straight to the target dtype, so out-of-range values raise (jnp.int8(300)).
+        result = scalar_like(object, target, "jnp.array", weak_type=False)
+    elif isinstance(object, Array):
         result = object
     elif is_list_or_tuple(object) and _contains_array(object):
         result = _stack_nested(object)
@@ -120,14 +123,32 @@ def _from_host(value: object) -> Array:
     return array_from_numpy(host, where="jnp.array")
 
 
+def _leaves(items: object) -> list[object]:
+    if is_list_or_tuple(items):
+        return [leaf for item in items for leaf in _leaves(item)]
+    return [items]
+
+
 def _stack_nested(items: Sequence[object]) -> Array:
-    """Nested lists holding arrays (possibly traced): promote and stack."""
-    parts = [array(item) if is_list_or_tuple(item) else item for item in items]
-    promoted = promote_dtypes("array", parts)
-    shapes = {p.shape for p in promoted}
-    if len(shapes) != 1:
+    """Nested lists holding arrays (possibly traced): one dtype for all
+    leaves (Python scalars weakly typed, as in JAX), then stacked. The result
+    is strongly typed, as every array built from a list is."""
+    leaves = promote_dtypes("array", _leaves(items))
+    return _build(items, leaves[0].dtype)
+
+
+def _build(item: object, dtype: np.dtype[Any]) -> Array:
+    if not is_list_or_tuple(item):
+        if is_python_scalar(item):
+            return scalar_like(item, dtype, "jnp.array", weak_type=False)
+        return convert_to(asarray(item), dtype, weak_type=False)
+    parts = [_build(sub, dtype) for sub in item]
+    shapes = {p.shape for p in parts}
+    if len(shapes) > 1:
         raise JaxtypedValueError(f"jnp.array: nested sequences have inconsistent shapes {sorted(shapes)}")
-    return concatenate([expand_dims(p, (0,)) for p in promoted], 0)
+    if not parts:
+        return array_from_numpy(np.zeros((0,), dtype))
+    return concatenate([expand_dims(p, (0,)) for p in parts], 0)
 
 
 def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None) -> Array:
@@ -136,13 +157,15 @@ def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool | Non
 
 
 def _shape_arg(name: str, shape: ShapeLike) -> tuple[int, ...]:
-    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    for d in dims:
+    items: tuple[object, ...] = tuple(shape) if isinstance(shape, Sequence) else (shape,)
+    dims: list[int] = []
+    for d in items:
         if not is_int(d):
             raise JaxtypedTypeError(f"jnp.{name}: shape must be ints, got {shape!r}")
-        if d < 0:
-            raise JaxtypedValueError(f"jnp.{name}: negative dimensions are not allowed, got {shape!r}")
-    return tuple(operator.index(d) for d in dims)
+        dims.append(operator.index(d))
+    if any(d < 0 for d in dims):
+        raise JaxtypedValueError(f"jnp.{name}: negative dimensions are not allowed, got {shape!r}")
+    return tuple(dims)
 
 
 def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
@@ -156,7 +179,12 @@ def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | Non
 
 
 def _broadcast_value(value: Array, dims: tuple[int, ...]) -> Array:
-    broadcast_shapes("full", value.shape, dims)
+    try:
+        fits = broadcast_shapes("full", value.shape, dims) == dims
+    except ShapeMismatchError:
+        fits = False
+    if not fits:
+        raise JaxtypedValueError(f"jnp.full: fill_value {value.aval.str_short()} does not broadcast to shape {dims}")
     return broadcast_to_shape(value, dims)
 
 
@@ -198,7 +226,9 @@ def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | No
     return full(aval.shape, convert_to(array(fill_value), aval.dtype, weak_type=aval.weak_type))
 
 
-empty_like = zeros_like
+def empty_like(prototype: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
+    """An array with ``prototype``'s shape and dtype (zeros: arrays are immutable)."""
+    return zeros_like(prototype, dtype, shape)
 
 
 def _concrete_number(name: str, value: ArrayLike | None, what: str) -> float | int | None:
@@ -239,22 +269,57 @@ def arange(
     if begin == 0 and stride == 1 and isinstance(end, int):
         return broadcasted_iota(target, (max(end, 0),), 0)
     host: np.ndarray[Any, np.dtype[Any]]
-    if all(isinstance(v, int) for v in (begin, end, stride)):
+    if dtype is not None:
+        # NumPy's semantics for an explicit dtype (JAX defers to np.arange).
+        host = np.arange(begin, end, stride, dtype=target)
+    elif all(isinstance(v, int) for v in (begin, end, stride)):
         host = np.arange(int(begin), int(end), int(stride))
     else:
         host = np.arange(float(begin), float(end), float(stride))
     return array_from_numpy(host.astype(target))
 
 
+@overload
 def linspace(
     start: ArrayLike,
     stop: ArrayLike,
     num: int = 50,
     endpoint: bool = True,
+    retstep: Literal[False] = False,
     dtype: "dtypes.DTypeLike | None" = None,
-) -> Array:
+    axis: int = 0,
+) -> Array: ...
+@overload
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    *,
+    retstep: Literal[True],
+    dtype: "dtypes.DTypeLike | None" = None,
+    axis: int = 0,
+) -> tuple[Array, Array]: ...
+def linspace(
+    start: ArrayLike,
+    stop: ArrayLike,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: "dtypes.DTypeLike | None" = None,
+    axis: int = 0,
+) -> Array | tuple[Array, Array]:
     """``num`` evenly spaced samples from ``start`` to ``stop`` (scalars,
-    possibly traced)."""
+    possibly traced); with ``retstep``, also the spacing."""
+    if axis not in (0, -1):
+        raise JaxtypedValueError(f"jnp.linspace: axis must be 0 or -1 for scalar bounds, got {axis}")
+    values, step = _linspace(start, stop, num, endpoint, dtype)
+    return (values, step) if retstep else values
+
+
+def _linspace(
+    start: ArrayLike, stop: ArrayLike, num: int, endpoint: bool, dtype: "dtypes.DTypeLike | None"
+) -> tuple[Array, Array]:
     if num < 0:
         raise JaxtypedValueError(f"jnp.linspace: num must be non-negative, got {num}")
     lo, hi = promote_dtypes("linspace", (start, stop), inexact=True)
@@ -267,10 +332,12 @@ def linspace(
     count = num - 1 if endpoint and num > 0 else num
     steps = la.mul(broadcasted_iota(compute, (count,), 0), step) if count else zeros((0,), compute)
     values = la.add(steps, lo) if count else steps
-    if endpoint and num > 0:
+    if endpoint and num == 1:
+        values = broadcast_in_dim(lo, (1,), ())  # one sample: the start
+    elif endpoint and num > 1:
         values = concatenate([values, broadcast_in_dim(hi, (1,), ())], 0)
     result = values if target == compute else convert_to(_floor_for_int(values, target), target, weak_type=False)
-    return convert_to(result, target, weak_type=False)
+    return convert_to(result, target, weak_type=False), step
 
 
 def _floor_for_int(values: Array, target: np.dtype[Any]) -> Array:

@@ -18,7 +18,7 @@ from typing_extensions import TypeIs
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import array_from_numpy, is_numpy_value
-from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError
+from jaxtyped._src.errors import ConcretizationTypeError, JaxtypedIndexError, JaxtypedTypeError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.slicing import dynamic_slice, slice as lax_slice
@@ -39,6 +39,7 @@ class _Plan:
     dynamic: dict[int, Array] = field(default_factory=dict[int, Array])
     squeezed: list[int] = field(default_factory=list[int])
     new_axes: list[int] = field(default_factory=list[int])
+    emptied_axes: list[int] = field(default_factory=list[int])
 
 
 def _normalize(index: object) -> tuple[object, ...]:
@@ -54,7 +55,9 @@ def _expand_ellipsis(items: tuple[object, ...], ndim: int) -> list[object]:
     ellipses = [i for i, item in enumerate(items) if isinstance(item, EllipsisType)]
     if len(ellipses) > 1:
         raise JaxtypedIndexError("an index can only have a single ellipsis ('...')")
-    used = sum(1 for item in items if item is not None and not isinstance(item, EllipsisType))
+    used = sum(
+        1 for item in items if item is not None and not isinstance(item, EllipsisType) and not _is_bool_scalar(item)
+    )
     if used > ndim:
         raise JaxtypedIndexError(f"Too many indices: array is {ndim}-dimensional, but {used} were indexed")
     fill: list[object] = [slice(None)] * (ndim - used)
@@ -72,21 +75,67 @@ def _static_int(item: object) -> int | None:
     return None
 
 
+def _is_bool_scalar(item: object) -> bool:
+    if isinstance(item, (bool, np.bool_)):
+        return True
+    return (isinstance(item, Array) or is_numpy_value(item)) and dtypes.is_bool(item.dtype) and item.ndim == 0
+
+
+def _static_bool(item: object) -> bool | None:
+    """The value of a boolean scalar index (Python, NumPy or a concrete 0-d
+    array); numpy treats ``x[True]`` as ``x[None]`` and ``x[False]`` as an
+    empty new axis."""
+    if isinstance(item, bool):
+        return item
+    if isinstance(item, np.bool_):
+        return item is np.True_
+    if (isinstance(item, Array) or is_numpy_value(item)) and dtypes.is_bool(item.dtype) and item.ndim == 0:
+        try:
+            return bool(item)
+        except ConcretizationTypeError:
+            raise JaxtypedIndexError(
+                "a traced boolean scalar cannot be used as an index (its result shape would depend on it)"
+            ) from None
+    return None
+
+
+def _slice_bound(bound: object) -> int | None:
+    """A slice bound: None, a static integer, or a concrete integer scalar array."""
+    if bound is None:
+        return None
+    static = _static_int(bound)
+    if static is not None:
+        return static
+    if not (isinstance(bound, Array) and bound.ndim == 0 and dtypes.is_integer(bound.dtype)):
+        raise JaxtypedTypeError(f"slice indices must be integers or None, got {bound!r}")
+    try:
+        return int(bound)
+    except ConcretizationTypeError:
+        raise JaxtypedIndexError(
+            "slice bounds must be static (or concrete integer scalars), not traced; "
+            "use lax.dynamic_slice for traced starts"
+        ) from None
+
+
 def _plan(x: Array, items: list[object]) -> _Plan:
     plan = _Plan()
     axis = 0
     out_axis = 0
     for item in items:
-        if item is None:
+        flag = _static_bool(item)
+        if item is None or flag is not None:
             plan.new_axes.append(out_axis)
+            if flag is False:
+                plan.emptied_axes.append(out_axis)
             out_axis += 1
             continue
         size = x.shape[axis]
         static = _static_int(item)
         if static is not None:
-            if not -size <= static < size:
-                raise JaxtypedIndexError(f"index {static} is out of bounds for axis {axis} with size {size}")
-            start = static % size
+            if size == 0:
+                raise JaxtypedIndexError(f"index {static} is out of bounds for axis {axis} with size 0")
+            # Out-of-range indices are clamped, as in JAX.
+            start = min(max(static + size if static < 0 else static, 0), size - 1)
             _add_static(plan, start, start + 1, 1)
             plan.squeezed.append(axis)
         elif _is_slice(item):
@@ -96,8 +145,9 @@ def _plan(x: Array, items: list[object]) -> _Plan:
             _add_array_index(plan, axis, item, size)
             plan.squeezed.append(axis)
         else:
-            raise JaxtypedIndexError(
-                f"Indexer must be an int, slice, None, Ellipsis or integer scalar array; got {type(item).__name__} {item!r}"
+            raise JaxtypedTypeError(
+                f"Indexer must have integer or boolean type (an int, slice, None, Ellipsis or integer "
+                f"scalar array); got {type(item).__name__} {item!r}"
             )
         axis += 1
     return plan
@@ -114,10 +164,8 @@ def _add_static(plan: _Plan, start: int, limit: int, stride: int) -> None:
 
 
 def _add_slice(plan: _Plan, axis: int, item: slice, size: int) -> None:
-    for bound in (item.start, item.stop, item.step):
-        if bound is not None and _static_int(bound) is None:
-            raise JaxtypedIndexError(f"slice bounds must be static integers, got {item!r}")
-    start, stop, step = slice(_static_int(item.start), _static_int(item.stop), _static_int(item.step)).indices(size)
+    bounds = [_slice_bound(bound) for bound in (item.start, item.stop, item.step)]
+    start, stop, step = slice(*bounds).indices(size)
     count = len(range(start, stop, step))
     if step > 0:
         _add_static(plan, start, start + max(count - 1, 0) * step + (1 if count else 0), step)
@@ -160,4 +208,6 @@ def getitem(x: Array, index: object) -> Array:
         result = ls.squeeze(result, plan.squeezed)
     if plan.new_axes:
         result = ls.expand_dims(result, plan.new_axes)
+    for axis in plan.emptied_axes:
+        result = lax_slice(result, [0] * result.ndim, [0 if a == axis else d for a, d in enumerate(result.shape)])
     return result

@@ -51,20 +51,45 @@ def result_dtype_of(*arrays: Array) -> tuple[np.dtype[Any], bool]:
     return dtypes.result_dtype(*[(a.dtype, a.weak_type) for a in arrays])
 
 
-def promote_dtypes(name: str, args: Sequence[object], *, inexact: bool = False) -> list[Array]:
-    """Operands converted to their common dtype (no broadcasting)."""
+# JAX's inexact dtype for each non-inexact one (to_inexact_dtype): integers
+# up to 32 bits become float32 even with x64 on; 64-bit ones float64.
+_TO_INEXACT: dict[str, str] = {
+    "bool": "float32", "int8": "float32", "uint8": "float32", "int16": "float32",
+    "uint16": "float32", "int32": "float32", "uint32": "float32",
+    "int64": "float64", "uint64": "float64",
+}
+
+
+def to_inexact_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """The dtype ``jaxtyped.numpy`` computes in for functions that need a
+    floating or complex input (JAX's rule), canonicalised."""
+    target = _TO_INEXACT.get(dtype.name)
+    return dtypes.canonicalize_dtype(np.dtype(target)) if target else dtype
+
+
+def promote_dtypes(
+    name: str, args: Sequence[object], *, inexact: bool = False, numeric: bool = False
+) -> list[Array]:
+    """Operands converted to their common dtype (no broadcasting).
+
+    Every operand takes the result's weak type, as in JAX (``bool_array + 1``
+    is a weakly typed int32). ``inexact`` promotes to a floating/complex
+    dtype, ``numeric`` turns a boolean result into int32.
+    """
     check_arraylike(name, *args)
     arrays = [to_array(a, f"jnp.{name} argument {i}") for i, a in enumerate(args)]
     dtype, weak = result_dtype_of(*arrays)
-    if inexact and not dtypes.is_inexact(dtype):
-        dtype = dtypes.default_float_dtype()
+    if inexact:
+        dtype = to_inexact_dtype(dtype)
+    elif numeric and dtypes.is_bool(dtype):
+        dtype = np.dtype(np.int32)
     out: list[Array] = []
     for raw, array in zip(args, arrays):
-        if is_python_scalar(raw):
+        if is_python_scalar(raw) and (array.dtype != dtype or array.weak_type != weak):
             # A literal of the result dtype, never a conversion equation.
-            out.append(array if array.dtype == dtype else scalar_like(raw, dtype, f"jnp.{name}"))
+            out.append(scalar_like(raw, dtype, f"jnp.{name}", weak_type=weak))
         else:
-            out.append(convert_to(array, dtype, weak_type=weak and array.weak_type))
+            out.append(convert_to(array, dtype, weak_type=weak))
     return out
 
 
@@ -100,17 +125,20 @@ def _drop_unit_axes(x: Array, keep: list[int]) -> Array:
     return reshape(x, tuple(x.shape[i] for i in keep))
 
 
-def promote_args(name: str, *args: ArrayLike, inexact: bool = False, scalars_stay: bool = True) -> list[Array]:
+def promote_args(
+    name: str, *args: ArrayLike, inexact: bool = False, numeric: bool = False, scalars_stay: bool = True
+) -> list[Array]:
     """Operands promoted to a common dtype and broadcast to a common shape.
 
     Args:
         name: the ``jaxtyped.numpy`` function, for error messages.
         args: the operands.
-        inexact: promote integer and boolean results to the default float.
+        inexact: promote integer and boolean results to an inexact dtype.
+        numeric: promote a boolean result to int32.
         scalars_stay: leave 0-d operands unbroadcast (elementwise primitives
             broadcast scalars themselves).
     """
-    arrays = promote_dtypes(name, args, inexact=inexact)
+    arrays = promote_dtypes(name, args, inexact=inexact, numeric=numeric)
     shapes = [a.shape for a in arrays]
     if all(s == shapes[0] for s in shapes):
         return arrays
@@ -122,6 +150,11 @@ def promote_args(name: str, *args: ArrayLike, inexact: bool = False, scalars_sta
 def promote_args_inexact(name: str, *args: ArrayLike) -> list[Array]:
     """``promote_args`` into an inexact (floating or complex) dtype."""
     return promote_args(name, *args, inexact=True)
+
+
+def promote_args_numeric(name: str, *args: ArrayLike) -> list[Array]:
+    """``promote_args`` into a numeric dtype (booleans become int32)."""
+    return promote_args(name, *args, numeric=True)
 
 
 def result_type(*args: "ArrayLike | dtypes.DTypeLike") -> np.dtype[Any]:

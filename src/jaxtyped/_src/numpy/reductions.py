@@ -76,12 +76,16 @@ def _sum_like(
         keepdims: bool = False,
         initial: ArrayLike | None = None,
         where: ArrayLike | None = None,
+        promote_integers: bool = True,
     ) -> Array:
         _check_out(name, out)
         x = asarray_operand(name, a)
         axes = _axes(name, x, axis)
-        x = convert_to(x, _accumulator(x, dtype), weak_type=False)
-        result = reduce(_masked(x, where, identity), axes)
+        accumulator = _accumulator(x, dtype) if promote_integers or dtype is not None else x.dtype
+        x = convert_to(x, accumulator, weak_type=False)
+        # Booleans have no sum or product primitive: they are or and and.
+        boolean_reduce = {0: lr.reduce_max, 1: lr.reduce_min}[identity] if dtypes.is_bool(x.dtype) else reduce
+        result = boolean_reduce(_masked(x, where, identity), axes)
         if initial is not None:
             result = combine(result, convert_to(asarray_operand(name, initial), result.dtype, weak_type=False))
         return _keep(result, axes, keepdims)
@@ -169,24 +173,32 @@ def _ones_like(x: Array) -> Array:
     return full_like_aval(x.aval, 1)
 
 
-def all(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:  # noqa: A001 - NumPy's name
-    """Whether every element is true (nonzero) over ``axis``."""
+def all(  # noqa: A001 - NumPy's name
+    a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None
+) -> Array:
+    """Whether every element is true (nonzero) over ``axis`` (elements
+    outside ``where`` count as true)."""
     _check_out("all", out)
-    x = _as_bool(asarray_operand("all", a))
+    x = _masked(_as_bool(asarray_operand("all", a)), where, True)
     axes = _axes("all", x, axis)
     return _keep(lr.reduce_min(x, axes), axes, keepdims)
 
 
-def any(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:  # noqa: A001 - NumPy's name
-    """Whether any element is true (nonzero) over ``axis``."""
+def any(  # noqa: A001 - NumPy's name
+    a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, *, where: ArrayLike | None = None
+) -> Array:
+    """Whether any element is true (nonzero) over ``axis`` (elements
+    outside ``where`` count as false)."""
     _check_out("any", out)
-    x = _as_bool(asarray_operand("any", a))
+    x = _masked(_as_bool(asarray_operand("any", a)), where, False)
     axes = _axes("any", x, axis)
     return _keep(lr.reduce_max(x, axes), axes, keepdims)
 
 
 def _as_bool(x: Array) -> Array:
-    return x if dtypes.is_bool(x.dtype) else la.ne(x, scalar_like(0, x.dtype, "zero"))
+    """``x != 0`` as a strongly typed boolean (reductions drop weak types)."""
+    as_bool = x if dtypes.is_bool(x.dtype) else la.ne(x, scalar_like(0, x.dtype, "zero", weak_type=False))
+    return convert_to(as_bool, as_bool.dtype, weak_type=False)
 
 
 def _arg_extremum(name: str, reduce: Callable[[Array, int, "dtypes.DTypeLike"], Array]) -> Callable[..., Array]:

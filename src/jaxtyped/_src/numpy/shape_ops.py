@@ -11,7 +11,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.dot import dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -19,10 +19,9 @@ from jaxtyped._src.numpy.promotion import (
     asarray_operand,
     broadcast_shapes,
     broadcast_to_shape,
-    promote_args,
     promote_dtypes,
 )
-from jaxtyped._src.numpy.ufuncs import multiply
+from jaxtyped._src.numpy.ufuncs import conjugate, multiply
 from jaxtyped._src.util import canonicalize_axes, canonicalize_axis, is_list_or_tuple, prod
 
 __all__ = [
@@ -42,9 +41,10 @@ def ndim(a: ArrayLike) -> int:
     return asarray_operand("ndim", a).ndim
 
 
-def size(a: ArrayLike) -> int:
-    """The number of elements of ``a``."""
-    return asarray_operand("size", a).size
+def size(a: ArrayLike, axis: int | None = None) -> int:
+    """The number of elements of ``a`` (along ``axis``, if given)."""
+    x = asarray_operand("size", a)
+    return x.size if axis is None else x.shape[canonicalize_axis(axis, x.ndim, where="jnp.size axis")]
 
 
 def _new_shape(x: Array, newshape: int | Sequence[int]) -> tuple[int, ...]:
@@ -53,7 +53,7 @@ def _new_shape(x: Array, newshape: int | Sequence[int]) -> tuple[int, ...]:
     unknown = [i for i, d in enumerate(dims) if d == -1]
     known = prod(d for d in dims if d != -1)
     if len(unknown) > 1 or any(d < -1 for d in dims):
-        raise JaxtypedValueError(f"jnp.reshape: invalid shape {tuple(dims)}")
+        raise JaxtypedTypeError(f"jnp.reshape: invalid shape {tuple(dims)} (at most one -1, no other negative sizes)")
     if unknown:
         if known == 0 or x.size % known:
             raise JaxtypedTypeError(
@@ -79,9 +79,14 @@ def reshape(a: ArrayLike, shape: int | Sequence[int], order: str = "C") -> Array
 def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     """Permute the axes (reverse them by default)."""
     x = asarray_operand("transpose", a)
-    perm = tuple(reversed(range(x.ndim))) if axes is None else canonicalize_axes(list(axes), x.ndim, where="jnp.transpose axes")
+    if axes is None:
+        return ls.transpose(x, tuple(reversed(range(x.ndim))))
+    try:
+        perm = canonicalize_axes(list(axes), x.ndim, where="jnp.transpose axes")
+    except JaxtypedValueError as err:
+        raise JaxtypedTypeError(str(err)) from None  # JAX raises TypeError here
     if len(perm) != x.ndim:
-        raise JaxtypedValueError(f"jnp.transpose: axes {tuple(axes or ())} do not match {x.aval.str_short()}")
+        raise JaxtypedTypeError(f"jnp.transpose: axes {tuple(axes)} are not a permutation of the axes of {x.aval.str_short()}")
     return ls.transpose(x, perm)
 
 
@@ -223,7 +228,10 @@ def matmul(a: ArrayLike, b: ArrayLike) -> Array:
         raise JaxtypedTypeError(
             f"jnp.matmul: contracting dimensions differ: {x.aval.str_short()} @ {y.aval.str_short()}"
         )
-    batch = broadcast_shapes("matmul", x2.shape[:-2], y2.shape[:-2], types=[x.aval.str_short(), y.aval.str_short()])
+    try:
+        batch = broadcast_shapes("matmul", x2.shape[:-2], y2.shape[:-2], types=[x.aval.str_short(), y.aval.str_short()])
+    except ShapeMismatchError as err:
+        raise JaxtypedValueError(f"jnp.matmul: batch dimensions do not broadcast: {err}") from None  # ValueError, as JAX
     x3 = broadcast_to_shape(x2, (*batch, *x2.shape[-2:]))
     y3 = broadcast_to_shape(y2, (*batch, *y2.shape[-2:]))
     nb = len(batch)
@@ -237,9 +245,9 @@ def matmul(a: ArrayLike, b: ArrayLike) -> Array:
 
 
 def vdot(a: ArrayLike, b: ArrayLike) -> Array:
-    """Inner product of the flattened arrays."""
+    """Inner product of the flattened arrays, conjugating the first."""
     x, y = promote_dtypes("vdot", (a, b))
-    return _contract(ls.reshape(x, (x.size,)), ls.reshape(y, (y.size,)), (0,), (0,))
+    return _contract(ls.reshape(conjugate(x), (x.size,)), ls.reshape(y, (y.size,)), (0,), (0,))
 
 
 def inner(a: ArrayLike, b: ArrayLike) -> Array:
@@ -252,15 +260,19 @@ def inner(a: ArrayLike, b: ArrayLike) -> Array:
 
 def outer(a: ArrayLike, b: ArrayLike) -> Array:
     """Outer product of the flattened arrays."""
-    x, y = promote_args("outer", a, b)
+    x, y = promote_dtypes("outer", (a, b))
     x1, y1 = ls.reshape(x, (x.size, 1)), ls.reshape(y, (1, y.size))
     return _contract(x1, y1, (1,), (0,))
 
 
-def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[Sequence[int]] = 2) -> Array:
+def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[int | Sequence[int]] = 2) -> Array:
     """Sum over the given axes of ``a`` and ``b`` (NumPy's ``tensordot``)."""
     x, y = promote_dtypes("tensordot", (a, b))
     if isinstance(axes, int):
+        if axes > min(x.ndim, y.ndim) or axes < 0:
+            raise JaxtypedTypeError(
+                f"jnp.tensordot: axes={axes} is more than the ranks of {x.aval.str_short()} and {y.aval.str_short()}"
+            )
         a_axes, b_axes = list(range(x.ndim - axes, x.ndim)), list(range(axes))
     else:
         first, second = axes

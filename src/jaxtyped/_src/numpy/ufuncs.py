@@ -11,18 +11,22 @@ from collections.abc import Callable
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.core.array_impl import ArrayImpl
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import complex_ops as lc
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.arithmetic import RoundingMethod
 from jaxtyped._src.lax.structural import full_like_aval, select_n
 from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.util import is_int
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
     broadcast_shapes,
     broadcast_to_shape,
     promote_args,
     promote_args_inexact,
+    promote_args_numeric,
     promote_dtypes,
 )
 
@@ -31,7 +35,7 @@ __all__ = [
     "arccosh", "arctanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
     "cbrt", "reciprocal", "deg2rad", "rad2deg", "radians", "degrees",
     "negative", "positive", "abs", "absolute", "sign", "square", "floor", "ceil", "trunc",
-    "rint", "round", "around", "isfinite", "isnan", "isinf", "logical_not", "invert",
+    "rint", "round", "around", "real", "imag", "conj", "conjugate", "isfinite", "isnan", "isinf", "logical_not", "invert",
     "bitwise_not", "add", "subtract", "multiply", "divide", "true_divide", "floor_divide",
     "remainder", "mod", "fmod", "divmod", "power", "pow", "maximum", "minimum", "arctan2",
     "hypot", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
@@ -41,7 +45,9 @@ __all__ = [
 
 
 def _const(x: Array, value: bool | int | float) -> Array:
-    return scalar_like(value, x.dtype, "constant")
+    # A strongly typed constant of x's dtype, as JAX's _constant_like: it
+    # never makes a result weakly typed.
+    return scalar_like(value, x.dtype, "constant", weak_type=False)
 
 
 # === unary functions that compute in an inexact dtype ===
@@ -91,6 +97,30 @@ def cbrt(x: ArrayLike, /) -> Array:
     return la.mul(la.sign(a), magnitude)
 
 
+# === complex parts ===
+
+
+def real(val: ArrayLike, /) -> Array:
+    """The real part (real arrays are returned unchanged)."""
+    a = asarray_operand("real", val)
+    return lc.real(a) if dtypes.is_complex(a.dtype) else a
+
+
+def imag(val: ArrayLike, /) -> Array:
+    """The imaginary part (zeros for real arrays)."""
+    a = asarray_operand("imag", val)
+    return lc.imag(a) if dtypes.is_complex(a.dtype) else full_like_aval(a.aval, 0)
+
+
+def conjugate(x: ArrayLike, /) -> Array:
+    """The complex conjugate (real arrays are returned unchanged)."""
+    a = asarray_operand("conjugate", x)
+    return lc.conj(a) if dtypes.is_complex(a.dtype) else a
+
+
+conj = conjugate
+
+
 # === unary functions that keep the dtype ===
 
 
@@ -121,8 +151,9 @@ def sign(x: ArrayLike, /) -> Array:
 
 
 def square(x: ArrayLike, /) -> Array:
-    """``x * x``."""
-    return la.integer_pow(asarray_operand("square", x), 2)
+    """``x * x`` (booleans are promoted to int32)."""
+    (a,) = promote_args_numeric("square", x)
+    return la.integer_pow(a, 2)
 
 
 def _rounding(name: str, op: Callable[[Array], Array]) -> Callable[[ArrayLike], Array]:
@@ -139,19 +170,53 @@ def _rounding(name: str, op: Callable[[Array], Array]) -> Callable[[ArrayLike], 
 
 floor = _rounding("floor", la.floor)
 ceil = _rounding("ceil", la.ceil)
-rint = _rounding("rint", lambda a: la.round(a, RoundingMethod.TO_NEAREST_EVEN))
-trunc = _rounding("trunc", lambda a: la.mul(la.sign(a), la.floor(la.abs(a))))
+def trunc(x: ArrayLike) -> Array:
+    """Round toward zero; integer inputs are returned unchanged."""
+    a = asarray_operand("trunc", x)
+    if not dtypes.is_inexact(a.dtype):
+        return a
+    return la.mul(la.sign(a), la.floor(la.abs(a)))
+
+
+def _round_parts(a: Array, op: Callable[[Array], Array]) -> Array:
+    """Apply a real rounding ``op``, to each part of a complex array."""
+    if dtypes.is_complex(a.dtype):
+        return lc.complex(op(lc.real(a)), op(lc.imag(a)))
+    return op(a)
+
+
+def rint(x: ArrayLike, /) -> Array:
+    """Round to the nearest integer, ties to even (integers become floats)."""
+    (a,) = promote_args_inexact("rint", x)
+    return _round_parts(a, lambda r: la.round(r, RoundingMethod.TO_NEAREST_EVEN))
 
 
 def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's name
-    """Round to ``decimals`` places, ties to even (NumPy's rule)."""
+    """Round to ``decimals`` places, ties to even (NumPy's rule); complex
+    arrays round each part, integers round to multiples of ``10**-decimals``."""
     x = asarray_operand("round", a)
-    if not dtypes.is_inexact(x.dtype):
-        return x
-    if decimals == 0:
-        return la.round(x, RoundingMethod.TO_NEAREST_EVEN)
-    factor = _const(x, 10.0**decimals)
-    return la.div(la.round(la.mul(x, factor), RoundingMethod.TO_NEAREST_EVEN), factor)
+    if dtypes.is_bool(x.dtype):
+        raise JaxtypedValueError("jnp.round: boolean arrays cannot be rounded")
+    if dtypes.is_integer(x.dtype):
+        return x if decimals >= 0 else _round_integers(x, 10 ** (-decimals))
+
+    def to_places(r: Array) -> Array:
+        if decimals == 0:
+            return la.round(r, RoundingMethod.TO_NEAREST_EVEN)
+        factor = _const(r, 10.0**decimals)
+        return la.div(la.round(la.mul(r, factor), RoundingMethod.TO_NEAREST_EVEN), factor)
+
+    return _round_parts(x, to_places)
+
+
+def _round_integers(x: Array, factor: int) -> Array:
+    """Integers to the nearest multiple of ``factor``, ties to even."""
+    quotient = floor_divide(x, factor)
+    remainder_ = subtract(x, multiply(quotient, factor))
+    twice = multiply(remainder_, 2)
+    odd = la.ne(la.rem(quotient, _const(quotient, 2)), _const(quotient, 0))
+    up = logical_or(greater(twice, factor), logical_and(equal(twice, factor), odd))
+    return multiply(where(up, add(quotient, 1), quotient), factor)
 
 
 around = round
@@ -162,6 +227,8 @@ def isfinite(x: ArrayLike, /) -> Array:
     a = asarray_operand("isfinite", x)
     if not dtypes.is_inexact(a.dtype):
         return _full_bool(a, True)
+    if dtypes.is_complex(a.dtype):
+        return la.bitwise_and(la.is_finite(lc.real(a)), la.is_finite(lc.imag(a)))
     return la.is_finite(a)
 
 
@@ -178,11 +245,13 @@ def isinf(x: ArrayLike, /) -> Array:
     a = asarray_operand("isinf", x)
     if not dtypes.is_inexact(a.dtype):
         return _full_bool(a, False)
+    if dtypes.is_complex(a.dtype):
+        return la.bitwise_or(isinf(lc.real(a)), isinf(lc.imag(a)))
     return la.eq(la.abs(a), _const(la.abs(a), float("inf")))
 
 
 def _full_bool(like: Array, value: bool) -> Array:
-    return full_like_aval(like.aval.update(dtype=dtypes.dtype("bool"), weak_type=False), value)
+    return full_like_aval(like.aval.update(dtype=dtypes.dtype("bool")), value)
 
 
 def logical_not(x: ArrayLike, /) -> Array:
@@ -236,22 +305,24 @@ true_divide = divide
 
 def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x // y``, rounding toward -inf."""
-    a, b = promote_args("floor_divide", x, y)
+    a, b = promote_args_numeric("floor_divide", x, y)
     if dtypes.is_unsigned_integer(a.dtype):
         return la.div(a, b)
     if dtypes.is_integer(a.dtype):
         quotient = la.div(a, b)
         adjust = la.bitwise_and(la.ne(la.sign(a), la.sign(b)), la.ne(la.rem(a, b), _const(a, 0)))
-        return _select(adjust, la.sub(quotient, _const(quotient, 1)), quotient)
+        return _select(adjust, subtract(quotient, 1), quotient)  # a Python 1 keeps weak types
     return _float_divmod(a, b)[0]
 
 
 def _float_divmod(a: Array, b: Array) -> tuple[Array, Array]:
+    # CPython's float_divmod; x / 0 keeps x so that the quotient is +-inf.
     mod = la.rem(a, b)
-    quotient = la.div(la.sub(a, mod), b)
+    corrected = where(la.eq(b, _const(b, 0)), a, la.sub(a, mod))
+    quotient = la.div(corrected, b)
     fix = la.bitwise_and(la.ne(mod, _const(mod, 0)), la.ne(la.sign(b), la.sign(mod)))
     mod = _select(fix, la.add(mod, b), mod)
-    quotient = _select(fix, la.sub(quotient, _const(quotient, 1)), quotient)
+    quotient = _select(fix, subtract(quotient, 1.0), quotient)  # a Python 1.0 keeps weak types
     return la.round(quotient, RoundingMethod.TO_NEAREST_EVEN), mod
 
 
@@ -261,7 +332,7 @@ def _select(condition: Array, if_true: Array, if_false: Array) -> Array:
 
 def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x % y`` with the sign of ``y`` (Python's rule)."""
-    a, b = promote_args("remainder", x, y)
+    a, b = promote_args_numeric("remainder", x, y)
     if dtypes.is_integer(b.dtype):
         b = _select(la.eq(b, _const(b, 0)), _full_like(b, 1), b)
     truncated = la.rem(a, b)
@@ -278,8 +349,11 @@ def _full_like(x: Array, value: int) -> Array:
 
 
 def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
-    """Remainder with the sign of ``x`` (C's ``fmod``)."""
-    a, b = promote_args("fmod", x, y)
+    """Remainder with the sign of ``x`` (C's ``fmod``); an integer divisor of
+    0 gives 0, as in JAX."""
+    a, b = promote_args_numeric("fmod", x, y)
+    if dtypes.is_integer(b.dtype):
+        b = _select(la.eq(b, _const(b, 0)), _full_like(b, 1), b)
     return la.rem(a, b)
 
 
@@ -289,22 +363,30 @@ def divmod(x: ArrayLike, y: ArrayLike, /) -> tuple[Array, Array]:  # noqa: A001 
 
 
 def power(x: ArrayLike, y: ArrayLike, /) -> Array:
-    """``x ** y``: ``integer_pow`` for a Python int exponent, binary
-    exponentiation for integer arrays, ``lax.pow`` otherwise."""
-    if isinstance(y, int) and not isinstance(y, bool):
-        (a,) = promote_args("power", x)
-        if dtypes.is_bool(a.dtype):
-            raise JaxtypedTypeError("jnp.power: boolean base is not supported")
-        return la.integer_pow(a, y)
-    a, b = promote_args("power", x, y)
+    """``x ** y``: ``integer_pow`` for a concrete integer scalar exponent
+    (only the base's dtype matters then, as in JAX), binary exponentiation
+    for integer arrays, ``lax.pow`` otherwise."""
+    exponent = _concrete_integer(y)
+    if exponent is not None:
+        (a,) = promote_args_numeric("power", x)
+        return la.integer_pow(a, exponent)
+    a, b = promote_args_numeric("power", x, y)
     if dtypes.is_integer(a.dtype):
         return _integer_power(a, b)
-    if dtypes.is_bool(a.dtype):
-        raise JaxtypedTypeError("jnp.power: boolean operands are not supported")
     return lt.pow(a, b)
 
 
 pow = power  # noqa: A001 - NumPy's name
+
+
+def _concrete_integer(y: ArrayLike) -> int | None:
+    """The value of a concrete integer scalar (Python, NumPy, or a 0-d
+    concrete array), else None."""
+    if is_int(y):
+        return int(y)
+    if isinstance(y, ArrayImpl) and not y.ndim and dtypes.is_integer(y.dtype):
+        return int(y)
+    return None
 
 
 def _integer_power(base: Array, exponent: Array) -> Array:
@@ -343,7 +425,9 @@ def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     safe_big = _select(la.eq(big, _const(big, 0)), _const(big, 1), big)
     ratio = la.div(small, safe_big)
     result = la.mul(big, lt.sqrt(la.add(_const(ratio, 1), la.mul(ratio, ratio))))
-    return _select(la.eq(big, _const(big, 0)), _const(big, 0), result)
+    result = _select(la.eq(big, _const(big, 0)), _const(big, 0), result)
+    # An infinite leg makes the hypotenuse infinite, even next to another one.
+    return _select(isinf(big), _const(big, float("inf")), result)
 
 
 def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
@@ -358,11 +442,22 @@ def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 def _comparison(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
     def fun(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote_args(name, x, y)
+        if dtypes.is_complex(a.dtype) and op not in (la.eq, la.ne):
+            return _lexicographic(op, a, b)
         return op(a, b)
 
     fun.__name__ = fun.__qualname__ = name
     fun.__doc__ = f"Elementwise ``{name}`` comparison."
     return fun
+
+
+def _lexicographic(op: Callable[[Array, Array], Array], a: Array, b: Array) -> Array:
+    """An order comparison of complex numbers by real part, then imaginary
+    part (JAX's rule)."""
+    ar, br = lc.real(a), lc.real(b)
+    tie = la.eq(ar, br)
+    strict = la.lt if op in (la.lt, la.le) else la.gt
+    return la.bitwise_or(strict(ar, br), la.bitwise_and(tie, op(lc.imag(a), lc.imag(b))))
 
 
 equal = _comparison("equal", la.eq)
@@ -401,12 +496,17 @@ def _bitwise(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayL
 bitwise_and = _bitwise("bitwise_and", la.bitwise_and)
 bitwise_or = _bitwise("bitwise_or", la.bitwise_or)
 bitwise_xor = _bitwise("bitwise_xor", la.bitwise_xor)
-left_shift = _bitwise("left_shift", la.shift_left)
+
+
+def left_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """``x << y`` (booleans are promoted to int32)."""
+    a, b = promote_args_numeric("left_shift", x, y)
+    return la.shift_left(a, b)
 
 
 def right_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x >> y``: arithmetic for signed integers, logical for unsigned."""
-    a, b = promote_args("right_shift", x, y)
+    a, b = promote_args_numeric("right_shift", x, y)
     if dtypes.is_unsigned_integer(a.dtype):
         return la.shift_right_logical(a, b)
     return la.shift_right_arithmetic(a, b)
@@ -415,15 +515,23 @@ def right_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
 # === selection ===
 
 
-def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None) -> Array:
+def where(
+    condition: ArrayLike,
+    x: ArrayLike | None = None,
+    y: ArrayLike | None = None,
+    /,
+    *,
+    size: int | None = None,
+    fill_value: ArrayLike | None = None,
+) -> Array:
     """``x`` where ``condition`` is true, else ``y`` (broadcast together).
 
-    The one-argument form (``nonzero``) has a data-dependent output shape and
-    is not supported.
+    The one-argument form (``nonzero``, with ``size``/``fill_value``) is not
+    supported yet.
     """
     if x is None or y is None:
         raise JaxtypedTypeError(
-            "jnp.where: the one-argument form has a data-dependent output shape; pass x and y"
+            "jnp.where: the one-argument form (nonzero) is not supported yet; pass x and y"
         )
     cond = _as_bool(asarray_operand("where", condition))
     a, b = promote_dtypes("where", (x, y))

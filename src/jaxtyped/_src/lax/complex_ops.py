@@ -1,0 +1,133 @@
+"""Complex-number primitives (layer L4): ``real``, ``imag``, ``conj`` and
+``complex``. All four are linear (over the reals), so their derivatives are
+the primitives applied to the tangents."""
+
+from dataclasses import dataclass
+from typing import Any, final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.avals import Zero
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
+from jaxtyped._src.lax.elementwise_base import FLOAT, Elementwise
+from jaxtyped._src.lax.structural import instantiate
+from jaxtyped._src.lax.util import operand, operands_same_kind
+
+__all__ = ["Real", "Imag", "Conj", "Complex", "real", "imag", "conj", "complex"]
+
+_COMPLEX = frozenset({"complex"})
+
+
+def _real_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    return np.dtype(np.float64) if dtype == np.dtype(np.complex128) else np.dtype(np.float32)
+
+
+def _complex_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    return np.dtype(np.complex128) if dtype == np.dtype(np.float64) else np.dtype(np.complex64)
+
+
+class _Linear(Elementwise):
+    """An elementwise primitive that is linear in all its operands."""
+
+    __slots__ = ()
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        out = bind1(self, *primals)
+        if all(isinstance(t, Zero) for t in tangents):
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        return (out,), (bind1(self, *(instantiate(t) for t in tangents)),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Real(_Linear):
+    """The real part of a complex array."""
+
+    name = "real"
+    arity = 1
+    accepts = _COMPLEX
+
+    @override
+    def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
+        return _real_dtype(dtype)
+
+    def compute(self, *args: NDArray) -> HostValue:
+        return np.real(args[0])
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Imag(_Linear):
+    """The imaginary part of a complex array."""
+
+    name = "imag"
+    arity = 1
+    accepts = _COMPLEX
+
+    @override
+    def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
+        return _real_dtype(dtype)
+
+    def compute(self, *args: NDArray) -> HostValue:
+        return np.imag(args[0])
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Conj(_Linear):
+    """The complex conjugate."""
+
+    name = "conj"
+    arity = 1
+    accepts = _COMPLEX
+
+    def compute(self, *args: NDArray) -> HostValue:
+        return np.conjugate(args[0])
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Complex(_Linear):
+    """``x + 1j * y`` from real and imaginary parts of one floating dtype."""
+
+    name = "complex"
+    arity = 2
+    accepts = FLOAT
+
+    @override
+    def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
+        return _complex_dtype(dtype)
+
+    def compute(self, *args: NDArray) -> HostValue:
+        x, y = args
+        result: NDArray = np.add(x, np.multiply(1j, y)).astype(_complex_dtype(x.dtype))
+        return result
+
+
+REAL, IMAG, CONJ, COMPLEX = Real(), Imag(), Conj(), Complex()
+
+
+def real(x: ArrayLike) -> Array:
+    """The real part (JAX's ``lax.real``)."""
+    return bind1(REAL, operand(x, "lax.real operand"))
+
+
+def imag(x: ArrayLike) -> Array:
+    """The imaginary part (JAX's ``lax.imag``)."""
+    return bind1(IMAG, operand(x, "lax.imag operand"))
+
+
+def conj(x: ArrayLike) -> Array:
+    """The complex conjugate (JAX's ``lax.conj``)."""
+    return bind1(CONJ, operand(x, "lax.conj operand"))
+
+
+def complex(x: ArrayLike, y: ArrayLike) -> Array:  # noqa: A001 - JAX's name
+    """``x + 1j * y`` (JAX's ``lax.complex``)."""
+    a, b = operands_same_kind("complex", x, y)
+    return bind1(COMPLEX, a, b)
+
