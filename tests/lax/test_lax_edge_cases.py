@@ -724,3 +724,31 @@ def test_bfloat16_scalar_operand() -> None:
     scalar = np.asarray(1.5, BF16)[()]
     x = np.ones(3, BF16)
     check(f0(lambda m: m.add(x, scalar)))
+
+
+# === complex parts: linear primitives, so jvp(f)(x; t) == f(t) ===
+
+
+def test_complex_primitives_jvp_are_linear() -> None:
+    z = np.array([1 + 2j, -3 + 0.5j], np.complex64)
+    dz = np.array([0.5 - 1j, 2 + 1j], np.complex64)
+    for f, ref in ((lax.real, np.real), (lax.imag, np.imag), (lax.conj, np.conj)):
+        out, tangent = jt.jvp(f, (z,), (dz,))
+        np.testing.assert_allclose(np.asarray(out), ref(z))
+        np.testing.assert_allclose(np.asarray(tangent), ref(dz))
+    x, y = np.array([1.0, 2.0], np.float32), np.array([3.0, -1.0], np.float32)
+    dx, dy = np.array([0.5, 1.0], np.float32), np.array([-2.0, 4.0], np.float32)
+    out, tangent = jt.jvp(lax.complex, (x, y), (dx, dy))
+    np.testing.assert_allclose(np.asarray(out), x + 1j * y)
+    np.testing.assert_allclose(np.asarray(tangent), dx + 1j * dy)
+    # A zero tangent in one operand is a symbolic zero, instantiated.
+    _, only_x = jt.jvp(lambda a: lax.complex(a, y), (x,), (dx,))
+    np.testing.assert_allclose(np.asarray(only_x), dx + 0j)
+
+
+def test_complex_rejects_narrow_floats_like_jax() -> None:
+    half = np.ones(2, np.float16)
+    with pytest.raises(TypeError, match=r"complex: operands must be float32 or float64"):
+        lax.complex(half, half)
+    with pytest.raises(TypeError):
+        jax.lax.complex(half, half)

@@ -9,9 +9,10 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import Zero
+from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
+from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.lax.elementwise_base import FLOAT, Elementwise
 from jaxtyped._src.lax.structural import instantiate
 from jaxtyped._src.lax.util import operand, operands_same_kind
@@ -101,6 +102,13 @@ class Complex(_Linear):
     @override
     def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
         return _complex_dtype(dtype)
+
+    @override
+    def check_dtypes(self, avals: tuple[ShapedArray, ...]) -> np.dtype[Any]:
+        dtype = Elementwise.check_dtypes(self, avals)
+        if dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+            raise JaxtypedTypeError(f"complex: operands must be float32 or float64 (no complex type for {dtype.name})")
+        return dtype
 
     def compute(self, *args: NDArray) -> HostValue:
         x, y = args
