@@ -6,10 +6,6 @@ kinds of Python scalar) goes through every binary operator and function;
 the result's dtype and weak type must equal JAX's, and where JAX raises a
 ``TypeError`` we must too. The JAX side is computed abstractly
 (``jax.eval_shape``), so no XLA compilation happens.
-
-Known bugs are split off by a predicate on the operand kinds (see
-``known_bug``): each bug gets one strict-xfail test per operation, and the
-plain test checks every remaining pair, so a fix shows up as an XPASS.
 """
 
 import functools
@@ -90,15 +86,6 @@ TWINS: dict[str, str] = {
 OP_NAMES: tuple[str, ...] = (*OPERATORS, *FUNCTIONS)
 # Complex support of these in JAX is idiosyncratic; only real operands here.
 REAL_ONLY: frozenset[str] = frozenset({"arctan2", "hypot", "logaddexp"})
-
-ORDERED = frozenset({"<", "<=", ">", ">=", "maximum", "minimum"})
-POWERS = frozenset({"**"})
-REMAINDERS = frozenset({"%"})
-INTEGER_ONLY_ARITH = frozenset({"//", "%", "fmod", "**", "<<", ">>"})
-BITWISE = frozenset({"&", "|", "^", "<<", ">>"})
-NO_COMPLEX = frozenset({"//", "%", "fmod"})
-INEXACT_RESULT = frozenset({"/", "arctan2", "hypot", "logaddexp"})
-LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "hypot"})
 
 
 def our_op(name: str) -> Binary:
@@ -182,85 +169,11 @@ def jax_table(name: str, kinds: tuple[str, ...], x64: bool) -> dict[tuple[str, s
     return table
 
 
-def lattice(a: str, b: str) -> tuple[np.dtype[Any], bool]:
-    """JAX's promoted operand type (before any op-specific conversion)."""
-    values = [SCALARS[k] if k in SCALARS else jax.ShapeDtypeStruct((), np_dtype(k)) for k in (a, b)]
-    dt, weak = jax.dtypes.result_type(*values, return_weak_type_flag=True)
-    return np.dtype(dt), bool(weak)
-
-
-# === known bugs ===
-
-BUGS: dict[str, str] = {
-    "weak-promotion": (
-        "BUG: a strong array promoted into a weak result type (bool[3] + 1, int32[3] * 1.0) "
-        "gives a strong result; JAX gives weak_type=True"
-    ),
-    "complex-order": "BUG: ordered comparisons and maximum/minimum reject complex operands; JAX orders them lexicographically",
-    "bool-integer-op": "BUG: //, %, fmod, ** and shifts reject boolean operands; JAX computes them in int32",
-    "narrow-int-remainder": "BUG: int8[3] % 1 (narrow integer array, Python int divisor) raises DTypeMismatchError",
-    "narrow-int-power": (
-        "BUG: integer ** integer array raises DTypeMismatchError unless the promoted dtype is the "
-        "default int (int8[3] ** int8[3]; int32 with x64)"
-    ),
-    "power-weak-base": "BUG: Python int/bool base ** integer array exponent gives a weak result; JAX's is strong",
-    "x64-inexact": "BUG: with x64, true division of bool/int8/.../int32 operands gives float64; JAX gives float32",
-    "debug-shift-0d": (
-        "BUG (JAXTYPED_DEBUG=1 only): shifts by a 0-d amount (x << 1, and integer ** integer array, "
-        "which shifts internally) fail: _shift_amount returns np.bool_ where its annotation says ndarray"
-    ),
-}
-
-
-def kind(dt: np.dtype[Any]) -> str:
-    """NumPy's kind letter, with bfloat16 (kind "V" to NumPy) as a float."""
-    return "f" if dt == jnp.dtype("bfloat16") else dt.kind
-
-
-def jax_rejects(name: str, dt: np.dtype[Any]) -> bool:
-    """Whether JAX raises a TypeError for operands promoting to ``dt``."""
-    return (name in BITWISE and kind(dt) in "fc") or (name in NO_COMPLEX and kind(dt) == "c")
-
-
-def known_bug(name: str, a: str, b: str, x64: bool = False) -> str | None:
-    """The known bug (a key of ``BUGS``) that ``name(a, b)`` runs into."""
-    dt, weak = lattice(a, b)
-    if jax_rejects(name, dt):
-        return None
-    array_dtypes = [np_dtype(k) for k in (a, b) if k not in SCALARS]
-    int_exponent = name in POWERS and b == "py_int"
-    if name in ORDERED and kind(dt) == "c":
-        return "complex-order"
-    if name in INTEGER_ONLY_ARITH and (kind(dt) == "b" or (int_exponent and a == "bool")):
-        return "bool-integer-op"
-    if name in REMAINDERS and a in ("int8", "uint8") and b in ("py_int", "py_bool"):
-        return "narrow-int-remainder"
-    default_int = np.dtype(np.int64 if x64 else np.int32)
-    if name in POWERS and not int_exponent and kind(dt) in "iu" and dt != default_int:
-        return "narrow-int-power"
-    if jt.DEBUG and (
-        (name in ("<<", ">>") and b in SCALARS) or (name in POWERS and not int_exponent and kind(dt) in "iu")
-    ):
-        return "debug-shift-0d"
-    if name in POWERS and a in ("py_bool", "py_int") and b not in SCALARS and kind(np_dtype(b)) in "biu":
-        return "power-weak-base"
-    if x64 and name in INEXACT_RESULT and kind(dt) in "biu" and dt.itemsize <= 4:
-        return "x64-inexact"
-    scalar_to_int_power = name in POWERS and a in SCALARS and b not in SCALARS and kind(np_dtype(b)) in "iu"
-    if weak and not int_exponent and not scalar_to_int_power and name not in LOGICAL and any(
-        d != dt for d in array_dtypes
-    ):
-        return "weak-promotion"
-    return None
-
-
-def mismatches(name: str, kinds: tuple[str, ...], bug: str | None, x64: bool) -> list[str]:
-    """The pairs (of those whose known bug is ``bug``) where we differ from JAX."""
+def mismatches(name: str, kinds: tuple[str, ...], x64: bool) -> list[str]:
+    """The pairs where we differ from JAX."""
     table = jax_table(name, kinds, x64)
     out: list[str] = []
     for a, b in pairs(kinds, name):
-        if known_bug(name, a, b, x64) != bug:
-            continue
         got = our_outcome(name, a, b)
         if got != table[a, b]:
             out.append(f"{a} {name} {b}: ours {got}, JAX {table[a, b]}")
@@ -268,23 +181,10 @@ def mismatches(name: str, kinds: tuple[str, ...], bug: str | None, x64: bool) ->
 
 
 def expect_none(problems: list[str]) -> None:
-    """Fail with a short report (cheap: no traceback, which matters for the
-    many strict-xfail tests here)."""
+    """Fail with a short report of the first few mismatches."""
     if problems:
         shown = "\n  ".join(problems[:8])
         pytest.fail(f"{len(problems)} mismatch(es) with JAX:\n  {shown}", pytrace=False)
-
-
-def bug_cases(kinds: tuple[str, ...], names: tuple[str, ...], x64: bool) -> list[Any]:
-    """(bug, op) parameters for every op that runs into a known bug."""
-    cases: list[Any] = []
-    for name in names:
-        found = {known_bug(name, a, b, x64) for a, b in pairs(kinds, name)}
-        for bug in sorted(b for b in found if b is not None):
-            cases.append(
-                pytest.param(bug, name, id=f"{bug}-{name}", marks=pytest.mark.xfail(strict=True, reason=BUGS[bug]))
-            )
-    return cases
 
 
 # === tests: result types ===
@@ -292,12 +192,7 @@ def bug_cases(kinds: tuple[str, ...], names: tuple[str, ...], x64: bool) -> list
 
 @pytest.mark.parametrize("name", OP_NAMES)
 def test_result_type_matches_jax(name: str) -> None:
-    expect_none(mismatches(name, ARRAY_KINDS, None, x64=False))
-
-
-@pytest.mark.parametrize(("bug", "name"), bug_cases(ARRAY_KINDS, OP_NAMES, x64=False))
-def test_result_type_known_bugs(bug: str, name: str) -> None:
-    expect_none(mismatches(name, ARRAY_KINDS, bug, x64=False))
+    expect_none(mismatches(name, ARRAY_KINDS, x64=False))
 
 
 X64_OPS = ("+", "/", "//", "**", "<", "&", "maximum")
@@ -306,24 +201,7 @@ X64_KINDS = ("bool", "int8", "uint8", "int32", "int64", "uint32", "float16", "fl
 
 @pytest.mark.parametrize("name", X64_OPS)
 def test_result_type_matches_jax_x64(x64: None, name: str) -> None:
-    expect_none(mismatches(name, X64_KINDS, None, x64=True))
-
-
-@pytest.mark.parametrize(("bug", "name"), bug_cases(X64_KINDS, X64_OPS, x64=True))
-def test_result_type_known_bugs_x64(x64: None, bug: str, name: str) -> None:
-    expect_none(mismatches(name, X64_KINDS, bug, x64=True))
-
-
-def test_known_bug_table_is_exact() -> None:
-    """Every pair the table marks as buggy does fail today (keeps the xfail
-    sets honest: a pair fixed on its own would otherwise go unnoticed)."""
-    wrongly_marked = [
-        f"{a} {name} {b}"
-        for name in OP_NAMES
-        for a, b in pairs(ARRAY_KINDS, name)
-        if known_bug(name, a, b) is not None and our_outcome(name, a, b) == jax_table(name, ARRAY_KINDS, False)[a, b]
-    ]
-    assert not wrongly_marked
+    expect_none(mismatches(name, X64_KINDS, x64=True))
 
 
 @pytest.mark.parametrize("name", TWINS)
@@ -366,16 +244,10 @@ NUMPY_PARTNERS = ("bool", "uint8", "int32", "float16", "float32")
 
 
 def numpy_cases() -> list[Any]:
-    cases: list[Any] = []
-    for left, np_kind, name in itertools.product((True, False), NUMPY_OPERANDS, NUMPY_OPS):
-        marks: list[Any] = []
-        if name == "**" and np_kind in ("np.uint8[3]", "np.bool[3]", "np.int8()"):
-            marks.append(pytest.mark.xfail(strict=True, reason=BUGS["narrow-int-power"]))
-        elif name == "**" and np_kind == "np.int64[3]":
-            marks.append(pytest.mark.xfail(jt.DEBUG, strict=True, reason=BUGS["debug-shift-0d"]))
-        side = "numpy-left" if left else "numpy-right"
-        cases.append(pytest.param(np_kind, name, left, id=f"{side}-{np_kind}-{name}", marks=marks))
-    return cases
+    return [
+        pytest.param(np_kind, name, left, id=f"{'numpy-left' if left else 'numpy-right'}-{np_kind}-{name}")
+        for left, np_kind, name in itertools.product((True, False), NUMPY_OPERANDS, NUMPY_OPS)
+    ]
 
 
 @pytest.mark.parametrize(("np_kind", "name", "left"), numpy_cases())
@@ -436,8 +308,8 @@ def test_python_scalar_on_the_left_values(scalar: bool | int | float | complex) 
     spec = jax.ShapeDtypeStruct((3,), np.dtype(np.float32))
     for name in ("+", "-", "*", "/", "//", "%", "**", "<", ">=", "==", "!="):
         fun = OPERATORS[name]
-        if type(scalar) is complex and name in ("<", ">=", "//", "%"):
-            continue  # complex ordering: see the complex-order bug tests
+        if type(scalar) is complex and name in ("//", "%"):
+            continue  # JAX has no complex floor division or remainder
 
         def reflected(y: Any) -> Any:
             return fun(scalar, y)  # noqa: B023 - called right away
@@ -583,8 +455,7 @@ def test_result_type_errors() -> None:
 @pytest.mark.parametrize(
     "kind",
     [
-        "int8", "int32", "float16", "float32", "py_int",
-        pytest.param("py_float", marks=pytest.mark.xfail(strict=True, reason=BUGS["weak-promotion"])),
+        "int8", "int32", "float16", "float32", "py_int", "py_float",
     ],
 )  # fmt: skip
 def test_divmod_types(kind: str) -> None:

@@ -116,11 +116,13 @@ class Array(ABC):
         ``int()``, ``float()``, ``complex()`` and indexing (JAX's rules)."""
         value = self._require_concrete(conversion)
         if conversion in ("bool", "item"):
-            if value.size != 1:
+            if value.size != 1 and conversion == "bool":
                 raise JaxtypedValueError(
-                    f"{conversion}() needs an array with one element, got {self.aval.str_short()}"
-                    + ("; use .any() or .all()" if conversion == "bool" else "")
+                    "The truth value of an array with more than one element is ambiguous "
+                    f"({self.aval.str_short()}); use a.any() or a.all()"
                 )
+            if value.size != 1:
+                raise JaxtypedValueError(f"item() needs an array with one element, got {self.aval.str_short()}")
         elif value.ndim != 0:
             raise JaxtypedTypeError(
                 f"only 0-dimensional arrays can be converted to Python scalars by {conversion}(); "

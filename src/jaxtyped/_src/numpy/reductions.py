@@ -20,7 +20,7 @@ from jaxtyped._src.lax import reductions as lr
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import expand_dims, full_like_aval, reshape
 from jaxtyped._src.lax.util import scalar_like
-from jaxtyped._src.numpy.promotion import asarray_operand
+from jaxtyped._src.numpy.promotion import asarray_operand, to_inexact_dtype
 from jaxtyped._src.numpy.ufuncs import where
 from jaxtyped._src.util import canonicalize_axes, canonicalize_axis
 
@@ -155,9 +155,7 @@ def mean(
     _check_out("mean", out)
     x = asarray_operand("mean", a)
     axes = _axes("mean", x, axis)
-    target = dtypes.canonicalize_dtype(dtypes.dtype(dtype)) if dtype is not None else (
-        x.dtype if dtypes.is_inexact(x.dtype) else dtypes.default_float_dtype()
-    )
+    target = dtypes.canonicalize_dtype(dtypes.dtype(dtype)) if dtype is not None else to_inexact_dtype(x.dtype)
     x = convert_to(x, target, weak_type=False)
     if where is None:
         count: Array = scalar_like(int(np.prod([x.shape[i] for i in axes])), target, "jnp.mean")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.dot import dot_general
@@ -47,9 +47,8 @@ def size(a: ArrayLike, axis: int | None = None) -> int:
     return x.size if axis is None else x.shape[canonicalize_axis(axis, x.ndim, where="jnp.size axis")]
 
 
-def _new_shape(x: Array, newshape: int | Sequence[int]) -> tuple[int, ...]:
-    dims = [newshape] if isinstance(newshape, (int, np.integer)) else list(newshape)
-    dims = [operator.index(d) for d in dims]
+def _new_shape(x: Array, newshape: ShapeLike) -> tuple[int, ...]:
+    dims = [operator.index(d) for d in (newshape if isinstance(newshape, Sequence) else [newshape])]
     unknown = [i for i, d in enumerate(dims) if d == -1]
     known = prod(d for d in dims if d != -1)
     if len(unknown) > 1 or any(d < -1 for d in dims):
@@ -68,7 +67,7 @@ def _new_shape(x: Array, newshape: int | Sequence[int]) -> tuple[int, ...]:
     return tuple(dims)
 
 
-def reshape(a: ArrayLike, shape: int | Sequence[int], order: str = "C") -> Array:
+def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     """``a`` with a new shape (one entry may be -1); C order only."""
     if order != "C":
         raise JaxtypedValueError(f"jnp.reshape: only order='C' is supported, got {order!r}")
@@ -90,10 +89,10 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     return ls.transpose(x, perm)
 
 
-def broadcast_to(array: ArrayLike, shape: int | Sequence[int]) -> Array:
+def broadcast_to(array: ArrayLike, shape: ShapeLike) -> Array:
     """``array`` broadcast to ``shape`` (NumPy rules)."""
     x = asarray_operand("broadcast_to", array)
-    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    dims = tuple(operator.index(d) for d in (shape if isinstance(shape, Sequence) else [shape]))
     if len(dims) < x.ndim or any(
         d not in (1, t) for d, t in zip(x.shape, dims[len(dims) - x.ndim :])
     ):

@@ -17,6 +17,7 @@ from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import complex_ops as lc
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.arithmetic import RoundingMethod
+from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import full_like_aval, select_n
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.util import is_int
@@ -45,9 +46,15 @@ __all__ = [
 
 
 def _const(x: Array, value: bool | int | float) -> Array:
-    # A strongly typed constant of x's dtype, as JAX's _constant_like: it
-    # never makes a result weakly typed.
+    # A strongly typed constant of x's dtype (JAX's _constant_like): it
+    # makes results strongly typed.
     return scalar_like(value, x.dtype, "constant", weak_type=False)
+
+
+def _like(x: Array, value: bool | int | float) -> Array:
+    # JAX's lax._const: weakly typed when x is a weakly typed scalar (so
+    # results of Python-scalar inputs stay weak), strongly typed otherwise.
+    return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
 
 
 # === unary functions that compute in an inexact dtype ===
@@ -80,20 +87,20 @@ expm1 = _inexact_unary("expm1", lt.expm1)
 log = _inexact_unary("log", lt.log)
 log1p = _inexact_unary("log1p", lt.log1p)
 sqrt = _inexact_unary("sqrt", lt.sqrt)
-exp2 = _inexact_unary("exp2", lambda a: lt.exp(la.mul(a, _const(a, math.log(2.0)))))
+exp2 = _inexact_unary("exp2", lambda a: lt.exp(la.mul(a, _like(a, math.log(2.0)))))
 log2 = _inexact_unary("log2", lambda a: la.div(lt.log(a), _const(a, math.log(2.0))))
 log10 = _inexact_unary("log10", lambda a: la.div(lt.log(a), _const(a, math.log(10.0))))
 reciprocal = _inexact_unary("reciprocal", lambda a: la.integer_pow(a, -1))
-deg2rad = _inexact_unary("deg2rad", lambda a: la.mul(a, _const(a, math.pi / 180.0)))
-rad2deg = _inexact_unary("rad2deg", lambda a: la.mul(a, _const(a, 180.0 / math.pi)))
-radians = _inexact_unary("radians", lambda a: la.mul(a, _const(a, math.pi / 180.0)))
-degrees = _inexact_unary("degrees", lambda a: la.mul(a, _const(a, 180.0 / math.pi)))
+deg2rad = _inexact_unary("deg2rad", lambda a: la.mul(a, _like(a, math.pi / 180.0)))
+rad2deg = _inexact_unary("rad2deg", lambda a: la.mul(a, _like(a, 180.0 / math.pi)))
+radians = _inexact_unary("radians", lambda a: la.mul(a, _like(a, math.pi / 180.0)))
+degrees = _inexact_unary("degrees", lambda a: la.mul(a, _like(a, 180.0 / math.pi)))
 
 
 def cbrt(x: ArrayLike, /) -> Array:
     """Cube root (real, sign-preserving)."""
     (a,) = promote_args_inexact("cbrt", x)
-    magnitude = lt.pow(la.abs(a), _const(a, 1.0 / 3.0))
+    magnitude = lt.pow(la.abs(a), _like(a, 1.0 / 3.0))
     return la.mul(la.sign(a), magnitude)
 
 
@@ -187,7 +194,9 @@ def _round_parts(a: Array, op: Callable[[Array], Array]) -> Array:
 
 def rint(x: ArrayLike, /) -> Array:
     """Round to the nearest integer, ties to even (integers become floats)."""
-    (a,) = promote_args_inexact("rint", x)
+    a = asarray_operand("rint", x)
+    if not dtypes.is_inexact(a.dtype):
+        return convert_to(a, dtypes.default_float_dtype(), weak_type=False)
     return _round_parts(a, lambda r: la.round(r, RoundingMethod.TO_NEAREST_EVEN))
 
 
@@ -226,7 +235,7 @@ def isfinite(x: ArrayLike, /) -> Array:
     """Whether each element is finite (always true for integers)."""
     a = asarray_operand("isfinite", x)
     if not dtypes.is_inexact(a.dtype):
-        return _full_bool(a, True)
+        return _full_bool(a, True)  # strongly typed, as JAX's full_like with a dtype
     if dtypes.is_complex(a.dtype):
         return la.bitwise_and(la.is_finite(lc.real(a)), la.is_finite(lc.imag(a)))
     return la.is_finite(a)
@@ -235,8 +244,6 @@ def isfinite(x: ArrayLike, /) -> Array:
 def isnan(x: ArrayLike, /) -> Array:
     """Whether each element is NaN."""
     a = asarray_operand("isnan", x)
-    if not dtypes.is_inexact(a.dtype):
-        return _full_bool(a, False)
     return la.ne(a, a)
 
 
@@ -251,7 +258,7 @@ def isinf(x: ArrayLike, /) -> Array:
 
 
 def _full_bool(like: Array, value: bool) -> Array:
-    return full_like_aval(like.aval.update(dtype=dtypes.dtype("bool")), value)
+    return full_like_aval(like.aval.update(dtype=dtypes.dtype("bool"), weak_type=False), value)
 
 
 def logical_not(x: ArrayLike, /) -> Array:
@@ -270,7 +277,7 @@ bitwise_not = invert
 def _as_bool(a: Array) -> Array:
     if dtypes.is_bool(a.dtype):
         return a
-    return la.ne(a, _const(a, 0))
+    return la.ne(a, _like(a, 0))
 
 
 # === binary functions ===
@@ -370,6 +377,13 @@ def power(x: ArrayLike, y: ArrayLike, /) -> Array:
     if exponent is not None:
         (a,) = promote_args_numeric("power", x)
         return la.integer_pow(a, exponent)
+    base, exponent_ = asarray_operand("power", x, 0), asarray_operand("power", y, 1)
+    if dtypes.is_inexact(base.dtype) and dtypes.is_integer(exponent_.dtype):
+        # An inexact base keeps its dtype under an integer exponent (JAX's
+        # rule): only the shapes are broadcast.
+        shape = broadcast_shapes("power", base.shape, exponent_.shape)
+        a, b = (v if not v.shape else broadcast_to_shape(v, shape) for v in (base, exponent_))
+        return lt.pow(a, b)
     a, b = promote_args_numeric("power", x, y)
     if dtypes.is_integer(a.dtype):
         return _integer_power(a, b)
