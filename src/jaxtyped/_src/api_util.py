@@ -60,15 +60,12 @@ class ShapeDtypeStruct:
     @property
     def ndim(self) -> int:
         """Number of dimensions."""
-        return len(self.shape)
+        return self.aval.ndim
 
     @property
     def size(self) -> int:
         """Number of elements."""
-        size = 1
-        for d in self.shape:
-            size *= d
-        return size
+        return self.aval.size
 
     @property
     def aval(self) -> ShapedArray:

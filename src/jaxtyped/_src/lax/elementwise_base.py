@@ -23,7 +23,7 @@ from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis
-from jaxtyped._src.lax.util import check_arity, operand
+from jaxtyped._src.lax.util import check_arity, kind_of, operand
 
 __all__ = [
     "Kind",
@@ -36,7 +36,6 @@ __all__ = [
     "NonDifferentiable",
     "ConvertElementType",
     "convert_element_type",
-    "kind_of",
 ]
 
 # Dtype kinds an elementwise primitive may accept.
@@ -54,19 +53,6 @@ _KIND_NAMES: Final = {
     "float": "floating",
     "complex": "complexfloating",
 }
-
-
-def kind_of(dtype: np.dtype[Any]) -> Kind:
-    """The kind of ``dtype``: bool, int, uint, float or complex."""
-    if dtypes.is_bool(dtype):
-        return "bool"
-    if dtypes.is_signed_integer(dtype):
-        return "int"
-    if dtypes.is_unsigned_integer(dtype):
-        return "uint"
-    if dtypes.is_complex(dtype):
-        return "complex"
-    return "float"
 
 
 def _on_arrays(compute: Callable[..., HostValue], *args: NDArray) -> HostValue:

@@ -34,7 +34,7 @@ from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add, eq
-from jaxtyped._src.lax.elementwise_base import convert_buffer, kind_of
+from jaxtyped._src.lax.elementwise_base import convert_buffer
 from jaxtyped._src.lax.structural import (
     bdim_to_front,
     broadcast_in_dim,
@@ -45,7 +45,7 @@ from jaxtyped._src.lax.structural import (
     select_n,
     zeros,
 )
-from jaxtyped._src.lax.util import check_int_tuple, operand, scalar_like, short_types
+from jaxtyped._src.lax.util import check_int_tuple, operand, same_kind, scalar_like, short_types
 from jaxtyped._src.util import prod
 
 __all__ = [
@@ -657,7 +657,7 @@ def _scatter_operands(f: str, operand_: ArrayLike, indices: ArrayLike, updates: 
     x = operand(operand_, f"{f} operand")
     idx = operand(indices, f"{f} scatter_indices")
     upd = operand(updates, f"{f} updates")
-    if is_python_scalar(updates) and kind_of(upd.dtype) == kind_of(x.dtype):
+    if is_python_scalar(updates) and same_kind(upd.dtype, x.dtype):
         upd = scalar_like(updates, x.dtype, f"{f} updates")
     return x, idx, upd
 

@@ -15,7 +15,8 @@ from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import DIV, EQ, MUL, const_like
-from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to, kind_of
+from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to
+from jaxtyped._src.lax.util import kind_of
 from jaxtyped._src.lax.structural import broadcast_in_dim, pad, reshape, rev, transpose
 from jaxtyped._src.lax.util import check_arity, check_axes_in_range, check_int_tuple, operand
 from jaxtyped._src.util import canonicalize_axis

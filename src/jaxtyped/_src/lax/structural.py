@@ -8,11 +8,12 @@ the batching helpers (``moveaxis``, ``bdim_to_front``) and zero tangents
 """
 
 from collections.abc import Sequence
+import dataclasses
 from dataclasses import dataclass
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
-from typing_extensions import override
+from typing_extensions import Self, override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
@@ -36,7 +37,7 @@ __all__ = [
     "Concatenate", "Pad", "Iota",
     "broadcast_in_dim", "broadcast", "reshape", "transpose", "squeeze", "expand_dims",
     "rev", "concatenate", "pad",
-    "iota", "broadcasted_iota", "SelectN", "select_n", "moveaxis", "bdim_to_front", "zeros", "full_like_aval",
+    "iota", "broadcasted_iota", "SelectN", "select_n", "StructuralLinear", "AxesStructural", "moveaxis", "bdim_to_front", "zeros", "full_like_aval",
     "instantiate",
 ]
 
@@ -83,12 +84,36 @@ def _front(args: tuple[Array, ...], dims: tuple[BatchDim, ...], size: int) -> li
     return [bdim_to_front(x, d, size) for x, d in zip(args, dims)]
 
 
-def _linear_jvp(
-    prim: Primitive, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]
-) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-    """jvp of a primitive linear in all its operands."""
-    out = bind1(prim, *primals)
-    return (out,), (bind1(prim, *(instantiate(t) for t in tangents)),)
+class StructuralLinear(Primitive):
+    """Family base of structural primitives: they are linear in every
+    operand, so the jvp applies the primitive to the tangents."""
+
+    __slots__ = ()
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        out = bind1(self, *primals)
+        return (out,), (bind1(self, *(instantiate(t) for t in tangents)),)
+
+
+class AxesStructural(StructuralLinear):
+    """Family base of one-operand structural primitives whose parameter
+    ``dimensions`` lists axes: under vmap the batch axis goes first and the
+    axes shift by one."""
+
+    __slots__ = ()
+    dimensions: tuple[int, ...]
+    # Declared so type checkers know every subclass is a dataclass.
+    __dataclass_fields__: ClassVar[dict[str, "dataclasses.Field[Any]"]]
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,) = _front(args, dims, axis.size)
+        return (bind1(self.with_dimensions(tuple(d + 1 for d in self.dimensions)), x),), (0,)
+
+    def with_dimensions(self, dimensions: tuple[int, ...]) -> Self:
+        """This primitive with other ``dimensions``."""
+        return dataclasses.replace(self, dimensions=dimensions)
 
 
 # === broadcast_in_dim ===
@@ -96,7 +121,7 @@ def _linear_jvp(
 
 @final
 @dataclass(frozen=True, slots=True)
-class BroadcastInDim(Primitive):
+class BroadcastInDim(StructuralLinear):
     """Broadcast an operand to ``shape``; operand axis i becomes output axis
     ``broadcast_dimensions[i]`` (of size 1 or the output size)."""
 
@@ -126,10 +151,6 @@ class BroadcastInDim(Primitive):
         for i, d in enumerate(self.broadcast_dimensions):
             expanded[d] = x.shape[i]
         return (np.broadcast_to(x.reshape(expanded), self.shape),)
-
-    @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        return _linear_jvp(self, primals, tangents)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -162,7 +183,7 @@ def broadcast(operand_: ArrayLike, sizes: Sequence[int]) -> Array:
 
 @final
 @dataclass(frozen=True, slots=True)
-class Reshape(Primitive):
+class Reshape(StructuralLinear):
     """Reshape to ``new_sizes`` (after transposing by ``dimensions``, if set)."""
 
     new_sizes: tuple[int, ...]
@@ -190,10 +211,6 @@ class Reshape(Primitive):
         return (np.reshape(x, self.new_sizes),)
 
     @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        return _linear_jvp(self, primals, tangents)
-
-    @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         (x,) = _front(args, dims, axis.size)
         perm = None if self.dimensions is None else (0, *(d + 1 for d in self.dimensions))
@@ -217,7 +234,7 @@ def reshape(operand_: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[
 
 @final
 @dataclass(frozen=True, slots=True)
-class Transpose(Primitive):
+class Transpose(StructuralLinear):
     """Permute axes: output axis i is operand axis ``permutation[i]``."""
 
     permutation: tuple[int, ...]
@@ -236,10 +253,6 @@ class Transpose(Primitive):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.transpose(args[0], self.permutation),)
-
-    @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        return _linear_jvp(self, primals, tangents)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -261,7 +274,7 @@ def transpose(operand_: ArrayLike, permutation: Sequence[int]) -> Array:
 
 @final
 @dataclass(frozen=True, slots=True)
-class Squeeze(Primitive):
+class Squeeze(AxesStructural):
     """Remove the listed axes, each of size 1."""
 
     dimensions: tuple[int, ...]
@@ -283,15 +296,6 @@ class Squeeze(Primitive):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.squeeze(args[0], self.dimensions),)
 
-    @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        return _linear_jvp(self, primals, tangents)
-
-    @override
-    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        (x,) = _front(args, dims, axis.size)
-        return (bind1(Squeeze(tuple(d + 1 for d in self.dimensions)), x),), (0,)
-
 
 def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Remove axes of size 1 (JAX's ``lax.squeeze``); negative axes allowed."""
@@ -305,7 +309,7 @@ def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
 
 @final
 @dataclass(frozen=True, slots=True)
-class ExpandDims(Primitive):
+class ExpandDims(AxesStructural):
     """Insert axes of size 1 at the listed output positions."""
 
     dimensions: tuple[int, ...]
@@ -325,15 +329,6 @@ class ExpandDims(Primitive):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.expand_dims(args[0], self.dimensions),)
 
-    @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        return _linear_jvp(self, primals, tangents)
-
-    @override
-    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        (x,) = _front(args, dims, axis.size)
-        return (bind1(ExpandDims(tuple(d + 1 for d in self.dimensions)), x),), (0,)
-
 
 def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Insert size-1 axes at ``dimensions`` of the result (negative allowed)."""
@@ -348,7 +343,7 @@ def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
 
 @final
 @dataclass(frozen=True, slots=True)
-class Rev(Primitive):
+class Rev(AxesStructural):
     """Reverse the order of elements along the listed axes."""
 
     dimensions: tuple[int, ...]
@@ -365,15 +360,6 @@ class Rev(Primitive):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.flip(args[0], self.dimensions),)
 
-    @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        return _linear_jvp(self, primals, tangents)
-
-    @override
-    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        (x,) = _front(args, dims, axis.size)
-        return (bind1(Rev(tuple(d + 1 for d in self.dimensions)), x),), (0,)
-
 
 def rev(operand_: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Reverse along ``dimensions`` (JAX's ``lax.rev``)."""
@@ -389,7 +375,7 @@ def rev(operand_: ArrayLike, dimensions: Sequence[int]) -> Array:
 
 @final
 @dataclass(frozen=True, slots=True)
-class Concatenate(Primitive):
+class Concatenate(StructuralLinear):
     """Join operands of equal dtype and rank along ``dimension``."""
 
     dimension: int
@@ -422,10 +408,6 @@ class Concatenate(Primitive):
         return (np.concatenate(args, axis=self.dimension),)
 
     @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        return _linear_jvp(self, primals, tangents)
-
-    @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         moved = _front(args, dims, axis.size)
         return (bind1(Concatenate(self.dimension + 1), *moved),), (0,)
@@ -446,7 +428,7 @@ def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
 
 @final
 @dataclass(frozen=True, slots=True)
-class Pad(Primitive):
+class Pad(StructuralLinear):
     """Pad with a scalar: per axis ``(low, high, interior)`` padding; negative
     low/high padding crops."""
 
@@ -489,10 +471,6 @@ class Pad(Primitive):
         out[where] = x
         crop = tuple(slice(-min(lo, 0), g + min(hi, 0)) for g, (lo, hi, _) in zip(grown, config))
         return (out[crop],)
-
-    @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        return _linear_jvp(self, primals, tangents)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:

@@ -17,7 +17,8 @@ __all__ = [
     "short_types",
     "check_arity",
     "check_int_tuple",
-    "dtype_kind",
+    "kind_of",
+    "same_kind",
     "operand",
     "operands_same_kind",
     "scalar_like",
@@ -46,15 +47,24 @@ def check_int_tuple(name: str, param: str, value: Sequence[int]) -> tuple[int, .
     return tuple(int(item) for item in result)
 
 
-def dtype_kind(dtype: np.dtype[Any]) -> str:
-    """The promotion kind of a dtype: bool, int, float or complex."""
+def kind_of(dtype: np.dtype[Any]) -> str:
+    """The kind of ``dtype``: bool, int, uint, float or complex."""
     if dtypes.is_bool(dtype):
         return "bool"
-    if dtypes.is_integer(dtype):
+    if dtypes.is_signed_integer(dtype):
         return "int"
+    if dtypes.is_unsigned_integer(dtype):
+        return "uint"
     if dtypes.is_complex(dtype):
         return "complex"
     return "float"
+
+
+def same_kind(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
+    """Whether a Python scalar of ``a``'s kind may take dtype ``b`` in lax
+    (signed and unsigned integers count as one kind)."""
+    merged = {"uint": "int"}
+    return merged.get(kind_of(a), kind_of(a)) == merged.get(kind_of(b), kind_of(b))
 
 
 def operand(x: object, where: str) -> Array:
@@ -90,7 +100,7 @@ def operands_same_kind(name: str, *xs: ArrayLike) -> tuple[Array, ...]:
     result: list[Array] = []
     for i, (x, array) in enumerate(zip(xs, arrays)):
         if is_python_scalar(x) and array.dtype != target:
-            if dtype_kind(array.dtype) != dtype_kind(target):
+            if not same_kind(array.dtype, target):
                 raise _same_dtypes_error(name, arrays)
             array = scalar_like(x, target, f"lax.{name} operand {i}")
         result.append(array)
