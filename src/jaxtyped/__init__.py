@@ -21,9 +21,13 @@ if DEBUG:
     from beartype import BeartypeConf as _BeartypeConf
     from beartype.claw import beartype_this_package as _beartype_this_package
 
+    # The errors module defines only classes, so importing it before the hook
+    # loses no checking; it gives violations a jaxtyped TypeError class.
+    from jaxtyped._src.errors import DebugTypeError as _DebugTypeError
+
     # PEP 526 variable annotations are not checked: they would cost on every
     # assignment in hot loops and add nothing that parameters do not check.
-    _beartype_this_package(conf=_BeartypeConf(claw_is_pep526=False))
+    _beartype_this_package(conf=_BeartypeConf(claw_is_pep526=False, violation_type=_DebugTypeError))
 
 from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
 from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402

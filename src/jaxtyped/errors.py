@@ -2,6 +2,7 @@
 
 from jaxtyped._src.errors import (
     ConcretizationTypeError,
+    DebugTypeError,
     DTypeMismatchError,
     JaxprTypeError,
     JaxtypedError,
@@ -19,6 +20,7 @@ from jaxtyped._src.errors import (
 
 __all__ = [
     "ConcretizationTypeError",
+    "DebugTypeError",
     "DTypeMismatchError",
     "JaxprTypeError",
     "JaxtypedError",

@@ -23,6 +23,7 @@ __all__ = [
     "MissingRuleError",
     "PyTreeStructureError",
     "JaxprTypeError",
+    "DebugTypeError",
 ]
 
 
@@ -133,6 +134,16 @@ class PyTreeStructureError(JaxtypedValueError):
     ``vmap``).
 
     Fix: the message gives the key path of the first difference.
+    """
+
+
+class DebugTypeError(JaxtypedTypeError):
+    """In debug mode (``JAXTYPED_DEBUG=1``), a call to a jaxtyped function
+    violated the function's type annotations (checked by beartype).
+
+    Fix: the message names the function, the parameter (or return value),
+    the annotation and the offending value. It is a ``TypeError``, as the
+    errors jaxtyped raises for bad input without debug mode are.
     """
 
 
