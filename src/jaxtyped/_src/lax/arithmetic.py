@@ -29,7 +29,7 @@ from jaxtyped._src.lax.elementwise_base import (
     Kind,
     NonDifferentiable,
 )
-from jaxtyped._src.lax.structural import broadcast_in_dim, select_n
+from jaxtyped._src.lax.structural import broadcast_scalar, select_n
 from jaxtyped._src.lax.util import operand, operands_same_kind, scalar_like
 from jaxtyped._src.tree_util import tree_map
 from jaxtyped._src.util import is_int
@@ -53,11 +53,6 @@ __all__ = [
 def const_like(x: Array, value: bool | int | float) -> Array:
     """A scalar of ``x``'s dtype (broadcast inside elementwise primitives)."""
     return scalar_like(value, x.dtype, "constant")
-
-
-def _fit(t: Array, shape: tuple[int, ...]) -> Array:
-    # A tangent of a scalar operand, once it meets an array operand.
-    return t if t.shape == shape else broadcast_in_dim(t, shape, ())
 
 
 def add_tangents(a: Tangent, b: Tangent) -> Tangent:
@@ -106,7 +101,7 @@ class BinaryDifferentiable(Elementwise):
         total: Tangent = Zero(out.aval.to_tangent_aval())
         for t, d in ((tx, dx), (ty, dy)):
             if not isinstance(t, Zero) and d is not None:
-                total = add_tangents(total, _fit(bind1(MUL, t, d), out.shape))
+                total = add_tangents(total, broadcast_scalar(bind1(MUL, t, d), out.shape))
         return (out,), (total,)
 
 
@@ -177,7 +172,7 @@ class Abs(UnaryDifferentiable):
         if dtypes.is_complex(x.dtype):
             raise JaxtypedTypeError("jvp of abs of a complex array is not supported yet")
         # JAX's convention: the derivative at 0 is 1.
-        return select_n(bind1(GE, x, const_like(x, 0)), _full(const_like(x, -1), x.shape), _full(const_like(x, 1), x.shape))
+        return select_n(bind1(GE, x, const_like(x, 0)), broadcast_scalar(const_like(x, -1), x.shape), broadcast_scalar(const_like(x, 1), x.shape))
 
 
 class RoundingMethod(enum.IntEnum):
@@ -312,7 +307,7 @@ class IntegerPow(UnaryDifferentiable):
     def derivative(self, x: Array, out: Array) -> Array:
         factor = const_like(x, self.y)
         if self.y == 1:
-            return broadcast_in_dim(factor, x.shape, ()) if x.shape else factor
+            return broadcast_scalar(factor, x.shape)
         return bind1(MUL, factor, bind1(IntegerPow(self.y - 1), x))
 
 
@@ -334,7 +329,7 @@ class Add(Elementwise):
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         out = bind1(self, *primals)
-        tx, ty = (t if isinstance(t, Zero) else _fit(t, out.shape) for t in tangents)
+        tx, ty = (t if isinstance(t, Zero) else broadcast_scalar(t, out.shape) for t in tangents)
         return (out,), (add_tangents(tx, ty),)
 
 
@@ -353,7 +348,7 @@ class Sub(Elementwise):
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         out = bind1(self, *primals)
-        tx, ty = (t if isinstance(t, Zero) else _fit(t, out.shape) for t in tangents)
+        tx, ty = (t if isinstance(t, Zero) else broadcast_scalar(t, out.shape) for t in tangents)
         if isinstance(ty, Zero):
             return (out,), (tx,)
         if isinstance(tx, Zero):
@@ -430,7 +425,7 @@ class Rem(BinaryDifferentiable):
         quotient = bind1(DIV, x, y)
         truncated = bind1(MUL, bind1(SIGN, quotient), bind1(FLOOR, bind1(ABS, quotient)))
         one = const_like(x, 1)
-        return (broadcast_in_dim(one, out.shape, ()) if out.shape else one), bind1(NEG, truncated)
+        return broadcast_scalar(one, out.shape), bind1(NEG, truncated)
 
 
 def _balanced_eq(x: Array, out: Array, y: Array) -> Array:
@@ -438,12 +433,8 @@ def _balanced_eq(x: Array, out: Array, y: Array) -> Array:
     x_wins = bind1(EQ, x, out)
     tie = bind1(EQ, y, out)
     zero, half, one = const_like(out, 0), const_like(out, 0.5), const_like(out, 1)
-    share = select_n(tie, _full(one, out.shape), _full(half, out.shape))
-    return select_n(x_wins, _full(zero, out.shape), share)
-
-
-def _full(scalar: Array, shape: tuple[int, ...]) -> Array:
-    return broadcast_in_dim(scalar, shape, ()) if shape else scalar
+    share = select_n(tie, broadcast_scalar(one, out.shape), broadcast_scalar(half, out.shape))
+    return select_n(x_wins, broadcast_scalar(zero, out.shape), share)
 
 
 def _lexicographic_greater(x: NDArray, y: NDArray) -> NDArray:

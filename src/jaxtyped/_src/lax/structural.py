@@ -39,6 +39,7 @@ __all__ = [
     "rev", "concatenate", "pad",
     "iota", "broadcasted_iota", "SelectN", "select_n", "StructuralLinear", "AxesStructural", "moveaxis", "bdim_to_front", "zeros", "full_like_aval",
     "instantiate",
+    "broadcast_scalar",
 ]
 
 
@@ -57,6 +58,12 @@ def full_like_aval(aval: ShapedArray, value: bool | int | float) -> Array:
         return array_from_numpy(np.zeros(aval.shape, aval.dtype))
     scalar = array_from_numpy(np.array(value, dtype=aval.dtype), weak_type=aval.weak_type)
     return broadcast_in_dim(scalar, aval.shape, ()) if aval.shape else scalar
+
+
+def broadcast_scalar(x: Array, shape: tuple[int, ...]) -> Array:
+    """``x`` broadcast to ``shape``: a 0-d value meeting array operands (for
+    example a scalar operand's tangent); unchanged if it already has it."""
+    return x if x.shape == shape else broadcast_in_dim(x, shape, ())
 
 
 def instantiate(t: Tangent) -> Array:

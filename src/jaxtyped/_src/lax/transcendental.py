@@ -17,7 +17,7 @@ from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError
 from jaxtyped._src.lax.arithmetic import ADD, DIV, EQ, MUL, NEG, SUB, BinaryDifferentiable, UnaryDifferentiable, add_tangents, const_like
 from jaxtyped._src.lax.elementwise_base import FLOAT, INEXACT, Elementwise, convert_to, elementwise_shape
-from jaxtyped._src.lax.structural import broadcast_in_dim, select_n
+from jaxtyped._src.lax.structural import broadcast_scalar, select_n
 from jaxtyped._src.lax.util import check_arity, operand, operands_same_kind
 
 __all__ = [
@@ -416,20 +416,16 @@ class Pow(Elementwise):
             y_float = convert_to(y, x.dtype, weak_type=y.weak_type)
             slope = _mul(y_float, bind1(self, x, bind1(SUB, y_float, const_like(x, 1))))
             # d/dx x**0 is 0 everywhere, including at x == 0 (JAX's rule).
-            slope = select_n(bind1(EQ, y_float, const_like(x, 0)), _fit(slope, out.shape), _zeros(out))
-            total = add_tangents(total, _fit(_mul(tx, slope), out.shape))
+            slope = select_n(bind1(EQ, y_float, const_like(x, 0)), broadcast_scalar(slope, out.shape), _zeros(out))
+            total = add_tangents(total, broadcast_scalar(_mul(tx, slope), out.shape))
         if not isinstance(ty, Zero) and not dtypes.is_integer(y.dtype):
-            safe_x = select_n(bind1(EQ, x, const_like(x, 0)), x, _fit(const_like(x, 1), x.shape))
-            total = add_tangents(total, _fit(_mul(ty, _mul(bind1(LOG, safe_x), out)), out.shape))
+            safe_x = select_n(bind1(EQ, x, const_like(x, 0)), x, broadcast_scalar(const_like(x, 1), x.shape))
+            total = add_tangents(total, broadcast_scalar(_mul(ty, _mul(bind1(LOG, safe_x), out)), out.shape))
         return (out,), (total,)
 
 
-def _fit(t: Array, shape: tuple[int, ...]) -> Array:
-    return t if t.shape == shape else broadcast_in_dim(t, shape, ())
-
-
 def _zeros(like: Array) -> Array:
-    return _fit(const_like(like, 0), like.shape)
+    return broadcast_scalar(const_like(like, 0), like.shape)
 
 
 SQRT, RSQRT, EXP, LOG, LOG1P, EXPM1 = Sqrt(), Rsqrt(), Exp(), Log(), Log1p(), Expm1()
