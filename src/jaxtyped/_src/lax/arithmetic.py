@@ -1,4 +1,5 @@
-"""Arithmetic, comparison, rounding and bitwise primitives (layer L4).
+"""Arithmetic and rounding primitives (layer L4); comparisons and bitwise
+operations are in ``comparison.py``.
 
 Integer division and remainder follow XLA (truncation toward zero;
 ``x / 0 == -1``, ``x % 0 == x``, ``INT_MIN / -1 == INT_MIN``) so that eager
@@ -8,7 +9,7 @@ are a choice (``abs'(0) == 1``; ``max`` splits ties evenly).
 
 import enum
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar, final
+from typing import Any, TypeVar, final
 
 import numpy as np
 from typing_extensions import override
@@ -23,26 +24,27 @@ from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.lax.elementwise_base import (
     ALL,
     FLOAT,
-    INTEGRAL,
     NUMBER,
     Elementwise,
-    Kind,
     NonDifferentiable,
+    bind_binary,
+    bind_unary,
 )
+from jaxtyped._src.lax.comparison import EQ, GE
 from jaxtyped._src.lax.structural import broadcast_scalar, select_n
-from jaxtyped._src.lax.util import operand, operands_same_kind, scalar_like
+from jaxtyped._src.lax.util import operand, scalar_like
 from jaxtyped._src.tree_util import tree_map
 from jaxtyped._src.util import is_int
 
 __all__ = [
-    "RoundingMethod", "Neg", "Sign", "Abs", "Floor", "Ceil", "Round", "IsFinite", "Not",
+    "RoundingMethod", "Neg", "Sign", "Abs", "Floor", "Ceil", "Round", "IsFinite", 
     "StopGradient", "IntegerPow", "Add", "Sub", "Mul", "Div", "Rem", "Max", "Min",
-    "Eq", "Ne", "Lt", "Le", "Gt", "Ge", "And", "Or", "Xor",
-    "ShiftLeft", "ShiftRightArithmetic", "ShiftRightLogical",
-    "neg", "sign", "abs", "floor", "ceil", "round", "is_finite", "bitwise_not",
+    
+    
+    "neg", "sign", "abs", "floor", "ceil", "round", "is_finite", 
     "stop_gradient", "integer_pow", "add", "sub", "mul", "div", "rem", "max", "min",
-    "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
-    "shift_left", "shift_right_arithmetic", "shift_right_logical", "add_tangents",
+    
+    "add_tangents",
     "const_like",
 ]
 
@@ -103,15 +105,6 @@ class BinaryDifferentiable(Elementwise):
             if not isinstance(t, Zero) and d is not None:
                 total = add_tangents(total, broadcast_scalar(bind1(MUL, t, d), out.shape))
         return (out,), (total,)
-
-
-def _unary_wrapper(prim: Elementwise, x: ArrayLike) -> Array:
-    return bind1(prim, operand(x, f"lax.{prim.name} operand"))
-
-
-def _binary_wrapper(prim: Elementwise, name: str, x: ArrayLike, y: ArrayLike) -> Array:
-    a, b = operands_same_kind(name, x, y)
-    return bind1(prim, a, b)
 
 
 # === unary arithmetic ===
@@ -243,20 +236,6 @@ class IsFinite(NonDifferentiable):
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.isfinite(args[0])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Not(NonDifferentiable):
-    """Logical not for booleans, bitwise not for integers."""
-
-    name = "not"
-    arity = 1
-    accepts = INTEGRAL
-
-    def compute(self, *args: NDArray) -> HostValue:
-        x = args[0]
-        return np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
 
 
 @final
@@ -491,196 +470,10 @@ class Min(BinaryDifferentiable):
         return _balanced_eq(x, out, y), _balanced_eq(y, out, x)
 
 
-# === comparisons and bitwise operations ===
-
-
-class _Comparison(NonDifferentiable):
-    __slots__ = ()
-    arity = 2
-
-    @override
-    def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
-        return np.dtype(np.bool_)
-
-
-_ORDERED: frozenset[Kind] = frozenset({"bool", "int", "uint", "float"})
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Eq(_Comparison):
-    """``x == y``."""
-
-    name = "eq"
-    accepts = ALL
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.equal(args[0], args[1])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Ne(_Comparison):
-    """``x != y``."""
-
-    name = "ne"
-    accepts = ALL
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.not_equal(args[0], args[1])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Lt(_Comparison):
-    """``x < y``."""
-
-    name = "lt"
-    accepts = _ORDERED
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.less(args[0], args[1])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Le(_Comparison):
-    """``x <= y``."""
-
-    name = "le"
-    accepts = _ORDERED
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.less_equal(args[0], args[1])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Gt(_Comparison):
-    """``x > y``."""
-
-    name = "gt"
-    accepts = _ORDERED
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.greater(args[0], args[1])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Ge(_Comparison):
-    """``x >= y``."""
-
-    name = "ge"
-    accepts = _ORDERED
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.greater_equal(args[0], args[1])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class And(NonDifferentiable):
-    """Logical and (booleans) or bitwise and (integers)."""
-
-    name = "and"
-    arity = 2
-    accepts = INTEGRAL
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.bitwise_and(args[0], args[1])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Or(NonDifferentiable):
-    """Logical or (booleans) or bitwise or (integers)."""
-
-    name = "or"
-    arity = 2
-    accepts = INTEGRAL
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.bitwise_or(args[0], args[1])
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class Xor(NonDifferentiable):
-    """Logical or bitwise exclusive or."""
-
-    name = "xor"
-    arity = 2
-    accepts = INTEGRAL
-
-    def compute(self, *args: NDArray) -> HostValue:
-        return np.bitwise_xor(args[0], args[1])
-
-
-def _shift_amount(x: NDArray, y: NDArray) -> tuple[NDArray, NDArray, int]:
-    # XLA reads the shift as unsigned: negative or >= bits shifts everything out.
-    bits = x.dtype.itemsize * 8
-    unsigned = y.astype(np.dtype(f"u{y.dtype.itemsize}"))
-    too_far = unsigned >= bits
-    return too_far, np.where(too_far, 0, unsigned).astype(x.dtype), bits
-
-
-class _Shift(NonDifferentiable):
-    __slots__ = ()
-    arity = 2
-    accepts: ClassVar[frozenset[Kind]] = frozenset({"int", "uint"})
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class ShiftLeft(_Shift):
-    """``x << y``; shifting by the bit width or more gives 0."""
-
-    name = "shift_left"
-
-    def compute(self, *args: NDArray) -> HostValue:
-        too_far, amount, _ = _shift_amount(*args)
-        return np.where(too_far, 0, np.left_shift(args[0], amount)).astype(args[0].dtype)
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class ShiftRightArithmetic(_Shift):
-    """``x >> y`` filling with the sign bit."""
-
-    name = "shift_right_arithmetic"
-
-    def compute(self, *args: NDArray) -> HostValue:
-        # XLA shifts the bit pattern arithmetically whatever the signedness.
-        x = args[0]
-        signed = x.view(np.dtype(f"i{x.dtype.itemsize}"))
-        too_far, amount, _ = _shift_amount(*args)
-        shifted = np.where(too_far, np.where(signed < 0, -1, 0), np.right_shift(signed, amount.astype(signed.dtype)))
-        return shifted.astype(signed.dtype).view(x.dtype)
-
-
-@final
-@dataclass(frozen=True, slots=True)
-class ShiftRightLogical(_Shift):
-    """``x >> y`` filling with zeros."""
-
-    name = "shift_right_logical"
-
-    def compute(self, *args: NDArray) -> HostValue:
-        x = args[0]
-        too_far, amount, _ = _shift_amount(*args)
-        unsigned = np.dtype(f"u{x.dtype.itemsize}")
-        shifted = np.right_shift(x.view(unsigned), amount.astype(unsigned)).view(x.dtype)
-        return np.where(too_far, 0, shifted).astype(x.dtype)
-
-
 # Shared instances of parameterless primitives (they are immutable).
 NEG, SIGN, ABS, FLOOR, CEIL = Neg(), Sign(), Abs(), Floor(), Ceil()
-IS_FINITE, NOT, STOP_GRADIENT = IsFinite(), Not(), StopGradient()
+IS_FINITE, STOP_GRADIENT = IsFinite(), StopGradient()
 ADD, SUB, MUL, DIV, REM, MAX, MIN = Add(), Sub(), Mul(), Div(), Rem(), Max(), Min()
-EQ, NE, LT, LE, GT, GE = Eq(), Ne(), Lt(), Le(), Gt(), Ge()
-AND, OR, XOR = And(), Or(), Xor()
-SHL, SRA, SRL = ShiftLeft(), ShiftRightArithmetic(), ShiftRightLogical()
 
 
 # === user-facing wrappers (JAX's lax names and signatures) ===
@@ -688,44 +481,40 @@ SHL, SRA, SRL = ShiftLeft(), ShiftRightArithmetic(), ShiftRightLogical()
 
 def neg(x: ArrayLike) -> Array:
     """``-x``."""
-    return _unary_wrapper(NEG, x)
+    return bind_unary(NEG, x)
 
 
 def sign(x: ArrayLike) -> Array:
     """The sign of ``x``: -1, 0 or 1."""
-    return _unary_wrapper(SIGN, x)
+    return bind_unary(SIGN, x)
 
 
 def abs(x: ArrayLike) -> Array:  # noqa: A001 - JAX's name
     """``|x|``."""
-    return _unary_wrapper(ABS, x)
+    return bind_unary(ABS, x)
 
 
 def floor(x: ArrayLike) -> Array:
     """Round toward -inf."""
-    return _unary_wrapper(FLOOR, x)
+    return bind_unary(FLOOR, x)
 
 
 def ceil(x: ArrayLike) -> Array:
     """Round toward +inf."""
-    return _unary_wrapper(CEIL, x)
+    return bind_unary(CEIL, x)
 
 
 def round(  # noqa: A001 - JAX's name
     x: ArrayLike, rounding_method: RoundingMethod | int = RoundingMethod.AWAY_FROM_ZERO
 ) -> Array:
     """Round to the nearest integer; ties away from zero by default."""
-    return _unary_wrapper(Round(RoundingMethod(int(rounding_method))), x)
+    return bind_unary(Round(RoundingMethod(int(rounding_method))), x)
 
 
 def is_finite(x: ArrayLike) -> Array:
     """Whether each element is finite."""
-    return _unary_wrapper(IS_FINITE, x)
+    return bind_unary(IS_FINITE, x)
 
-
-def bitwise_not(x: ArrayLike) -> Array:
-    """Logical/bitwise not."""
-    return _unary_wrapper(NOT, x)
 
 
 T = TypeVar("T")
@@ -748,100 +537,51 @@ def integer_pow(x: ArrayLike, y: int) -> Array:
     """``x ** y`` for a static integer ``y``."""
     if not is_int(y):
         raise JaxtypedTypeError(f"lax.integer_pow: y must be a Python int, got {type(y).__name__}")
-    return _unary_wrapper(IntegerPow(int(y)), x)
+    return bind_unary(IntegerPow(int(y)), x)
 
 
 def add(x: ArrayLike, y: ArrayLike) -> Array:
     """``x + y``."""
-    return _binary_wrapper(ADD, "add", x, y)
+    return bind_binary(ADD, "add", x, y)
 
 
 def sub(x: ArrayLike, y: ArrayLike) -> Array:
     """``x - y``."""
-    return _binary_wrapper(SUB, "sub", x, y)
+    return bind_binary(SUB, "sub", x, y)
 
 
 def mul(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * y``."""
-    return _binary_wrapper(MUL, "mul", x, y)
+    return bind_binary(MUL, "mul", x, y)
 
 
 def div(x: ArrayLike, y: ArrayLike) -> Array:
     """``x / y``; integers round toward zero."""
-    return _binary_wrapper(DIV, "div", x, y)
+    return bind_binary(DIV, "div", x, y)
 
 
 def rem(x: ArrayLike, y: ArrayLike) -> Array:
     """Remainder with the sign of ``x``."""
-    return _binary_wrapper(REM, "rem", x, y)
+    return bind_binary(REM, "rem", x, y)
 
 
 def max(x: ArrayLike, y: ArrayLike) -> Array:  # noqa: A001 - JAX's name
     """Elementwise maximum."""
-    return _binary_wrapper(MAX, "max", x, y)
+    return bind_binary(MAX, "max", x, y)
 
 
 def min(x: ArrayLike, y: ArrayLike) -> Array:  # noqa: A001 - JAX's name
     """Elementwise minimum."""
-    return _binary_wrapper(MIN, "min", x, y)
+    return bind_binary(MIN, "min", x, y)
 
 
-def eq(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x == y``."""
-    return _binary_wrapper(EQ, "eq", x, y)
 
 
-def ne(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x != y``."""
-    return _binary_wrapper(NE, "ne", x, y)
 
 
-def lt(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x < y``."""
-    return _binary_wrapper(LT, "lt", x, y)
 
 
-def le(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x <= y``."""
-    return _binary_wrapper(LE, "le", x, y)
 
 
-def gt(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x > y``."""
-    return _binary_wrapper(GT, "gt", x, y)
 
-
-def ge(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x >= y``."""
-    return _binary_wrapper(GE, "ge", x, y)
-
-
-def bitwise_and(x: ArrayLike, y: ArrayLike) -> Array:
-    """Logical/bitwise and."""
-    return _binary_wrapper(AND, "bitwise_and", x, y)
-
-
-def bitwise_or(x: ArrayLike, y: ArrayLike) -> Array:
-    """Logical/bitwise or."""
-    return _binary_wrapper(OR, "bitwise_or", x, y)
-
-
-def bitwise_xor(x: ArrayLike, y: ArrayLike) -> Array:
-    """Logical/bitwise exclusive or."""
-    return _binary_wrapper(XOR, "bitwise_xor", x, y)
-
-
-def shift_left(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x << y``."""
-    return _binary_wrapper(SHL, "shift_left", x, y)
-
-
-def shift_right_arithmetic(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x >> y``, sign-filling."""
-    return _binary_wrapper(SRA, "shift_right_arithmetic", x, y)
-
-
-def shift_right_logical(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x >> y``, zero-filling."""
-    return _binary_wrapper(SRL, "shift_right_logical", x, y)
 

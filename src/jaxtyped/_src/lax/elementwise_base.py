@@ -23,7 +23,7 @@ from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis
-from jaxtyped._src.lax.util import check_arity, kind_of, operand
+from jaxtyped._src.lax.util import check_arity, kind_of, operand, operands_same_kind
 
 __all__ = [
     "Kind",
@@ -34,6 +34,8 @@ __all__ = [
     "INTEGRAL",
     "Elementwise",
     "NonDifferentiable",
+    "bind_unary",
+    "bind_binary",
     "ConvertElementType",
     "convert_element_type",
 ]
@@ -178,6 +180,18 @@ class NonDifferentiable(Elementwise):
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         out = bind1(self, *primals)
         return (out,), (Zero(out.aval.to_tangent_aval()),)
+
+
+def bind_unary(prim: Elementwise, x: ArrayLike) -> Array:
+    """Apply a unary elementwise primitive to a user's operand."""
+    return bind1(prim, operand(x, f"lax.{prim.name} operand"))
+
+
+def bind_binary(prim: Elementwise, name: str, x: ArrayLike, y: ArrayLike) -> Array:
+    """Apply a binary elementwise primitive; Python scalars adopt the other
+    operand's dtype when of the same kind (JAX's lax rule)."""
+    a, b = operands_same_kind(name, x, y)
+    return bind1(prim, a, b)
 
 
 # === convert_element_type ===

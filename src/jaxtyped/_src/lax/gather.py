@@ -33,7 +33,8 @@ from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.lax.arithmetic import add, eq
+from jaxtyped._src.lax.arithmetic import add
+from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.elementwise_base import convert_buffer
 from jaxtyped._src.lax.structural import (
     bdim_to_front,

@@ -14,7 +14,8 @@ from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.lax.arithmetic import DIV, EQ, MUL, const_like
+from jaxtyped._src.lax.arithmetic import DIV, MUL, const_like
+from jaxtyped._src.lax.comparison import EQ
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to
 from jaxtyped._src.lax.util import kind_of
 from jaxtyped._src.lax.structural import broadcast_in_dim, pad, reshape, rev, transpose

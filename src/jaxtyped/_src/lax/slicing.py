@@ -20,6 +20,7 @@ from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax.elementwise_base import convert_element_type
 from jaxtyped._src.lax.gather import (
     Gather,
@@ -267,7 +268,7 @@ def _start_operands(
                 index = convert_element_type(index, np.int32)
             zero = array_from_numpy(np.zeros((), index.dtype))
             size = array_from_numpy(np.array(x.shape[axis], index.dtype))
-            index = select_n(la.lt(index, zero), index, la.add(index, size))
+            index = select_n(lcmp.lt(index, zero), index, la.add(index, size))
         starts.append(index)
     return starts
 

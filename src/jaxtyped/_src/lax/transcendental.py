@@ -15,8 +15,9 @@ from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError
-from jaxtyped._src.lax.arithmetic import ADD, DIV, EQ, MUL, NEG, SUB, BinaryDifferentiable, UnaryDifferentiable, add_tangents, const_like
-from jaxtyped._src.lax.elementwise_base import FLOAT, INEXACT, Elementwise, convert_to, elementwise_shape
+from jaxtyped._src.lax.arithmetic import ADD, DIV, MUL, NEG, SUB, BinaryDifferentiable, UnaryDifferentiable, add_tangents, const_like
+from jaxtyped._src.lax.comparison import EQ
+from jaxtyped._src.lax.elementwise_base import FLOAT, INEXACT, Elementwise, bind_unary, convert_to, elementwise_shape
 from jaxtyped._src.lax.structural import broadcast_scalar, select_n
 from jaxtyped._src.lax.util import check_arity, operand, operands_same_kind
 
@@ -434,108 +435,104 @@ ASIN, ACOS, ATAN, SINH, COSH = Asin(), Acos(), Atan(), Sinh(), Cosh()
 ASINH, ACOSH, ATANH, POW, ATAN2 = Asinh(), Acosh(), Atanh(), Pow(), Atan2()
 
 
-def _unary(prim: Elementwise, x: ArrayLike) -> Array:
-    return bind1(prim, operand(x, f"lax.{prim.name} operand"))
-
-
 def sqrt(x: ArrayLike) -> Array:
     """Square root."""
-    return _unary(SQRT, x)
+    return bind_unary(SQRT, x)
 
 
 def rsqrt(x: ArrayLike) -> Array:
     """Reciprocal square root."""
-    return _unary(RSQRT, x)
+    return bind_unary(RSQRT, x)
 
 
 def exp(x: ArrayLike) -> Array:
     """Exponential."""
-    return _unary(EXP, x)
+    return bind_unary(EXP, x)
 
 
 def log(x: ArrayLike) -> Array:
     """Natural logarithm."""
-    return _unary(LOG, x)
+    return bind_unary(LOG, x)
 
 
 def log1p(x: ArrayLike) -> Array:
     """``log(1 + x)``."""
-    return _unary(LOG1P, x)
+    return bind_unary(LOG1P, x)
 
 
 def expm1(x: ArrayLike) -> Array:
     """``exp(x) - 1``."""
-    return _unary(EXPM1, x)
+    return bind_unary(EXPM1, x)
 
 
 def sin(x: ArrayLike) -> Array:
     """Sine."""
-    return _unary(SIN, x)
+    return bind_unary(SIN, x)
 
 
 def cos(x: ArrayLike) -> Array:
     """Cosine."""
-    return _unary(COS, x)
+    return bind_unary(COS, x)
 
 
 def tan(x: ArrayLike) -> Array:
     """Tangent."""
-    return _unary(TAN, x)
+    return bind_unary(TAN, x)
 
 
 def tanh(x: ArrayLike) -> Array:
     """Hyperbolic tangent."""
-    return _unary(TANH, x)
+    return bind_unary(TANH, x)
 
 
 def logistic(x: ArrayLike) -> Array:
     """Logistic sigmoid."""
-    return _unary(LOGISTIC, x)
+    return bind_unary(LOGISTIC, x)
 
 
 def erf(x: ArrayLike) -> Array:
     """Error function."""
-    return _unary(ERF, x)
+    return bind_unary(ERF, x)
 
 
 def asin(x: ArrayLike) -> Array:
     """Inverse sine."""
-    return _unary(ASIN, x)
+    return bind_unary(ASIN, x)
 
 
 def acos(x: ArrayLike) -> Array:
     """Inverse cosine."""
-    return _unary(ACOS, x)
+    return bind_unary(ACOS, x)
 
 
 def atan(x: ArrayLike) -> Array:
     """Inverse tangent."""
-    return _unary(ATAN, x)
+    return bind_unary(ATAN, x)
 
 
 def sinh(x: ArrayLike) -> Array:
     """Hyperbolic sine."""
-    return _unary(SINH, x)
+    return bind_unary(SINH, x)
 
 
 def cosh(x: ArrayLike) -> Array:
     """Hyperbolic cosine."""
-    return _unary(COSH, x)
+    return bind_unary(COSH, x)
 
 
 def asinh(x: ArrayLike) -> Array:
     """Inverse hyperbolic sine."""
-    return _unary(ASINH, x)
+    return bind_unary(ASINH, x)
 
 
 def acosh(x: ArrayLike) -> Array:
     """Inverse hyperbolic cosine."""
-    return _unary(ACOSH, x)
+    return bind_unary(ACOSH, x)
 
 
 def atanh(x: ArrayLike) -> Array:
     """Inverse hyperbolic tangent."""
-    return _unary(ATANH, x)
+    return bind_unary(ATANH, x)
 
 
 def atan2(x: ArrayLike, y: ArrayLike) -> Array:

@@ -15,6 +15,7 @@ from jaxtyped._src.core.array_impl import array_from_numpy, array_from_scalar, i
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full_like_aval
 from jaxtyped._src.lax.util import scalar_like
@@ -352,7 +353,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | Non
     target = _dtype_arg(dtype) or dtypes.default_float_dtype()
     row = broadcasted_iota(np.dtype(np.int32), (rows, cols), 0)
     col = broadcasted_iota(np.dtype(np.int32), (rows, cols), 1)
-    on_diagonal = la.eq(la.add(row, scalar_like(k, np.dtype(np.int32), "jnp.eye")), col)
+    on_diagonal = lcmp.eq(la.add(row, scalar_like(k, np.dtype(np.int32), "jnp.eye")), col)
     return convert_to(on_diagonal, target, weak_type=False)
 
 

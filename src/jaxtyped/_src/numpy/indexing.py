@@ -20,6 +20,7 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import array_from_numpy, is_numpy_value
 from jaxtyped._src.errors import ConcretizationTypeError, JaxtypedIndexError, JaxtypedTypeError
 from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.slicing import dynamic_slice, slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
@@ -186,7 +187,7 @@ def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, np.dt
     if dtypes.is_bool(index.dtype) or not dtypes.is_integer(index.dtype):
         raise JaxtypedTypeError(f"Indexer must have integer type, got indexer of type {index.aval.str_short()}")
     # Negative values count from the end; the dynamic slice clamps the rest.
-    negative = la.lt(index, scalar_like(0, index.dtype, "index"))
+    negative = lcmp.lt(index, scalar_like(0, index.dtype, "index"))
     wrapped = la.add(index, scalar_like(size, index.dtype, "index"))
     plan.dynamic[axis] = ls.select_n(negative, index, wrapped)
     _add_static(plan, 0, size, 1)

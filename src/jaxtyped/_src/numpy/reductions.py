@@ -16,6 +16,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import reductions as lr
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import expand_dims, full_like_aval, reshape
@@ -195,7 +196,7 @@ def any(  # noqa: A001 - NumPy's name
 
 def _as_bool(x: Array) -> Array:
     """``x != 0`` as a strongly typed boolean (reductions drop weak types)."""
-    as_bool = x if dtypes.is_bool(x.dtype) else la.ne(x, scalar_like(0, x.dtype, "zero", weak_type=False))
+    as_bool = x if dtypes.is_bool(x.dtype) else lcmp.ne(x, scalar_like(0, x.dtype, "zero", weak_type=False))
     return convert_to(as_bool, as_bool.dtype, weak_type=False)
 
 

@@ -14,6 +14,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import complex_ops as lc
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.arithmetic import RoundingMethod
@@ -223,7 +224,7 @@ def _round_integers(x: Array, factor: int) -> Array:
     quotient = floor_divide(x, factor)
     remainder_ = subtract(x, multiply(quotient, factor))
     twice = multiply(remainder_, 2)
-    odd = la.ne(la.rem(quotient, _const(quotient, 2)), _const(quotient, 0))
+    odd = lcmp.ne(la.rem(quotient, _const(quotient, 2)), _const(quotient, 0))
     up = logical_or(greater(twice, factor), logical_and(equal(twice, factor), odd))
     return multiply(where(up, add(quotient, 1), quotient), factor)
 
@@ -237,14 +238,14 @@ def isfinite(x: ArrayLike, /) -> Array:
     if not dtypes.is_inexact(a.dtype):
         return _full_bool(a, True)  # strongly typed, as JAX's full_like with a dtype
     if dtypes.is_complex(a.dtype):
-        return la.bitwise_and(la.is_finite(lc.real(a)), la.is_finite(lc.imag(a)))
+        return lcmp.bitwise_and(la.is_finite(lc.real(a)), la.is_finite(lc.imag(a)))
     return la.is_finite(a)
 
 
 def isnan(x: ArrayLike, /) -> Array:
     """Whether each element is NaN."""
     a = asarray_operand("isnan", x)
-    return la.ne(a, a)
+    return lcmp.ne(a, a)
 
 
 def isinf(x: ArrayLike, /) -> Array:
@@ -253,8 +254,8 @@ def isinf(x: ArrayLike, /) -> Array:
     if not dtypes.is_inexact(a.dtype):
         return _full_bool(a, False)
     if dtypes.is_complex(a.dtype):
-        return la.bitwise_or(isinf(lc.real(a)), isinf(lc.imag(a)))
-    return la.eq(la.abs(a), _const(la.abs(a), float("inf")))
+        return lcmp.bitwise_or(isinf(lc.real(a)), isinf(lc.imag(a)))
+    return lcmp.eq(la.abs(a), _const(la.abs(a), float("inf")))
 
 
 def _full_bool(like: Array, value: bool) -> Array:
@@ -263,12 +264,12 @@ def _full_bool(like: Array, value: bool) -> Array:
 
 def logical_not(x: ArrayLike, /) -> Array:
     """Logical not (nonzero is true)."""
-    return la.bitwise_not(_as_bool(asarray_operand("logical_not", x)))
+    return lcmp.bitwise_not(_as_bool(asarray_operand("logical_not", x)))
 
 
 def invert(x: ArrayLike, /) -> Array:
     """Bitwise not for integers, logical not for booleans."""
-    return la.bitwise_not(asarray_operand("invert", x))
+    return lcmp.bitwise_not(asarray_operand("invert", x))
 
 
 bitwise_not = invert
@@ -277,7 +278,7 @@ bitwise_not = invert
 def _as_bool(a: Array) -> Array:
     if dtypes.is_bool(a.dtype):
         return a
-    return la.ne(a, _like(a, 0))
+    return lcmp.ne(a, _like(a, 0))
 
 
 # === binary functions ===
@@ -286,7 +287,7 @@ def _as_bool(a: Array) -> Array:
 def add(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x + y`` (logical or for booleans)."""
     a, b = promote_args("add", x, y)
-    return la.bitwise_or(a, b) if dtypes.is_bool(a.dtype) else la.add(a, b)
+    return lcmp.bitwise_or(a, b) if dtypes.is_bool(a.dtype) else la.add(a, b)
 
 
 def subtract(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -298,7 +299,7 @@ def subtract(x: ArrayLike, y: ArrayLike, /) -> Array:
 def multiply(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x * y`` (logical and for booleans)."""
     a, b = promote_args("multiply", x, y)
-    return la.bitwise_and(a, b) if dtypes.is_bool(a.dtype) else la.mul(a, b)
+    return lcmp.bitwise_and(a, b) if dtypes.is_bool(a.dtype) else la.mul(a, b)
 
 
 def divide(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -317,7 +318,7 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
         return la.div(a, b)
     if dtypes.is_integer(a.dtype):
         quotient = la.div(a, b)
-        adjust = la.bitwise_and(la.ne(la.sign(a), la.sign(b)), la.ne(la.rem(a, b), _const(a, 0)))
+        adjust = lcmp.bitwise_and(lcmp.ne(la.sign(a), la.sign(b)), lcmp.ne(la.rem(a, b), _const(a, 0)))
         return _select(adjust, subtract(quotient, 1), quotient)  # a Python 1 keeps weak types
     return _float_divmod(a, b)[0]
 
@@ -325,9 +326,9 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
 def _float_divmod(a: Array, b: Array) -> tuple[Array, Array]:
     # CPython's float_divmod; x / 0 keeps x so that the quotient is +-inf.
     mod = la.rem(a, b)
-    corrected = where(la.eq(b, _const(b, 0)), a, la.sub(a, mod))
+    corrected = where(lcmp.eq(b, _const(b, 0)), a, la.sub(a, mod))
     quotient = la.div(corrected, b)
-    fix = la.bitwise_and(la.ne(mod, _const(mod, 0)), la.ne(la.sign(b), la.sign(mod)))
+    fix = lcmp.bitwise_and(lcmp.ne(mod, _const(mod, 0)), lcmp.ne(la.sign(b), la.sign(mod)))
     mod = _select(fix, la.add(mod, b), mod)
     quotient = _select(fix, subtract(quotient, 1.0), quotient)  # a Python 1.0 keeps weak types
     return la.round(quotient, RoundingMethod.TO_NEAREST_EVEN), mod
@@ -341,10 +342,10 @@ def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x % y`` with the sign of ``y`` (Python's rule)."""
     a, b = promote_args_numeric("remainder", x, y)
     if dtypes.is_integer(b.dtype):
-        b = _select(la.eq(b, _const(b, 0)), _full_like(b, 1), b)
+        b = _select(lcmp.eq(b, _const(b, 0)), _full_like(b, 1), b)
     truncated = la.rem(a, b)
     zero = _const(truncated, 0)
-    fix = la.bitwise_and(la.ne(la.lt(truncated, zero), la.lt(b, _const(b, 0))), la.ne(truncated, zero))
+    fix = lcmp.bitwise_and(lcmp.ne(lcmp.lt(truncated, zero), lcmp.lt(b, _const(b, 0))), lcmp.ne(truncated, zero))
     return _select(fix, la.add(truncated, b), truncated)
 
 
@@ -360,7 +361,7 @@ def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
     0 gives 0, as in JAX."""
     a, b = promote_args_numeric("fmod", x, y)
     if dtypes.is_integer(b.dtype):
-        b = _select(la.eq(b, _const(b, 0)), _full_like(b, 1), b)
+        b = _select(lcmp.eq(b, _const(b, 0)), _full_like(b, 1), b)
     return la.rem(a, b)
 
 
@@ -405,11 +406,11 @@ def _concrete_integer(y: ArrayLike) -> int | None:
 
 def _integer_power(base: Array, exponent: Array) -> Array:
     zero, one = _const(exponent, 0), _const(exponent, 1)
-    acc = _select(la.bitwise_and(la.eq(base, _const(base, 0)), la.ne(exponent, zero)), _const(base, 0), _const(base, 1))
+    acc = _select(lcmp.bitwise_and(lcmp.eq(base, _const(base, 0)), lcmp.ne(exponent, zero)), _const(base, 0), _const(base, 1))
     for _ in range(6):  # more bits overflow for any base > 1
-        acc = _select(la.ne(la.bitwise_and(exponent, one), zero), la.mul(acc, base), acc)
+        acc = _select(lcmp.ne(lcmp.bitwise_and(exponent, one), zero), la.mul(acc, base), acc)
         base = la.mul(base, base)
-        exponent = la.shift_right_logical(exponent, one)
+        exponent = lcmp.shift_right_logical(exponent, one)
     return acc
 
 
@@ -436,10 +437,10 @@ def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("hypot", x1, x2)
     a, b = la.abs(a), la.abs(b)
     big, small = la.max(a, b), la.min(a, b)
-    safe_big = _select(la.eq(big, _const(big, 0)), _const(big, 1), big)
+    safe_big = _select(lcmp.eq(big, _const(big, 0)), _const(big, 1), big)
     ratio = la.div(small, safe_big)
     result = la.mul(big, lt.sqrt(la.add(_const(ratio, 1), la.mul(ratio, ratio))))
-    result = _select(la.eq(big, _const(big, 0)), _const(big, 0), result)
+    result = _select(lcmp.eq(big, _const(big, 0)), _const(big, 0), result)
     # An infinite leg makes the hypotenuse infinite, even next to another one.
     return _select(isinf(big), _const(big, float("inf")), result)
 
@@ -450,13 +451,13 @@ def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     biggest = la.max(a, b)
     delta = la.sub(a, b)
     stable = la.add(biggest, lt.log1p(lt.exp(la.neg(la.abs(delta)))))
-    return _select(la.ne(delta, delta), la.add(a, b), stable)
+    return _select(lcmp.ne(delta, delta), la.add(a, b), stable)
 
 
 def _comparison(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
     def fun(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote_args(name, x, y)
-        if dtypes.is_complex(a.dtype) and op not in (la.eq, la.ne):
+        if dtypes.is_complex(a.dtype) and op not in (lcmp.eq, lcmp.ne):
             return _lexicographic(op, a, b)
         return op(a, b)
 
@@ -469,17 +470,17 @@ def _lexicographic(op: Callable[[Array, Array], Array], a: Array, b: Array) -> A
     """An order comparison of complex numbers by real part, then imaginary
     part (JAX's rule)."""
     ar, br = lc.real(a), lc.real(b)
-    tie = la.eq(ar, br)
-    strict = la.lt if op in (la.lt, la.le) else la.gt
-    return la.bitwise_or(strict(ar, br), la.bitwise_and(tie, op(lc.imag(a), lc.imag(b))))
+    tie = lcmp.eq(ar, br)
+    strict = lcmp.lt if op in (lcmp.lt, lcmp.le) else lcmp.gt
+    return lcmp.bitwise_or(strict(ar, br), lcmp.bitwise_and(tie, op(lc.imag(a), lc.imag(b))))
 
 
-equal = _comparison("equal", la.eq)
-not_equal = _comparison("not_equal", la.ne)
-less = _comparison("less", la.lt)
-less_equal = _comparison("less_equal", la.le)
-greater = _comparison("greater", la.gt)
-greater_equal = _comparison("greater_equal", la.ge)
+equal = _comparison("equal", lcmp.eq)
+not_equal = _comparison("not_equal", lcmp.ne)
+less = _comparison("less", lcmp.lt)
+less_equal = _comparison("less_equal", lcmp.le)
+greater = _comparison("greater", lcmp.gt)
+greater_equal = _comparison("greater_equal", lcmp.ge)
 
 
 def _logical(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
@@ -492,9 +493,9 @@ def _logical(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayL
     return fun
 
 
-logical_and = _logical("logical_and", la.bitwise_and)
-logical_or = _logical("logical_or", la.bitwise_or)
-logical_xor = _logical("logical_xor", la.bitwise_xor)
+logical_and = _logical("logical_and", lcmp.bitwise_and)
+logical_or = _logical("logical_or", lcmp.bitwise_or)
+logical_xor = _logical("logical_xor", lcmp.bitwise_xor)
 
 
 def _bitwise(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
@@ -507,23 +508,23 @@ def _bitwise(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayL
     return fun
 
 
-bitwise_and = _bitwise("bitwise_and", la.bitwise_and)
-bitwise_or = _bitwise("bitwise_or", la.bitwise_or)
-bitwise_xor = _bitwise("bitwise_xor", la.bitwise_xor)
+bitwise_and = _bitwise("bitwise_and", lcmp.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", lcmp.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", lcmp.bitwise_xor)
 
 
 def left_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x << y`` (booleans are promoted to int32)."""
     a, b = promote_args_numeric("left_shift", x, y)
-    return la.shift_left(a, b)
+    return lcmp.shift_left(a, b)
 
 
 def right_shift(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x >> y``: arithmetic for signed integers, logical for unsigned."""
     a, b = promote_args_numeric("right_shift", x, y)
     if dtypes.is_unsigned_integer(a.dtype):
-        return la.shift_right_logical(a, b)
-    return la.shift_right_arithmetic(a, b)
+        return lcmp.shift_right_logical(a, b)
+    return lcmp.shift_right_arithmetic(a, b)
 
 
 # === selection ===
