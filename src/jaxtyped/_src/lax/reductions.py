@@ -20,7 +20,7 @@ from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to
 from jaxtyped._src.lax.util import kind_of
 from jaxtyped._src.lax.structural import broadcast_in_dim, pad, reshape, rev, transpose
 from jaxtyped._src.lax.util import check_arity, check_axes_in_range, check_int_tuple, operand
-from jaxtyped._src.util import canonicalize_axis
+from jaxtyped._src.util import canonicalize_axis, prod
 
 __all__ = [
     "ReduceSum", "ReduceProd", "ReduceMax", "ReduceMin", "ArgMax", "ArgMin",
@@ -123,18 +123,11 @@ class ReduceProd(_Reduction):
         # come from exclusive prefix and suffix products, so zeros are exact.
         kept = [i for i in range(x.ndim) if i not in self.axes]
         perm = (*kept, *self.axes)
-        rows = reshape(transpose(x, perm), (*out.shape, _size(x, self.axes)))
+        rows = reshape(transpose(x, perm), (*out.shape, prod(x.shape[a] for a in self.axes)))
         t_rows = reshape(transpose(t, perm), rows.shape)
         others = bind1(MUL, _exclusive_cumprod(rows), rev(_exclusive_cumprod(rev(rows, (rows.ndim - 1,))), (rows.ndim - 1,)))
         tangent = bind1(ReduceSum((rows.ndim - 1,)), bind1(MUL, others, t_rows))
         return (out,), (tangent,)
-
-
-def _size(x: Array, axes: tuple[int, ...]) -> int:
-    size = 1
-    for a in axes:
-        size *= x.shape[a]
-    return size
 
 
 def _exclusive_cumprod(rows: Array) -> Array:

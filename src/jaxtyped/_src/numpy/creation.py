@@ -327,7 +327,7 @@ def _linspace(
     if lo.ndim or hi.ndim:
         raise JaxtypedValueError("jnp.linspace: start and stop must be scalars")
     target = _dtype_arg(dtype) or lo.dtype
-    compute = lo.dtype if dtypes.is_inexact(lo.dtype) else dtypes.default_float_dtype()
+    compute = lo.dtype  # inexact: promote_dtypes made it so
     intervals = (num - 1) if endpoint else num
     step = la.div(la.sub(hi, lo), scalar_like(max(intervals, 1), compute, "jnp.linspace"))
     count = num - 1 if endpoint and num > 0 else num
@@ -337,12 +337,9 @@ def _linspace(
         values = broadcast_in_dim(lo, (1,), ())  # one sample: the start
     elif endpoint and num > 1:
         values = concatenate([values, broadcast_in_dim(hi, (1,), ())], 0)
-    result = values if target == compute else convert_to(_floor_for_int(values, target), target, weak_type=False)
-    return convert_to(result, target, weak_type=False), step
-
-
-def _floor_for_int(values: Array, target: np.dtype[Any]) -> Array:
-    return la.floor(values) if dtypes.is_integer(target) else values
+    if dtypes.is_integer(target):
+        values = la.floor(values)
+    return convert_to(values, target, weak_type=False), step
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:  # noqa: N803 - NumPy's names

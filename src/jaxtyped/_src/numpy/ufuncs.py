@@ -319,7 +319,7 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
     if dtypes.is_integer(a.dtype):
         quotient = la.div(a, b)
         adjust = lcmp.bitwise_and(lcmp.ne(la.sign(a), la.sign(b)), lcmp.ne(la.rem(a, b), _const(a, 0)))
-        return _select(adjust, subtract(quotient, 1), quotient)  # a Python 1 keeps weak types
+        return where(adjust, subtract(quotient, 1), quotient)  # a Python 1 keeps weak types
     return _float_divmod(a, b)[0]
 
 
@@ -329,31 +329,23 @@ def _float_divmod(a: Array, b: Array) -> tuple[Array, Array]:
     corrected = where(lcmp.eq(b, _const(b, 0)), a, la.sub(a, mod))
     quotient = la.div(corrected, b)
     fix = lcmp.bitwise_and(lcmp.ne(mod, _const(mod, 0)), lcmp.ne(la.sign(b), la.sign(mod)))
-    mod = _select(fix, la.add(mod, b), mod)
-    quotient = _select(fix, subtract(quotient, 1.0), quotient)  # a Python 1.0 keeps weak types
+    mod = where(fix, la.add(mod, b), mod)
+    quotient = where(fix, subtract(quotient, 1.0), quotient)  # a Python 1.0 keeps weak types
     return la.round(quotient, RoundingMethod.TO_NEAREST_EVEN), mod
-
-
-def _select(condition: Array, if_true: Array, if_false: Array) -> Array:
-    return where(condition, if_true, if_false)
 
 
 def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x % y`` with the sign of ``y`` (Python's rule)."""
     a, b = promote_args_numeric("remainder", x, y)
     if dtypes.is_integer(b.dtype):
-        b = _select(lcmp.eq(b, _const(b, 0)), _full_like(b, 1), b)
+        b = where(lcmp.eq(b, _const(b, 0)), full_like_aval(b.aval, 1), b)
     truncated = la.rem(a, b)
     zero = _const(truncated, 0)
     fix = lcmp.bitwise_and(lcmp.ne(lcmp.lt(truncated, zero), lcmp.lt(b, _const(b, 0))), lcmp.ne(truncated, zero))
-    return _select(fix, la.add(truncated, b), truncated)
+    return where(fix, la.add(truncated, b), truncated)
 
 
 mod = remainder
-
-
-def _full_like(x: Array, value: int) -> Array:
-    return full_like_aval(x.aval, value)
 
 
 def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
@@ -361,7 +353,7 @@ def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
     0 gives 0, as in JAX."""
     a, b = promote_args_numeric("fmod", x, y)
     if dtypes.is_integer(b.dtype):
-        b = _select(lcmp.eq(b, _const(b, 0)), _full_like(b, 1), b)
+        b = where(lcmp.eq(b, _const(b, 0)), full_like_aval(b.aval, 1), b)
     return la.rem(a, b)
 
 
@@ -406,9 +398,9 @@ def _concrete_integer(y: ArrayLike) -> int | None:
 
 def _integer_power(base: Array, exponent: Array) -> Array:
     zero, one = _const(exponent, 0), _const(exponent, 1)
-    acc = _select(lcmp.bitwise_and(lcmp.eq(base, _const(base, 0)), lcmp.ne(exponent, zero)), _const(base, 0), _const(base, 1))
+    acc = where(lcmp.bitwise_and(lcmp.eq(base, _const(base, 0)), lcmp.ne(exponent, zero)), _const(base, 0), _const(base, 1))
     for _ in range(6):  # more bits overflow for any base > 1
-        acc = _select(lcmp.ne(lcmp.bitwise_and(exponent, one), zero), la.mul(acc, base), acc)
+        acc = where(lcmp.ne(lcmp.bitwise_and(exponent, one), zero), la.mul(acc, base), acc)
         base = la.mul(base, base)
         exponent = lcmp.shift_right_logical(exponent, one)
     return acc
@@ -437,12 +429,12 @@ def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     a, b = promote_args_inexact("hypot", x1, x2)
     a, b = la.abs(a), la.abs(b)
     big, small = la.max(a, b), la.min(a, b)
-    safe_big = _select(lcmp.eq(big, _const(big, 0)), _const(big, 1), big)
+    safe_big = where(lcmp.eq(big, _const(big, 0)), _const(big, 1), big)
     ratio = la.div(small, safe_big)
     result = la.mul(big, lt.sqrt(la.add(_const(ratio, 1), la.mul(ratio, ratio))))
-    result = _select(lcmp.eq(big, _const(big, 0)), _const(big, 0), result)
+    result = where(lcmp.eq(big, _const(big, 0)), _const(big, 0), result)
     # An infinite leg makes the hypotenuse infinite, even next to another one.
-    return _select(isinf(big), _const(big, float("inf")), result)
+    return where(isinf(big), _const(big, float("inf")), result)
 
 
 def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
@@ -451,7 +443,7 @@ def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     biggest = la.max(a, b)
     delta = la.sub(a, b)
     stable = la.add(biggest, lt.log1p(lt.exp(la.neg(la.abs(delta)))))
-    return _select(lcmp.ne(delta, delta), la.add(a, b), stable)
+    return where(lcmp.ne(delta, delta), la.add(a, b), stable)
 
 
 def _comparison(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
