@@ -31,6 +31,7 @@ if DEBUG:
 
 from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
 from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402
+from jaxtyped._src.api_jit import disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
 from jaxtyped import core  # noqa: E402
@@ -44,7 +45,9 @@ __all__ = [
     "config",
     "core",
     "errors",
+    "disable_jit",
     "jacfwd",
+    "jit",
     "jvp",
     "lax",
     "make_jaxpr",

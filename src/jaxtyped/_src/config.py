@@ -47,6 +47,13 @@ _OPTIONS: Final[tuple[_BoolOption, ...]] = (
         "Type-check every jaxpr a transformation produces (slower).",
         affects_tracing=False,
     ),
+    _BoolOption(
+        "jax_disable_jit",
+        False,
+        "JAX_DISABLE_JIT",
+        "Run jitted functions as plain Python (for debugging); see jaxtyped.disable_jit.",
+        affects_tracing=False,
+    ),
 )
 
 
@@ -66,7 +73,7 @@ def _env_bool(option: _BoolOption) -> bool:
 
 
 # The names config.update accepts (checked statically and at run time).
-OptionName = Literal["jax_enable_x64", "jax_enable_checks"]
+OptionName = Literal["jax_enable_x64", "jax_enable_checks", "jax_disable_jit"]
 
 
 @final
@@ -95,6 +102,11 @@ class Config:
     def jax_enable_checks(self) -> bool:
         """Whether every jaxpr a transformation produces is type-checked."""
         return self._values["jax_enable_checks"]
+
+    @property
+    def jax_disable_jit(self) -> bool:
+        """Whether ``jit`` runs functions as plain Python instead of compiling."""
+        return self._values["jax_disable_jit"]
 
     def update(self, name: OptionName, value: bool) -> None:
         """Set option ``name`` to ``value`` for the whole process.

@@ -1,8 +1,17 @@
 """The concrete array and conversion of user values to arrays (layer L1).
 
-``ArrayImpl`` holds an immutable host (NumPy) buffer. It is the only
-``Array`` subclass that is not a tracer, and the only one with device
-methods such as :meth:`ArrayImpl.block_until_ready`.
+``ArrayImpl`` is the only ``Array`` subclass that is not a tracer, and the
+only one with device methods such as :meth:`ArrayImpl.block_until_ready`.
+
+Note [two homes of a value]: an array lives on the host (an immutable NumPy
+buffer, what eager ``impl`` rules compute on), on the device (a PJRT buffer,
+what compiled programs read and write), or both. Each side is made from the
+other on first use and cached: a jitted function's output stays on the
+device until something reads it on the host (``np.asarray`` is then a
+zero-copy view on CPU), and an eager result is copied to the device once,
+the first time a compiled program takes it. The runtime (layer L3) supplies
+the transfers through :func:`register_device_backend`, because this layer
+may not import jaxlib.
 """
 
 # pyright: reportPrivateUsage=false
@@ -10,7 +19,7 @@ methods such as :meth:`ArrayImpl.block_until_ready`.
 from collections.abc import Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Final, final
+from typing import Any, Final, Protocol, final
 
 import numpy as np
 from typing_extensions import Self, TypeIs
@@ -30,7 +39,61 @@ __all__ = [
     "host_buffer",
     "wrap_buffer",
     "shared_numpy_constants",
+    "DeviceBuffer",
+    "DeviceBackend",
+    "register_device_backend",
+    "device_backend",
+    "device_buffer",
+    "array_from_device",
+    "mark_donated",
 ]
+
+
+class DeviceBuffer(Protocol):
+    """What this layer needs of a runtime's device buffer."""
+
+    def block_until_ready(self) -> object:
+        """Wait for the computation producing the buffer."""
+        ...
+
+    def is_deleted(self) -> bool:
+        """Whether the buffer was freed or donated."""
+        ...
+
+    def delete(self) -> None:
+        """Free the buffer now."""
+        ...
+
+
+class DeviceBackend(Protocol):
+    """Host/device transfers, supplied by the runtime."""
+
+    def to_host(self, buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
+        """A read-only host view (or copy) of ``buffer``; waits for it."""
+        ...
+
+    def to_device(self, value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> DeviceBuffer:
+        """A device buffer holding ``value`` (read-only, library-owned)."""
+        ...
+
+    def describe_devices(self, buffer: DeviceBuffer) -> frozenset[object]:
+        """The devices ``buffer`` lives on."""
+        ...
+
+
+_backend: list[DeviceBackend] = []
+
+
+def register_device_backend(backend: DeviceBackend) -> None:
+    """Install the runtime's transfers (called once, when it is imported)."""
+    _backend[:] = [backend]
+
+
+def device_backend() -> DeviceBackend:
+    """The registered runtime backend."""
+    if not _backend:
+        raise RuntimeError("no device runtime is registered (import jaxtyped, not only jaxtyped._src)")
+    return _backend[0]
 
 
 @final
@@ -41,15 +104,17 @@ class ArrayImpl(Array):
     transformations; they never construct one directly.
     """
 
-    __slots__ = ("_value", "_aval")
+    __slots__ = ("_value", "_buffer", "_aval")
 
-    _value: np.ndarray[Any, np.dtype[Any]]
+    _value: np.ndarray[Any, np.dtype[Any]] | None
+    _buffer: DeviceBuffer | None
     _aval: ShapedArray
 
     def __init__(self, value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> None:
         # Trusted constructor: callers guarantee that ``value`` matches
         # ``aval`` and is not writable (see array_from_numpy for user data).
         self._value = value
+        self._buffer = None
         self._aval = aval
 
     @property
@@ -57,12 +122,12 @@ class ArrayImpl(Array):
         return self._aval
 
     def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
-        return self._value
+        return host_buffer(self)
 
     def __array__(
         self, dtype: np.dtype[Any] | None = None, copy: bool | None = None
     ) -> np.ndarray[Any, np.dtype[Any]]:
-        value = self._value
+        value = host_buffer(self)
         if dtype is not None and np.dtype(dtype) != value.dtype:
             if copy is False:
                 raise ValueError("__array__: a dtype conversion requires a copy")
@@ -70,31 +135,73 @@ class ArrayImpl(Array):
         return value.copy() if copy else value
 
     def block_until_ready(self) -> Self:
-        """Wait until the value is computed (it always is, for host arrays)."""
+        """Wait until the computation producing this array has finished
+        (dispatch is asynchronous); returns the array."""
+        buffer = self._buffer
+        if buffer is not None and self._value is None:
+            _check_alive(self)
+            buffer.block_until_ready()
         return self
 
+    def is_ready(self) -> bool:
+        """Whether the value has been computed (never blocks)."""
+        buffer = self._buffer
+        if self._value is not None or buffer is None:
+            return True
+        is_ready: object = getattr(buffer, "is_ready", None)
+        return bool(is_ready()) if callable(is_ready) else True
+
+    def is_deleted(self) -> bool:
+        """Whether the array was deleted or donated to a jitted function."""
+        return self._value is None and (self._buffer is None or self._buffer.is_deleted())
+
+    def delete(self) -> None:
+        """Free the array's memory now; using it afterwards raises."""
+        if self._buffer is not None:
+            self._buffer.delete()
+        self._value = None
+        self._buffer = None
+
+    def devices(self) -> frozenset[object]:
+        """The devices holding this array."""
+        return device_backend().describe_devices(device_buffer(self))
+
+    @property
+    def device(self) -> object:
+        """The device holding this array (it lives on exactly one)."""
+        (only,) = self.devices()
+        return only
+
+    def unsafe_buffer_pointer(self) -> int:
+        """The address of the device buffer (for tests of donation)."""
+        pointer: object = getattr(device_buffer(self), "unsafe_buffer_pointer")()
+        assert isinstance(pointer, int)
+        return pointer
+
     def __repr__(self) -> str:
-        body = np.array2string(self._value, separator=", ", prefix="Array(")
+        value = host_buffer(self)
+        body = np.array2string(value, separator=", ", prefix="Array(")
         weak = ", weak_type=True" if self._aval.weak_type else ""
-        name = "float0" if dtypes.is_float0(self._value.dtype) else self._value.dtype.name
-        shape = f", shape={self._value.shape}" if self._value.size == 0 else ""
+        name = "float0" if dtypes.is_float0(value.dtype) else value.dtype.name
+        shape = f", shape={value.shape}" if value.size == 0 else ""
         return f"Array({body}{shape}, dtype={name}{weak})"
 
     def __str__(self) -> str:
-        return str(self._value)
+        return str(host_buffer(self))
 
     def __format__(self, format_spec: str) -> str:
-        if self._value.ndim == 0:
-            return format(self._value.item(), format_spec)
+        value = host_buffer(self)
+        if value.ndim == 0:
+            return format(value.item(), format_spec)
         if format_spec:
             raise JaxtypedTypeError(
-                f"unsupported format string {format_spec!r} for an array of shape {self._value.shape}; "
+                f"unsupported format string {format_spec!r} for an array of shape {value.shape}; "
                 "only 0-d arrays take a format spec"
             )
         return str(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self._value, self._aval))
+        return (_rebuild, (host_buffer(self), self._aval))
 
     def __copy__(self) -> Self:
         return self  # immutable
@@ -104,8 +211,56 @@ class ArrayImpl(Array):
 
 
 def host_buffer(x: ArrayImpl) -> np.ndarray[Any, np.dtype[Any]]:
-    """The read-only NumPy buffer of a concrete array (for impl rules)."""
-    return x._value
+    """The read-only NumPy buffer of a concrete array (for impl rules);
+    copies a device-only array to the host once (see Note [two homes of a
+    value])."""
+    value = x._value
+    if value is None:
+        buffer = _check_alive(x)
+        value = x._value = device_backend().to_host(buffer, x._aval)
+    return value
+
+
+def device_buffer(x: ArrayImpl) -> DeviceBuffer:
+    """The device buffer of a concrete array; a host-only array is
+    transferred once and the buffer cached."""
+    buffer = x._buffer
+    if buffer is None:
+        value = x._value
+        if value is None:
+            raise _deleted_error(x)
+        buffer = x._buffer = device_backend().to_device(value, x._aval)
+    return buffer
+
+
+def array_from_device(buffer: DeviceBuffer, aval: ShapedArray) -> ArrayImpl:
+    """A concrete array for a device buffer whose type the caller knows
+    (a compiled program's output)."""
+    array = ArrayImpl.__new__(ArrayImpl)
+    array._value = None
+    array._buffer = buffer
+    array._aval = aval
+    return array
+
+
+def mark_donated(x: ArrayImpl) -> None:
+    """Forget both homes of an array whose buffer a program consumed."""
+    x._value = None
+    x._buffer = None
+
+
+def _check_alive(x: ArrayImpl) -> DeviceBuffer:
+    buffer = x._buffer
+    if buffer is None or buffer.is_deleted():
+        raise _deleted_error(x)
+    return buffer
+
+
+def _deleted_error(x: ArrayImpl) -> RuntimeError:
+    return RuntimeError(
+        f"Array has been deleted with shape={x._aval.str_short()}: it was donated to a jitted "
+        "function (donate_argnums) or deleted with .delete(); use the function's result instead"
+    )
 
 
 def wrap_buffer(value: object, aval: ShapedArray, producer: str) -> ArrayImpl:

@@ -25,7 +25,7 @@ from typing import Any, Final, final
 import numpy as np
 
 from jaxtyped._src.core.array import Array, Conversion
-from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, wrap_buffer
+from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.primitive import NDArray, Primitive
 from jaxtyped._src.errors import (
     ConcretizationTypeError,
@@ -214,8 +214,7 @@ class EvalInterpreter(Interpreter):
                     raise unexpected_tracer_error(arg)
                 raise TypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__}")
         out_avals = prim.abstract_eval(tuple(arg.aval for arg in args))
-        outs = prim.impl(tuple(host_buffer(arg) for arg in args))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
-        return tuple(wrap_buffer(out, aval, prim.name) for out, aval in zip(outs, out_avals, strict=True))
+        return prim.evaluate(args, out_avals)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
 
 
 EVAL: Final = EvalInterpreter()

@@ -9,7 +9,8 @@ method with a fixed, typed signature, tuples in and tuples out:
   shape/dtype errors users see, eager or traced;
 - ``impl``: evaluation on NumPy buffers;
 - ``jvp``: forward-mode derivative, with symbolic :class:`Zero` tangents;
-- ``batch``: the vectorisation rule used by ``vmap``.
+- ``batch``: the vectorisation rule used by ``vmap``;
+- ``lower``: StableHLO for ``jit`` (see :mod:`jaxtyped._src.core.hlo`).
 
 A rule a primitive lacks raises :class:`MissingRuleError` naming the
 transformation and the primitive. Rules that bind other primitives run
@@ -23,7 +24,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, wrap_buffer
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.errors import MissingRuleError
 
 __all__ = ["Primitive", "Tangent", "NDArray", "HostValue"]
@@ -57,6 +60,20 @@ class Primitive(ABC):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         """Evaluate on concrete NumPy buffers (already type-checked)."""
         raise MissingRuleError(f"eager evaluation needs an impl rule for primitive '{self.name}'")
+
+    def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+        """Eager evaluation on concrete arrays of the (checked) types whose
+        results ``out_avals`` describe: ``impl`` on their host buffers.
+        Primitives that run on the device (a jit call) override this."""
+        outs = self.impl(tuple(host_buffer(arg) for arg in args))
+        return tuple(wrap_buffer(out, aval, self.name) for out, aval in zip(outs, out_avals, strict=True))
+
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        """Emit StableHLO computing the outputs (of types ``out_avals``)
+        from ``args`` into ``ctx``."""
+        raise MissingRuleError(f"jit needs a lowering rule for primitive '{self.name}'")
 
     def jvp(
         self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]

@@ -299,6 +299,7 @@ class Add(Elementwise):
     """``x + y``."""
 
     name = "add"
+    hlo_op = "stablehlo.add"
     arity = 2
     accepts = NUMBER
 
@@ -341,6 +342,7 @@ class Mul(BinaryDifferentiable):
     """``x * y``."""
 
     name = "mul"
+    hlo_op = "stablehlo.multiply"
     accepts = NUMBER
 
     def compute(self, *args: NDArray) -> HostValue:

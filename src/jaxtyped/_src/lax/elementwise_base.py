@@ -19,6 +19,7 @@ from typing_extensions import override
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, ShapeMismatchError
@@ -33,6 +34,7 @@ __all__ = [
     "FLOAT",
     "INTEGRAL",
     "Elementwise",
+    "broadcast_operands",
     "NonDifferentiable",
     "bind_unary",
     "bind_binary",
@@ -81,6 +83,9 @@ class Elementwise(Primitive):
     __slots__ = ()
     arity: ClassVar[int]
     accepts: ClassVar[frozenset[Kind]]
+    # The StableHLO (or CHLO) op computing this primitive, when one op does:
+    # the default ``lower`` broadcasts scalar operands and emits it.
+    hlo_op: ClassVar[str | None] = None
 
     def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
         """The output dtype for operands of ``dtype`` (default: the same)."""
@@ -123,6 +128,21 @@ class Elementwise(Primitive):
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         return batch_elementwise(self, axis, args, dims)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        if self.hlo_op is None:
+            return super().lower(ctx, args, out_avals)
+        (out,) = out_avals
+        return (ctx.op1(self.hlo_op, broadcast_operands(ctx, args, out.shape), out),)
+
+
+def broadcast_operands(ctx: LoweringContext, args: tuple[HloValue, ...], shape: tuple[int, ...]) -> list[HloValue]:
+    """Elementwise operands at the result's shape (0-d ones splatted):
+    StableHLO ops, unlike the primitives, take operands of one shape."""
+    return [ctx.broadcast_to(a, shape) for a in args]
 
 
 def elementwise_shape(name: str, avals: tuple[ShapedArray, ...]) -> tuple[int, ...]:

@@ -144,6 +144,7 @@ class Sin(_Transcendental):
     """Sine."""
 
     name = "sin"
+    hlo_op = "stablehlo.sine"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.sin(args[0])

@@ -1,0 +1,569 @@
+"""``jit``: compile a function through XLA (layer L5).
+
+``jit(f)`` returns a :class:`Jitted` object with ``f``'s static signature.
+Calling it:
+
+1. splits the arguments into static ones (hashed into the cache key) and
+   dynamic pytrees, whose leaves become the compiled program's inputs;
+2. looks the signature up in a bounded per-function cache; a miss traces
+   ``f`` to a jaxpr (a *retrace*) and the first eager call compiles it;
+3. at the top level, runs the executable directly (the dispatch fast
+   path); under a transformation, binds the ``jit`` call primitive so the
+   enclosing interpreter handles it (see :mod:`jaxtyped._src.pjit`).
+
+The cache key is the tree structure of the dynamic arguments, their avals
+(shape, dtype, weak type), the static arguments, and the config options
+that change tracing (``jax_enable_x64``). :meth:`Jitted.cache_info` exposes
+hits, misses and the size, so tests can prove when retracing happens.
+"""
+
+import functools
+import inspect
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Generator, Hashable, Sequence
+from contextlib import contextmanager
+from typing import Any, Final, Generic, NamedTuple, TypeVar, final, overload
+
+import numpy as np
+from typing_extensions import Concatenate, ParamSpec, Self
+
+from jaxtyped._src.api_util import (
+    ShapeDtypeStruct,
+    arg_names,
+    check_callable,
+    flatten_with_names,
+    leaf_to_array,
+)
+from jaxtyped._src.config import config
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_scalar, shared_numpy_constants
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.check import maybe_check_jaxpr
+from jaxtyped._src.core.interpreter import EVAL, current_interpreter, transformation_scope
+from jaxtyped._src.core.jaxpr import ClosedJaxpr
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
+from jaxtyped._src.pjit import consts_as_invars, executable_for, jit_call, run_executable
+from jaxtyped._src.runtime import xla
+from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jaxtyped._src.util import describe_function
+
+__all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "disable_jit"]
+
+P = ParamSpec("P")
+P2 = ParamSpec("P2")
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+S = TypeVar("S")
+
+# Per-function bound on cached signatures (JAX uses the same order of
+# magnitude); the oldest entry is evicted first.
+DEFAULT_CACHE_SIZE: Final = 4096
+
+
+class CacheInfo(NamedTuple):
+    """Statistics of one jitted function's trace cache.
+
+    ``misses`` counts traces (each miss retraces the Python function).
+    """
+
+    hits: int
+    misses: int
+    size: int
+    maxsize: int
+
+
+@contextmanager
+def disable_jit(disable: bool = True) -> Generator[None, None, None]:
+    """Run jitted functions as plain Python inside the block (for
+    debugging with prints and breakpoints), as JAX's ``disable_jit``."""
+    previous = config.jax_disable_jit
+    config.update("jax_disable_jit", disable)
+    try:
+        yield
+    finally:
+        config.update("jax_disable_jit", previous)
+
+
+@final
+class _Entry:
+    """One traced signature: the jaxpr and everything needed to run it.
+
+    ``executable`` is compiled on the first eager call; ``cacheable`` is
+    False when the jaxpr closes over tracers of an enclosing trace.
+    """
+
+    __slots__ = ("closed", "out_tree", "in_avals", "donated", "cacheable", "executable")
+
+    def __init__(
+        self,
+        closed: ClosedJaxpr,
+        out_tree: PyTreeDef,
+        in_avals: tuple[ShapedArray, ...],
+        donated: tuple[bool, ...],
+        cacheable: bool,
+    ) -> None:
+        self.closed = closed
+        self.out_tree = out_tree
+        self.in_avals = in_avals
+        self.donated = donated  # per dynamic leaf
+        self.cacheable = cacheable
+        self.executable: xla.Executable | None = None
+
+
+@final
+class _Signature:
+    """A call's arguments split into static values and dynamic leaves."""
+
+    __slots__ = ("key", "leaves", "tree", "names", "static_args", "donated")
+
+    def __init__(
+        self,
+        key: Hashable,
+        leaves: list[object],
+        tree: PyTreeDef | None,
+        names: list[str] | None,
+        static_args: dict[int | str, object],
+        donated: tuple[bool, ...],
+    ) -> None:
+        self.key = key
+        self.leaves = leaves
+        self.tree = tree
+        self.names = names
+        self.static_args = static_args
+        self.donated = donated
+
+
+_PYTHON_SCALAR_TYPES: Final = (bool, int, float, complex)
+
+
+def _leaf_aval(leaf: object, name: str) -> ShapedArray:
+    if isinstance(leaf, Array):
+        return leaf.aval
+    if isinstance(leaf, ShapeDtypeStruct):
+        return leaf.aval
+    return leaf_to_array(leaf, name, "jit").aval
+
+
+class Jitted(Generic[P, R_co]):
+    """A function compiled through XLA on first call per signature.
+
+    It has the wrapped function's parameters and return type for type
+    checkers. Extra methods: :meth:`trace`, :meth:`lower`,
+    :meth:`cache_info`, :meth:`clear_cache`.
+    """
+
+    def __init__(
+        self,
+        fun: Callable[P, R_co],
+        static_argnums: tuple[int, ...],
+        static_argnames: tuple[str, ...],
+        donate_argnums: tuple[int, ...],
+        cache_size: int = DEFAULT_CACHE_SIZE,
+    ) -> None:
+        self._fun: Callable[..., Any] = fun
+        self._static_argnums = static_argnums
+        self._static_argnames = frozenset(static_argnames)
+        self._donate_argnums = frozenset(donate_argnums)
+        self._desc = describe_function(fun)
+        self._name: str = getattr(fun, "__name__", "fun")
+        self._cache: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self._cache_size = cache_size
+        self._hits = 0
+        self._misses = 0
+        self._lock = threading.Lock()
+        # The dispatch fast path applies when no argument is static or donated.
+        self._simple = not static_argnums and not static_argnames and not donate_argnums
+        functools.update_wrapper(self, fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
+
+    # --- the typed entry points ---
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co:
+        if config.jax_disable_jit:
+            result: R_co = self._fun(*args, **kwargs)
+            return result
+        return self._call(args, kwargs)  # type: ignore[no-any-return]  # pyright: ignore[reportReturnType]  # R_co is what fun returns
+
+    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced":
+        """Trace for these arguments (arrays, scalars or
+        ``ShapeDtypeStruct``\\ s) without compiling."""
+        sig = self._signature(args, kwargs)
+        entry = self._entry(sig)
+        return Traced(entry.closed, entry.out_tree, self._name, entry.donated)
+
+    def lower(self, *args: P.args, **kwargs: P.kwargs) -> "Lowered":
+        """Trace and lower to StableHLO for these arguments."""
+        return self.trace(*args, **kwargs).lower()
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None) -> Self: ...
+    @overload
+    def __get__(self: "Jitted[Concatenate[S, P2], R]", instance: S, owner: type[Any] | None = None) -> "Jitted[P2, R]": ...
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> object:
+        if instance is None:
+            return self
+        return _BoundJitted(self, instance)
+
+    # --- cache statistics ---
+
+    def cache_info(self) -> CacheInfo:
+        """Hits, misses (= traces), current size and bound of the cache."""
+        return CacheInfo(self._hits, self._misses, len(self._cache), self._cache_size)
+
+    def _cache_size_(self) -> int:
+        return len(self._cache)
+
+    def clear_cache(self) -> None:
+        """Forget every traced signature (the next call retraces)."""
+        with self._lock:
+            self._cache.clear()
+
+    def __repr__(self) -> str:
+        return f"<jitted {self._desc}>"
+
+    # --- implementation ---
+
+    def _call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._simple and not kwargs and all(type(a) is ArrayImpl for a in args):
+            key: Hashable = tuple([a._aval for a in args])  # pyright: ignore[reportPrivateUsage]  # the fast path reads the aval slot directly
+            entry = self._cache.get(key)
+            if entry is not None and current_interpreter() is EVAL:
+                self._hits += 1
+                outs = _execute(self._name, entry, args)
+                return tree_unflatten(entry.out_tree, outs)
+        sig = self._signature(args, kwargs)
+        entry = self._entry(sig)
+        arrays = [_as_array(leaf) for leaf in sig.leaves]
+        if current_interpreter() is EVAL and entry.cacheable:
+            outs = _execute(self._name, entry, arrays)
+        else:
+            outs = jit_call(entry.closed, self._name, arrays, entry.donated)
+        return tree_unflatten(entry.out_tree, list(outs))
+
+    def _signature(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Signature:
+        if self._simple and not kwargs and all(type(a) is ArrayImpl for a in args):
+            leaves: list[object] = list(args)
+            key = tuple([a.aval for a in args])
+            return _Signature(key, leaves, None, None, {}, (False,) * len(args))
+        nargs = len(args)
+        static_pos = set()
+        for i in self._static_argnums:
+            j = i + nargs if i < 0 else i
+            if 0 <= j < nargs:
+                static_pos.add(j)
+        static: dict[int | str, object] = {}
+        dyn_args: list[object] = []
+        names = arg_names(self._fun, nargs)
+        dyn_names: list[str] = []
+        for i, a in enumerate(args):
+            if i in static_pos:
+                static[i] = a
+            else:
+                dyn_args.append(a)
+                dyn_names.append(names[i])
+        dyn_kwargs: dict[str, object] = {}
+        for k in sorted(kwargs):
+            if k in self._static_argnames:
+                static[k] = kwargs[k]
+            else:
+                dyn_kwargs[k] = kwargs[k]
+        for where, value in static.items():
+            try:
+                hash(value)
+            except TypeError:
+                raise JaxtypedValueError(
+                    f"jit of {self._desc}: non-hashable static argument {where!r} of type "
+                    f"{type(value).__name__}; static arguments must be hashable (use a tuple, "
+                    "not a list), or pass the value as a dynamic argument"
+                ) from None
+        leaves, tree = tree_flatten((tuple(dyn_args), dyn_kwargs))
+        leaf_names = [n for a, name in zip(dyn_args, dyn_names) for n in flatten_with_names(a, name)[1]]
+        leaf_names += [n for k, v in dyn_kwargs.items() for n in flatten_with_names(v, k)[1]]
+        avals = tuple(_leaf_aval(leaf, name) for leaf, name in zip(leaves, leaf_names))
+        donated = self._donated_leaves(args, static_pos, len(leaves))
+        static_key = tuple(sorted(((str(k), type(v), v) for k, v in static.items()), key=lambda t: t[0]))
+        key = (tree, avals, static_key, config.trace_state())
+        return _Signature(key, leaves, tree, leaf_names, static, donated)
+
+    def _donated_leaves(self, args: tuple[Any, ...], static_pos: set[int], nleaves: int) -> tuple[bool, ...]:
+        if not self._donate_argnums:
+            return (False,) * nleaves
+        flags: list[bool] = []
+        nargs = len(args)
+        donate = {i + nargs if i < 0 else i for i in self._donate_argnums}
+        for i, a in enumerate(args):
+            if i in static_pos:
+                continue
+            count = len(tree_flatten(a)[0])
+            flags += [i in donate] * count
+        flags += [False] * (nleaves - len(flags))
+        return tuple(flags)
+
+    def _entry(self, sig: _Signature) -> _Entry:
+        entry = self._cache.get(sig.key)
+        if entry is not None:
+            with self._lock:
+                self._hits += 1
+                if sig.key in self._cache:
+                    self._cache.move_to_end(sig.key)
+            return entry
+        entry = self._trace(sig)
+        with self._lock:
+            self._misses += 1
+            if entry.cacheable:
+                self._cache[sig.key] = entry
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return entry
+
+    def _trace(self, sig: _Signature) -> _Entry:
+        names = sig.names or [f"args[{i}]" for i in range(len(sig.leaves))]
+        in_avals = tuple(_leaf_aval(leaf, n) for leaf, n in zip(sig.leaves, names))
+        interp = StagingInterpreter(current_interpreter(), self._desc, "jit")
+        with transformation_scope(interp), shared_numpy_constants():
+            tracers = [interp.new_arg(aval, name) for aval, name in zip(in_avals, names)]
+            if sig.tree is None:
+                call_args: list[object] = list(tracers)
+                call_kwargs: dict[str, object] = {}
+            else:
+                dyn_args, dyn_kwargs = tree_unflatten(sig.tree, tracers)
+                dyn_iter = iter(dyn_args)
+                nargs = len(dyn_args) + sum(1 for k in sig.static_args if isinstance(k, int))
+                call_args = [sig.static_args[i] if i in sig.static_args else next(dyn_iter) for i in range(nargs)]
+                call_kwargs = dict(dyn_kwargs)
+                call_kwargs.update({k: v for k, v in sig.static_args.items() if isinstance(k, str)})
+            out = self._fun(*call_args, **call_kwargs)
+            out_leaves, out_tree = tree_flatten(out)
+            out_names = flatten_with_names(out, "output")[1]
+            outs = [leaf_to_array(x, n, "jit") for x, n in zip(out_leaves, out_names)]
+            closed = interp.build(outs)
+        maybe_check_jaxpr(closed)
+        cacheable = all(type(c) is ArrayImpl for c in closed.consts)
+        return _Entry(closed, out_tree, in_avals, sig.donated, cacheable)
+
+
+@final
+class _BoundJitted(Jitted[P, R_co]):
+    """A jitted method bound to its instance (the instance is passed as
+    the first positional argument)."""
+
+    def __init__(self, parent: Jitted[Any, R_co], instance: object) -> None:  # noqa: D107
+        self._parent = parent
+        self._instance = instance
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co:
+        return self._parent(self._instance, *args, **kwargs)
+
+    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced":
+        return self._parent.trace(self._instance, *args, **kwargs)
+
+    def cache_info(self) -> CacheInfo:
+        return self._parent.cache_info()
+
+    def clear_cache(self) -> None:
+        self._parent.clear_cache()
+
+    def __repr__(self) -> str:
+        return f"<bound jitted method of {self._instance!r}>"
+
+
+def _as_array(leaf: object) -> Array:
+    if isinstance(leaf, Array):
+        return leaf
+    if type(leaf) in _PYTHON_SCALAR_TYPES:
+        return array_from_scalar(leaf)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # checked by type() above
+    return leaf_to_array(leaf, "argument", "jit")
+
+
+def _execute(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[ArrayImpl, ...]:
+    """Run an entry's executable (compiled on first use) on concrete args."""
+    consts = entry.closed.consts
+    executable = entry.executable
+    if executable is None:
+        jaxpr = consts_as_invars(entry.closed.jaxpr)
+        executable = entry.executable = executable_for(jaxpr, name, (False,) * len(consts) + entry.donated)
+    concrete: list[ArrayImpl] = []
+    for a in (*consts, *args):
+        if type(a) is not ArrayImpl:
+            a = _as_array(a)
+            if type(a) is not ArrayImpl:
+                raise JaxtypedTypeError(f"jit of {name}: expected a concrete array, got {type(a).__name__}")
+        concrete.append(a)  # pyright: ignore[reportArgumentType]  # narrowed by the type() test
+    donated = (False,) * len(consts) + entry.donated
+    return run_executable(executable, concrete, donated, entry.closed.jaxpr.out_avals, name)
+
+
+# === stages: Traced -> Lowered -> Compiled ===
+
+
+@final
+class Traced:
+    """A traced jitted function: its jaxpr and output structure."""
+
+    def __init__(self, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, name: str, donated: tuple[bool, ...]) -> None:
+        self.jaxpr = jaxpr
+        self.out_tree = out_tree
+        self.fun_name = name
+        self._donated = donated
+
+    @property
+    def out_info(self) -> Any:
+        """The outputs' ``ShapeDtypeStruct`` pytree."""
+        shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in self.jaxpr.out_avals]
+        return tree_unflatten(self.out_tree, shapes)
+
+    def lower(self) -> "Lowered":
+        """Lower the jaxpr to a StableHLO module."""
+        jaxpr = consts_as_invars(self.jaxpr.jaxpr)
+        donated = (False,) * len(self.jaxpr.consts) + self._donated
+        module = lower_jaxpr(jaxpr, name=self.fun_name, donated=donated)
+        return Lowered(module, self.jaxpr, self.out_tree, donated)
+
+
+@final
+class Lowered:
+    """A lowered jitted function: a StableHLO module ready to compile."""
+
+    def __init__(self, module: LoweredModule, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, donated: tuple[bool, ...]) -> None:
+        self._module = module
+        self._jaxpr = jaxpr
+        self._out_tree = out_tree
+        self._donated = donated
+
+    def as_text(self, dialect: str = "stablehlo") -> str:
+        """The module in MLIR's readable syntax (JAX's ``Lowered.as_text``)."""
+        if dialect != "stablehlo":
+            raise JaxtypedValueError(f"Lowered.as_text: unsupported dialect {dialect!r} (only 'stablehlo')")
+        return xla.pretty_module(self._module.text)
+
+    def compile(self) -> "Compiled":
+        """Compile the module with XLA."""
+        executable = xla.compile_module(self._module.text, self._module.in_avals, self._module.out_avals)
+        return Compiled(executable, self._jaxpr, self._out_tree, self._donated)
+
+
+@final
+class Compiled:
+    """A compiled jitted function; call it with arguments of the lowered
+    types."""
+
+    def __init__(self, executable: xla.Executable, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, donated: tuple[bool, ...]) -> None:
+        self._executable = executable
+        self._jaxpr = jaxpr
+        self._out_tree = out_tree
+        self._donated = donated
+
+    def __call__(self, *args: object) -> Any:
+        leaves, _ = tree_flatten(args)
+        arrays = [_as_array(leaf) for leaf in leaves]
+        expected = self._jaxpr.jaxpr.in_avals
+        got = tuple(a.aval for a in arrays)
+        if len(got) != len(expected) or not all(g.same_type(e) for g, e in zip(got, expected)):
+            raise JaxtypedTypeError(
+                "Compiled: called with ("
+                + ", ".join(a.str_short() for a in got)
+                + ") but compiled for ("
+                + ", ".join(a.str_short() for a in expected)
+                + ")"
+            )
+        concrete = [*self._jaxpr.consts, *arrays]
+        for a in concrete:
+            if type(a) is not ArrayImpl:
+                raise JaxtypedTypeError("Compiled: a compiled function is called with concrete arrays only")
+        outs = run_executable(
+            self._executable, concrete, self._donated, self._jaxpr.jaxpr.out_avals, "compiled function"  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
+        )
+        return tree_unflatten(self._out_tree, list(outs))
+
+    def as_text(self) -> str:
+        """The optimized HLO XLA produced."""
+        return self._executable.hlo_text()
+
+    def cost_analysis(self) -> dict[str, float]:
+        """XLA's cost estimates for the program."""
+        return self._executable.cost_analysis()
+
+
+# === jit ===
+
+
+def _normalize_argnums(value: int | Sequence[int] | None, what: str) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    items = (value,) if isinstance(value, int) else tuple(value)
+    for i in items:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise JaxtypedTypeError(f"jit: {what} must be an int or a sequence of ints, got {value!r}")
+    return tuple(int(i) for i in items)
+
+
+def _normalize_argnames(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    items = (value,) if isinstance(value, str) else tuple(value)
+    for name in items:
+        if not isinstance(name, str):
+            raise JaxtypedTypeError(f"jit: static_argnames must be a str or a sequence of str, got {value!r}")
+    return items
+
+
+def jit(
+    fun: Callable[P, R],
+    /,
+    *,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
+) -> Jitted[P, R]:
+    """Compile ``fun`` with XLA (JAX's ``jax.jit``).
+
+    Args:
+        fun: the function to compile; its arguments are pytrees of arrays
+            and scalars (or static values, see below).
+        static_argnums: positions of arguments passed to ``fun`` as Python
+            values; each distinct (hashable) value triggers a retrace.
+        static_argnames: the same by keyword name. Positions and names are
+            matched through ``fun``'s signature, as in JAX.
+        donate_argnums: positions of arguments whose buffers the program may
+            reuse for outputs; a donated array is deleted by the call.
+        keep_unused, inline: accepted for JAX compatibility (unused inputs
+            are always kept; nested calls are always inlined when lowered).
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> f = jt.jit(lambda x: jnp.sin(x) * 2.0)
+        >>> f(jnp.float32(0.5))
+        Array(0.958851, dtype=float32)
+    """
+    check_callable(fun, "jit")
+    nums = _normalize_argnums(static_argnums, "static_argnums")
+    names = _normalize_argnames(static_argnames)
+    donate = _normalize_argnums(donate_argnums, "donate_argnums")
+    nums, names = _match_static(fun, nums, names)
+    overlap = set(nums) & set(donate)
+    if overlap:
+        raise JaxtypedValueError(f"jit: arguments {sorted(overlap)} cannot be both static and donated")
+    return Jitted(fun, nums, names, donate)
+
+
+def _match_static(fun: Callable[..., object], nums: tuple[int, ...], names: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Complete static positions from names and names from positions using
+    ``fun``'s signature (positional-or-keyword parameters only)."""
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return nums, names
+    positional = [p for p in params if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    all_nums = set(nums)
+    all_names = set(names)
+    for i in nums:
+        if 0 <= i < len(positional) and positional[i].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+            all_names.add(positional[i].name)
+    for i, p in enumerate(positional):
+        if p.name in names:
+            all_nums.add(i)
+    return tuple(sorted(all_nums)), tuple(sorted(all_names))

@@ -1,0 +1,247 @@
+"""``jit`` as a call primitive (layer L4).
+
+``JitCall`` holds a traced jaxpr. Every interpreter handles it like any other
+primitive, through its rules:
+
+- evaluation compiles the jaxpr through XLA (cached) and runs it;
+- staging records one ``jit[name=f jaxpr={...}]`` equation, so the inner
+  function stays staged inside ``make_jaxpr`` and nested ``jit``;
+- ``jvp`` of a call is a call of the jvp: the inner jaxpr is differentiated
+  into a new jaxpr (primal and non-zero tangent inputs, primal and
+  non-zero tangent outputs) and called again;
+- ``vmap`` of a call is a call of the batched jaxpr;
+- lowering emits the inner jaxpr inline.
+
+Note [consts are operands]: the jaxpr of a ``JitCall`` has no constvars.
+Values a traced function closes over (arrays, or tracers of an enclosing
+transformation) are passed as leading operands of the call, so every
+interpreter sees them as ordinary inputs and the primitive itself is a
+plain, hashable value.
+"""
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Final, TypeVar, cast, final
+
+from typing_extensions import override
+
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, device_buffer, mark_donated
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
+from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
+from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
+from jaxtyped._src.core.primitive import Primitive, Tangent
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.interpreters.batching import BatchInterpreter
+from jaxtyped._src.interpreters.jvp import JVPInterpreter
+from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.lowering import lower_jaxpr, lower_jaxpr_inline
+from jaxtyped._src.runtime import xla
+
+__all__ = ["JitCall", "jit_call", "consts_as_invars", "executable_for"]
+
+
+def consts_as_invars(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` with its constvars turned into leading invars."""
+    if not jaxpr.constvars:
+        return jaxpr
+    return Jaxpr((), jaxpr.constvars + jaxpr.invars, jaxpr.outvars, jaxpr.eqns)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class JitCall(Primitive):
+    """Call of a staged function (JAX's ``jit`` primitive).
+
+    Attributes:
+        jaxpr: the function, without constvars (see Note [consts are operands]).
+        fun_name: the user function's name, shown as ``name=`` and used for
+            the compiled module's name.
+        donated_invars: per invar, whether its buffer may be reused for an
+            output (``donate_argnums``).
+    """
+
+    name: ClassVar[str] = "jit"
+    jaxpr: Jaxpr
+    fun_name: str
+    donated_invars: tuple[bool, ...]
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        expected = self.jaxpr.in_avals
+        if len(avals) != len(expected) or not all(a.same_type(e) for a, e in zip(avals, expected)):
+            got = ", ".join(a.str_short() for a in avals)
+            want = ", ".join(a.str_short() for a in expected)
+            raise JaxtypedTypeError(f"jit of {self.fun_name}: called with ({got}) but traced for ({want})")
+        return self.jaxpr.out_avals
+
+    @override
+    def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+        executable = executable_for(self.jaxpr, self.fun_name, self.donated_invars)
+        return run_executable(executable, args, self.donated_invars, out_avals, self.fun_name)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        nonzero = tuple(not isinstance(t, Zero) for t in tangents)
+        closed, out_nonzero = _cached(("jvp", self.jaxpr, nonzero), lambda: _jvp_jaxpr(self.jaxpr, nonzero))
+        tangent_args = [t for t in tangents if not isinstance(t, Zero)]
+        outs = jit_call(closed, f"jvp({self.fun_name})", (*primals, *tangent_args))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # Zero filtered out above
+        n_out = len(self.jaxpr.outvars)
+        nonzero_tangents = iter(outs[n_out:])
+        tangent_outs: list[Tangent] = [
+            next(nonzero_tangents) if nz else Zero(aval.to_tangent_aval())
+            for nz, aval in zip(out_nonzero, self.jaxpr.out_avals, strict=True)
+        ]
+        return outs[:n_out], tuple(tangent_outs)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        in_avals = tuple(a.aval for a in args)
+        key = ("vmap", self.jaxpr, dims, in_avals, axis.size, _hashable(axis.name))
+        closed, out_dims = _cached(key, lambda: _batch_jaxpr(self.jaxpr, axis, in_avals, dims))
+        outs = jit_call(closed, f"vmap({self.fun_name})", args)
+        return outs, out_dims
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return lower_jaxpr_inline(ctx, self.jaxpr, (), args)
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (("name", self.fun_name), ("jaxpr", self.jaxpr))
+
+
+def jit_call(closed: ClosedJaxpr, fun_name: str, args: Sequence[Array], donated: Sequence[bool] = ()) -> tuple[Array, ...]:
+    """Bind a ``JitCall`` of ``closed`` on ``args`` (its consts become
+    leading operands)."""
+    donated_invars = (False,) * len(closed.consts) + (tuple(donated) or (False,) * len(args))
+    prim = JitCall(consts_as_invars(closed.jaxpr), fun_name, donated_invars)
+    return bind(prim, *closed.consts, *args)
+
+
+# === executables ===
+
+_EXECUTABLES_MAX: Final = 512
+_executables: "OrderedDict[tuple[Jaxpr, str, tuple[bool, ...]], xla.Executable]" = OrderedDict()
+_executables_lock = threading.Lock()
+
+
+def executable_for(jaxpr: Jaxpr, fun_name: str, donated: tuple[bool, ...]) -> xla.Executable:
+    """The compiled program for a const-free jaxpr (cached by value)."""
+    key = (jaxpr, fun_name, donated)
+    with _executables_lock:
+        hit = _executables.get(key)
+        if hit is not None:
+            _executables.move_to_end(key)
+            return hit
+    lowered = lower_jaxpr(jaxpr, name=fun_name, donated=donated)
+    executable = xla.compile_module(lowered.text, lowered.in_avals, lowered.out_avals)
+    with _executables_lock:
+        _executables[key] = executable
+        while len(_executables) > _EXECUTABLES_MAX:
+            _executables.popitem(last=False)
+    return executable
+
+
+def run_executable(
+    executable: xla.Executable,
+    args: Sequence[ArrayImpl],
+    donated: Sequence[bool],
+    out_avals: tuple[ShapedArray, ...],
+    fun_name: str,
+) -> tuple[ArrayImpl, ...]:
+    """Run ``executable`` on concrete arrays (types already checked);
+    donated arguments are deleted afterwards."""
+    if any(donated):
+        _check_donation(args, donated, fun_name)
+    buffers = [device_buffer(a) for a in args]
+    outs = executable.execute(buffers)
+    if any(donated):
+        for arg, d in zip(args, donated):
+            if d:
+                mark_donated(arg)
+    return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
+
+
+def _check_donation(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> None:
+    donated_ids = {id(a): i for i, (a, d) in enumerate(zip(args, donated)) if d}
+    for i, (arg, d) in enumerate(zip(args, donated)):
+        j = donated_ids.get(id(arg))
+        if j is not None and j != i:
+            raise JaxtypedValueError(
+                f"jit of {fun_name}: the same array {arg.aval.str_short()} is passed as donated argument "
+                f"{j} and again as argument {i}; a donated buffer is consumed by the call, so pass a copy"
+            )
+
+
+# === transformed jaxprs (cached) ===
+
+_TRANSFORM_CACHE_MAX: Final = 1024
+_transform_cache: "OrderedDict[Hashable, tuple[ClosedJaxpr, object]]" = OrderedDict()
+_transform_lock = threading.Lock()
+T = TypeVar("T")
+
+
+def _cached(key: Hashable, make: Callable[[], tuple[ClosedJaxpr, T]]) -> tuple[ClosedJaxpr, T]:
+    """``make()``, cached under ``key`` unless the jaxpr closes over
+    tracers (those belong to one trace and must not be reused)."""
+    with _transform_lock:
+        hit = _transform_cache.get(key)
+        if hit is not None:
+            _transform_cache.move_to_end(key)
+            return cast(tuple[ClosedJaxpr, T], hit)
+    result = make()
+    if all(isinstance(c, ArrayImpl) for c in result[0].consts):
+        with _transform_lock:
+            _transform_cache[key] = result
+            while len(_transform_cache) > _TRANSFORM_CACHE_MAX:
+                _transform_cache.popitem(last=False)
+    return result
+
+
+def _hashable(x: object) -> object:
+    try:
+        hash(x)
+    except TypeError:
+        return id(x)
+    return x
+
+
+def _jvp_jaxpr(jaxpr: Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
+    """The jaxpr of (primals, non-zero tangents) -> (primal outputs,
+    non-zero tangent outputs), and which output tangents are non-zero."""
+    staging = StagingInterpreter(current_interpreter(), "jvp of a jit call", "jit")
+    with transformation_scope(staging):
+        primals = [staging.new_arg(aval) for aval in jaxpr.in_avals]
+        tangents = [staging.new_arg(aval.to_tangent_aval()) for aval, nz in zip(jaxpr.in_avals, nonzero) if nz]
+        jvp_interp = JVPInterpreter(staging, "a jit call")
+        with transformation_scope(jvp_interp):
+            tangent_iter = iter(tangents)
+            boxed = [jvp_interp.box(p, next(tangent_iter)) if nz else p for p, nz in zip(primals, nonzero)]
+            outs = eval_jaxpr(jaxpr, (), *boxed)
+            pairs = [jvp_interp.unbox(o) for o in outs]
+        out_nonzero = tuple(not isinstance(t, Zero) for _, t in pairs)
+        results: list[Array] = [p for p, _ in pairs]
+        results += [t for _, t in pairs if not isinstance(t, Zero)]
+        closed = staging.build(results)
+    return closed, out_nonzero
+
+
+def _batch_jaxpr(
+    jaxpr: Jaxpr, axis: BatchAxis, in_avals: tuple[ShapedArray, ...], dims: tuple[BatchDim, ...]
+) -> tuple[ClosedJaxpr, tuple[BatchDim, ...]]:
+    """The jaxpr of the batched values -> batched outputs, and the
+    outputs' batch dimensions."""
+    staging = StagingInterpreter(current_interpreter(), "vmap of a jit call", "jit")
+    with transformation_scope(staging):
+        vals = [staging.new_arg(aval) for aval in in_avals]
+        batch_interp = BatchInterpreter(staging, axis, "a jit call")
+        with transformation_scope(batch_interp):
+            boxed = [batch_interp.box(v, d) for v, d in zip(vals, dims)]
+            outs = eval_jaxpr(jaxpr, (), *boxed)
+            pairs = [batch_interp.unbox(o) for o in outs]
+        closed = staging.build([v for v, _ in pairs])
+    return closed, tuple(d for _, d in pairs)

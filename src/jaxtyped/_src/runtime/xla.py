@@ -1,0 +1,386 @@
+"""The bridge to XLA (layer L3): the only module that imports jaxlib.
+
+It owns the PJRT CPU client, host/device transfers, compilation (with a
+bounded cache keyed on the module text and the compile options) and
+execution. Everything jaxlib would accept silently but get wrong (see
+``shared/notes/jaxlib-0.10-facts.md``, section 11) is checked here or by the
+callers before a buffer reaches jaxlib: avals always come from our own
+types, 64-bit data is only put with x64 enabled, argument counts and types
+are checked against the executable's signature.
+
+Note [fast result path]: outputs are built with
+``array_result_handler(..., _skip_checks=True)`` and
+``execute_sharded(...).consume_with_handlers``; jaxlib 0.10's
+``disassemble_into_single_device_arrays`` tries to import ``jax`` for every
+output (about 50 us each).
+
+Note [versions] (JEP 9419): jaxlib is a separate wheel with its own
+version; the range this runtime is tested against is declared in
+``pyproject.toml`` and checked when jaxtyped is imported, with a message
+that names the installed version, the range and the fix.
+"""
+
+# pyright: reportUnknownMemberType=false, reportUnknownVariableType=false
+# (jaxlib's nanobind classes are only partly typed; this façade is where
+# their values become our types)
+
+import functools
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, final
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.config import config
+from jaxtyped._src.core.array_impl import DeviceBuffer, register_device_backend
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.hlo import tensor_type
+
+# jaxlib logs the device count at INFO level when a client is created;
+# JAX users do not see that line, so neither do ours (user settings win).
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+
+import jaxlib.version  # noqa: E402
+
+__all__ = [
+    "MIN_JAXLIB",
+    "MAX_JAXLIB_EXCLUSIVE",
+    "check_jaxlib_version",
+    "jaxlib_version",
+    "Device",
+    "devices",
+    "default_device",
+    "put",
+    "Executable",
+    "compile_module",
+    "pretty_module",
+    "compile_cache_info",
+    "clear_compile_cache",
+]
+
+# Keep in sync with the ``jaxlib`` requirement in pyproject.toml (a test
+# checks that they agree).
+MIN_JAXLIB: Final = (0, 8, 3)
+MAX_JAXLIB_EXCLUSIVE: Final = (0, 11, 0)
+
+
+def _parse_version(text: str) -> tuple[int, ...]:
+    parts: list[int] = []
+    for piece in text.split(".")[:3]:
+        digits = "".join(ch for ch in piece if ch.isdigit()) if not piece.isdigit() else piece
+        if not digits:
+            break
+        parts.append(int(digits))
+        if not piece.isdigit():
+            break
+    return tuple(parts)
+
+
+def _show(version: tuple[int, ...]) -> str:
+    return ".".join(str(v) for v in version)
+
+
+def check_jaxlib_version(installed: str) -> None:
+    """Raise ``ImportError`` unless ``installed`` is in the supported range.
+
+    The message names the installed version, the supported range and how
+    to install a supported jaxlib (JEP 9419: jaxlib versions are checked
+    when the Python package is imported).
+    """
+    version = _parse_version(installed)
+    if len(version) >= 2 and MIN_JAXLIB <= version < MAX_JAXLIB_EXCLUSIVE:
+        return
+    supported = f">={_show(MIN_JAXLIB)},<{_show(MAX_JAXLIB_EXCLUSIVE[:2])}"
+    raise ImportError(
+        f"jaxtyped requires jaxlib {supported}, but jaxlib {installed} is installed. "
+        f"Install a supported version with: pip install 'jaxlib{supported}'"
+    )
+
+
+def jaxlib_version() -> str:
+    """The installed jaxlib's version string."""
+    return str(jaxlib.version.__version__)
+
+
+check_jaxlib_version(jaxlib_version())
+
+import jaxlib.xla_client as xc  # noqa: E402
+
+_HAS_BUFFER_PROTOCOL: Final = _parse_version(jaxlib_version()) >= (0, 10)
+_BFLOAT16: Final = np.dtype(dtypes.bfloat16)
+_BOOL: Final = np.dtype(np.bool_)
+
+
+# === client and devices ===
+
+Device = Any
+"""A jaxlib device (``CpuDevice(id=0)``); opaque to the rest of jaxtyped."""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class _Backend:
+    client: Any
+    devices: tuple[Device, ...]
+    shardings: tuple[Any, ...]  # one replicated single-device sharding per device
+
+
+_backend_lock = threading.Lock()
+_backend_cell: list[_Backend] = []
+
+
+def _get_backend() -> _Backend:
+    if _backend_cell:
+        return _backend_cell[0]
+    with _backend_lock:
+        if not _backend_cell:
+            client = xc.make_cpu_client()
+            devs = tuple(client.local_devices())
+            shardings = tuple(
+                xc.GSPMDSharding(xc.DeviceList((d,)), xc.HloSharding.replicate()) for d in devs
+            )
+            _backend_cell.append(_Backend(client, devs, shardings))
+    return _backend_cell[0]
+
+
+def devices() -> list[Device]:
+    """The CPU devices of the PJRT client (created on first use)."""
+    return list(_get_backend().devices)
+
+
+def default_device() -> Device:
+    """Where arrays and computations go unless told otherwise."""
+    return _get_backend().devices[0]
+
+
+def _device_index(device: Device | None) -> int:
+    if device is None:
+        return 0
+    backend = _get_backend()
+    for i, d in enumerate(backend.devices):
+        if d is device or d == device:
+            return i
+    raise ValueError(f"device_put: {device!r} is not one of jaxtyped's devices {list(backend.devices)}")
+
+
+# === transfers ===
+
+
+def _xla_aval(aval: ShapedArray) -> ShapedArray:
+    # float0 has no XLA type: its (meaningless) data travel as booleans.
+    return ShapedArray(aval.shape, _BOOL, aval.weak_type) if dtypes.is_float0(aval.dtype) else aval
+
+
+def put(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, device: Device | None = None) -> DeviceBuffer:
+    """A device buffer holding ``value``, whose shape and dtype must be
+    exactly ``aval``'s (checked: jaxlib would accept anything).
+
+    The host memory is aliased when jaxlib can (64-byte aligned): callers
+    pass only immutable, library-owned buffers.
+    """
+    host_dtype = _BOOL if dtypes.is_float0(aval.dtype) else aval.dtype
+    if value.shape != aval.shape or value.dtype != host_dtype:
+        if dtypes.is_float0(aval.dtype) and value.shape == aval.shape:
+            value = np.zeros(aval.shape, _BOOL)
+        else:
+            raise AssertionError(
+                f"internal error: device transfer of a {value.dtype}{list(value.shape)} buffer "
+                f"as {aval.str_short()}"
+            )
+    backend = _get_backend()
+    index = _device_index(device)
+    buffer: DeviceBuffer = xc.batched_device_put(
+        _xla_aval(aval),
+        backend.shardings[index],
+        [value],
+        [backend.devices[index]],
+        enable_x64=True,  # data are already canonical: never narrow silently
+    )
+    return buffer
+
+
+def to_host(buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
+    """A read-only host view of a single-device buffer (waits for it)."""
+    if dtypes.is_float0(aval.dtype):
+        return np.zeros(aval.shape, dtypes.float0)
+    if aval.dtype == _BFLOAT16:
+        # No PEP 3118 format for bfloat16: read the bits as uint16.
+        bits = np.asarray(_bitcast_to_uint16(buffer, aval))
+        value = bits.view(_BFLOAT16)
+    elif _HAS_BUFFER_PROTOCOL:
+        value = np.asarray(buffer)  # zero-copy on CPU
+    else:
+        value, _ = getattr(buffer, "_single_device_array_to_np_array_did_copy")()
+    if value.dtype != aval.dtype or value.shape != aval.shape:
+        raise AssertionError(
+            f"internal error: device buffer read back as {value.dtype}{list(value.shape)}, "
+            f"expected {aval.str_short()}"
+        )
+    if value.flags.writeable:
+        value.flags.writeable = False
+    return value
+
+
+def _bitcast_to_uint16(buffer: DeviceBuffer, aval: ShapedArray) -> DeviceBuffer:
+    out = ShapedArray(aval.shape, np.dtype(np.uint16))
+    text = (
+        "module @bitcast {\n"
+        f"  func.func public @main(%arg0: {tensor_type(aval)}) -> {tensor_type(out)} {{\n"
+        f'    %0 = "stablehlo.bitcast_convert"(%arg0) : ({tensor_type(aval)}) -> {tensor_type(out)}\n'
+        f'    "func.return"(%0) : ({tensor_type(out)}) -> ()\n'
+        "  }\n}\n"
+    )
+    (result,) = compile_module(text, (aval,), (out,)).execute((buffer,))
+    return result
+
+
+def _devices_of(buffer: DeviceBuffer) -> frozenset[object]:
+    sharding = getattr(buffer, "_sharding")
+    return frozenset(sharding._device_assignment)
+
+
+@final
+class _Transfers:
+    """The host/device transfers the concrete array type calls."""
+
+    def to_host(self, buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
+        return to_host(buffer, aval)
+
+    def to_device(self, value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> DeviceBuffer:
+        return put(value, aval)
+
+    def describe_devices(self, buffer: DeviceBuffer) -> frozenset[object]:
+        return _devices_of(buffer)
+
+
+register_device_backend(_Transfers())
+
+
+# === compilation and execution ===
+
+
+@final
+class Executable:
+    """A compiled program with its signature.
+
+    ``execute`` takes one device buffer per parameter, in order, and returns
+    one per result; dispatch is asynchronous (the outputs are futures that
+    block when read).
+    """
+
+    __slots__ = ("loaded", "in_avals", "out_avals", "text", "_handlers")
+
+    def __init__(self, loaded: Any, text: str, in_avals: tuple[ShapedArray, ...], out_avals: tuple[ShapedArray, ...]) -> None:
+        self.loaded = loaded
+        self.text = text
+        self.in_avals = in_avals
+        self.out_avals = out_avals
+        sharding = _get_backend().shardings[0]
+        self._handlers = [
+            xc.array_result_handler(_xla_aval(aval), sharding, True, _skip_checks=True) for aval in out_avals
+        ]
+
+    def execute(self, buffers: Sequence[DeviceBuffer]) -> list[DeviceBuffer]:
+        """Run on ``buffers`` (whose types the caller has checked)."""
+        results: list[DeviceBuffer] = self.loaded.execute_sharded(buffers).consume_with_handlers(self._handlers)
+        return results
+
+    def hlo_text(self) -> str:
+        """The optimized HLO XLA compiled (for inspection)."""
+        modules = self.loaded.hlo_modules()
+        return "\n".join(str(m.to_string()) for m in modules)
+
+    def cost_analysis(self) -> dict[str, float]:
+        """XLA's cost estimates (``flops``, ``bytes accessed``, ...)."""
+        analysis: dict[str, float] = dict(self.loaded.cost_analysis())
+        return analysis
+
+
+@final
+@dataclass(slots=True)
+class _CacheStats:
+    hits: int = 0
+    misses: int = 0
+
+
+_COMPILE_CACHE_SIZE: Final = 1024
+_compile_cache: "OrderedDict[tuple[str, tuple[ShapedArray, ...], tuple[ShapedArray, ...]], Executable]" = OrderedDict()
+_compile_stats = _CacheStats()
+_compile_lock = threading.Lock()
+
+
+def compile_module(
+    text: str, in_avals: tuple[ShapedArray, ...], out_avals: tuple[ShapedArray, ...]
+) -> Executable:
+    """Compile StableHLO ``text`` (cached: the same text compiles once).
+
+    Raises:
+        RuntimeError: XLA rejected the module (a bug in a lowering rule);
+            the message includes the module text.
+    """
+    key = (text, in_avals, out_avals)
+    with _compile_lock:
+        hit = _compile_cache.get(key)
+        if hit is not None:
+            _compile_cache.move_to_end(key)
+            _compile_stats.hits += 1
+            return hit
+        _compile_stats.misses += 1
+    backend = _get_backend()
+    options = xc.CompileOptions()
+    try:
+        loaded = backend.client.compile_and_load(text.encode(), xc.DeviceList(backend.devices[:1]), options)
+    except Exception as err:  # jaxlib raises its own JaxRuntimeError
+        raise RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}") from err
+    executable = Executable(loaded, text, in_avals, out_avals)
+    with _compile_lock:
+        _compile_cache[key] = executable
+        while len(_compile_cache) > _COMPILE_CACHE_SIZE:
+            _compile_cache.popitem(last=False)
+    return executable
+
+
+def compile_cache_info() -> tuple[int, int, int]:
+    """``(hits, misses, size)`` of the process-wide compile cache."""
+    return _compile_stats.hits, _compile_stats.misses, len(_compile_cache)
+
+
+def clear_compile_cache() -> None:
+    """Drop every cached executable (tests, memory pressure)."""
+    with _compile_lock:
+        _compile_cache.clear()
+
+
+@functools.cache
+def _mlir_context() -> Any:
+    from jaxlib.mlir import ir
+    from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+    from jaxlib.mlir.dialects import chlo, stablehlo
+
+    registry = ir.DialectRegistry()
+    _jax_mlir_ext.register_dialects(registry)
+    context = ir.Context()
+    context.append_dialect_registry(registry)
+    context.load_all_available_dialects()
+    stablehlo.register_dialect(context)
+    chlo.register_dialect(context)
+    return context
+
+
+def pretty_module(text: str) -> str:
+    """``text`` re-printed by MLIR in the readable (custom) op syntax."""
+    from jaxlib.mlir import ir
+
+    context = _mlir_context()
+    with context:
+        module = ir.Module.parse(text)
+        return str(module)
+
+
+def current_x64() -> bool:
+    """Whether 64-bit types are enabled (part of every cache key)."""
+    return config.jax_enable_x64
