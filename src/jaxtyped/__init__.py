@@ -31,6 +31,7 @@ if DEBUG:
 
 from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
 from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402
+from jaxtyped._src.api_device import block_until_ready, device_get, device_put, devices, local_devices  # noqa: E402
 from jaxtyped._src.api_jit import disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
@@ -42,14 +43,19 @@ __all__ = [
     "Array",
     "DEBUG",
     "ShapeDtypeStruct",
+    "block_until_ready",
     "config",
     "core",
+    "device_get",
+    "device_put",
+    "devices",
     "errors",
     "disable_jit",
     "jacfwd",
     "jit",
     "jvp",
     "lax",
+    "local_devices",
     "make_jaxpr",
     "numpy",
     "tree",

@@ -37,7 +37,14 @@ from jaxtyped._src.api_util import (
 )
 from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_scalar, shared_numpy_constants
+from jaxtyped._src.core.array_impl import (
+    ArrayImpl,
+    array_from_device,
+    array_from_scalar,
+    device_buffer,
+    is_python_scalar,
+    shared_numpy_constants,
+)
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.check import maybe_check_jaxpr
 from jaxtyped._src.core.interpreter import EVAL, current_interpreter, transformation_scope
@@ -95,7 +102,10 @@ class _Entry:
     False when the jaxpr closes over tracers of an enclosing trace.
     """
 
-    __slots__ = ("closed", "out_tree", "in_avals", "donated", "cacheable", "executable")
+    __slots__ = (
+        "closed", "out_tree", "in_avals", "donated", "cacheable", "executable", "single_output", "any_donated",
+        "out_avals",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -111,6 +121,10 @@ class _Entry:
         self.donated = donated  # per dynamic leaf
         self.cacheable = cacheable
         self.executable: xla.Executable | None = None
+        # A bare array result needs no unflattening (the dispatch fast path).
+        self.single_output = out_tree.num_leaves == 1 and out_tree.num_nodes == 1
+        self.any_donated = any(donated)
+        self.out_avals = closed.jaxpr.out_avals
 
 
 @final
@@ -184,7 +198,7 @@ class Jitted(Generic[P, R_co]):
         if config.jax_disable_jit:
             result: R_co = self._fun(*args, **kwargs)
             return result
-        return self._call(args, kwargs)  # type: ignore[no-any-return]  # pyright: ignore[reportReturnType]  # R_co is what fun returns
+        return self._call(args, kwargs)  # type: ignore[no-any-return]  # R_co is what fun returns
 
     def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced":
         """Trace for these arguments (arrays, scalars or
@@ -226,29 +240,37 @@ class Jitted(Generic[P, R_co]):
     # --- implementation ---
 
     def _call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        if self._simple and not kwargs and all(type(a) is ArrayImpl for a in args):
-            key: Hashable = tuple([a._aval for a in args])  # pyright: ignore[reportPrivateUsage]  # the fast path reads the aval slot directly
-            entry = self._cache.get(key)
-            if entry is not None and current_interpreter() is EVAL:
+        eager = current_interpreter() is EVAL
+        if self._simple:
+            # Dispatch fast path: no static or donated arguments, so the key
+            # is the tree structure and the leaves' avals; names and checks
+            # are only needed when tracing (a miss takes the full path).
+            if not kwargs and _all_concrete(args):
+                key: Hashable = tuple([a.aval for a in args])
+                leaves: Sequence[Any] = args
+            else:
+                flat, tree = tree_flatten((args, kwargs))
+                avals = _fast_avals(flat)
+                key = (tree, avals, config.trace_state()) if avals is not None else None
+                leaves = flat
+            entry = self._cache.get(key) if key is not None else None
+            if entry is not None and eager:
                 self._hits += 1
-                outs = _execute(self._name, entry, args)
-                return tree_unflatten(entry.out_tree, outs)
+                return _unflatten_outputs(entry, _execute(self._name, entry, leaves))
         sig = self._signature(args, kwargs)
         entry = self._entry(sig)
         arrays = [_as_array(leaf) for leaf in sig.leaves]
-        if current_interpreter() is EVAL and entry.cacheable:
-            outs = _execute(self._name, entry, arrays)
-        else:
-            outs = jit_call(entry.closed, self._name, arrays, entry.donated)
-        return tree_unflatten(entry.out_tree, list(outs))
+        if eager and entry.cacheable:
+            return _unflatten_outputs(entry, _execute(self._name, entry, arrays))
+        return tree_unflatten(entry.out_tree, list(jit_call(entry.closed, self._name, arrays, entry.donated)))
 
     def _signature(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Signature:
-        if self._simple and not kwargs and all(type(a) is ArrayImpl for a in args):
+        if self._simple and not kwargs and _all_concrete(args):
             leaves: list[object] = list(args)
             key = tuple([a.aval for a in args])
             return _Signature(key, leaves, None, None, {}, (False,) * len(args))
         nargs = len(args)
-        static_pos = set()
+        static_pos: set[int] = set()
         for i in self._static_argnums:
             j = i + nargs if i < 0 else i
             if 0 <= j < nargs:
@@ -284,7 +306,7 @@ class Jitted(Generic[P, R_co]):
         avals = tuple(_leaf_aval(leaf, name) for leaf, name in zip(leaves, leaf_names))
         donated = self._donated_leaves(args, static_pos, len(leaves))
         static_key = tuple(sorted(((str(k), type(v), v) for k, v in static.items()), key=lambda t: t[0]))
-        key = (tree, avals, static_key, config.trace_state())
+        key = (tree, avals, config.trace_state()) if self._simple else (tree, avals, static_key, config.trace_state())
         return _Signature(key, leaves, tree, leaf_names, static, donated)
 
     def _donated_leaves(self, args: tuple[Any, ...], static_pos: set[int], nleaves: int) -> tuple[bool, ...]:
@@ -369,6 +391,36 @@ class _BoundJitted(Jitted[P, R_co]):
         return f"<bound jitted method of {self._instance!r}>"
 
 
+def _all_concrete(args: tuple[Any, ...]) -> bool:
+    for a in args:
+        if type(a) is not ArrayImpl:
+            return False
+    return True
+
+
+def _fast_avals(leaves: list[object]) -> tuple[ShapedArray, ...] | None:
+    """The leaves' avals if every leaf is a concrete array or a Python
+    scalar (the common case of a cache hit), else None."""
+    avals: list[ShapedArray] = []
+    for leaf in leaves:
+        if type(leaf) is ArrayImpl:
+            avals.append(leaf.aval)
+        elif is_python_scalar(leaf):
+            try:
+                avals.append(array_from_scalar(leaf).aval)
+            except OverflowError:
+                return None
+        else:
+            return None
+    return tuple(avals)
+
+
+def _unflatten_outputs(entry: "_Entry", outs: tuple[ArrayImpl, ...]) -> Any:
+    if entry.single_output:
+        return outs[0]
+    return tree_unflatten(entry.out_tree, outs)
+
+
 def _as_array(leaf: object) -> Array:
     if isinstance(leaf, Array):
         return leaf
@@ -379,20 +431,27 @@ def _as_array(leaf: object) -> Array:
 
 def _execute(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[ArrayImpl, ...]:
     """Run an entry's executable (compiled on first use) on concrete args."""
-    consts = entry.closed.consts
     executable = entry.executable
+    consts = entry.closed.consts
     if executable is None:
         jaxpr = consts_as_invars(entry.closed.jaxpr)
         executable = entry.executable = executable_for(jaxpr, name, (False,) * len(consts) + entry.donated)
-    concrete: list[ArrayImpl] = []
-    for a in (*consts, *args):
-        if type(a) is not ArrayImpl:
-            a = _as_array(a)
-            if type(a) is not ArrayImpl:
-                raise JaxtypedTypeError(f"jit of {name}: expected a concrete array, got {type(a).__name__}")
-        concrete.append(a)  # pyright: ignore[reportArgumentType]  # narrowed by the type() test
+    if not entry.any_donated:
+        buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts
+        for a in args:
+            buffers.append(device_buffer(a if type(a) is ArrayImpl else _concrete(a, name)))
+        return tuple(map(array_from_device, executable.execute(buffers), entry.out_avals))
+    concrete = [_concrete(a, name) for a in (*consts, *args)]
     donated = (False,) * len(consts) + entry.donated
-    return run_executable(executable, concrete, donated, entry.closed.jaxpr.out_avals, name)
+    return run_executable(executable, concrete, donated, entry.out_avals, name)
+
+
+def _concrete(a: object, name: str) -> ArrayImpl:
+    array = a if isinstance(a, Array) else _as_array(a)
+    if type(array) is not ArrayImpl:
+        raise JaxtypedTypeError(f"jit of {name}: expected a concrete array, got {type(array).__name__}")
+    assert isinstance(array, ArrayImpl)
+    return array
 
 
 # === stages: Traced -> Lowered -> Compiled ===
@@ -494,7 +553,7 @@ def _normalize_argnums(value: int | Sequence[int] | None, what: str) -> tuple[in
         return ()
     items = (value,) if isinstance(value, int) else tuple(value)
     for i in items:
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
             raise JaxtypedTypeError(f"jit: {what} must be an int or a sequence of ints, got {value!r}")
     return tuple(int(i) for i in items)
 
@@ -504,7 +563,7 @@ def _normalize_argnames(value: str | Sequence[str] | None) -> tuple[str, ...]:
         return ()
     items = (value,) if isinstance(value, str) else tuple(value)
     for name in items:
-        if not isinstance(name, str):
+        if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
             raise JaxtypedTypeError(f"jit: static_argnames must be a str or a sequence of str, got {value!r}")
     return items
 

@@ -88,7 +88,7 @@ class JitCall(Primitive):
         nonzero = tuple(not isinstance(t, Zero) for t in tangents)
         closed, out_nonzero = _cached(("jvp", self.jaxpr, nonzero), lambda: _jvp_jaxpr(self.jaxpr, nonzero))
         tangent_args = [t for t in tangents if not isinstance(t, Zero)]
-        outs = jit_call(closed, f"jvp({self.fun_name})", (*primals, *tangent_args))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # Zero filtered out above
+        outs = jit_call(closed, f"jvp({self.fun_name})", (*primals, *tangent_args))
         n_out = len(self.jaxpr.outvars)
         nonzero_tangents = iter(outs[n_out:])
         tangent_outs: list[Tangent] = [
@@ -168,7 +168,7 @@ def run_executable(
 
 def _check_donation(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> None:
     donated_ids = {id(a): i for i, (a, d) in enumerate(zip(args, donated)) if d}
-    for i, (arg, d) in enumerate(zip(args, donated)):
+    for i, arg in enumerate(args):
         j = donated_ids.get(id(arg))
         if j is not None and j != i:
             raise JaxtypedValueError(

@@ -1,7 +1,7 @@
 """Abstract values: what every transformation knows about an array without
 its data (layer L1)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, final
 
 import numpy as np
@@ -27,6 +27,18 @@ class ShapedArray:
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
     weak_type: bool = False
+    # Avals key every jit cache lookup: hash once, not per lookup.
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.shape, self.dtype, self.weak_type)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type["ShapedArray"], tuple[tuple[int, ...], np.dtype[Any], bool]]:
+        # The cached hash is per process (str hashes are salted): rebuild it.
+        return (ShapedArray, (self.shape, self.dtype, self.weak_type))
 
     @property
     def ndim(self) -> int:

@@ -20,10 +20,6 @@ version; the range this runtime is tested against is declared in
 that names the installed version, the range and the fix.
 """
 
-# pyright: reportUnknownMemberType=false, reportUnknownVariableType=false
-# (jaxlib's nanobind classes are only partly typed; this façade is where
-# their values become our types)
-
 import functools
 import os
 import threading
@@ -35,7 +31,6 @@ from typing import Any, Final, final
 import numpy as np
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.config import config
 from jaxtyped._src.core.array_impl import DeviceBuffer, register_device_backend
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.hlo import tensor_type
@@ -109,6 +104,7 @@ def jaxlib_version() -> str:
 check_jaxlib_version(jaxlib_version())
 
 import jaxlib.xla_client as xc  # noqa: E402
+from jaxlib.mlir import ir  # noqa: E402
 
 _HAS_BUFFER_PROTOCOL: Final = _parse_version(jaxlib_version()) >= (0, 10)
 _BFLOAT16: Final = np.dtype(dtypes.bfloat16)
@@ -117,16 +113,16 @@ _BOOL: Final = np.dtype(np.bool_)
 
 # === client and devices ===
 
-Device = Any
+Device = xc.Device
 """A jaxlib device (``CpuDevice(id=0)``); opaque to the rest of jaxtyped."""
 
 
 @final
 @dataclass(frozen=True, slots=True)
 class _Backend:
-    client: Any
+    client: xc.Client
     devices: tuple[Device, ...]
-    shardings: tuple[Any, ...]  # one replicated single-device sharding per device
+    shardings: tuple[xc.GSPMDSharding, ...]  # one replicated single-device sharding per device
 
 
 _backend_lock = threading.Lock()
@@ -205,6 +201,7 @@ def put(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, device: Device
 
 def to_host(buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
     """A read-only host view of a single-device buffer (waits for it)."""
+    assert isinstance(buffer, xc.ArrayImpl)
     if dtypes.is_float0(aval.dtype):
         return np.zeros(aval.shape, dtypes.float0)
     if aval.dtype == _BFLOAT16:
@@ -214,7 +211,7 @@ def to_host(buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype
     elif _HAS_BUFFER_PROTOCOL:
         value = np.asarray(buffer)  # zero-copy on CPU
     else:
-        value, _ = getattr(buffer, "_single_device_array_to_np_array_did_copy")()
+        value, _ = buffer._single_device_array_to_np_array_did_copy()  # jaxlib < 0.10 has no buffer protocol
     if value.dtype != aval.dtype or value.shape != aval.shape:
         raise AssertionError(
             f"internal error: device buffer read back as {value.dtype}{list(value.shape)}, "
@@ -239,8 +236,8 @@ def _bitcast_to_uint16(buffer: DeviceBuffer, aval: ShapedArray) -> DeviceBuffer:
 
 
 def _devices_of(buffer: DeviceBuffer) -> frozenset[object]:
-    sharding = getattr(buffer, "_sharding")
-    return frozenset(sharding._device_assignment)
+    assert isinstance(buffer, xc.ArrayImpl)
+    return frozenset(buffer._sharding._internal_device_list)  # jaxlib's only device accessor
 
 
 @final
@@ -274,7 +271,7 @@ class Executable:
 
     __slots__ = ("loaded", "in_avals", "out_avals", "text", "_handlers")
 
-    def __init__(self, loaded: Any, text: str, in_avals: tuple[ShapedArray, ...], out_avals: tuple[ShapedArray, ...]) -> None:
+    def __init__(self, loaded: xc.LoadedExecutable, text: str, in_avals: tuple[ShapedArray, ...], out_avals: tuple[ShapedArray, ...]) -> None:
         self.loaded = loaded
         self.text = text
         self.in_avals = in_avals
@@ -296,8 +293,7 @@ class Executable:
 
     def cost_analysis(self) -> dict[str, float]:
         """XLA's cost estimates (``flops``, ``bytes accessed``, ...)."""
-        analysis: dict[str, float] = dict(self.loaded.cost_analysis())
-        return analysis
+        return {str(k): float(v) for k, v in self.loaded.cost_analysis().items()}
 
 
 @final
@@ -356,8 +352,7 @@ def clear_compile_cache() -> None:
 
 
 @functools.cache
-def _mlir_context() -> Any:
-    from jaxlib.mlir import ir
+def _mlir_context() -> "ir.Context":
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
     from jaxlib.mlir.dialects import chlo, stablehlo
 
@@ -373,14 +368,7 @@ def _mlir_context() -> Any:
 
 def pretty_module(text: str) -> str:
     """``text`` re-printed by MLIR in the readable (custom) op syntax."""
-    from jaxlib.mlir import ir
-
     context = _mlir_context()
     with context:
         module = ir.Module.parse(text)
         return str(module)
-
-
-def current_x64() -> bool:
-    """Whether 64-bit types are enabled (part of every cache key)."""
-    return config.jax_enable_x64

@@ -1,0 +1,78 @@
+"""Devices and transfers (layer L5): ``devices``, ``device_put``,
+``device_get``, ``block_until_ready`` (JAX's names and semantics)."""
+
+from typing import Any, TypeVar
+
+import numpy as np
+
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, host_buffer
+from jaxtyped._src.core.interpreter import Tracer
+from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.api_util import leaf_to_array
+from jaxtyped._src.runtime import xla
+from jaxtyped._src.tree_util import tree_map
+
+__all__ = ["devices", "local_devices", "device_put", "device_get", "block_until_ready"]
+
+T = TypeVar("T")
+
+
+def devices() -> list[Any]:
+    """The devices computations can run on (the CPU devices of the PJRT
+    client; set ``XLA_FLAGS=--xla_force_host_platform_device_count=N``
+    before the first use for N of them)."""
+    return xla.devices()
+
+
+def local_devices() -> list[Any]:
+    """The devices attached to this process (all of them: one process)."""
+    return xla.devices()
+
+
+def device_put(x: Any, device: Any = None) -> Any:
+    """Transfer every leaf of pytree ``x`` to ``device`` (default: the
+    first device), returning arrays backed by device buffers.
+
+    NumPy inputs are copied (later writes to them do not show); arrays
+    already on the device are returned as they are.
+    """
+
+    def put(leaf: object) -> Array:
+        array = leaf_to_array(leaf, "x", "device_put")
+        if isinstance(array, Tracer):
+            return array  # under a transformation the value is abstract: nothing to move
+        if not isinstance(array, ArrayImpl):
+            raise JaxtypedTypeError(f"device_put: expected an array, got {type(array).__name__}")
+        if device is None and array.is_deleted():
+            raise RuntimeError("device_put: the array has been deleted (donated)")
+        buffer = xla.put(host_buffer(array), array.aval, device)
+        return array_from_device(buffer, array.aval)
+
+    return tree_map(put, x)
+
+
+def device_get(x: T) -> T:
+    """Every array leaf of pytree ``x`` as a NumPy array on the host
+    (other leaves unchanged)."""
+
+    def get(leaf: object) -> object:
+        if isinstance(leaf, ArrayImpl):
+            return np.asarray(host_buffer(leaf))
+        return leaf
+
+    result: T = tree_map(get, x)
+    return result
+
+
+def block_until_ready(x: T) -> T:
+    """Wait until every array in pytree ``x`` is computed; returns ``x``
+    (dispatch is asynchronous: results are futures until then)."""
+
+    def wait(leaf: object) -> object:
+        if isinstance(leaf, ArrayImpl):
+            leaf.block_until_ready()
+        return leaf
+
+    tree_map(wait, x)
+    return x

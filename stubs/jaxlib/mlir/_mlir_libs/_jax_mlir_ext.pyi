@@ -1,0 +1,3 @@
+from jaxlib.mlir.ir import DialectRegistry
+
+def register_dialects(registry: DialectRegistry) -> None: ...

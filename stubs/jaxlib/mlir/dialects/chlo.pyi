@@ -1,0 +1,3 @@
+from jaxlib.mlir.ir import Context
+
+def register_dialect(context: Context | None = None, load: bool = True) -> None: ...

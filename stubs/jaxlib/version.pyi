@@ -1,0 +1,2 @@
+__version__: str
+_version: str
