@@ -88,10 +88,11 @@ class Config:
         False
     """
 
-    __slots__ = ("_values",)
+    __slots__ = ("_values", "_trace_state")
 
     def __init__(self) -> None:
         self._values: dict[str, bool] = {option.name: _env_bool(option) for option in _OPTIONS}
+        self._trace_state = self._compute_trace_state()
 
     @property
     def jax_enable_x64(self) -> bool:
@@ -118,6 +119,7 @@ class Config:
         option = _find_option(name)
         _check_bool(name, value)
         self._values[option.name] = value
+        self._trace_state = self._compute_trace_state()
 
     def values(self) -> dict[str, bool]:
         """Every option's current value, by name."""
@@ -128,6 +130,9 @@ class Config:
 
         Caches of traced programs include this tuple in their keys.
         """
+        return self._trace_state
+
+    def _compute_trace_state(self) -> tuple[bool, ...]:
         return tuple(self._values[option.name] for option in _OPTIONS if option.affects_tracing)
 
 

@@ -65,6 +65,7 @@ class JitCall(Primitive):
     """
 
     name: ClassVar[str] = "jit"
+    memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     jaxpr: Jaxpr
     fun_name: str
     donated_invars: tuple[bool, ...]

@@ -24,7 +24,9 @@ from typing import Any, Final, final
 
 import numpy as np
 
+from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array, Conversion
+from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.primitive import NDArray, Primitive
 from jaxtyped._src.errors import (
@@ -213,9 +215,24 @@ class EvalInterpreter(Interpreter):
                 if isinstance(arg, Tracer):
                     raise unexpected_tracer_error(arg)
                 raise TypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__}")
-        out_avals = prim.abstract_eval(tuple(arg.aval for arg in args))
+        avals = tuple([arg.aval for arg in args])
+        if prim.memoize_abstract_eval:
+            key = (prim, avals, config.trace_state())
+            out_avals = _abstract_eval_memo.get(key)
+            if out_avals is None:
+                out_avals = prim.abstract_eval(avals)
+                if len(_abstract_eval_memo) >= _ABSTRACT_EVAL_MEMO_SIZE:
+                    _abstract_eval_memo.clear()
+                _abstract_eval_memo[key] = out_avals
+        else:
+            out_avals = prim.abstract_eval(avals)
         return prim.evaluate(args, out_avals)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
 
+
+# Eager code applies the same primitive to the same types over and over;
+# type-checking each application once per process saves most of bind's cost.
+_ABSTRACT_EVAL_MEMO_SIZE: Final = 8192
+_abstract_eval_memo: dict[tuple[Primitive, tuple[ShapedArray, ...], tuple[bool, ...]], tuple[ShapedArray, ...]] = {}
 
 EVAL: Final = EvalInterpreter()
 

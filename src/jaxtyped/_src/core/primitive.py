@@ -46,6 +46,9 @@ class Primitive(ABC):
 
     __slots__ = ()
     name: ClassVar[str]
+    # Whether eager evaluation may memoize abstract_eval by (primitive, input
+    # avals): true for every primitive whose parameters hash cheaply.
+    memoize_abstract_eval: ClassVar[bool] = True
 
     @abstractmethod
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
