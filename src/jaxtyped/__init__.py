@@ -36,6 +36,7 @@ from jaxtyped._src.api_jit import disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
 from jaxtyped import core  # noqa: E402
+from jaxtyped import stages  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -58,6 +59,7 @@ __all__ = [
     "local_devices",
     "make_jaxpr",
     "numpy",
+    "stages",
     "tree",
     "tree_util",
     "typing",

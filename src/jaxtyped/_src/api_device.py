@@ -1,11 +1,11 @@
 """Devices and transfers (layer L5): ``devices``, ``device_put``,
 ``device_get``, ``block_until_ready`` (JAX's names and semantics)."""
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
-from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, host_buffer
 from jaxtyped._src.core.interpreter import Tracer
 from jaxtyped._src.errors import JaxtypedTypeError
@@ -18,19 +18,23 @@ __all__ = ["devices", "local_devices", "device_put", "device_get", "block_until_
 T = TypeVar("T")
 
 
-def devices() -> list[Any]:
+def devices() -> list[xla.Device]:
     """The devices computations can run on (the CPU devices of the PJRT
     client; set ``XLA_FLAGS=--xla_force_host_platform_device_count=N``
     before the first use for N of them)."""
     return xla.devices()
 
 
-def local_devices() -> list[Any]:
+def local_devices() -> list[xla.Device]:
     """The devices attached to this process (all of them: one process)."""
     return xla.devices()
 
 
-def device_put(x: Any, device: Any = None) -> Any:
+@overload
+def device_put(x: ArrayLike, device: xla.Device | None = None) -> Array: ...
+@overload
+def device_put(x: object, device: xla.Device | None = None) -> Any: ...
+def device_put(x: object, device: xla.Device | None = None) -> Any:
     """Transfer every leaf of pytree ``x`` to ``device`` (default: the
     first device), returning arrays backed by device buffers.
 
@@ -52,7 +56,11 @@ def device_put(x: Any, device: Any = None) -> Any:
     return tree_map(put, x)
 
 
-def device_get(x: T) -> T:
+@overload
+def device_get(x: Array) -> np.ndarray[Any, np.dtype[Any]]: ...
+@overload
+def device_get(x: object) -> Any: ...
+def device_get(x: object) -> Any:
     """Every array leaf of pytree ``x`` as a NumPy array on the host
     (other leaves unchanged)."""
 
@@ -61,8 +69,7 @@ def device_get(x: T) -> T:
             return np.asarray(host_buffer(leaf))
         return leaf
 
-    result: T = tree_map(get, x)
-    return result
+    return tree_map(get, x)
 
 
 def block_until_ready(x: T) -> T:

@@ -19,7 +19,7 @@ may not import jaxlib.
 from collections.abc import Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Final, Protocol, final
+from typing import Any, Final, Protocol, final, runtime_checkable
 
 import numpy as np
 from typing_extensions import Self, TypeIs
@@ -49,6 +49,7 @@ __all__ = [
 ]
 
 
+@runtime_checkable
 class DeviceBuffer(Protocol):
     """What this layer needs of a runtime's device buffer."""
 
@@ -65,6 +66,7 @@ class DeviceBuffer(Protocol):
         ...
 
 
+@runtime_checkable
 class DeviceBackend(Protocol):
     """Host/device transfers, supplied by the runtime."""
 
