@@ -14,7 +14,7 @@ import numpy as np
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped import tree_util
-from jaxtyped._src.api_jit import CacheInfo, Compiled, Jitted, Lowered, Traced
+from jaxtyped.stages import CacheInfo, Compiled, Jitted, Lowered, Traced
 from jaxtyped.core import ClosedJaxpr
 from jaxtyped.typing import Array
 

@@ -6,12 +6,15 @@ method accessed on an instance is ``Jitted`` without ``self`` and through
 the class keeps it, and the staging methods return the stage types."""
 
 import functools
+from typing import Any
 
 from typing_extensions import assert_type
 
+import numpy as np
+
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
-from jaxtyped._src.api_jit import CacheInfo, Compiled, Jitted, Lowered, Traced
+from jaxtyped.stages import CacheInfo, Compiled, Jitted, Lowered, Traced
 from jaxtyped.core import ClosedJaxpr
 from jaxtyped.typing import Array
 
@@ -113,11 +116,12 @@ def check(x: Array, model: Model) -> None:
     assert_type(decorated.cache_info(), CacheInfo)
     assert_type(decorated.cache_info().misses, int)
 
-    # Device helpers keep the argument's type.
+    # block_until_ready keeps the argument's type; device_get turns an
+    # Array into a NumPy array (pytrees of them are Any: their leaves change type).
     assert_type(jt.block_until_ready(x), Array)
     assert_type(jt.block_until_ready({"a": x}), dict[str, Array])
-    assert_type(jt.device_get(x), Array)
-    assert_type(jt.device_get(pair), tuple[Array, int])
+    assert_type(jt.device_get(x), np.ndarray[Any, np.dtype[Any]])
+    assert_type(jt.device_put(x), Array)
 
 
 pair: tuple[Array, int] = (jnp.ones(3), 1)
