@@ -30,6 +30,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import is_python_scalar
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
@@ -236,6 +237,75 @@ def _default_fill(dtype: np.dtype[Any]) -> bool | int | float:
     return True
 
 
+# === lowering helpers shared by gather and scatter ===
+
+
+def _dims_attr(fields: Sequence[tuple[str, tuple[int, ...]]], index_vector_dim: int) -> str:
+    """The body of a ``#stablehlo.gather<...>`` / ``#stablehlo.scatter<...>``
+    attribute; empty lists are left out, as MLIR's printer does."""
+    parts = [f"{name} = [{', '.join(str(d) for d in dims)}]" for name, dims in fields if dims]
+    return ", ".join([*parts, f"index_vector_dim = {index_vector_dim}"])
+
+
+def _bool_attr(value: bool) -> str:
+    return "true" if value else "false"
+
+
+class _LoweredIndices:
+    """Gather/scatter indices prepared for XLA: converted to one signed
+    type wide enough for the bounds, with the per-component upper bound
+    (``operand size - window size`` of the addressed axis) at hand.
+
+    Unsigned indices are first capped at ``upper + 1`` in their own dtype,
+    so the conversion cannot wrap and an out-of-bounds index stays out of
+    bounds; narrow signed ones are widened, so that bounds past their range
+    (``int8`` indices into an axis of 300) are representable.
+    """
+
+    def __init__(self, ctx: LoweringContext, idx: HloValue, upper: Sequence[int]) -> None:
+        self.ctx = ctx
+        dtype = idx.aval.dtype
+        limit = max(upper, default=0) + 1
+        narrow = dtypes.is_unsigned_integer(dtype) or dtype.itemsize <= 4
+        self.dtype = np.dtype(np.int32) if narrow and limit <= np.iinfo(np.int32).max else np.dtype(np.int64)
+        if dtypes.is_unsigned_integer(dtype) and upper:
+            cap = [min(u + 1, int(np.iinfo(dtype).max)) for u in upper]
+            idx = ctx.op1("stablehlo.minimum", (idx, self._per_component(cap, dtype, idx.aval.shape)), idx.aval)
+        self.value = ctx.convert(idx, self.dtype)
+        self.upper = upper
+
+    def _per_component(self, values: Sequence[int], dtype: np.dtype[Any], shape: tuple[int, ...]) -> HloValue:
+        """``values`` along the index vector (last) axis, broadcast to ``shape``."""
+        vector = self.ctx.constant(np.asarray(values, dtype), ShapedArray((len(values),), dtype))
+        return self.ctx.broadcast_in_dim(vector, shape, (len(shape) - 1,))
+
+    def clamped(self) -> HloValue:
+        """The indices clamped into ``[0, upper]``: every window in bounds."""
+        if not self.upper:
+            return self.value
+        shape = self.value.aval.shape
+        upper = self._per_component(self.upper, self.dtype, shape)
+        return self.ctx.op1("stablehlo.clamp", (self.ctx.scalar(0, self.dtype), self.value, upper), self.value.aval)
+
+    def in_bounds(self) -> HloValue:
+        """Per index vector: is the whole window in bounds (batch shape)?"""
+        ctx, value = self.ctx, self.value
+        shape = value.aval.shape
+        bool_ = np.dtype(np.bool_)
+        if not self.upper:
+            return ctx.constant(True, ShapedArray(shape[:-1], bool_))
+        low = ctx.compare(value, ctx.full_like(0, value), "GE")
+        high = ctx.compare(value, self._per_component(self.upper, self.dtype, shape), "LE")
+        ok = ctx.op1("stablehlo.and", (low, high), low.aval)
+        scalar = ShapedArray((), bool_)
+        with ctx.region((scalar, scalar)) as (block, text):
+            ctx.ret([ctx.op1("stablehlo.and", block, scalar)])
+        return ctx.op1(
+            "stablehlo.reduce", (ok, ctx.scalar(True, bool_)), ShapedArray(shape[:-1], bool_),
+            {"dimensions": i64_array((len(shape) - 1,))}, regions=[text[0]],
+        )
+
+
 # === gather ===
 
 
@@ -329,6 +399,37 @@ class Gather(Primitive):
             valid = _in_bounds(starts, upper, dn.start_index_map)
             windows = np.where(valid.reshape((n,) + (1,) * (windows.ndim - 1)), windows, fill)
         return (_place_offsets(windows, idx.shape[:-1], dn.offset_dims),)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        x, idx = args
+        (out,) = out_avals
+        dn = self.dimension_numbers
+        shape = x.aval.shape
+        upper = [shape[d] - self.slice_sizes[d] for d in dn.start_index_map]
+        indices = _LoweredIndices(ctx, idx, upper)
+        # XLA's gather clamps start indices itself (PROMISE_IN_BOUNDS); CLIP
+        # says so explicitly, FILL_OR_DROP gathers in bounds and then masks.
+        starts = indices.value if self.mode == GatherScatterMode.PROMISE_IN_BOUNDS else indices.clamped()
+        fields = (
+            ("offset_dims", dn.offset_dims),
+            ("collapsed_slice_dims", dn.collapsed_slice_dims),
+            ("operand_batching_dims", dn.operand_batching_dims),
+            ("start_indices_batching_dims", dn.start_indices_batching_dims),
+            ("start_index_map", dn.start_index_map),
+        )
+        attrs = {
+            "dimension_numbers": f"#stablehlo.gather<{_dims_attr(fields, idx.aval.ndim - 1)}>",
+            "slice_sizes": i64_array(self.slice_sizes),
+            "indices_are_sorted": _bool_attr(self.indices_are_sorted),
+        }
+        gathered = ctx.op1("stablehlo.gather", (x, starts), out, attrs)
+        if self.mode != GatherScatterMode.FILL_OR_DROP:
+            return (gathered,)
+        batch_axes = tuple(d for d in range(out.ndim) if d not in dn.offset_dims)
+        mask = ctx.broadcast_in_dim(indices.in_bounds(), out.shape, batch_axes)
+        fill = ctx.broadcast_to(ctx.scalar(self._fill_buffer(x.aval.dtype), x.aval.dtype), out.shape)
+        return (ctx.select(mask, gathered, fill),)
 
     def _fill_buffer(self, dtype: np.dtype[Any]) -> NDArray:
         value = _default_fill(dtype) if self.fill_value is None else self.fill_value
@@ -459,6 +560,11 @@ class ScatterBase(Primitive):
         """Combine ``updates`` into ``out[index]`` in place (repeated
         indices apply in order)."""
 
+    @abstractmethod
+    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
+        """The scatter region's body: an operand element combined with an
+        update element (both 0-d)."""
+
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         if len(avals) != 3:
@@ -503,6 +609,33 @@ class ScatterBase(Primitive):
         index = _window_index(starts, window) if x.ndim else (np.zeros(starts.shape[0], np.intp),)
         self.combine(flat, index, values)
         return (out,)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        x, idx, updates = args
+        dn = self.dimension_numbers
+        shape = x.aval.shape
+        window = _scatter_window(dn, shape, updates.aval.shape)
+        indices = _LoweredIndices(ctx, idx, [shape[d] - window[d] for d in dn.scatter_dims_to_operand_dims])
+        # XLA's scatter drops windows not entirely in bounds (FILL_OR_DROP,
+        # PROMISE_IN_BOUNDS); CLIP moves them in bounds first.
+        starts = indices.clamped() if self.mode == GatherScatterMode.CLIP else indices.value
+        scalar = ShapedArray((), x.aval.dtype)
+        with ctx.region((scalar, scalar)) as (block, text):
+            ctx.ret([self.lower_combine(ctx, block[0], block[1])])
+        fields = (
+            ("update_window_dims", dn.update_window_dims),
+            ("inserted_window_dims", dn.inserted_window_dims),
+            ("input_batching_dims", dn.operand_batching_dims),
+            ("scatter_indices_batching_dims", dn.scatter_indices_batching_dims),
+            ("scatter_dims_to_operand_dims", dn.scatter_dims_to_operand_dims),
+        )
+        attrs = {
+            "scatter_dimension_numbers": f"#stablehlo.scatter<{_dims_attr(fields, idx.aval.ndim - 1)}>",
+            "indices_are_sorted": _bool_attr(self.indices_are_sorted),
+            "unique_indices": _bool_attr(self.unique_indices),
+        }
+        return (ctx.op1("stablehlo.scatter", (x, starts, updates), out_avals[0], attrs, regions=[text[0]]),)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -577,6 +710,10 @@ class Scatter(ScatterBase):
         out[index] = updates
 
     @override
+    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
+        return update
+
+    @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         x, idx, _ = primals
         t_x, t_updates = tangents[0], tangents[2]
@@ -633,6 +770,10 @@ class ScatterAdd(ScatterBase):
     @override
     def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
         np.add.at(out, index, updates)
+
+    @override
+    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
+        return ctx.op1("stablehlo.add", (current, update), current.aval)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:

@@ -16,6 +16,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import array_from_numpy
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
@@ -105,6 +106,15 @@ class Slice(Primitive):
         prim = Slice((0, *self.start_indices), (axis.size, *self.limit_indices), strides)
         return (bind1(prim, x),), (0,)
 
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        attrs = {
+            "start_indices": i64_array(self.start_indices),
+            "limit_indices": i64_array(self.limit_indices),
+            "strides": i64_array(self.strides or (1,) * len(self.start_indices)),
+        }
+        return (ctx.op1("stablehlo.slice", args, out_avals[0], attrs),)
+
 
 def slice(  # noqa: A001 - JAX's name
     operand_: ArrayLike,
@@ -155,6 +165,30 @@ def _clamped_starts(indices: Sequence[NDArray], shape: Sequence[int], sizes: Seq
     return [int(np.clip(int(i), 0, d - s)) for i, d, s in zip(indices, shape, sizes)]
 
 
+def _lower_starts(
+    ctx: LoweringContext, indices: Sequence[HloValue], shape: Sequence[int], sizes: Sequence[int]
+) -> list[HloValue]:
+    """Start indices clamped into ``[0, shape - sizes]``, each in its own
+    dtype, then converted to one signed type. XLA clamps too, but it wants
+    indices of one type, and a bound converted to a narrow or unsigned index
+    type could wrap (``uint8`` 255 against an axis of 300, ``int8`` -1 made
+    unsigned); after this clamp, XLA's is a no-op."""
+    target = np.dtype(np.int32) if max(shape, default=0) <= np.iinfo(np.int32).max else np.dtype(np.int64)
+    starts: list[HloValue] = []
+    for index, d, s in zip(indices, shape, sizes, strict=True):
+        if d == s:  # the slice spans the axis: it can only start at 0
+            starts.append(ctx.scalar(0, target))
+            continue
+        dtype = index.aval.dtype
+        scalar = ShapedArray((), dtype)
+        if dtypes.is_signed_integer(dtype):
+            index = ctx.op1("stablehlo.maximum", (index, ctx.scalar(0, dtype)), scalar)
+        if d - s <= np.iinfo(dtype).max:
+            index = ctx.op1("stablehlo.minimum", (index, ctx.scalar(d - s, dtype)), scalar)
+        starts.append(ctx.convert(index, target))
+    return starts
+
+
 def _batched_starts(
     size: int, indices: Sequence[Array], dims: Sequence[BatchDim], shape: Sequence[int], sizes: Sequence[int]
 ) -> Array:
@@ -200,6 +234,13 @@ class DynamicSlice(Primitive):
         x, *indices = args
         starts = _clamped_starts(indices, x.shape, self.slice_sizes)
         return (x[tuple(_builtin_slice(b, b + s) for b, s in zip(starts, self.slice_sizes))],)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        x, *indices = args
+        starts = _lower_starts(ctx, indices, x.aval.shape, self.slice_sizes)
+        attrs = {"slice_sizes": i64_array(self.slice_sizes)}
+        return (ctx.op1("stablehlo.dynamic_slice", (x, *starts), out_avals[0], attrs),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -335,6 +376,12 @@ class DynamicUpdateSlice(Primitive):
         out = x.copy()
         out[tuple(_builtin_slice(b, b + s) for b, s in zip(starts, update.shape))] = update
         return (out,)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        x, update, *indices = args
+        starts = _lower_starts(ctx, indices, x.aval.shape, update.aval.shape)
+        return (ctx.op1("stablehlo.dynamic_update_slice", (x, update, *starts), out_avals[0]),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:

@@ -19,6 +19,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import array_from_numpy
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
@@ -165,6 +166,10 @@ class BroadcastInDim(StructuralLinear):
         new_dims = (0, *(d + 1 for d in self.broadcast_dimensions))
         return (broadcast_in_dim(x, (axis.size, *self.shape), new_dims),), (0,)
 
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return (ctx.broadcast_in_dim(args[0], self.shape, self.broadcast_dimensions),)
+
 
 def broadcast_in_dim(operand_: ArrayLike, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Array:
     """Broadcast ``operand_`` to ``shape``, mapping its axes to
@@ -223,6 +228,24 @@ class Reshape(StructuralLinear):
         perm = None if self.dimensions is None else (0, *(d + 1 for d in self.dimensions))
         return (bind1(Reshape((axis.size, *self.new_sizes), perm), x),), (0,)
 
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        (x,) = args
+        if self.dimensions is not None:
+            x = _lower_transpose(ctx, x, self.dimensions)
+        return (_lower_reshape(ctx, x, out_avals[0]),)
+
+
+def _lower_reshape(ctx: LoweringContext, x: HloValue, out: ShapedArray) -> HloValue:
+    """``stablehlo.reshape`` (row-major, like NumPy's); also squeeze and
+    expand_dims, which only add or drop axes of size 1."""
+    return ctx.op1("stablehlo.reshape", (x,), out)
+
+
+def _lower_transpose(ctx: LoweringContext, x: HloValue, permutation: tuple[int, ...]) -> HloValue:
+    out = ShapedArray(tuple(x.aval.shape[p] for p in permutation), x.aval.dtype)
+    return ctx.op1("stablehlo.transpose", (x,), out, {"permutation": i64_array(permutation)})
+
 
 def reshape(operand_: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None) -> Array:
     """Reshape (JAX's ``lax.reshape``); ``dimensions`` transposes first."""
@@ -266,6 +289,10 @@ class Transpose(StructuralLinear):
         (x,) = _front(args, dims, axis.size)
         return (transpose(x, (0, *(p + 1 for p in self.permutation))),), (0,)
 
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return (_lower_transpose(ctx, args[0], self.permutation),)
+
 
 def transpose(operand_: ArrayLike, permutation: Sequence[int]) -> Array:
     """Permute the axes (JAX's ``lax.transpose``)."""
@@ -303,6 +330,10 @@ class Squeeze(AxesStructural):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.squeeze(args[0], self.dimensions),)
 
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return (_lower_reshape(ctx, args[0], out_avals[0]),)
+
 
 def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Remove axes of size 1 (JAX's ``lax.squeeze``); negative axes allowed."""
@@ -336,6 +367,10 @@ class ExpandDims(AxesStructural):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.expand_dims(args[0], self.dimensions),)
 
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return (_lower_reshape(ctx, args[0], out_avals[0]),)
+
 
 def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Insert size-1 axes at ``dimensions`` of the result (negative allowed)."""
@@ -366,6 +401,10 @@ class Rev(AxesStructural):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.flip(args[0], self.dimensions),)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return (ctx.op1("stablehlo.reverse", args, out_avals[0], {"dimensions": i64_array(self.dimensions)}),)
 
 
 def rev(operand_: ArrayLike, dimensions: Sequence[int]) -> Array:
@@ -418,6 +457,10 @@ class Concatenate(StructuralLinear):
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         moved = _front(args, dims, axis.size)
         return (bind1(Concatenate(self.dimension + 1), *moved),), (0,)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return (ctx.op1("stablehlo.concatenate", args, out_avals[0], {"dimension": f"{self.dimension} : i64"}),)
 
 
 def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
@@ -495,6 +538,17 @@ class Pad(StructuralLinear):
         fill = broadcast_in_dim(moveaxis(value, value_dim, 0), padded.shape, (0,))
         return (select_n(mask, padded, fill),), (0,)
 
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        # stablehlo.pad takes negative edge padding (cropping) as is.
+        low, high, interior = zip(*self.padding_config) if self.padding_config else ((), (), ())
+        attrs = {
+            "edge_padding_low": i64_array(low),
+            "edge_padding_high": i64_array(high),
+            "interior_padding": i64_array(interior),
+        }
+        return (ctx.op1("stablehlo.pad", args, out_avals[0], attrs),)
+
 
 def pad(operand_: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]) -> Array:
     """Pad (JAX's ``lax.pad``): per axis ``(low, high, interior)``."""
@@ -547,8 +601,10 @@ class SelectN(Primitive):
             return (cases[0],)
         if which.dtype == np.bool_:
             return (np.where(which, cases[1], cases[0]),)
-        # Out-of-range indices select the last case, as XLA's clamp would.
-        index = np.clip(which, 0, len(cases) - 1)
+        # Out-of-range indices select the first or last case, as the lowered
+        # select tree does; the clipped index fits np.choose's intp even when
+        # `which` is uint64.
+        index = np.clip(which, 0, len(cases) - 1).astype(np.intp)
         return (np.choose(np.broadcast_to(index, cases[0].shape), cases),)
 
     @override
@@ -568,6 +624,29 @@ class SelectN(Primitive):
             # A per-example scalar `which` against array cases.
             which = broadcast_in_dim(which, case_shape, (0,))
         return (bind1(self, which, *cases),), (0,)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        which, *cases = args
+        if dtypes.is_bool(which.aval.dtype):
+            return (cases[0] if len(cases) == 1 else ctx.select(which, cases[1], cases[0]),)
+        return (_select_tree(ctx, which, cases),)
+
+
+def _select_tree(ctx: LoweringContext, which: HloValue, cases: Sequence[HloValue], offset: int = 0) -> HloValue:
+    """An n-way select as a balanced tree of ``which < split`` two-way
+    selects (stablehlo.select only takes a boolean predicate); ``cases``
+    are those numbered from ``offset``. An index below 0 always goes left
+    and one past the end right: the first and last cases, the clamping
+    ``impl`` does. A 0-d ``which`` is a valid select predicate."""
+    if len(cases) == 1:
+        return cases[0]
+    mid = len(cases) // 2
+    split = offset + mid
+    if split > np.iinfo(which.aval.dtype).max:  # `which` cannot reach the upper half
+        return _select_tree(ctx, which, cases[:mid], offset)
+    below = ctx.compare(which, ctx.full_like(split, which), "LT")
+    return ctx.select(below, _select_tree(ctx, which, cases[:mid], offset), _select_tree(ctx, which, cases[mid:], split))
 
 
 _SELECT_N = SelectN()
@@ -610,6 +689,10 @@ class Iota(Primitive):
         view = [1] * len(self.shape)
         view[self.dimension] = self.shape[self.dimension]
         return (np.broadcast_to(line.reshape(view), self.shape),)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return (ctx.op1("stablehlo.iota", (), out_avals[0], {"iota_dimension": f"{self.dimension} : i64"}),)
 
 
 def broadcasted_iota(dtype: "dtypes.DTypeLike", shape: Sequence[int], dimension: int) -> Array:
