@@ -246,7 +246,7 @@ class Jitted(Generic[P, R_co]):
             # is the tree structure and the leaves' avals; names and checks
             # are only needed when tracing (a miss takes the full path).
             if not kwargs and _all_concrete(args):
-                key: Hashable = tuple([a.aval for a in args])
+                key: Hashable = (_positional_tree(len(args)), tuple([a.aval for a in args]), config.trace_state())
                 leaves: Sequence[Any] = args
             else:
                 flat, tree = tree_flatten((args, kwargs))
@@ -256,6 +256,7 @@ class Jitted(Generic[P, R_co]):
             entry = self._cache.get(key) if key is not None else None
             if entry is not None and eager:
                 self._hits += 1
+                self._cache.move_to_end(key)
                 return _unflatten_outputs(entry, _execute(self._name, entry, leaves))
         sig = self._signature(args, kwargs)
         entry = self._entry(sig)
@@ -265,10 +266,7 @@ class Jitted(Generic[P, R_co]):
         return tree_unflatten(entry.out_tree, list(jit_call(entry.closed, self._name, arrays, entry.donated)))
 
     def _signature(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Signature:
-        if self._simple and not kwargs and _all_concrete(args):
-            leaves: list[object] = list(args)
-            key = tuple([a.aval for a in args])
-            return _Signature(key, leaves, None, None, {}, (False,) * len(args))
+
         nargs = len(args)
         static_pos: set[int] = set()
         for i in self._static_argnums:
@@ -389,6 +387,13 @@ class _BoundJitted(Jitted[P, R_co]):
 
     def __repr__(self) -> str:
         return f"<bound jitted method of {self._instance!r}>"
+
+
+@functools.cache
+def _positional_tree(nargs: int) -> PyTreeDef:
+    """The tree structure of ``nargs`` positional leaves and no keywords
+    (what the dispatch fast path assumes without flattening)."""
+    return tree_flatten((tuple(range(nargs)), {}))[1]
 
 
 def _all_concrete(args: tuple[Any, ...]) -> bool:

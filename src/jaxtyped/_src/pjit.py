@@ -89,7 +89,7 @@ class JitCall(Primitive):
         nonzero = tuple(not isinstance(t, Zero) for t in tangents)
         closed, out_nonzero = _cached(("jvp", self.jaxpr, nonzero), lambda: _jvp_jaxpr(self.jaxpr, nonzero))
         tangent_args = [t for t in tangents if not isinstance(t, Zero)]
-        outs = jit_call(closed, f"jvp({self.fun_name})", (*primals, *tangent_args))
+        outs = jit_call(closed, self.fun_name, (*primals, *tangent_args))
         n_out = len(self.jaxpr.outvars)
         nonzero_tangents = iter(outs[n_out:])
         tangent_outs: list[Tangent] = [
@@ -103,7 +103,7 @@ class JitCall(Primitive):
         in_avals = tuple(a.aval for a in args)
         key = ("vmap", self.jaxpr, dims, in_avals, axis.size, _hashable(axis.name))
         closed, out_dims = _cached(key, lambda: _batch_jaxpr(self.jaxpr, axis, in_avals, dims))
-        outs = jit_call(closed, f"vmap({self.fun_name})", args)
+        outs = jit_call(closed, self.fun_name, args)
         return outs, out_dims
 
     @override

@@ -139,17 +139,15 @@ class ArrayImpl(Array):
     def block_until_ready(self) -> Self:
         """Wait until the computation producing this array has finished
         (dispatch is asynchronous); returns the array."""
-        buffer = self._buffer
-        if buffer is not None and self._value is None:
-            _check_alive(self)
-            buffer.block_until_ready()
+        if self._value is None:
+            _check_alive(self).block_until_ready()
         return self
 
     def is_ready(self) -> bool:
         """Whether the value has been computed (never blocks)."""
-        buffer = self._buffer
-        if self._value is not None or buffer is None:
+        if self._value is not None:
             return True
+        buffer = _check_alive(self)
         is_ready: object = getattr(buffer, "is_ready", None)
         return bool(is_ready()) if callable(is_ready) else True
 

@@ -278,10 +278,11 @@ class _Printer:
     def params(self, prim: Primitive, indent: int) -> list[str]:
         out: list[str] = []
         for name, value in prim.printed_params():
+            # JAX always prints a jaxpr parameter in the multi-line form.
             if isinstance(value, ClosedJaxpr):
-                text = self.jaxpr(value.jaxpr, indent + 2)
+                text = self.jaxpr(value.jaxpr, indent + 2, multiline=True)
             elif isinstance(value, Jaxpr):
-                text = self.jaxpr(value, indent + 2)
+                text = self.jaxpr(value, indent + 2, multiline=True)
             else:
                 text = prim.format_param(name, value)
             out.append(f"{name}={text}")
@@ -301,14 +302,14 @@ class _Printer:
         lines.append(f"{' ' * indent}] {args}".rstrip())
         return "\n".join(lines)
 
-    def jaxpr(self, jaxpr: Jaxpr, indent: int) -> str:
+    def jaxpr(self, jaxpr: Jaxpr, indent: int, *, multiline: bool = False) -> str:
         consts = " ".join(self.binder(v) for v in jaxpr.constvars)
         invars = " ".join(self.binder(v) for v in jaxpr.invars)
         head = f"{{ lambda {consts}; {invars}. let"
         eqns = [self.eqn(e, indent + 4) for e in jaxpr.eqns]
         outs = ", ".join(self.atom(a) for a in jaxpr.outvars)
         tail = f"in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}"
-        if all("\n" not in e for e in eqns):
+        if not multiline and all("\n" not in e for e in eqns):
             body = "; ".join(eqns)
             flat = f"{head} {body} {tail}" if eqns else f"{head}  {tail}"
             if indent + len(flat) <= self.width:

@@ -22,6 +22,7 @@ that names the installed version, the range and the fix.
 
 import functools
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -63,16 +64,20 @@ MIN_JAXLIB: Final = (0, 8, 3)
 MAX_JAXLIB_EXCLUSIVE: Final = (0, 11, 0)
 
 
-def _parse_version(text: str) -> tuple[int, ...]:
-    parts: list[int] = []
-    for piece in text.split(".")[:3]:
-        digits = "".join(ch for ch in piece if ch.isdigit()) if not piece.isdigit() else piece
-        if not digits:
-            break
-        parts.append(int(digits))
-        if not piece.isdigit():
-            break
-    return tuple(parts)
+_VERSION_RE: Final = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?(.*)$")
+
+
+def _parse_version(text: str) -> tuple[int, int, int, int] | None:
+    """``(major, minor, patch, final)`` for a PEP 440 version string, where
+    ``final`` is 0 for a pre-release (``rc``, ``a``, ``b``, ``dev``) so it
+    sorts before the release; None if ``text`` is not a version."""
+    match = _VERSION_RE.match(text.strip())
+    if match is None:
+        return None
+    major, minor, patch, rest = match.groups()
+    rest = rest.lower()
+    pre_release = bool(rest) and not rest.startswith((".post", "+", "-post", "post"))
+    return int(major), int(minor), int(patch or 0), 0 if pre_release else 1
 
 
 def _show(version: tuple[int, ...]) -> str:
@@ -84,10 +89,11 @@ def check_jaxlib_version(installed: str) -> None:
 
     The message names the installed version, the supported range and how
     to install a supported jaxlib (JEP 9419: jaxlib versions are checked
-    when the Python package is imported).
+    when the Python package is imported). Pre-releases sort before their
+    release, as in PEP 440.
     """
     version = _parse_version(installed)
-    if len(version) >= 2 and MIN_JAXLIB <= version < MAX_JAXLIB_EXCLUSIVE:
+    if version is not None and (*MIN_JAXLIB, 1) <= version < (*MAX_JAXLIB_EXCLUSIVE, 0):
         return
     supported = f">={_show(MIN_JAXLIB)},<{_show(MAX_JAXLIB_EXCLUSIVE[:2])}"
     raise ImportError(
@@ -106,7 +112,7 @@ check_jaxlib_version(jaxlib_version())
 import jaxlib.xla_client as xc  # noqa: E402
 from jaxlib.mlir import ir  # noqa: E402
 
-_HAS_BUFFER_PROTOCOL: Final = _parse_version(jaxlib_version()) >= (0, 10)
+_HAS_BUFFER_PROTOCOL: Final = (_parse_version(jaxlib_version()) or (0, 0, 0, 0)) >= (0, 10, 0, 0)
 _BFLOAT16: Final = np.dtype(dtypes.bfloat16)
 _BOOL: Final = np.dtype(np.bool_)
 
