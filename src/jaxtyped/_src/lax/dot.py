@@ -15,10 +15,12 @@ from typing_extensions import override
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add_tangents
+from jaxtyped._src.lax.elementwise_base import ConvertElementType, convert_buffer
 from jaxtyped._src.lax.structural import moveaxis
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
 from jaxtyped._src.util import prod
@@ -31,6 +33,42 @@ DotDimensionNumbers = tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple
 
 def _free(ndim: int, contract: tuple[int, ...], batch: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(i for i in range(ndim) if i not in contract and i not in batch)
+
+
+def _compute_dtype(operands: np.dtype[Any], out: np.dtype[Any]) -> np.dtype[Any]:
+    """The dtype the products of operands of one dtype are summed in: the
+    wider of the operands' and the result's (int8 operands accumulate in a
+    preferred int32; float operands with an integer preferred type are
+    multiplied as floats and the sum converted, as XLA does); narrow floats
+    are summed in float32."""
+    compute = dtypes.promote_types(operands, out)
+    if compute.itemsize == 2 and dtypes.is_floating(compute):
+        return np.dtype(np.float32)
+    return compute
+
+
+def _bit_width(dtype: np.dtype[Any]) -> int:
+    if dtypes.is_inexact(dtype):
+        return int(dtypes.finfo(dtype).bits)
+    return 1 if dtypes.is_bool(dtype) else int(np.iinfo(dtype).bits)
+
+
+def _precision_rank(dtype: np.dtype[Any]) -> tuple[bool, int, int, int, bool]:
+    """XLA's order of operand dtypes (``HigherPrecisionType``): complex over
+    real, then exponent range, mantissa, width, and signed over unsigned."""
+    floating = dtypes.is_inexact(dtype)
+    info = dtypes.finfo(dtype) if floating else None
+    return (
+        dtypes.is_complex(dtype),
+        int(info.maxexp) if info is not None else -1,
+        int(info.nmant) if info is not None else -1,
+        _bit_width(dtype),
+        not dtypes.is_unsigned_integer(dtype),
+    )
+
+
+def _dims_attr(name: str, axes: tuple[int, ...]) -> str:
+    return f"{name} = [{', '.join(str(a) for a in axes)}]"
 
 
 @final
@@ -66,21 +104,35 @@ class DotGeneral(Primitive):
         return (ShapedArray(shape, self.out_dtype(lhs, rhs), lhs.weak_type and rhs.weak_type),)
 
     def out_dtype(self, lhs: ShapedArray, rhs: ShapedArray) -> np.dtype[Any]:
-        """``preferred_element_type``, or the operands' promoted dtype (JAX
-        accepts mixed operand dtypes)."""
-        if self.preferred_element_type is not None:
-            return self.preferred_element_type
-        if lhs.dtype == rhs.dtype:
-            return lhs.dtype
-        return dtypes.result_dtype((lhs.dtype, False), (rhs.dtype, False))[0]
+        """``preferred_element_type``, or else the operand dtype of higher
+        precision (XLA's and JAX's rule for mixed operands: uint8 with int8
+        gives int8, float16 with bfloat16 gives bfloat16). A preferred
+        integer type may not be narrower than that."""
+        ranks = _precision_rank(lhs.dtype), _precision_rank(rhs.dtype)
+        if lhs.dtype != rhs.dtype and ranks[0] == ranks[1]:
+            raise JaxtypedTypeError(f"dot_general: cannot mix operand dtypes {lhs.dtype} and {rhs.dtype}")
+        result = lhs.dtype if ranks[0] >= ranks[1] else rhs.dtype
+        preferred = self.preferred_element_type
+        if preferred is None or preferred == result:
+            return result
+        if not dtypes.is_floating(result) and _bit_width(preferred) < _bit_width(result):
+            raise JaxtypedTypeError(
+                f"dot_general: preferred_element_type {preferred} must not be narrower than the "
+                f"operands' type {result}"
+            )
+        return preferred
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         lhs, rhs = args
         (lc, rc), (lb, rb) = self.dimension_numbers
-        compute = self.out_dtype(ShapedArray(lhs.shape, lhs.dtype), ShapedArray(rhs.shape, rhs.dtype))
-        if compute.itemsize == 2 and dtypes.is_floating(compute):
-            compute = np.dtype(np.float32)  # narrow floats accumulate in float32
+        out_dtype = self.out_dtype(ShapedArray(lhs.shape, lhs.dtype), ShapedArray(rhs.shape, rhs.dtype))
+        if lhs.dtype != rhs.dtype:
+            # Mixed operands are first converted to the result dtype (as JAX
+            # lowers them): uint8 200 meets int8 as -56.
+            with np.errstate(all="ignore"):
+                lhs, rhs = convert_buffer(lhs, out_dtype), convert_buffer(rhs, out_dtype)
+        compute = _compute_dtype(lhs.dtype, out_dtype)
         lf, rf = _free(lhs.ndim, lc, lb), _free(rhs.ndim, rc, rb)
         batch_shape = tuple(lhs.shape[a] for a in lb)
         m, k, n = prod(lhs.shape[a] for a in lf), prod(lhs.shape[a] for a in lc), prod(rhs.shape[a] for a in rf)
@@ -88,7 +140,36 @@ class DotGeneral(Primitive):
         b = np.transpose(rhs, (*rb, *rc, *rf)).astype(compute, copy=False).reshape((*batch_shape, k, n))
         out = np.matmul(a, b)
         shape = batch_shape + tuple(lhs.shape[a_] for a_ in lf) + tuple(rhs.shape[b_] for b_ in rf)
-        return (out.reshape(shape),)
+        with np.errstate(all="ignore"):
+            return (convert_buffer(out.reshape(shape), out_dtype),)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        # As the eager rule: mixed operands are converted to the result
+        # dtype, then to the compute dtype, and the sum to the result dtype,
+        # each with convert_element_type's rule (complex to real keeps the
+        # real part, float to int saturates).
+        (out,) = out_avals
+        lhs, rhs = args
+        if lhs.aval.dtype != rhs.aval.dtype:
+            lhs, rhs = _convert(ctx, lhs, out.dtype), _convert(ctx, rhs, out.dtype)
+        compute = _compute_dtype(lhs.aval.dtype, out.dtype)
+        (lc, rc), (lb, rb) = self.dimension_numbers
+        fields = [
+            _dims_attr("lhs_batching_dimensions", lb),
+            _dims_attr("rhs_batching_dimensions", rb),
+            _dims_attr("lhs_contracting_dimensions", lc),
+            _dims_attr("rhs_contracting_dimensions", rc),
+        ]
+        result = ctx.op1(
+            "stablehlo.dot_general",
+            (_convert(ctx, lhs, compute), _convert(ctx, rhs, compute)),
+            ShapedArray(out.shape, compute),
+            {"dot_dimension_numbers": f"#stablehlo.dot<{', '.join(fields)}>"},
+        )
+        return (_convert(ctx, result, out.dtype),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -134,6 +215,13 @@ class DotGeneral(Primitive):
             (lc, rc), (lb, rb) = self.dimension_numbers
             return f"(({list(lc)}, {list(rc)}), ({list(lb)}, {list(rb)}))"
         return Primitive.format_param(self, name, value)
+
+
+def _convert(ctx: LoweringContext, x: HloValue, dtype: np.dtype[Any]) -> HloValue:
+    if x.aval.dtype == dtype:
+        return x
+    (converted,) = ConvertElementType(dtype).lower(ctx, (x,), (ShapedArray(x.aval.shape, dtype),))
+    return converted
 
 
 def _numbers(dimension_numbers: Sequence[Sequence[Sequence[int]]]) -> DotDimensionNumbers:

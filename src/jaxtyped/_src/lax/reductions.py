@@ -11,6 +11,7 @@ from typing_extensions import override
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
@@ -72,6 +73,28 @@ def _accumulate_dtype(x: NDArray) -> NDArray:
     return x.astype(np.float32) if x.dtype.itemsize == 2 and dtypes.is_floating(x.dtype) else x
 
 
+def _lower_reduce(
+    ctx: LoweringContext, x: HloValue, axes: tuple[int, ...], combine: str, init: object, out: ShapedArray
+) -> HloValue:
+    """``stablehlo.reduce`` of ``x`` over ``axes`` with the binary op
+    ``combine`` from ``init``; no reduce at all for no axes. Narrow floats
+    are reduced in float32 and rounded once, as the eager rules do (JAX
+    emits a narrow reduce, which XLA's CPU backend also sums more widely,
+    to within an ulp or two)."""
+    if not axes:
+        return x
+    dtype = x.aval.dtype
+    if dtype.itemsize == 2 and dtypes.is_floating(dtype):
+        wide = ctx.convert(x, np.dtype(np.float32))
+        result = _lower_reduce(ctx, wide, axes, combine, init, ShapedArray(out.shape, wide.aval.dtype))
+        return ctx.convert(result, dtype)
+    scalar = ShapedArray((), dtype)
+    start = ctx.scalar(init, dtype)
+    with ctx.region([scalar, scalar]) as (params, body):
+        ctx.ret([ctx.op1(combine, params, scalar)])
+    return ctx.op1("stablehlo.reduce", (x, start), out, {"dimensions": i64_array(axes)}, body)
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class ReduceSum(_Reduction):
@@ -88,6 +111,12 @@ class ReduceSum(_Reduction):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x = _accumulate_dtype(args[0])
         return (np.sum(x, axis=self.axes, dtype=x.dtype),)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        return (_lower_reduce(ctx, args[0], self.axes, "stablehlo.add", 0, out_avals[0]),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -113,6 +142,12 @@ class ReduceProd(_Reduction):
         x = _accumulate_dtype(args[0])
         with np.errstate(all="ignore"):
             return (np.prod(x, axis=self.axes, dtype=x.dtype),)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        return (_lower_reduce(ctx, args[0], self.axes, "stablehlo.multiply", 1, out_avals[0]),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -197,6 +232,15 @@ class ReduceMax(_Reduction):
         return (np.max(x, axis=self.axes, initial=_identity_for_max(x.dtype)),)
 
     @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        # stablehlo.maximum propagates NaN, as np.max does; on booleans it is "or".
+        (x,) = args
+        combine = "stablehlo.or" if dtypes.is_bool(x.aval.dtype) else "stablehlo.maximum"
+        return (_lower_reduce(ctx, x, self.axes, combine, _identity_for_max(x.aval.dtype), out_avals[0]),)
+
+    @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         t = tangents[0]
         assert not isinstance(t, Zero)
@@ -219,6 +263,14 @@ class ReduceMin(_Reduction):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x = _accumulate_dtype(args[0])
         return (np.min(x, axis=self.axes, initial=_identity_for_min(x.dtype)),)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        (x,) = args
+        combine = "stablehlo.and" if dtypes.is_bool(x.aval.dtype) else "stablehlo.minimum"
+        return (_lower_reduce(ctx, x, self.axes, combine, _identity_for_min(x.aval.dtype), out_avals[0]),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -255,6 +307,44 @@ class _ArgReduction(_Reduction):
         return (out,), (Zero(out.aval.to_tangent_aval()),)
 
 
+def _lower_arg_reduce(ctx: LoweringContext, x: HloValue, axis: int, out: ShapedArray, *, is_max: bool) -> HloValue:
+    """A two-operand ``stablehlo.reduce`` of (value, index) pairs along
+    ``axis``. The combiner picks the better value, NaN beating any number,
+    and on ties (NaN ties NaN) the smaller index: XLA may combine in any
+    order, so "first" must be part of the comparison. Starting from (the
+    identity, 0) is safe: the identity only survives if every element
+    equals it, and then index 0 is the answer."""
+    dtype, index_dtype = x.aval.dtype, out.dtype
+    iota = ctx.op1("stablehlo.iota", (), ShapedArray(x.aval.shape, index_dtype), {"iota_dimension": f"{axis} : i64"})
+    identity = _identity_for_max(dtype) if is_max else _identity_for_min(dtype)
+    starts = (ctx.scalar(identity, dtype), ctx.scalar(0, index_dtype))
+    value, index = ShapedArray((), dtype), ShapedArray((), index_dtype)
+    with ctx.region([value, index, value, index]) as ((a, i, b, j), body):
+
+        def either(p: HloValue, q: HloValue) -> HloValue:
+            return ctx.op1("stablehlo.or", (p, q), p.aval)
+
+        def both(p: HloValue, q: HloValue) -> HloValue:
+            return ctx.op1("stablehlo.and", (p, q), p.aval)
+
+        better = ctx.compare(a, b, "GT" if is_max else "LT")
+        tie = ctx.compare(a, b, "EQ")
+        if dtypes.is_inexact(dtype):
+            a_nan, b_nan, b_number = ctx.compare(a, a, "NE"), ctx.compare(b, b, "NE"), ctx.compare(b, b, "EQ")
+            better = either(better, both(a_nan, b_number))
+            tie = either(tie, both(a_nan, b_nan))
+        take_i = either(better, both(tie, ctx.compare(i, j, "LT")))
+        ctx.ret([ctx.select(better, a, b), ctx.select(take_i, i, j)])
+    reduced = ctx.op(
+        "stablehlo.reduce",
+        (x, iota, *starts),
+        (ShapedArray(out.shape, dtype), out),
+        {"dimensions": i64_array((axis,))},
+        body,
+    )
+    return reduced[1]
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class ArgMax(_ArgReduction):
@@ -271,6 +361,12 @@ class ArgMax(_ArgReduction):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.argmax(_accumulate_dtype(args[0]), axis=self.axes[0]),)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        return (_lower_arg_reduce(ctx, args[0], self.axes[0], out_avals[0], is_max=True),)
 
 
 @final
@@ -289,6 +385,12 @@ class ArgMin(_ArgReduction):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.argmin(_accumulate_dtype(args[0]), axis=self.axes[0]),)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        return (_lower_arg_reduce(ctx, args[0], self.axes[0], out_avals[0], is_max=False),)
 
 
 def _reduce_axes(name: str, x: Array, axes: Sequence[int]) -> tuple[int, ...]:

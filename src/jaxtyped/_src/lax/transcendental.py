@@ -4,7 +4,7 @@ trigonometric and hyperbolic functions, ``logistic``, ``erf``, ``pow``,
 
 import math
 from dataclasses import dataclass
-from typing import final
+from typing import Any, ClassVar, final
 
 import numpy as np
 from typing_extensions import override
@@ -12,12 +12,21 @@ from typing_extensions import override
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError
 from jaxtyped._src.lax.arithmetic import ADD, DIV, MUL, NEG, SUB, BinaryDifferentiable, UnaryDifferentiable, add_tangents, const_like
 from jaxtyped._src.lax.comparison import EQ
-from jaxtyped._src.lax.elementwise_base import FLOAT, INEXACT, Elementwise, bind_unary, convert_to, elementwise_shape
+from jaxtyped._src.lax.elementwise_base import (
+    FLOAT,
+    INEXACT,
+    Elementwise,
+    bind_unary,
+    broadcast_operands,
+    convert_to,
+    elementwise_shape,
+)
 from jaxtyped._src.lax.structural import broadcast_scalar, select_n
 from jaxtyped._src.lax.util import check_arity, operand, operands_same_kind
 
@@ -43,9 +52,70 @@ def _square(x: Array) -> Array:
     return bind1(MUL, x, x)
 
 
+def _unsigned_zeros(x: NDArray) -> NDArray:
+    """``x`` with complex signed zeros made positive: XLA's complex sqrt,
+    asin, acos, asinh and acosh ignore the sign of a zero part on their
+    branch cuts (``jax.lax.sqrt(complex(-4, -0.0))`` is ``2j``, NumPy's
+    ``-2j``)."""
+    if not dtypes.is_complex(x.dtype):
+        return x
+    result: NDArray = np.add(x, np.zeros((), x.dtype))
+    return result
+
+
 class _Transcendental(UnaryDifferentiable):
     __slots__ = ()
     accepts = INEXACT
+
+
+class _SinCos(_Transcendental):
+    """Sine and cosine: XLA's complex ``sine``/``cosine`` lose tiny imaginary
+    parts and overflow to NaN (``sin(800j)``), so complex operands are
+    lowered through real functions, as JAX does."""
+
+    __slots__ = ()
+    is_cos: ClassVar[bool]
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        (out,) = out_avals
+        if not dtypes.is_complex(out.dtype):
+            return Elementwise.lower(self, ctx, args, out_avals)
+        (x,) = args
+        real = ShapedArray(x.aval.shape, np.finfo(x.aval.dtype).dtype)
+
+        def unary(op: str, v: HloValue) -> HloValue:
+            return ctx.op1(op, (v,), real)
+
+        def binary(op: str, u: HloValue, v: HloValue) -> HloValue:
+            return ctx.op1(op, (u, v), real)
+
+        def full(value: float) -> HloValue:
+            return ctx.broadcast_to(ctx.scalar(value, real.dtype), real.shape)
+
+        a, b = unary("stablehlo.real", x), unary("stablehlo.imag", x)
+        sin_a, cos_a = unary("stablehlo.sine", a), unary("stablehlo.cosine", a)
+        # sinh b and cosh b from expm1, exact for tiny b (exp(b) - 1 is not).
+        up = unary("stablehlo.exponential_minus_one", b)
+        down = unary("stablehlo.exponential_minus_one", unary("stablehlo.negate", b))
+        half = full(0.5)
+        sinh_b = binary("stablehlo.multiply", binary("stablehlo.subtract", up, down), half)
+        cosh_b = binary("stablehlo.add", binary("stablehlo.multiply", binary("stablehlo.add", up, down), half), full(1.0))
+        # sin(a + ib) = sin a cosh b + i cos a sinh b
+        # cos(a + ib) = cos a cosh b - i sin a sinh b
+        # On the imaginary axis the zero factor would meet an infinite
+        # cosh/sinh for large |b|: the part is exactly zero there.
+        zero = full(0.0)
+        on_axis = ctx.compare(a, zero, "EQ")
+        if self.is_cos:
+            re = binary("stablehlo.multiply", cos_a, cosh_b)
+            im = ctx.select(on_axis, zero, unary("stablehlo.negate", binary("stablehlo.multiply", sin_a, sinh_b)))
+        else:
+            re = ctx.select(on_axis, a, binary("stablehlo.multiply", sin_a, cosh_b))
+            im = binary("stablehlo.multiply", cos_a, sinh_b)
+        return (ctx.op1("stablehlo.complex", (re, im), out),)
 
 
 @final
@@ -54,9 +124,10 @@ class Sqrt(_Transcendental):
     """Square root."""
 
     name = "sqrt"
+    hlo_op = "stablehlo.sqrt"
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.sqrt(args[0])
+        return np.sqrt(_unsigned_zeros(args[0]))
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -69,9 +140,12 @@ class Rsqrt(_Transcendental):
     """``1 / sqrt(x)``."""
 
     name = "rsqrt"
+    hlo_op = "stablehlo.rsqrt"
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.reciprocal(np.sqrt(args[0]))
+        # np.divide, not np.reciprocal: 1 / sqrt(0j) is inf+nanj for XLA
+        # and np.divide, nan+nanj for np.reciprocal.
+        return np.divide(np.ones((), args[0].dtype), np.sqrt(args[0]))
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -84,6 +158,7 @@ class Exp(_Transcendental):
     """``e ** x``."""
 
     name = "exp"
+    hlo_op = "stablehlo.exponential"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.exp(args[0])
@@ -99,6 +174,7 @@ class Log(_Transcendental):
     """Natural logarithm."""
 
     name = "log"
+    hlo_op = "stablehlo.log"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.log(args[0])
@@ -114,9 +190,13 @@ class Log1p(_Transcendental):
     """``log(1 + x)``, accurate near 0."""
 
     name = "log1p"
+    hlo_op = "stablehlo.log_plus_one"
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.log1p(args[0])
+        x = args[0]
+        if dtypes.is_complex(x.dtype):
+            return _log1p_complex(x)
+        return np.log1p(x)
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -129,9 +209,17 @@ class Expm1(_Transcendental):
     """``e ** x - 1``, accurate near 0."""
 
     name = "expm1"
+    hlo_op = "stablehlo.exponential_minus_one"
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.expm1(args[0])
+        x = args[0]
+        result: NDArray = np.expm1(x)
+        if dtypes.is_complex(x.dtype):
+            # On the real axis the imaginary part stays zero even where
+            # exp(re) overflows (NumPy makes it inf * 0 = NaN; XLA, 0).
+            imag = np.imag(x)
+            result = _complex(np.real(result), np.where(imag == 0, imag, np.imag(result)), x.dtype)
+        return result
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -140,11 +228,12 @@ class Expm1(_Transcendental):
 
 @final
 @dataclass(frozen=True, slots=True)
-class Sin(_Transcendental):
+class Sin(_SinCos):
     """Sine."""
 
     name = "sin"
     hlo_op = "stablehlo.sine"
+    is_cos = False
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.sin(args[0])
@@ -156,10 +245,12 @@ class Sin(_Transcendental):
 
 @final
 @dataclass(frozen=True, slots=True)
-class Cos(_Transcendental):
+class Cos(_SinCos):
     """Cosine."""
 
     name = "cos"
+    hlo_op = "stablehlo.cosine"
+    is_cos = True
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.cos(args[0])
@@ -175,6 +266,7 @@ class Tan(_Transcendental):
     """Tangent."""
 
     name = "tan"
+    hlo_op = "stablehlo.tan"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.tan(args[0])
@@ -190,6 +282,7 @@ class Tanh(_Transcendental):
     """Hyperbolic tangent."""
 
     name = "tanh"
+    hlo_op = "stablehlo.tanh"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.tanh(args[0])
@@ -205,11 +298,17 @@ class Logistic(_Transcendental):
     """The logistic sigmoid ``1 / (1 + e ** -x)``."""
 
     name = "logistic"
+    hlo_op = "stablehlo.logistic"
 
     def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
         if dtypes.is_complex(x.dtype):
-            return np.reciprocal(np.add(1, np.exp(np.negative(x))))
+            e = np.exp(np.negative(x))
+            # 1 / (1 + e) is 0 for an infinite e; NumPy's complex division
+            # makes it NaN (XLA gives 0, e.g. logistic(-800+1j)).
+            overflow = np.isinf(e) & ~np.isnan(e)
+            complex_result: NDArray = np.where(overflow, np.zeros((), x.dtype), np.divide(1, np.add(1, e))).astype(x.dtype)
+            return complex_result
         # Stable on both tails: never exponentiate a large positive number.
         e = np.exp(np.negative(np.abs(x)))
         result: NDArray = np.where(x >= 0, np.reciprocal(np.add(1, e)), np.divide(e, np.add(1, e)))
@@ -229,6 +328,7 @@ class Erf(UnaryDifferentiable):
     """The error function."""
 
     name = "erf"
+    hlo_op = "chlo.erf"
     accepts = FLOAT
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -249,9 +349,10 @@ class Asin(_Transcendental):
     """Inverse sine."""
 
     name = "asin"
+    hlo_op = "chlo.asin"
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.arcsin(args[0])
+        return np.arcsin(_unsigned_zeros(args[0]))
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -264,9 +365,10 @@ class Acos(_Transcendental):
     """Inverse cosine."""
 
     name = "acos"
+    hlo_op = "chlo.acos"
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.arccos(args[0])
+        return np.arccos(_unsigned_zeros(args[0]))
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -279,6 +381,7 @@ class Atan(_Transcendental):
     """Inverse tangent."""
 
     name = "atan"
+    hlo_op = "chlo.atan"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.arctan(args[0])
@@ -294,6 +397,7 @@ class Sinh(_Transcendental):
     """Hyperbolic sine."""
 
     name = "sinh"
+    hlo_op = "chlo.sinh"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.sinh(args[0])
@@ -309,6 +413,7 @@ class Cosh(_Transcendental):
     """Hyperbolic cosine."""
 
     name = "cosh"
+    hlo_op = "chlo.cosh"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.cosh(args[0])
@@ -324,9 +429,10 @@ class Asinh(_Transcendental):
     """Inverse hyperbolic sine."""
 
     name = "asinh"
+    hlo_op = "chlo.asinh"
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.arcsinh(args[0])
+        return np.arcsinh(_unsigned_zeros(args[0]))
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -339,9 +445,10 @@ class Acosh(_Transcendental):
     """Inverse hyperbolic cosine."""
 
     name = "acosh"
+    hlo_op = "chlo.acosh"
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.arccosh(args[0])
+        return np.arccosh(_unsigned_zeros(args[0]))
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -355,6 +462,7 @@ class Atanh(_Transcendental):
     """Inverse hyperbolic tangent."""
 
     name = "atanh"
+    hlo_op = "chlo.atanh"
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.arctanh(args[0])
@@ -370,6 +478,7 @@ class Atan2(BinaryDifferentiable):
     """``atan2(x, y)``: the angle of the point ``(y, x)``."""
 
     name = "atan2"
+    hlo_op = "stablehlo.atan2"
     accepts = FLOAT
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -406,8 +515,24 @@ class Pow(Elementwise):
 
     def compute(self, *args: NDArray) -> HostValue:
         x, y = args
-        result: NDArray = np.power(x, y.astype(x.dtype) if dtypes.is_integer(y.dtype) else y)
+        y = y.astype(x.dtype) if dtypes.is_integer(y.dtype) else y
+        result: NDArray = np.power(x, y)
+        if dtypes.is_complex(x.dtype):
+            # XLA: 0 ** y is NaN for a non-real y with Re(y) > 0 (NumPy: 0).
+            nan = np.array(complex(np.nan, np.nan), x.dtype)
+            undefined = (x == 0) & (np.real(y) > 0) & (np.imag(y) != 0)
+            result = np.where(undefined, nan, result).astype(x.dtype)
         return result
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        # stablehlo.power wants one operand dtype: an integer exponent is
+        # converted to the base's dtype first (as the eager rule does).
+        (out,) = out_avals
+        x, y = broadcast_operands(ctx, args, out.shape)
+        return (ctx.op1("stablehlo.power", (x, ctx.convert(y, out.dtype)), out),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -424,6 +549,27 @@ class Pow(Elementwise):
             safe_x = select_n(bind1(EQ, x, const_like(x, 0)), x, broadcast_scalar(const_like(x, 1), x.shape))
             total = add_tangents(total, broadcast_scalar(_mul(ty, _mul(bind1(LOG, safe_x), out)), out.shape))
         return (out,), (total,)
+
+
+def _log1p_complex(x: NDArray) -> NDArray:
+    """``log(1 + x)`` for complex ``x``, keeping its digits near 0 (NumPy
+    rounds ``1 + x`` first: ``log1p(1e-4+1e-4j)`` in complex64 is off by
+    1e-4 relatively; XLA is accurate)."""
+    a, b = np.real(x), np.imag(x)
+    # Near 0, log|1 + x| = log1p(|1 + x|**2 - 1) / 2 with the square
+    # expanded so that 1 + a is never rounded.
+    near_zero = np.abs(x) < 0.5
+    t = np.where(near_zero, a * (2 + a) + b * b, 0)
+    re = np.where(near_zero, 0.5 * np.log1p(t), np.log(np.abs(np.add(1, x))))
+    return _complex(re, np.arctan2(b, np.add(1, a)), x.dtype)
+
+
+def _complex(re: NDArray, im: NDArray, dtype: np.dtype[Any]) -> NDArray:
+    """The complex array with these parts (``re + 1j * im`` would turn an
+    infinite part into NaN)."""
+    out: NDArray = np.empty(np.broadcast_shapes(re.shape, im.shape), dtype)
+    out.real, out.imag = re, im
+    return out
 
 
 def _zeros(like: Array) -> Array:
