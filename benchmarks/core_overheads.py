@@ -209,11 +209,9 @@ def mlp(jax: Any, repeat: int) -> None:
 
         theirs_first = theirs_first_fn
         theirs_steady = lambda: theirs_steady_f(jparams, jx).block_until_ready()  # noqa: E731
-        # A fair first call: our compile cache is keyed by module text, so clear it too.
-    from jaxtyped._src.runtime import xla  # benchmarks may reach into internals
 
     def ours_first_uncached() -> object:
-        xla.clear_compile_cache()
+        jt.clear_caches()  # compiled programs are cached by jaxpr and module text
         return ours_first()
 
     compare("MLP first call (trace+compile+run)", ours_first_uncached, theirs_first, 1, repeat, "ms")

@@ -913,3 +913,19 @@ def test_tracing_different_signatures_in_threads() -> None:
     for n in (2, 3, 4):
         v = np.arange(n, dtype=np.float32)
         np.testing.assert_array_equal(out[n], v * v + v)
+
+
+def test_clear_caches_forgets_traces_and_executables() -> None:
+    traces: list[int] = []
+
+    def f(x: jt.Array) -> jt.Array:
+        traces.append(1)
+        return x * 3.0
+
+    jf = jt.jit(f)
+    x = jnp.ones(3)
+    np.testing.assert_allclose(np.asarray(jf(x)), np.full(3, 3.0))
+    jt.clear_caches()
+    assert jf.cache_info().size == 0
+    np.testing.assert_allclose(np.asarray(jf(x)), np.full(3, 3.0))
+    assert len(traces) == 2

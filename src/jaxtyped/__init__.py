@@ -32,7 +32,7 @@ if DEBUG:
 from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
 from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402
 from jaxtyped._src.api_device import block_until_ready, device_get, device_put, devices, local_devices  # noqa: E402
-from jaxtyped._src.api_jit import disable_jit, jit  # noqa: E402
+from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
 from jaxtyped import core  # noqa: E402
@@ -45,6 +45,7 @@ __all__ = [
     "DEBUG",
     "ShapeDtypeStruct",
     "block_until_ready",
+    "clear_caches",
     "config",
     "core",
     "device_get",

@@ -20,6 +20,7 @@ hits, misses and the size, so tests can prove when retracing happens.
 import functools
 import inspect
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Hashable, Sequence
 from contextlib import contextmanager
@@ -52,12 +53,12 @@ from jaxtyped._src.core.jaxpr import ClosedJaxpr
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
-from jaxtyped._src.pjit import consts_as_invars, executable_for, jit_call, run_executable
+from jaxtyped._src.pjit import clear_call_caches, consts_as_invars, executable_for, jit_call, run_executable
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
-__all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "disable_jit"]
+__all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "disable_jit", "clear_caches"]
 
 P = ParamSpec("P")
 P2 = ParamSpec("P2")
@@ -92,6 +93,18 @@ def disable_jit(disable: bool = True) -> Generator[None, None, None]:
         yield
     finally:
         config.update("jax_disable_jit", previous)
+
+
+_live_jitted: "weakref.WeakSet[Jitted[Any, Any]]" = weakref.WeakSet()
+
+
+def clear_caches() -> None:
+    """Drop every trace and compilation cache (JAX's ``jax.clear_caches``):
+    each jitted function retraces and recompiles on its next call."""
+    for jitted in list(_live_jitted):
+        jitted.clear_cache()
+    clear_call_caches()
+    xla.clear_compile_cache()
 
 
 @final
@@ -191,6 +204,7 @@ class Jitted(Generic[P, R_co]):
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums
         functools.update_wrapper(self, fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
+        _live_jitted.add(self)
 
     # --- the typed entry points ---
 

@@ -41,7 +41,7 @@ from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import lower_jaxpr, lower_jaxpr_inline
 from jaxtyped._src.runtime import xla
 
-__all__ = ["JitCall", "jit_call", "consts_as_invars", "executable_for"]
+__all__ = ["JitCall", "jit_call", "consts_as_invars", "executable_for", "clear_call_caches"]
 
 
 def consts_as_invars(jaxpr: Jaxpr) -> Jaxpr:
@@ -145,6 +145,14 @@ def executable_for(jaxpr: Jaxpr, fun_name: str, donated: tuple[bool, ...]) -> xl
         while len(_executables) > _EXECUTABLES_MAX:
             _executables.popitem(last=False)
     return executable
+
+
+def clear_call_caches() -> None:
+    """Forget compiled call executables and transformed call jaxprs."""
+    with _executables_lock:
+        _executables.clear()
+    with _transform_lock:
+        _transform_cache.clear()
 
 
 def run_executable(
