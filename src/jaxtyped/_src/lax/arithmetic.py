@@ -3,11 +3,14 @@ operations are in ``comparison.py``.
 
 Integer division and remainder follow XLA (truncation toward zero;
 ``x / 0 == -1``, ``x % 0 == x``, ``INT_MIN / -1 == INT_MIN``) so that eager
-results equal compiled ones. Derivatives follow JAX's conventions where they
-are a choice (``abs'(0) == 1``; ``max`` splits ties evenly).
+results equal compiled ones; so do complex ``abs``, ``sign`` and division at
+infinite and NaN parts, and ``integer_pow``'s order of multiplications.
+Derivatives follow JAX's conventions where they are a choice
+(``abs'(0) == 1``; ``max`` splits ties evenly).
 """
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, final
 
@@ -18,6 +21,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar
 from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError
@@ -29,6 +33,7 @@ from jaxtyped._src.lax.elementwise_base import (
     NonDifferentiable,
     bind_binary,
     bind_unary,
+    broadcast_operands,
 )
 from jaxtyped._src.lax.comparison import EQ, GE
 from jaxtyped._src.lax.structural import broadcast_scalar, select_n
@@ -107,6 +112,19 @@ class BinaryDifferentiable(Elementwise):
         return (out,), (total,)
 
 
+def _real_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """The dtype of a complex dtype's real and imaginary parts."""
+    return np.dtype(np.real(np.zeros((), dtype)).dtype)
+
+
+def _complex_abs(x: NDArray) -> NDArray:
+    """``|x|`` as XLA computes it: NaN when either part is NaN (NumPy's
+    ``hypot`` gives inf for ``inf + nan*1j``)."""
+    modulus: NDArray = np.abs(x)
+    modulus[np.isnan(x)] = np.nan
+    return modulus
+
+
 # === unary arithmetic ===
 
 
@@ -116,6 +134,7 @@ class Neg(Elementwise):
     """``-x``."""
 
     name = "neg"
+    hlo_op = "stablehlo.negate"
     arity = 1
     accepts = NUMBER
 
@@ -140,9 +159,27 @@ class Sign(NonDifferentiable):
 
     def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
+        if dtypes.is_complex(x.dtype):
+            # XLA divides each part by |x| (NaN parts poison it; sign(inf +
+            # 1j) is nan + 0j) and returns zeros unchanged; NumPy differs.
+            modulus = _complex_abs(x)
+            out = np.empty_like(x)
+            out.real, out.imag = np.real(x) / modulus, np.imag(x) / modulus
+            return np.where(modulus == 0, x, out)
         if dtypes.is_floating(x.dtype):
             return np.where(x == 0, x, np.sign(x))  # keeps the sign of zero, as XLA
         return np.sign(x)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        (x,) = args
+        if dtypes.is_unsigned_integer(x.aval.dtype):
+            # stablehlo.sign is only defined for signed and inexact types.
+            zero = ctx.full_like(0, x)
+            return (ctx.select(ctx.compare(x, zero, "EQ"), zero, ctx.full_like(1, x)),)
+        return (ctx.op1("stablehlo.sign", (x,), out_avals[0]),)
 
 
 @final
@@ -151,14 +188,16 @@ class Abs(UnaryDifferentiable):
     """``|x|`` (real-valued for complex inputs)."""
 
     name = "abs"
+    hlo_op = "stablehlo.abs"  # complex operands give their real-typed modulus
     accepts = frozenset({"int", "float", "complex"})
 
     @override
     def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
-        return np.dtype(np.real(np.zeros((), dtype)).dtype) if dtypes.is_complex(dtype) else dtype
+        return _real_dtype(dtype) if dtypes.is_complex(dtype) else dtype
 
     def compute(self, *args: NDArray) -> HostValue:
-        return np.abs(args[0])
+        x = args[0]
+        return _complex_abs(x) if dtypes.is_complex(x.dtype) else np.abs(x)
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
@@ -181,6 +220,7 @@ class Floor(NonDifferentiable):
     """Round toward -inf."""
 
     name = "floor"
+    hlo_op = "stablehlo.floor"
     arity = 1
     accepts = FLOAT
 
@@ -194,6 +234,7 @@ class Ceil(NonDifferentiable):
     """Round toward +inf."""
 
     name = "ceil"
+    hlo_op = "stablehlo.ceil"
     arity = 1
     accepts = FLOAT
 
@@ -220,6 +261,14 @@ class Round(NonDifferentiable):
         is_half = np.abs(x - truncated) == 0.5
         return np.where(is_half, truncated + np.sign(x), nearest_even)
 
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        if self.rounding_method == RoundingMethod.TO_NEAREST_EVEN:
+            return (ctx.op1("stablehlo.round_nearest_even", args, out_avals[0]),)
+        return (ctx.op1("stablehlo.round_nearest_afz", args, out_avals[0]),)
+
 
 @final
 @dataclass(frozen=True, slots=True)
@@ -227,6 +276,7 @@ class IsFinite(NonDifferentiable):
     """Whether each element is neither infinite nor NaN."""
 
     name = "is_finite"
+    hlo_op = "stablehlo.is_finite"
     arity = 1
     accepts = FLOAT
 
@@ -250,6 +300,35 @@ class StopGradient(NonDifferentiable):
     def compute(self, *args: NDArray) -> HostValue:
         return args[0]
 
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        return args
+
+
+V = TypeVar("V")
+
+
+def _power_by_squaring(x: V, n: int, multiply: Callable[[V, V], V]) -> V:
+    """``x ** n`` for ``n >= 1`` by repeated squaring. The eager and the
+    compiled rule share it so that both multiply in the same order and
+    therefore round alike (as JAX, whose integer_pow is this too)."""
+    result: V | None = None
+    while True:
+        if n & 1:
+            result = x if result is None else multiply(result, x)
+        n >>= 1
+        if not n:
+            assert result is not None
+            return result
+        x = multiply(x, x)
+
+
+def _np_multiply(x: NDArray, y: NDArray) -> NDArray:
+    out: NDArray = np.multiply(x, y)
+    return out
+
 
 @final
 @dataclass(frozen=True, slots=True)
@@ -271,9 +350,31 @@ class IntegerPow(UnaryDifferentiable):
 
     def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
+        if self.y == 0:
+            return np.ones_like(x)
+        out = _power_by_squaring(x, -self.y if self.y < 0 else self.y, _np_multiply)
         if self.y < 0:
-            return np.reciprocal(np.power(x, -self.y))
-        return np.power(x, self.y)
+            one = np.ones_like(out)
+            return _complex_div(one, out) if dtypes.is_complex(out.dtype) else np.divide(one, out)
+        return out
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        # No StableHLO op raises to an integer power (stablehlo.power would
+        # go through exp and log for floats).
+        (x,) = args
+        if self.y == 0:
+            return (ctx.full_like(1, x),)
+
+        def multiply(a: HloValue, b: HloValue) -> HloValue:
+            return ctx.op1("stablehlo.multiply", (a, b), x.aval)
+
+        out = _power_by_squaring(x, -self.y if self.y < 0 else self.y, multiply)
+        if self.y < 0:
+            out = ctx.op1("stablehlo.divide", (ctx.full_like(1, x), out), x.aval)
+        return (out,)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -319,6 +420,7 @@ class Sub(Elementwise):
     """``x - y``."""
 
     name = "sub"
+    hlo_op = "stablehlo.subtract"
     arity = 2
     accepts = NUMBER
 
@@ -366,17 +468,51 @@ def _int_div(x: NDArray, y: NDArray) -> NDArray:
     return np.where(y == 0, -1, quotient).astype(x.dtype)
 
 
+def _complex_div(x: NDArray, y: NDArray) -> NDArray:
+    """Complex division as XLA does it: Smith's algorithm, then where both
+    parts came out NaN, the recovery of C99's Annex G (``z / 0`` is
+    infinite, ``inf / finite`` infinite, ``finite / inf`` zero). NumPy
+    gives NaN in those cases; finite results agree with XLA's to an ulp."""
+    a, b, c, d = np.real(x), np.imag(x), np.real(y), np.imag(y)
+    c_larger = np.abs(c) >= np.abs(d)
+    ratio = np.where(c_larger, d / c, c / d)
+    den = np.where(c_larger, c + d * ratio, c * ratio + d)
+    re = np.where(c_larger, (a + b * ratio) / den, (a * ratio + b) / den)
+    im = np.where(c_larger, (b - a * ratio) / den, (b * ratio - a) / den)
+    lost = np.isnan(re) & np.isnan(im)
+    inf = np.array(np.inf, re.dtype)
+    # Which recovery applies (the first that matches wins).
+    zero_den = lost & (c == 0) & (d == 0) & ~(np.isnan(a) & np.isnan(b))
+    inf_num = lost & (np.isinf(a) | np.isinf(b)) & np.isfinite(c) & np.isfinite(d)
+    inf_den = lost & (np.isinf(c) | np.isinf(d)) & np.isfinite(a) & np.isfinite(b)
+    # Infinite parts become +-1, finite ones +-0, keeping their signs.
+    a1, b1 = np.copysign(np.isinf(a), a), np.copysign(np.isinf(b), b)
+    c1, d1 = np.copysign(np.isinf(c), c), np.copysign(np.isinf(d), d)
+    re = np.select(
+        [zero_den, inf_num, inf_den], [np.copysign(inf, c) * a, inf * (a1 * c + b1 * d), 0 * (a * c1 + b * d1)], re
+    )
+    im = np.select(
+        [zero_den, inf_num, inf_den], [np.copysign(inf, c) * b, inf * (b1 * c - a1 * d), 0 * (b * c1 - a * d1)], im
+    )
+    out = np.empty(re.shape, x.dtype)
+    out.real, out.imag = re, im  # not re + 1j * im, which turns inf * 1j into NaN
+    return out
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class Div(BinaryDifferentiable):
     """``x / y``; integer division truncates toward zero."""
 
     name = "div"
+    hlo_op = "stablehlo.divide"  # XLA's integer division is what ``_int_div`` mimics
     accepts = NUMBER
 
     def compute(self, *args: NDArray) -> HostValue:
         x, y = args
-        return _int_div(x, y) if dtypes.is_integer(x.dtype) else np.divide(x, y)
+        if dtypes.is_integer(x.dtype):
+            return _int_div(x, y)
+        return _complex_div(x, y) if dtypes.is_complex(x.dtype) else np.divide(x, y)
 
     @override
     def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
@@ -390,6 +526,7 @@ class Rem(BinaryDifferentiable):
     """Remainder with the sign of ``x`` (C's ``fmod``); ``x % 0 == x`` for integers."""
 
     name = "rem"
+    hlo_op = "stablehlo.remainder"
     accepts = frozenset({"int", "uint", "float"})
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -424,6 +561,22 @@ def _lexicographic_greater(x: NDArray, y: NDArray) -> NDArray:
     return greater
 
 
+def _lower_minmax(
+    ctx: LoweringContext, op: str, args: tuple[HloValue, ...], out: ShapedArray, x_wins: str
+) -> tuple[HloValue, ...]:
+    """``stablehlo.maximum``/``minimum``, which have no complex form: for
+    complex operands ``x`` wins where it is lexicographically ``x_wins``
+    (``GT``/``LT``) of ``y``, else ``y`` (so ``y`` wins ties and NaNs)."""
+    x, y = broadcast_operands(ctx, args, out.shape)
+    if not dtypes.is_complex(out.dtype):
+        return (ctx.op1(op, (x, y), out),)
+    part = ShapedArray(out.shape, _real_dtype(out.dtype))
+    xr, yr = (ctx.op1("stablehlo.real", (v,), part) for v in (x, y))
+    xi, yi = (ctx.op1("stablehlo.imag", (v,), part) for v in (x, y))
+    wins = ctx.select(ctx.compare(xr, yr, "EQ"), ctx.compare(xi, yi, x_wins), ctx.compare(xr, yr, x_wins))
+    return (ctx.select(wins, x, y),)
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class Max(BinaryDifferentiable):
@@ -436,7 +589,8 @@ class Max(BinaryDifferentiable):
     def compute(self, *args: NDArray) -> HostValue:
         x, y = args
         if dtypes.is_complex(x.dtype):
-            return np.where(_lexicographic_greater(y, x), y, x)
+            # y wins ties and NaN comparisons, as in JAX's lowering.
+            return np.where(_lexicographic_greater(x, y), x, y)
         out = np.maximum(x, y)
         if dtypes.is_floating(x.dtype):
             # Of two zeros the larger is +0 unless both are -0: that is x + y.
@@ -446,6 +600,12 @@ class Max(BinaryDifferentiable):
     @override
     def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
         return _balanced_eq(x, out, y), _balanced_eq(y, out, x)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        return _lower_minmax(ctx, "stablehlo.maximum", args, out_avals[0], "GT")
 
 
 @final
@@ -460,7 +620,7 @@ class Min(BinaryDifferentiable):
     def compute(self, *args: NDArray) -> HostValue:
         x, y = args
         if dtypes.is_complex(x.dtype):
-            return np.where(_lexicographic_greater(x, y), y, x)
+            return np.where(_lexicographic_greater(y, x), x, y)
         out = np.minimum(x, y)
         if dtypes.is_floating(x.dtype):
             # Of two zeros the smaller is -0 if either is: that is -(-x + -y).
@@ -470,6 +630,12 @@ class Min(BinaryDifferentiable):
     @override
     def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
         return _balanced_eq(x, out, y), _balanced_eq(y, out, x)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        return _lower_minmax(ctx, "stablehlo.minimum", args, out_avals[0], "LT")
 
 
 # Shared instances of parameterless primitives (they are immutable).

@@ -13,8 +13,18 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.primitive import HostValue, NDArray
-from jaxtyped._src.lax.elementwise_base import ALL, INTEGRAL, Kind, NonDifferentiable, bind_binary, bind_unary
+from jaxtyped._src.lax.elementwise_base import (
+    ALL,
+    INTEGRAL,
+    Kind,
+    NonDifferentiable,
+    bind_binary,
+    bind_unary,
+    broadcast_operands,
+)
 
 __all__ = [
     "Eq", "Ne", "Lt", "Le", "Gt", "Ge", "And", "Or", "Xor", "Not",
@@ -27,10 +37,21 @@ __all__ = [
 class _Comparison(NonDifferentiable):
     __slots__ = ()
     arity = 2
+    # stablehlo.compare's comparison_direction.
+    direction: ClassVar[str]
 
     @override
     def result_dtype(self, dtype: np.dtype[Any]) -> np.dtype[Any]:
         return np.dtype(np.bool_)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        # ctx.compare picks the comparison type (UNSIGNED for bool and
+        # unsigned ints, FLOAT for floats and complex).
+        x, y = broadcast_operands(ctx, args, out_avals[0].shape)
+        return (ctx.compare(x, y, self.direction),)
 
 
 _ORDERED: frozenset[Kind] = frozenset({"bool", "int", "uint", "float"})
@@ -42,6 +63,7 @@ class Eq(_Comparison):
     """``x == y``."""
 
     name = "eq"
+    direction = "EQ"
     accepts = ALL
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -54,6 +76,7 @@ class Ne(_Comparison):
     """``x != y``."""
 
     name = "ne"
+    direction = "NE"
     accepts = ALL
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -66,6 +89,7 @@ class Lt(_Comparison):
     """``x < y``."""
 
     name = "lt"
+    direction = "LT"
     accepts = _ORDERED
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -78,6 +102,7 @@ class Le(_Comparison):
     """``x <= y``."""
 
     name = "le"
+    direction = "LE"
     accepts = _ORDERED
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -90,6 +115,7 @@ class Gt(_Comparison):
     """``x > y``."""
 
     name = "gt"
+    direction = "GT"
     accepts = _ORDERED
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -102,6 +128,7 @@ class Ge(_Comparison):
     """``x >= y``."""
 
     name = "ge"
+    direction = "GE"
     accepts = _ORDERED
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -114,6 +141,7 @@ class And(NonDifferentiable):
     """Logical and (booleans) or bitwise and (integers)."""
 
     name = "and"
+    hlo_op = "stablehlo.and"
     arity = 2
     accepts = INTEGRAL
 
@@ -127,6 +155,7 @@ class Or(NonDifferentiable):
     """Logical or (booleans) or bitwise or (integers)."""
 
     name = "or"
+    hlo_op = "stablehlo.or"
     arity = 2
     accepts = INTEGRAL
 
@@ -140,6 +169,7 @@ class Xor(NonDifferentiable):
     """Logical or bitwise exclusive or."""
 
     name = "xor"
+    hlo_op = "stablehlo.xor"
     arity = 2
     accepts = INTEGRAL
 
@@ -167,6 +197,7 @@ class ShiftLeft(_Shift):
     """``x << y``; shifting by the bit width or more gives 0."""
 
     name = "shift_left"
+    hlo_op = "stablehlo.shift_left"
 
     def compute(self, *args: NDArray) -> HostValue:
         too_far, amount, _ = _shift_amount(*args)
@@ -179,6 +210,7 @@ class ShiftRightArithmetic(_Shift):
     """``x >> y`` filling with the sign bit."""
 
     name = "shift_right_arithmetic"
+    hlo_op = "stablehlo.shift_right_arithmetic"
 
     def compute(self, *args: NDArray) -> HostValue:
         # XLA shifts the bit pattern arithmetically whatever the signedness.
@@ -195,6 +227,7 @@ class ShiftRightLogical(_Shift):
     """``x >> y`` filling with zeros."""
 
     name = "shift_right_logical"
+    hlo_op = "stablehlo.shift_right_logical"
 
     def compute(self, *args: NDArray) -> HostValue:
         x = args[0]
@@ -210,6 +243,7 @@ class Not(NonDifferentiable):
     """Logical not for booleans, bitwise not for integers."""
 
     name = "not"
+    hlo_op = "stablehlo.not"
     arity = 1
     accepts = INTEGRAL
 

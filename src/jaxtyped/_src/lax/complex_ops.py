@@ -10,6 +10,7 @@ from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError
@@ -49,6 +50,7 @@ class Real(_Linear):
     """The real part of a complex array."""
 
     name = "real"
+    hlo_op = "stablehlo.real"
     arity = 1
     accepts = _COMPLEX
 
@@ -66,6 +68,7 @@ class Imag(_Linear):
     """The imaginary part of a complex array."""
 
     name = "imag"
+    hlo_op = "stablehlo.imag"
     arity = 1
     accepts = _COMPLEX
 
@@ -89,6 +92,17 @@ class Conj(_Linear):
     def compute(self, *args: NDArray) -> HostValue:
         return np.conjugate(args[0])
 
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        # StableHLO has no conjugate op: rebuild with the imaginary part negated.
+        (x,) = args
+        part = ShapedArray(x.aval.shape, _real_dtype(x.aval.dtype))
+        re = ctx.op1("stablehlo.real", (x,), part)
+        im = ctx.op1("stablehlo.negate", (ctx.op1("stablehlo.imag", (x,), part),), part)
+        return (ctx.op1("stablehlo.complex", (re, im), out_avals[0]),)
+
 
 @final
 @dataclass(frozen=True, slots=True)
@@ -96,6 +110,7 @@ class Complex(_Linear):
     """``x + 1j * y`` from real and imaginary parts of one floating dtype."""
 
     name = "complex"
+    hlo_op = "stablehlo.complex"
     arity = 2
     accepts = FLOAT
 
@@ -112,7 +127,11 @@ class Complex(_Linear):
 
     def compute(self, *args: NDArray) -> HostValue:
         x, y = args
-        result: NDArray = np.add(x, np.multiply(1j, y)).astype(_complex_dtype(x.dtype))
+        # Set the parts: x + 1j * y would turn an infinite y into a NaN real
+        # part and lose the sign of a zero imaginary one.
+        x, y = np.broadcast_arrays(x, y)
+        result: NDArray = np.empty(x.shape, _complex_dtype(x.dtype))
+        result.real, result.imag = x, y
         return result
 
 

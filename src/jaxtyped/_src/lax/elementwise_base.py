@@ -240,7 +240,11 @@ def convert_buffer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
     if dtypes.is_integer(dtype) and dtypes.is_inexact(x.dtype):
         return _to_integer(x, dtype)
     if dtypes.is_complex(x.dtype) and not dtypes.is_complex(dtype):
-        return np.real(x).astype(dtype)
+        x = np.real(x)
+    if dtype == np.dtype(np.float16) and x.dtype == np.dtype(np.float64):
+        # XLA narrows float64 to float16 through float32 (rounding twice);
+        # NumPy rounds once.
+        x = x.astype(np.float32)
     return x.astype(dtype)
 
 
@@ -278,6 +282,22 @@ class ConvertElementType(Primitive):
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         return (bind1(self, args[0]),), dims
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        # Two cases are not left to stablehlo.convert, as in JAX: complex to
+        # real (its behaviour is unspecified; JAX keeps the real part) and to
+        # bool (JAX tests ``x != 0``, so NaN is true). Float to int already
+        # truncates, saturates and maps NaN to 0 on XLA.
+        (x,) = args
+        if dtypes.is_complex(x.aval.dtype) and not dtypes.is_complex(self.new_dtype):
+            part = np.dtype(np.float64) if x.aval.dtype == np.dtype(np.complex128) else np.dtype(np.float32)
+            x = ctx.op1("stablehlo.real", (x,), ShapedArray(x.aval.shape, part))
+        if dtypes.is_bool(self.new_dtype) and not dtypes.is_bool(x.aval.dtype):
+            return (ctx.compare(x, ctx.full_like(0, x), "NE"),)
+        return (ctx.convert(x, self.new_dtype),)
 
 
 def convert_element_type(operand_: ArrayLike, new_dtype: "dtypes.DTypeLike") -> Array:
