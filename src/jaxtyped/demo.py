@@ -9,8 +9,12 @@ A small multilayer perceptron fitted to built-in data (64 samples of
 3. per-example predictions and losses with ``vmap``;
 4. per-example input Jacobians with ``vmap(jacfwd(...))``;
 5. gradient descent where the gradient is a forward-mode Jacobian of the
-   loss with respect to a pytree of parameters (``jacfwd``).
+   loss with respect to a pytree of parameters (``jacfwd``);
+6. the same training step compiled with ``jit`` through XLA: its StableHLO,
+   its speed against the eager step, and the same parameters after 300 steps.
 """
+
+import time
 
 import numpy as np
 
@@ -90,11 +94,38 @@ def main() -> None:
     _section("5. training with forward-mode gradients (jacfwd over the parameter pytree)")
     grad_fn = jt.jacfwd(loss)
     rate = 0.2
+    initial = params
+
+    def train_step(params: Params, x: Array, y: Array) -> Params:
+        grads = grad_fn(params, x, y)
+        updated: Params = jt.tree_util.tree_map(lambda p, g: p - rate * g, params, grads)
+        return updated
+
+    start = time.perf_counter()
     for step in range(301):
         if step % 50 == 0:
             print(f"step {step:3d}: loss {float(loss(params, xs, ys)):.5f}")
-        grads = grad_fn(params, xs, ys)
-        params = jt.tree_util.tree_map(lambda p, g: p - rate * g, params, grads)
+        params = train_step(params, xs, ys)
+    eager_seconds = time.perf_counter() - start
+
+    _section("6. the same training step under jit (StableHLO compiled by XLA)")
+    fast_step = jt.jit(train_step)
+    module = fast_step.lower(initial, xs, ys).as_text()
+    ops = sum(1 for line in module.splitlines() if "stablehlo." in line)
+    print(f"lowered module: {len(module.splitlines())} lines, {ops} StableHLO ops; first lines:")
+    print("\n".join(module.splitlines()[:4]))
+    compiled_params = initial
+    start = time.perf_counter()
+    for _ in range(301):
+        compiled_params = fast_step(compiled_params, xs, ys)
+    jt.block_until_ready(compiled_params)
+    jit_seconds = time.perf_counter() - start
+    gap = max(
+        float(jnp.max(jnp.abs(a - b)))
+        for a, b in zip(jt.tree_util.tree_leaves(params), jt.tree_util.tree_leaves(compiled_params))
+    )
+    print(f"301 steps: eager {eager_seconds:.2f} s, jit {jit_seconds:.2f} s (first call compiles); "
+          f"largest parameter difference {gap:.2e}; final loss {float(loss(compiled_params, xs, ys)):.5f}")
 
 
 if __name__ == "__main__":

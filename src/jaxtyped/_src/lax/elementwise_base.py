@@ -235,7 +235,8 @@ def _to_integer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
 def convert_buffer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
     """Convert a buffer to ``dtype`` as XLA does."""
     if dtypes.is_bool(dtype):
-        nonzero: NDArray = np.not_equal(np.real(x), 0)  # complex: the real part, as XLA
+        # complex: the real part, as XLA; asarray keeps 0-d results arrays
+        nonzero: NDArray = np.asarray(np.not_equal(np.real(x), 0))
         return nonzero
     if dtypes.is_integer(dtype) and dtypes.is_inexact(x.dtype):
         return _to_integer(x, dtype)
