@@ -3,14 +3,15 @@ for elementwise primitives, an ``hlo_op`` the shared rule emits."""
 
 import inspect
 
-import jaxtyped  # noqa: F401  (imports every primitive module)
+import jaxtyped
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.lax.elementwise_base import Elementwise
 
 
 def _concrete_primitives() -> list[type[Primitive]]:
     found: list[type[Primitive]] = []
-    pending: list[type[Primitive]] = [Primitive]
+    assert jaxtyped.lax is not None  # importing jaxtyped imports every primitive module
+    pending: list[type[Primitive]] = list(Primitive.__subclasses__())
     while pending:
         cls = pending.pop()
         pending.extend(cls.__subclasses__())
