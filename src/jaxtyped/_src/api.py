@@ -21,6 +21,7 @@ from jaxtyped._src.api_util import (
     argnums_tuple,
     check_callable,
     flatten_with_names,
+    input_aval,
     leaf_to_array,
     wraps,
 )
@@ -480,7 +481,7 @@ def make_jaxpr(
         leaf_names += [n for k, v in kwargs.items() for n in flatten_with_names(v, k)[1]]
         interp = StagingInterpreter(current_interpreter(), desc)
         with transformation_scope(interp), shared_numpy_constants():
-            tracers = [interp.new_arg(_input_aval(x, n), n) for x, n in zip(leaves, leaf_names)]
+            tracers = [interp.new_arg(input_aval(x, n, "make_jaxpr"), n) for x, n in zip(leaves, leaf_names)]
             traced_dynamic, traced_kwargs = tree_unflatten(in_tree, tracers)
             call_args = [traced_dynamic[i] if i in traced_dynamic else a for i, a in enumerate(args)]
             out = fun(*call_args, **traced_kwargs)
@@ -495,10 +496,4 @@ def make_jaxpr(
         return closed
 
     return make
-
-
-def _input_aval(leaf: object, name: str) -> Any:
-    if isinstance(leaf, ShapeDtypeStruct):
-        return leaf.aval
-    return leaf_to_array(leaf, name, "make_jaxpr").aval
 

@@ -34,6 +34,7 @@ from jaxtyped._src.api_util import (
     arg_names,
     check_callable,
     flatten_with_names,
+    input_aval,
     leaf_to_array,
 )
 from jaxtyped._src.config import config
@@ -116,7 +117,7 @@ class _Entry:
     """
 
     __slots__ = (
-        "closed", "out_tree", "in_avals", "donated", "cacheable", "executable", "single_output", "any_donated",
+        "closed", "out_tree", "donated", "cacheable", "executable", "single_output", "any_donated",
         "out_avals",
     )  # fmt: skip
 
@@ -124,13 +125,11 @@ class _Entry:
         self,
         closed: ClosedJaxpr,
         out_tree: PyTreeDef,
-        in_avals: tuple[ShapedArray, ...],
         donated: tuple[bool, ...],
         cacheable: bool,
     ) -> None:
         self.closed = closed
         self.out_tree = out_tree
-        self.in_avals = in_avals
         self.donated = donated  # per dynamic leaf
         self.cacheable = cacheable
         self.executable: xla.Executable | None = None
@@ -144,34 +143,25 @@ class _Entry:
 class _Signature:
     """A call's arguments split into static values and dynamic leaves."""
 
-    __slots__ = ("key", "leaves", "tree", "names", "static_args", "donated")
+    __slots__ = ("key", "leaves", "avals", "tree", "names", "static_args", "donated")
 
     def __init__(
         self,
         key: Hashable,
         leaves: list[object],
-        tree: PyTreeDef | None,
-        names: list[str] | None,
+        avals: tuple[ShapedArray, ...],
+        tree: PyTreeDef,
+        names: list[str],
         static_args: dict[int | str, object],
         donated: tuple[bool, ...],
     ) -> None:
         self.key = key
         self.leaves = leaves
+        self.avals = avals
         self.tree = tree
         self.names = names
         self.static_args = static_args
         self.donated = donated
-
-
-_PYTHON_SCALAR_TYPES: Final = (bool, int, float, complex)
-
-
-def _leaf_aval(leaf: object, name: str) -> ShapedArray:
-    if isinstance(leaf, Array):
-        return leaf.aval
-    if isinstance(leaf, ShapeDtypeStruct):
-        return leaf.aval
-    return leaf_to_array(leaf, name, "jit").aval
 
 
 class Jitted(Generic[P, R_co]):
@@ -239,9 +229,6 @@ class Jitted(Generic[P, R_co]):
     def cache_info(self) -> CacheInfo:
         """Hits, misses (= traces), current size and bound of the cache."""
         return CacheInfo(self._hits, self._misses, len(self._cache), self._cache_size)
-
-    def _cache_size_(self) -> int:
-        return len(self._cache)
 
     def clear_cache(self) -> None:
         """Forget every traced signature (the next call retraces)."""
@@ -315,11 +302,11 @@ class Jitted(Generic[P, R_co]):
         leaves, tree = tree_flatten((tuple(dyn_args), dyn_kwargs))
         leaf_names = [n for a, name in zip(dyn_args, dyn_names) for n in flatten_with_names(a, name)[1]]
         leaf_names += [n for k, v in dyn_kwargs.items() for n in flatten_with_names(v, k)[1]]
-        avals = tuple(_leaf_aval(leaf, name) for leaf, name in zip(leaves, leaf_names))
+        avals = tuple(input_aval(leaf, name, "jit") for leaf, name in zip(leaves, leaf_names))
         donated = self._donated_leaves(args, static_pos, len(leaves))
         static_key = tuple(sorted(((str(k), type(v), v) for k, v in static.items()), key=lambda t: t[0]))
         key = (tree, avals, config.trace_state()) if self._simple else (tree, avals, static_key, config.trace_state())
-        return _Signature(key, leaves, tree, leaf_names, static, donated)
+        return _Signature(key, leaves, avals, tree, leaf_names, static, donated)
 
     def _donated_leaves(self, args: tuple[Any, ...], static_pos: set[int], nleaves: int) -> tuple[bool, ...]:
         if not self._donate_argnums:
@@ -353,21 +340,15 @@ class Jitted(Generic[P, R_co]):
         return entry
 
     def _trace(self, sig: _Signature) -> _Entry:
-        names = sig.names or [f"args[{i}]" for i in range(len(sig.leaves))]
-        in_avals = tuple(_leaf_aval(leaf, n) for leaf, n in zip(sig.leaves, names))
         interp = StagingInterpreter(current_interpreter(), self._desc, "jit")
         with transformation_scope(interp), shared_numpy_constants():
-            tracers = [interp.new_arg(aval, name) for aval, name in zip(in_avals, names)]
-            if sig.tree is None:
-                call_args: list[object] = list(tracers)
-                call_kwargs: dict[str, object] = {}
-            else:
-                dyn_args, dyn_kwargs = tree_unflatten(sig.tree, tracers)
-                dyn_iter = iter(dyn_args)
-                nargs = len(dyn_args) + sum(1 for k in sig.static_args if isinstance(k, int))
-                call_args = [sig.static_args[i] if i in sig.static_args else next(dyn_iter) for i in range(nargs)]
-                call_kwargs = dict(dyn_kwargs)
-                call_kwargs.update({k: v for k, v in sig.static_args.items() if isinstance(k, str)})
+            tracers = [interp.new_arg(aval, name) for aval, name in zip(sig.avals, sig.names)]
+            dyn_args, dyn_kwargs = tree_unflatten(sig.tree, tracers)
+            dyn_iter = iter(dyn_args)
+            nargs = len(dyn_args) + sum(1 for k in sig.static_args if isinstance(k, int))
+            call_args = [sig.static_args[i] if i in sig.static_args else next(dyn_iter) for i in range(nargs)]
+            call_kwargs: dict[str, object] = dict(dyn_kwargs)
+            call_kwargs.update({k: v for k, v in sig.static_args.items() if isinstance(k, str)})
             out = self._fun(*call_args, **call_kwargs)
             out_leaves, out_tree = tree_flatten(out)
             out_names = flatten_with_names(out, "output")[1]
@@ -375,7 +356,7 @@ class Jitted(Generic[P, R_co]):
             closed = interp.build(outs)
         maybe_check_jaxpr(closed)
         cacheable = all(type(c) is ArrayImpl for c in closed.consts)
-        return _Entry(closed, out_tree, in_avals, sig.donated, cacheable)
+        return _Entry(closed, out_tree, sig.donated, cacheable)
 
 
 @final
@@ -441,10 +422,6 @@ def _unflatten_outputs(entry: "_Entry", outs: tuple[ArrayImpl, ...]) -> Any:
 
 
 def _as_array(leaf: object) -> Array:
-    if isinstance(leaf, Array):
-        return leaf
-    if type(leaf) in _PYTHON_SCALAR_TYPES:
-        return array_from_scalar(leaf)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # checked by type() above
     return leaf_to_array(leaf, "argument", "jit")
 
 

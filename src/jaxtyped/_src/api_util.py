@@ -29,6 +29,7 @@ __all__ = [
     "arg_names",
     "flatten_with_names",
     "leaf_to_array",
+    "input_aval",
 ]
 
 
@@ -154,3 +155,11 @@ def leaf_to_array(leaf: object, name: str, transformation: str) -> Array:
         f"{transformation}: {name} has type {type(leaf).__name__}, which is not a valid "
         "JAX-style type (arrays, scalars, and pytrees of them are)"
     )
+
+
+def input_aval(leaf: object, name: str, transformation: str) -> ShapedArray:
+    """The type of an input leaf of a staging transformation: an array's
+    or scalar's aval, or the aval a ``ShapeDtypeStruct`` stands for."""
+    if isinstance(leaf, ShapeDtypeStruct):
+        return leaf.aval
+    return leaf_to_array(leaf, name, transformation).aval

@@ -275,11 +275,10 @@ class Executable:
     block when read).
     """
 
-    __slots__ = ("loaded", "in_avals", "out_avals", "text", "_handlers")
+    __slots__ = ("loaded", "in_avals", "out_avals", "_handlers")
 
-    def __init__(self, loaded: xc.LoadedExecutable, text: str, in_avals: tuple[ShapedArray, ...], out_avals: tuple[ShapedArray, ...]) -> None:
+    def __init__(self, loaded: xc.LoadedExecutable, in_avals: tuple[ShapedArray, ...], out_avals: tuple[ShapedArray, ...]) -> None:
         self.loaded = loaded
-        self.text = text
         self.in_avals = in_avals
         self.out_avals = out_avals
         sharding = _get_backend().shardings[0]
@@ -338,7 +337,7 @@ def compile_module(
         loaded = backend.client.compile_and_load(text.encode(), xc.DeviceList(backend.devices[:1]), options)
     except Exception as err:  # jaxlib raises its own JaxRuntimeError
         raise RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}") from err
-    executable = Executable(loaded, text, in_avals, out_avals)
+    executable = Executable(loaded, in_avals, out_avals)
     with _compile_lock:
         _compile_cache[key] = executable
         while len(_compile_cache) > _COMPILE_CACHE_SIZE:
