@@ -31,7 +31,7 @@ if DEBUG:
 
 from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
 from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402
-from jaxtyped._src.api_device import block_until_ready, device_get, device_put, devices, local_devices  # noqa: E402
+from jaxtyped._src.api_device import Device, block_until_ready, device_get, device_put, devices, local_devices  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
@@ -43,6 +43,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Array",
     "DEBUG",
+    "Device",
     "ShapeDtypeStruct",
     "block_until_ready",
     "clear_caches",

@@ -122,6 +122,11 @@ def check(x: Array, model: Model) -> None:
     assert_type(jt.block_until_ready({"a": x}), dict[str, Array])
     assert_type(jt.device_get(x), np.ndarray[Any, np.dtype[Any]])
     assert_type(jt.device_put(x), Array)
+    assert_type(jt.devices()[0], jt.Device)
+    assert_type(jt.local_devices(), list[jt.Device])
+    assert_type(jt.clear_caches(), None)
+    wrapped: jt.stages.Wrapped[[Array, Array], Array] = decorated
+    assert_type(wrapped(x, x), Array)
 
 
 pair: tuple[Array, int] = (jnp.ones(3), 1)

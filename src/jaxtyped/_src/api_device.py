@@ -13,9 +13,12 @@ from jaxtyped._src.api_util import leaf_to_array
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.tree_util import tree_map
 
-__all__ = ["devices", "local_devices", "device_put", "device_get", "block_until_ready"]
+__all__ = ["Device", "devices", "local_devices", "device_put", "device_get", "block_until_ready"]
 
 T = TypeVar("T")
+
+Device = xla.Device
+"""A device computations run on (JAX's ``jax.Device``; ``CpuDevice(id=0)``)."""
 
 
 def devices() -> list[xla.Device]:
