@@ -46,7 +46,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
     # L3: executing lowered programs (XLA through jaxlib).
     Layer(3, ("runtime",)),
     # L4: the primitive library and features built on the transformations.
-    Layer(4, ("lax", "pjit*", "custom_derivatives*", "remat*", "refs*", "shard_map*")),
+    Layer(4, ("lax", "ad", "ad_*", "pjit*", "custom_derivatives*", "remat*", "refs*", "shard_map*")),
     # L5: user-facing APIs; unlisted modules also land here (and are reported).
     Layer(5, ("api*", "numpy", "random*", "test_util*")),
 )

@@ -31,6 +31,7 @@ if DEBUG:
 
 from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
 from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402
+from jaxtyped._src.api_grad import grad, hessian, jacrev, linearize, value_and_grad, vjp  # noqa: E402
 from jaxtyped._src.api_device import Device, block_until_ready, device_get, device_put, devices, local_devices  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
@@ -41,6 +42,12 @@ from jaxtyped import stages  # noqa: E402
 __version__ = "0.1.0"
 
 __all__ = [
+    "vjp",
+    "value_and_grad",
+    "linearize",
+    "jacrev",
+    "hessian",
+    "grad",
     "Array",
     "DEBUG",
     "Device",

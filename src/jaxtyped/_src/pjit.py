@@ -10,6 +10,9 @@ primitive, through its rules:
   into a new jaxpr (primal and non-zero tangent inputs, primal and
   non-zero tangent outputs) and called again;
 - ``vmap`` of a call is a call of the batched jaxpr;
+- partial evaluation splits the jaxpr into a known call (run now) and an
+  unknown call over residuals; the transpose of a call is a call of the
+  transposed jaxpr (cotangents that are symbolically zero stay out);
 - lowering emits the inner jaxpr inline.
 
 Note [consts are operands]: the jaxpr of a ``JitCall`` has no constvars.
@@ -29,15 +32,17 @@ from typing_extensions import override
 
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, device_buffer, mark_donated
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
-from jaxtyped._src.core.primitive import Primitive, Tangent
+from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.interpreters.jvp import JVPInterpreter
+from jaxtyped._src.interpreters.partial_eval import JaxprSplit, partial_eval_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.ad import transpose_jaxpr
 from jaxtyped._src.lowering import lower_jaxpr, lower_jaxpr_inline
 from jaxtyped._src.runtime import xla
 
@@ -107,6 +112,32 @@ class JitCall(Primitive):
         return outs, out_dims
 
     @override
+    def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit:
+        split = _cached_split(("partial_eval", self.jaxpr, unknowns), lambda: partial_eval_jaxpr(self.jaxpr, unknowns))
+        no_donation = (False,) * len(split.known.invars)
+        known = JitCall(split.known, self.fun_name, no_donation)
+        unknown = JitCall(split.unknown, self.fun_name, (False,) * len(split.unknown.invars))
+        return PartialEvalSplit(known, unknown, split.out_unknowns, split.num_res)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        linear = tuple(isinstance(a, UndefinedPrimal) for a in args)
+        ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
+        key = ("transpose", self.jaxpr, linear, ct_nonzero)
+        closed, nonzero = _cached(key, lambda: transpose_jaxpr(self.jaxpr, linear, ct_nonzero))
+        operands = [a for a in args if not isinstance(a, UndefinedPrimal)]
+        operands += [ct for ct in cts if not isinstance(ct, Zero)]
+        outs = iter(jit_call(closed, f"transpose({self.fun_name})", operands))
+        nonzero_iter = iter(nonzero)
+        results: list[Tangent | None] = []
+        for a in args:
+            if not isinstance(a, UndefinedPrimal):
+                results.append(None)
+            else:
+                results.append(next(outs) if next(nonzero_iter) else Zero(a.aval.to_tangent_aval()))
+        return tuple(results)
+
+    @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         return lower_jaxpr_inline(ctx, self.jaxpr, (), args)
 
@@ -153,6 +184,7 @@ def clear_call_caches() -> None:
         _executables.clear()
     with _transform_lock:
         _transform_cache.clear()
+        _split_cache.clear()
 
 
 def run_executable(
@@ -208,6 +240,24 @@ def _cached(key: Hashable, make: Callable[[], tuple[ClosedJaxpr, T]]) -> tuple[C
             _transform_cache[key] = result
             while len(_transform_cache) > _TRANSFORM_CACHE_MAX:
                 _transform_cache.popitem(last=False)
+    return result
+
+
+_split_cache: "OrderedDict[Hashable, JaxprSplit]" = OrderedDict()
+
+
+def _cached_split(key: Hashable, make: Callable[[], JaxprSplit]) -> JaxprSplit:
+    """``make()`` cached under ``key`` (splits hold no consts)."""
+    with _transform_lock:
+        hit = _split_cache.get(key)
+        if hit is not None:
+            _split_cache.move_to_end(key)
+            return hit
+    result = make()
+    with _transform_lock:
+        _split_cache[key] = result
+        while len(_split_cache) > _TRANSFORM_CACHE_MAX:
+            _split_cache.popitem(last=False)
     return result
 
 

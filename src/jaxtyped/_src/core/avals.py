@@ -8,7 +8,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 
-__all__ = ["ShapedArray", "Zero", "BatchAxis", "BatchDim"]
+__all__ = ["ShapedArray", "Zero", "UndefinedPrimal", "BatchAxis", "BatchDim"]
 
 
 @final
@@ -99,6 +99,16 @@ class Zero:
 
     Transformations pass ``Zero`` instead of an array of zeros so that no
     work is done for values that do not depend on the inputs.
+    """
+
+    aval: ShapedArray
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class UndefinedPrimal:
+    """Stands for a linear input of a transpose rule: the value is unknown
+    (it is what the transpose computes the cotangent of), only its type is.
     """
 
     aval: ShapedArray

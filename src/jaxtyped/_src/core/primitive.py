@@ -10,6 +10,10 @@ method with a fixed, typed signature, tuples in and tuples out:
 - ``impl``: evaluation on NumPy buffers;
 - ``jvp``: forward-mode derivative, with symbolic :class:`Zero` tangents;
 - ``batch``: the vectorisation rule used by ``vmap``;
+- ``transpose``: for primitives linear in some operands, the cotangents of
+  those operands (reverse mode);
+- ``partial_eval_split``: for higher-order primitives, how to split one
+  application into a known part and an unknown part (linearize, remat);
 - ``lower``: StableHLO for ``jit`` (see :mod:`jaxtyped._src.core.hlo`).
 
 A rule a primitive lacks raises :class:`MissingRuleError` naming the
@@ -25,14 +29,17 @@ import numpy as np
 
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, wrap_buffer
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.errors import MissingRuleError
 
-__all__ = ["Primitive", "Tangent", "NDArray", "HostValue"]
+__all__ = ["Primitive", "PartialEvalSplit", "Tangent", "LinearArg", "NDArray", "HostValue"]
 
 # A tangent (or cotangent): an array, or a symbolic zero.
 Tangent = Array | Zero
+# An argument of a transpose rule: a known value, or the linear input whose
+# cotangent the rule computes.
+LinearArg = Array | UndefinedPrimal
 # The host buffers ``impl`` rules compute on.
 NDArray = np.ndarray[Any, np.dtype[Any]]
 # What ``impl`` rules return: NumPy gives scalars, not 0-d arrays, for 0-d
@@ -93,6 +100,28 @@ class Primitive(ABC):
         least one batched argument, under the parent interpreter."""
         raise MissingRuleError(f"vmap needs a batching rule for primitive '{self.name}'")
 
+    def transpose(
+        self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]
+    ) -> tuple[Tangent | None, ...]:
+        """Cotangents of the linear operands given the outputs' cotangents.
+
+        ``args[i]`` is an :class:`UndefinedPrimal` for each linear operand
+        and the value otherwise. Returns one entry per operand: a cotangent
+        (possibly a symbolic :class:`Zero`) for linear operands, ``None`` for
+        the others. Single-output primitives are never called with a zero
+        cotangent. Runs under the current interpreter, so a transposed
+        program can itself be staged, batched or differentiated.
+        """
+        raise MissingRuleError(f"grad needs a transpose rule for primitive '{self.name}'")
+
+    def partial_eval_split(self, unknowns: tuple[bool, ...]) -> "PartialEvalSplit | None":
+        """How to apply this primitive when the operands marked in
+        ``unknowns`` are not known yet (partial evaluation). ``None``, the
+        default, stages the whole application as unknown, which is right
+        for first-order primitives; higher-order primitives split their
+        jaxpr so that the known part runs now."""
+        return None
+
     def params(self) -> tuple[tuple[str, object], ...]:
         """The static parameters as ``(name, value)`` pairs, sorted by name."""
         fields = dataclasses.fields(self)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # concrete primitives are dataclasses
@@ -110,3 +139,19 @@ class Primitive(ABC):
 
     def __str__(self) -> str:
         return self.name
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PartialEvalSplit:
+    """One application split by partial evaluation.
+
+    ``known`` is applied to the known operands (in order) and returns the
+    known outputs followed by ``num_res`` residuals; ``unknown`` is applied
+    to the residuals followed by the unknown operands and returns the
+    unknown outputs. ``out_unknowns`` says which outputs are unknown.
+    """
+
+    known: Primitive
+    unknown: Primitive
+    out_unknowns: tuple[bool, ...]
+    num_res: int

@@ -43,7 +43,6 @@ class StagingTracer(ArrayTracer):
         return self.var.aval
 
 
-@final
 class StagingInterpreter(Interpreter):
     """Records primitive applications into a jaxpr."""
 

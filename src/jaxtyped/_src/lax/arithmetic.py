@@ -20,10 +20,10 @@ from typing_extensions import override
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar
-from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.avals import ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
+from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.lax.elementwise_base import (
     ALL,
@@ -51,6 +51,7 @@ __all__ = [
     
     "add_tangents",
     "const_like",
+    "unbroadcast",
 ]
 
 
@@ -69,6 +70,18 @@ def add_tangents(a: Tangent, b: Tangent) -> Tangent:
     if isinstance(b, Zero):
         return a
     return bind1(ADD, a, b)
+
+
+def unbroadcast(ct: Array, aval: ShapedArray) -> Array:
+    """The cotangent of an elementwise operand of type ``aval`` from the
+    output's cotangent ``ct``: summed to a scalar when a 0-d operand was
+    broadcast against arrays."""
+    if ct.shape == aval.shape:
+        return ct
+    # Imported here: reductions imports this module for its derivative rules.
+    from jaxtyped._src.lax.reductions import reduce_sum
+
+    return reduce_sum(ct, tuple(range(ct.ndim)))
 
 
 class UnaryDifferentiable(Elementwise):
@@ -146,6 +159,12 @@ class Neg(Elementwise):
         (x,), (t,) = primals, tangents
         assert not isinstance(t, Zero)  # interpreters call rules with a nonzero tangent
         return (bind1(self, x),), (bind1(self, t),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        assert not isinstance(ct, Zero)
+        return (bind1(self, ct),)
 
 
 @final
@@ -413,6 +432,12 @@ class Add(Elementwise):
         tx, ty = (t if isinstance(t, Zero) else broadcast_scalar(t, out.shape) for t in tangents)
         return (out,), (add_tangents(tx, ty),)
 
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        assert not isinstance(ct, Zero)
+        return tuple(unbroadcast(ct, a.aval) if isinstance(a, UndefinedPrimal) else None for a in args)
+
 
 @final
 @dataclass(frozen=True, slots=True)
@@ -437,6 +462,15 @@ class Sub(Elementwise):
             return (out,), (bind1(NEG, ty),)
         return (out,), (bind1(self, tx, ty),)
 
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        assert not isinstance(ct, Zero)
+        x, y = args
+        ct_x = unbroadcast(ct, x.aval) if isinstance(x, UndefinedPrimal) else None
+        ct_y = unbroadcast(bind1(NEG, ct), y.aval) if isinstance(y, UndefinedPrimal) else None
+        return ct_x, ct_y
+
 
 @final
 @dataclass(frozen=True, slots=True)
@@ -453,6 +487,19 @@ class Mul(BinaryDifferentiable):
     @override
     def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
         return y, x
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        assert not isinstance(ct, Zero)
+        x, y = args
+        if isinstance(x, UndefinedPrimal) and isinstance(y, UndefinedPrimal):
+            raise JaxtypedTypeError("transpose of mul: the product of two linear values is not linear")
+        if isinstance(x, UndefinedPrimal):
+            assert not isinstance(y, UndefinedPrimal)
+            return unbroadcast(bind1(self, ct, y), x.aval), None
+        assert isinstance(y, UndefinedPrimal)
+        return None, unbroadcast(bind1(self, x, ct), y.aval)
 
 
 def _int_div(x: NDArray, y: NDArray) -> NDArray:
@@ -518,6 +565,16 @@ class Div(BinaryDifferentiable):
     def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
         inverse = bind1(self, const_like(y, 1), y)
         return inverse, bind1(NEG, bind1(self, out, y))
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        assert not isinstance(ct, Zero)
+        x, y = args
+        if isinstance(y, UndefinedPrimal):
+            raise JaxtypedTypeError("transpose of div: the result is not linear in the divisor")
+        assert isinstance(x, UndefinedPrimal)
+        return unbroadcast(bind1(self, ct, y), x.aval), None
 
 
 @final

@@ -18,10 +18,10 @@ from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis
 from jaxtyped._src.lax.util import check_arity, kind_of, operand, operands_same_kind
@@ -279,6 +279,13 @@ class ConvertElementType(Primitive):
         if isinstance(t, Zero) or not dtypes.is_inexact(self.new_dtype) or not dtypes.is_inexact(x.dtype):
             return (out,), (Zero(out.aval.to_tangent_aval()),)
         return (out,), (bind1(ConvertElementType(self.new_dtype, False), t),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (x,) = cts, args
+        assert not isinstance(ct, Zero) and isinstance(x, UndefinedPrimal)
+        want = x.aval.to_tangent_aval()
+        return (bind1(ConvertElementType(want.dtype, want.weak_type), ct),)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:

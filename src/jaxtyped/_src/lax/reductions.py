@@ -10,10 +10,10 @@ from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import DIV, MUL, const_like
 from jaxtyped._src.lax.comparison import EQ
@@ -123,6 +123,13 @@ class ReduceSum(_Reduction):
         t = tangents[0]
         assert not isinstance(t, Zero)
         return (bind1(self, primals[0]),), (bind1(self, t),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (x,) = cts, args
+        assert not isinstance(ct, Zero) and isinstance(x, UndefinedPrimal)
+        kept = tuple(d for d in range(x.aval.ndim) if d not in self.axes)
+        return (broadcast_in_dim(ct, x.aval.shape, kept),)
 
 
 @final

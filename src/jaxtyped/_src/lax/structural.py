@@ -18,10 +18,10 @@ from typing_extensions import Self, override
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import array_from_numpy
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.util import (
     check_arity,
@@ -169,6 +169,19 @@ class BroadcastInDim(StructuralLinear):
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         return (ctx.broadcast_in_dim(args[0], self.shape, self.broadcast_dimensions),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (x,) = cts, args
+        assert not isinstance(ct, Zero) and isinstance(x, UndefinedPrimal)
+        # Sum over the new axes and over operand axes of size 1 that grew.
+        grown = tuple(d for i, d in enumerate(self.broadcast_dimensions) if x.aval.shape[i] != self.shape[d])
+        new = tuple(d for d in range(len(self.shape)) if d not in self.broadcast_dimensions)
+        # Imported here: reductions builds on this module.
+        from jaxtyped._src.lax.reductions import reduce_sum
+
+        summed = reduce_sum(ct, tuple(sorted(new + grown))) if new or grown else ct
+        return (reshape(summed, x.aval.shape) if summed.shape != x.aval.shape else summed,)
 
 
 def broadcast_in_dim(operand_: ArrayLike, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Array:

@@ -1,0 +1,524 @@
+"""Reverse-mode transformations (layer L5): ``vjp``, ``linearize``,
+``grad``, ``value_and_grad``, ``jacrev`` and ``hessian``.
+
+Each flattens the user's pytrees, runs :func:`linearize_flat` (jvp on top
+of partial evaluation) and, for the reverse-mode ones, transposes the
+linear map. Cotangents stay symbolic zeros through the backward pass (see
+Note [symbolic zero cotangents]); zeros are materialised only here, where
+an array must be returned.
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeVar, overload
+
+import numpy as np
+from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.ad import LinearFunction, linearize_flat
+from jaxtyped._src.api import _check_jac_inputs, _split_aux, _standard_basis, jacfwd, vmap
+from jaxtyped._src.api_util import arg_names, argnums_tuple, check_callable, flatten_with_names, leaf_to_array, wraps
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.core.avals import Zero
+from jaxtyped._src.core.primitive import Tangent
+from jaxtyped._src.errors import JaxtypedTypeError, MissingRuleError
+from jaxtyped._src.lax.slicing import slice_in_dim
+from jaxtyped._src.lax.structural import instantiate, reshape
+from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jaxtyped._src.util import describe_function
+
+__all__ = ["vjp", "linearize", "grad", "value_and_grad", "jacrev", "hessian"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+A0 = TypeVar("A0")
+A1 = TypeVar("A1")
+Aux = TypeVar("Aux")
+Ts = TypeVarTuple("Ts")
+
+
+# === shared plumbing ===
+
+
+class _Flat:
+    """A user function seen as flat arrays in, flat arrays out, with the
+    pytree structures and leaf names recorded for the way back."""
+
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        positions: tuple[int, ...],
+        has_aux: bool,
+        transformation: str,
+    ) -> None:
+        self.fun, self.args, self.kwargs = fun, args, kwargs
+        self.positions, self.has_aux, self.transformation = positions, has_aux, transformation
+        names = arg_names(fun, len(args))
+        dyn = tuple(args[i] for i in positions)
+        leaves, self.in_tree = tree_flatten(dyn)
+        self.in_names = [n for i in positions for n in flatten_with_names(args[i], names[i])[1]]
+        self.primals = [leaf_to_array(x, n, transformation) for x, n in zip(leaves, self.in_names)]
+        self.out_tree: PyTreeDef | None = None
+        self.out_names: list[str] = []
+
+    def __call__(self, leaves: list[Array]) -> tuple[list[Array], object]:
+        full = list(self.args)
+        for i, value in zip(self.positions, tree_unflatten(self.in_tree, leaves)):
+            full[i] = value
+        out, aux = _split_aux(self.fun(*full, **self.kwargs), self.has_aux, self.transformation)
+        out_leaves, self.out_tree = tree_flatten(out)
+        self.out_names = flatten_with_names(out, "output")[1]
+        return [leaf_to_array(x, n, self.transformation) for x, n in zip(out_leaves, self.out_names)], aux
+
+    def linearize(self) -> tuple[list[Array], LinearFunction, object]:
+        desc = describe_function(self.fun)
+        try:
+            return linearize_flat(self, self.primals, desc, self.transformation)
+        except MissingRuleError as err:
+            wrt = ", ".join(self.in_names) or "no arguments"
+            raise MissingRuleError(f"{self.transformation} of {desc} with respect to {wrt}: {err}") from err
+
+
+def _materialize(cts: Sequence[Tangent]) -> list[Array]:
+    return [instantiate(ct) for ct in cts]
+
+
+# === vjp and linearize ===
+
+
+@overload
+def vjp(
+    fun: Callable[[Unpack[Ts]], R], *primals: Unpack[Ts], has_aux: Literal[False] = False
+) -> tuple[R, Callable[[R], tuple[Unpack[Ts]]]]: ...
+@overload
+def vjp(
+    fun: Callable[[Unpack[Ts]], tuple[R, Aux]], *primals: Unpack[Ts], has_aux: Literal[True]
+) -> tuple[R, Callable[[R], tuple[Unpack[Ts]]], Aux]: ...
+def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
+    """``fun(*primals)`` and its vector-Jacobian product function (JAX's
+    ``jax.vjp``).
+
+    The returned ``vjp_fun(ct)`` takes a cotangent with the structure,
+    shapes and dtypes of the output and returns a tuple with one cotangent
+    per primal (float0 zeros for integer primals).
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> y, f_vjp = jt.vjp(jnp.sin, 0.0)
+        >>> f_vjp(1.0)
+        (Array(1., dtype=float32, weak_type=True),)
+    """
+    check_callable(fun, "vjp")
+    flat = _Flat(fun, primals, {}, tuple(range(len(primals))), has_aux, "vjp")
+    outs, lin, aux = flat.linearize()
+    assert flat.out_tree is not None
+    out_tree, out_names = flat.out_tree, flat.out_names
+
+    def vjp_fun(ct: Any) -> tuple[Any, ...]:
+        ct_leaves, ct_tree = tree_flatten(ct)
+        if ct_tree != out_tree:
+            raise JaxtypedTypeError(
+                f"vjp of {describe_function(fun)}: the cotangent must have the structure of the "
+                f"output, {out_tree}, got {ct_tree}"
+            )
+        cts = [_check_cotangent(o, leaf_to_array(c, n, "vjp"), n) for o, c, n in zip(outs, ct_leaves, out_names)]
+        result = tree_unflatten(flat.in_tree, _materialize(lin.transpose(cts)))
+        return tuple(result)
+
+    primal_out = tree_unflatten(out_tree, outs)
+    return (primal_out, vjp_fun, aux) if has_aux else (primal_out, vjp_fun)
+
+
+def _check_cotangent(out: Array, ct: Array, name: str) -> Tangent:
+    want = out.aval.to_tangent_aval()
+    if ct.shape != want.shape or (ct.dtype != want.dtype and not dtypes.is_float0(want.dtype)):
+        raise JaxtypedTypeError(
+            f"vjp: the cotangent for {name} has type {ct.aval.str_short()}, but the primal output has "
+            f"type {out.aval.str_short()} (its cotangent type is {want.str_short()})"
+        )
+    return Zero(want) if dtypes.is_float0(want.dtype) else ct
+
+
+@overload
+def linearize(
+    fun: Callable[[Unpack[Ts]], R], *primals: Unpack[Ts], has_aux: Literal[False] = False
+) -> tuple[R, Callable[[Unpack[Ts]], R]]: ...
+@overload
+def linearize(
+    fun: Callable[[Unpack[Ts]], tuple[R, Aux]], *primals: Unpack[Ts], has_aux: Literal[True]
+) -> tuple[R, Callable[[Unpack[Ts]], R], Aux]: ...
+def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
+    """``fun(*primals)`` and its linearization there (JAX's
+    ``jax.linearize``): the returned ``f_jvp(*tangents)`` evaluates the
+    Jacobian-vector product from saved residuals, without re-running
+    ``fun``.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> y, f_jvp = jt.linearize(jnp.sin, 0.0)
+        >>> f_jvp(2.0)
+        Array(2., dtype=float32, weak_type=True)
+    """
+    check_callable(fun, "linearize")
+    flat = _Flat(fun, primals, {}, tuple(range(len(primals))), has_aux, "linearize")
+    outs, lin, aux = flat.linearize()
+    assert flat.out_tree is not None
+    out_tree = flat.out_tree
+
+    def f_jvp(*tangents: Any) -> Any:
+        t_leaves, t_tree = tree_flatten(tangents)
+        if t_tree != tree_flatten(tuple(primals))[1]:
+            raise JaxtypedTypeError(
+                f"linearize of {describe_function(fun)}: the tangents must have the structure of the "
+                f"primals, {tree_flatten(tuple(primals))[1]}, got {t_tree}"
+            )
+        ts = [leaf_to_array(t, n, "linearize") for t, n in zip(t_leaves, flat.in_names)]
+        for p, t, n in zip(flat.primals, ts, flat.in_names):
+            if not p.aval.to_tangent_aval().same_type(t.aval):
+                raise JaxtypedTypeError(
+                    f"linearize: the tangent for {n} has type {t.aval.str_short()}, but the primal has "
+                    f"type {p.aval.str_short()}"
+                )
+        return tree_unflatten(out_tree, _materialize(lin.jvp(ts)))
+
+    primal_out = tree_unflatten(out_tree, outs)
+    return (primal_out, f_jvp, aux) if has_aux else (primal_out, f_jvp)
+
+
+# === grad and value_and_grad ===
+
+
+@overload
+def value_and_grad(
+    fun: Callable[Concatenate[A0, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, P], tuple[Array, A0]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, P], tuple[tuple[Array, Aux], A0]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[Array, A1]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[Array, tuple[A0, A1]]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[P, Any],
+    argnums: int | Sequence[int],
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[Any, Any]]: ...
+def value_and_grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[..., Any]:
+    """A function computing ``fun``'s value and its gradient (JAX's
+    ``jax.value_and_grad``): ``((value, aux), grad)`` with ``has_aux``.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.value_and_grad(lambda x: x ** 2)(3.0)
+        (Array(9., dtype=float32, weak_type=True), Array(6., dtype=float32, weak_type=True))
+    """
+    check_callable(fun, "value_and_grad")
+    return _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, "value_and_grad")
+
+
+@overload
+def grad(
+    fun: Callable[Concatenate[A0, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, P], A0]: ...
+@overload
+def grad(
+    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
+@overload
+def grad(
+    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], A1]: ...
+@overload
+def grad(
+    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
+@overload
+def grad(
+    fun: Callable[P, Any],
+    argnums: int | Sequence[int],
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, Any]: ...
+def grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[..., Any]:
+    """The gradient of a scalar-valued ``fun`` (JAX's ``jax.grad``).
+
+    Args:
+        fun: returns a real scalar (complex with ``holomorphic``), or
+            ``(scalar, aux)`` with ``has_aux``.
+        argnums: which positional argument(s) to differentiate: an int gives
+            one gradient, a sequence a tuple of them.
+        has_aux: return ``(grad, aux)``.
+        holomorphic: ``fun`` is holomorphic; inputs and output are complex.
+        allow_int: accept integer inputs (their gradient is float0 zeros).
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.grad(jnp.sin)(0.0)
+        Array(1., dtype=float32, weak_type=True)
+    """
+    check_callable(fun, "grad")
+    value_and_grad_f = _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, "grad")
+
+    @wraps(fun)
+    def grad_f(*args: Any, **kwargs: Any) -> Any:
+        value, g = value_and_grad_f(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+
+    return grad_f
+
+
+def _value_and_grad(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int],
+    has_aux: bool,
+    holomorphic: bool,
+    allow_int: bool,
+    transformation: str,
+) -> Callable[..., Any]:
+    desc = describe_function(fun)
+
+    @wraps(fun)
+    def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
+        positions = argnums_tuple(argnums, len(args), transformation)
+        flat = _Flat(fun, args, kwargs, positions, has_aux, transformation)
+        for x, name in zip(flat.primals, flat.in_names):
+            _check_grad_input(x, name, desc, holomorphic, allow_int, transformation)
+        outs, lin, aux = flat.linearize()
+        assert flat.out_tree is not None
+        value = _scalar_output(outs, flat.out_tree, desc, holomorphic, transformation)
+        one = array_from_numpy(np.ones((), value.dtype), weak_type=value.weak_type)
+        grads = tree_unflatten(flat.in_tree, _materialize(lin.transpose([one])))
+        g = grads[0] if isinstance(argnums, int) else tuple(grads)
+        return ((value, aux) if has_aux else value), g
+
+    return value_and_grad_f
+
+
+def _check_grad_input(x: Array, name: str, desc: str, holomorphic: bool, allow_int: bool, transformation: str) -> None:
+    if holomorphic:
+        if not dtypes.is_complex(x.dtype):
+            raise JaxtypedTypeError(
+                f"{transformation} of {desc} with holomorphic=True requires complex inputs, but "
+                f"{name} has type {x.aval.str_short()}"
+            )
+        return
+    if dtypes.is_floating(x.dtype) or dtypes.is_complex(x.dtype):
+        return
+    if allow_int and (dtypes.is_integer(x.dtype) or dtypes.is_bool(x.dtype)):
+        return
+    raise JaxtypedTypeError(
+        f"{transformation} of {desc} requires real- or complex-valued inputs (a floating or complex "
+        f"dtype), but {name} has type {x.aval.str_short()}. To differentiate with respect to "
+        "integer or boolean inputs use vjp, or pass allow_int=True (the gradient is float0 zeros)."
+    )
+
+
+def _scalar_output(outs: list[Array], out_tree: PyTreeDef, desc: str, holomorphic: bool, transformation: str) -> Array:
+    if len(outs) != 1 or out_tree.num_leaves != 1 or tree_unflatten(out_tree, [0]) != 0:
+        raise JaxtypedTypeError(
+            f"{transformation} of {desc}: the function must return a scalar array, but it returned "
+            f"a pytree {out_tree}; use jacrev or vjp for non-scalar outputs"
+        )
+    (out,) = outs
+    if out.shape != ():
+        raise JaxtypedTypeError(
+            f"{transformation} of {desc}: gradient only defined for scalar-output functions, but the "
+            f"output has type {out.aval.str_short()}; use jacrev or vjp for non-scalar outputs"
+        )
+    if holomorphic and not dtypes.is_complex(out.dtype):
+        raise JaxtypedTypeError(
+            f"{transformation} of {desc} with holomorphic=True requires a complex output, got "
+            f"{out.aval.str_short()}"
+        )
+    if not holomorphic and not dtypes.is_floating(out.dtype):
+        hint = " For holomorphic differentiation, pass holomorphic=True." if dtypes.is_complex(out.dtype) else ""
+        raise JaxtypedTypeError(
+            f"{transformation} of {desc} requires a real floating-point output, got "
+            f"{out.aval.str_short()}.{hint}"
+        )
+    return out
+
+
+# === jacrev and hessian ===
+
+
+@overload
+def jacrev(
+    fun: Callable[P, R],
+    argnums: int = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, R]: ...
+@overload
+def jacrev(
+    fun: Callable[P, R],
+    argnums: Sequence[int],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[R, ...]]: ...
+@overload
+def jacrev(
+    fun: Callable[P, tuple[R, Aux]],
+    argnums: int = 0,
+    *,
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[R, Aux]]: ...
+@overload
+def jacrev(
+    fun: Callable[P, tuple[R, Aux]],
+    argnums: Sequence[int],
+    *,
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[tuple[R, ...], Aux]]: ...
+def jacrev(
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[..., Any]:
+    """The Jacobian of ``fun`` by reverse mode (JAX's ``jax.jacrev``): one
+    backward pass per output element, vectorised with ``vmap``.
+
+    The result has the layout of :func:`jacfwd`'s: for an output leaf of
+    shape ``S_out`` and an input leaf of shape ``S_in`` the block has shape
+    ``S_out + S_in``.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.jacrev(lambda x: x * x)(jnp.arange(2.0))
+        Array([[0., 0.],
+               [0., 2.]], dtype=float32)
+    """
+    check_callable(fun, "jacrev")
+
+    @wraps(fun)
+    def jacobian(*args: Any, **kwargs: Any) -> Any:
+        positions = argnums_tuple(argnums, len(args), "jacrev")
+        flat = _Flat(fun, args, kwargs, positions, has_aux, "jacrev")
+        if not allow_int:
+            _check_jac_inputs(flat.primals, holomorphic)
+        outs, lin, aux = flat.linearize()
+        assert flat.out_tree is not None
+
+        def pullback(*cts: Array) -> list[Array]:
+            return _materialize(lin.transpose(list(cts)))
+
+        rows: list[Array] = vmap(pullback)(*_standard_basis(outs)) if outs else []
+        jac = _unravel_rows(rows, outs, flat, isinstance(argnums, int))
+        return (jac, aux) if has_aux else jac
+
+    return jacobian
+
+
+def _unravel_rows(rows: list[Array], outs: list[Array], flat: _Flat, single: bool) -> Any:
+    """Split the leading (output element) axis of each input's cotangent
+    rows into per-output blocks of shape ``out.shape + in.shape``."""
+    assert flat.out_tree is not None
+    blocks: list[Any] = []
+    offset = 0
+    for out in outs:
+        per_input = [
+            reshape(slice_in_dim(row, offset, offset + out.size, axis=0), (*out.shape, *x.shape))
+            for row, x in zip(rows, flat.primals)
+        ]
+        offset += out.size
+        inputs = tree_unflatten(flat.in_tree, per_input)
+        blocks.append(inputs[0] if single else tuple(inputs))
+    return tree_unflatten(flat.out_tree, blocks)
+
+
+@overload
+def hessian(
+    fun: Callable[P, R], argnums: int = 0, has_aux: Literal[False] = False, holomorphic: bool = False
+) -> Callable[P, R]: ...
+@overload
+def hessian(
+    fun: Callable[P, R], argnums: Sequence[int], has_aux: Literal[False] = False, holomorphic: bool = False
+) -> Callable[P, tuple[tuple[R, ...], ...]]: ...
+@overload
+def hessian(
+    fun: Callable[P, tuple[R, Aux]], argnums: int = 0, *, has_aux: Literal[True], holomorphic: bool = False
+) -> Callable[P, tuple[R, Aux]]: ...
+def hessian(
+    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False
+) -> Callable[..., Any]:
+    """The Hessian of a scalar-valued ``fun``, as ``jacfwd(jacrev(fun))``
+    (JAX's ``jax.hessian``).
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.hessian(lambda x: (x ** 3).sum())(jnp.array([1.0, 2.0]))
+        Array([[ 6.,  0.],
+               [ 0., 12.]], dtype=float32)
+    """
+    check_callable(fun, "hessian")
+    inner: Callable[..., Any] = jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]  # has_aux is a runtime bool here
+    outer: Callable[..., Any] = jacfwd(inner, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]  # has_aux is a runtime bool here
+    return outer
+

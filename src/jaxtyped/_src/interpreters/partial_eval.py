@@ -1,0 +1,208 @@
+"""Partial evaluation: known values now, unknown values staged (layer L2).
+
+Note [partial evaluation as staging]: a :class:`PartialEvalInterpreter` is
+a staging interpreter whose *known* values are simply values of its parent
+(concrete arrays, or tracers of an enclosing transformation) and whose
+*unknown* values are its own staging tracers. An application with only
+known operands is handed to the parent at once; one with an unknown operand
+is recorded. Known values that recorded equations use become the jaxpr's
+constvars: they are the *residuals*. Running the jvp interpreter on top of
+it with unknown tangents is ``linearize``: primal work runs now and the
+tangent work becomes a linear jaxpr over residuals (Autodidax part 3).
+
+Higher-order primitives (a jit call, checkpoint) split themselves through
+``partial_eval_split`` so that their known part still runs now; the same
+split, over whole jaxprs, is :func:`partial_eval_jaxpr`, which also decides
+through a *policy* which known values are saved as residuals and which are
+recomputed by the unknown side (``checkpoint``).
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import final
+
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.interpreter import Interpreter, bind, interpreting
+from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, Literal, Var
+from jaxtyped._src.core.primitive import Primitive
+from jaxtyped._src.interpreters.staging import StagingInterpreter, StagingTracer
+
+__all__ = ["PartialEvalInterpreter", "JaxprSplit", "partial_eval_jaxpr", "dce_jaxpr", "SaveablePolicy"]
+
+# Whether a known equation's outputs may be saved as residuals (True) or
+# must be recomputed by the unknown side (False).
+SaveablePolicy = Callable[[Eqn], bool]
+
+
+@final
+class PartialEvalInterpreter(StagingInterpreter):
+    """Runs applications of known values now (in the parent) and stages the
+    rest; see Note [partial evaluation as staging]."""
+
+    def __init__(self, parent: Interpreter, fun_desc: str, transformation: str = "linearize") -> None:
+        super().__init__(parent, fun_desc, transformation)
+
+    def is_unknown(self, x: Array) -> bool:
+        """Whether ``x`` is one of this interpreter's staged values."""
+        return type(x) is StagingTracer and x.interpreter is self
+
+    def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
+        unknowns = tuple(self.is_unknown(arg) for arg in args)
+        if not any(unknowns):
+            with interpreting(self.require_parent()):
+                return bind(prim, *args)
+        split = prim.partial_eval_split(unknowns)
+        if split is None:
+            return super().process(prim, args)
+        known_args = [a for a, u in zip(args, unknowns) if not u]
+        unknown_args = [a for a, u in zip(args, unknowns) if u]
+        with interpreting(self.require_parent()):
+            known_outs = bind(split.known, *known_args)
+        num_known = len(known_outs) - split.num_res
+        residuals = known_outs[num_known:]
+        unknown_outs = iter(super().process(split.unknown, (*residuals, *unknown_args)))
+        known_iter = iter(known_outs[:num_known])
+        return tuple(next(unknown_outs) if u else next(known_iter) for u in split.out_unknowns)
+
+
+# === partial evaluation of jaxprs ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class JaxprSplit:
+    """A jaxpr split by :func:`partial_eval_jaxpr`.
+
+    ``known`` maps the known inputs to the known outputs followed by
+    ``num_res`` residuals; ``unknown`` maps the residuals followed by the
+    unknown inputs to the unknown outputs.
+    """
+
+    known: Jaxpr
+    unknown: Jaxpr
+    out_unknowns: tuple[bool, ...]
+    num_res: int
+
+
+def partial_eval_jaxpr(
+    jaxpr: Jaxpr, unknowns: Sequence[bool], saveable: SaveablePolicy | None = None
+) -> JaxprSplit:
+    """Split a constvar-free ``jaxpr`` whose inputs marked in ``unknowns``
+    are not known yet.
+
+    An equation is unknown when one of its inputs is; higher-order
+    equations with mixed inputs are split by their ``partial_eval_split``
+    rule. A known value the unknown side needs is a residual when it is an
+    input, when ``saveable`` is None (save everything) or says so;
+    otherwise its equation is recomputed on the unknown side (and so,
+    recursively, are the values it needs).
+    """
+    assert not jaxpr.constvars, "partial_eval_jaxpr expects consts as invars"
+    fresh = _FreshVars(jaxpr)
+    unknown_vars: set[Var] = {v for v, u in zip(jaxpr.invars, unknowns, strict=True) if u}
+    known_eqns: list[tuple[int, Eqn]] = []
+    unknown_eqns: list[tuple[int, Eqn]] = []
+    forced: set[Var] = set()  # residuals of split equations: always saved
+    for index, eqn in enumerate(jaxpr.eqns):
+        ins = tuple(isinstance(a, Var) and a in unknown_vars for a in eqn.invars)
+        if not any(ins):
+            known_eqns.append((index, eqn))
+            continue
+        split = eqn.primitive.partial_eval_split(ins)
+        if split is None:
+            unknown_eqns.append((index, eqn))
+            unknown_vars.update(eqn.outvars)
+            continue
+        known_in = tuple(a for a, u in zip(eqn.invars, ins) if not u)
+        known_out_avals = split.known.abstract_eval(tuple(a.aval for a in known_in))
+        res_vars = tuple(fresh.new(aval) for aval in known_out_avals[len(known_out_avals) - split.num_res :])
+        forced.update(res_vars)
+        known_outs = tuple(v for v, u in zip(eqn.outvars, split.out_unknowns) if not u)
+        unknown_outs = tuple(v for v, u in zip(eqn.outvars, split.out_unknowns) if u)
+        known_eqns.append((index, Eqn(split.known, known_in, known_outs + res_vars)))
+        unknown_in = res_vars + tuple(a for a, u in zip(eqn.invars, ins) if u)
+        unknown_eqns.append((index, Eqn(split.unknown, unknown_in, unknown_outs)))
+        unknown_vars.update(unknown_outs)
+    residuals, recompute = _residuals(known_eqns, unknown_eqns, unknown_vars, forced, saveable)
+    out_unknowns = tuple(isinstance(a, Var) and a in unknown_vars for a in jaxpr.outvars)
+    known_invars = tuple(v for v, u in zip(jaxpr.invars, unknowns) if not u)
+    known_outvars = tuple(a for a, u in zip(jaxpr.outvars, out_unknowns) if not u)
+    known = Jaxpr((), known_invars, known_outvars + tuple(residuals), tuple(e for _, e in known_eqns))
+    known, _ = dce_jaxpr(known, (True,) * len(known.outvars))
+    unknown_body = sorted([(i, e) for i, e in known_eqns if i in recompute] + unknown_eqns, key=lambda p: p[0])
+    unknown_invars = tuple(residuals) + tuple(v for v, u in zip(jaxpr.invars, unknowns) if u)
+    unknown_outvars = tuple(a for a, u in zip(jaxpr.outvars, out_unknowns) if u)
+    unknown = Jaxpr((), unknown_invars, unknown_outvars, tuple(e for _, e in unknown_body))
+    return JaxprSplit(known, unknown, out_unknowns, len(residuals))
+
+
+def _residuals(
+    known_eqns: list[tuple[int, Eqn]],
+    unknown_eqns: list[tuple[int, Eqn]],
+    unknown_vars: set[Var],
+    forced: set[Var],
+    saveable: SaveablePolicy | None,
+) -> tuple[list[Var], set[int]]:
+    """The residual vars (in first-use order) and the indices of known
+    equations the unknown side recomputes."""
+    producer: dict[Var, tuple[int, Eqn]] = {}
+    for index, eqn in known_eqns:
+        for v in eqn.outvars:
+            producer[v] = (index, eqn)
+    residuals: dict[Var, None] = {}
+    recompute: set[int] = set()
+    # An explicit stack: recomputation chains can be thousands of equations long.
+    stack: list[Atom] = [a for _, eqn in reversed(unknown_eqns) for a in reversed(eqn.invars)]
+    while stack:
+        atom = stack.pop()
+        if isinstance(atom, Literal) or atom in unknown_vars or atom in residuals:
+            continue
+        produced = producer.get(atom)
+        if produced is None or atom in forced or saveable is None:
+            residuals[atom] = None
+            continue
+        index, eqn = produced
+        if index in recompute:
+            continue
+        if any(v in forced for v in eqn.outvars) or saveable(eqn):
+            residuals[atom] = None
+            continue
+        recompute.add(index)
+        stack.extend(reversed(eqn.invars))
+    return list(residuals), recompute
+
+
+class _FreshVars:
+    """Vars numbered after every var of a jaxpr (so they never collide)."""
+
+    def __init__(self, jaxpr: Jaxpr) -> None:
+        counts = [v.count for v in jaxpr.invars]
+        counts += [v.count for e in jaxpr.eqns for v in e.outvars]
+        self._next = max(counts, default=-1) + 1
+
+    def new(self, aval: ShapedArray) -> Var:
+        var = Var(self._next, aval)
+        self._next += 1
+        return var
+
+
+# === dead-code elimination ===
+
+
+def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool], *, prune_invars: bool = False) -> tuple[Jaxpr, tuple[bool, ...]]:
+    """``jaxpr`` without the equations no used output depends on.
+
+    Returns the new jaxpr (keeping only used outputs) and which invars are
+    used; with ``prune_invars`` the unused invars are dropped too.
+    """
+    outvars = tuple(a for a, used in zip(jaxpr.outvars, used_outputs, strict=True) if used)
+    live: set[Var] = {a for a in outvars if isinstance(a, Var)}
+    kept: list[Eqn] = []
+    for eqn in reversed(jaxpr.eqns):
+        if any(v in live for v in eqn.outvars):
+            kept.append(eqn)
+            live.update(a for a in eqn.invars if isinstance(a, Var))
+    used_inputs = tuple(v in live for v in jaxpr.invars)
+    invars = tuple(v for v, used in zip(jaxpr.invars, used_inputs) if used) if prune_invars else jaxpr.invars
+    return Jaxpr(jaxpr.constvars, invars, outvars, tuple(reversed(kept))), used_inputs
