@@ -31,6 +31,8 @@ if DEBUG:
 
 from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
 from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402
+from jaxtyped._src.custom_derivatives import custom_jvp, custom_vjp  # noqa: E402
+from jaxtyped._src.remat import checkpoint, remat  # noqa: E402
 from jaxtyped._src.api_grad import grad, hessian, jacrev, linearize, value_and_grad, vjp  # noqa: E402
 from jaxtyped._src.api_device import Device, block_until_ready, device_get, device_put, devices, local_devices  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
@@ -38,10 +40,18 @@ from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
 from jaxtyped import core  # noqa: E402
 from jaxtyped import stages  # noqa: E402
+from jaxtyped import ad_checkpoint, checkpoint_policies, test_util  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "test_util",
+    "ad_checkpoint",
+    "checkpoint_policies",
+    "remat",
+    "checkpoint",
+    "custom_vjp",
+    "custom_jvp",
     "vjp",
     "value_and_grad",
     "linearize",
