@@ -46,7 +46,17 @@ from jaxtyped._src.ad import transpose_jaxpr
 from jaxtyped._src.lowering import lower_jaxpr, lower_jaxpr_inline
 from jaxtyped._src.runtime import xla
 
-__all__ = ["JitCall", "jit_call", "consts_as_invars", "executable_for", "clear_call_caches"]
+__all__ = [
+    "JitCall",
+    "jit_call",
+    "consts_as_invars",
+    "executable_for",
+    "clear_call_caches",
+    "cached_transform",
+    "cached_split",
+    "jvp_jaxpr",
+    "batch_jaxpr",
+]
 
 
 def consts_as_invars(jaxpr: Jaxpr) -> Jaxpr:
@@ -92,7 +102,7 @@ class JitCall(Primitive):
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         nonzero = tuple(not isinstance(t, Zero) for t in tangents)
-        closed, out_nonzero = _cached(("jvp", self.jaxpr, nonzero), lambda: _jvp_jaxpr(self.jaxpr, nonzero))
+        closed, out_nonzero = cached_transform(("jvp", self.jaxpr, nonzero), lambda: jvp_jaxpr(self.jaxpr, nonzero))
         tangent_args = [t for t in tangents if not isinstance(t, Zero)]
         outs = jit_call(closed, self.fun_name, (*primals, *tangent_args))
         n_out = len(self.jaxpr.outvars)
@@ -107,13 +117,13 @@ class JitCall(Primitive):
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         in_avals = tuple(a.aval for a in args)
         key = ("vmap", self.jaxpr, dims, in_avals, axis.size, _hashable(axis.name))
-        closed, out_dims = _cached(key, lambda: _batch_jaxpr(self.jaxpr, axis, in_avals, dims))
+        closed, out_dims = cached_transform(key, lambda: batch_jaxpr(self.jaxpr, axis, in_avals, dims))
         outs = jit_call(closed, self.fun_name, args)
         return outs, out_dims
 
     @override
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit:
-        split = _cached_split(("partial_eval", self.jaxpr, unknowns), lambda: partial_eval_jaxpr(self.jaxpr, unknowns))
+        split = cached_split(("partial_eval", self.jaxpr, unknowns), lambda: partial_eval_jaxpr(self.jaxpr, unknowns))
         no_donation = (False,) * len(split.known.invars)
         known = JitCall(split.known, self.fun_name, no_donation)
         unknown = JitCall(split.unknown, self.fun_name, (False,) * len(split.unknown.invars))
@@ -124,7 +134,7 @@ class JitCall(Primitive):
         linear = tuple(isinstance(a, UndefinedPrimal) for a in args)
         ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
         key = ("transpose", self.jaxpr, linear, ct_nonzero)
-        closed, nonzero = _cached(key, lambda: transpose_jaxpr(self.jaxpr, linear, ct_nonzero))
+        closed, nonzero = cached_transform(key, lambda: transpose_jaxpr(self.jaxpr, linear, ct_nonzero))
         operands = [a for a in args if not isinstance(a, UndefinedPrimal)]
         operands += [ct for ct in cts if not isinstance(ct, Zero)]
         outs = iter(jit_call(closed, f"transpose({self.fun_name})", operands))
@@ -226,7 +236,7 @@ _transform_lock = threading.Lock()
 T = TypeVar("T")
 
 
-def _cached(key: Hashable, make: Callable[[], tuple[ClosedJaxpr, T]]) -> tuple[ClosedJaxpr, T]:
+def cached_transform(key: Hashable, make: Callable[[], tuple[ClosedJaxpr, T]]) -> tuple[ClosedJaxpr, T]:
     """``make()``, cached under ``key`` unless the jaxpr closes over
     tracers (those belong to one trace and must not be reused)."""
     with _transform_lock:
@@ -246,7 +256,7 @@ def _cached(key: Hashable, make: Callable[[], tuple[ClosedJaxpr, T]]) -> tuple[C
 _split_cache: "OrderedDict[Hashable, JaxprSplit]" = OrderedDict()
 
 
-def _cached_split(key: Hashable, make: Callable[[], JaxprSplit]) -> JaxprSplit:
+def cached_split(key: Hashable, make: Callable[[], JaxprSplit]) -> JaxprSplit:
     """``make()`` cached under ``key`` (splits hold no consts)."""
     with _transform_lock:
         hit = _split_cache.get(key)
@@ -269,7 +279,7 @@ def _hashable(x: object) -> object:
     return x
 
 
-def _jvp_jaxpr(jaxpr: Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
+def jvp_jaxpr(jaxpr: Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
     """The jaxpr of (primals, non-zero tangents) -> (primal outputs,
     non-zero tangent outputs), and which output tangents are non-zero."""
     staging = StagingInterpreter(current_interpreter(), "jvp of a jit call", "jit")
@@ -289,7 +299,7 @@ def _jvp_jaxpr(jaxpr: Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tu
     return closed, out_nonzero
 
 
-def _batch_jaxpr(
+def batch_jaxpr(
     jaxpr: Jaxpr, axis: BatchAxis, in_avals: tuple[ShapedArray, ...], dims: tuple[BatchDim, ...]
 ) -> tuple[ClosedJaxpr, tuple[BatchDim, ...]]:
     """The jaxpr of the batched values -> batched outputs, and the
