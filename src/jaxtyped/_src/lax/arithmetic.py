@@ -34,6 +34,7 @@ from jaxtyped._src.lax.elementwise_base import (
     bind_binary,
     bind_unary,
     broadcast_operands,
+    convert_to,
 )
 from jaxtyped._src.lax.comparison import EQ, GE
 from jaxtyped._src.lax.structural import broadcast_scalar, select_n
@@ -219,9 +220,24 @@ class Abs(UnaryDifferentiable):
         return _complex_abs(x) if dtypes.is_complex(x.dtype) else np.abs(x)
 
     @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        (x,), (t,) = primals, tangents
+        if not dtypes.is_complex(x.dtype):
+            return UnaryDifferentiable.jvp(self, primals, tangents)
+        assert not isinstance(t, Zero)
+        # Imported here: complex_ops builds on this module.
+        from jaxtyped._src.lax.complex_ops import CONJ, REAL
+
+        # d|z| = Re(conj(z) / |z| * dz), taken as 0 at z == 0 (JAX's rule).
+        out = bind1(self, x)
+        modulus = convert_to(out, x.dtype, weak_type=x.weak_type)
+        at_zero = bind1(EQ, modulus, const_like(modulus, 0))
+        safe = select_n(at_zero, modulus, broadcast_scalar(const_like(modulus, 1), x.shape))
+        direction = bind1(DIV, bind1(CONJ, x), safe)
+        return (out,), (bind1(REAL, bind1(MUL, t, direction)),)
+
+    @override
     def derivative(self, x: Array, out: Array) -> Array:
-        if dtypes.is_complex(x.dtype):
-            raise JaxtypedTypeError("jvp of abs of a complex array is not supported yet")
         # JAX's convention: the derivative at 0 is 1.
         return select_n(bind1(GE, x, const_like(x, 0)), broadcast_scalar(const_like(x, -1), x.shape), broadcast_scalar(const_like(x, 1), x.shape))
 

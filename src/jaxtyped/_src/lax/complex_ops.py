@@ -1,6 +1,11 @@
 """Complex-number primitives (layer L4): ``real``, ``imag``, ``conj`` and
 ``complex``. All four are linear (over the reals), so their derivatives are
-the primitives applied to the tangents."""
+the primitives applied to the tangents.
+
+Their transposes are JAX's: plain transposes for the real pairing
+``<u, v> = Re(sum(u * v))`` (no conjugation), so ``imag``'s cotangent is
+``-1j * ct`` and ``complex``'s are ``(real(ct), -imag(ct))``.
+"""
 
 from dataclasses import dataclass
 from typing import Any, final
@@ -9,13 +14,14 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.avals import ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
+from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.lax.elementwise_base import FLOAT, Elementwise
-from jaxtyped._src.lax.structural import instantiate
+from jaxtyped._src.lax.arithmetic import NEG, const_like, unbroadcast
+from jaxtyped._src.lax.structural import instantiate, linear_operand
 from jaxtyped._src.lax.util import operand, operands_same_kind
 
 __all__ = ["Real", "Imag", "Conj", "Complex", "real", "imag", "conj", "complex"]
@@ -61,6 +67,11 @@ class Real(_Linear):
     def compute(self, *args: NDArray) -> HostValue:
         return np.real(args[0])
 
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        ct, _ = linear_operand(cts[0], args[0])
+        return (bind1(COMPLEX, ct, const_like(ct, 0)),)
+
 
 @final
 @dataclass(frozen=True, slots=True)
@@ -79,6 +90,11 @@ class Imag(_Linear):
     def compute(self, *args: NDArray) -> HostValue:
         return np.imag(args[0])
 
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        ct, _ = linear_operand(cts[0], args[0])
+        return (bind1(COMPLEX, const_like(ct, 0), bind1(NEG, ct)),)
+
 
 @final
 @dataclass(frozen=True, slots=True)
@@ -91,6 +107,11 @@ class Conj(_Linear):
 
     def compute(self, *args: NDArray) -> HostValue:
         return np.conjugate(args[0])
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        ct, _ = linear_operand(cts[0], args[0])
+        return (bind1(self, ct),)
 
     @override
     def lower(
@@ -133,6 +154,14 @@ class Complex(_Linear):
         result: NDArray = np.empty(x.shape, _complex_dtype(x.dtype))
         result.real, result.imag = x, y
         return result
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (x, y) = cts, args
+        assert not isinstance(ct, Zero)
+        ct_x = unbroadcast(bind1(REAL, ct), x.aval) if isinstance(x, UndefinedPrimal) else None
+        ct_y = unbroadcast(bind1(NEG, bind1(IMAG, ct)), y.aval) if isinstance(y, UndefinedPrimal) else None
+        return ct_x, ct_y
 
 
 REAL, IMAG, CONJ, COMPLEX = Real(), Imag(), Conj(), Complex()

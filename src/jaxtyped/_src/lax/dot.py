@@ -14,14 +14,14 @@ from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add_tangents
-from jaxtyped._src.lax.elementwise_base import ConvertElementType, convert_buffer
-from jaxtyped._src.lax.structural import moveaxis
+from jaxtyped._src.lax.elementwise_base import ConvertElementType, convert_buffer, convert_to
+from jaxtyped._src.lax.structural import moveaxis, transpose
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
 from jaxtyped._src.util import prod
 
@@ -183,6 +183,22 @@ class DotGeneral(Primitive):
         return (out,), (total,)
 
     @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (lhs, rhs) = cts, args
+        assert not isinstance(ct, Zero)
+        if isinstance(lhs, UndefinedPrimal) and isinstance(rhs, UndefinedPrimal):
+            raise JaxtypedTypeError("transpose of dot_general: the product of two linear values is not linear")
+        (lc, rc), (lb, rb) = self.dimension_numbers
+        num_lhs_free = len(_free(lhs.aval.ndim, lc, lb))
+        if isinstance(lhs, UndefinedPrimal):
+            assert not isinstance(rhs, UndefinedPrimal)
+            rhs_free_in_ct = tuple(range(len(lb) + num_lhs_free, ct.ndim))
+            return _transpose_operand(ct, rhs, lhs.aval, ((lc, lb), (rc, rb)), rhs_free_in_ct), None
+        assert isinstance(rhs, UndefinedPrimal)
+        lhs_free_in_ct = tuple(range(len(lb), len(lb) + num_lhs_free))
+        return None, _transpose_operand(ct, lhs, rhs.aval, ((rc, rb), (lc, lb)), lhs_free_in_ct)
+
+    @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         (lhs, rhs), (ld, rd) = args, dims
         (lc, rc), (lb, rb) = self.dimension_numbers
@@ -215,6 +231,36 @@ class DotGeneral(Primitive):
             (lc, rc), (lb, rb) = self.dimension_numbers
             return f"(({list(lc)}, {list(rc)}), ({list(lb)}, {list(rb)}))"
         return Primitive.format_param(self, name, value)
+
+
+def _transpose_operand(
+    ct: Array,
+    other: Array,
+    linear: ShapedArray,
+    dims: tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]],
+    other_free_in_ct: tuple[int, ...],
+) -> Array:
+    """The cotangent of the linear operand of a dot_general whose other
+    operand is ``other``: ``ct`` contracted with ``other`` over ``other``'s
+    free axes (``other_free_in_ct`` in ``ct``), batched over the batch
+    axes, then laid out as the linear operand's axes.
+
+    ``dims`` is ``((linear_contracting, linear_batch), (other_contracting,
+    other_batch))``. The result axes of the contraction are the batch axes,
+    the linear operand's free axes, then ``other``'s contracting axes in
+    increasing order, each paired with a contracting axis of the linear
+    operand. The plain (not conjugated) transpose, as JAX's: complex
+    cotangents of a real operand keep their real part.
+    """
+    (contract, batch), (other_contract, other_batch) = dims
+    other_free = _free(other.ndim, other_contract, other_batch)
+    numbers: DotDimensionNumbers = ((other_free_in_ct, other_free), (tuple(range(len(batch))), other_batch))
+    product = bind1(DotGeneral(numbers), ct, other)
+    paired = tuple(contract[other_contract.index(a)] for a in sorted(other_contract))
+    labels = (*batch, *_free(linear.ndim, contract, batch), *paired)
+    result = transpose(product, tuple(labels.index(axis) for axis in range(linear.ndim)))
+    want = linear.to_tangent_aval()
+    return result if result.dtype == want.dtype else convert_to(result, want.dtype, weak_type=want.weak_type)
 
 
 def _convert(ctx: LoweringContext, x: HloValue, dtype: np.dtype[Any]) -> HloValue:

@@ -29,11 +29,11 @@ from typing_extensions import override
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import is_python_scalar
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
-from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError, MissingRuleError
 from jaxtyped._src.lax.arithmetic import add
 from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.elementwise_base import convert_buffer
@@ -448,6 +448,25 @@ class Gather(Primitive):
         return (out,), (bind1(dataclasses.replace(self, fill_value=fill), t, idx),)
 
     @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # Scatter-add the windows back into zeros. The scatter must see the
+        # windows where the gather read them: clamped ones (CLIP, and
+        # PROMISE_IN_BOUNDS, which clamps) stay clamped, filled ones
+        # (FILL_OR_DROP) were not read and are dropped.
+        (ct,), (x, idx) = cts, args
+        assert not isinstance(ct, Zero) and isinstance(x, UndefinedPrimal)
+        assert not isinstance(idx, UndefinedPrimal)
+        dn = self.dimension_numbers
+        scatter_dn = ScatterDimensionNumbers(
+            dn.offset_dims, dn.collapsed_slice_dims, dn.start_index_map,
+            dn.operand_batching_dims, dn.start_indices_batching_dims,
+        )
+        drop = self.mode == GatherScatterMode.FILL_OR_DROP
+        mode = GatherScatterMode.FILL_OR_DROP if drop else GatherScatterMode.CLIP
+        prim = ScatterAdd(scatter_dn, self.indices_are_sorted, self.unique_indices, mode)
+        return (bind1(prim, zeros(x.aval.to_tangent_aval()), idx, ct), None)
+
+    @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         x, idx = args
         x_dim, idx_dim = dims
@@ -659,6 +678,22 @@ class ScatterBase(Primitive):
         return (bind1(dataclasses.replace(self, dimension_numbers=new), x, idx, updates),), (0,)
 
 
+def _gather_updates(prim: ScatterBase, ct: Array, idx: Array, updates: ShapedArray) -> Array:
+    """The cotangent of a scatter's updates: the windows of ``ct`` the
+    updates were written to (a gather; windows the scatter dropped, which
+    touched nothing, get zeros)."""
+    dn = prim.dimension_numbers
+    gather_dn = GatherDimensionNumbers(
+        dn.update_window_dims, dn.inserted_window_dims, dn.scatter_dims_to_operand_dims,
+        dn.operand_batching_dims, dn.scatter_indices_batching_dims,
+    )
+    window = _scatter_window(dn, ct.shape, updates.shape)
+    clip = prim.mode == GatherScatterMode.CLIP
+    mode = GatherScatterMode.CLIP if clip else GatherScatterMode.FILL_OR_DROP
+    gathered = Gather(gather_dn, window, prim.indices_are_sorted, prim.unique_indices, mode, None if clip else 0)
+    return bind1(gathered, ct, idx)
+
+
 def _scatter_window(dn: ScatterDimensionNumbers, shape: tuple[int, ...], updates_shape: tuple[int, ...]) -> tuple[int, ...]:
     """The window size along every operand axis (1 for inserted and
     batching axes)."""
@@ -725,6 +760,21 @@ class Scatter(ScatterBase):
             return (bind1(self, *primals),), (bind1(self, instantiate(t_x), idx, instantiate(t_updates)),)
         return _scatter_jvp_by_ids(self, primals, (instantiate(t_x), instantiate(t_updates)))
 
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # JAX's rule, valid for unique indices (the only scatters the jvp
+        # rule applies to tangents): the operand's cotangent is ct with the
+        # overwritten positions zeroed, the updates' is those positions.
+        (ct,), (x, idx, updates) = cts, args
+        assert not isinstance(ct, Zero) and not isinstance(idx, UndefinedPrimal)
+        if not self.unique_indices:
+            raise MissingRuleError("grad needs a transpose rule for primitive 'scatter' with unique_indices=False")
+        ct_x: Array | None = None
+        if isinstance(x, UndefinedPrimal):
+            ct_x = bind1(self, ct, idx, zeros(updates.aval.to_tangent_aval()))
+        ct_updates = _gather_updates(self, ct, idx, updates.aval) if isinstance(updates, UndefinedPrimal) else None
+        return (ct_x, None, ct_updates)
+
 
 def _scatter_jvp_by_ids(
     prim: Scatter, primals: tuple[Array, ...], tangents: tuple[Array, Array]
@@ -783,6 +833,14 @@ class ScatterAdd(ScatterBase):
         if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
             return (out,), (Zero(out.aval.to_tangent_aval()),)
         return (out,), (bind1(self, instantiate(t_x), idx, instantiate(t_updates)),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (x, idx, updates) = cts, args
+        assert not isinstance(ct, Zero) and not isinstance(idx, UndefinedPrimal)
+        ct_x = ct if isinstance(x, UndefinedPrimal) else None
+        ct_updates = _gather_updates(self, ct, idx, updates.aval) if isinstance(updates, UndefinedPrimal) else None
+        return (ct_x, None, ct_updates)
 
 
 def _scatter_dnums(dn: ScatterDimensionNumbers, f: str) -> ScatterDimensionNumbers:

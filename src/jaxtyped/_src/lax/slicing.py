@@ -15,10 +15,10 @@ from typing_extensions import override
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import array_from_numpy
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
+from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
@@ -35,9 +35,12 @@ from jaxtyped._src.lax.structural import (
     broadcast_in_dim,
     concatenate,
     instantiate,
+    linear_operand,
     moveaxis,
+    pad,
     select_n,
     squeeze,
+    zeros,
 )
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, scalar_like, short_types
 from jaxtyped._src.util import canonicalize_axis, is_int
@@ -98,6 +101,18 @@ class Slice(Primitive):
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         return (bind1(self, *primals),), (bind1(self, instantiate(tangents[0])),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # Pad with zeros back to the operand's shape; a stride leaves
+        # stride - 1 interior zeros between the elements it read.
+        ct, x = linear_operand(cts[0], args[0])
+        strides = self.strides or (1,) * x.ndim
+        config: list[tuple[int, int, int]] = []
+        for lo, size, stride, n in zip(self.start_indices, x.shape, strides, ct.shape):
+            end = lo + (n - 1) * stride + 1 if n else lo  # one past the last element read
+            config.append((lo, size - end, stride - 1))
+        return (pad(ct, zeros(ShapedArray((), ct.dtype)), config),)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -248,6 +263,13 @@ class DynamicSlice(Primitive):
         return (bind1(self, *primals),), (bind1(self, instantiate(tangents[0]), *indices),)
 
     @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # The slice written into zeros at the same (identically clamped) starts.
+        ct, x = linear_operand(cts[0], args[0])
+        indices = _known_indices(args[1:])
+        return (bind1(_DYNAMIC_UPDATE_SLICE, zeros(x.to_tangent_aval()), ct, *indices), *(None for _ in indices))
+
+    @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         x, *indices = args
         if all(d is None for d in dims[1:]):
@@ -268,6 +290,14 @@ class DynamicSlice(Primitive):
         dnums = GatherDimensionNumbers(window, (), window, (0,), (0,))
         sizes = (min(axis.size, 1), *self.slice_sizes)
         return (bind1(Gather(dnums, sizes, mode=clip), x, starts),), (0,)
+
+
+def _known_indices(args: Sequence[LinearArg]) -> list[Array]:
+    """The start indices among a transpose rule's operands: always known
+    (integers have no tangents, so they are never linear)."""
+    known = [a for a in args if not isinstance(a, UndefinedPrimal)]
+    assert len(known) == len(args)
+    return known
 
 
 def _zero_index(indices: Sequence[Array]) -> Array:
@@ -390,6 +420,21 @@ class DynamicUpdateSlice(Primitive):
         if isinstance(t_x, Zero) and isinstance(t_update, Zero):
             return (bind1(self, *primals),), (t_x,)
         return (bind1(self, *primals),), (bind1(self, instantiate(t_x), instantiate(t_update), *indices),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # Linear in operand and update jointly: the operand's cotangent is ct
+        # with the overwritten window zeroed, the update's is that window.
+        (ct,), (x, update) = cts, args[:2]
+        assert not isinstance(ct, Zero)
+        indices = _known_indices(args[2:])
+        ct_x: Array | None = None
+        if isinstance(x, UndefinedPrimal):
+            ct_x = bind1(self, ct, zeros(update.aval.to_tangent_aval()), *indices)
+        ct_update: Array | None = None
+        if isinstance(update, UndefinedPrimal):
+            ct_update = bind1(DynamicSlice(update.aval.shape), ct, *indices)
+        return (ct_x, ct_update, *(None for _ in indices))
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:

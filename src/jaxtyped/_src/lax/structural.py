@@ -41,6 +41,8 @@ __all__ = [
     "iota", "broadcasted_iota", "SelectN", "select_n", "StructuralLinear", "AxesStructural", "moveaxis", "bdim_to_front", "zeros", "full_like_aval",
     "instantiate",
     "broadcast_scalar",
+    "linear_operand",
+    "inverse_permutation",
 ]
 
 
@@ -70,6 +72,21 @@ def broadcast_scalar(x: Array, shape: tuple[int, ...]) -> Array:
 def instantiate(t: Tangent) -> Array:
     """A tangent as an array (symbolic zeros become real zeros)."""
     return zeros(t.aval) if isinstance(t, Zero) else t
+
+
+def linear_operand(ct: Tangent, arg: LinearArg) -> tuple[Array, ShapedArray]:
+    """The cotangent and the aval of the one linear operand of a
+    single-output, single-operand transpose rule (checked)."""
+    assert not isinstance(ct, Zero) and isinstance(arg, UndefinedPrimal)
+    return ct, arg.aval
+
+
+def inverse_permutation(permutation: Sequence[int]) -> tuple[int, ...]:
+    """The permutation undoing ``permutation``."""
+    inverse = [0] * len(permutation)
+    for i, p in enumerate(permutation):
+        inverse[p] = i
+    return tuple(inverse)
 
 
 def moveaxis(x: Array, src: int, dst: int) -> Array:
@@ -242,6 +259,15 @@ class Reshape(StructuralLinear):
         return (bind1(Reshape((axis.size, *self.new_sizes), perm), x),), (0,)
 
     @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        ct, x = linear_operand(cts[0], args[0])
+        if self.dimensions is None:
+            return (reshape(ct, x.shape),)
+        # Undo the reshape into the transposed shape, then the transposition.
+        permuted = tuple(x.shape[d] for d in self.dimensions)
+        return (transpose(reshape(ct, permuted), inverse_permutation(self.dimensions)),)
+
+    @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         (x,) = args
         if self.dimensions is not None:
@@ -303,6 +329,11 @@ class Transpose(StructuralLinear):
         return (transpose(x, (0, *(p + 1 for p in self.permutation))),), (0,)
 
     @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        ct, _ = linear_operand(cts[0], args[0])
+        return (transpose(ct, inverse_permutation(self.permutation)),)
+
+    @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         return (_lower_transpose(ctx, args[0], self.permutation),)
 
@@ -344,6 +375,13 @@ class Squeeze(AxesStructural):
         return (np.squeeze(args[0], self.dimensions),)
 
     @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # The removed axes are at the same positions of the operand as the
+        # inserted ones of the result of expand_dims.
+        ct, _ = linear_operand(cts[0], args[0])
+        return (bind1(ExpandDims(self.dimensions), ct),)
+
+    @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         return (_lower_reshape(ctx, args[0], out_avals[0]),)
 
@@ -381,6 +419,11 @@ class ExpandDims(AxesStructural):
         return (np.expand_dims(args[0], self.dimensions),)
 
     @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        ct, _ = linear_operand(cts[0], args[0])
+        return (bind1(Squeeze(self.dimensions), ct),)
+
+    @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         return (_lower_reshape(ctx, args[0], out_avals[0]),)
 
@@ -414,6 +457,11 @@ class Rev(AxesStructural):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return (np.flip(args[0], self.dimensions),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        ct, _ = linear_operand(cts[0], args[0])
+        return (bind1(self, ct),)
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
@@ -470,6 +518,22 @@ class Concatenate(StructuralLinear):
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         moved = _front(args, dims, axis.size)
         return (bind1(Concatenate(self.dimension + 1), *moved),), (0,)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        assert not isinstance(ct, Zero)
+        # Imported here: slicing builds on this module.
+        from jaxtyped._src.lax.slicing import slice_in_dim
+
+        results: list[Tangent | None] = []
+        start = 0
+        for arg in args:
+            size = arg.aval.shape[self.dimension]
+            linear = isinstance(arg, UndefinedPrimal)
+            results.append(slice_in_dim(ct, start, start + size, 1, self.dimension) if linear else None)
+            start += size
+        return tuple(results)
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
@@ -552,6 +616,31 @@ class Pad(StructuralLinear):
         return (select_n(mask, padded, fill),), (0,)
 
     @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (x, value) = cts, args
+        assert not isinstance(ct, Zero)
+        # Imported here: slicing and reductions build on this module.
+        from jaxtyped._src.lax.arithmetic import SUB
+        from jaxtyped._src.lax.reductions import reduce_sum
+        from jaxtyped._src.lax.slicing import slice as slice_
+
+        # The operand's cotangent: crop the edges (negative edges were crops:
+        # pad them back with zeros), then take every (interior + 1)-th element.
+        unpad = tuple((-lo, -hi, 0) for lo, hi, _ in self.padding_config)
+        unpadded = ct
+        if any(lo or hi for lo, hi, _ in unpad):
+            unpadded = bind1(Pad(unpad), ct, zeros(ShapedArray((), ct.dtype)))
+        strides = tuple(interior + 1 for _, _, interior in self.padding_config)
+        ct_x = slice_(unpadded, (0,) * ct.ndim, unpadded.shape, strides)
+        ct_value: Array | None = None
+        if isinstance(value, UndefinedPrimal):
+            # Every output element not taken from the operand is the padding
+            # value (JAX's rule: total minus the operand's share).
+            axes = tuple(range(ct.ndim))
+            ct_value = bind1(SUB, reduce_sum(ct, axes), reduce_sum(ct_x, axes))
+        return (ct_x if isinstance(x, UndefinedPrimal) else None, ct_value)
+
+    @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         # stablehlo.pad takes negative edge padding (cropping) as is.
         low, high, interior = zip(*self.padding_config) if self.padding_config else ((), (), ())
@@ -628,6 +717,23 @@ class SelectN(Primitive):
         if all(isinstance(t, Zero) for t in case_tangents):
             return (out,), (Zero(out.aval.to_tangent_aval()),)
         return (out,), (bind1(self, which, *(instantiate(t) for t in case_tangents)),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (which, *cases) = cts, args
+        assert not isinstance(ct, Zero) and not isinstance(which, UndefinedPrimal)
+        # Case i's cotangent is ct where case i was selected, else zero: the
+        # same select with ct in place i and zeros elsewhere, so that
+        # out-of-range indices route exactly as the forward select does.
+        zero = zeros(ct.aval)
+        results: list[Tangent | None] = [None]
+        for i, case in enumerate(cases):
+            if not isinstance(case, UndefinedPrimal):
+                results.append(None)
+                continue
+            chosen = [ct if j == i else zero for j in range(len(cases))]
+            results.append(bind1(self, which, *chosen) if len(cases) > 1 else ct)
+        return tuple(results)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
