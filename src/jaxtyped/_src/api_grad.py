@@ -16,7 +16,7 @@ from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.ad import LinearFunction, linearize_flat
-from jaxtyped._src.api import _check_jac_inputs, _split_aux, _standard_basis, jacfwd, vmap
+from jaxtyped._src.api import check_jac_inputs, split_aux, standard_basis, jacfwd, vmap
 from jaxtyped._src.api_util import arg_names, argnums_tuple, check_callable, flatten_with_names, leaf_to_array, wraps
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import array_from_numpy
@@ -68,7 +68,7 @@ class _Flat:
         full = list(self.args)
         for i, value in zip(self.positions, tree_unflatten(self.in_tree, leaves)):
             full[i] = value
-        out, aux = _split_aux(self.fun(*full, **self.kwargs), self.has_aux, self.transformation)
+        out, aux = split_aux(self.fun(*full, **self.kwargs), self.has_aux, self.transformation)
         out_leaves, self.out_tree = tree_flatten(out)
         self.out_names = flatten_with_names(out, "output")[1]
         return [leaf_to_array(x, n, self.transformation) for x, n in zip(out_leaves, self.out_names)], aux
@@ -97,7 +97,7 @@ def vjp(
 def vjp(
     fun: Callable[[Unpack[Ts]], tuple[R, Aux]], *primals: Unpack[Ts], has_aux: Literal[True]
 ) -> tuple[R, Callable[[R], tuple[Unpack[Ts]]], Aux]: ...
-def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
+def vjp(fun: Callable[..., Any], *primals: object, has_aux: bool = False) -> Any:
     """``fun(*primals)`` and its vector-Jacobian product function (JAX's
     ``jax.vjp``).
 
@@ -150,7 +150,7 @@ def linearize(
 def linearize(
     fun: Callable[[Unpack[Ts]], tuple[R, Aux]], *primals: Unpack[Ts], has_aux: Literal[True]
 ) -> tuple[R, Callable[[Unpack[Ts]], R], Aux]: ...
-def linearize(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
+def linearize(fun: Callable[..., Any], *primals: object, has_aux: bool = False) -> Any:
     """``fun(*primals)`` and its linearization there (JAX's
     ``jax.linearize``): the returned ``f_jvp(*tangents)`` evaluates the
     Jacobian-vector product from saved residuals, without re-running
@@ -218,12 +218,32 @@ def value_and_grad(
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, A1]]: ...
 @overload
 def value_and_grad(
+    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[1],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], A1]]: ...
+@overload
+def value_and_grad(
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, tuple[A0, A1]]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], tuple[A0, A1]]]: ...
+# Fallback for an argnums (or has_aux) known only at run time. argnums has no
+# default here, so a tuple-valued fun without has_aux=True stays rejected; its
+# fun is Callable[P, Any] because any narrower type makes mypy report every
+# overload above as overlapping (typing/pending/NOTES.md, K1).
 @overload
 def value_and_grad(
     fun: Callable[P, Any],
@@ -278,12 +298,32 @@ def grad(
 ) -> Callable[Concatenate[A0, A1, P], A1]: ...
 @overload
 def grad(
+    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[1],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
+@overload
+def grad(
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
+@overload
+def grad(
+    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
+# Fallback for an argnums (or has_aux) known only at run time. argnums has no
+# default here, so a tuple-valued fun without has_aux=True stays rejected; its
+# fun is Callable[P, Any] because any narrower type makes mypy report every
+# overload above as overlapping (typing/pending/NOTES.md, K1).
 @overload
 def grad(
     fun: Callable[P, Any],
@@ -462,14 +502,14 @@ def jacrev(
         positions = argnums_tuple(argnums, len(args), "jacrev")
         flat = _Flat(fun, args, kwargs, positions, has_aux, "jacrev")
         if not allow_int:
-            _check_jac_inputs(flat.primals, holomorphic)
+            check_jac_inputs(flat.primals, holomorphic, "jacrev")
         outs, lin, aux = flat.linearize()
         assert flat.out_tree is not None
 
         def pullback(*cts: Array) -> list[Array]:
             return _materialize(lin.transpose(list(cts)))
 
-        rows: list[Array] = vmap(pullback)(*_standard_basis(outs)) if outs else []
+        rows: list[Array] = vmap(pullback)(*standard_basis(outs)) if outs else []
         jac = _unravel_rows(rows, outs, flat, isinstance(argnums, int))
         return (jac, aux) if has_aux else jac
 
@@ -518,7 +558,7 @@ def hessian(
                [ 0., 12.]], dtype=float32)
     """
     check_callable(fun, "hessian")
-    inner: Callable[..., Any] = jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]  # has_aux is a runtime bool here
-    outer: Callable[..., Any] = jacfwd(inner, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]  # has_aux is a runtime bool here
+    inner: Callable[..., Any] = jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[call-overload]  # has_aux is a runtime bool here
+    outer: Callable[..., Any] = jacfwd(inner, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[call-overload]  # has_aux is a runtime bool here
     return outer
 

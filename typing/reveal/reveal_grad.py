@@ -1,0 +1,151 @@
+"""Exact types through the reverse-mode API: ``grad`` has the type of the
+argument it differentiates (``argnums`` 0, 1 or ``(0, 1)``; a dict of
+parameters gives a dict), ``value_and_grad`` pairs it with an ``Array``
+value, ``has_aux`` adds the aux type, any other ``argnums`` falls back to
+``Any`` results while keeping the parameters; ``vjp`` returns the output
+and a pullback from the output type to a tuple of the primals' types;
+``linearize`` a function of the tangents; ``jacrev``/``hessian`` keep the
+signature (see typing/pending/NOTES.md, section K, for pytree inputs)."""
+
+from collections.abc import Callable
+from typing import Any
+
+from typing_extensions import assert_type
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped.typing import Array
+
+Params = dict[str, Array]
+
+
+class Stats:
+    """A user's auxiliary output type."""
+
+
+# Positional-only parameters, so that the expected types can be spelled
+# ``Callable[[...], ...]`` (both checkers keep parameter names otherwise).
+def loss(x: Array, /) -> Array:
+    return jnp.sum(jnp.sin(x))
+
+
+def loss2(w: Array, x: Array, /) -> Array:
+    return jnp.sum(w * x)
+
+
+def mixed(params: Params, scale: float, /) -> Array:
+    return jnp.sum(params["w"]) * scale
+
+
+def model_loss(params: Params, x: Array, y: Array, /) -> Array:
+    return jnp.sum((params["w"] * x + params["b"] - y) ** 2)
+
+
+def loss_aux(x: Array, /) -> tuple[Array, Stats]:
+    return jnp.sum(x), Stats()
+
+
+def loss2_aux(w: Array, x: Array, /) -> tuple[Array, Stats]:
+    return jnp.sum(w * x), Stats()
+
+
+def float_loss(x: Array, /) -> float:
+    return float(jnp.sum(x))
+
+
+def unary(x: Array, /) -> Array:
+    return jnp.sin(x)
+
+
+def binary(x: Array, y: Array, /) -> Array:
+    return x * y
+
+
+def pair_out(x: Array, /) -> tuple[Array, Array]:
+    return x, x * 2.0
+
+
+def with_label(x: Array, /) -> tuple[Array, str]:
+    return jnp.sin(x), "label"
+
+
+def named(params: Params, x: Array) -> Array:
+    return jnp.sum(params["w"] * x)
+
+
+def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...]) -> None:
+    # grad: the gradient has the differentiated argument's type.
+    assert_type(jt.grad(loss), Callable[[Array], Array])
+    assert_type(jt.grad(loss)(x), Array)
+    assert_type(jt.grad(loss, argnums=0)(x), Array)
+    assert_type(jt.grad(loss2, argnums=1), Callable[[Array, Array], Array])
+    assert_type(jt.grad(loss2, 1)(x, x), Array)
+    assert_type(jt.grad(loss2, argnums=(0, 1)), Callable[[Array, Array], tuple[Array, Array]])
+    assert_type(jt.grad(mixed)(p, 2.0), Params)
+    assert_type(jt.grad(mixed, argnums=(0, 1))(p, 2.0), tuple[Params, float])
+    assert_type(jt.grad(model_loss), Callable[[Params, Array, Array], Params])
+    assert_type(jt.grad(model_loss)(p, x, x), Params)
+    assert_type(jt.grad(float_loss)(x), Array)  # a float loss is fine
+
+    # has_aux: (gradient, aux).
+    assert_type(jt.grad(loss_aux, has_aux=True), Callable[[Array], tuple[Array, Stats]])
+    assert_type(jt.grad(loss2_aux, argnums=1, has_aux=True)(x, x), tuple[Array, Stats])
+    assert_type(jt.grad(loss2_aux, argnums=(0, 1), has_aux=True)(x, x), tuple[tuple[Array, Array], Stats])
+
+    # A dynamic argnums keeps the parameters; the gradient is Any.
+    assert_type(jt.grad(loss2, argnums=dyn), Callable[[Array, Array], Any])
+    assert_type(jt.grad(loss2, argnums=dyn_nums)(x, x), Any)
+    assert_type(jt.grad(loss2, 2), Callable[[Array, Array], Any])  # an index not in the overloads
+    assert_type(jt.grad(loss2_aux, argnums=dyn, has_aux=True)(x, x), Any)
+
+    # The first argument is positional-only in the gradient function (it
+    # must be passed positionally at run time too); the rest keep names.
+    assert_type(jt.grad(named)(p, x=x), Params)
+
+    # value_and_grad: (value, gradient), value an Array.
+    assert_type(jt.value_and_grad(loss), Callable[[Array], tuple[Array, Array]])
+    assert_type(jt.value_and_grad(model_loss)(p, x, x), tuple[Array, Params])
+    assert_type(jt.value_and_grad(loss2, argnums=1)(x, x), tuple[Array, Array])
+    assert_type(jt.value_and_grad(loss2, argnums=(0, 1))(x, x), tuple[Array, tuple[Array, Array]])
+    assert_type(jt.value_and_grad(loss_aux, has_aux=True)(x), tuple[tuple[Array, Stats], Array])
+    assert_type(jt.value_and_grad(loss2_aux, 1, True)(x, x), tuple[tuple[Array, Stats], Array])
+    assert_type(
+        jt.value_and_grad(loss2_aux, argnums=(0, 1), has_aux=True)(x, x),
+        tuple[tuple[Array, Stats], tuple[Array, Array]],
+    )
+    assert_type(jt.value_and_grad(loss2, argnums=dyn)(x, x), tuple[Any, Any])
+
+    # vjp: (output, pullback[, aux]); the pullback maps an output cotangent
+    # to one cotangent per primal.
+    assert_type(jt.vjp(unary, x), tuple[Array, Callable[[Array], tuple[Array]]])
+    assert_type(jt.vjp(binary, x, x), tuple[Array, Callable[[Array], tuple[Array, Array]]])
+    assert_type(jt.vjp(model_loss, p, x, x), tuple[Array, Callable[[Array], tuple[Params, Array, Array]]])
+    assert_type(jt.vjp(pair_out, x), tuple[tuple[Array, Array], Callable[[tuple[Array, Array]], tuple[Array]]])
+    assert_type(jt.vjp(with_label, x, has_aux=True), tuple[Array, Callable[[Array], tuple[Array]], str])
+    assert_type(jt.vjp(jnp.sin, x), tuple[Array, Callable[[Array], tuple[Array]]])
+    out, pullback = jt.vjp(binary, x, x)
+    assert_type(pullback(out), tuple[Array, Array])
+
+    # linearize: (output, f_jvp[, aux]); f_jvp takes tangents like the primals.
+    assert_type(jt.linearize(unary, x), tuple[Array, Callable[[Array], Array]])
+    assert_type(jt.linearize(binary, x, x), tuple[Array, Callable[[Array, Array], Array]])
+    assert_type(jt.linearize(with_label, x, has_aux=True), tuple[Array, Callable[[Array], Array], str])
+    _, f_jvp = jt.linearize(model_loss, p, x, x)
+    assert_type(f_jvp(p, x, x), Array)
+
+    # jacrev and hessian keep the signature, like jacfwd.
+    assert_type(jt.jacrev(unary), Callable[[Array], Array])
+    assert_type(jt.jacrev(unary)(x), Array)
+    assert_type(jt.jacrev(binary, argnums=(0, 1))(x, x), tuple[Array, ...])
+    assert_type(jt.jacrev(with_label, has_aux=True)(x), tuple[Array, str])
+    assert_type(jt.hessian(loss), Callable[[Array], Array])
+    assert_type(jt.hessian(loss2, argnums=(0, 1))(x, x), tuple[tuple[Array, ...], ...])
+    assert_type(jt.hessian(loss_aux, has_aux=True)(x), tuple[Array, Stats])
+
+    # Transformations compose: grad of grad, jit of grad, vmap of grad.
+    def scalar(v: Array, /) -> Array:
+        return jt.grad(loss)(v).sum()
+
+    assert_type(jt.grad(scalar)(x), Array)
+    assert_type(jt.jit(jt.grad(model_loss))(p, x, x), Params)
+    assert_type(jt.vmap(jt.grad(model_loss), in_axes=(None, 0, 0))(p, x, x), Params)
