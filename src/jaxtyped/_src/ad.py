@@ -156,8 +156,8 @@ def backward_pass(
         cts_in = eqn.primitive.transpose(cts, eqn_args)
         if config.jax_enable_checks:
             _check_cotangents(eqn, eqn_args, cts_in)
-        for atom, ct in zip(eqn.invars, cts_in, strict=True):
-            write_ct(atom, ct)
+        for atom, ct_in in zip(eqn.invars, cts_in, strict=True):
+            write_ct(atom, ct_in)
     return tuple(
         _pop_ct(ct_env, v) if isinstance(a, UndefinedPrimal) else None
         for v, a in zip(jaxpr.invars, args)

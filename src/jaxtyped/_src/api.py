@@ -130,7 +130,7 @@ def _jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool, tr
     with transformation_scope(interp):
         boxed = [interp.box(p, t) for p, t in zip(primal_leaves, tangent_leaves)]
         result = fun(*tree_unflatten(in_tree, boxed))
-        out, aux = _split_aux(result, has_aux, transformation)
+        out, aux = split_aux(result, has_aux, transformation)
         out_leaves, out_tree = tree_flatten(out)
         out_names = flatten_with_names(out, "output")[1]
         pairs = [interp.unbox(leaf_to_array(x, n, transformation)) for x, n in zip(out_leaves, out_names)]
@@ -165,13 +165,19 @@ def _paired_leaves(
     return p_arrays, t_arrays, in_tree
 
 
-def _split_aux(result: object, has_aux: bool, transformation: str) -> tuple[object, object]:
+def split_aux(result: object, has_aux: bool, transformation: str) -> tuple[object, object]:
+    """``(output, aux)`` of a ``has_aux`` function's result (aux None otherwise)."""
     if not has_aux:
         return result, None
     if not is_tuple(result) or len(result) != 2:
+        got = (
+            f"an array of type {result.aval.str_short()}"
+            if isinstance(result, Array)
+            else f"a tuple of length {len(result)}" if is_tuple(result) else type(result).__name__
+        )
         raise JaxtypedTypeError(
             f"{transformation} with has_aux=True requires the function to return a pair "
-            f"(output, aux), got {type(result).__name__}"
+            f"(output, aux), got {got}"
         )
     return result[0], result[1]
 
@@ -370,7 +376,7 @@ def jacfwd(
         dyn = tuple(args[i] for i in positions)
         leaves, dyn_tree = tree_flatten(dyn)
         arrays = [leaf_to_array(x, f"args[{i}]", "jacfwd") for i, x in enumerate(leaves)]
-        _check_jac_inputs(arrays, holomorphic)
+        check_jac_inputs(arrays, holomorphic)
 
         def partial_fun(*dyn_args: Any) -> Any:
             full = list(args)
@@ -378,7 +384,7 @@ def jacfwd(
                 full[i] = value
             return fun(*full, **kwargs)
 
-        basis = _standard_basis(arrays)
+        basis = standard_basis(arrays)
 
         def pushforward(*basis_leaves: Array) -> Any:
             tangents = tree_unflatten(dyn_tree, list(basis_leaves))
@@ -395,18 +401,20 @@ def jacfwd(
     return jacobian
 
 
-def _check_jac_inputs(arrays: list[Array], holomorphic: bool) -> None:
+def check_jac_inputs(arrays: list[Array], holomorphic: bool, transformation: str = "jacfwd") -> None:
+    """Jacobians are taken with respect to floating (or, with
+    ``holomorphic``, complex) inputs only, as in JAX."""
     for x in arrays:
         ok = dtypes.is_complex(x.dtype) if holomorphic else dtypes.is_floating(x.dtype)
         if not ok:
             kind = "complex" if holomorphic else "real-valued floating"
             raise JaxtypedTypeError(
-                f"jacfwd requires {kind} inputs, but got {x.aval.str_short()}. "
+                f"{transformation} requires {kind} inputs, but got {x.aval.str_short()}. "
                 "For differentiation with respect to integer inputs, use jvp directly."
             )
 
 
-def _standard_basis(arrays: list[Array]) -> list[Array]:
+def standard_basis(arrays: list[Array]) -> list[Array]:
     """One-hot tangents: leaf i gets the rows of the identity for its
     elements, shaped ``(N,) + leaf.shape`` with N the total size."""
     total = sum(x.size for x in arrays)
