@@ -747,3 +747,19 @@ def test_public_names() -> None:
     assert jt.ad_checkpoint.checkpoint is jt.checkpoint
     assert cp.checkpoint_dots is cp.dots_saveable
     assert lax is not None
+
+
+def test_clear_caches_forgets_checkpoint_traces() -> None:
+    traces: list[int] = []
+
+    def f(x: jt.Array) -> jt.Array:
+        traces.append(1)
+        return jnp.sin(x)
+
+    g = jt.checkpoint(f)
+    g(jnp.ones(2))
+    g(jnp.ones(2))
+    assert len(traces) == 1
+    jt.clear_caches()
+    g(jnp.ones(2))
+    assert len(traces) == 2

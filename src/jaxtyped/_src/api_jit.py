@@ -54,6 +54,7 @@ from jaxtyped._src.core.jaxpr import ClosedJaxpr
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
+from jaxtyped._src.remat import clear_checkpoint_caches
 from jaxtyped._src.pjit import clear_call_caches, consts_as_invars, executable_for, jit_call, run_executable
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
@@ -104,6 +105,7 @@ def clear_caches() -> None:
     each jitted function retraces and recompiles on its next call."""
     for jitted in list(_live_jitted):
         jitted.clear_cache()
+    clear_checkpoint_caches()
     clear_call_caches()
     xla.clear_compile_cache()
 

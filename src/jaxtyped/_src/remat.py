@@ -28,6 +28,7 @@ operands] in ``pjit.py``). Each rule keeps the function grouped:
 import functools
 import inspect
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ __all__ = [
     "Checkpoint",
     "checkpoint",
     "remat",
+    "clear_checkpoint_caches",
     "checkpoint_name",
     "eqn_policy",
     "saved_residuals",
@@ -282,6 +284,8 @@ def _hashable(x: object) -> object:
 
 # Per checkpointed function, the traced signatures kept (oldest evicted).
 _TRACE_CACHE_MAX: Final = 256
+# Every live checkpointed function, so that clear_caches reaches their traces.
+_live_checkpointed: "weakref.WeakSet[_Checkpointed]" = weakref.WeakSet()
 _STATIC_HINT: Final = (
     "For Python control flow on an argument of a checkpointed function, mark the "
     "argument static with checkpoint(..., static_argnums=...)."
@@ -367,6 +371,13 @@ def checkpoint(
 remat = checkpoint
 
 
+def clear_checkpoint_caches() -> None:
+    """Forget every checkpointed function's traces (``jt.clear_caches``)."""
+    for checkpointed in list(_live_checkpointed):
+        with checkpointed.lock:
+            checkpointed.cache.clear()
+
+
 class _Checkpointed:
     """The state behind one ``checkpoint(fun)``: options and trace cache."""
 
@@ -378,6 +389,7 @@ class _Checkpointed:
         self.desc = describe_function(fun)
         self.cache: OrderedDict[Hashable, _Traced] = OrderedDict()
         self.lock = threading.Lock()
+        _live_checkpointed.add(self)
 
     def wrapper(self) -> Callable[..., Any]:
         """The user-facing function (a plain function, so that it binds
