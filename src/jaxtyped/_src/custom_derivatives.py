@@ -1,22 +1,779 @@
 """User-defined derivative rules: ``custom_jvp`` and ``custom_vjp`` (layer L4).
 
-Skeleton: being implemented.
+Note [custom derivatives as call primitives]: calling a ``custom_jvp`` or
+``custom_vjp`` function traces it to a jaxpr (cached per signature) and
+binds a higher-order primitive (:mod:`custom_derivatives_primitives`)
+holding that jaxpr and the user's rules, with the values the function
+closes over passed as leading operands (Note [consts are operands] in
+``pjit.py``). Every interpreter then handles the call through the
+primitive's rules:
+
+- evaluation evaluates the jaxpr op by op and lowering inlines it, so a
+  custom function costs what the plain function costs;
+- ``jvp`` of ``custom_jvp_call`` calls the user's jvp rule; ``jvp`` of
+  ``custom_vjp_call`` runs ``fwd`` now and binds ``custom_lin`` on the
+  residuals and the tangents. ``custom_lin`` stands for the linear map whose
+  transpose is ``bwd``: reverse mode stages it into the linear jaxpr (its
+  tangent operands are unknown to the partial evaluator) and the transpose
+  pass calls ``bwd``; evaluating it means forward mode, which a custom_vjp
+  function does not support;
+- ``vmap`` batches the jaxpr and wraps the rules to run batched.
+
+The primitives hold flat rules (arrays in, arrays out). The ``_User*``
+wrappers here rebuild the user's pytrees, call the user's function and
+check what it returns (structure, shapes and dtypes, naming the rule and
+the output path). Wrappers compare by identity and are made once per
+traced signature, so repeated calls bind equal primitives.
+
+Non-differentiable arguments (``nondiff_argnums``) reach the rules as they
+are. Traced arrays among them (custom_jvp only; custom_vjp rejects them, as
+JAX does) get no derivative and are passed as operands of the call, after
+the closed-over values, so that vmap batches them in any nesting order.
 """
 
-from typing import Any
+import dataclasses
+import functools
+import inspect
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Generic, TypeVar, final, overload
+
+from typing_extensions import ParamSpec, override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.config import config
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import ArrayImpl, is_numpy_value, is_python_scalar, shared_numpy_constants, to_array
+from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.check import maybe_check_jaxpr
+from jaxtyped._src.core.interpreter import Tracer, bind, current_interpreter, transformation_scope
+from jaxtyped._src.core.jaxpr import Jaxpr
+from jaxtyped._src.core.primitive import Primitive, Tangent
+from jaxtyped._src.custom_derivatives_primitives import BwdRule, CustomJVPCall, CustomVJPCall, FwdRule, JVPRule
+from jaxtyped._src.errors import (
+    JaxtypedTypeError,
+    JaxtypedValueError,
+    MissingRuleError,
+    PyTreeStructureError,
+    UnexpectedTracerError,
+)
+from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.lax.arithmetic import add, stop_gradient
+from jaxtyped._src.lax.structural import zeros
+from jaxtyped._src.pjit import consts_as_invars
+from jaxtyped._src.tree_util import (
+    PyTreeDef,
+    broadcast_prefix,
+    keystr,
+    tree_flatten,
+    tree_flatten_with_path,
+    tree_leaves,
+    tree_unflatten,
+)
+from jaxtyped._src.util import describe_function, is_int, is_list_or_tuple
 
 __all__ = ["custom_jvp", "custom_vjp"]
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-class custom_jvp:  # noqa: N801  # JAX's name
-    """Placeholder: not implemented yet."""
-
-    def __init__(self, fun: Any, nondiff_argnums: tuple[int, ...] = ()) -> None:
-        raise NotImplementedError("custom_jvp is being implemented")
+# Per-function bound on traced signatures (oldest evicted first).
+_TRACE_CACHE_SIZE: Final = 1024
 
 
-class custom_vjp:  # noqa: N801  # JAX's name
-    """Placeholder: not implemented yet."""
+# === what a traced call knows about its arguments ===
 
-    def __init__(self, fun: Any, nondiff_argnums: tuple[int, ...] = ()) -> None:
-        raise NotImplementedError("custom_vjp is being implemented")
+
+@final
+@dataclass(frozen=True, eq=False)
+class _Static:
+    """One non-differentiable argument: its leaves, of which those marked
+    ``traced`` are operands of the call (the others are kept as they are)."""
+
+    position: int
+    value: object
+    treedef: PyTreeDef
+    leaves: tuple[object, ...]
+    traced: tuple[bool, ...]
+
+    def key(self) -> Hashable:
+        """This argument in a cache key (traced leaves go in by type)."""
+        leaves = tuple("traced" if t else _static_key(x) for x, t in zip(self.leaves, self.traced))
+        return (self.position, self.treedef, leaves)
+
+    def rebuild(self, operands: Iterator[Array]) -> object:
+        """The value the rules receive, traced leaves taken from ``operands``."""
+        if not any(self.traced):
+            return self.value
+        return tree_unflatten(self.treedef, [next(operands) if t else x for x, t in zip(self.leaves, self.traced)])
+
+
+def _static_key(value: object) -> object:
+    """A static value in a cache key: by value when it is hashable, else
+    by identity (the cache entry keeps the value alive)."""
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return (type(value), value)
+
+
+@final
+@dataclass(frozen=True, eq=False)
+class _Signature:
+    """One traced signature of a custom function.
+
+    The call's operands (after the closed-over values) are the
+    ``num_traced`` traced leaves of the non-differentiable arguments
+    followed by the differentiable leaves, named ``in_names``; the
+    differentiable arguments (named ``diff_names``) form the tuple
+    ``in_tree`` describes.
+    """
+
+    fun_name: str
+    nargs: int
+    statics: tuple[_Static, ...]
+    num_traced: int
+    in_tree: PyTreeDef
+    in_avals: tuple[ShapedArray, ...]
+    in_names: tuple[str, ...]
+    diff_names: tuple[str, ...]
+    out_tree: PyTreeDef
+    out_avals: tuple[ShapedArray, ...]
+
+    def nondiff_values(self, traced: Sequence[Array]) -> tuple[object, ...]:
+        """The non-differentiable arguments, in ``nondiff_argnums`` order."""
+        operands = iter(traced)
+        return tuple(s.rebuild(operands) for s in self.statics)
+
+    def diff_args(self, leaves: Sequence[object]) -> tuple[Any, ...]:
+        """The differentiable arguments rebuilt from their leaves."""
+        args: tuple[Any, ...] = tree_unflatten(self.in_tree, leaves)
+        return args
+
+    def full_args(self, operands: Sequence[Array]) -> list[object]:
+        """Every positional argument, rebuilt from the call's operands."""
+        nondiff = dict(zip((s.position for s in self.statics), self.nondiff_values(operands[: self.num_traced])))
+        diff = iter(self.diff_args(operands[self.num_traced :]))
+        return [nondiff[i] if i in nondiff else next(diff) for i in range(self.nargs)]
+
+
+def _named_leaves(tree: object, root: str) -> tuple[list[object], list[str], PyTreeDef]:
+    """Leaves of ``tree``, their names (``root`` plus the key path) and the
+    tree structure."""
+    pairs, treedef = tree_flatten_with_path(tree)
+    return [leaf for _, leaf in pairs], [root + keystr(path) for path, _ in pairs], treedef
+
+
+def _as_array(leaf: object, what: str) -> Array:
+    """A leaf of a user value as an Array; ``what`` names it in the error."""
+    if isinstance(leaf, Array):
+        return leaf
+    if is_python_scalar(leaf) or is_numpy_value(leaf):
+        return to_array(leaf, what)
+    raise JaxtypedTypeError(
+        f"{what} has type {type(leaf).__name__}, which is not a valid JAX-style type "
+        "(arrays, scalars and pytrees of them are)"
+    )
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, Array):
+        return f"an array {value.aval.str_short()}"
+    if is_list_or_tuple(value):
+        return f"a {type(value).__name__} of length {len(value)}"
+    return f"a value of type {type(value).__name__}"
+
+
+def _rule_name(rule: Callable[..., object]) -> str:
+    """How a function is shown in a printed jaxpr (``jvp=f_jvp``)."""
+    target: object = rule
+    while isinstance(target, functools.partial):
+        target = target.func
+    name = getattr(target, "__name__", None)
+    return name if isinstance(name, str) else type(target).__name__
+
+
+# === checking what the user's rules return ===
+
+
+def _pair(value: object, rule_desc: str, what: str) -> tuple[object, object]:
+    """A rule's result that must be a pair (a tuple or list of length 2)."""
+    if not is_list_or_tuple(value) or len(value) != 2:
+        raise JaxtypedTypeError(
+            f"{rule_desc} must return a pair {what} (a tuple or list of length two), got {_describe(value)}"
+        )
+    return value[0], value[1]
+
+
+def _check_outputs(value: object, sig: _Signature, rule_desc: str, role: str, tangent: bool) -> tuple[Array, ...]:
+    """The leaves of a rule's ``role`` output (``primal output``, ...),
+    checked against the structure of the function's output and its types
+    (or their tangent types, with ``tangent``)."""
+    leaves, names, treedef = _named_leaves(value, "output")
+    if treedef != sig.out_tree:
+        raise JaxtypedTypeError(
+            f"{rule_desc}: the {role} has structure {treedef}, but {sig.fun_name} returns {sig.out_tree}"
+        )
+    arrays: list[Array] = []
+    for leaf, name, out_aval in zip(leaves, names, sig.out_avals, strict=True):
+        x = _as_array(leaf, f"{rule_desc}: the {role} at {name}")
+        want = out_aval.to_tangent_aval() if tangent else out_aval
+        if not x.aval.same_type(want):
+            tangent_type = f", whose tangent type is {want.str_short()}" if tangent else ""
+            raise JaxtypedTypeError(
+                f"{rule_desc}: the {role} at {name} has type {x.aval.str_short()}, but "
+                f"{sig.fun_name}'s output there has type {out_aval.str_short()}{tangent_type}"
+            )
+        arrays.append(x)
+    return tuple(arrays)
+
+
+def _flat_cotangents(result: object, sig: _Signature, desc: str) -> tuple[Tangent, ...]:
+    """One cotangent per differentiable leaf from a bwd rule's result: a
+    tuple (or list, as JAX allows) with one entry per differentiable
+    argument, of that argument's structure, ``None`` meaning zero (for a
+    leaf or a whole subtree)."""
+    template = sig.diff_args(range(len(sig.in_avals)))
+    if not is_list_or_tuple(result) or len(result) != len(template):
+        names = ", ".join(sig.diff_names) or "none"
+        raise JaxtypedTypeError(
+            f"{desc} must return a tuple with one cotangent per differentiable argument "
+            f"({len(template)}: {names}), got {_describe(result)}"
+        )
+    cts: list[Tangent] = [Zero(aval.to_tangent_aval()) for aval in sig.in_avals]
+    for ct_arg, arg, name in zip(result, template, sig.diff_names):
+        for index, ct in _cover(ct_arg, arg, name, desc):
+            cts[index] = _checked_cotangent(ct, sig, index, desc)
+    return tuple(cts)
+
+
+def _cover(ct_arg: object, arg: object, name: str, desc: str) -> list[tuple[int, object]]:
+    """``(leaf index, cotangent)`` for the non-None leaves of the
+    cotangent ``ct_arg`` of argument ``name``, whose structure ``arg`` is
+    given with leaf indices as leaves."""
+    ct_leaves, ct_def = tree_flatten(ct_arg, is_leaf=lambda x: x is None)
+    positions = tree_unflatten(ct_def, range(len(ct_leaves)))
+    try:
+        covering = broadcast_prefix(positions, arg, what=desc, prefix_name="cotangent", full_name=name)
+    except PyTreeStructureError as err:
+        raise JaxtypedTypeError(f"{err} (None may stand for a whole zero subtree)") from None
+    arg_leaves: list[int] = tree_leaves(arg)
+    found: list[tuple[int, object]] = []
+    for position, index in zip(covering, arg_leaves):
+        ct = ct_leaves[position]
+        if ct is None:
+            continue
+        if covering.count(position) > 1:
+            raise JaxtypedTypeError(
+                f"{desc}: the cotangent for {name} has {_describe(ct)} where {name} has a subtree of "
+                f"{covering.count(position)} leaves; give one cotangent per leaf (or None for zero)"
+            )
+        found.append((index, ct))
+    return found
+
+
+def _checked_cotangent(ct: object, sig: _Signature, index: int, desc: str) -> Tangent:
+    name, aval = sig.in_names[index], sig.in_avals[index]
+    want = aval.to_tangent_aval()
+    if dtypes.is_float0(want.dtype):
+        # Integer inputs get float0 zeros whatever the rule returned (as in JAX).
+        return Zero(want)
+    x = _as_array(ct, f"{desc}: the cotangent for {name}")
+    if not x.aval.same_type(want):
+        raise JaxtypedTypeError(
+            f"{desc}: the cotangent for {name} has type {x.aval.str_short()}, but {name} has type "
+            f"{aval.str_short()} (its cotangent type is {want.str_short()})"
+        )
+    return x
+
+
+# === the user's rules seen flat ===
+
+
+@final
+class _UserJVPRule(JVPRule):
+    """The user's ``f_jvp(*nondiff, primals, tangents)`` seen flat."""
+
+    __slots__ = ("rule", "sig", "desc")
+
+    def __init__(self, rule: Callable[..., object], sig: _Signature) -> None:
+        self.rule = rule
+        self.sig = sig
+        self.desc = f"custom_jvp rule {describe_function(rule)} of {sig.fun_name}"
+
+    @property
+    def name(self) -> str:
+        return _rule_name(self.rule)
+
+    def __call__(self, primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
+        sig, k = self.sig, self.sig.num_traced
+        result = self.rule(*sig.nondiff_values(primals[:k]), sig.diff_args(primals[k:]), sig.diff_args(tangents[k:]))
+        primal_out, tangent_out = _pair(result, self.desc, "(primal_out, tangent_out)")
+        outs = _check_outputs(primal_out, sig, self.desc, "primal output", tangent=False)
+        return outs, _check_outputs(tangent_out, sig, self.desc, "tangent output", tangent=True)
+
+
+@final
+class _UserFwd(FwdRule):
+    """The user's ``fwd(*args) -> (out, residuals)`` seen flat."""
+
+    __slots__ = ("rule", "sig", "desc")
+
+    def __init__(self, rule: Callable[..., object], sig: _Signature) -> None:
+        self.rule = rule
+        self.sig = sig
+        self.desc = f"custom_vjp fwd rule {describe_function(rule)} of {sig.fun_name}"
+
+    @property
+    def name(self) -> str:
+        return _rule_name(self.rule)
+
+    def __call__(self, primals: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...], PyTreeDef]:
+        sig = self.sig
+        out, residuals = _pair(self.rule(*sig.full_args(primals)), self.desc, "(primal_out, residuals)")
+        outs = _check_outputs(out, sig, self.desc, "primal output", tangent=False)
+        leaves, names, res_tree = _named_leaves(residuals, "residuals")
+        res = tuple(_as_array(leaf, f"{self.desc}: {name}") for leaf, name in zip(leaves, names))
+        return outs, res, res_tree
+
+
+@final
+class _UserBwd(BwdRule):
+    """The user's ``bwd(*nondiff, residuals, ct) -> cotangents`` seen flat."""
+
+    __slots__ = ("rule", "sig", "desc")
+
+    def __init__(self, rule: Callable[..., object], sig: _Signature) -> None:
+        self.rule = rule
+        self.sig = sig
+        self.desc = f"custom_vjp bwd rule {describe_function(rule)} of {sig.fun_name}"
+
+    @property
+    def name(self) -> str:
+        return _rule_name(self.rule)
+
+    def __call__(self, res_tree: PyTreeDef, res: tuple[Array, ...], cts: tuple[Array, ...]) -> tuple[Tangent, ...]:
+        sig = self.sig
+        result = self.rule(*sig.nondiff_values(()), tree_unflatten(res_tree, res), tree_unflatten(sig.out_tree, cts))
+        return _flat_cotangents(result, sig, self.desc)
+
+
+# === the decorators ===
+
+
+@final
+class _Entry:
+    """One traced signature: the primitive to bind (holding the jaxpr and
+    the flat rules) and the closed-over values to pass first."""
+
+    __slots__ = ("primitive", "consts", "out_tree", "cacheable")
+
+    def __init__(self, primitive: Primitive, consts: tuple[Array, ...], out_tree: PyTreeDef, cacheable: bool) -> None:
+        self.primitive = primitive
+        self.consts = consts
+        self.out_tree = out_tree
+        self.cacheable = cacheable
+
+
+class _CustomFunction(Generic[P, R]):
+    """What ``custom_jvp`` and ``custom_vjp`` share: argument handling and
+    the per-signature trace cache (see Note [custom derivatives as call
+    primitives])."""
+
+    kind: ClassVar[str]
+    fun: Callable[P, R]
+    nondiff_argnums: tuple[int, ...]
+    # Set by functools.update_wrapper, as on a function the decorator wraps.
+    __wrapped__: Callable[P, R]
+    __name__: str
+    __qualname__: str
+
+    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
+        if not callable(fun):
+            raise JaxtypedTypeError(f"{self.kind}: expected a callable, got {type(fun).__name__} {fun!r}")
+        argnums = tuple(nondiff_argnums)
+        if any(not is_int(i) or i < 0 for i in argnums) or len(set(argnums)) != len(argnums):
+            raise JaxtypedValueError(
+                f"{self.kind}: nondiff_argnums must be distinct non-negative ints, got {nondiff_argnums!r}"
+            )
+        self.fun = fun
+        # Called with tracers and rebuilt arguments, not P's static types.
+        self._untyped_fun: Callable[..., object] = fun
+        self.nondiff_argnums = tuple(int(i) for i in argnums)
+        self._desc = describe_function(fun)
+        self._name = _rule_name(fun)
+        self._signature = _signature_of(fun)
+        self._cache: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self._lock = threading.Lock()
+        functools.update_wrapper(self, fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        raise NotImplementedError  # supplied by custom_jvp and custom_vjp
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self._desc}>"
+
+    def _clear_cache(self) -> None:
+        with self._lock:
+            self._cache.clear()
+
+    def _make_primitive(self, jaxpr: Jaxpr, sig: _Signature, num_consts: int) -> Primitive:
+        raise NotImplementedError  # supplied by custom_jvp and custom_vjp
+
+    def _static(self, position: int, value: object) -> tuple[_Static, list[Array]]:
+        """A non-differentiable argument and its traced leaves (operands)."""
+        leaves, treedef = tree_flatten(value)
+        return _Static(position, value, treedef, tuple(leaves), (False,) * len(leaves)), []
+
+    def _call(self, args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
+        full = _resolve_args(self._signature, args, kwargs, f"{self.kind} function {self._desc}")
+        statics: list[_Static] = []
+        traced: list[Array] = []
+        for i in self.nondiff_argnums:
+            if i >= len(full):
+                raise JaxtypedValueError(
+                    f"{self.kind} function {self._desc}: nondiff_argnums contains {i}, but it was called "
+                    f"with {len(full)} positional argument(s)"
+                )
+            static, operands = self._static(i, full[i])
+            statics.append(static)
+            traced += operands
+        positions = set(self.nondiff_argnums)
+        leaves, in_tree = tree_flatten(tuple(a for i, a in enumerate(full) if i not in positions))
+        if all(isinstance(leaf, Array) for leaf in leaves):
+            arrays: list[Array] = leaves
+        else:
+            names = self._leaf_names(full)
+            arrays = [_as_array(x, f"{self.kind} function {self._desc}: argument {n}") for x, n in zip(leaves, names)]
+        avals = tuple(a.aval for a in arrays)
+        static_key = tuple(s.key() for s in statics)
+        key = (len(full), in_tree, avals, static_key, tuple(t.aval for t in traced), config.trace_state())
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(len(full), tuple(statics), tuple(traced), in_tree, avals, self._leaf_names(full))
+            if entry.cacheable:
+                with self._lock:
+                    self._cache[key] = entry
+                    while len(self._cache) > _TRACE_CACHE_SIZE:
+                        self._cache.popitem(last=False)
+        outs = bind(entry.primitive, *entry.consts, *traced, *arrays)
+        return tree_unflatten(entry.out_tree, outs)
+
+    def _arg_names(self, nargs: int) -> list[str]:
+        names = [f"args[{i}]" for i in range(nargs)]
+        if self._signature is not None:
+            for i, param in enumerate(list(self._signature.parameters.values())[:nargs]):
+                if param.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+                    names[i] = param.name
+        return names
+
+    def _leaf_names(self, full: Sequence[object]) -> list[str]:
+        """Names of the differentiable leaves (``x``, ``params['w']``)."""
+        names = self._arg_names(len(full))
+        nondiff = set(self.nondiff_argnums)
+        return [n for i, a in enumerate(full) if i not in nondiff for n in _named_leaves(a, names[i])[1]]
+
+    def _trace(
+        self,
+        nargs: int,
+        statics: tuple[_Static, ...],
+        traced: tuple[Array, ...],
+        in_tree: PyTreeDef,
+        avals: tuple[ShapedArray, ...],
+        names: list[str],
+    ) -> _Entry:
+        interp = StagingInterpreter(current_interpreter(), self._desc, self.kind)
+        arg_names = self._arg_names(nargs)
+        with transformation_scope(interp), shared_numpy_constants():
+            traced_args = [interp.new_arg(t.aval) for t in traced]
+            diff_args = [interp.new_arg(aval, name) for aval, name in zip(avals, names)]
+            sig = _Signature(
+                fun_name=self._name,
+                nargs=nargs,
+                statics=statics,
+                num_traced=len(traced),
+                in_tree=in_tree,
+                in_avals=avals,
+                in_names=tuple(names),
+                diff_names=tuple(n for i, n in enumerate(arg_names) if i not in self.nondiff_argnums),
+                out_tree=in_tree,  # replaced below, once the output is known
+                out_avals=(),
+            )
+            out = self._untyped_fun(*sig.full_args([*traced_args, *diff_args]))
+            out_leaves, out_names, out_tree = _named_leaves(out, "output")
+            outs = [_as_array(x, f"{self.kind} function {self._desc}: {n}") for x, n in zip(out_leaves, out_names)]
+            closed = interp.build(outs)
+        maybe_check_jaxpr(closed)
+        sig = dataclasses.replace(sig, out_tree=out_tree, out_avals=closed.jaxpr.out_avals)
+        primitive = self._make_primitive(consts_as_invars(closed.jaxpr), sig, len(closed.consts))
+        cacheable = all(type(c) is ArrayImpl for c in closed.consts)
+        return _Entry(primitive, closed.consts, out_tree, cacheable)
+
+
+def _signature_of(fun: Callable[..., object]) -> inspect.Signature | None:
+    """``fun``'s signature for resolving keyword arguments; None when
+    Python does not know it or ``fun`` is a ``functools.partial`` (opaque,
+    as in JAX)."""
+    if isinstance(fun, functools.partial):
+        return None
+    try:
+        return inspect.signature(fun)
+    except (TypeError, ValueError):
+        return None
+
+
+def _resolve_args(
+    signature: inspect.Signature | None, args: tuple[object, ...], kwargs: dict[str, object], where: str
+) -> tuple[object, ...]:
+    """The call's arguments as positional ones (defaults filled in), as
+    JAX resolves them for custom derivative functions."""
+    if signature is None:
+        if kwargs:
+            raise JaxtypedTypeError(f"{where}: keyword arguments {sorted(kwargs)} cannot be resolved to positions")
+        return args
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as err:
+        raise JaxtypedTypeError(f"{where}: {err}") from None
+    bound.apply_defaults()
+    passed = [k for k in bound.kwargs if k in kwargs]
+    if passed:
+        raise JaxtypedTypeError(
+            f"{where}: keyword arguments {passed} could not be resolved to positions; the inputs of a "
+            "custom_jvp/custom_vjp function must be positional (or positional-or-keyword) parameters"
+        )
+    return tuple(bound.args)
+
+
+class custom_jvp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
+    """A function with a user-defined forward-mode derivative rule (JAX's
+    ``jax.custom_jvp``); reverse mode follows by transposing the rule.
+
+    Decorate the function, then define the rule with :meth:`defjvp` (or
+    one rule per argument with :meth:`defjvps`). Arguments listed in
+    ``nondiff_argnums`` are passed to the rule first, as they are (use it
+    for non-array arguments such as functions; arrays given there get no
+    derivative).
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> @jt.custom_jvp
+        ... def log1pexp(x):
+        ...     return jnp.log(1.0 + jnp.exp(x))
+        >>> @log1pexp.defjvp
+        ... def log1pexp_jvp(primals, tangents):
+        ...     (x,), (t,) = primals, tangents
+        ...     return log1pexp(x), t * (1.0 - 1.0 / (1.0 + jnp.exp(x)))
+        >>> jt.grad(log1pexp)(100.0)
+        Array(1., dtype=float32, weak_type=True)
+    """
+
+    kind: ClassVar[str] = "custom_jvp"
+    jvp: Callable[..., tuple[R, R]] | None
+    symbolic_zeros: bool
+
+    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
+        super().__init__(fun, nondiff_argnums)
+        self.jvp = None
+        self.symbolic_zeros = False
+
+    # The first overload types a lambda rule's parameters (pyright strict
+    # rejects unknown ones); rules with nondiff_argnums take the second.
+    @overload
+    def defjvp(
+        self, jvp: Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[R, R]], symbolic_zeros: bool = False
+    ) -> Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[R, R]]: ...
+    @overload
+    def defjvp(self, jvp: Callable[..., tuple[R, R]], symbolic_zeros: bool = False) -> Callable[..., tuple[R, R]]: ...
+    def defjvp(self, jvp: Callable[..., tuple[R, R]], symbolic_zeros: bool = False) -> Callable[..., tuple[R, R]]:
+        """Define the rule ``jvp(*nondiff_args, primals, tangents) ->
+        (primal_out, tangent_out)``, where ``primals`` and ``tangents`` are
+        tuples of the differentiable arguments; returns ``jvp`` (so it can
+        be used as a decorator).
+
+        Symbolic zeros (``symbolic_zeros=True``) are not supported: the
+        rule always receives zeros as arrays.
+        """
+        if symbolic_zeros:
+            raise JaxtypedValueError(f"custom_jvp function {self._desc}: symbolic_zeros=True is not supported")
+        if not callable(jvp):
+            raise JaxtypedTypeError(
+                f"custom_jvp function {self._desc}: defjvp expects a callable, got {type(jvp).__name__}"
+            )
+        self.jvp = jvp
+        self._clear_cache()
+        return jvp
+
+    def defjvps(self, *jvps: Callable[..., R] | None) -> None:
+        """Define the rule by one function per differentiable argument,
+        ``jvp_i(tangent_i, primal_out, *args)``, whose results are summed;
+        ``None`` for an argument with zero derivative."""
+        if self.nondiff_argnums:
+            raise JaxtypedTypeError(f"custom_jvp function {self._desc}: defjvps cannot be used with nondiff_argnums")
+        self.defjvp(_sum_of_jvps(self, jvps))
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if self.jvp is None:
+            raise MissingRuleError(
+                f"No JVP rule defined for custom_jvp function {self._desc}: define one with "
+                f"{self._name}.defjvp(...) or {self._name}.defjvps(...) before calling it"
+            )
+        result: R = self._call(args, kwargs)
+        return result
+
+    @override
+    def _static(self, position: int, value: object) -> tuple[_Static, list[Array]]:
+        leaves, treedef = tree_flatten(value)
+        traced = tuple(isinstance(x, Tracer) and isinstance(x, Array) for x in leaves)
+        if not any(traced):
+            return _Static(position, value, treedef, tuple(leaves), traced), []
+        # As in JAX, traced arrays passed as non-differentiable get no
+        # derivative. They become operands; the entry keeps no tracer.
+        operands = [stop_gradient(x) for x, t in zip(leaves, traced) if t and isinstance(x, Array)]
+        kept = tuple(None if t else x for x, t in zip(leaves, traced))
+        return _Static(position, None, treedef, kept, traced), operands
+
+    @override
+    def _make_primitive(self, jaxpr: Jaxpr, sig: _Signature, num_consts: int) -> Primitive:
+        assert self.jvp is not None
+        return CustomJVPCall(jaxpr, _UserJVPRule(self.jvp, sig), num_consts, self._name)
+
+
+def _sum_of_jvps(fun: Callable[..., Any], jvps: tuple[Callable[..., Any] | None, ...]) -> Callable[..., tuple[Any, Any]]:
+    """The ``defjvp`` rule of ``defjvps``: the primal output and the sum
+    of the per-argument rules' tangents."""
+
+    def jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+        if len(jvps) != len(primals):
+            raise JaxtypedTypeError(
+                f"custom_jvp function {describe_function(fun)}: defjvps was given {len(jvps)} rule(s) for "
+                f"{len(primals)} argument(s); pass None for arguments with zero derivative"
+            )
+        primal_out = fun(*primals)
+        out_leaves, out_tree = tree_flatten(primal_out)
+        total: list[Array | None] = [None] * len(out_leaves)
+        for rule, t in zip(jvps, tangents):
+            if rule is None:
+                continue
+            leaves, tree = tree_flatten(rule(t, primal_out, *primals))
+            if tree != out_tree:
+                raise JaxtypedTypeError(
+                    f"custom_jvp rule {describe_function(rule)} of {describe_function(fun)}: the tangent has "
+                    f"structure {tree}, but the function returns {out_tree}"
+                )
+            arrays = [_as_array(x, f"custom_jvp rule {describe_function(rule)}: tangent") for x in leaves]
+            total = [x if acc is None else add(acc, x) for acc, x in zip(total, arrays)]
+        outs = [
+            zeros(_as_array(o, "output").aval.to_tangent_aval()) if t is None else t for o, t in zip(out_leaves, total)
+        ]
+        return primal_out, tree_unflatten(out_tree, outs)
+
+    return jvp
+
+
+class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
+    """A function with a user-defined reverse-mode derivative rule (JAX's
+    ``jax.custom_vjp``).
+
+    Define the rule with :meth:`defvjp`: ``fwd`` computes the output and
+    residuals, ``bwd`` maps residuals and the output cotangent to the
+    inputs' cotangents. Forward mode (``jvp``, ``jacfwd``, ``linearize``)
+    is not available for such a function, as in JAX.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> @jt.custom_vjp
+        ... def clip_gradient(lo, hi, x):
+        ...     return x
+        >>> def fwd(lo, hi, x):
+        ...     return x, (lo, hi)
+        >>> def bwd(res, g):
+        ...     lo, hi = res
+        ...     return (None, None, jnp.clip(g, lo, hi))
+        >>> clip_gradient.defvjp(fwd, bwd)
+        >>> jt.grad(lambda x: clip_gradient(-0.75, 0.75, 3.0 * x))(1.0)
+        Array(2.25, dtype=float32, weak_type=True)
+    """
+
+    kind: ClassVar[str] = "custom_vjp"
+    fwd: Callable[..., tuple[R, Any]] | None
+    bwd: Callable[..., tuple[Any, ...]] | None
+
+    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
+        super().__init__(fun, nondiff_argnums)
+        self.fwd = None
+        self.bwd = None
+
+    # As for defjvp, the first overload types a lambda bwd's parameters.
+    @overload
+    def defvjp(
+        self,
+        fwd: Callable[..., tuple[R, Any]],
+        bwd: Callable[[Any, R], tuple[Any, ...]],
+        symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
+    ) -> None: ...
+    @overload
+    def defvjp(
+        self,
+        fwd: Callable[..., tuple[R, Any]],
+        bwd: Callable[..., tuple[Any, ...]],
+        symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
+    ) -> None: ...
+    def defvjp(
+        self,
+        fwd: Callable[..., tuple[R, Any]],
+        bwd: Callable[..., tuple[Any, ...]],
+        symbolic_zeros: bool = False,
+        optimize_remat: bool = False,
+    ) -> None:
+        """Define the rules: ``fwd(*args) -> (out, residuals)`` takes the
+        function's arguments; ``bwd(*nondiff_args, residuals, ct_out)``
+        returns a tuple with one cotangent per differentiable argument, of
+        that argument's structure (``None`` for zero, also for a whole
+        subtree).
+
+        ``symbolic_zeros=True`` is not supported; ``optimize_remat`` is
+        accepted and has no effect.
+        """
+        if symbolic_zeros:
+            raise JaxtypedValueError(f"custom_vjp function {self._desc}: symbolic_zeros=True is not supported")
+        for what, rule in (("fwd", fwd), ("bwd", bwd)):
+            if not callable(rule):
+                raise JaxtypedTypeError(
+                    f"custom_vjp function {self._desc}: defvjp expects a callable {what}, got {type(rule).__name__}"
+                )
+        self.fwd, self.bwd = fwd, bwd
+        self._clear_cache()
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if self.fwd is None:
+            raise MissingRuleError(
+                f"No VJP rule defined for custom_vjp function {self._desc}: define one with "
+                f"{self._name}.defvjp(fwd, bwd) before calling it"
+            )
+        result: R = self._call(args, kwargs)
+        return result
+
+    @override
+    def _static(self, position: int, value: object) -> tuple[_Static, list[Array]]:
+        for leaf in tree_leaves(value):
+            if isinstance(leaf, Tracer):
+                shown = leaf.aval.str_short() if isinstance(leaf, Array) else type(leaf).__name__
+                raise UnexpectedTracerError(
+                    f"custom_vjp function {self._desc}: argument {self._arg_names(position + 1)[position]} "
+                    f"(position {position}, listed in nondiff_argnums) contains a traced value {shown} of "
+                    f"{leaf.interpreter.describe()}. Non-differentiable arguments of a custom_vjp function "
+                    "must not be traced values; pass arrays as ordinary arguments (bwd may return None "
+                    "for them) and keep nondiff_argnums for values such as functions."
+                )
+        return super()._static(position, value)
+
+    @override
+    def _make_primitive(self, jaxpr: Jaxpr, sig: _Signature, num_consts: int) -> Primitive:
+        assert self.fwd is not None and self.bwd is not None
+        return CustomVJPCall(jaxpr, _UserFwd(self.fwd, sig), _UserBwd(self.bwd, sig), num_consts, self._name)
