@@ -312,3 +312,32 @@ def test_vjp_cotangent_of_wrong_type() -> None:
 def test_argnums_out_of_range() -> None:
     with pytest.raises(jt.errors.JaxtypedValueError, match="argnums=3 is out of range"):
         jt.grad(jnp.sin, argnums=3)(1.0)
+
+
+# === check_grads over composite programs ===
+
+
+@jt.custom_jvp
+def _softplus(x: jt.Array) -> jt.Array:
+    return jnp.log1p(jnp.exp(x))
+
+
+@_softplus.defjvp
+def _softplus_jvp(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> tuple[Any, Any]:
+    (x,), (t,) = primals, tangents
+    return _softplus(x), t / (1.0 + jnp.exp(-x))
+
+
+COMPOSITE: dict[str, Callable[..., Any]] = {
+    "mlp": fn2(lambda p, x: mlp_loss(jnp, p, x, Y[:2])),
+    "jit-mlp": jt.jit(fn2(lambda p, x: mlp_loss(jnp, p, x, Y[:2]))),
+    "vmap-inside": fn2(lambda p, x: jnp.sum(jt.vmap(fn1(lambda r: jnp.tanh(r @ p["w1"])))(x))),
+    "custom-jvp": fn2(lambda p, x: jnp.sum(_softplus(x @ p["w1"] + p["b1"]))),
+    "checkpoint": jt.checkpoint(fn2(lambda p, x: jnp.sum(jnp.sin(jnp.tanh(x @ p["w1"]) @ p["w2"])))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSITE))
+def test_check_grads_of_composite_programs(name: str, x64: None) -> None:
+    params = {k: v.astype(np.float64) for k, v in PARAMS.items()}
+    jt.test_util.check_grads(COMPOSITE[name], (params, X[:2].astype(np.float64)), order=2, modes=("fwd", "rev"))
