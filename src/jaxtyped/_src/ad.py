@@ -29,7 +29,7 @@ from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from jaxtyped._src.core.primitive import LinearArg, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.interpreters.jvp import JVPInterpreter
-from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter
+from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter, dce_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.arithmetic import add_tangents
 from jaxtyped._src.tree_util import tree_flatten, tree_unflatten
@@ -214,4 +214,7 @@ def transpose_jaxpr(
         linear_cts = [ct for ct, lin in zip(results, linear) if lin]
         nonzero = tuple(ct is not None and not isinstance(ct, Zero) for ct in linear_cts)
         closed = staging.build([ct for ct in linear_cts if isinstance(ct, Array)])
-    return closed, nonzero
+    # The backward pass evaluates every non-linear equation forward (a
+    # checkpoint's recomputation); keep only what the cotangents need.
+    jaxpr_out, _ = dce_jaxpr(closed.jaxpr, (True,) * len(closed.jaxpr.outvars))
+    return ClosedJaxpr(jaxpr_out, closed.consts), nonzero

@@ -56,6 +56,10 @@ __all__ = [
     "cached_split",
     "jvp_jaxpr",
     "batch_jaxpr",
+    "call_jvp",
+    "call_batch",
+    "call_transpose",
+    "hashable_or_id",
 ]
 
 
@@ -101,25 +105,14 @@ class JitCall(Primitive):
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        nonzero = tuple(not isinstance(t, Zero) for t in tangents)
-        closed, out_nonzero = cached_transform(("jvp", self.jaxpr, nonzero), lambda: jvp_jaxpr(self.jaxpr, nonzero))
-        tangent_args = [t for t in tangents if not isinstance(t, Zero)]
-        outs = jit_call(closed, self.fun_name, (*primals, *tangent_args))
-        n_out = len(self.jaxpr.outvars)
-        nonzero_tangents = iter(outs[n_out:])
-        tangent_outs: list[Tangent] = [
-            next(nonzero_tangents) if nz else Zero(aval.to_tangent_aval())
-            for nz, aval in zip(out_nonzero, self.jaxpr.out_avals, strict=True)
-        ]
-        return outs[:n_out], tuple(tangent_outs)
+        return call_jvp(self.jaxpr, primals, tangents, self._call)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        in_avals = tuple(a.aval for a in args)
-        key = ("vmap", self.jaxpr, dims, in_avals, axis.size, _hashable(axis.name))
-        closed, out_dims = cached_transform(key, lambda: batch_jaxpr(self.jaxpr, axis, in_avals, dims))
-        outs = jit_call(closed, self.fun_name, args)
-        return outs, out_dims
+        return call_batch(self.jaxpr, axis, args, dims, self._call)
+
+    def _call(self, closed: ClosedJaxpr, args: Sequence[Array]) -> tuple[Array, ...]:
+        return jit_call(closed, self.fun_name, args)
 
     @override
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit:
@@ -131,21 +124,9 @@ class JitCall(Primitive):
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
-        linear = tuple(isinstance(a, UndefinedPrimal) for a in args)
-        ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
-        key = ("transpose", self.jaxpr, linear, ct_nonzero)
-        closed, nonzero = cached_transform(key, lambda: transpose_jaxpr(self.jaxpr, linear, ct_nonzero))
-        operands = [a for a in args if not isinstance(a, UndefinedPrimal)]
-        operands += [ct for ct in cts if not isinstance(ct, Zero)]
-        outs = iter(jit_call(closed, f"transpose({self.fun_name})", operands))
-        nonzero_iter = iter(nonzero)
-        results: list[Tangent | None] = []
-        for a in args:
-            if not isinstance(a, UndefinedPrimal):
-                results.append(None)
-            else:
-                results.append(next(outs) if next(nonzero_iter) else Zero(a.aval.to_tangent_aval()))
-        return tuple(results)
+        return call_transpose(
+            self.jaxpr, cts, args, lambda closed, operands: jit_call(closed, f"transpose({self.fun_name})", operands)
+        )
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
@@ -162,6 +143,61 @@ def jit_call(closed: ClosedJaxpr, fun_name: str, args: Sequence[Array], donated:
     donated_invars = (False,) * len(closed.consts) + (tuple(donated) or (False,) * len(args))
     prim = JitCall(consts_as_invars(closed.jaxpr), fun_name, donated_invars)
     return bind(prim, *closed.consts, *args)
+
+
+# === rules shared by call primitives (jit, checkpoint) ===
+
+# Binds a call primitive of the caller's kind on a transformed jaxpr.
+CallJaxpr = Callable[[ClosedJaxpr, Sequence[Array]], tuple[Array, ...]]
+
+
+def call_jvp(
+    jaxpr: Jaxpr, primals: tuple[Array, ...], tangents: tuple[Tangent, ...], call: CallJaxpr
+) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+    """The jvp rule of a call primitive: ``call`` of the jvp jaxpr, fed the
+    primals and the non-zero tangents; zero output tangents stay symbolic."""
+    nonzero = tuple(not isinstance(t, Zero) for t in tangents)
+    closed, out_nonzero = cached_transform(("jvp", jaxpr, nonzero), lambda: jvp_jaxpr(jaxpr, nonzero))
+    outs = call(closed, (*primals, *(t for t in tangents if not isinstance(t, Zero))))
+    n_out = len(jaxpr.outvars)
+    nonzero_tangents = iter(outs[n_out:])
+    tangent_outs: list[Tangent] = [
+        next(nonzero_tangents) if nz else Zero(aval.to_tangent_aval())
+        for nz, aval in zip(out_nonzero, jaxpr.out_avals, strict=True)
+    ]
+    return outs[:n_out], tuple(tangent_outs)
+
+
+def call_batch(
+    jaxpr: Jaxpr, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...], call: CallJaxpr
+) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+    """The batching rule of a call primitive: ``call`` of the batched jaxpr."""
+    in_avals = tuple(a.aval for a in args)
+    key = ("vmap", jaxpr, dims, in_avals, axis.size, hashable_or_id(axis.name))
+    closed, out_dims = cached_transform(key, lambda: batch_jaxpr(jaxpr, axis, in_avals, dims))
+    return call(closed, args), out_dims
+
+
+def call_transpose(
+    jaxpr: Jaxpr, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...], call: CallJaxpr
+) -> tuple[Tangent | None, ...]:
+    """The transpose rule of a call primitive: ``call`` of the transposed
+    jaxpr, fed the non-linear operands and the non-zero cotangents."""
+    linear = tuple(isinstance(a, UndefinedPrimal) for a in args)
+    ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
+    key = ("transpose", jaxpr, linear, ct_nonzero)
+    closed, nonzero = cached_transform(key, lambda: transpose_jaxpr(jaxpr, linear, ct_nonzero))
+    operands = [a for a in args if not isinstance(a, UndefinedPrimal)]
+    operands += [ct for ct in cts if not isinstance(ct, Zero)]
+    outs = iter(call(closed, operands))
+    nonzero_iter = iter(nonzero)
+    results: list[Tangent | None] = []
+    for a in args:
+        if not isinstance(a, UndefinedPrimal):
+            results.append(None)
+        else:
+            results.append(next(outs) if next(nonzero_iter) else Zero(a.aval.to_tangent_aval()))
+    return tuple(results)
 
 
 # === executables ===
@@ -271,7 +307,8 @@ def cached_split(key: Hashable, make: Callable[[], JaxprSplit]) -> JaxprSplit:
     return result
 
 
-def _hashable(x: object) -> object:
+def hashable_or_id(x: object) -> object:
+    """``x`` if it hashes, else its id (for cache keys of arbitrary params)."""
     try:
         hash(x)
     except TypeError:

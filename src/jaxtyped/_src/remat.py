@@ -37,11 +37,11 @@ from typing import Any, ClassVar, Final, TypeVar, final
 import numpy as np
 from typing_extensions import ParamSpec, override
 
-from jaxtyped._src.ad import linearize_flat, transpose_jaxpr
+from jaxtyped._src.ad import linearize_flat
 from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, shared_numpy_constants, to_array
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray
 from jaxtyped._src.core.check import maybe_check_jaxpr
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import EVAL, bind, current_interpreter, interpreting, transformation_scope
@@ -53,10 +53,18 @@ from jaxtyped._src.errors import (
     JaxtypedValueError,
     TracerIntegerConversionError,
 )
-from jaxtyped._src.interpreters.partial_eval import SaveablePolicy, dce_jaxpr, partial_eval_jaxpr
+from jaxtyped._src.interpreters.partial_eval import SaveablePolicy, partial_eval_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import lower_jaxpr_inline
-from jaxtyped._src.pjit import JitCall, batch_jaxpr, cached_split, cached_transform, consts_as_invars, jvp_jaxpr
+from jaxtyped._src.pjit import (
+    JitCall,
+    cached_split,
+    call_batch,
+    call_jvp,
+    call_transpose,
+    consts_as_invars,
+    hashable_or_id,
+)
 from jaxtyped._src.remat_policies import Name, Policy, checkpoint_name
 from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from jaxtyped._src.util import describe_function
@@ -166,24 +174,11 @@ class Checkpoint(Primitive):
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        nonzero = tuple(not isinstance(t, Zero) for t in tangents)
-        # The jvp jaxpr does not depend on the policy: share jit's cache entry.
-        closed, out_nonzero = cached_transform(("jvp", self.jaxpr, nonzero), lambda: jvp_jaxpr(self.jaxpr, nonzero))
-        outs = self._call(closed, (*primals, *(t for t in tangents if not isinstance(t, Zero))))
-        n_out = len(self.jaxpr.outvars)
-        nonzero_tangents = iter(outs[n_out:])
-        tangent_outs: list[Tangent] = [
-            next(nonzero_tangents) if nz else Zero(aval.to_tangent_aval())
-            for nz, aval in zip(out_nonzero, self.jaxpr.out_avals, strict=True)
-        ]
-        return outs[:n_out], tuple(tangent_outs)
+        return call_jvp(self.jaxpr, primals, tangents, self._call)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        in_avals = tuple(a.aval for a in args)
-        key = ("vmap", self.jaxpr, dims, in_avals, axis.size, _hashable(axis.name))
-        closed, out_dims = cached_transform(key, lambda: batch_jaxpr(self.jaxpr, axis, in_avals, dims))
-        return self._call(closed, args), out_dims
+        return call_batch(self.jaxpr, axis, args, dims, self._call)
 
     @override
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit | None:
@@ -197,23 +192,9 @@ class Checkpoint(Primitive):
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
-        linear = tuple(isinstance(a, UndefinedPrimal) for a in args)
-        ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
-        key = ("checkpoint_transpose", self.jaxpr, linear, ct_nonzero)
-        closed, nonzero = cached_transform(key, lambda: _dce(*transpose_jaxpr(self.jaxpr, linear, ct_nonzero)))
-        operands = [a for a in args if isinstance(a, Array)]
-        operands += [ct for ct in cts if isinstance(ct, Array)]
         # The transposed jaxpr starts by recomputing the residuals it needs:
         # keep it a (differentiated) checkpoint so that stays grouped.
-        outs = iter(self._call(closed, operands))
-        nonzero_iter = iter(nonzero)
-        results: list[Tangent | None] = []
-        for a in args:
-            if not isinstance(a, UndefinedPrimal):
-                results.append(None)
-            else:
-                results.append(next(outs) if next(nonzero_iter) else Zero(a.aval.to_tangent_aval()))
-        return tuple(results)
+        return call_transpose(self.jaxpr, cts, args, self._call)
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
@@ -263,21 +244,6 @@ def _emit_inlined(builder: JaxprBuilder, jaxpr: Jaxpr, args: Sequence[Atom]) -> 
             outs = builder.add_eqn(prim, tuple(ins), tuple(v.aval for v in eqn.outvars))
         env.update(zip(eqn.outvars, outs, strict=True))
     return [read(a) for a in jaxpr.outvars]
-
-
-def _dce(closed: ClosedJaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
-    """A transposed jaxpr without the recomputation its cotangents do not
-    need (the backward pass recomputes every non-linear equation)."""
-    jaxpr, _ = dce_jaxpr(closed.jaxpr, (True,) * len(closed.jaxpr.outvars))
-    return ClosedJaxpr(jaxpr, closed.consts), nonzero
-
-
-def _hashable(x: object) -> object:
-    try:
-        hash(x)
-    except TypeError:
-        return id(x)
-    return x
 
 
 # === checkpoint ===
@@ -363,7 +329,7 @@ def checkpoint(
         raise JaxtypedTypeError(f"checkpoint: prevent_cse must be a bool, got {prevent_cse!r}")
     if policy is not None and not callable(policy):
         raise JaxtypedTypeError(f"checkpoint: policy must be callable or None, got {type(policy).__name__} {policy!r}")
-    if policy is not None and _hashable(policy) is not policy:
+    if policy is not None and hashable_or_id(policy) is not policy:
         policy = _IdentityPolicy(policy)
     return _Checkpointed(fun, prevent_cse, policy, _static_argnums(static_argnums)).wrapper()
 
