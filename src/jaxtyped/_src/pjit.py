@@ -43,6 +43,8 @@ from jaxtyped._src.interpreters.jvp import JVPInterpreter
 from jaxtyped._src.interpreters.partial_eval import JaxprSplit, partial_eval_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.ad import transpose_jaxpr
+from jaxtyped._src.lax.structural import bdim_to_front
+from jaxtyped._src.lax.structural import instantiate as instantiate_zero
 from jaxtyped._src.lowering import lower_jaxpr, lower_jaxpr_inline
 from jaxtyped._src.runtime import xla
 
@@ -60,6 +62,7 @@ __all__ = [
     "call_batch",
     "call_transpose",
     "hashable_or_id",
+    "cached_value",
 ]
 
 
@@ -231,6 +234,7 @@ def clear_call_caches() -> None:
     with _transform_lock:
         _transform_cache.clear()
         _split_cache.clear()
+        _value_cache.clear()
 
 
 def run_executable(
@@ -307,6 +311,24 @@ def cached_split(key: Hashable, make: Callable[[], JaxprSplit]) -> JaxprSplit:
     return result
 
 
+_value_cache: "OrderedDict[Hashable, object]" = OrderedDict()
+
+
+def cached_value(key: Hashable, make: Callable[[], T]) -> T:
+    """``make()`` cached under ``key``; for transformed jaxprs of
+    higher-order primitives whose results hold no traced values."""
+    with _transform_lock:
+        if key in _value_cache:
+            _value_cache.move_to_end(key)
+            return cast(T, _value_cache[key])
+    result = make()
+    with _transform_lock:
+        _value_cache[key] = result
+        while len(_value_cache) > _TRANSFORM_CACHE_MAX:
+            _value_cache.popitem(last=False)
+    return result
+
+
 def hashable_or_id(x: object) -> object:
     """``x`` if it hashes, else its id (for cache keys of arbitrary params)."""
     try:
@@ -316,9 +338,15 @@ def hashable_or_id(x: object) -> object:
     return x
 
 
-def jvp_jaxpr(jaxpr: Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
+def jvp_jaxpr(
+    jaxpr: Jaxpr, nonzero: tuple[bool, ...], instantiate: tuple[bool, ...] | bool = False
+) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
     """The jaxpr of (primals, non-zero tangents) -> (primal outputs,
-    non-zero tangent outputs), and which output tangents are non-zero."""
+    non-zero tangent outputs), and which output tangents are non-zero.
+    Output tangents marked in ``instantiate`` are always returned (zeros
+    made real), as loop carries and branch outputs need."""
+    if isinstance(instantiate, bool):
+        instantiate = (instantiate,) * len(jaxpr.outvars)
     staging = StagingInterpreter(current_interpreter(), "jvp of a jit call", "jit")
     with transformation_scope(staging):
         primals = [staging.new_arg(aval) for aval in jaxpr.in_avals]
@@ -329,6 +357,7 @@ def jvp_jaxpr(jaxpr: Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tup
             boxed = [jvp_interp.box(p, next(tangent_iter)) if nz else p for p, nz in zip(primals, nonzero)]
             outs = eval_jaxpr(jaxpr, (), *boxed)
             pairs = [jvp_interp.unbox(o) for o in outs]
+        pairs = [(p, instantiate_zero(t) if inst else t) for (p, t), inst in zip(pairs, instantiate, strict=True)]
         out_nonzero = tuple(not isinstance(t, Zero) for _, t in pairs)
         results: list[Array] = [p for p, _ in pairs]
         results += [t for _, t in pairs if not isinstance(t, Zero)]
@@ -337,10 +366,16 @@ def jvp_jaxpr(jaxpr: Jaxpr, nonzero: tuple[bool, ...]) -> tuple[ClosedJaxpr, tup
 
 
 def batch_jaxpr(
-    jaxpr: Jaxpr, axis: BatchAxis, in_avals: tuple[ShapedArray, ...], dims: tuple[BatchDim, ...]
+    jaxpr: Jaxpr,
+    axis: BatchAxis,
+    in_avals: tuple[ShapedArray, ...],
+    dims: tuple[BatchDim, ...],
+    force_out: tuple[bool, ...] | None = None,
 ) -> tuple[ClosedJaxpr, tuple[BatchDim, ...]]:
     """The jaxpr of the batched values -> batched outputs, and the
-    outputs' batch dimensions."""
+    outputs' batch dimensions. Outputs marked in ``force_out`` come out
+    batched at dimension 0 (unbatched ones broadcast), as loop carries and
+    branch outputs need."""
     staging = StagingInterpreter(current_interpreter(), "vmap of a jit call", "jit")
     with transformation_scope(staging):
         vals = [staging.new_arg(aval) for aval in in_avals]
@@ -349,5 +384,10 @@ def batch_jaxpr(
             boxed = [batch_interp.box(v, d) for v, d in zip(vals, dims)]
             outs = eval_jaxpr(jaxpr, (), *boxed)
             pairs = [batch_interp.unbox(o) for o in outs]
+        if force_out is not None:
+            pairs = [
+                (bdim_to_front(v, d, axis.size), 0) if force else (v, d)
+                for (v, d), force in zip(pairs, force_out, strict=True)
+            ]
         closed = staging.build([v for v, _ in pairs])
     return closed, tuple(d for _, d in pairs)

@@ -38,6 +38,9 @@ from jaxtyped._src.lax.comparison import (
     shift_right_arithmetic,
     shift_right_logical,
 )
+from jaxtyped._src.lax.control_flow.cond import cond, switch
+from jaxtyped._src.lax.control_flow.loops import while_loop
+from jaxtyped._src.lax.control_flow.scan import fori_loop, map, scan
 from jaxtyped._src.lax.complex_ops import complex, conj, imag, real
 from jaxtyped._src.lax.dot import dot, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_element_type
@@ -98,6 +101,7 @@ from jaxtyped._src.lax.transcendental import (
 )
 
 __all__ = [
+    "cond", "switch", "while_loop", "fori_loop", "scan", "map",
     "RoundingMethod", "abs", "complex", "conj", "imag", "real", "acos", "acosh", "add", "argmax", "argmin", "asin", "asinh",
     "atan", "atan2", "atanh", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
     "broadcast", "broadcast_in_dim", "broadcasted_iota", "ceil", "concatenate",

@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import final
 
+from typing_extensions import TypeIs
+
 import numpy as np
 
 from jaxtyped._src.core.array import Array, ArrayLike
@@ -283,6 +285,12 @@ class _Printer:
                 text = self.jaxpr(value.jaxpr, indent + 2, multiline=True)
             elif isinstance(value, Jaxpr):
                 text = self.jaxpr(value, indent + 2, multiline=True)
+            elif _is_jaxpr_tuple(value):
+                # A tuple of jaxprs (cond's branches): one per line, each
+                # laid out on its own.
+                inner = " " * (indent + 4)
+                items = [inner + self.jaxpr(j, indent + 4) for j in value]
+                text = "(\n" + "\n".join(items) + "\n" + " " * (indent + 2) + ")"
             else:
                 text = prim.format_param(name, value)
             out.append(f"{name}={text}")
@@ -317,6 +325,13 @@ class _Printer:
         lines = [head] + [f"{' ' * (indent + 4)}{e}" for e in eqns]
         lines.append(f"{' ' * (indent + 2)}{tail}")
         return "\n".join(lines)
+
+
+def _is_jaxpr_tuple(value: object) -> TypeIs[tuple[Jaxpr, ...]]:
+    if not isinstance(value, tuple):
+        return False
+    items: tuple[object, ...] = value  # pyright: ignore[reportUnknownVariableType]  # a tuple of anything
+    return bool(items) and all(isinstance(v, Jaxpr) for v in items)
 
 
 def pp_jaxpr(jaxpr: Jaxpr, *, width: int = 80) -> str:

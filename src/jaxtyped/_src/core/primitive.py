@@ -23,7 +23,8 @@ with the parent interpreter installed, so they nest.
 
 import dataclasses
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -45,6 +46,7 @@ NDArray = np.ndarray[Any, np.dtype[Any]]
 # What ``impl`` rules return: NumPy gives scalars, not 0-d arrays, for 0-d
 # results; the evaluating interpreter turns both into arrays.
 HostValue = np.ndarray[Any, np.dtype[Any]] | np.generic
+T = TypeVar("T")
 
 
 class Primitive(ABC):
@@ -149,9 +151,36 @@ class PartialEvalSplit:
     known outputs followed by ``num_res`` residuals; ``unknown`` is applied
     to the residuals followed by the unknown operands and returns the
     unknown outputs. ``out_unknowns`` says which outputs are unknown.
+
+    ``forwarded`` lists known operands (by position among the known
+    operands) that the unknown side needs as they are: they are handed to
+    ``unknown`` before the residuals, instead of being passed through
+    ``known`` (a loop cannot output a loop-invariant value per iteration).
+    ``unknown_order``, when given, permutes the list ``forwarded +
+    residuals + unknown operands`` into the operand order ``unknown``
+    expects (entry ``i`` is the index in that list of operand ``i``).
+    ``known_inputs``, when given, lists the known operands ``known`` is
+    applied to (a loop's known initial carry that the loop makes unknown
+    is only forwarded).
     """
 
     known: Primitive
     unknown: Primitive
     out_unknowns: tuple[bool, ...]
     num_res: int
+    forwarded: tuple[int, ...] = ()
+    unknown_order: tuple[int, ...] | None = None
+    known_inputs: tuple[int, ...] | None = None
+
+    def known_operands(self, known_operands: Sequence[T]) -> list[T]:
+        """The operands of ``known``."""
+        if self.known_inputs is None:
+            return list(known_operands)
+        return [known_operands[i] for i in self.known_inputs]
+
+    def unknown_operands(self, known_operands: Sequence[T], residuals: Sequence[T], unknown_operands: Sequence[T]) -> list[T]:
+        """The operands of ``unknown``, in its order."""
+        listed = [known_operands[i] for i in self.forwarded] + list(residuals) + list(unknown_operands)
+        if self.unknown_order is None:
+            return listed
+        return [listed[i] for i in self.unknown_order]

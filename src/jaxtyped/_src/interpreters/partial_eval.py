@@ -58,10 +58,11 @@ class PartialEvalInterpreter(StagingInterpreter):
         known_args = [a for a, u in zip(args, unknowns) if not u]
         unknown_args = [a for a, u in zip(args, unknowns) if u]
         with interpreting(self.require_parent()):
-            known_outs = bind(split.known, *known_args)
+            known_outs = bind(split.known, *split.known_operands(known_args))
         num_known = len(known_outs) - split.num_res
         residuals = known_outs[num_known:]
-        unknown_outs = iter(super().process(split.unknown, (*residuals, *unknown_args)))
+        operands = split.unknown_operands(known_args, residuals, unknown_args)
+        unknown_outs = iter(super().process(split.unknown, tuple(operands)))
         known_iter = iter(known_outs[:num_known])
         return tuple(next(unknown_outs) if u else next(known_iter) for u in split.out_unknowns)
 
@@ -86,7 +87,10 @@ class JaxprSplit:
 
 
 def partial_eval_jaxpr(
-    jaxpr: Jaxpr, unknowns: Sequence[bool], saveable: SaveablePolicy | None = None
+    jaxpr: Jaxpr,
+    unknowns: Sequence[bool],
+    saveable: SaveablePolicy | None = None,
+    instantiate: Sequence[bool] | bool = False,
 ) -> JaxprSplit:
     """Split a constvar-free ``jaxpr`` whose inputs marked in ``unknowns``
     are not known yet.
@@ -96,7 +100,9 @@ def partial_eval_jaxpr(
     rule. A known value the unknown side needs is a residual when it is an
     input, when ``saveable`` is None (save everything) or says so;
     otherwise its equation is recomputed on the unknown side (and so,
-    recursively, are the values it needs).
+    recursively, are the values it needs). Outputs marked in
+    ``instantiate`` are made unknown even when they are known (the unknown
+    side returns them), as loops and branches need matching outputs.
     """
     assert not jaxpr.constvars, "partial_eval_jaxpr expects consts as invars"
     fresh = _FreshVars(jaxpr)
@@ -115,17 +121,25 @@ def partial_eval_jaxpr(
             unknown_vars.update(eqn.outvars)
             continue
         known_in = tuple(a for a, u in zip(eqn.invars, ins) if not u)
-        known_out_avals = split.known.abstract_eval(tuple(a.aval for a in known_in))
+        known_args = tuple(split.known_operands(known_in))
+        known_out_avals = split.known.abstract_eval(tuple(a.aval for a in known_args))
         res_vars = tuple(fresh.new(aval) for aval in known_out_avals[len(known_out_avals) - split.num_res :])
         forced.update(res_vars)
         known_outs = tuple(v for v, u in zip(eqn.outvars, split.out_unknowns) if not u)
         unknown_outs = tuple(v for v, u in zip(eqn.outvars, split.out_unknowns) if u)
-        known_eqns.append((index, Eqn(split.known, known_in, known_outs + res_vars)))
-        unknown_in = res_vars + tuple(a for a, u in zip(eqn.invars, ins) if u)
-        unknown_eqns.append((index, Eqn(split.unknown, unknown_in, unknown_outs)))
+        known_eqns.append((index, Eqn(split.known, known_args, known_outs + res_vars)))
+        unknown_in = split.unknown_operands(known_in, res_vars, tuple(a for a, u in zip(eqn.invars, ins) if u))
+        unknown_eqns.append((index, Eqn(split.unknown, tuple(unknown_in), unknown_outs)))
         unknown_vars.update(unknown_outs)
-    residuals, recompute = _residuals(known_eqns, unknown_eqns, unknown_vars, forced, saveable)
-    out_unknowns = tuple(isinstance(a, Var) and a in unknown_vars for a in jaxpr.outvars)
+    if isinstance(instantiate, bool):
+        instantiate = (instantiate,) * len(jaxpr.outvars)
+    out_unknowns = tuple(
+        inst or (isinstance(a, Var) and a in unknown_vars)
+        for a, inst in zip(jaxpr.outvars, instantiate, strict=True)
+    )
+    # Known outputs that must be unknown are read by the unknown side.
+    needed = [a for a, u in zip(jaxpr.outvars, out_unknowns) if u and not (isinstance(a, Var) and a in unknown_vars)]
+    residuals, recompute = _residuals(known_eqns, unknown_eqns, unknown_vars, forced, saveable, needed)
     known_invars = tuple(v for v, u in zip(jaxpr.invars, unknowns) if not u)
     known_outvars = tuple(a for a, u in zip(jaxpr.outvars, out_unknowns) if not u)
     known = Jaxpr((), known_invars, known_outvars + tuple(residuals), tuple(e for _, e in known_eqns))
@@ -143,9 +157,11 @@ def _residuals(
     unknown_vars: set[Var],
     forced: set[Var],
     saveable: SaveablePolicy | None,
+    needed: Sequence[Atom] = (),
 ) -> tuple[list[Var], set[int]]:
     """The residual vars (in first-use order) and the indices of known
-    equations the unknown side recomputes."""
+    equations the unknown side recomputes; ``needed`` are known values the
+    unknown side returns."""
     producer: dict[Var, tuple[int, Eqn]] = {}
     for index, eqn in known_eqns:
         for v in eqn.outvars:
@@ -153,7 +169,8 @@ def _residuals(
     residuals: dict[Var, None] = {}
     recompute: set[int] = set()
     # An explicit stack: recomputation chains can be thousands of equations long.
-    stack: list[Atom] = [a for _, eqn in reversed(unknown_eqns) for a in reversed(eqn.invars)]
+    stack: list[Atom] = list(reversed(needed))
+    stack += [a for _, eqn in reversed(unknown_eqns) for a in reversed(eqn.invars)]
     while stack:
         atom = stack.pop()
         if isinstance(atom, Literal) or atom in unknown_vars or atom in residuals:

@@ -1,0 +1,284 @@
+"""Shared machinery of the control-flow primitives (layer L4).
+
+Note [control flow is higher-order primitives]: ``cond``, ``while`` and
+``scan`` are primitives whose static parameters are const-free jaxprs
+(closed-over values are passed as leading operands, as for ``jit``; see
+Note [consts are operands] in :mod:`jaxtyped._src.pjit`). Their rules
+transform those jaxprs (jvp, batching, partial evaluation, transpose) and
+bind a new application of the same primitive, so every transformation of a
+loop is again a loop. The user-facing functions trace the Python callables
+once per call into jaxprs, check their types, and bind.
+
+This module holds what the three share: tracing user functions over pytrees
+with named leaves, type comparison with the path of the first difference,
+and small pure edits of jaxprs (reordering and padding their inputs).
+"""
+
+from collections.abc import Callable, Sequence
+from jaxtyped._src import dtypes
+from jaxtyped._src.config import config
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import ArrayImpl, is_numpy_value, is_python_scalar, shared_numpy_constants, to_array
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.check import maybe_check_jaxpr
+from jaxtyped._src.core.interpreter import EVAL, current_interpreter, interpreting, transformation_scope
+from jaxtyped._src.core.jaxpr import ClosedJaxpr, Eqn, Jaxpr, Var, eval_jaxpr
+from jaxtyped._src.core.primitive import Primitive
+from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.pjit import consts_as_invars, executable_for, run_executable
+from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten_with_path
+
+__all__ = [
+    "named_leaves",
+    "leaf_as_array",
+    "TracedFun",
+    "trace_user_fun",
+    "trace_flat",
+    "type_difference",
+    "reorder_jaxpr",
+    "segment_order",
+    "consts_first",
+    "insert_invars",
+    "join_consts",
+    "drop_invars",
+    "evaluate_compiled",
+    "evaluate_eagerly",
+    "join_weak_types",
+    "promoted_carry",
+    "closed_as_operands",
+    "use_python_loops",
+    "eval_closed",
+]
+
+
+def named_leaves(tree: object, root: str) -> tuple[list[object], list[str], PyTreeDef]:
+    """Leaves of ``tree``, their names (``root`` plus the key path, e.g.
+    ``carry[1]['h']``) and the tree structure."""
+    pairs, treedef = tree_flatten_with_path(tree)
+    return [leaf for _, leaf in pairs], [root + keystr(path) for path, _ in pairs], treedef
+
+
+def leaf_as_array(leaf: object, what: str) -> Array:
+    """A leaf of a user value as an Array; ``what`` names it in the error."""
+    if isinstance(leaf, Array):
+        return leaf
+    if is_python_scalar(leaf) or is_numpy_value(leaf):
+        return to_array(leaf, what)
+    raise JaxtypedTypeError(
+        f"{what} has type {type(leaf).__name__}, which is not a valid JAX-style type "
+        "(arrays, scalars and pytrees of them are)"
+    )
+
+
+class TracedFun:
+    """A user function traced to a closed jaxpr, with its output structure
+    and the names of its output leaves (``output[0]``)."""
+
+    __slots__ = ("closed", "out_tree", "out_names")
+
+    def __init__(self, closed: ClosedJaxpr, out_tree: PyTreeDef, out_names: tuple[str, ...]) -> None:
+        self.closed = closed
+        self.out_tree = out_tree
+        self.out_names = out_names
+
+    @property
+    def out_avals(self) -> tuple[ShapedArray, ...]:
+        """The output leaves' types."""
+        return self.closed.jaxpr.out_avals
+
+
+def trace_user_fun(
+    fun: Callable[..., object],
+    args_tree: PyTreeDef,
+    in_avals: Sequence[ShapedArray],
+    in_names: Sequence[str],
+    *,
+    desc: str,
+    transformation: str,
+    out_root: str = "output",
+    out_avals: Sequence[ShapedArray] | None = None,
+) -> TracedFun:
+    """Trace ``fun(*args)`` where ``args_tree`` is the structure of the
+    tuple of positional arguments and ``in_avals`` its leaves' types.
+
+    With ``out_avals`` (types of the first outputs), outputs that differ
+    from them only by weak type are converted (how branches and loop
+    bodies agree on one type).
+    """
+    interp = StagingInterpreter(current_interpreter(), desc, transformation)
+    with transformation_scope(interp), shared_numpy_constants():
+        tracers = [interp.new_arg(aval, name) for aval, name in zip(in_avals, in_names, strict=True)]
+        out = fun(*args_tree.unflatten(tracers))
+        leaves, names, out_tree = named_leaves(out, out_root)
+        outs = [leaf_as_array(leaf, f"{transformation} {desc}: {name}") for leaf, name in zip(leaves, names)]
+        if out_avals is not None:
+            outs = [_to_joined(o, want) for o, want in zip(outs, out_avals)] + outs[len(out_avals) :]
+        closed = interp.build(outs)
+    maybe_check_jaxpr(closed)
+    return TracedFun(closed, out_tree, tuple(names))
+
+
+def _to_joined(x: Array, want: ShapedArray) -> Array:
+    # Only weak -> strong: a strong output makes a weak input promote instead.
+    if x.aval.shape == want.shape and x.aval.dtype == want.dtype and x.aval.weak_type and not want.weak_type:
+        return convert_to(x, want.dtype, weak_type=want.weak_type)
+    return x
+
+
+def join_weak_types(a: ShapedArray, b: ShapedArray) -> ShapedArray | None:
+    """The common type of two avals that differ at most by weak type (the
+    strong one wins), or None when they differ otherwise."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return None
+    return a if not a.weak_type else b
+
+
+def promoted_carry(init: ShapedArray, out: ShapedArray) -> ShapedArray | None:
+    """The type a weakly typed initial carry is promoted to so that it
+    matches the loop body's output (JAX's rule: ``while_loop(lambda c: c <
+    3, lambda c: c + 1.0, 0)`` carries a float); None when no promotion
+    applies."""
+    if not init.weak_type or init.shape != out.shape or init == out:
+        return None
+    dtype, weak = dtypes.result_dtype((init.dtype, True), (out.dtype, out.weak_type))
+    if dtype != out.dtype:
+        return None
+    return ShapedArray(init.shape, dtype, weak)
+
+
+def trace_flat(fun: Callable[..., Sequence[Array]], in_avals: Sequence[ShapedArray], desc: str) -> ClosedJaxpr:
+    """Trace a function of flat arrays (a rule's helper, not user code)."""
+    interp = StagingInterpreter(current_interpreter(), desc, "control flow rule")
+    with transformation_scope(interp):
+        tracers = [interp.new_arg(aval) for aval in in_avals]
+        outs = fun(*tracers)
+        closed = interp.build(list(outs))
+    return closed
+
+
+def type_difference(a: ShapedArray, b: ShapedArray) -> str | None:
+    """Why two types differ, in words (``the shapes do not match``), or
+    None when they are the same type."""
+    if a.shape != b.shape:
+        return "the shapes do not match"
+    if a.dtype != b.dtype:
+        return "the dtypes do not match"
+    if a.weak_type != b.weak_type:
+        return "the weak types do not match"
+    return None
+
+
+# === pure edits of jaxprs ===
+
+
+def _fresh_var_counter(jaxpr: Jaxpr) -> int:
+    counts = [v.count for v in jaxpr.constvars + jaxpr.invars]
+    counts += [v.count for e in jaxpr.eqns for v in e.outvars]
+    return max(counts, default=-1) + 1
+
+
+def segment_order(sizes: Sequence[int], order: Sequence[int]) -> list[int]:
+    """The permutation that lists the segments of a sequence (of lengths
+    ``sizes``) in the order ``order``: for :func:`reorder_jaxpr` and
+    ``unknown_order``."""
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return [starts[seg] + k for seg in order for k in range(sizes[seg])]
+
+
+def consts_first(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` with its constvars turned into leading invars (the
+    consts then become leading operands)."""
+    return consts_as_invars(jaxpr)
+
+
+def reorder_jaxpr(jaxpr: Jaxpr, in_order: Sequence[int], out_order: Sequence[int] | None = None) -> Jaxpr:
+    """``jaxpr`` whose input ``i`` is the old input ``in_order[i]`` (and
+    output ``j`` the old output ``out_order[j]``)."""
+    invars = tuple(jaxpr.invars[i] for i in in_order)
+    assert sorted(in_order) == list(range(len(jaxpr.invars))), "reorder_jaxpr needs a permutation"
+    outvars = jaxpr.outvars if out_order is None else tuple(jaxpr.outvars[j] for j in out_order)
+    return Jaxpr(jaxpr.constvars, invars, outvars, jaxpr.eqns)
+
+
+def insert_invars(jaxpr: Jaxpr, at: int, avals: Sequence[ShapedArray]) -> Jaxpr:
+    """``jaxpr`` with unused inputs of types ``avals`` inserted before its
+    input ``at``."""
+    if not avals:
+        return jaxpr
+    count = _fresh_var_counter(jaxpr)
+    new = tuple(Var(count + i, aval) for i, aval in enumerate(avals))
+    invars = jaxpr.invars[:at] + new + jaxpr.invars[at:]
+    return Jaxpr(jaxpr.constvars, invars, jaxpr.outvars, jaxpr.eqns)
+
+
+def join_consts(closed: Sequence[ClosedJaxpr]) -> tuple[list[Jaxpr], tuple[Array, ...]]:
+    """Several closed jaxprs with the same inputs as const-free jaxprs that
+    all take every one's consts first (each ignores the others'), and the
+    concatenated consts (how branches share one operand list)."""
+    all_consts = tuple(c for cj in closed for c in cj.consts)
+    jaxprs: list[Jaxpr] = []
+    before: list[ShapedArray] = []
+    for i, cj in enumerate(closed):
+        after = [c.aval for later in closed[i + 1 :] for c in later.consts]
+        jaxpr = insert_invars(consts_as_invars(cj.jaxpr), len(cj.consts), after)
+        jaxprs.append(insert_invars(jaxpr, 0, before))
+        before += [c.aval for c in cj.consts]
+    return jaxprs, all_consts
+
+
+def drop_invars(jaxpr: Jaxpr, keep: Sequence[bool]) -> Jaxpr:
+    """``jaxpr`` without the inputs not marked in ``keep`` (they must be
+    unused)."""
+    used = {a for e in jaxpr.eqns for a in e.invars if isinstance(a, Var)} | {
+        a for a in jaxpr.outvars if isinstance(a, Var)
+    }
+    dropped = [v for v, k in zip(jaxpr.invars, keep, strict=True) if not k]
+    assert not any(v in used for v in dropped), "drop_invars: a dropped input is used"
+    invars = tuple(v for v, k in zip(jaxpr.invars, keep) if k)
+    return Jaxpr(jaxpr.constvars, invars, jaxpr.outvars, jaxpr.eqns)
+
+
+def closed_as_operands(closed: ClosedJaxpr) -> tuple[Jaxpr, tuple[Array, ...]]:
+    """A closed jaxpr as a const-free jaxpr taking its consts first, and
+    those consts (to pass as leading operands)."""
+    return consts_as_invars(closed.jaxpr), closed.consts
+
+
+# === eager evaluation ===
+
+
+def evaluate_compiled(prim: Primitive, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+    """Eager evaluation of a loop: the one-equation program compiled
+    through XLA (cached by value) and run, as JAX does; under
+    ``disable_jit`` the loop runs in Python instead."""
+    invars = tuple(Var(i, a.aval) for i, a in enumerate(args))
+    outvars = tuple(Var(len(args) + i, aval) for i, aval in enumerate(out_avals))
+    jaxpr = Jaxpr((), invars, outvars, (Eqn(prim, invars, outvars),))
+    executable = executable_for(jaxpr, prim.name, (False,) * len(args))
+    return run_executable(executable, args, (False,) * len(args), out_avals, prim.name)
+
+
+def evaluate_eagerly(fun: Callable[[], Sequence[Array]]) -> tuple[ArrayImpl, ...]:
+    """Run ``fun`` op by op on the evaluating interpreter and check that it
+    produced concrete arrays."""
+    with interpreting(EVAL):
+        outs = fun()
+    results: list[ArrayImpl] = []
+    for out in outs:
+        if type(out) is not ArrayImpl:
+            raise AssertionError(f"internal error: eager control flow produced {type(out).__name__}")
+        results.append(out)
+    return tuple(results)
+
+
+def use_python_loops() -> bool:
+    """Whether loops run op by op in Python (under ``disable_jit``)."""
+    return config.jax_disable_jit
+
+
+def eval_closed(closed: ClosedJaxpr, *args: Array) -> tuple[Array, ...]:
+    """Apply a closed jaxpr under the current interpreter."""
+    return eval_jaxpr(closed.jaxpr, closed.consts, *args)
+

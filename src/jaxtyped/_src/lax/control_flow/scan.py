@@ -1,0 +1,582 @@
+"""``scan``, ``map`` and ``fori_loop``: the ``scan`` primitive (layer L4).
+
+``Scan(jaxpr, length, num_carry, num_consts, reverse, unroll)`` is applied
+to consts, the initial carry and the stacked inputs ``xs``; ``jaxpr`` maps
+(consts, carry, one slice of each ``x``) to (new carry, one slice of each
+``y``), and the outputs are the final carry and the stacked ``ys``. Its
+rules (see Note [control flow is higher-order primitives] in ``common``):
+
+- jvp: tangents of consts, carry and ``xs`` ride along in the same loop;
+  which carry tangents are non-zero is found by a fixed point;
+- batching: consts keep their batch axis, carries that become batched
+  (a fixed point) have it first, ``xs`` and ``ys`` have it second;
+- partial evaluation: the known loop runs now and stacks the residuals
+  each iteration produces as extra ``ys``; known consts and ``xs`` the
+  unknown loop needs are forwarded as they are (not copied per step);
+- transpose: a scan in the opposite direction whose carry accumulates the
+  cotangents of the linear consts and of the carry;
+- lowering: a ``while`` over the iteration counter that slices ``xs`` and
+  writes ``ys`` in place, with ``unroll`` steps per trip.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, TypeVar, final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.ad import backward_pass
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
+from jaxtyped._src.core.interpreter import bind
+from jaxtyped._src.core.jaxpr import Jaxpr, Var, eval_jaxpr
+from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
+from jaxtyped._src.lax.arithmetic import add, add_tangents, sub
+from jaxtyped._src.lax.comparison import lt
+from jaxtyped._src.lax.control_flow.common import (
+    consts_first,
+    evaluate_compiled,
+    evaluate_eagerly,
+    join_consts,
+    leaf_as_array,
+    named_leaves,
+    reorder_jaxpr,
+    segment_order,
+    trace_flat,
+    trace_user_fun,
+    use_python_loops,
+)
+from jaxtyped._src.lax.control_flow.loops import While, convert_carry, fixed_point, promote_carry, while_loop
+from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.slicing import dynamic_index_in_dim, dynamic_update_slice
+from jaxtyped._src.lax.structural import bdim_to_front, expand_dims, instantiate, moveaxis, zeros
+from jaxtyped._src.pjit import batch_jaxpr, cached_value, jvp_jaxpr
+from jaxtyped._src.tree_util import treedef_children, treedef_tuple
+from jaxtyped._src.util import describe_function
+
+__all__ = ["Scan", "scan", "map", "fori_loop"]
+
+T = TypeVar("T")
+C = TypeVar("C")
+X = TypeVar("X")
+Y = TypeVar("Y")
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Scan(Primitive):
+    """Loop over the leading axis of ``xs`` carrying a state (JAX's
+    ``scan`` primitive).
+
+    Attributes:
+        jaxpr: (consts, carry, x slices) -> (carry, y slices), const-free.
+        length: the number of iterations.
+        num_carry, num_consts: how many operands are carry and consts.
+        reverse: iterate from the last slice to the first.
+        unroll: how many iterations one trip of the compiled loop does.
+    """
+
+    name: ClassVar[str] = "scan"
+    memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
+    jaxpr: Jaxpr
+    length: int
+    num_carry: int
+    num_consts: int
+    reverse: bool
+    unroll: int
+
+    def split_operands(self, args: Sequence[T]) -> tuple[list[T], list[T], list[T]]:
+        """(consts, carry, xs)."""
+        nc, nk = self.num_consts, self.num_carry
+        return list(args[:nc]), list(args[nc : nc + nk]), list(args[nc + nk :])
+
+    @property
+    def num_xs(self) -> int:
+        """How many stacked inputs the loop slices."""
+        return len(self.jaxpr.invars) - self.num_consts - self.num_carry
+
+    @property
+    def num_ys(self) -> int:
+        """How many stacked outputs the loop writes."""
+        return len(self.jaxpr.outvars) - self.num_carry
+
+    def _stacked(self, aval: ShapedArray) -> ShapedArray:
+        return ShapedArray((self.length, *aval.shape), aval.dtype, aval.weak_type)
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        consts_in, carry_in, xs_in = self.split_operands(self.jaxpr.in_avals)
+        expected = (*consts_in, *carry_in, *(self._stacked(a) for a in xs_in))
+        if len(avals) != len(expected) or not all(a.same_type(e) for a, e in zip(avals, expected)):
+            got = ", ".join(a.str_short() for a in avals)
+            want = ", ".join(a.str_short() for a in expected)
+            raise JaxtypedTypeError(f"scan: called with ({got}) but the loop takes ({want})")
+        outs = self.jaxpr.out_avals
+        return (*outs[: self.num_carry], *(self._stacked(a) for a in outs[self.num_carry :]))
+
+    @override
+    def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+        if not use_python_loops():
+            return evaluate_compiled(self, args, out_avals)
+        return evaluate_eagerly(lambda: _loop(self, args))
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return ctx.lower_fun(lambda *a: _loop(self, a), args)
+
+    # --- jvp ---
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        consts, carry, xs = self.split_operands(primals)
+        consts_t, carry_t, xs_t = self.split_operands(tangents)
+        consts_nz = tuple(not isinstance(t, Zero) for t in consts_t)
+        xs_nz = tuple(not isinstance(t, Zero) for t in xs_t)
+        nk = self.num_carry
+
+        def step(nz: tuple[bool, ...]) -> tuple[bool, ...]:
+            return jvp_jaxpr(self.jaxpr, consts_nz + nz + xs_nz)[1][:nk]
+
+        carry_nz = fixed_point(step, tuple(not isinstance(t, Zero) for t in carry_t))
+        prim, extra, ys_nz = cached_value(
+            ("scan_jvp", self, consts_nz, carry_nz, xs_nz), lambda: self._jvp_scan(consts_nz, carry_nz, xs_nz)
+        )
+        outs = bind(
+            prim,
+            *extra,
+            *consts,
+            *(t for t in consts_t if not isinstance(t, Zero)),
+            *carry,
+            *(instantiate(t) for t, nz in zip(carry_t, carry_nz) if nz),
+            *xs,
+            *(t for t in xs_t if not isinstance(t, Zero)),
+        )
+        n_ct = sum(carry_nz)
+        carry_out, carry_t_out = outs[:nk], iter(outs[nk : nk + n_ct])
+        ys_out, ys_t_out = outs[nk + n_ct : nk + n_ct + self.num_ys], iter(outs[nk + n_ct + self.num_ys :])
+        out_avals = self.abstract_eval(tuple(p.aval for p in primals))
+        tangents_out: list[Tangent] = [
+            next(carry_t_out) if nz else Zero(a.to_tangent_aval()) for nz, a in zip(carry_nz, out_avals[:nk])
+        ]
+        tangents_out += [next(ys_t_out) if nz else Zero(a.to_tangent_aval()) for nz, a in zip(ys_nz, out_avals[nk:])]
+        return (*carry_out, *ys_out), tuple(tangents_out)
+
+    def _jvp_scan(
+        self, consts_nz: tuple[bool, ...], carry_nz: tuple[bool, ...], xs_nz: tuple[bool, ...]
+    ) -> tuple["Scan", tuple[Array, ...], tuple[bool, ...]]:
+        nk, ny = self.num_carry, self.num_ys
+        closed, out_nz = jvp_jaxpr(self.jaxpr, consts_nz + carry_nz + xs_nz, instantiate=carry_nz + (False,) * ny)
+        ys_nz = out_nz[nk:]
+        k = len(closed.consts)
+        # jvp layout: (k, consts, carry, xs, consts_t, carry_t, xs_t) ->
+        # (carry, ys, carry_t, ys_t); the loop wants consts, carry, xs groups.
+        in_sizes = [k, self.num_consts, nk, self.num_xs, sum(consts_nz), sum(carry_nz), sum(xs_nz)]
+        out_sizes = [nk, ny, sum(carry_nz), sum(ys_nz)]
+        jaxpr = reorder_jaxpr(
+            consts_first(closed.jaxpr), segment_order(in_sizes, [0, 1, 4, 2, 5, 3, 6]), segment_order(out_sizes, [0, 2, 1, 3])
+        )
+        prim = Scan(jaxpr, self.length, nk + sum(carry_nz), k + self.num_consts + sum(consts_nz), self.reverse, self.unroll)
+        return prim, closed.consts, ys_nz
+
+    # --- batching ---
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        consts, carry, xs = self.split_operands(args)
+        consts_dims, carry_dims, xs_dims = self.split_operands(dims)
+        # The batch axis of xs goes second, so that each slice has it first.
+        xs = [moveaxis(x, d, 1) if d is not None else x for x, d in zip(xs, xs_dims)]
+        x_avals = tuple(_unstacked(x.aval) for x in xs)
+        x_dims = tuple(None if d is None else 0 for d in xs_dims)
+        const_avals = tuple(c.aval for c in consts)
+        carry_avals = self.jaxpr.in_avals[self.num_consts : self.num_consts + self.num_carry]
+
+        def in_avals(flags: tuple[bool, ...]) -> tuple[ShapedArray, ...]:
+            carried = tuple(_with_leading(a, axis.size) if f else a for a, f in zip(carry_avals, flags))
+            return const_avals + carried + x_avals
+
+        def in_dims(flags: tuple[bool, ...]) -> tuple[BatchDim, ...]:
+            return tuple(consts_dims) + tuple(0 if f else None for f in flags) + x_dims
+
+        def step(flags: tuple[bool, ...]) -> tuple[bool, ...]:
+            out_dims = batch_jaxpr(self.jaxpr, axis, in_avals(flags), in_dims(flags))[1]
+            return tuple(d is not None for d in out_dims[: self.num_carry])
+
+        batched = fixed_point(step, tuple(d is not None for d in carry_dims))
+        ys_batched = tuple(
+            d is not None for d in batch_jaxpr(self.jaxpr, axis, in_avals(batched), in_dims(batched))[1][self.num_carry :]
+        )
+        closed, _ = batch_jaxpr(self.jaxpr, axis, in_avals(batched), in_dims(batched), batched + ys_batched)
+        carry = [bdim_to_front(c, d, axis.size) if b else c for c, d, b in zip(carry, carry_dims, batched)]
+        k = len(closed.consts)
+        prim = Scan(consts_first(closed.jaxpr), self.length, self.num_carry, k + self.num_consts, self.reverse, self.unroll)
+        outs = bind(prim, *closed.consts, *consts, *carry, *xs)
+        out_dims = tuple(0 if b else None for b in batched) + tuple(1 if b else None for b in ys_batched)
+        return outs, out_dims
+
+    # --- partial evaluation ---
+
+    @override
+    def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit | None:
+        return cached_value(("scan_partial_eval", self, unknowns), lambda: self._split(unknowns))
+
+    def _split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit | None:
+        if all(unknowns):
+            return None  # nothing runs now: stage the loop as it is
+        consts_uk, carry_uk0, xs_uk = (tuple(g) for g in self.split_operands(unknowns))
+        nk, ny = self.num_carry, self.num_ys
+
+        def step(uk: tuple[bool, ...]) -> tuple[bool, ...]:
+            return partial_eval_jaxpr(self.jaxpr, consts_uk + uk + xs_uk).out_unknowns[:nk]
+
+        carry_uk = fixed_point(step, carry_uk0)
+        split = partial_eval_jaxpr(self.jaxpr, consts_uk + carry_uk + xs_uk, instantiate=carry_uk + (False,) * ny)
+        known = split.known
+        n_known_out = len(known.outvars) - split.num_res
+        res_vars = known.outvars[n_known_out:]
+        body_uk = consts_uk + carry_uk + xs_uk
+        n_kc = sum(not u for u in consts_uk)
+        n_kcarry = sum(not u for u in carry_uk)
+        # Operand index of each known operand and of each known body input
+        # (a known initial carry the loop makes unknown is only forwarded).
+        known_operand_ids = [i for i, u in enumerate(unknowns) if not u]
+        known_body_ids = [i for i, u in enumerate(body_uk) if not u]
+        among_known = {op: k for k, op in enumerate(known_operand_ids)}
+        position = {v: i for i, v in enumerate(known.invars)}
+        # Residuals that are known consts or xs are forwarded, not stacked.
+        fwd_consts: list[int] = []
+        fwd_xs: list[int] = []
+        stacked: list[int] = []
+        for r, var in enumerate(res_vars):
+            p = position.get(var) if isinstance(var, Var) else None
+            if p is not None and p < n_kc:
+                fwd_consts.append(r)
+            elif p is not None and p >= n_kc + n_kcarry:
+                fwd_xs.append(r)
+            else:
+                stacked.append(r)
+        known_body = Jaxpr((), known.invars, known.outvars[:n_known_out] + tuple(res_vars[r] for r in stacked), known.eqns)
+        known_prim = Scan(known_body, self.length, n_kcarry, n_kc, self.reverse, self.unroll)
+        forced = [j for j in range(self.num_consts, self.num_consts + nk) if body_uk[j] and not unknowns[j]]
+
+        def operand_of(r: int) -> int:
+            var = res_vars[r]
+            assert isinstance(var, Var)
+            return among_known[known_body_ids[position[var]]]
+
+        forwarded = tuple(operand_of(r) for r in fwd_consts + fwd_xs) + tuple(among_known[j] for j in forced)
+        # The unknown loop: consts = forwarded consts + unknown consts; carry
+        # = every unknown carry; xs = stacked residuals + forwarded xs +
+        # unknown xs. Its body's inputs come in the split's order: residuals,
+        # then unknown consts, carry and xs.
+        n_uc, n_ux = sum(consts_uk), sum(xs_uk)
+        n_ucarry = sum(carry_uk)
+        groups = [*fwd_consts, split.num_res, split.num_res + 1, *stacked, *fwd_xs, split.num_res + 2]
+        unknown_body = reorder_jaxpr(split.unknown, segment_order([1] * split.num_res + [n_uc, n_ucarry, n_ux], groups))
+        unknown_prim = Scan(unknown_body, self.length, n_ucarry, len(fwd_consts) + n_uc, self.reverse, self.unroll)
+        # Indices into the list: forwarded, stacked residuals, unknown operands.
+        counter = iter(range(len(unknowns) + split.num_res + len(forwarded)))
+        i_fc = [next(counter) for _ in fwd_consts]
+        i_fx = [next(counter) for _ in fwd_xs]
+        i_forced = iter([next(counter) for _ in forced])
+        i_stacked = [next(counter) for _ in stacked]
+        i_uc = [next(counter) for _ in range(n_uc)]
+        i_ucarry = iter([next(counter) for _ in range(sum(carry_uk0))])
+        i_ux = [next(counter) for _ in range(n_ux)]
+        i_carry = [next(i_ucarry) if unknowns[self.num_consts + j] else next(i_forced) for j in range(nk) if carry_uk[j]]
+        order = (*i_fc, *i_uc, *i_carry, *i_stacked, *i_fx, *i_ux)
+        known_inputs = tuple(among_known[op] for op in known_body_ids)
+        return PartialEvalSplit(
+            known_prim,
+            unknown_prim,
+            split.out_unknowns,
+            len(stacked),
+            forwarded=forwarded,
+            unknown_order=order,
+            known_inputs=known_inputs,
+        )
+
+    # --- transpose ---
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        consts, carry, xs = self.split_operands(args)
+        consts_lin = tuple(isinstance(c, UndefinedPrimal) for c in consts)
+        xs_lin = tuple(isinstance(x, UndefinedPrimal) for x in xs)
+        ct_carry, ct_ys = cts[: self.num_carry], cts[self.num_carry :]
+        ys_nz = tuple(not isinstance(ct, Zero) for ct in ct_ys)
+        prim, extra = cached_value(
+            ("scan_transpose", self, consts_lin, xs_lin, ys_nz), lambda: self._transposed(consts_lin, xs_lin, ys_nz)
+        )
+        const_avals = self.jaxpr.in_avals[: self.num_consts]
+        outs = bind(
+            prim,
+            *extra,
+            *(c for c in consts if not isinstance(c, UndefinedPrimal)),
+            *(zeros(a.to_tangent_aval()) for a, lin in zip(const_avals, consts_lin) if lin),
+            *(instantiate(ct) for ct in ct_carry),
+            *(x for x in xs if not isinstance(x, UndefinedPrimal)),
+            *(ct for ct in ct_ys if not isinstance(ct, Zero)),
+        )
+        n_lc = sum(consts_lin)
+        ct_consts, ct_init, ct_xs = iter(outs[:n_lc]), outs[n_lc : n_lc + self.num_carry], iter(outs[n_lc + self.num_carry :])
+        results: list[Tangent | None] = [next(ct_consts) if lin else None for lin in consts_lin]
+        results += [ct if isinstance(a, UndefinedPrimal) else None for a, ct in zip(carry, ct_init)]
+        results += [next(ct_xs) if lin else None for lin in xs_lin]
+        return tuple(results)
+
+    def _transposed(
+        self, consts_lin: tuple[bool, ...], xs_lin: tuple[bool, ...], ys_nz: tuple[bool, ...]
+    ) -> tuple["Scan", tuple[Array, ...]]:
+        consts_avals, carry_avals, x_avals = self.split_operands(self.jaxpr.in_avals)
+        y_avals = self.jaxpr.out_avals[self.num_carry :]
+        res_c = [a for a, lin in zip(consts_avals, consts_lin) if not lin]
+        acc = [a.to_tangent_aval() for a, lin in zip(consts_avals, consts_lin) if lin]
+        ct_carry = [a.to_tangent_aval() for a in carry_avals]
+        res_x = [a for a, lin in zip(x_avals, xs_lin) if not lin]
+        ct_y = [a.to_tangent_aval() for a, nz in zip(y_avals, ys_nz) if nz]
+        sizes = [len(res_c), len(acc), len(ct_carry), len(res_x), len(ct_y)]
+
+        def body(*args: Array) -> list[Array]:
+            it = iter(args)
+            res_c_v = [next(it) for _ in range(sizes[0])]
+            acc_v = [next(it) for _ in range(sizes[1])]
+            ct_carry_v = [next(it) for _ in range(sizes[2])]
+            res_x_v = [next(it) for _ in range(sizes[3])]
+            ct_y_v = iter([next(it) for _ in range(sizes[4])])
+            res_c_it, res_x_it = iter(res_c_v), iter(res_x_v)
+            primal_args: list[LinearArg] = [UndefinedPrimal(a) if lin else next(res_c_it) for a, lin in zip(consts_avals, consts_lin)]
+            primal_args += [UndefinedPrimal(a) for a in carry_avals]
+            primal_args += [UndefinedPrimal(a) if lin else next(res_x_it) for a, lin in zip(x_avals, xs_lin)]
+            out_cts: list[Tangent] = list(ct_carry_v)
+            out_cts += [next(ct_y_v) if nz else Zero(a.to_tangent_aval()) for a, nz in zip(y_avals, ys_nz)]
+            results = backward_pass(self.jaxpr, (), primal_args, out_cts)
+            nc, nk = self.num_consts, self.num_carry
+            const_cts = [r for r, lin in zip(results[:nc], consts_lin) if lin]
+            new_acc = [instantiate(add_tangents(a, _tangent(r, av))) for a, r, av in zip(acc_v, const_cts, acc)]
+            carry_cts = [instantiate(_tangent(r, av)) for r, av in zip(results[nc : nc + nk], ct_carry)]
+            x_cts = [instantiate(_tangent(r, a.to_tangent_aval())) for r, a, lin in zip(results[nc + nk :], x_avals, xs_lin) if lin]
+            return [*new_acc, *carry_cts, *x_cts]
+
+        closed = trace_flat(body, [*res_c, *acc, *ct_carry, *res_x, *ct_y], "transpose of scan")
+        k = len(closed.consts)
+        prim = Scan(
+            consts_first(closed.jaxpr), self.length, len(acc) + len(ct_carry), k + len(res_c), not self.reverse, self.unroll
+        )
+        return prim, closed.consts
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return self.params()
+
+
+def _tangent(ct: Tangent | None, aval: ShapedArray) -> Tangent:
+    return Zero(aval) if ct is None else ct
+
+
+def _unstacked(aval: ShapedArray) -> ShapedArray:
+    return ShapedArray(aval.shape[1:], aval.dtype, aval.weak_type)
+
+
+def _with_leading(aval: ShapedArray, size: int) -> ShapedArray:
+    return ShapedArray((size, *aval.shape), aval.dtype, aval.weak_type)
+
+
+def _i32(value: int) -> ArrayImpl:
+    return array_from_numpy(np.array(value, np.int32))
+
+
+# === the loop itself (lowering and disable_jit evaluation) ===
+
+
+def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
+    """``prim`` applied to ``args`` as a ``while`` over the iteration
+    counter, ``unroll`` iterations per trip (the remainder after it)."""
+    consts, init, xs = prim.split_operands(args)
+    length, unroll = prim.length, max(1, min(prim.unroll, max(prim.length, 1)))
+    y_avals = prim.jaxpr.out_avals[prim.num_carry :]
+    ys0 = [zeros(ShapedArray((length, *a.shape), a.dtype, a.weak_type)) for a in y_avals]
+
+    def steps(start: Array | int, count: int, carry: Sequence[Array], ys: Sequence[Array], consts_: Sequence[Array], xs_: Sequence[Array]) -> tuple[list[Array], list[Array]]:
+        carry, ys = list(carry), list(ys)
+        for k in range(count):
+            it = add(start, _i32(k)) if isinstance(start, Array) else _i32(start + k)
+            index = sub(_i32(length - 1), it) if prim.reverse else it
+            x = [dynamic_index_in_dim(v, index, 0, keepdims=False) for v in xs_]
+            outs = eval_jaxpr(prim.jaxpr, (), *consts_, *carry, *x)
+            carry = list(outs[: prim.num_carry])
+            ys = [_write(y, o, index) for y, o in zip(ys, outs[prim.num_carry :], strict=True)]
+        return carry, ys
+
+    trips = length // unroll
+    carry, ys = list(init), ys0
+    if trips > 1:
+        nc, nx, nk = len(consts), len(xs), len(init)
+        state_avals = [ShapedArray((), np.dtype(np.int32)), *(a.aval for a in init), *(y.aval for y in ys0)]
+
+        def cond_fun(i: Array, *_: Array) -> list[Array]:
+            return [lt(i, _i32(trips * unroll))]
+
+        def body_fun(*a: Array) -> list[Array]:
+            consts_, xs_, i, carry_, ys_ = a[:nc], a[nc : nc + nx], a[nc + nx], a[nc + nx + 1 : nc + nx + 1 + nk], a[nc + nx + 1 + nk :]
+            new_carry, new_ys = steps(i, unroll, carry_, ys_, consts_, xs_)
+            return [add(i, _i32(unroll)), *new_carry, *new_ys]
+
+        cond_closed = trace_flat(cond_fun, state_avals, "scan")
+        body_closed = trace_flat(body_fun, [*(c.aval for c in consts), *(x.aval for x in xs), *state_avals], "scan")
+        (cond_jaxpr,), cond_consts = join_consts([cond_closed])
+        (body_jaxpr,), body_consts = join_consts([body_closed])
+        loop = While(cond_jaxpr, body_jaxpr, len(cond_consts), len(body_consts) + nc + nx)
+        outs = bind(loop, *cond_consts, *body_consts, *consts, *xs, _i32(0), *carry, *ys)
+        carry, ys = list(outs[1 : 1 + nk]), list(outs[1 + nk :])
+        done = trips * unroll
+    else:
+        done = 0
+    carry, ys = steps(done, length - done, carry, ys, consts, xs)
+    return [*carry, *ys]
+
+
+def _write(stacked: Array, value: Array, index: Array) -> Array:
+    zero = _i32(0)
+    starts = [index, *(zero for _ in range(value.ndim))]
+    return dynamic_update_slice(stacked, expand_dims(value, (0,)), starts)
+
+
+# === user-facing functions ===
+
+
+def scan(
+    f: Callable[[C, X], tuple[C, Y]],
+    init: C,
+    xs: X,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[C, Y]:
+    """Loop ``f`` over the leading axis of ``xs``, carrying a state (JAX's
+    ``lax.scan``): returns the final carry and the stacked outputs.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.lax.scan(lambda c, x: (c + x, c * x), 0.0, jnp.arange(1.0, 4.0))
+        (Array(6., dtype=float32), Array([0., 2., 9.], dtype=float32))
+    """
+    if not callable(f):  # runtime check of user input
+        raise JaxtypedTypeError(f"scan: f is not callable (got {type(f).__name__})")
+    carry_leaves, carry_names, carry_tree = named_leaves(init, "carry")
+    x_leaves, x_names, xs_tree = named_leaves(xs, "xs")
+    carry = [leaf_as_array(v, f"scan {n}") for v, n in zip(carry_leaves, carry_names)]
+    stacked = [leaf_as_array(v, f"scan {n}") for v, n in zip(x_leaves, x_names)]
+    n = _scan_length(stacked, x_names, length)
+    steps = n if unroll is True else 1 if unroll is False else int(unroll)
+    if steps < 0:
+        raise JaxtypedValueError(f"scan: unroll must be a non-negative int or a bool, got {unroll}")
+    desc = f"f ({describe_function(f)})"
+    x_avals = [_unstacked(x.aval) for x in stacked]
+    args_tree = treedef_tuple([carry_tree, xs_tree])
+    carry_avals = [c.aval for c in carry]
+    while True:
+        traced = trace_user_fun(
+            f, args_tree, [*carry_avals, *x_avals], [*carry_names, *x_names],
+            desc=desc, transformation="scan", out_avals=carry_avals,
+        )
+        children = treedef_children(traced.out_tree) if traced.out_tree.num_nodes > 1 else []
+        if len(children) != 2 or traced.out_tree != treedef_tuple(children):
+            raise JaxtypedTypeError(f"scan: {desc} must return a pair (carry, y), got {traced.out_tree}")
+        if children[0] != carry_tree:
+            raise JaxtypedTypeError(
+                f"scan: {desc} must return a carry with the same pytree structure as its carry input, "
+                f"got {children[0]} for input {carry_tree}"
+            )
+        promoted = promote_carry(carry_avals, traced.out_avals[: len(carry)], carry_names, "scan", desc)
+        if promoted is None:
+            break
+        carry_avals = promoted
+    carry = [convert_carry(c, a) for c, a in zip(carry, carry_avals)]
+    prim = Scan(consts_first(traced.closed.jaxpr), n, len(carry), len(traced.closed.consts), bool(reverse), max(steps, 1))
+    outs = bind(prim, *traced.closed.consts, *carry, *stacked)
+    final = carry_tree.unflatten(outs[: len(carry)])
+    ys = children[1].unflatten(outs[len(carry) :])
+    return final, ys
+
+
+def _scan_length(stacked: list[Array], names: list[str], length: int | None) -> int:
+    for x, name in zip(stacked, names):
+        if x.ndim == 0:
+            raise JaxtypedValueError(f"scan: {name} is a scalar {x.aval.str_short()}; each x needs a leading axis to scan over")
+    if stacked:
+        n = stacked[0].shape[0]
+        for x, name in zip(stacked[1:], names[1:]):
+            if x.shape[0] != n:
+                raise JaxtypedValueError(
+                    f"scan: every x needs the same leading axis size, but {names[0]} has {n} "
+                    f"({stacked[0].aval.str_short()}) and {name} has {x.shape[0]} ({x.aval.str_short()})"
+                )
+        if length is not None and int(length) != n:
+            raise JaxtypedValueError(f"scan: got length={length} but {names[0]} has leading axis size {n}")
+        return n
+    if length is None:
+        raise JaxtypedValueError("scan: length must be given when xs has no arrays (xs=None)")
+    if int(length) < 0:
+        raise JaxtypedValueError(f"scan: length must be non-negative, got {length}")
+    return int(length)
+
+
+def map(f: Callable[[X], Y], xs: X) -> Y:  # noqa: A001 - JAX's name
+    """``f`` applied to each slice of ``xs`` along the leading axis, the
+    results stacked (JAX's ``lax.map``: a ``scan`` without carry).
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.lax.map(lambda x: x * 2, jnp.arange(3.0))
+        Array([0., 2., 4.], dtype=float32)
+    """
+    _, ys = scan(lambda _, x: ((), f(x)), (), xs)
+    return ys
+
+
+def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C) -> C:
+    """``body_fun(i, val)`` for ``i`` from ``lower`` to ``upper - 1`` (JAX's
+    ``lax.fori_loop``). With bounds known in Python the loop is a ``scan``
+    (so reverse-mode differentiable); traced bounds make it a
+    ``while_loop``.
+
+    Example:
+        >>> import jaxtyped as jt
+        >>> jt.lax.fori_loop(0, 4, lambda i, total: total + i, 0)
+        Array(6, dtype=int32, weak_type=True)
+    """
+    lo = leaf_as_array(lower, "fori_loop lower")
+    hi = leaf_as_array(upper, "fori_loop upper")
+
+    for name, bound in (("lower", lo), ("upper", hi)):
+        if bound.shape != () or not dtypes.is_integer(bound.dtype):
+            raise JaxtypedTypeError(f"fori_loop: {name} must be an integer scalar, got {bound.aval.str_short()}")
+    dtype, _ = dtypes.result_dtype((lo.dtype, lo.weak_type), (hi.dtype, hi.weak_type))
+    lo, hi = convert_to(lo, dtype, weak_type=False), convert_to(hi, dtype, weak_type=False)
+    if type(lo) is ArrayImpl and type(hi) is ArrayImpl:
+        start, stop = int(np.asarray(lo)), int(np.asarray(hi))
+        first: Array = lo
+
+        def scan_body(carry: tuple[Array, C], _: None) -> tuple[tuple[Array, C], None]:
+            i, val = carry
+            return (add(i, array_from_numpy(np.array(1, dtype))), body_fun(i, val)), None
+
+        (_, result), _ = scan(scan_body, (first, init_val), None, length=max(stop - start, 0))
+        return result
+
+    def cond_fun(carry: tuple[Array, Array, C]) -> Array:
+        return lt(carry[0], carry[1])
+
+    def while_body(carry: tuple[Array, Array, C]) -> tuple[Array, Array, C]:
+        i, stop_, val = carry
+        return add(i, array_from_numpy(np.array(1, dtype))), stop_, body_fun(i, val)
+
+    _, _, result = while_loop(cond_fun, while_body, (lo, hi, init_val))
+    return result
