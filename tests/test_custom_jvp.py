@@ -278,10 +278,10 @@ F_JAXPR = """\
 { lambda ; a:f32[] b:f32[]. let
     c:f32[] = custom_jvp_call[
       name=f
-      call_jaxpr={ lambda ; a:f32[] b:f32[]. let
-          c:f32[] = sin a
-          d:f32[] = mul c b
-        in (d,) }
+      call_jaxpr={ lambda ; d:f32[] e:f32[]. let
+          f:f32[] = sin d
+          g:f32[] = mul f e
+        in (g,) }
       jvp=f_jvp
       symbolic_zeros=False
     ] a b
@@ -292,12 +292,6 @@ def test_make_jaxpr_prints_a_custom_jvp_call() -> None:
     assert str(jt.make_jaxpr(examples("jt")["f"])(1.0, 2.0)) == F_JAXPR
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (cosmetic, core/jaxpr.py printer; the same as test_jit_transformations' xfail): a nested "
-    "jaxpr's variables are named by equality with the outer jaxpr's (Var compares by count and aval), so "
-    "call_jaxpr reuses a, b where JAX prints fresh d, e",
-)
 def test_make_jaxpr_text_equals_jax() -> None:
     text = str(jt.make_jaxpr(examples("jt")["f"])(1.0, 2.0))
     assert text == str(jx.make_jaxpr(examples("jax")["f"])(1.0, 2.0))

@@ -491,13 +491,16 @@ def test_pullbacks_stage_and_lower() -> None:
 def _primitives_with_transpose() -> set[str]:
     """The lax primitives and the jit call with a transpose rule (the
     higher-order primitives of custom derivatives and remat have their own
-    tests)."""
+    tests, as do the control-flow primitives: cond and scan in
+    test_control_flow_*.py and the grad census; while's transpose only
+    raises)."""
     names: set[str] = set()
     pending: list[type[Primitive]] = list(Primitive.__subclasses__())
     while pending:
         cls = pending.pop()
         pending.extend(cls.__subclasses__())
-        ours = cls.__module__.startswith("jaxtyped._src.lax.") or cls.__module__ == "jaxtyped._src.pjit"
+        control_flow = cls.__module__.startswith("jaxtyped._src.lax.control_flow.")
+        ours = (cls.__module__.startswith("jaxtyped._src.lax.") and not control_flow) or cls.__module__ == "jaxtyped._src.pjit"
         if "name" not in vars(cls) or not ours:
             continue
         if any("transpose" in vars(k) for k in cls.__mro__ if k is not Primitive):

@@ -256,7 +256,9 @@ class _Printer:
 
     Like JAX's pretty printer, a jaxpr that fits in ``width`` columns is
     printed on one line; otherwise one equation per line, and an equation
-    whose parameters do not fit puts each parameter on its own line.
+    whose parameters do not fit puts each parameter on its own line. Names
+    come from one counter, but each nested jaxpr is a scope of its own
+    (jaxprs are closed, and an inner var may equal an outer one by value).
     """
 
     def __init__(self, width: int = 80) -> None:
@@ -311,6 +313,14 @@ class _Printer:
         return "\n".join(lines)
 
     def jaxpr(self, jaxpr: Jaxpr, indent: int, *, multiline: bool = False) -> str:
+        outer = self._names
+        self._names = {}
+        try:
+            return self._jaxpr_in_scope(jaxpr, indent, multiline)
+        finally:
+            self._names = outer
+
+    def _jaxpr_in_scope(self, jaxpr: Jaxpr, indent: int, multiline: bool) -> str:
         consts = " ".join(self.binder(v) for v in jaxpr.constvars)
         invars = " ".join(self.binder(v) for v in jaxpr.invars)
         head = f"{{ lambda {consts}; {invars}. let"

@@ -18,7 +18,7 @@ Note [control flow is higher-order primitives] in ``common``):
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, final
+from typing import ClassVar, TypeVar, final, overload
 
 import numpy as np
 from typing_extensions import TypeVarTuple, Unpack, override
@@ -270,7 +270,13 @@ def _index_operand(index: object, api: str) -> Array:
     return x
 
 
-def switch(index: ArrayLike, branches: Sequence[Callable[[Unpack[Ts]], R]], *operands: Unpack[Ts]) -> R:
+# A single operand reaches the branches as an ``Array`` even when it is a
+# Python scalar: the first overload of ``switch`` and ``cond`` says so.
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[Array], R]], operand: ArrayLike, /) -> R: ...
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[Unpack[Ts]], R]], *operands: Unpack[Ts]) -> R: ...
+def switch(index: ArrayLike, branches: Sequence[Callable[..., R]], *operands: object) -> R:
     """Apply ``branches[index]`` to ``operands`` (``index`` clamped to the
     valid range), staging every branch (JAX's ``lax.switch``).
 
@@ -297,12 +303,15 @@ def switch(index: ArrayLike, branches: Sequence[Callable[[Unpack[Ts]], R]], *ope
     return _apply(clamped, list(branches), names, operands, "switch")
 
 
+@overload
 def cond(
-    pred: ArrayLike,
-    true_fun: Callable[[Unpack[Ts]], R],
-    false_fun: Callable[[Unpack[Ts]], R],
-    *operands: Unpack[Ts],
-) -> R:
+    pred: ArrayLike, true_fun: Callable[[Array], R], false_fun: Callable[[Array], R], operand: ArrayLike, /
+) -> R: ...
+@overload
+def cond(
+    pred: ArrayLike, true_fun: Callable[[Unpack[Ts]], R], false_fun: Callable[[Unpack[Ts]], R], *operands: Unpack[Ts]
+) -> R: ...
+def cond(pred: ArrayLike, true_fun: Callable[..., R], false_fun: Callable[..., R], *operands: object) -> R:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``,
     staging both branches (JAX's ``lax.cond``).
 

@@ -19,7 +19,7 @@ is higher-order primitives] in ``common``):
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, final
+from typing import ClassVar, TypeVar, final, overload
 
 import numpy as np
 from typing_extensions import override
@@ -334,7 +334,18 @@ def convert_carry(x: Array, aval: ShapedArray) -> Array:
 
 
 
-def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], C], init_val: C) -> C:
+# A single-leaf carry reaches the functions as an ``Array`` whatever the
+# initial value (``0.0``, ``np.float32(1)``, an array), and the loop returns
+# an ``Array``: the first overload says so, so that ``init_val=0.0`` with a
+# body typed ``(Array) -> Array`` (or a lambda) checks. Pytree carries keep
+# their type ``C``, leaves included (see typing/pending/NOTES.md, section CF).
+@overload
+def while_loop(
+    cond_fun: Callable[[Array], ArrayLike], body_fun: Callable[[Array], ArrayLike], init_val: ArrayLike
+) -> Array: ...
+@overload
+def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], C], init_val: C) -> C: ...
+def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], object], init_val: object) -> C:
     """Apply ``body_fun`` to the carry while ``cond_fun(carry)`` is true
     (JAX's ``lax.while_loop``); the loop is staged once, so the carry keeps
     its pytree structure and types. Not reverse-differentiable (the number

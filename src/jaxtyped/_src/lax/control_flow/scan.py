@@ -21,7 +21,7 @@ rules (see Note [control flow is higher-order primitives] in ``common``):
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, final
+from typing import ClassVar, TypeVar, final, overload
 
 import numpy as np
 from typing_extensions import override
@@ -32,10 +32,11 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
-from jaxtyped._src.core.interpreter import bind
+from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import Jaxpr, Var, eval_jaxpr
 from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
 from jaxtyped._src.lax.arithmetic import add, add_tangents, sub
 from jaxtyped._src.lax.comparison import lt
@@ -54,10 +55,10 @@ from jaxtyped._src.lax.control_flow.common import (
 )
 from jaxtyped._src.lax.control_flow.loops import While, convert_carry, fixed_point, promote_carry, while_loop
 from jaxtyped._src.lax.elementwise_base import convert_to
-from jaxtyped._src.lax.slicing import dynamic_index_in_dim, dynamic_update_slice
-from jaxtyped._src.lax.structural import bdim_to_front, expand_dims, instantiate, moveaxis, zeros
+from jaxtyped._src.lax.slicing import dynamic_index_in_dim, dynamic_update_slice, slice_in_dim
+from jaxtyped._src.lax.structural import bdim_to_front, concatenate, expand_dims, instantiate, moveaxis, reshape, zeros
 from jaxtyped._src.pjit import batch_jaxpr, cached_value, jvp_jaxpr
-from jaxtyped._src.tree_util import treedef_children, treedef_tuple
+from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, treedef_children, treedef_tuple
 from jaxtyped._src.util import describe_function
 
 __all__ = ["Scan", "scan", "map", "fori_loop"]
@@ -406,7 +407,10 @@ def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
     def steps(start: Array | int, count: int, carry: Sequence[Array], ys: Sequence[Array], consts_: Sequence[Array], xs_: Sequence[Array]) -> tuple[list[Array], list[Array]]:
         carry, ys = list(carry), list(ys)
         for k in range(count):
-            it = add(start, _i32(k)) if isinstance(start, Array) else _i32(start + k)
+            if isinstance(start, Array):
+                it = add(start, _i32(k)) if k else start
+            else:
+                it = _i32(start + k)
             index = sub(_i32(length - 1), it) if prim.reverse else it
             x = [dynamic_index_in_dim(v, index, 0, keepdims=False) for v in xs_]
             outs = eval_jaxpr(prim.jaxpr, (), *consts_, *carry, *x)
@@ -451,10 +455,49 @@ def _write(stacked: Array, value: Array, index: Array) -> Array:
 # === user-facing functions ===
 
 
+# Overloads: a single-leaf carry is an ``Array`` inside ``f`` and in the
+# result whatever ``init`` is (``0.0`` included); ``xs`` may be left out
+# (``None``: ``f`` gets ``None`` and ``length`` gives the trip count).
+@overload
+def scan(
+    f: Callable[[Array, X], tuple[ArrayLike, Y]],
+    init: ArrayLike,
+    xs: X,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[Array, Y]: ...
+@overload
+def scan(
+    f: Callable[[Array, None], tuple[ArrayLike, Y]],
+    init: ArrayLike,
+    xs: None = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[Array, Y]: ...
+@overload
 def scan(
     f: Callable[[C, X], tuple[C, Y]],
     init: C,
     xs: X,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[C, Y]: ...
+@overload
+def scan(
+    f: Callable[[C, None], tuple[C, Y]],
+    init: C,
+    xs: None = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[C, Y]: ...
+def scan(
+    f: Callable[[C, X], tuple[object, Y]],
+    init: object,
+    xs: X | None = None,
     length: int | None = None,
     reverse: bool = False,
     unroll: int | bool = 1,
@@ -528,20 +571,60 @@ def _scan_length(stacked: list[Array], names: list[str], length: int | None) -> 
     return int(length)
 
 
-def map(f: Callable[[X], Y], xs: X) -> Y:  # noqa: A001 - JAX's name
+def map(f: Callable[[X], Y], xs: X, *, batch_size: int | None = None) -> Y:  # noqa: A001 - JAX's name
     """``f`` applied to each slice of ``xs`` along the leading axis, the
-    results stacked (JAX's ``lax.map``: a ``scan`` without carry).
+    results stacked (JAX's ``lax.map``: a ``scan`` without carry). With
+    ``batch_size``, ``f`` is vectorised over groups of that many slices
+    (the loop runs over groups; a remainder group is vectorised alone).
 
     Example:
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
         >>> jt.lax.map(lambda x: x * 2, jnp.arange(3.0))
         Array([0., 2., 4.], dtype=float32)
     """
-    _, ys = scan(lambda _, x: ((), f(x)), (), xs)
-    return ys
+    if batch_size is None:
+        _, stacked = scan(lambda _, x: ((), f(x)), (), xs)
+        return stacked
+    if int(batch_size) < 1:
+        raise JaxtypedValueError(f"map: batch_size must be a positive int, got {batch_size}")
+    leaves, names, tree = named_leaves(xs, "xs")
+    arrays = [leaf_as_array(v, f"map {n}") for v, n in zip(leaves, names)]
+    n = _scan_length(arrays, names, None)
+    size = min(int(batch_size), max(n, 1))
+    full, rest = divmod(n, size)
+    main = [reshape(slice_in_dim(x, 0, full * size), (full, size, *x.shape[1:])) for x in arrays]
+    _, grouped = scan(lambda _, group: ((), _vectorised(f, tree, group, size)), (), main)
+    out_leaves, out_tree = tree_flatten(grouped)
+    rows: list[Array] = [reshape(y, (full * size, *y.shape[2:])) for y in out_leaves]
+    if rest:
+        tail = _vectorised(f, tree, [slice_in_dim(x, full * size, n) for x in arrays], rest)
+        rows = [concatenate([y, t], 0) for y, t in zip(rows, tree_flatten(tail)[0], strict=True)]
+    return out_tree.unflatten(rows)  # type: ignore[no-any-return]  # f's output type, stacked
 
 
-def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C) -> C:
+def _vectorised(f: Callable[[X], Y], tree: PyTreeDef, group: Sequence[Array], size: int) -> Y:
+    """``f`` applied to every row of ``group`` (leaves of ``tree`` with a
+    leading axis of ``size``), vectorised, outputs stacked on axis 0."""
+    interp = BatchInterpreter(current_interpreter(), BatchAxis(size), "the function given to map")
+    with transformation_scope(interp):
+        out = f(tree.unflatten([interp.box(x, 0) for x in group]))
+        out_leaves, out_names, out_tree = named_leaves(out, "output")
+        pairs = [interp.unbox(leaf_as_array(v, f"map {name}")) for v, name in zip(out_leaves, out_names)]
+    return out_tree.unflatten([bdim_to_front(v, d, size) for v, d in pairs])  # type: ignore[no-any-return]  # f's output type, stacked
+
+
+# ``i`` is an ``Array`` (a traced counter, or a concrete one under
+# ``disable_jit``); a single-leaf value is an ``Array`` whatever
+# ``init_val`` is, as in ``while_loop``.
+@overload
+def fori_loop(
+    lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, Array], ArrayLike], init_val: ArrayLike
+) -> Array: ...
+@overload
+def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C) -> C: ...
+def fori_loop(  # type: ignore[misc]  # typed as the pytree overload; the leaf one is its instance with leaves as Array
+    lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C
+) -> C:
     """``body_fun(i, val)`` for ``i`` from ``lower`` to ``upper - 1`` (JAX's
     ``lax.fori_loop``). With bounds known in Python the loop is a ``scan``
     (so reverse-mode differentiable); traced bounds make it a
@@ -558,15 +641,20 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C],
     for name, bound in (("lower", lo), ("upper", hi)):
         if bound.shape != () or not dtypes.is_integer(bound.dtype):
             raise JaxtypedTypeError(f"fori_loop: {name} must be an integer scalar, got {bound.aval.str_short()}")
-    dtype, _ = dtypes.result_dtype((lo.dtype, lo.weak_type), (hi.dtype, hi.weak_type))
-    lo, hi = convert_to(lo, dtype, weak_type=False), convert_to(hi, dtype, weak_type=False)
+    if lo.dtype != hi.dtype:
+        # As JAX: bounds of different dtypes meet at their promoted type;
+        # otherwise they keep theirs (two Python ints give a weak counter).
+        dtype = dtypes.promote_types(lo.dtype, hi.dtype)
+        lo, hi = convert_to(lo, dtype, weak_type=False), convert_to(hi, dtype, weak_type=False)
+    dtype = lo.dtype
+    one = array_from_numpy(np.array(1, dtype), weak_type=lo.weak_type)
     if type(lo) is ArrayImpl and type(hi) is ArrayImpl:
         start, stop = int(np.asarray(lo)), int(np.asarray(hi))
         first: Array = lo
 
         def scan_body(carry: tuple[Array, C], _: None) -> tuple[tuple[Array, C], None]:
             i, val = carry
-            return (add(i, array_from_numpy(np.array(1, dtype))), body_fun(i, val)), None
+            return (add(i, one), body_fun(i, val)), None
 
         (_, result), _ = scan(scan_body, (first, init_val), None, length=max(stop - start, 0))
         return result
@@ -576,7 +664,7 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C],
 
     def while_body(carry: tuple[Array, Array, C]) -> tuple[Array, Array, C]:
         i, stop_, val = carry
-        return add(i, array_from_numpy(np.array(1, dtype))), stop_, body_fun(i, val)
+        return add(i, one), stop_, body_fun(i, val)
 
     _, _, result = while_loop(cond_fun, while_body, (lo, hi, init_val))
     return result
