@@ -10,6 +10,7 @@ transformations become constvars of the resulting closed jaxpr.
 from collections.abc import Sequence
 from typing import final
 
+from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.avals import ShapedArray
@@ -68,7 +69,8 @@ class StagingInterpreter(Interpreter):
         """The jaxpr atom standing for ``x``."""
         if type(x) is StagingTracer and x.interpreter is self:
             return x.var
-        if type(x) is ArrayImpl and not x.aval.shape:
+        # float0 scalars hold an unhashable np.void: they stay consts.
+        if type(x) is ArrayImpl and not x.aval.shape and not dtypes.is_float0(x.aval.dtype):
             return Literal.from_array(x)
         if isinstance(x, Tracer):
             owner = x.interpreter

@@ -45,7 +45,7 @@ __all__ = [
     "drop_invars",
     "evaluate_compiled",
     "evaluate_eagerly",
-    "join_weak_types",
+    "same_up_to_weak_type",
     "promoted_carry",
     "closed_as_operands",
     "use_python_loops",
@@ -104,8 +104,8 @@ def trace_user_fun(
     tuple of positional arguments and ``in_avals`` its leaves' types.
 
     With ``out_avals`` (types of the first outputs), outputs that differ
-    from them only by weak type are converted (how branches and loop
-    bodies agree on one type).
+    from them only by weak type are converted to them (how branches and
+    loop bodies agree on one type, as in JAX).
     """
     interp = StagingInterpreter(current_interpreter(), desc, transformation)
     with transformation_scope(interp), shared_numpy_constants():
@@ -121,31 +121,28 @@ def trace_user_fun(
 
 
 def _to_joined(x: Array, want: ShapedArray) -> Array:
-    # Only weak -> strong: a strong output makes a weak input promote instead.
-    if x.aval.shape == want.shape and x.aval.dtype == want.dtype and x.aval.weak_type and not want.weak_type:
+    if x.aval.shape == want.shape and x.aval.dtype == want.dtype and x.aval.weak_type != want.weak_type:
         return convert_to(x, want.dtype, weak_type=want.weak_type)
     return x
 
 
-def join_weak_types(a: ShapedArray, b: ShapedArray) -> ShapedArray | None:
-    """The common type of two avals that differ at most by weak type (the
-    strong one wins), or None when they differ otherwise."""
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return None
-    return a if not a.weak_type else b
+def same_up_to_weak_type(a: ShapedArray, b: ShapedArray) -> bool:
+    """Whether two avals differ at most by weak type."""
+    return a.shape == b.shape and a.dtype == b.dtype
 
 
 def promoted_carry(init: ShapedArray, out: ShapedArray) -> ShapedArray | None:
     """The type a weakly typed initial carry is promoted to so that it
     matches the loop body's output (JAX's rule: ``while_loop(lambda c: c <
-    3, lambda c: c + 1.0, 0)`` carries a float); None when no promotion
-    applies."""
-    if not init.weak_type or init.shape != out.shape or init == out:
+    3, lambda c: c + 1.0, 0)`` carries a strongly typed float); None when no
+    promotion applies. Types that differ only by weak type need none (the
+    loop's result then has the body's weak type, as in JAX)."""
+    if not init.weak_type or init.shape != out.shape or init.dtype == out.dtype:
         return None
-    dtype, weak = dtypes.result_dtype((init.dtype, True), (out.dtype, out.weak_type))
+    dtype, _ = dtypes.result_dtype((init.dtype, True), (out.dtype, out.weak_type))
     if dtype != out.dtype:
         return None
-    return ShapedArray(init.shape, dtype, weak)
+    return ShapedArray(init.shape, dtype, False)
 
 
 def trace_flat(fun: Callable[..., Sequence[Array]], in_avals: Sequence[ShapedArray], desc: str) -> ClosedJaxpr:

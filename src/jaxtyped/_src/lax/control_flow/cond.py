@@ -35,15 +35,16 @@ from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive,
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.interpreters.partial_eval import JaxprSplit, partial_eval_jaxpr
 from jaxtyped._src.lax.arithmetic import max as lax_max
+from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.lax.arithmetic import min as lax_min
-from jaxtyped._src.lax.comparison import ne
+from jaxtyped._src.lax.comparison import eq, ne
 from jaxtyped._src.lax.control_flow.common import (
     TracedFun,
     eval_closed,
     evaluate_eagerly,
     insert_invars,
     join_consts,
-    join_weak_types,
+    same_up_to_weak_type,
     leaf_as_array,
     named_leaves,
     trace_flat,
@@ -135,10 +136,19 @@ class Cond(Primitive):
     def _batch_index(
         self, axis: BatchAxis, index: Array, ops: tuple[Array, ...], op_dims: tuple[BatchDim, ...]
     ) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        # Each lane picks its own branch: run them all, then select.
-        in_avals = tuple(a.aval for a in ops)
+        # Each lane picks its own branch: run them all, then select. A
+        # branch sees the operands of the lanes that do not take it through
+        # stop_gradient, so its derivative there (say sqrt's at a negative
+        # number, NaN) cannot leak into the selected gradient.
+        front = [bdim_to_front(x, d, axis.size) for x, d in zip(ops, op_dims)]
+        in_avals = tuple(a.aval for a in front)
+        dims0 = (0,) * len(front)
         forced = (True,) * len(self.branches[0].outvars)
-        results = [eval_closed(batch_jaxpr(b, axis, in_avals, op_dims, forced)[0], *ops) for b in self.branches]
+        results: list[tuple[Array, ...]] = []
+        for i, branch in enumerate(self.branches):
+            taken = eq(index, i)
+            guarded = [select_n(broadcast_in_dim(taken, x.shape, (0,)), stop_gradient(x), x) for x in front]
+            results.append(eval_closed(batch_jaxpr(branch, axis, in_avals, dims0, forced)[0], *guarded))
         outs: list[Array] = []
         for cases in zip(*results, strict=True):
             which = broadcast_in_dim(index, cases[0].shape, (0,))
@@ -262,11 +272,10 @@ def _fill_zeros(
 
 
 def _index_operand(index: object, api: str) -> Array:
-    x = leaf_as_array(index, f"{api} index")
+    what = "predicate" if api == "cond" else "index"
+    x = leaf_as_array(index, f"{api} {what}")
     if x.shape != ():
-        raise JaxtypedTypeError(
-            f"{api}: the {'predicate' if api == 'cond' else 'index'} must be a scalar, got {x.aval.str_short()}"
-        )
+        raise JaxtypedTypeError(f"{api}: the {what} must be a scalar, got {x.aval.str_short()}")
     return x
 
 
@@ -293,7 +302,7 @@ def switch(index: ArrayLike, branches: Sequence[Callable[..., R]], *operands: ob
         if not callable(b):
             raise JaxtypedTypeError(f"switch: branches[{i}] is not callable (got {type(b).__name__})")
     x = _index_operand(index, "switch")
-    if not (dtypes.is_integer(x.dtype) or dtypes.is_bool(x.dtype)):
+    if not dtypes.is_integer(x.dtype):
         raise JaxtypedTypeError(f"switch: the index must be an integer scalar, got {x.aval.str_short()}")
     if len(branches) == 1:
         return branches[0](*operands)
@@ -367,8 +376,8 @@ def _apply(
 
 
 def _join_outputs(traced: list[TracedFun], order: list[int], descs: list[str], api: str) -> tuple[ShapedArray, ...]:
-    """The branches' common output types (weak types joined), or a clear
-    error naming two branches that disagree and how."""
+    """The branches' common output types, or a clear error naming two
+    branches that disagree and how."""
     first = order[0]
     ref: PyTreeDef = traced[first].out_tree
     for i in order[1:]:
@@ -377,17 +386,15 @@ def _join_outputs(traced: list[TracedFun], order: list[int], descs: list[str], a
                 f"{api}: the branches must return the same pytree structure, but {descs[first]} returns "
                 f"{ref} and {descs[i]} returns {traced[i].out_tree}"
             )
-    joined = list(traced[first].out_avals)
     for i in order[1:]:
-        for j, (a, b) in enumerate(zip(joined, traced[i].out_avals, strict=True)):
-            common = join_weak_types(a, b)
-            if common is None:
-                reason = type_difference(a, b)
+        for j, (a, b) in enumerate(zip(traced[first].out_avals, traced[i].out_avals, strict=True)):
+            if not same_up_to_weak_type(a, b):
                 raise JaxtypedTypeError(
                     f"{api}: the branches must return the same types, but {traced[first].out_names[j]} has type "
-                    f"{a.str_short()} in {descs[first]} and {b.str_short()} in {descs[i]} ({reason})"
+                    f"{a.str_short()} in {descs[first]} and {b.str_short()} in {descs[i]} ({type_difference(a, b)})"
                 )
-            joined[j] = common
-    return tuple(joined)
+    # As in JAX, the outputs have the first branch's weak types
+    # (false_fun's for cond, branches[0]'s for switch).
+    return traced[0].out_avals
 
 

@@ -237,7 +237,19 @@ class While(Primitive):
         unknown_pos = {i: n_known + k for k, i in enumerate(i for i, u in enumerate(unknowns) if u)}
         order = tuple(known_pos[i] if i in known_pos else unknown_pos[i] for group in operands for i in group)
         unknown = JitCall(self._whole_loop_keeping(carry_uk_t), "while_loop", (False,) * len(unknowns))
-        return PartialEvalSplit(known, unknown, carry_uk_t, 0, forwarded=tuple(range(n_known)), unknown_order=order)
+        # A known initial carry the loop makes unknown only goes to the
+        # unknown side.
+        loop_uk = (*cc_uk, *bc_uk, *carry_uk_t)
+        known_inputs = tuple(known_pos[i] for i, u in enumerate(loop_uk) if not u)
+        return PartialEvalSplit(
+            known,
+            unknown,
+            carry_uk_t,
+            0,
+            forwarded=tuple(range(n_known)),
+            unknown_order=order,
+            known_inputs=known_inputs,
+        )
 
     def _whole_loop_keeping(self, keep: tuple[bool, ...]) -> Jaxpr:
         """A jaxpr applying this loop and returning the carries in ``keep``."""
@@ -320,7 +332,7 @@ def promote_carry(
             result.append(promoted)
             changed = True
         elif a.shape == b.shape and a.dtype == b.dtype:
-            result.append(a)  # the output is converted to the input's weak type
+            result.append(a)  # as in JAX, the loop's result has the body's weak type
         else:
             raise carry_type_error(api, desc, name, a, b)
     return result if changed else None
@@ -367,7 +379,7 @@ def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], objec
     cond_desc = f"cond_fun ({describe_function(cond_fun)})"
     avals = [c.aval for c in carry]
     while True:
-        body = trace_user_fun(body_fun, args_tree, avals, names, desc=body_desc, transformation="while_loop", out_avals=avals)
+        body = trace_user_fun(body_fun, args_tree, avals, names, desc=body_desc, transformation="while_loop")
         if body.out_tree != carry_tree:
             raise JaxtypedTypeError(
                 f"while_loop: {body_desc} must return a carry with the same pytree structure as its input, "

@@ -527,7 +527,7 @@ def scan(
     while True:
         traced = trace_user_fun(
             f, args_tree, [*carry_avals, *x_avals], [*carry_names, *x_names],
-            desc=desc, transformation="scan", out_avals=carry_avals,
+            desc=desc, transformation="scan",
         )
         children = treedef_children(traced.out_tree) if traced.out_tree.num_nodes > 1 else []
         if len(children) != 2 or traced.out_tree != treedef_tuple(children):
@@ -649,12 +649,15 @@ def fori_loop(  # type: ignore[misc]  # typed as the pytree overload; the leaf o
     dtype = lo.dtype
     one = array_from_numpy(np.array(1, dtype), weak_type=lo.weak_type)
     if type(lo) is ArrayImpl and type(hi) is ArrayImpl:
+        # Bounds known in Python: as in JAX the counter is a Python int
+        # (weakly typed), and the loop is a scan.
         start, stop = int(np.asarray(lo)), int(np.asarray(hi))
-        first: Array = lo
+        first: Array = array_from_numpy(np.array(start, dtype), weak_type=True)
+        step = array_from_numpy(np.array(1, dtype), weak_type=True)
 
         def scan_body(carry: tuple[Array, C], _: None) -> tuple[tuple[Array, C], None]:
             i, val = carry
-            return (add(i, one), body_fun(i, val)), None
+            return (add(i, step), body_fun(i, val)), None
 
         (_, result), _ = scan(scan_body, (first, init_val), None, length=max(stop - start, 0))
         return result
