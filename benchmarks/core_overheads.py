@@ -20,9 +20,16 @@ and the ratio jaxtyped / JAX:
   0)))`` of a small model over a batch of 128, and the same eagerly (no
   ``jit``) over a batch of 16; ``make_jaxpr(grad(chain))`` for chains of 100
   and 1000 elementwise operations, also per operation. Each is checked
-  against JAX (``np.allclose``) before it is timed.
+  against JAX (``np.allclose``) before it is timed;
+- control flow: a tanh RNN written with ``lax.scan`` (hidden 128, input 32,
+  batch 16, 100 steps): ``jit(value_and_grad(loss))`` first call and steady
+  state, and the forward ``jit(loss)``; the compile time (trace + lower +
+  compile, caches cleared) of a scan with a small body over 10 and 1000
+  steps, and over 1000 steps with ``unroll=10``, beside the size of the
+  lowered module text (a loop, not the unrolled steps, so 1000 steps cost
+  what 10 do).
 
-``--only dispatch,eager,trace,mlp,matmul,grad_mlp,per_example,grad_trace``
+``--only dispatch,eager,trace,mlp,matmul,grad_mlp,per_example,grad_trace,scan_rnn,scan_compile``
 runs a subset (the default is all of them).
 
 JAX is an optional oracle here: without it only jaxtyped's numbers print.
@@ -72,7 +79,9 @@ def compare(
     print(f"{name:<34} jaxtyped {mine:10.2f} {unit}   jax {jax_time:10.2f} {unit}   ratio {mine / jax_time:5.2f}")
 
 
-SECTIONS = ("dispatch", "eager", "trace", "mlp", "matmul", "grad_mlp", "per_example", "grad_trace")
+SECTIONS = (
+    "dispatch", "eager", "trace", "mlp", "matmul", "grad_mlp", "per_example", "grad_trace", "scan_rnn", "scan_compile"
+)
 
 
 def _chain(namespace: Any, n: int) -> Callable[[Any], Any]:
@@ -139,6 +148,10 @@ def main() -> None:
         per_example(jax, args.repeat)
     if "grad_trace" in sections:
         grad_trace(jax, args.repeat)
+    if "scan_rnn" in sections:
+        scan_rnn(jax, args.repeat)
+    if "scan_compile" in sections:
+        scan_compile(jax, args.repeat)
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -474,6 +487,118 @@ def grad_trace(jax: Any, repeat: int) -> None:
         if jax:
             line += f"   jax per operation: {_timed(theirs_trace, number) / n * 1e6:.1f} us"
         print(line)
+
+
+# === control flow ===
+
+
+def _rnn_params(rng: np.random.Generator) -> dict[str, np.ndarray[Any, Any]]:
+    hidden, inputs = 128, 32
+    return {
+        "wx": (rng.normal(size=(inputs, hidden)) / np.sqrt(inputs)).astype(np.float32),
+        "wh": (rng.normal(size=(hidden, hidden)) / np.sqrt(hidden)).astype(np.float32),
+        "b": (rng.normal(size=(hidden,)) * 0.1).astype(np.float32),
+    }
+
+
+def _rnn_loss(namespace: Any, lax: Any) -> Callable[[Any, Any, Any], Any]:
+    """Mean squared hidden state of a tanh RNN over the leading axis of ``xs``;
+    the cell closes over ``params`` (they become the scan's consts)."""
+
+    def loss(params: Any, h0: Any, xs: Any) -> Any:
+        def cell(h: Any, x: Any) -> tuple[Any, Any]:
+            h = namespace.tanh(x @ params["wx"] + h @ params["wh"] + params["b"])
+            return h, h
+
+        _, hs = lax.scan(cell, h0, xs)
+        return namespace.mean(hs**2)
+
+    return loss
+
+
+def scan_rnn(jax: Any, repeat: int) -> None:
+    """A scan RNN: first call and steady state of ``jit(value_and_grad(loss))``,
+    and the steady state of the forward ``jit(loss)``."""
+    print("== tanh RNN with scan: hidden 128, input 32, batch 16, 100 steps ==")
+    rng = np.random.default_rng(2)
+    host_params = _rnn_params(rng)
+    host_h0 = np.zeros((16, 128), np.float32)
+    host_xs = rng.normal(size=(100, 16, 32)).astype(np.float32)
+    ours_args = ({k: jt.device_put(v) for k, v in host_params.items()}, jt.device_put(host_h0), jt.device_put(host_xs))
+    ours_loss = jt.jit(_rnn_loss(jnp, jt.lax))
+    ours_vg = jt.jit(jt.value_and_grad(_rnn_loss(jnp, jt.lax)))
+
+    def ours_first() -> object:
+        jt.clear_caches()
+        return _block(jt.jit(jt.value_and_grad(_rnn_loss(jnp, jt.lax)))(*ours_args))  # a new function: no cache
+
+    theirs: dict[str, Callable[[], object] | None] = {"first": None, "steady": None, "forward": None}
+    if jax is not None:
+        jargs = ({k: jax.device_put(v) for k, v in host_params.items()}, jax.device_put(host_h0), jax.device_put(host_xs))
+        theirs_loss = jax.jit(_rnn_loss(jax.numpy, jax.lax))
+        theirs_vg = jax.jit(jax.value_and_grad(_rnn_loss(jax.numpy, jax.lax)))
+        _agree("scan_rnn loss", ours_loss(*ours_args), theirs_loss(*jargs), jax)
+        _agree("scan_rnn value_and_grad", ours_vg(*ours_args), theirs_vg(*jargs), jax)
+
+        def theirs_first() -> object:
+            jax.clear_caches()
+            return _block_jax(jax, jax.jit(jax.value_and_grad(_rnn_loss(jax.numpy, jax.lax)))(*jargs))
+
+        theirs = {
+            "first": theirs_first,
+            "steady": lambda: _block_jax(jax, theirs_vg(*jargs)),
+            "forward": lambda: _block_jax(jax, theirs_loss(*jargs)),
+        }
+    compare("RNN value_and_grad first call", ours_first, theirs["first"], 1, repeat, "ms")
+    compare("RNN value_and_grad steady state", lambda: _block(ours_vg(*ours_args)), theirs["steady"], 20, repeat, "ms")
+    compare("RNN forward steady state", lambda: _block(ours_loss(*ours_args)), theirs["forward"], 50, repeat, "ms")
+
+
+def _small_scan(namespace: Any, lax: Any, unroll: int) -> Callable[[Any], Any]:
+    """A scan with a small body (a few elementwise operations on 8 floats)."""
+
+    def f(xs: Any) -> Any:
+        def body(c: Any, x: Any) -> tuple[Any, Any]:
+            c = namespace.sin(c) * 0.9 + x
+            return c, c * 2.0
+
+        return lax.scan(body, namespace.zeros_like(xs[0]), xs, unroll=unroll)
+
+    return f
+
+
+def scan_compile(jax: Any, repeat: int) -> None:
+    """Compile time (trace + lower + compile, every cache cleared, a new
+    function each time) of a small-bodied scan over 10 and 1000 steps, and
+    over 1000 steps with ``unroll=10``; the lowered module's text size."""
+    print("== scan compile time (trace+lower+compile), small body on 8 floats ==")
+    for length, unroll in ((10, 1), (1000, 1), (1000, 10)):
+        host = np.random.default_rng(3).normal(size=(length, 8)).astype(np.float32)
+        ours_x = jt.device_put(host)
+
+        def ours_compile(unroll: int = unroll, x: Any = ours_x) -> object:
+            jt.clear_caches()
+            return jt.jit(_small_scan(jnp, jt.lax, unroll)).lower(x).compile()
+
+        theirs_compile: Callable[[], object] | None = None
+        sizes = f"module text: jaxtyped {len(jt.jit(_small_scan(jnp, jt.lax, unroll)).lower(ours_x).as_text()):6d} chars"
+        if jax is not None:
+            jx = jax.device_put(host)
+            _agree(
+                f"scan length={length} unroll={unroll}",
+                jt.jit(_small_scan(jnp, jt.lax, unroll))(ours_x),
+                jax.jit(_small_scan(jax.numpy, jax.lax, unroll))(jx),
+                jax,
+            )
+
+            def theirs_compile_fn(unroll: int = unroll, x: Any = jx) -> object:
+                jax.clear_caches()
+                return jax.jit(_small_scan(jax.numpy, jax.lax, unroll)).lower(x).compile()
+
+            theirs_compile = theirs_compile_fn
+            sizes += f"   jax {len(jax.jit(_small_scan(jax.numpy, jax.lax, unroll)).lower(jx).as_text()):6d} chars"
+        compare(f"scan compile length={length} unroll={unroll}", ours_compile, theirs_compile, 1, repeat, "ms")
+        print(f"{'':<34} {sizes}")
 
 
 if __name__ == "__main__":

@@ -618,17 +618,24 @@ def _vectorised(f: Callable[[X], Y], tree: PyTreeDef, group: Sequence[Array], si
 # ``init_val`` is, as in ``while_loop``.
 @overload
 def fori_loop(
-    lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, Array], ArrayLike], init_val: ArrayLike
+    lower: ArrayLike,
+    upper: ArrayLike,
+    body_fun: Callable[[Array, Array], ArrayLike],
+    init_val: ArrayLike,
+    *,
+    unroll: int | bool | None = None,
 ) -> Array: ...
 @overload
-def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C) -> C: ...
+def fori_loop(
+    lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C, *, unroll: int | bool | None = None
+) -> C: ...
 def fori_loop(  # type: ignore[misc]  # typed as the pytree overload; the leaf one is its instance with leaves as Array
-    lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C
+    lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C, *, unroll: int | bool | None = None
 ) -> C:
     """``body_fun(i, val)`` for ``i`` from ``lower`` to ``upper - 1`` (JAX's
     ``lax.fori_loop``). With bounds known in Python the loop is a ``scan``
-    (so reverse-mode differentiable); traced bounds make it a
-    ``while_loop``.
+    (so reverse-mode differentiable, and ``unroll`` applies); traced bounds
+    make it a ``while_loop``.
 
     Example:
         >>> import jaxtyped as jt
@@ -659,8 +666,14 @@ def fori_loop(  # type: ignore[misc]  # typed as the pytree overload; the leaf o
             i, val = carry
             return (add(i, step), body_fun(i, val)), None
 
-        (_, result), _ = scan(scan_body, (first, init_val), None, length=max(stop - start, 0))
+        steps = 1 if unroll is None else unroll
+        (_, result), _ = scan(scan_body, (first, init_val), None, length=max(stop - start, 0), unroll=steps)
         return result
+    if unroll is not None:
+        raise JaxtypedValueError(
+            "fori_loop: unroll needs loop bounds known in Python (Python ints or concrete arrays); "
+            f"got lower {lo.aval.str_short()} and upper {hi.aval.str_short()} traced"
+        )
 
     def cond_fun(carry: tuple[Array, Array, C]) -> Array:
         return lt(carry[0], carry[1])
