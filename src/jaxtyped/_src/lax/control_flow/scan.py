@@ -55,7 +55,7 @@ from jaxtyped._src.lax.control_flow.common import (
 )
 from jaxtyped._src.lax.control_flow.loops import While, convert_carry, fixed_point, promote_carry, while_loop
 from jaxtyped._src.lax.elementwise_base import convert_to
-from jaxtyped._src.lax.slicing import dynamic_index_in_dim, dynamic_update_slice, slice_in_dim
+from jaxtyped._src.lax.slicing import dynamic_slice, dynamic_update_slice, slice_in_dim
 from jaxtyped._src.lax.structural import bdim_to_front, concatenate, expand_dims, instantiate, moveaxis, reshape, zeros
 from jaxtyped._src.pjit import batch_jaxpr, cached_value, jvp_jaxpr
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, treedef_children, treedef_tuple
@@ -412,7 +412,7 @@ def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
             else:
                 it = _i32(start + k)
             index = sub(_i32(length - 1), it) if prim.reverse else it
-            x = [dynamic_index_in_dim(v, index, 0, keepdims=False) for v in xs_]
+            x = [_read(v, index) for v in xs_]
             outs = eval_jaxpr(prim.jaxpr, (), *consts_, *carry, *x)
             carry = list(outs[: prim.num_carry])
             ys = [_write(y, o, index) for y, o in zip(ys, outs[prim.num_carry :], strict=True)]
@@ -446,10 +446,16 @@ def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
     return [*carry, *ys]
 
 
+# The counter is never negative: no wrap-around of negative indices.
+def _read(stacked: Array, index: Array) -> Array:
+    starts = [index, *(0 for _ in range(stacked.ndim - 1))]
+    row = dynamic_slice(stacked, starts, (1, *stacked.shape[1:]), allow_negative_indices=False)
+    return reshape(row, stacked.shape[1:])
+
+
 def _write(stacked: Array, value: Array, index: Array) -> Array:
-    zero = _i32(0)
-    starts = [index, *(zero for _ in range(value.ndim))]
-    return dynamic_update_slice(stacked, expand_dims(value, (0,)), starts)
+    starts = [index, *(0 for _ in range(value.ndim))]
+    return dynamic_update_slice(stacked, expand_dims(value, (0,)), starts, allow_negative_indices=False)
 
 
 # === user-facing functions ===
