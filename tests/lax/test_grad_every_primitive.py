@@ -229,7 +229,42 @@ def _structural_rows() -> list[Row]:
     ]  # fmt: skip
 
 
-ROWS = [*_unary_rows(), *_binary_rows(), *_structural_rows()]
+def _cond(o: Ops, p: Any, a: Any, b: Any) -> Any:
+    def true_fun(x: Any, y: Any) -> Any:
+        return o.lax.mul(o.lax.sin(x), y)
+
+    def false_fun(x: Any, y: Any) -> Any:
+        return o.lax.sub(o.lax.mul(x, x), o.lax.tanh(y))
+
+    return o.lax.cond(p, true_fun, false_fun, a, b)
+
+
+def _switch(o: Ops, i: Any, a: Any) -> Any:
+    def square(x: Any) -> Any:
+        return o.lax.mul(x, x)
+
+    return o.lax.switch(i, [o.lax.sin, square, o.lax.exp], a)
+
+
+def _scan(o: Ops, a: Any, xs: Any) -> Any:
+    def f(c: Any, x: Any) -> tuple[Any, Any]:
+        return o.lax.mul(o.lax.sin(c), x), o.lax.mul(c, x)
+
+    carry, ys = o.lax.scan(f, a, xs)
+    return o.lax.concatenate([ys, o.lax.expand_dims(carry, (0,))], 0)
+
+
+def _control_flow_rows() -> list[Row]:
+    x, y = In(S23), In(S23)
+    return [
+        Row("cond_true", "cond", k3(_cond), (In((), values=(1,), dtype=B), x, y)),
+        Row("cond_false", "cond", k3(_cond), (In((), values=(0,), dtype=B), x, y)),
+        Row("switch_clamped", "cond", k2(_switch), (In((), values=(7,), dtype=I), x)),
+        Row("scan", "scan", k2(_scan), (In((2,)), In((3, 2)))),
+    ]
+
+
+ROWS = [*_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows()]
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
 NON_DIFFERENTIABLE: dict[str, str] = {
@@ -255,6 +290,7 @@ NON_DIFFERENTIABLE: dict[str, str] = {
     "argmax": "integer (index) output",
     "argmin": "integer (index) output",
     "iota": "no operands",
+    "while": "reverse mode unsupported, as in JAX (forward mode: test_control_flow_loops.py)",
 }
 
 

@@ -375,6 +375,93 @@ def _slicing_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+def _cond(m: Any, p: Any, a: Any, b: Any) -> Any:
+    def true_fun(x: Any, y: Any) -> Any:
+        return m.mul(m.sin(x), y)
+
+    def false_fun(x: Any, y: Any) -> Any:
+        return m.sub(x, m.mul(y, y))
+
+    return m.cond(p, true_fun, false_fun, a, b)
+
+
+def _switch(m: Any, i: Any, a: Any) -> Any:
+    def square(x: Any) -> Any:
+        return m.mul(x, x)
+
+    return m.switch(i, [m.sin, square, m.neg], a)  # i outside 0..2 is clamped
+
+
+def _while(m: Any, n: Any, a: Any) -> Any:
+    # Counts n down (so batching n batches the predicate); int32 literals,
+    # as a Python int would be int64 under x64 and lax does not promote.
+    def cond_fun(c: tuple[Any, Any]) -> Any:
+        return m.gt(c[0], np.int32(0))
+
+    def body_fun(c: tuple[Any, Any]) -> tuple[Any, Any]:
+        return m.sub(c[0], np.int32(1)), m.mul(m.sin(c[1]), 1.5)
+
+    return m.while_loop(cond_fun, body_fun, (n, a))[1]
+
+
+def _fori(m: Any, a: Any, b: Any) -> Any:
+    def body_fun(i: Any, c: Any) -> Any:
+        return m.add(m.sin(c), m.dynamic_index_in_dim(b, i, 0, False))
+
+    return m.fori_loop(0, 3, body_fun, a)
+
+
+def _scan(m: Any, a: Any, xs: Any) -> Any:
+    def f(c: Any, x: Any) -> tuple[Any, Any]:
+        return m.mul(m.sin(c), x), m.add(c, x)
+
+    carry, ys = m.scan(f, a, xs)
+    return m.concatenate([ys, m.expand_dims(carry, (0,))], 0)
+
+
+def _map(m: Any, xs: Any) -> Any:
+    def f(x: Any) -> Any:
+        return m.mul(m.sin(x), x)
+
+    return m.map(f, xs)
+
+
+def _np_while(n: NDArray, a: NDArray) -> NDArray:
+    for _ in range(int(n)):
+        a = np.sin(a) * 1.5
+    return a
+
+
+def _np_fori(a: NDArray, b: NDArray) -> NDArray:
+    for i in range(3):
+        a = np.sin(a) + b[i]
+    return a
+
+
+def _np_scan(a: NDArray, xs: NDArray) -> NDArray:
+    ys: list[NDArray] = []
+    for x in xs:
+        a, y = np.sin(a) * x, a + x
+        ys.append(y)
+    return np.stack([*ys, a])
+
+
+def _control_flow_rows() -> list[Row]:
+    # Small: the loops compile through XLA even eagerly. Their own tests
+    # are in test_control_flow_{cond,loops,scan}.py.
+    f32 = ("float32",)
+    return [
+        Row("cond", f3(_cond), (Arg((), dtype="bool"), Arg(S23), Arg(S23)), f32,
+            np_ref=r3(lambda p, a, b: np.sin(a) * b if p else a - b * b)),
+        Row("switch", f2(_switch), (Arg((), -2, 4, dtype=I32), Arg(S23)), f32,
+            np_ref=r2(lambda i, a: (np.sin, np.square, np.negative)[int(np.clip(i, 0, 2))](a))),
+        Row("while_loop", f2(_while), (Arg((), -1, 3, dtype=I32), Arg((3,))), f32, np_ref=_np_while),
+        Row("fori_loop", f2(_fori), (Arg((3,)), Arg((3, 3))), f32, np_ref=_np_fori),
+        Row("scan", f2(_scan), (Arg((2,)), Arg((3, 2))), f32, np_ref=_np_scan),
+        Row("map", f1(_map), (Arg((4, 3)),), f32, np_ref=r1(lambda xs: np.sin(xs) * xs)),
+    ]  # fmt: skip
+
+
 ROWS: list[Row] = [
     *_unary_rows(),
     *_arith_rows(),
@@ -384,6 +471,7 @@ ROWS: list[Row] = [
     *_structural_rows(),
     *_conversion_rows(),
     *_slicing_rows(),
+    *_control_flow_rows(),
 ]
 BY_ID = {r.id: r for r in ROWS}
 

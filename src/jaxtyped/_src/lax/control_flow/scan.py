@@ -448,13 +448,13 @@ def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
 
 # The counter is never negative: no wrap-around of negative indices.
 def _read(stacked: Array, index: Array) -> Array:
-    starts = [index, *(0 for _ in range(stacked.ndim - 1))]
+    starts: list[ArrayLike] = [index, *(0 for _ in range(stacked.ndim - 1))]
     row = dynamic_slice(stacked, starts, (1, *stacked.shape[1:]), allow_negative_indices=False)
     return reshape(row, stacked.shape[1:])
 
 
 def _write(stacked: Array, value: Array, index: Array) -> Array:
-    starts = [index, *(0 for _ in range(value.ndim))]
+    starts: list[ArrayLike] = [index, *(0 for _ in range(value.ndim))]
     return dynamic_update_slice(stacked, expand_dims(value, (0,)), starts, allow_negative_indices=False)
 
 
