@@ -45,7 +45,7 @@ from typing_extensions import ParamSpec, override
 from jaxtyped._src import dtypes
 from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import ArrayImpl, is_numpy_value, is_python_scalar, shared_numpy_constants, to_array
+from jaxtyped._src.core.array_impl import ArrayImpl, shared_numpy_constants
 from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.check import maybe_check_jaxpr
 from jaxtyped._src.core.interpreter import Tracer, bind, current_interpreter, transformation_scope
@@ -62,13 +62,12 @@ from jaxtyped._src.errors import (
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.arithmetic import add, stop_gradient
 from jaxtyped._src.lax.structural import zeros
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves
 from jaxtyped._src.pjit import consts_as_invars
 from jaxtyped._src.tree_util import (
     PyTreeDef,
     broadcast_prefix,
-    keystr,
     tree_flatten,
-    tree_flatten_with_path,
     tree_leaves,
     tree_unflatten,
 )
@@ -160,25 +159,6 @@ class _Signature:
         return [nondiff[i] if i in nondiff else next(diff) for i in range(self.nargs)]
 
 
-def _named_leaves(tree: object, root: str) -> tuple[list[object], list[str], PyTreeDef]:
-    """Leaves of ``tree``, their names (``root`` plus the key path) and the
-    tree structure."""
-    pairs, treedef = tree_flatten_with_path(tree)
-    return [leaf for _, leaf in pairs], [root + keystr(path) for path, _ in pairs], treedef
-
-
-def _as_array(leaf: object, what: str) -> Array:
-    """A leaf of a user value as an Array; ``what`` names it in the error."""
-    if isinstance(leaf, Array):
-        return leaf
-    if is_python_scalar(leaf) or is_numpy_value(leaf):
-        return to_array(leaf, what)
-    raise JaxtypedTypeError(
-        f"{what} has type {type(leaf).__name__}, which is not a valid JAX-style type "
-        "(arrays, scalars and pytrees of them are)"
-    )
-
-
 def _describe(value: object) -> str:
     if isinstance(value, Array):
         return f"an array {value.aval.str_short()}"
@@ -212,14 +192,14 @@ def _check_outputs(value: object, sig: _Signature, rule_desc: str, role: str, ta
     """The leaves of a rule's ``role`` output (``primal output``, ...),
     checked against the structure of the function's output and its types
     (or their tangent types, with ``tangent``)."""
-    leaves, names, treedef = _named_leaves(value, "output")
+    leaves, names, treedef = named_leaves(value, "output")
     if treedef != sig.out_tree:
         raise JaxtypedTypeError(
             f"{rule_desc}: the {role} has structure {treedef}, but {sig.fun_name} returns {sig.out_tree}"
         )
     arrays: list[Array] = []
     for leaf, name, out_aval in zip(leaves, names, sig.out_avals, strict=True):
-        x = _as_array(leaf, f"{rule_desc}: the {role} at {name}")
+        x = leaf_as_array(leaf, f"{rule_desc}: the {role} at {name}")
         want = out_aval.to_tangent_aval() if tangent else out_aval
         if not x.aval.same_type(want):
             tangent_type = f", whose tangent type is {want.str_short()}" if tangent else ""
@@ -281,7 +261,7 @@ def _checked_cotangent(ct: object, sig: _Signature, index: int, desc: str) -> Ta
     if dtypes.is_float0(want.dtype):
         # Integer inputs get float0 zeros whatever the rule returned (as in JAX).
         return Zero(want)
-    x = _as_array(ct, f"{desc}: the cotangent for {name}")
+    x = leaf_as_array(ct, f"{desc}: the cotangent for {name}")
     if not x.aval.same_type(want):
         raise JaxtypedTypeError(
             f"{desc}: the cotangent for {name} has type {x.aval.str_short()}, but {name} has type "
@@ -335,8 +315,8 @@ class _UserFwd(FwdRule):
         sig = self.sig
         out, residuals = _pair(self.rule(*sig.full_args(primals)), self.desc, "(primal_out, residuals)")
         outs = _check_outputs(out, sig, self.desc, "primal output", tangent=False)
-        leaves, names, res_tree = _named_leaves(residuals, "residuals")
-        res = tuple(_as_array(leaf, f"{self.desc}: {name}") for leaf, name in zip(leaves, names))
+        leaves, names, res_tree = named_leaves(residuals, "residuals")
+        res = tuple(leaf_as_array(leaf, f"{self.desc}: {name}") for leaf, name in zip(leaves, names))
         return outs, res, res_tree
 
 
@@ -447,7 +427,7 @@ class _CustomFunction(Generic[P, R]):
             arrays: list[Array] = leaves
         else:
             names = self._leaf_names(full)
-            arrays = [_as_array(x, f"{self.kind} function {self._desc}: argument {n}") for x, n in zip(leaves, names)]
+            arrays = [leaf_as_array(x, f"{self.kind} function {self._desc}: argument {n}") for x, n in zip(leaves, names)]
         avals = tuple(a.aval for a in arrays)
         static_key = tuple(s.key() for s in statics)
         key = (len(full), in_tree, avals, static_key, tuple(t.aval for t in traced), config.trace_state())
@@ -474,7 +454,7 @@ class _CustomFunction(Generic[P, R]):
         """Names of the differentiable leaves (``x``, ``params['w']``)."""
         names = self._arg_names(len(full))
         nondiff = set(self.nondiff_argnums)
-        return [n for i, a in enumerate(full) if i not in nondiff for n in _named_leaves(a, names[i])[1]]
+        return [n for i, a in enumerate(full) if i not in nondiff for n in named_leaves(a, names[i])[1]]
 
     def _trace(
         self,
@@ -503,8 +483,8 @@ class _CustomFunction(Generic[P, R]):
                 out_avals=(),
             )
             out = self._untyped_fun(*sig.full_args([*traced_args, *diff_args]))
-            out_leaves, out_names, out_tree = _named_leaves(out, "output")
-            outs = [_as_array(x, f"{self.kind} function {self._desc}: {n}") for x, n in zip(out_leaves, out_names)]
+            out_leaves, out_names, out_tree = named_leaves(out, "output")
+            outs = [leaf_as_array(x, f"{self.kind} function {self._desc}: {n}") for x, n in zip(out_leaves, out_names)]
             closed = interp.build(outs)
         maybe_check_jaxpr(closed)
         sig = dataclasses.replace(sig, out_tree=out_tree, out_avals=closed.jaxpr.out_avals)
@@ -664,10 +644,10 @@ def _sum_of_jvps(fun: Callable[..., Any], jvps: tuple[Callable[..., Any] | None,
                     f"custom_jvp rule {describe_function(rule)} of {describe_function(fun)}: the tangent has "
                     f"structure {tree}, but the function returns {out_tree}"
                 )
-            arrays = [_as_array(x, f"custom_jvp rule {describe_function(rule)}: tangent") for x in leaves]
+            arrays = [leaf_as_array(x, f"custom_jvp rule {describe_function(rule)}: tangent") for x in leaves]
             total = [x if acc is None else add(acc, x) for acc, x in zip(total, arrays)]
         outs = [
-            zeros(_as_array(o, "output").aval.to_tangent_aval()) if t is None else t for o, t in zip(out_leaves, total)
+            zeros(leaf_as_array(o, "output").aval.to_tangent_aval()) if t is None else t for o, t in zip(out_leaves, total)
         ]
         return primal_out, tree_unflatten(out_tree, outs)
 

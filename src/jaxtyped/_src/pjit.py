@@ -34,13 +34,13 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, device_buffer, mark_donated
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
-from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
+from jaxtyped._src.core.interpreter import EVAL, bind, current_interpreter, interpreting, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.interpreters.jvp import JVPInterpreter
-from jaxtyped._src.interpreters.partial_eval import JaxprSplit, partial_eval_jaxpr
+from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.ad import transpose_jaxpr
 from jaxtyped._src.lax.structural import bdim_to_front
@@ -55,7 +55,8 @@ __all__ = [
     "executable_for",
     "clear_call_caches",
     "cached_transform",
-    "cached_split",
+    "check_operand_types",
+    "evaluate_eagerly",
     "jvp_jaxpr",
     "batch_jaxpr",
     "call_jvp",
@@ -94,11 +95,7 @@ class JitCall(Primitive):
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
-        expected = self.jaxpr.in_avals
-        if len(avals) != len(expected) or not all(a.same_type(e) for a, e in zip(avals, expected)):
-            got = ", ".join(a.str_short() for a in avals)
-            want = ", ".join(a.str_short() for a in expected)
-            raise JaxtypedTypeError(f"jit of {self.fun_name}: called with ({got}) but traced for ({want})")
+        check_operand_types(f"jit of {self.fun_name}", avals, self.jaxpr.in_avals)
         return self.jaxpr.out_avals
 
     @override
@@ -119,7 +116,7 @@ class JitCall(Primitive):
 
     @override
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit:
-        split = cached_split(("partial_eval", self.jaxpr, unknowns), lambda: partial_eval_jaxpr(self.jaxpr, unknowns))
+        split = cached_value(("partial_eval", self.jaxpr, unknowns), lambda: partial_eval_jaxpr(self.jaxpr, unknowns))
         no_donation = (False,) * len(split.known.invars)
         known = JitCall(split.known, self.fun_name, no_donation)
         unknown = JitCall(split.unknown, self.fun_name, (False,) * len(split.unknown.invars))
@@ -148,7 +145,33 @@ def jit_call(closed: ClosedJaxpr, fun_name: str, args: Sequence[Array], donated:
     return bind(prim, *closed.consts, *args)
 
 
-# === rules shared by call primitives (jit, checkpoint) ===
+# === rules shared by higher-order primitives (jit, checkpoint, control flow) ===
+
+
+def check_operand_types(
+    where: str, avals: Sequence[ShapedArray], expected: Sequence[ShapedArray], takes: str = "traced for"
+) -> None:
+    """The ``abstract_eval`` check of a primitive holding jaxprs: the
+    operands have the types its jaxprs take (weak types aside)."""
+    if len(avals) != len(expected) or not all(a.same_type(e) for a, e in zip(avals, expected)):
+        got = ", ".join(a.str_short() for a in avals)
+        want = ", ".join(a.str_short() for a in expected)
+        raise JaxtypedTypeError(f"{where}: called with ({got}) but {takes} ({want})")
+
+
+def evaluate_eagerly(fun: Callable[[], Sequence[Array]]) -> tuple[ArrayImpl, ...]:
+    """Run ``fun`` (which applies jaxprs) op by op on the evaluating
+    interpreter, checking that it produced concrete arrays: the eager
+    evaluation of a checkpoint or of a cond's chosen branch."""
+    with interpreting(EVAL):
+        outs = fun()
+    results: list[ArrayImpl] = []
+    for out in outs:
+        if type(out) is not ArrayImpl:
+            raise AssertionError(f"internal error: eager evaluation produced {type(out).__name__}")
+        results.append(out)
+    return tuple(results)
+
 
 # Binds a call primitive of the caller's kind on a transformed jaxpr.
 CallJaxpr = Callable[[ClosedJaxpr, Sequence[Array]], tuple[Array, ...]]
@@ -233,7 +256,6 @@ def clear_call_caches() -> None:
         _executables.clear()
     with _transform_lock:
         _transform_cache.clear()
-        _split_cache.clear()
         _value_cache.clear()
 
 
@@ -293,30 +315,13 @@ def cached_transform(key: Hashable, make: Callable[[], tuple[ClosedJaxpr, T]]) -
     return result
 
 
-_split_cache: "OrderedDict[Hashable, JaxprSplit]" = OrderedDict()
-
-
-def cached_split(key: Hashable, make: Callable[[], JaxprSplit]) -> JaxprSplit:
-    """``make()`` cached under ``key`` (splits hold no consts)."""
-    with _transform_lock:
-        hit = _split_cache.get(key)
-        if hit is not None:
-            _split_cache.move_to_end(key)
-            return hit
-    result = make()
-    with _transform_lock:
-        _split_cache[key] = result
-        while len(_split_cache) > _TRANSFORM_CACHE_MAX:
-            _split_cache.popitem(last=False)
-    return result
-
-
 _value_cache: "OrderedDict[Hashable, object]" = OrderedDict()
 
 
 def cached_value(key: Hashable, make: Callable[[], T]) -> T:
-    """``make()`` cached under ``key``; for transformed jaxprs of
-    higher-order primitives whose results hold no traced values."""
+    """``make()`` cached under ``key``; for what higher-order primitives
+    derive from their jaxprs (splits, transformed loops) when the result
+    holds no traced values."""
     with _transform_lock:
         if key in _value_cache:
             _value_cache.move_to_end(key)

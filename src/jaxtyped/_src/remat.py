@@ -44,7 +44,7 @@ from jaxtyped._src.core.array_impl import ArrayImpl, shared_numpy_constants, to_
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray
 from jaxtyped._src.core.check import maybe_check_jaxpr
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
-from jaxtyped._src.core.interpreter import EVAL, bind, current_interpreter, interpreting, transformation_scope
+from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, JaxprBuilder, Literal, Var, eval_jaxpr
 from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
 from jaxtyped._src.errors import (
@@ -58,7 +58,9 @@ from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import lower_jaxpr_inline
 from jaxtyped._src.pjit import (
     JitCall,
-    cached_split,
+    cached_value,
+    check_operand_types,
+    evaluate_eagerly,
     call_batch,
     call_jvp,
     call_transpose,
@@ -153,24 +155,13 @@ class Checkpoint(Primitive):
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
-        expected = self.jaxpr.in_avals
-        if len(avals) != len(expected) or not all(a.same_type(e) for a, e in zip(avals, expected)):
-            got = ", ".join(a.str_short() for a in avals)
-            want = ", ".join(a.str_short() for a in expected)
-            raise JaxtypedTypeError(f"checkpoint: called with ({got}) but traced for ({want})")
+        check_operand_types("checkpoint", avals, self.jaxpr.in_avals)
         return self.jaxpr.out_avals
 
     @override
     def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
         # Op by op, as JAX does: an eager checkpoint compiles nothing.
-        with interpreting(EVAL):
-            outs = eval_jaxpr(self.jaxpr, (), *args)
-        results: list[ArrayImpl] = []
-        for out in outs:
-            if type(out) is not ArrayImpl:
-                raise AssertionError(f"internal error: eager checkpoint produced {type(out).__name__}")
-            results.append(out)
-        return tuple(results)
+        return evaluate_eagerly(lambda: eval_jaxpr(self.jaxpr, (), *args))
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -185,7 +176,7 @@ class Checkpoint(Primitive):
         if all(unknowns):
             return None  # nothing runs now: stage the checkpoint as it is
         key = ("checkpoint_partial_eval", self.jaxpr, unknowns, self.policy)
-        split = cached_split(key, lambda: partial_eval_jaxpr(inline_calls(self.jaxpr), unknowns, eqn_policy(self.policy)))
+        split = cached_value(key, lambda: partial_eval_jaxpr(inline_calls(self.jaxpr), unknowns, eqn_policy(self.policy)))
         known = Checkpoint(split.known, self.prevent_cse, self.differentiated, self.policy)
         unknown = Checkpoint(split.unknown, self.prevent_cse, True, self.policy)
         return PartialEvalSplit(known, unknown, split.out_unknowns, split.num_res)

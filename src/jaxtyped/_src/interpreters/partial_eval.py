@@ -28,7 +28,7 @@ from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, Literal, Var
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.interpreters.staging import StagingInterpreter, StagingTracer
 
-__all__ = ["PartialEvalInterpreter", "JaxprSplit", "partial_eval_jaxpr", "dce_jaxpr", "SaveablePolicy"]
+__all__ = ["PartialEvalInterpreter", "JaxprSplit", "partial_eval_jaxpr", "dce_jaxpr", "SaveablePolicy", "next_var_count"]
 
 # Whether a known equation's outputs may be saved as residuals (True) or
 # must be recomputed by the unknown side (False).
@@ -190,13 +190,19 @@ def _residuals(
     return list(residuals), recompute
 
 
+def next_var_count(jaxpr: Jaxpr) -> int:
+    """A var number after every var of ``jaxpr``'s: vars numbered from it
+    never collide with the jaxpr's own."""
+    counts = [v.count for v in jaxpr.constvars + jaxpr.invars]
+    counts += [v.count for e in jaxpr.eqns for v in e.outvars]
+    return max(counts, default=-1) + 1
+
+
 class _FreshVars:
     """Vars numbered after every var of a jaxpr (so they never collide)."""
 
     def __init__(self, jaxpr: Jaxpr) -> None:
-        counts = [v.count for v in jaxpr.invars]
-        counts += [v.count for e in jaxpr.eqns for v in e.outvars]
-        self._next = max(counts, default=-1) + 1
+        self._next = next_var_count(jaxpr)
 
     def new(self, aval: ShapedArray) -> Var:
         var = Var(self._next, aval)

@@ -8,9 +8,10 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_numpy_value, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten_with_path
 from jaxtyped._src.util import is_int
 
 __all__ = [
@@ -22,6 +23,8 @@ __all__ = [
     "operand",
     "operands_same_kind",
     "scalar_like",
+    "named_leaves",
+    "leaf_as_array",
 ]
 
 
@@ -70,6 +73,25 @@ def same_kind(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
 def operand(x: object, where: str) -> Array:
     """``x`` as an Array; the error names ``where`` (function and argument)."""
     return to_array(x, where)
+
+
+def named_leaves(tree: object, root: str) -> tuple[list[object], list[str], PyTreeDef]:
+    """Leaves of a user value, their names (``root`` plus the key path,
+    e.g. ``carry[1]['h']``) and the tree structure."""
+    pairs, treedef = tree_flatten_with_path(tree)
+    return [leaf for _, leaf in pairs], [root + keystr(path) for path, _ in pairs], treedef
+
+
+def leaf_as_array(leaf: object, what: str) -> Array:
+    """A leaf of a user value as an Array; ``what`` names it in the error."""
+    if isinstance(leaf, Array):
+        return leaf
+    if is_python_scalar(leaf) or is_numpy_value(leaf):
+        return to_array(leaf, what)
+    raise JaxtypedTypeError(
+        f"{what} has type {type(leaf).__name__}, which is not a valid JAX-style type "
+        "(arrays, scalars and pytrees of them are)"
+    )
 
 
 def scalar_like(

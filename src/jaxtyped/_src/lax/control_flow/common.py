@@ -10,66 +10,48 @@ loop is again a loop. The user-facing functions trace the Python callables
 once per call into jaxprs, check their types, and bind.
 
 This module holds what the three share: tracing user functions over pytrees
-with named leaves, type comparison with the path of the first difference,
-and small pure edits of jaxprs (reordering and padding their inputs).
+with named leaves, type comparison, small pure edits of jaxprs (reordering
+and inserting inputs, joining branches' consts), and eager evaluation of
+loops (compiled, or op by op under ``disable_jit``).
 """
 
 from collections.abc import Callable, Sequence
+import numpy as np
+
 from jaxtyped._src import dtypes
 from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import ArrayImpl, is_numpy_value, is_python_scalar, shared_numpy_constants, to_array
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, shared_numpy_constants
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.check import maybe_check_jaxpr
-from jaxtyped._src.core.interpreter import EVAL, current_interpreter, interpreting, transformation_scope
+from jaxtyped._src.core.interpreter import current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Eqn, Jaxpr, Var, eval_jaxpr
 from jaxtyped._src.core.primitive import Primitive
-from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.interpreters.partial_eval import next_var_count
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves
 from jaxtyped._src.pjit import consts_as_invars, executable_for, run_executable
-from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten_with_path
+from jaxtyped._src.tree_util import PyTreeDef
 
 __all__ = [
-    "named_leaves",
-    "leaf_as_array",
     "TracedFun",
     "trace_user_fun",
     "trace_flat",
     "type_difference",
     "reorder_jaxpr",
     "segment_order",
-    "consts_first",
     "insert_invars",
     "join_consts",
     "drop_invars",
     "evaluate_compiled",
-    "evaluate_eagerly",
     "same_up_to_weak_type",
     "promoted_carry",
-    "closed_as_operands",
     "use_python_loops",
+    "i32_scalar",
+    "with_leading_axis",
     "eval_closed",
 ]
-
-
-def named_leaves(tree: object, root: str) -> tuple[list[object], list[str], PyTreeDef]:
-    """Leaves of ``tree``, their names (``root`` plus the key path, e.g.
-    ``carry[1]['h']``) and the tree structure."""
-    pairs, treedef = tree_flatten_with_path(tree)
-    return [leaf for _, leaf in pairs], [root + keystr(path) for path, _ in pairs], treedef
-
-
-def leaf_as_array(leaf: object, what: str) -> Array:
-    """A leaf of a user value as an Array; ``what`` names it in the error."""
-    if isinstance(leaf, Array):
-        return leaf
-    if is_python_scalar(leaf) or is_numpy_value(leaf):
-        return to_array(leaf, what)
-    raise JaxtypedTypeError(
-        f"{what} has type {type(leaf).__name__}, which is not a valid JAX-style type "
-        "(arrays, scalars and pytrees of them are)"
-    )
 
 
 class TracedFun:
@@ -170,24 +152,12 @@ def type_difference(a: ShapedArray, b: ShapedArray) -> str | None:
 # === pure edits of jaxprs ===
 
 
-def _fresh_var_counter(jaxpr: Jaxpr) -> int:
-    counts = [v.count for v in jaxpr.constvars + jaxpr.invars]
-    counts += [v.count for e in jaxpr.eqns for v in e.outvars]
-    return max(counts, default=-1) + 1
-
-
 def segment_order(sizes: Sequence[int], order: Sequence[int]) -> list[int]:
     """The permutation that lists the segments of a sequence (of lengths
     ``sizes``) in the order ``order``: for :func:`reorder_jaxpr` and
     ``unknown_order``."""
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     return [starts[seg] + k for seg in order for k in range(sizes[seg])]
-
-
-def consts_first(jaxpr: Jaxpr) -> Jaxpr:
-    """``jaxpr`` with its constvars turned into leading invars (the
-    consts then become leading operands)."""
-    return consts_as_invars(jaxpr)
 
 
 def reorder_jaxpr(jaxpr: Jaxpr, in_order: Sequence[int], out_order: Sequence[int] | None = None) -> Jaxpr:
@@ -204,7 +174,7 @@ def insert_invars(jaxpr: Jaxpr, at: int, avals: Sequence[ShapedArray]) -> Jaxpr:
     input ``at``."""
     if not avals:
         return jaxpr
-    count = _fresh_var_counter(jaxpr)
+    count = next_var_count(jaxpr)
     new = tuple(Var(count + i, aval) for i, aval in enumerate(avals))
     invars = jaxpr.invars[:at] + new + jaxpr.invars[at:]
     return Jaxpr(jaxpr.constvars, invars, jaxpr.outvars, jaxpr.eqns)
@@ -237,12 +207,6 @@ def drop_invars(jaxpr: Jaxpr, keep: Sequence[bool]) -> Jaxpr:
     return Jaxpr(jaxpr.constvars, invars, jaxpr.outvars, jaxpr.eqns)
 
 
-def closed_as_operands(closed: ClosedJaxpr) -> tuple[Jaxpr, tuple[Array, ...]]:
-    """A closed jaxpr as a const-free jaxpr taking its consts first, and
-    those consts (to pass as leading operands)."""
-    return consts_as_invars(closed.jaxpr), closed.consts
-
-
 # === eager evaluation ===
 
 
@@ -257,17 +221,14 @@ def evaluate_compiled(prim: Primitive, args: tuple[ArrayImpl, ...], out_avals: t
     return run_executable(executable, args, (False,) * len(args), out_avals, prim.name)
 
 
-def evaluate_eagerly(fun: Callable[[], Sequence[Array]]) -> tuple[ArrayImpl, ...]:
-    """Run ``fun`` op by op on the evaluating interpreter and check that it
-    produced concrete arrays."""
-    with interpreting(EVAL):
-        outs = fun()
-    results: list[ArrayImpl] = []
-    for out in outs:
-        if type(out) is not ArrayImpl:
-            raise AssertionError(f"internal error: eager control flow produced {type(out).__name__}")
-        results.append(out)
-    return tuple(results)
+def i32_scalar(value: int) -> ArrayImpl:
+    """A strongly typed ``int32`` scalar (loop counters, branch indices)."""
+    return array_from_numpy(np.array(value, np.int32))
+
+
+def with_leading_axis(aval: ShapedArray, size: int) -> ShapedArray:
+    """``aval`` with a new leading axis of ``size``."""
+    return ShapedArray((size, *aval.shape), aval.dtype, aval.weak_type)
 
 
 def use_python_loops() -> bool:

@@ -38,15 +38,14 @@ from jaxtyped._src.lax.arithmetic import max as lax_max
 from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.lax.arithmetic import min as lax_min
 from jaxtyped._src.lax.comparison import eq, ne
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves
 from jaxtyped._src.lax.control_flow.common import (
+    i32_scalar,
     TracedFun,
     eval_closed,
-    evaluate_eagerly,
     insert_invars,
     join_consts,
     same_up_to_weak_type,
-    leaf_as_array,
-    named_leaves,
     trace_flat,
     trace_user_fun,
     type_difference,
@@ -54,7 +53,7 @@ from jaxtyped._src.lax.control_flow.common import (
 from jaxtyped._src.lax.elementwise_base import convert_element_type
 from jaxtyped._src.lax.structural import bdim_to_front, broadcast_in_dim, select_n, zeros
 from jaxtyped._src.lowering import lower_jaxpr_inline
-from jaxtyped._src.pjit import batch_jaxpr, cached_value, jvp_jaxpr
+from jaxtyped._src.pjit import batch_jaxpr, cached_value, check_operand_types, evaluate_eagerly, jvp_jaxpr
 from jaxtyped._src.tree_util import PyTreeDef
 from jaxtyped._src.util import describe_function
 
@@ -84,11 +83,7 @@ class Cond(Primitive):
         index, *ops = avals
         if index.shape != () or index.dtype != np.dtype(np.int32):
             raise JaxtypedTypeError(f"cond: the branch index must be an i32[] scalar, got {index.str_short()}")
-        expected = self.branches[0].in_avals
-        if len(ops) != len(expected) or not all(a.same_type(e) for a, e in zip(ops, expected)):
-            got = ", ".join(a.str_short() for a in ops)
-            want = ", ".join(a.str_short() for a in expected)
-            raise JaxtypedTypeError(f"cond: called with operands ({got}) but the branches take ({want})")
+        check_operand_types("cond", ops, self.branches[0].in_avals, "the branches take")
         return self.branches[0].out_avals
 
     @override
@@ -307,7 +302,7 @@ def switch(index: ArrayLike, branches: Sequence[Callable[..., R]], *operands: ob
     if len(branches) == 1:
         return branches[0](*operands)
     i32 = convert_element_type(x, np.int32)
-    clamped = lax_max(lax_min(i32, _i32(len(branches) - 1)), _i32(0))
+    clamped = lax_max(lax_min(i32, i32_scalar(len(branches) - 1)), i32_scalar(0))
     names = [f"branches[{i}]" for i in range(len(branches))]
     return _apply(clamped, list(branches), names, operands, "switch")
 
@@ -343,9 +338,6 @@ def cond(pred: ArrayLike, true_fun: Callable[..., R], false_fun: Callable[..., R
     index = convert_element_type(x, np.int32)
     return _apply(index, [false_fun, true_fun], ["false_fun", "true_fun"], operands, "cond")
 
-
-def _i32(value: int) -> ArrayImpl:
-    return array_from_numpy(np.array(value, np.int32))
 
 
 def _zero_like(x: Array) -> ArrayImpl:

@@ -26,7 +26,7 @@ from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, host_buffer
+from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
@@ -35,16 +35,15 @@ from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive,
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.partial_eval import dce_jaxpr, partial_eval_jaxpr
 from jaxtyped._src.lax.comparison import gt
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves
 from jaxtyped._src.lax.control_flow.common import (
-    consts_first,
+    i32_scalar,
+    with_leading_axis,
     drop_invars,
     eval_closed,
     evaluate_compiled,
-    evaluate_eagerly,
     insert_invars,
     join_consts,
-    leaf_as_array,
-    named_leaves,
     promoted_carry,
     reorder_jaxpr,
     trace_flat,
@@ -56,7 +55,7 @@ from jaxtyped._src.lax.elementwise_base import convert_element_type, convert_to
 from jaxtyped._src.lax.reductions import reduce_max
 from jaxtyped._src.lax.structural import bdim_to_front, broadcast_in_dim, instantiate, select_n
 from jaxtyped._src.lowering import lower_jaxpr_inline
-from jaxtyped._src.pjit import JitCall, batch_jaxpr, cached_value, jvp_jaxpr
+from jaxtyped._src.pjit import JitCall, batch_jaxpr, cached_value, check_operand_types, consts_as_invars, evaluate_eagerly, jvp_jaxpr
 from jaxtyped._src.tree_util import treedef_tuple
 from jaxtyped._src.util import describe_function
 
@@ -97,13 +96,9 @@ class While(Primitive):
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
-        carry = self.body_jaxpr.out_avals
         expected = self.cond_jaxpr.in_avals[: self.cond_nconsts] + self.body_jaxpr.in_avals
-        if len(avals) != len(expected) or not all(a.same_type(e) for a, e in zip(avals, expected)):
-            got = ", ".join(a.str_short() for a in avals)
-            want = ", ".join(a.str_short() for a in expected)
-            raise JaxtypedTypeError(f"while: called with ({got}) but the loop takes ({want})")
-        return carry
+        check_operand_types("while", avals, expected, "the loop takes")
+        return self.body_jaxpr.out_avals
 
     @override
     def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
@@ -150,7 +145,7 @@ class While(Primitive):
         k = len(closed.consts)
         order = [*range(k), *range(k, k + nb), *range(k + nb + nc, k + nb + nc + nbt)]
         order += [*range(k + nb, k + nb + nc), *range(k + nb + nc + nbt, k + nb + nc + nbt + nct)]
-        body = reorder_jaxpr(consts_first(body), order)
+        body = reorder_jaxpr(consts_as_invars(body), order)
         tangent_avals = [a.to_tangent_aval() for a, nz in zip(self.body_jaxpr.out_avals, carry_nz) if nz]
         cond = insert_invars(self.cond_jaxpr, len(self.cond_jaxpr.invars), tangent_avals)
         return While(cond, body, self.cond_nconsts, k + nb + nbt), closed.consts
@@ -164,7 +159,7 @@ class While(Primitive):
         carry_avals = self.body_jaxpr.out_avals
 
         def batched_avals(flags: tuple[bool, ...]) -> tuple[ShapedArray, ...]:
-            return tuple(_with_batch(a, axis.size) if f else a for a, f in zip(carry_avals, flags))
+            return tuple(with_leading_axis(a, axis.size) if f else a for a, f in zip(carry_avals, flags))
 
         def carry_dims_of(flags: tuple[bool, ...]) -> tuple[BatchDim, ...]:
             return tuple(0 if f else None for f in flags)
@@ -283,17 +278,9 @@ def _concrete(x: Array) -> ArrayImpl:
     return x
 
 
-def _with_batch(aval: ShapedArray, size: int) -> ShapedArray:
-    return ShapedArray((size, *aval.shape), aval.dtype, aval.weak_type)
-
-
 def _any(pred: Array) -> Array:
     as_int = convert_element_type(pred, np.int32)
-    return gt(reduce_max(as_int, tuple(range(pred.ndim))), _zero_i32())
-
-
-def _zero_i32() -> Array:
-    return array_from_numpy(np.zeros((), np.int32))
+    return gt(reduce_max(as_int, tuple(range(pred.ndim))), i32_scalar(0))
 
 
 def fixed_point(step: Callable[[tuple[bool, ...]], tuple[bool, ...]], start: tuple[bool, ...]) -> tuple[bool, ...]:
@@ -396,7 +383,7 @@ def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], objec
         got = ", ".join(a.str_short() for a in outs) or "nothing"
         raise JaxtypedTypeError(f"while_loop: {cond_desc} must return a boolean scalar, got {got}")
     prim = While(
-        consts_first(cond.closed.jaxpr), consts_first(body.closed.jaxpr), len(cond.closed.consts), len(body.closed.consts)
+        consts_as_invars(cond.closed.jaxpr), consts_as_invars(body.closed.jaxpr), len(cond.closed.consts), len(body.closed.consts)
     )
     results = bind(prim, *cond.closed.consts, *body.closed.consts, *carry)
     return carry_tree.unflatten(results)  # type: ignore[no-any-return]  # the carry keeps C's structure

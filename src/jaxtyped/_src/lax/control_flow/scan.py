@@ -40,13 +40,12 @@ from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
 from jaxtyped._src.lax.arithmetic import add, add_tangents, sub
 from jaxtyped._src.lax.comparison import lt
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves
 from jaxtyped._src.lax.control_flow.common import (
-    consts_first,
+    i32_scalar,
+    with_leading_axis,
     evaluate_compiled,
-    evaluate_eagerly,
     join_consts,
-    leaf_as_array,
-    named_leaves,
     reorder_jaxpr,
     segment_order,
     trace_flat,
@@ -57,7 +56,7 @@ from jaxtyped._src.lax.control_flow.loops import While, convert_carry, fixed_poi
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.slicing import dynamic_slice, dynamic_update_slice, slice_in_dim
 from jaxtyped._src.lax.structural import bdim_to_front, concatenate, expand_dims, instantiate, moveaxis, reshape, zeros
-from jaxtyped._src.pjit import batch_jaxpr, cached_value, jvp_jaxpr
+from jaxtyped._src.pjit import batch_jaxpr, cached_value, check_operand_types, consts_as_invars, evaluate_eagerly, jvp_jaxpr
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, treedef_children, treedef_tuple
 from jaxtyped._src.util import describe_function
 
@@ -108,16 +107,13 @@ class Scan(Primitive):
         return len(self.jaxpr.outvars) - self.num_carry
 
     def _stacked(self, aval: ShapedArray) -> ShapedArray:
-        return ShapedArray((self.length, *aval.shape), aval.dtype, aval.weak_type)
+        return with_leading_axis(aval, self.length)
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         consts_in, carry_in, xs_in = self.split_operands(self.jaxpr.in_avals)
         expected = (*consts_in, *carry_in, *(self._stacked(a) for a in xs_in))
-        if len(avals) != len(expected) or not all(a.same_type(e) for a, e in zip(avals, expected)):
-            got = ", ".join(a.str_short() for a in avals)
-            want = ", ".join(a.str_short() for a in expected)
-            raise JaxtypedTypeError(f"scan: called with ({got}) but the loop takes ({want})")
+        check_operand_types("scan", avals, expected, "the loop takes")
         outs = self.jaxpr.out_avals
         return (*outs[: self.num_carry], *(self._stacked(a) for a in outs[self.num_carry :]))
 
@@ -180,7 +176,7 @@ class Scan(Primitive):
         in_sizes = [k, self.num_consts, nk, self.num_xs, sum(consts_nz), sum(carry_nz), sum(xs_nz)]
         out_sizes = [nk, ny, sum(carry_nz), sum(ys_nz)]
         jaxpr = reorder_jaxpr(
-            consts_first(closed.jaxpr), segment_order(in_sizes, [0, 1, 4, 2, 5, 3, 6]), segment_order(out_sizes, [0, 2, 1, 3])
+            consts_as_invars(closed.jaxpr), segment_order(in_sizes, [0, 1, 4, 2, 5, 3, 6]), segment_order(out_sizes, [0, 2, 1, 3])
         )
         prim = Scan(jaxpr, self.length, nk + sum(carry_nz), k + self.num_consts + sum(consts_nz), self.reverse, self.unroll)
         return prim, closed.consts, ys_nz
@@ -199,7 +195,7 @@ class Scan(Primitive):
         carry_avals = self.jaxpr.in_avals[self.num_consts : self.num_consts + self.num_carry]
 
         def in_avals(flags: tuple[bool, ...]) -> tuple[ShapedArray, ...]:
-            carried = tuple(_with_leading(a, axis.size) if f else a for a, f in zip(carry_avals, flags))
+            carried = tuple(with_leading_axis(a, axis.size) if f else a for a, f in zip(carry_avals, flags))
             return const_avals + carried + x_avals
 
         def in_dims(flags: tuple[bool, ...]) -> tuple[BatchDim, ...]:
@@ -216,7 +212,7 @@ class Scan(Primitive):
         closed, _ = batch_jaxpr(self.jaxpr, axis, in_avals(batched), in_dims(batched), batched + ys_batched)
         carry = [bdim_to_front(c, d, axis.size) if b else c for c, d, b in zip(carry, carry_dims, batched)]
         k = len(closed.consts)
-        prim = Scan(consts_first(closed.jaxpr), self.length, self.num_carry, k + self.num_consts, self.reverse, self.unroll)
+        prim = Scan(consts_as_invars(closed.jaxpr), self.length, self.num_carry, k + self.num_consts, self.reverse, self.unroll)
         outs = bind(prim, *closed.consts, *consts, *carry, *xs)
         out_dims = tuple(0 if b else None for b in batched) + tuple(1 if b else None for b in ys_batched)
         return outs, out_dims
@@ -368,13 +364,9 @@ class Scan(Primitive):
         closed = trace_flat(body, [*res_c, *acc, *ct_carry, *res_x, *ct_y], "transpose of scan")
         k = len(closed.consts)
         prim = Scan(
-            consts_first(closed.jaxpr), self.length, len(acc) + len(ct_carry), k + len(res_c), not self.reverse, self.unroll
+            consts_as_invars(closed.jaxpr), self.length, len(acc) + len(ct_carry), k + len(res_c), not self.reverse, self.unroll
         )
         return prim, closed.consts
-
-    @override
-    def printed_params(self) -> tuple[tuple[str, object], ...]:
-        return self.params()
 
 
 def _tangent(ct: Tangent | None, aval: ShapedArray) -> Tangent:
@@ -383,14 +375,6 @@ def _tangent(ct: Tangent | None, aval: ShapedArray) -> Tangent:
 
 def _unstacked(aval: ShapedArray) -> ShapedArray:
     return ShapedArray(aval.shape[1:], aval.dtype, aval.weak_type)
-
-
-def _with_leading(aval: ShapedArray, size: int) -> ShapedArray:
-    return ShapedArray((size, *aval.shape), aval.dtype, aval.weak_type)
-
-
-def _i32(value: int) -> ArrayImpl:
-    return array_from_numpy(np.array(value, np.int32))
 
 
 # === the loop itself (lowering and disable_jit evaluation) ===
@@ -402,16 +386,16 @@ def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
     consts, init, xs = prim.split_operands(args)
     length, unroll = prim.length, max(1, min(prim.unroll, max(prim.length, 1)))
     y_avals = prim.jaxpr.out_avals[prim.num_carry :]
-    ys0 = [zeros(ShapedArray((length, *a.shape), a.dtype, a.weak_type)) for a in y_avals]
+    ys0 = [zeros(with_leading_axis(a, length)) for a in y_avals]
 
     def steps(start: Array | int, count: int, carry: Sequence[Array], ys: Sequence[Array], consts_: Sequence[Array], xs_: Sequence[Array]) -> tuple[list[Array], list[Array]]:
         carry, ys = list(carry), list(ys)
         for k in range(count):
             if isinstance(start, Array):
-                it = add(start, _i32(k)) if k else start
+                it = add(start, i32_scalar(k)) if k else start
             else:
-                it = _i32(start + k)
-            index = sub(_i32(length - 1), it) if prim.reverse else it
+                it = i32_scalar(start + k)
+            index = sub(i32_scalar(length - 1), it) if prim.reverse else it
             x = [_read(v, index) for v in xs_]
             outs = eval_jaxpr(prim.jaxpr, (), *consts_, *carry, *x)
             carry = list(outs[: prim.num_carry])
@@ -425,19 +409,19 @@ def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
         state_avals = [ShapedArray((), np.dtype(np.int32)), *(a.aval for a in init), *(y.aval for y in ys0)]
 
         def cond_fun(i: Array, *_: Array) -> list[Array]:
-            return [lt(i, _i32(trips * unroll))]
+            return [lt(i, i32_scalar(trips * unroll))]
 
         def body_fun(*a: Array) -> list[Array]:
             consts_, xs_, i, carry_, ys_ = a[:nc], a[nc : nc + nx], a[nc + nx], a[nc + nx + 1 : nc + nx + 1 + nk], a[nc + nx + 1 + nk :]
             new_carry, new_ys = steps(i, unroll, carry_, ys_, consts_, xs_)
-            return [add(i, _i32(unroll)), *new_carry, *new_ys]
+            return [add(i, i32_scalar(unroll)), *new_carry, *new_ys]
 
         cond_closed = trace_flat(cond_fun, state_avals, "scan")
         body_closed = trace_flat(body_fun, [*(c.aval for c in consts), *(x.aval for x in xs), *state_avals], "scan")
         (cond_jaxpr,), cond_consts = join_consts([cond_closed])
         (body_jaxpr,), body_consts = join_consts([body_closed])
         loop = While(cond_jaxpr, body_jaxpr, len(cond_consts), len(body_consts) + nc + nx)
-        outs = bind(loop, *cond_consts, *body_consts, *consts, *xs, _i32(0), *carry, *ys)
+        outs = bind(loop, *cond_consts, *body_consts, *consts, *xs, i32_scalar(0), *carry, *ys)
         carry, ys = list(outs[1 : 1 + nk]), list(outs[1 + nk :])
         done = trips * unroll
     else:
@@ -548,7 +532,7 @@ def scan(
             break
         carry_avals = promoted
     carry = [convert_carry(c, a) for c, a in zip(carry, carry_avals)]
-    prim = Scan(consts_first(traced.closed.jaxpr), n, len(carry), len(traced.closed.consts), bool(reverse), max(steps, 1))
+    prim = Scan(consts_as_invars(traced.closed.jaxpr), n, len(carry), len(traced.closed.consts), bool(reverse), max(steps, 1))
     outs = bind(prim, *traced.closed.consts, *carry, *stacked)
     final = carry_tree.unflatten(outs[: len(carry)])
     ys = children[1].unflatten(outs[len(carry) :])
