@@ -2,7 +2,6 @@
 argument names for error messages, and conversion of pytree leaves."""
 
 import functools
-import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, final
 
@@ -16,7 +15,7 @@ from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar, to_a
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.tree_util import keystr, tree_flatten_with_path
-from jaxtyped._src.util import is_int
+from jaxtyped._src.util import arg_names, is_int
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -116,22 +115,6 @@ def argnums_tuple(argnums: int | Sequence[int], nargs: int, transformation: str)
             )
         result.append(int(index) % nargs)
     return tuple(result)
-
-
-def arg_names(fun: Callable[..., object], nargs: int) -> list[str]:
-    """Names for the first ``nargs`` positional arguments of ``fun`` (its
-    parameter names where Python knows them, else ``args[i]``)."""
-    names = [f"args[{i}]" for i in range(nargs)]
-    try:
-        parameters = list(inspect.signature(fun).parameters.values())
-    except (TypeError, ValueError):
-        return names
-    for i, parameter in enumerate(parameters[:nargs]):
-        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
-            break
-        if parameter.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
-            names[i] = parameter.name
-    return names
 
 
 def flatten_with_names(tree: Any, root: str) -> tuple[list[Any], list[str]]:

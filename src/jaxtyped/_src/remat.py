@@ -26,7 +26,6 @@ operands] in ``pjit.py``). Each rule keeps the function grouped:
 """
 
 import functools
-import inspect
 import threading
 import weakref
 from collections import OrderedDict
@@ -69,7 +68,7 @@ from jaxtyped._src.pjit import (
 )
 from jaxtyped._src.remat_policies import Name, Policy, checkpoint_name
 from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
-from jaxtyped._src.util import describe_function
+from jaxtyped._src.util import arg_names, describe_function
 
 __all__ = [
     "Checkpoint",
@@ -450,22 +449,6 @@ class _Checkpointed:
             if "for checkpoint" not in message or _STATIC_HINT in message:
                 raise
             raise type(err)(f"{message} {_STATIC_HINT}") from err
-
-
-def arg_names(fun: Callable[..., object], nargs: int) -> list[str]:
-    """Names of the first ``nargs`` positional arguments of ``fun`` (its
-    parameter names where Python knows them, else ``args[i]``)."""
-    names = [f"args[{i}]" for i in range(nargs)]
-    try:
-        parameters = list(inspect.signature(fun).parameters.values())
-    except (TypeError, ValueError):
-        return names
-    for i, parameter in enumerate(parameters[:nargs]):
-        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
-            break
-        if parameter.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
-            names[i] = parameter.name
-    return names
 
 
 def leaf_names(named_args: Sequence[tuple[object, str]], kwargs: dict[str, Any]) -> list[str]:

@@ -13,6 +13,7 @@ import numpy as np
 from jaxtyped._src.errors import JaxtypedValueError
 
 __all__ = [
+    "arg_names",
     "safe_zip",
     "unzip2",
     "split_list",
@@ -123,3 +124,19 @@ def describe_function(fun: Callable[..., object]) -> str:
     if source_file is None:
         return name
     return f"{name} at {source_file}:{line}"
+
+
+def arg_names(fun: Callable[..., object], nargs: int) -> list[str]:
+    """Names of the first ``nargs`` positional arguments of ``fun`` (its
+    parameter names where Python knows them, else ``args[i]``)."""
+    names = [f"args[{i}]" for i in range(nargs)]
+    try:
+        parameters = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return names
+    for i, parameter in enumerate(parameters[:nargs]):
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            break
+        if parameter.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            names[i] = parameter.name
+    return names
