@@ -53,7 +53,7 @@ from jaxtyped._src.lax.control_flow.common import (
 from jaxtyped._src.lax.elementwise_base import convert_element_type
 from jaxtyped._src.lax.structural import bdim_to_front, broadcast_in_dim, select_n, zeros
 from jaxtyped._src.lowering import lower_jaxpr_inline
-from jaxtyped._src.pjit import batch_jaxpr, cached_value, check_operand_types, evaluate_eagerly, jvp_jaxpr
+from jaxtyped._src.pjit import batch_jaxpr, cached_value, check_operand_types, evaluate_eagerly, hashable_or_id, jvp_jaxpr
 from jaxtyped._src.tree_util import PyTreeDef
 from jaxtyped._src.util import describe_function
 
@@ -97,14 +97,9 @@ class Cond(Primitive):
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         index, ops = primals[0], primals[1:]
         nonzero = tuple(not isinstance(t, Zero) for t in tangents[1:])
-        out_nonzero = tuple(
-            any(flags)
-            for flags in zip(*(jvp_jaxpr(b, nonzero)[1] for b in self.branches), strict=True)
-        ) if self.branches[0].outvars else ()
-        closed = [jvp_jaxpr(b, nonzero, instantiate=out_nonzero)[0] for b in self.branches]
-        jaxprs, consts = join_consts(closed)
+        prim, consts, out_nonzero = cached_value(("cond_jvp", self.branches, nonzero), lambda: self._jvp_cond(nonzero))
         op_tangents = [t for t in tangents[1:] if not isinstance(t, Zero)]
-        outs = bind(Cond(tuple(jaxprs)), index, *consts, *ops, *op_tangents)
+        outs = bind(prim, index, *consts, *ops, *op_tangents)
         n_out = len(self.branches[0].outvars)
         tangent_iter = iter(outs[n_out:])
         out_tangents: list[Tangent] = [
@@ -113,20 +108,43 @@ class Cond(Primitive):
         ]
         return outs[:n_out], tuple(out_tangents)
 
+    def _jvp_cond(self, nonzero: tuple[bool, ...]) -> tuple["Cond", tuple[Array, ...], tuple[bool, ...]]:
+        """The cond of the branches' jvps, which agree on the non-zero
+        output tangents (the union of theirs); its consts; that union."""
+        first = [jvp_jaxpr(b, nonzero) for b in self.branches]
+        out_nonzero = tuple(any(flags) for flags in zip(*(nz for _, nz in first), strict=True))
+        closed = [
+            c if nz == out_nonzero else jvp_jaxpr(b, nonzero, instantiate=out_nonzero)[0]
+            for (c, nz), b in zip(first, self.branches)
+        ]
+        jaxprs, consts = join_consts(closed)
+        return Cond(tuple(jaxprs)), consts, out_nonzero
+
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         index, ops = args[0], args[1:]
         op_dims = dims[1:]
-        in_avals = tuple(a.aval for a in ops)
-        n_out = len(self.branches[0].outvars)
         if dims[0] is not None:
             return self._batch_index(axis, bdim_to_front(index, dims[0], axis.size), ops, op_dims)
-        first = [batch_jaxpr(b, axis, in_avals, op_dims)[1] for b in self.branches]
-        forced = tuple(any(d[j] is not None for d in first) for j in range(n_out))
-        closed = [batch_jaxpr(b, axis, in_avals, op_dims, forced)[0] for b in self.branches]
-        jaxprs, consts = join_consts(closed)
-        outs = bind(Cond(tuple(jaxprs)), index, *consts, *ops)
+        in_avals = tuple(a.aval for a in ops)
+        key = ("cond_batch", self.branches, op_dims, in_avals, axis.size, hashable_or_id(axis.name))
+        prim, consts, forced = cached_value(key, lambda: self._batch_branches(axis, in_avals, op_dims))
+        outs = bind(prim, index, *consts, *ops)
         return outs, tuple(0 if f else None for f in forced)
+
+    def _batch_branches(
+        self, axis: BatchAxis, in_avals: tuple[ShapedArray, ...], op_dims: tuple[BatchDim, ...]
+    ) -> tuple["Cond", tuple[Array, ...], tuple[bool, ...]]:
+        """The cond of the batched branches, whose outputs are batched (at
+        0) where any branch's is; its consts; which outputs are batched."""
+        first = [batch_jaxpr(b, axis, in_avals, op_dims) for b in self.branches]
+        forced = tuple(any(d is not None for d in dims) for dims in zip(*(d for _, d in first), strict=True))
+        closed = [
+            c if out_dims == tuple(0 if f else None for f in forced) else batch_jaxpr(b, axis, in_avals, op_dims, forced)[0]
+            for (c, out_dims), b in zip(first, self.branches)
+        ]
+        jaxprs, consts = join_consts(closed)
+        return Cond(tuple(jaxprs)), consts, forced
 
     def _batch_index(
         self, axis: BatchAxis, index: Array, ops: tuple[Array, ...], op_dims: tuple[BatchDim, ...]

@@ -55,7 +55,16 @@ from jaxtyped._src.lax.elementwise_base import convert_element_type, convert_to
 from jaxtyped._src.lax.reductions import reduce_max
 from jaxtyped._src.lax.structural import bdim_to_front, broadcast_in_dim, instantiate, select_n
 from jaxtyped._src.lowering import lower_jaxpr_inline
-from jaxtyped._src.pjit import JitCall, batch_jaxpr, cached_value, check_operand_types, consts_as_invars, evaluate_eagerly, jvp_jaxpr
+from jaxtyped._src.pjit import (
+    JitCall,
+    batch_jaxpr,
+    cached_value,
+    check_operand_types,
+    consts_as_invars,
+    evaluate_eagerly,
+    hashable_or_id,
+    jvp_jaxpr,
+)
 from jaxtyped._src.tree_util import treedef_tuple
 from jaxtyped._src.util import describe_function
 
@@ -119,10 +128,9 @@ class While(Primitive):
         cconsts, bconsts, carry = self.split_operands(primals)
         _, bconst_t, carry_t = self.split_operands(tangents)
         bconst_nz = tuple(not isinstance(t, Zero) for t in bconst_t)
-        carry_nz = tuple(not isinstance(t, Zero) for t in carry_t)
-        carry_nz = fixed_point(lambda nz: jvp_jaxpr(self.body_jaxpr, bconst_nz + nz)[1], carry_nz)
-        prim, consts = cached_value(
-            ("while_jvp", self, bconst_nz, carry_nz), lambda: self._jvp_loop(bconst_nz, carry_nz)
+        init_nz = tuple(not isinstance(t, Zero) for t in carry_t)
+        prim, consts, carry_nz = cached_value(
+            ("while_jvp", self, bconst_nz, init_nz), lambda: self._jvp_loop(bconst_nz, init_nz)
         )
         nz_bconst_t = [t for t in bconst_t if not isinstance(t, Zero)]
         nz_carry_t = [instantiate(t) for t, nz in zip(carry_t, carry_nz) if nz]
@@ -135,7 +143,12 @@ class While(Primitive):
         ]
         return outs[:n], tuple(out_tangents)
 
-    def _jvp_loop(self, bconst_nz: tuple[bool, ...], carry_nz: tuple[bool, ...]) -> tuple["While", tuple[Array, ...]]:
+    def _jvp_loop(
+        self, bconst_nz: tuple[bool, ...], init_nz: tuple[bool, ...]
+    ) -> tuple["While", tuple[Array, ...], tuple[bool, ...]]:
+        """The loop carrying tangents, its consts, and which carry tangents
+        are non-zero (those of the initial carry, spread by the body)."""
+        carry_nz = fixed_point(lambda nz: jvp_jaxpr(self.body_jaxpr, bconst_nz + nz)[1], init_nz)
         closed, _ = jvp_jaxpr(self.body_jaxpr, bconst_nz + carry_nz, instantiate=carry_nz)
         body = closed.jaxpr
         nb, nc = self.body_nconsts, len(carry_nz)
@@ -148,7 +161,7 @@ class While(Primitive):
         body = reorder_jaxpr(consts_as_invars(body), order)
         tangent_avals = [a.to_tangent_aval() for a, nz in zip(self.body_jaxpr.out_avals, carry_nz) if nz]
         cond = insert_invars(self.cond_jaxpr, len(self.cond_jaxpr.invars), tangent_avals)
-        return While(cond, body, self.cond_nconsts, k + nb + nbt), closed.consts
+        return While(cond, body, self.cond_nconsts, k + nb + nbt), closed.consts, carry_nz
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -156,6 +169,28 @@ class While(Primitive):
         cdims, bdims, carry_dims = (tuple(g) for g in self.split_operands(dims))
         cavals = tuple(a.aval for a in cconsts)
         bavals = tuple(a.aval for a in bconsts)
+        init_batched = tuple(d is not None for d in carry_dims)
+        key = ("while_batch", self, cavals, bavals, cdims, bdims, init_batched, axis.size, hashable_or_id(axis.name))
+        prim, cond_consts, body_consts, batched, pred_batched = cached_value(
+            key, lambda: self._batch_loop(axis, cavals, bavals, cdims, bdims, init_batched)
+        )
+        carry_in = [bdim_to_front(c, d, axis.size) if b else c for c, d, b in zip(carry, carry_dims, batched)]
+        # A masked loop's body also evaluates the predicate: it takes the cond consts too.
+        body_operands = [*cconsts, *bconsts] if pred_batched else bconsts
+        outs = bind(prim, *cond_consts, *cconsts, *body_consts, *body_operands, *carry_in)
+        return outs, tuple(0 if b else None for b in batched)
+
+    def _batch_loop(
+        self,
+        axis: BatchAxis,
+        cavals: tuple[ShapedArray, ...],
+        bavals: tuple[ShapedArray, ...],
+        cdims: tuple[BatchDim, ...],
+        bdims: tuple[BatchDim, ...],
+        init_batched: tuple[bool, ...],
+    ) -> tuple["While", tuple[Array, ...], tuple[Array, ...], tuple[bool, ...], bool]:
+        """The batched loop, the consts of its cond and body, which carries
+        are batched (at 0), and whether the predicate is."""
         carry_avals = self.body_jaxpr.out_avals
 
         def batched_avals(flags: tuple[bool, ...]) -> tuple[ShapedArray, ...]:
@@ -168,25 +203,23 @@ class While(Primitive):
             _, out = batch_jaxpr(self.body_jaxpr, axis, bavals + batched_avals(flags), bdims + carry_dims_of(flags))
             return tuple(d is not None for d in out)
 
-        batched = fixed_point(step, tuple(d is not None for d in carry_dims))
+        batched = fixed_point(step, init_batched)
         _, pred_dims = batch_jaxpr(self.cond_jaxpr, axis, cavals + batched_avals(batched), cdims + carry_dims_of(batched))
         pred_batched = pred_dims[0] is not None
         if pred_batched:
-            batched = (True,) * len(carry)
-        carry_in = [bdim_to_front(c, d, axis.size) if b else c for c, d, b in zip(carry, carry_dims, batched)]
+            batched = (True,) * len(carry_avals)
         cond_in = cavals + batched_avals(batched)
         body_in = bavals + batched_avals(batched)
         cond_closed, _ = batch_jaxpr(self.cond_jaxpr, axis, cond_in, cdims + carry_dims_of(batched), (pred_batched,))
         body_closed, _ = batch_jaxpr(self.body_jaxpr, axis, body_in, bdims + carry_dims_of(batched), batched)
+        n_cc, n_bc = len(cavals), len(bavals)
         if not pred_batched:
-            cond_jaxpr, cond_consts = join_consts([cond_closed])
-            body_jaxpr, body_consts = join_consts([body_closed])
-            prim = While(cond_jaxpr[0], body_jaxpr[0], len(cond_consts) + len(cconsts), len(body_consts) + len(bconsts))
-            outs = bind(prim, *cond_consts, *cconsts, *body_consts, *bconsts, *carry_in)
-            return outs, carry_dims_of(batched)
+            (cond_jaxpr,), cond_consts = join_consts([cond_closed])
+            (body_jaxpr,), body_consts = join_consts([body_closed])
+            prim = While(cond_jaxpr, body_jaxpr, len(cond_consts) + n_cc, len(body_consts) + n_bc)
+            return prim, cond_consts, body_consts, batched, False
         # Lanes finish at different times: loop while any lane's predicate
         # holds, and let finished lanes keep their carry.
-        n_cc, n_bc = len(cconsts), len(bconsts)
 
         def any_lane(*args: Array) -> list[Array]:
             (pred,) = eval_closed(cond_closed, *args)
@@ -203,8 +236,7 @@ class While(Primitive):
         (masked_cond,), cond_consts = join_consts([cond_traced])
         (masked,), body_consts = join_consts([body_traced])
         prim = While(masked_cond, masked, len(cond_consts) + n_cc, len(body_consts) + n_cc + n_bc)
-        outs = bind(prim, *cond_consts, *cconsts, *body_consts, *cconsts, *bconsts, *carry_in)
-        return outs, (0,) * len(outs)
+        return prim, cond_consts, body_consts, batched, True
 
     @override
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit | None:

@@ -56,7 +56,15 @@ from jaxtyped._src.lax.control_flow.loops import While, convert_carry, fixed_poi
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.slicing import dynamic_slice, dynamic_update_slice, slice_in_dim
 from jaxtyped._src.lax.structural import bdim_to_front, concatenate, expand_dims, instantiate, moveaxis, reshape, zeros
-from jaxtyped._src.pjit import batch_jaxpr, cached_value, check_operand_types, consts_as_invars, evaluate_eagerly, jvp_jaxpr
+from jaxtyped._src.pjit import (
+    batch_jaxpr,
+    cached_value,
+    check_operand_types,
+    consts_as_invars,
+    evaluate_eagerly,
+    hashable_or_id,
+    jvp_jaxpr,
+)
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, treedef_children, treedef_tuple
 from jaxtyped._src.util import describe_function
 
@@ -136,13 +144,9 @@ class Scan(Primitive):
         consts_nz = tuple(not isinstance(t, Zero) for t in consts_t)
         xs_nz = tuple(not isinstance(t, Zero) for t in xs_t)
         nk = self.num_carry
-
-        def step(nz: tuple[bool, ...]) -> tuple[bool, ...]:
-            return jvp_jaxpr(self.jaxpr, consts_nz + nz + xs_nz)[1][:nk]
-
-        carry_nz = fixed_point(step, tuple(not isinstance(t, Zero) for t in carry_t))
-        prim, extra, ys_nz = cached_value(
-            ("scan_jvp", self, consts_nz, carry_nz, xs_nz), lambda: self._jvp_scan(consts_nz, carry_nz, xs_nz)
+        init_nz = tuple(not isinstance(t, Zero) for t in carry_t)
+        prim, extra, carry_nz, ys_nz = cached_value(
+            ("scan_jvp", self, consts_nz, init_nz, xs_nz), lambda: self._jvp_scan(consts_nz, init_nz, xs_nz)
         )
         outs = bind(
             prim,
@@ -165,9 +169,16 @@ class Scan(Primitive):
         return (*carry_out, *ys_out), tuple(tangents_out)
 
     def _jvp_scan(
-        self, consts_nz: tuple[bool, ...], carry_nz: tuple[bool, ...], xs_nz: tuple[bool, ...]
-    ) -> tuple["Scan", tuple[Array, ...], tuple[bool, ...]]:
+        self, consts_nz: tuple[bool, ...], init_nz: tuple[bool, ...], xs_nz: tuple[bool, ...]
+    ) -> tuple["Scan", tuple[Array, ...], tuple[bool, ...], tuple[bool, ...]]:
+        """The loop carrying tangents, its extra consts, and which carry and
+        ``ys`` tangents are non-zero (the carry's found by a fixed point)."""
         nk, ny = self.num_carry, self.num_ys
+
+        def step(nz: tuple[bool, ...]) -> tuple[bool, ...]:
+            return jvp_jaxpr(self.jaxpr, consts_nz + nz + xs_nz)[1][:nk]
+
+        carry_nz = fixed_point(step, init_nz)
         closed, out_nz = jvp_jaxpr(self.jaxpr, consts_nz + carry_nz + xs_nz, instantiate=carry_nz + (False,) * ny)
         ys_nz = out_nz[nk:]
         k = len(closed.consts)
@@ -179,7 +190,7 @@ class Scan(Primitive):
             consts_as_invars(closed.jaxpr), segment_order(in_sizes, [0, 1, 4, 2, 5, 3, 6]), segment_order(out_sizes, [0, 2, 1, 3])
         )
         prim = Scan(jaxpr, self.length, nk + sum(carry_nz), k + self.num_consts + sum(consts_nz), self.reverse, self.unroll)
-        return prim, closed.consts, ys_nz
+        return prim, closed.consts, carry_nz, ys_nz
 
     # --- batching ---
 
@@ -192,6 +203,27 @@ class Scan(Primitive):
         x_avals = tuple(_unstacked(x.aval) for x in xs)
         x_dims = tuple(None if d is None else 0 for d in xs_dims)
         const_avals = tuple(c.aval for c in consts)
+        init_batched = tuple(d is not None for d in carry_dims)
+        key = ("scan_batch", self, const_avals, x_avals, tuple(consts_dims), x_dims, init_batched, axis.size, hashable_or_id(axis.name))
+        prim, extra, batched, ys_batched = cached_value(
+            key, lambda: self._batch_scan(axis, const_avals, x_avals, tuple(consts_dims), x_dims, init_batched)
+        )
+        carry = [bdim_to_front(c, d, axis.size) if b else c for c, d, b in zip(carry, carry_dims, batched)]
+        outs = bind(prim, *extra, *consts, *carry, *xs)
+        out_dims = tuple(0 if b else None for b in batched) + tuple(1 if b else None for b in ys_batched)
+        return outs, out_dims
+
+    def _batch_scan(
+        self,
+        axis: BatchAxis,
+        const_avals: tuple[ShapedArray, ...],
+        x_avals: tuple[ShapedArray, ...],
+        consts_dims: tuple[BatchDim, ...],
+        x_dims: tuple[BatchDim, ...],
+        init_batched: tuple[bool, ...],
+    ) -> tuple["Scan", tuple[Array, ...], tuple[bool, ...], tuple[bool, ...]]:
+        """The batched loop, its extra consts, which carries are batched (a
+        fixed point; at 0) and which ``ys`` are (at 0 in each slice)."""
         carry_avals = self.jaxpr.in_avals[self.num_consts : self.num_consts + self.num_carry]
 
         def in_avals(flags: tuple[bool, ...]) -> tuple[ShapedArray, ...]:
@@ -199,23 +231,20 @@ class Scan(Primitive):
             return const_avals + carried + x_avals
 
         def in_dims(flags: tuple[bool, ...]) -> tuple[BatchDim, ...]:
-            return tuple(consts_dims) + tuple(0 if f else None for f in flags) + x_dims
+            return consts_dims + tuple(0 if f else None for f in flags) + x_dims
 
         def step(flags: tuple[bool, ...]) -> tuple[bool, ...]:
             out_dims = batch_jaxpr(self.jaxpr, axis, in_avals(flags), in_dims(flags))[1]
             return tuple(d is not None for d in out_dims[: self.num_carry])
 
-        batched = fixed_point(step, tuple(d is not None for d in carry_dims))
+        batched = fixed_point(step, init_batched)
         ys_batched = tuple(
             d is not None for d in batch_jaxpr(self.jaxpr, axis, in_avals(batched), in_dims(batched))[1][self.num_carry :]
         )
         closed, _ = batch_jaxpr(self.jaxpr, axis, in_avals(batched), in_dims(batched), batched + ys_batched)
-        carry = [bdim_to_front(c, d, axis.size) if b else c for c, d, b in zip(carry, carry_dims, batched)]
         k = len(closed.consts)
         prim = Scan(consts_as_invars(closed.jaxpr), self.length, self.num_carry, k + self.num_consts, self.reverse, self.unroll)
-        outs = bind(prim, *closed.consts, *consts, *carry, *xs)
-        out_dims = tuple(0 if b else None for b in batched) + tuple(1 if b else None for b in ys_batched)
-        return outs, out_dims
+        return prim, closed.consts, batched, ys_batched
 
     # --- partial evaluation ---
 
