@@ -11,10 +11,9 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.tree_util import keystr, tree_flatten_with_path
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves
 from jaxtyped._src.util import arg_names, is_int
 
 P = ParamSpec("P")
@@ -119,8 +118,8 @@ def argnums_tuple(argnums: int | Sequence[int], nargs: int, transformation: str)
 
 def flatten_with_names(tree: Any, root: str) -> tuple[list[Any], list[str]]:
     """Leaves of ``tree`` and their names, ``root`` plus the key path."""
-    pairs, _ = tree_flatten_with_path(tree)
-    return [leaf for _, leaf in pairs], [root + keystr(path) for path, _ in pairs]
+    leaves, names, _ = named_leaves(tree, root)
+    return leaves, names
 
 
 def leaf_to_array(leaf: object, name: str, transformation: str) -> Array:
@@ -130,14 +129,7 @@ def leaf_to_array(leaf: object, name: str, transformation: str) -> Array:
         JaxtypedTypeError: naming the transformation and the leaf's path,
             for leaves that are not arrays or scalars.
     """
-    if isinstance(leaf, Array):
-        return leaf
-    if is_python_scalar(leaf) or is_numpy_value(leaf):
-        return to_array(leaf, f"{transformation} {name}")
-    raise JaxtypedTypeError(
-        f"{transformation}: {name} has type {type(leaf).__name__}, which is not a valid "
-        "JAX-style type (arrays, scalars, and pytrees of them are)"
-    )
+    return leaf_as_array(leaf, f"{transformation}: {name}")
 
 
 def input_aval(leaf: object, name: str, transformation: str) -> ShapedArray:
