@@ -35,7 +35,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
     # L0.0: the exception hierarchy; every layer raises these, so it imports nothing.
     Layer(0.0, ("errors",)),
     # L0.1: plain helpers and global flags, used from everywhere.
-    Layer(0.1, ("util", "config")),
+    Layer(0.1, ("util", "config", "debug_flag")),
     # L0.2: the data model below avals: dtypes and pytrees.
     Layer(0.2, ("dtypes", "tree_util")),
     # L1: avals, Primitive, Jaxpr, interpreter context, Array base, evaluation.

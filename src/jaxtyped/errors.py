@@ -1,6 +1,7 @@
 """jaxtyped's exceptions (JAX's ``jax.errors`` names plus jaxtyped's own)."""
 
 from jaxtyped._src.errors import (
+    AnnotationMismatchError,
     ConcretizationTypeError,
     DebugTypeError,
     DTypeMismatchError,
@@ -19,6 +20,7 @@ from jaxtyped._src.errors import (
 )
 
 __all__ = [
+    "AnnotationMismatchError",
     "ConcretizationTypeError",
     "DebugTypeError",
     "DTypeMismatchError",

@@ -4,23 +4,106 @@ Inputs are typed loosely, outputs strictly: annotate parameters with
 ``ArrayLike``/``DTypeLike``/``ShapeLike`` and results with ``Array``/
 ``DType``/``Shape``.
 
+- ``Array``: the one array type; concrete arrays and every array tracer are
+  instances of it (``isinstance`` and ``functools.singledispatch`` work).
+- ``ArrayLike``: what is accepted where an array is expected (arrays, NumPy
+  arrays and scalars, Python numbers).
+- ``ScalarLike``: a Python or NumPy scalar.
+- ``DType`` / ``DTypeLike``: a NumPy dtype as returned / anything accepted as one.
+- ``Shape`` / ``ShapeLike`` / ``DimSize``: a shape as returned / accepted,
+  and one dimension as accepted.
+- ``KeyArray``: a PRNG key; keys are arrays, so this is ``Array``.
+- ``PyTree``: nested tuples, lists and dicts of array-like leaves (or None).
+- Shape-and-dtype annotations: ``Float[Array, "batch n"]`` (also ``Shaped``,
+  ``Bool``, ``Num``, ``Inexact``, ``Complex``, ``Integer``, ``Int``, ``UInt``
+  and exact dtypes such as ``Float32``). Type checkers see ``Array``;
+  ``jit`` checks them when it traces, and :func:`typechecked` at every call
+  in debug mode. Dimensions: ``n`` named, ``3`` fixed, ``_`` any,
+  ``...`` any number, ``*batch`` a named run; ``""`` a scalar.
+
 Example:
     >>> from jaxtyped.typing import Array, ArrayLike
     >>> import jaxtyped.numpy as jnp
     >>> def double(x: ArrayLike) -> Array:
     ...     return jnp.asarray(x) * 2
+    >>> double(3.0)
+    Array(6., dtype=float32, weak_type=True)
 """
 
 from typing import Any
 
 import numpy as np
 
-from jaxtyped._src.core.array import Array, ArrayLike, DimSize, ShapeLike
+from jaxtyped._src.core.array import Array, ArrayLike, DimSize, PyTree, ScalarLike, ShapeLike
+from jaxtyped._src.core.shape_annotations import (
+    BFloat16,
+    Bool,
+    Complex,
+    Complex64,
+    Complex128,
+    Float,
+    Float16,
+    Float32,
+    Float64,
+    Inexact,
+    Int,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Integer,
+    Num,
+    Shaped,
+    UInt,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    typechecked,
+)
 from jaxtyped._src.dtypes import DTypeLike
 
 # A dtype as jaxtyped returns it.
 DType = np.dtype[Any]
 # A shape as jaxtyped returns it.
 Shape = tuple[int, ...]
+# A PRNG key array. Keys are arrays (as in JAX, where ``KeyArray`` is an
+# alias of ``Array``), so every array operation type-checks on them.
+KeyArray = Array
 
-__all__ = ["Array", "ArrayLike", "DType", "DTypeLike", "DimSize", "Shape", "ShapeLike"]
+__all__ = [
+    "Array",
+    "ArrayLike",
+    "BFloat16",
+    "Bool",
+    "Complex",
+    "Complex64",
+    "Complex128",
+    "DType",
+    "DTypeLike",
+    "DimSize",
+    "Float",
+    "Float16",
+    "Float32",
+    "Float64",
+    "Inexact",
+    "Int",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int64",
+    "Integer",
+    "KeyArray",
+    "Num",
+    "PyTree",
+    "ScalarLike",
+    "Shape",
+    "ShapeLike",
+    "Shaped",
+    "UInt",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt64",
+    "typechecked",
+]

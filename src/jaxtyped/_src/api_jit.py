@@ -51,6 +51,7 @@ from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.check import maybe_check_jaxpr
 from jaxtyped._src.core.interpreter import EVAL, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr
+from jaxtyped._src.core.shape_annotations import SignatureChecker, checker_for
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
@@ -67,6 +68,9 @@ P2 = ParamSpec("P2")
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
 S = TypeVar("S")
+
+# A Jitted's shape checker before its first trace looks for one.
+_UNKNOWN: Final = object()
 
 # Per-function bound on cached signatures (JAX uses the same order of
 # magnitude); the oldest entry is evicted first.
@@ -195,6 +199,8 @@ class Jitted(Generic[P, R_co]):
         self._lock = threading.Lock()
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums
+        # Found on the first trace (reading annotations costs ~50 us).
+        self._shape_checker: SignatureChecker | None | object = _UNKNOWN
         functools.update_wrapper(self, fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
         _live_jitted.add(self)
 
@@ -341,6 +347,15 @@ class Jitted(Generic[P, R_co]):
                     self._cache.popitem(last=False)
         return entry
 
+    def _call_traced(self, args: list[object], kwargs: dict[str, object]) -> object:
+        # Shape annotations (Float[Array, "n"]) are checked here, once per
+        # trace, on the abstract arguments: compiled calls pay nothing.
+        if self._shape_checker is _UNKNOWN:
+            self._shape_checker = checker_for(self._fun)
+        if isinstance(self._shape_checker, SignatureChecker):
+            return self._shape_checker.call(self._fun, args, kwargs)
+        return self._fun(*args, **kwargs)
+
     def _trace(self, sig: _Signature) -> _Entry:
         interp = StagingInterpreter(current_interpreter(), self._desc, "jit")
         with transformation_scope(interp), shared_numpy_constants():
@@ -351,7 +366,7 @@ class Jitted(Generic[P, R_co]):
             call_args = [sig.static_args[i] if i in sig.static_args else next(dyn_iter) for i in range(nargs)]
             call_kwargs: dict[str, object] = dict(dyn_kwargs)
             call_kwargs.update({k: v for k, v in sig.static_args.items() if isinstance(k, str)})
-            out = self._fun(*call_args, **call_kwargs)
+            out = self._call_traced(call_args, call_kwargs)
             out_leaves, out_tree = tree_flatten(out)
             out_names = flatten_with_names(out, "output")[1]
             outs = [leaf_to_array(x, n, "jit") for x, n in zip(out_leaves, out_names)]

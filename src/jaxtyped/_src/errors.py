@@ -24,6 +24,7 @@ __all__ = [
     "PyTreeStructureError",
     "JaxprTypeError",
     "DebugTypeError",
+    "AnnotationMismatchError",
 ]
 
 
@@ -154,6 +155,19 @@ class JaxprTypeError(JaxtypedTypeError):
 
     This indicates a bug in a transformation or a hand-built jaxpr; the
     message names the equation.
+    """
+
+
+class AnnotationMismatchError(JaxtypedTypeError):
+    """An argument or result does not match its shape-and-dtype annotation
+    (``Float[Array, "batch n"]``): wrong dtype kind, wrong rank, a fixed
+    size that differs, or a named dimension whose size disagrees with the
+    size it took earlier in the same call. Checked by ``jit`` when tracing
+    and, in debug mode, by ``jaxtyped.typing.typechecked`` at every call.
+
+    Fix: the message names the function, the argument (and the path inside
+    it), the annotation, the actual type, and for a named dimension the
+    argument that fixed its size.
     """
 
 

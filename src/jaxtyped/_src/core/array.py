@@ -21,19 +21,24 @@ late binding in the package. Conversions to Python values (``bool``,
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import EllipsisType
-from typing import Any, ClassVar, Literal, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex, overload
+
+from typing_extensions import TypeAliasType
 
 import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.tree_util import tree_leaves
 
 __all__ = [
     "Array",
     "ArrayLike",
     "Conversion",
     "DimSize",
+    "PyTree",
+    "ScalarLike",
     "ShapeLike",
     "install_array_methods",
     "late_bound_array_methods",
@@ -399,6 +404,34 @@ class Array(ABC):
 # Values accepted where an array is expected (JEP 12049): loosely typed inputs.
 # np.generic (not only np.number) so that ml_dtypes scalars (bfloat16) fit.
 ArrayLike = Array | np.ndarray[Any, np.dtype[Any]] | np.generic | bool | int | float | complex
+
+# A Python or NumPy scalar: what may stand for a 0-d array.
+ScalarLike = bool | int | float | complex | np.generic
+
+# A pytree as users write one: array-like leaves (or None) in nested tuples,
+# lists and dicts. Sequence and Mapping (not list and dict) because they are
+# covariant, so a ``list[Array]`` or ``dict[str, Array]`` is a PyTree.
+# Known hole: mypy also accepts a ``str`` (a Sequence of str); pyright does not.
+# At run time (beartype, isinstance) it is a class whose isinstance check
+# flattens the value and checks every leaf: beartype cannot resolve the
+# recursive alias's forward references from other modules.
+if TYPE_CHECKING:
+    PyTree = TypeAliasType("PyTree", ArrayLike | None | Sequence["PyTree"] | Mapping[Any, "PyTree"])
+else:
+
+    class _PyTreeMeta(type):
+        def __instancecheck__(cls, instance: object) -> bool:
+            try:
+                leaves = tree_leaves(instance)
+            except Exception:  # noqa: BLE001 - an unflattenable value is not a pytree
+                return False
+            return all(isinstance(leaf, _ARRAY_LIKE_TYPES) for leaf in leaves)
+
+    class PyTree(metaclass=_PyTreeMeta):
+        """Nested tuples, lists, dicts (and registered pytree nodes) whose
+        leaves are array-like; ``isinstance`` checks every leaf."""
+
+    _ARRAY_LIKE_TYPES = (Array, np.ndarray, np.generic, bool, int, float, complex)
 
 # What jaxtyped accepts as one dimension, and as a shape: anything with
 # __index__ (Python and NumPy integers), or a sequence of them.
