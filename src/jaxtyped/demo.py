@@ -16,7 +16,10 @@ A small multilayer perceptron fitted to built-in data (64 samples of
 7. structured control flow: Newton's method with ``while_loop`` vectorised
    over starting points (lanes stop at different iterations), and the
    model's predictions accumulated with ``scan``, differentiated in reverse
-   mode under ``jit``.
+   mode under ``jit``;
+8. shape-and-dtype annotations: a layer annotated ``Float[Array, "batch n"]``
+   checked by ``jit`` when it traces (named dimensions agree across the
+   arguments), and the error a mismatch gives.
 """
 
 import time
@@ -25,7 +28,8 @@ import numpy as np
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
-from jaxtyped.typing import Array
+from jaxtyped.errors import AnnotationMismatchError
+from jaxtyped.typing import Array, Float
 
 Params = dict[str, Array]
 
@@ -179,6 +183,19 @@ def main() -> None:
         for a, b in zip(jt.tree_util.tree_leaves(scan_grads), jt.tree_util.tree_leaves(direct_grads))
     )
     print(f"grad through a 64-step scan vs the vectorised loss: largest difference {gap:.1e}")
+
+    _section("8. shape annotations: Float[Array, \"batch n\"], checked by jit when it traces")
+
+    @jt.jit
+    def dense(x: Float[Array, "batch n"], w: Float[Array, "n k"], b: Float[Array, "k"]) -> Float[Array, "batch k"]:
+        return jnp.tanh(x @ w + b)
+
+    hidden = dense(xs, compiled_params["w1"], compiled_params["b1"])
+    print(f"dense(x: f32{list(xs.shape)}, w: f32{list(compiled_params['w1'].shape)}) -> f32{list(hidden.shape)}")
+    try:
+        dense(xs, compiled_params["w2"], compiled_params["b1"])
+    except AnnotationMismatchError as error:
+        print(f"with w of the wrong shape: {type(error).__name__}: {error}")
 
 
 if __name__ == "__main__":

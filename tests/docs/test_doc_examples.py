@@ -17,6 +17,7 @@ MODULES_WITH_EXAMPLES = [
     "jaxtyped._src.core.avals",
     "jaxtyped.numpy",
     "jaxtyped.typing",
+    "jaxtyped._src.core.shape_annotations",
 ]
 
 
@@ -28,7 +29,7 @@ def test_docstring_examples(name: str) -> None:
     assert failures == 0
 
 
-@pytest.mark.parametrize("page", ["quickstart.rst"])
+@pytest.mark.parametrize("page", ["quickstart.rst", "typing.rst"])
 def test_docs_page_examples(page: str) -> None:
     failures, tried = doctest.testfile(
         str(ROOT / "docs" / page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
