@@ -6,17 +6,14 @@
 NumPy-style namespace and ``jaxtyped.lax`` the primitive-level one.
 
 Debug mode: with ``JAXTYPED_DEBUG=1`` in the environment the whole package
-is put under beartype's runtime type checking. The variable is read here,
-before any submodule is imported (the import hook only affects modules
-imported after it); setting it later has no effect.
+is put under beartype's runtime type checking. The variable is read once,
+here, before any other submodule is imported (the import hook only affects
+modules imported after it); setting it later has no effect.
 """
 
-import os as _os
+# Imported before the hook (so not checked by it): it decides whether to install it.
+from jaxtyped._src.debug_flag import DEBUG
 
-_debug_flag = _os.environ.get("JAXTYPED_DEBUG", "0").strip().lower()
-if _debug_flag not in {"", "0", "1", "false", "true"}:
-    raise ValueError(f"JAXTYPED_DEBUG must be 0, 1, false or true; got {_debug_flag!r}")
-DEBUG: bool = _debug_flag in {"1", "true"}
 if DEBUG:
     from beartype import BeartypeConf as _BeartypeConf
     from beartype.claw import beartype_this_package as _beartype_this_package
@@ -41,6 +38,27 @@ from jaxtyped._src.core.array import Array  # noqa: E402
 from jaxtyped import core  # noqa: E402
 from jaxtyped import stages  # noqa: E402
 from jaxtyped import ad_checkpoint, checkpoint_policies, test_util  # noqa: E402
+
+
+def _name_checked_originals() -> None:
+    """Debug mode: give each beartype-wrapped function's original the name of
+    its wrapper. Factories name the function they return (``jnp.sin`` is made
+    by ``_inexact_unary("sin")``); under beartype that is the wrapper, while
+    violation messages name the original, which would read
+    ``_inexact_unary.<locals>.fun()`` instead of ``sin()``."""
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("jaxtyped."):
+            for value in vars(module).values():
+                original = getattr(value, "__wrapped__", None)
+                if hasattr(value, "__beartype_wrapper") and original is not None:
+                    original.__name__ = value.__name__
+                    original.__qualname__ = value.__qualname__
+
+
+if DEBUG:
+    _name_checked_originals()
 
 __version__ = "0.1.0"
 

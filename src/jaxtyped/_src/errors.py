@@ -140,11 +140,15 @@ class PyTreeStructureError(JaxtypedValueError):
 
 class DebugTypeError(JaxtypedTypeError):
     """In debug mode (``JAXTYPED_DEBUG=1``), a call to a jaxtyped function
-    violated the function's type annotations (checked by beartype).
+    violated the function's type annotations (checked by beartype before
+    the function body runs), or a jaxpr node (``Var``, ``Eqn``, ``Jaxpr``,
+    ``ShapedArray``, ...) was built from an argument, or a tuple item, of
+    the wrong type.
 
-    Fix: the message names the function, the parameter (or return value),
-    the annotation and the offending value. It is a ``TypeError``, as the
-    errors jaxtyped raises for bad input without debug mode are.
+    Fix: the message names the function or node class, the parameter (or
+    return value, or field and item), the annotation and the offending
+    value. It is a ``TypeError``, as the errors jaxtyped raises for bad
+    input without debug mode are.
     """
 
 

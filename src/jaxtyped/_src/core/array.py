@@ -416,7 +416,7 @@ ScalarLike = bool | int | float | complex | np.generic
 # flattens the value and checks every leaf: beartype cannot resolve the
 # recursive alias's forward references from other modules.
 if TYPE_CHECKING:
-    PyTree = TypeAliasType("PyTree", ArrayLike | None | Sequence["PyTree"] | Mapping[Any, "PyTree"])
+    PyTree = TypeAliasType("PyTree", "ArrayLike | None | Sequence[PyTree] | Mapping[Any, PyTree]")
 else:
 
     class _PyTreeMeta(type):

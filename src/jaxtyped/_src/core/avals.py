@@ -7,10 +7,12 @@ from typing import Any, final
 import numpy as np
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.core.field_checks import checked_fields
 
 __all__ = ["ShapedArray", "Zero", "UndefinedPrimal", "BatchAxis", "BatchDim"]
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True)
 class ShapedArray:
@@ -92,6 +94,7 @@ class ShapedArray:
         return self.shape == other.shape and self.dtype == other.dtype
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True)
 class Zero:
@@ -104,6 +107,7 @@ class Zero:
     aval: ShapedArray
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True)
 class UndefinedPrimal:
@@ -114,6 +118,7 @@ class UndefinedPrimal:
     aval: ShapedArray
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True)
 class BatchAxis:

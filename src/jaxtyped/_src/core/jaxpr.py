@@ -20,6 +20,7 @@ import numpy as np
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, to_array
 from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.field_checks import checked_fields
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Primitive
 
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True)
 class Var:
@@ -49,6 +51,7 @@ class Var:
         return f"Var({self.count}:{self.aval.str_short()})"
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True)
 class Literal:
@@ -78,6 +81,7 @@ class Literal:
 Atom = Var | Literal
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True)
 class Eqn:
@@ -96,6 +100,7 @@ class Eqn:
         return _Printer().eqn(self, 0)
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True)
 class Jaxpr:
@@ -124,6 +129,7 @@ class Jaxpr:
         return pp_jaxpr(self, width=width)
 
 
+@checked_fields
 @final
 @dataclass(frozen=True, slots=True, eq=False)
 class ClosedJaxpr:
