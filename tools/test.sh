@@ -3,12 +3,17 @@
 #
 # Gates, in order (all of them when none is named):
 #   pytest        pytest -n 2
-#   pytest-debug  the same with JAXTYPED_DEBUG=1, beartype claw warnings as errors
+#   pytest-debug  the same with JAXTYPED_DEBUG=1, every beartype warning an error
 #   mypy          mypy (strict, mypy.ini) over src/ and tests/
 #   pyright       pyright (strict, pyrightconfig.json) over src/ and tests/
 #   layers        python tools/check_layers.py
 #   typecheck     python typecheck/run.py (src/, tests/, typing/ against expectations)
 #   docs          sphinx-build -W --keep-going -b html docs docs/_build/html
+#   api-types     python tools/check_api_types.py: the built wheel holds py.typed
+#                 and every .pyi; pyright --verifytypes on the installed wheel
+#                 at 100%; no Any in public results and parameters with Any as
+#                 in tools/public_any_params.txt (tools/check_public_types.py);
+#                 mypy.stubtest on every .pyi (stubs/README.md), no allowlist
 # Every gate runs even after one fails; the exit status is 1 if any failed.
 #
 # Environment: set-up is in tools/_setup.sh (creates .venv and installs on
@@ -17,21 +22,23 @@
 
 set -uo pipefail
 
-ALL_GATES=(pytest pytest-debug mypy pyright layers typecheck docs)
+ALL_GATES=(pytest pytest-debug mypy pyright layers typecheck docs api-types)
 
 gate_pytest() { python -m pytest -n "${PYTEST_WORKERS:-2}"; }
 gate_pytest-debug() {
     JAXTYPED_DEBUG=1 python -m pytest -n "${PYTEST_WORKERS:-2}" \
-        -W error::beartype.roar.BeartypeClawDecorWarning
+        -W error::beartype.roar.BeartypeWarning
 }
 gate_mypy() { python -m mypy --config-file mypy.ini src tests; }
 gate_pyright() { python -m pyright --project pyrightconfig.json --pythonpath "$(command -v python)" src tests; }
 gate_layers() { python tools/check_layers.py; }
 gate_typecheck() { python typecheck/run.py; }
 gate_docs() { python -m sphinx -W --keep-going -b html docs docs/_build/html; }
+gate_api-types() { python tools/check_api_types.py; }
 
 usage() {
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    # The comment block at the top of this file.
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
 }
 
 now() { date +%s.%N 2>/dev/null || date +%s; }

@@ -1,6 +1,7 @@
 """Devices and transfers (layer L5): ``devices``, ``device_put``,
 ``device_get``, ``block_until_ready`` (JAX's names and semantics)."""
 
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
 import numpy as np
@@ -16,6 +17,13 @@ from jaxtyped._src.tree_util import tree_map
 __all__ = ["Device", "devices", "local_devices", "device_put", "device_get", "block_until_ready"]
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+
+# Containers of arrays, which device_put returns with the same type. (Not
+# a bound on a recursive pytree alias: pyright 1.1.414 does not enforce one.)
+ArraySequenceT = TypeVar("ArraySequenceT", bound=Sequence[Array])
+ArrayMappingT = TypeVar("ArrayMappingT", bound=Mapping[Any, Array])
+HostArray = np.ndarray[Any, np.dtype[Any]]
 
 Device = xla.Device
 """A device computations run on (JAX's ``jax.Device``; ``CpuDevice(id=0)``)."""
@@ -36,13 +44,19 @@ def local_devices() -> list[xla.Device]:
 @overload
 def device_put(x: ArrayLike, device: xla.Device | None = None) -> Array: ...
 @overload
-def device_put(x: object, device: xla.Device | None = None) -> Any: ...
-def device_put(x: object, device: xla.Device | None = None) -> Any:
+def device_put(x: ArraySequenceT, device: xla.Device | None = None) -> ArraySequenceT: ...
+@overload
+def device_put(x: ArrayMappingT, device: xla.Device | None = None) -> ArrayMappingT: ...
+@overload
+def device_put(x: object, device: xla.Device | None = None) -> object: ...
+def device_put(x: object, device: xla.Device | None = None) -> object:
     """Transfer every leaf of pytree ``x`` to ``device`` (default: the
     first device), returning arrays backed by device buffers.
 
     NumPy inputs are copied (later writes to them do not show); arrays
-    already on the device are returned as they are.
+    already on the device are returned as they are. Types: an array-like
+    gives an ``Array``; a tuple, list or dict of arrays keeps its type; any
+    other pytree gives ``object`` (NumPy or scalar leaves change type).
     """
 
     def put(leaf: object) -> Array:
@@ -60,12 +74,19 @@ def device_put(x: object, device: xla.Device | None = None) -> Any:
 
 
 @overload
-def device_get(x: Array) -> np.ndarray[Any, np.dtype[Any]]: ...
+def device_get(x: Array) -> HostArray: ...
 @overload
-def device_get(x: object) -> Any: ...
-def device_get(x: object) -> Any:
+def device_get(x: list[Array]) -> list[HostArray]: ...
+@overload
+def device_get(x: tuple[Array, ...]) -> tuple[HostArray, ...]: ...
+@overload
+def device_get(x: dict[K, Array]) -> dict[K, HostArray]: ...
+@overload
+def device_get(x: object) -> object: ...
+def device_get(x: object) -> object:
     """Every array leaf of pytree ``x`` as a NumPy array on the host
-    (other leaves unchanged)."""
+    (other leaves unchanged). Types: an ``Array``, or a list, tuple or dict
+    of them, gives the same with NumPy arrays; other pytrees ``object``."""
 
     def get(leaf: object) -> object:
         if isinstance(leaf, ArrayImpl):

@@ -61,7 +61,7 @@ from jaxtyped._src.runtime import xla
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
-__all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "disable_jit", "clear_caches"]
+__all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "OutInfo", "disable_jit", "clear_caches"]
 
 P = ParamSpec("P")
 P2 = ParamSpec("P2")
@@ -212,22 +212,28 @@ class Jitted(Generic[P, R_co]):
             return result
         return self._call(args, kwargs)  # type: ignore[no-any-return]  # R_co is what fun returns
 
-    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced":
+    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]":
         """Trace for these arguments (arrays, scalars or
         ``ShapeDtypeStruct``\\ s) without compiling."""
-        sig = self._signature(args, kwargs)
-        entry = self._entry(sig)
-        return Traced(entry.closed, entry.out_tree, self._name, entry.donated)
+        return self._staged(args, kwargs, ())
 
-    def lower(self, *args: P.args, **kwargs: P.kwargs) -> "Lowered":
+    def lower(self, *args: P.args, **kwargs: P.kwargs) -> "Lowered[P, R_co]":
         """Trace and lower to StableHLO for these arguments."""
         return self.trace(*args, **kwargs).lower()
 
+    def _staged(self, args: tuple[object, ...], kwargs: dict[str, object], bound: tuple[object, ...]) -> "Traced[P, R_co]":
+        # bound: what a bound method prepended to args; its Compiled
+        # prepends them to each call too.
+        sig = self._signature(args, kwargs)
+        entry = self._entry(sig)
+        spec = _CallSpec(len(args), sig.static_args, sig.tree, bound)
+        return Traced(entry.closed, entry.out_tree, self._name, entry.donated, spec)
+
     @overload
-    def __get__(self, instance: None, owner: type[Any] | None = None) -> Self: ...
+    def __get__(self, instance: None, owner: type[object] | None = None) -> Self: ...
     @overload
-    def __get__(self: "Jitted[Concatenate[S, P2], R]", instance: S, owner: type[Any] | None = None) -> "Jitted[P2, R]": ...
-    def __get__(self, instance: object, owner: type[Any] | None = None) -> object:
+    def __get__(self: "Jitted[Concatenate[S, P2], R]", instance: S, owner: type[object] | None = None) -> "Jitted[P2, R]": ...
+    def __get__(self, instance: object, owner: type[object] | None = None) -> object:
         if instance is None:
             return self
         return _BoundJitted(self, instance)
@@ -388,8 +394,8 @@ class _BoundJitted(Jitted[P, R_co]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co:
         return self._parent(self._instance, *args, **kwargs)
 
-    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced":
-        return self._parent.trace(self._instance, *args, **kwargs)
+    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]":
+        return self._parent._staged((self._instance, *args), kwargs, (self._instance,))
 
     def cache_info(self) -> CacheInfo:
         return self._parent.cache_info()
@@ -469,40 +475,112 @@ def _concrete(a: object, name: str) -> ArrayImpl:
 
 # === stages: Traced -> Lowered -> Compiled ===
 
+# What ``Traced.out_info`` returns: the output pytree with a
+# ShapeDtypeStruct for each array; a bare ShapeDtypeStruct for a function
+# returning one array. Containers hold ``object``: a recursive alias would
+# be exact for tuples, lists and dicts, but pyright 1.1.414 resolves a
+# recursive ``TypeAliasType`` to Unknown in other modules and beartype
+# cannot check an old-style recursive alias.
+OutInfo = ShapeDtypeStruct | None | tuple[object, ...] | list[object] | dict[Hashable, object]
+
 
 @final
-class Traced:
-    """A traced jitted function: its jaxpr and output structure."""
+class _CallSpec:
+    """How a traced call was made, for :class:`Compiled` to check later calls
+    against: the number of positional arguments, the static arguments (by
+    position or name), the dynamic arguments' tree structure, and the
+    arguments a bound method prepends."""
 
-    def __init__(self, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, name: str, donated: tuple[bool, ...]) -> None:
+    __slots__ = ("nargs", "static_args", "in_tree", "bound")
+
+    nargs: int
+    static_args: dict[int | str, object]
+    in_tree: PyTreeDef
+    bound: tuple[object, ...]
+
+    def __init__(
+        self, nargs: int, static_args: dict[int | str, object], in_tree: PyTreeDef, bound: tuple[object, ...]
+    ) -> None:
+        self.nargs = nargs
+        self.static_args = static_args
+        self.in_tree = in_tree
+        self.bound = bound
+
+    def dynamic_leaves(self, args: tuple[object, ...], kwargs: dict[str, object]) -> list[object]:
+        """The dynamic leaves of a call. Static arguments may be passed as
+        when tracing (they must then equal the traced values) or left out,
+        as JAX's ``Compiled`` expects."""
+        args = (*self.bound, *args)
+        full = len(args) == self.nargs
+        dyn_args: list[object] = []
+        for i, a in enumerate(args):
+            if full and i in self.static_args:
+                _check_static(i, self.static_args[i], a)
+            else:
+                dyn_args.append(a)
+        dyn_kwargs: dict[str, object] = {}
+        for k, v in kwargs.items():
+            if k in self.static_args:
+                _check_static(k, self.static_args[k], v)
+            else:
+                dyn_kwargs[k] = v
+        leaves, tree = tree_flatten((tuple(dyn_args), dyn_kwargs))
+        if tree != self.in_tree:
+            raise JaxtypedTypeError(
+                f"Compiled: called with arguments of structure {tree} but compiled for {self.in_tree}"
+            )
+        return leaves
+
+
+def _check_static(where: int | str, traced: object, given: object) -> None:
+    if type(given) is not type(traced) or not bool(given == traced):
+        raise JaxtypedTypeError(
+            f"Compiled: static argument {where!r} is {given!r} but the function was compiled for {traced!r}"
+        )
+
+
+@final
+class Traced(Generic[P, R_co]):
+    """A traced jitted function: its jaxpr and output structure. It keeps
+    the jitted function's signature, through :meth:`lower` and
+    :meth:`Lowered.compile` to the :class:`Compiled` call."""
+
+    def __init__(
+        self, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, name: str, donated: tuple[bool, ...], spec: _CallSpec
+    ) -> None:
         self.jaxpr = jaxpr
         self.out_tree = out_tree
         self.fun_name = name
         self._donated = donated
+        self._spec = spec
 
     @property
-    def out_info(self) -> Any:
+    def out_info(self) -> OutInfo:
         """The outputs' ``ShapeDtypeStruct`` pytree."""
         shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in self.jaxpr.out_avals]
-        return tree_unflatten(self.out_tree, shapes)
+        info: OutInfo = tree_unflatten(self.out_tree, shapes)
+        return info
 
-    def lower(self) -> "Lowered":
+    def lower(self) -> "Lowered[P, R_co]":
         """Lower the jaxpr to a StableHLO module."""
         jaxpr = consts_as_invars(self.jaxpr.jaxpr)
         donated = (False,) * len(self.jaxpr.consts) + self._donated
         module = lower_jaxpr(jaxpr, name=self.fun_name, donated=donated)
-        return Lowered(module, self.jaxpr, self.out_tree, donated)
+        return Lowered(module, self.jaxpr, self.out_tree, donated, self._spec)
 
 
 @final
-class Lowered:
+class Lowered(Generic[P, R_co]):
     """A lowered jitted function: a StableHLO module ready to compile."""
 
-    def __init__(self, module: LoweredModule, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, donated: tuple[bool, ...]) -> None:
+    def __init__(
+        self, module: LoweredModule, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, donated: tuple[bool, ...], spec: _CallSpec
+    ) -> None:
         self._module = module
         self._jaxpr = jaxpr
         self._out_tree = out_tree
         self._donated = donated
+        self._spec = spec
 
     def as_text(self, dialect: str = "stablehlo") -> str:
         """The module in MLIR's readable syntax (JAX's ``Lowered.as_text``)."""
@@ -510,25 +588,33 @@ class Lowered:
             raise JaxtypedValueError(f"Lowered.as_text: unsupported dialect {dialect!r} (only 'stablehlo')")
         return xla.pretty_module(self._module.text)
 
-    def compile(self) -> "Compiled":
+    def compile(self) -> "Compiled[P, R_co]":
         """Compile the module with XLA."""
         executable = xla.compile_module(self._module.text, self._module.in_avals, self._module.out_avals)
-        return Compiled(executable, self._jaxpr, self._out_tree, self._donated)
+        return Compiled(executable, self._jaxpr, self._out_tree, self._donated, self._spec)
 
 
 @final
-class Compiled:
-    """A compiled jitted function; call it with arguments of the lowered
-    types."""
+class Compiled(Generic[P, R_co]):
+    """A compiled jitted function; call it as the jitted function, with
+    arguments of the lowered types (static arguments may be left out)."""
 
-    def __init__(self, executable: xla.Executable, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, donated: tuple[bool, ...]) -> None:
+    def __init__(
+        self,
+        executable: xla.Executable,
+        jaxpr: ClosedJaxpr,
+        out_tree: PyTreeDef,
+        donated: tuple[bool, ...],
+        spec: _CallSpec,
+    ) -> None:
         self._executable = executable
         self._jaxpr = jaxpr
         self._out_tree = out_tree
         self._donated = donated
+        self._spec = spec
 
-    def __call__(self, *args: object) -> Any:
-        leaves, _ = tree_flatten(args)
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co:
+        leaves = self._spec.dynamic_leaves(args, kwargs)
         arrays = [_as_array(leaf) for leaf in leaves]
         expected = self._jaxpr.jaxpr.in_avals
         got = tuple(a.aval for a in arrays)
@@ -547,7 +633,7 @@ class Compiled:
         outs = run_executable(
             self._executable, concrete, self._donated, self._jaxpr.jaxpr.out_avals, "compiled function"  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
         )
-        return tree_unflatten(self._out_tree, list(outs))
+        return tree_unflatten(self._out_tree, list(outs))  # type: ignore[no-any-return]  # R_co is what the jitted function returns
 
     def as_text(self) -> str:
         """The optimized HLO XLA produced."""

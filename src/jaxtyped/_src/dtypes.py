@@ -79,7 +79,7 @@ class SupportsDType(Protocol):
         ...
 
 
-DTypeLike = str | type[Any] | np.dtype[Any] | SupportsDType
+DTypeLike = str | type[object] | np.dtype[Any] | SupportsDType
 """What a ``dtype=`` argument accepts (JEP 12049): a name (``"float32"``), a
 scalar type (``np.float32``, ``bfloat16``, ``float``), a dtype, or an object
 with a ``.dtype`` (an array, a jnp-style scalar class)."""

@@ -18,7 +18,7 @@ equal policy) and print as JAX prints them
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, final, overload
+from typing import ClassVar, Final, TypeVar, final, overload
 
 from typing_extensions import override
 
@@ -175,8 +175,10 @@ class DotsSaveable:
         return isinstance(prim, DotGeneral) or prim.name == "conv_general_dilated"
 
 
-dots_saveable = checkpoint_dots = DotsSaveable(False)
-dots_with_no_batch_dims_saveable = checkpoint_dots_with_no_batch_dims = DotsSaveable(True)
+dots_saveable: Final[DotsSaveable] = DotsSaveable(False)
+checkpoint_dots: Final[DotsSaveable] = dots_saveable
+dots_with_no_batch_dims_saveable: Final[DotsSaveable] = DotsSaveable(True)
+checkpoint_dots_with_no_batch_dims: Final[DotsSaveable] = dots_with_no_batch_dims_saveable
 
 
 @final

@@ -3,12 +3,14 @@ installed once at import (see Note [late-bound array methods] in
 ``core/array.py``)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from types import NotImplementedType
+from typing import Final
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array, install_array_methods
+from jaxtyped._src.core.array import Array, ArrayLike, install_array_methods
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops as sh
@@ -19,23 +21,31 @@ __all__ = ["install"]
 
 _ARRAY_LIKE = (Array, np.ndarray, np.generic, bool, int, float, complex)
 
+# What an operator method returns: NotImplemented lets Python try the other
+# operand (and makes ``x == "a"`` False, as in JAX).
+_Result = Array | tuple[Array, Array] | NotImplementedType
+_Operator = Callable[[ArrayLike, ArrayLike], Array | tuple[Array, Array]]
+_NOT_IMPLEMENTED: Final[NotImplementedType] = NotImplemented
 
-def _binary(op: Callable[[Any, Any], object], reflected: bool) -> Callable[[Array, object], Any]:
-    # Operands that are not array-like get NotImplemented, so Python can try
-    # the other operand (and ``x == "a"`` is False, as in JAX).
-    if reflected:
 
-        def method(self: Array, other: object) -> Any:
-            if not isinstance(other, _ARRAY_LIKE):
-                return NotImplemented
-            return op(other, self)
+def _is_array_like(x: object) -> TypeIs[ArrayLike]:
+    return isinstance(x, _ARRAY_LIKE)
 
-    else:
 
-        def method(self: Array, other: object) -> Any:
-            if not isinstance(other, _ARRAY_LIKE):
-                return NotImplemented
-            return op(self, other)
+def _binary(op: _Operator, reflected: bool) -> Callable[[Array, object], _Result]:
+    return _reflected(op) if reflected else _forward(op)
+
+
+def _forward(op: _Operator) -> Callable[[Array, object], _Result]:
+    def method(self: Array, other: object) -> _Result:
+        return op(self, other) if _is_array_like(other) else _NOT_IMPLEMENTED
+
+    return method
+
+
+def _reflected(op: _Operator) -> Callable[[Array, object], _Result]:
+    def method(self: Array, other: object) -> _Result:
+        return op(other, self) if _is_array_like(other) else _NOT_IMPLEMENTED
 
     return method
 
@@ -102,7 +112,7 @@ def install() -> None:
         "__divmod__": _binary(uf.divmod, False),
         "__rdivmod__": _binary(uf.divmod, True),
     }
-    binary_ops: dict[str, Callable[[Any, Any], object]] = {
+    binary_ops: dict[str, Callable[[ArrayLike, ArrayLike], Array]] = {
         "add": uf.add,
         "sub": uf.subtract,
         "mul": uf.multiply,

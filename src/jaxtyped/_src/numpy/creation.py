@@ -5,7 +5,7 @@ that are both dtype arguments and constructors."""
 
 import operator
 from collections.abc import Sequence
-from typing import Any, Literal, final, overload
+from typing import Any, Final, Literal, final, overload
 
 import numpy as np
 
@@ -62,22 +62,22 @@ class ScalarType:
         return hash(self._dtype)
 
 
-bool_ = ScalarType(np.dtype(np.bool_))
-int8 = ScalarType(np.dtype(np.int8))
-int16 = ScalarType(np.dtype(np.int16))
-int32 = ScalarType(np.dtype(np.int32))
-int64 = ScalarType(np.dtype(np.int64))
-uint8 = ScalarType(np.dtype(np.uint8))
-uint16 = ScalarType(np.dtype(np.uint16))
-uint32 = ScalarType(np.dtype(np.uint32))
-uint64 = ScalarType(np.dtype(np.uint64))
-float16 = ScalarType(np.dtype(np.float16))
-bfloat16 = ScalarType(np.dtype(dtypes.bfloat16))
-float32 = ScalarType(np.dtype(np.float32))
-float64 = ScalarType(np.dtype(np.float64))
-complex64 = ScalarType(np.dtype(np.complex64))
-complex128 = ScalarType(np.dtype(np.complex128))
-float0 = dtypes.float0
+bool_: Final[ScalarType] = ScalarType(np.dtype(np.bool_))
+int8: Final[ScalarType] = ScalarType(np.dtype(np.int8))
+int16: Final[ScalarType] = ScalarType(np.dtype(np.int16))
+int32: Final[ScalarType] = ScalarType(np.dtype(np.int32))
+int64: Final[ScalarType] = ScalarType(np.dtype(np.int64))
+uint8: Final[ScalarType] = ScalarType(np.dtype(np.uint8))
+uint16: Final[ScalarType] = ScalarType(np.dtype(np.uint16))
+uint32: Final[ScalarType] = ScalarType(np.dtype(np.uint32))
+uint64: Final[ScalarType] = ScalarType(np.dtype(np.uint64))
+float16: Final[ScalarType] = ScalarType(np.dtype(np.float16))
+bfloat16: Final[ScalarType] = ScalarType(np.dtype(dtypes.bfloat16))
+float32: Final[ScalarType] = ScalarType(np.dtype(np.float32))
+float64: Final[ScalarType] = ScalarType(np.dtype(np.float64))
+complex64: Final[ScalarType] = ScalarType(np.dtype(np.complex64))
+complex128: Final[ScalarType] = ScalarType(np.dtype(np.complex128))
+float0: Final[np.dtype[np.void]] = dtypes.float0
 
 
 def _dtype_arg(dtype: "dtypes.DTypeLike | None") -> np.dtype[Any] | None:

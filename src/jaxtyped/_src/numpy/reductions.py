@@ -8,7 +8,7 @@ results are never weakly typed.
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -28,6 +28,48 @@ from jaxtyped._src.util import canonicalize_axes, canonicalize_axis
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "all", "any", "argmax", "argmin"]
 
 Axis = int | Sequence[int] | None
+
+
+# The signatures of the functions the factories below build, so that type
+# checkers check calls to ``jnp.sum`` & co. (runtime-checkable because the
+# factories' return annotations name them, and debug mode checks those).
+@runtime_checkable
+class SumLike(Protocol):
+    """The signature of ``sum`` and ``prod``."""
+
+    def __call__(
+        self,
+        a: ArrayLike,
+        axis: Axis = None,
+        dtype: "dtypes.DTypeLike | None" = None,
+        out: None = None,
+        keepdims: bool = False,
+        initial: ArrayLike | None = None,
+        where: ArrayLike | None = None,
+        promote_integers: bool = True,
+    ) -> Array: ...
+
+
+@runtime_checkable
+class ExtremumLike(Protocol):
+    """The signature of ``max`` and ``min``."""
+
+    def __call__(
+        self,
+        a: ArrayLike,
+        axis: Axis = None,
+        out: None = None,
+        keepdims: bool = False,
+        initial: ArrayLike | None = None,
+        where: ArrayLike | None = None,
+    ) -> Array: ...
+
+
+@runtime_checkable
+class ArgExtremumLike(Protocol):
+    """The signature of ``argmax`` and ``argmin``."""
+
+    def __call__(self, a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Array: ...
 
 
 def _axes(name: str, x: Array, axis: Axis) -> tuple[int, ...]:
@@ -68,7 +110,7 @@ def _sum_like(
     reduce: Callable[[Array, tuple[int, ...]], Array],
     identity: int,
     combine: Callable[[Array, Array], Array],
-) -> Callable[..., Array]:
+) -> SumLike:
     def fun(
         a: ArrayLike,
         axis: Axis = None,
@@ -95,13 +137,13 @@ def _sum_like(
     return fun
 
 
-sum = _sum_like("sum", lr.reduce_sum, 0, la.add)  # noqa: A001 - NumPy's name
+sum: SumLike = _sum_like("sum", lr.reduce_sum, 0, la.add)  # noqa: A001 - NumPy's name
 sum.__doc__ = "Sum of elements over ``axis`` (all axes by default)."
-prod = _sum_like("prod", lr.reduce_prod, 1, la.mul)
+prod: SumLike = _sum_like("prod", lr.reduce_prod, 1, la.mul)
 prod.__doc__ = "Product of elements over ``axis`` (all axes by default)."
 
 
-def _extremum(name: str, reduce: Callable[[Array, tuple[int, ...]], Array], pick: Callable[[Array, Array], Array]) -> Callable[..., Array]:
+def _extremum(name: str, reduce: Callable[[Array, tuple[int, ...]], Array], pick: Callable[[Array, Array], Array]) -> ExtremumLike:
     def fun(
         a: ArrayLike,
         axis: Axis = None,
@@ -136,9 +178,9 @@ def where_select(mask: ArrayLike, x: Array, fill: ArrayLike | None) -> Array:
     return where(mask, x, convert_to(asarray_operand("where", fill), x.dtype, weak_type=False))
 
 
-max = _extremum("max", lr.reduce_max, la.max)  # noqa: A001 - NumPy's name
+max: ExtremumLike = _extremum("max", lr.reduce_max, la.max)  # noqa: A001 - NumPy's name
 max.__doc__ = "Maximum over ``axis`` (all axes by default)."
-min = _extremum("min", lr.reduce_min, la.min)  # noqa: A001 - NumPy's name
+min: ExtremumLike = _extremum("min", lr.reduce_min, la.min)  # noqa: A001 - NumPy's name
 min.__doc__ = "Minimum over ``axis`` (all axes by default)."
 amax = max
 amin = min
@@ -200,7 +242,7 @@ def _as_bool(x: Array) -> Array:
     return convert_to(as_bool, as_bool.dtype, weak_type=False)
 
 
-def _arg_extremum(name: str, reduce: Callable[[Array, int, "dtypes.DTypeLike"], Array]) -> Callable[..., Array]:
+def _arg_extremum(name: str, reduce: Callable[[Array, int, "dtypes.DTypeLike"], Array]) -> ArgExtremumLike:
     def fun(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Array:
         _check_out(name, out)
         x = asarray_operand(name, a)
@@ -220,7 +262,7 @@ def _arg_extremum(name: str, reduce: Callable[[Array, int, "dtypes.DTypeLike"], 
     return fun
 
 
-argmax = _arg_extremum("argmax", lr.argmax)
+argmax: ArgExtremumLike = _arg_extremum("argmax", lr.argmax)
 argmax.__doc__ = "Index of the maximum along ``axis`` (of the flattened array by default)."
-argmin = _arg_extremum("argmin", lr.argmin)
+argmin: ArgExtremumLike = _arg_extremum("argmin", lr.argmin)
 argmin.__doc__ = "Index of the minimum along ``axis`` (of the flattened array by default)."

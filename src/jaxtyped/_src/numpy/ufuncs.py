@@ -46,6 +46,12 @@ __all__ = [
 ]
 
 
+# The types of the functions built by the factories below (module-level
+# names need them spelled out for type checkers and pyright --verifytypes).
+UnaryFunction = Callable[[ArrayLike], Array]
+BinaryFunction = Callable[[ArrayLike, ArrayLike], Array]
+
+
 def _const(x: Array, value: bool | int | float) -> Array:
     # A strongly typed constant of x's dtype (JAX's _constant_like): it
     # makes results strongly typed.
@@ -61,7 +67,7 @@ def _like(x: Array, value: bool | int | float) -> Array:
 # === unary functions that compute in an inexact dtype ===
 
 
-def _inexact_unary(name: str, op: Callable[[Array], Array]) -> Callable[[ArrayLike], Array]:
+def _inexact_unary(name: str, op: Callable[[Array], Array]) -> UnaryFunction:
     def fun(x: ArrayLike, /) -> Array:
         (a,) = promote_args_inexact(name, x)
         return op(a)
@@ -71,31 +77,31 @@ def _inexact_unary(name: str, op: Callable[[Array], Array]) -> Callable[[ArrayLi
     return fun
 
 
-sin = _inexact_unary("sin", lt.sin)
-cos = _inexact_unary("cos", lt.cos)
-tan = _inexact_unary("tan", lt.tan)
-arcsin = _inexact_unary("arcsin", lt.asin)
-arccos = _inexact_unary("arccos", lt.acos)
-arctan = _inexact_unary("arctan", lt.atan)
-sinh = _inexact_unary("sinh", lt.sinh)
-cosh = _inexact_unary("cosh", lt.cosh)
-tanh = _inexact_unary("tanh", lt.tanh)
-arcsinh = _inexact_unary("arcsinh", lt.asinh)
-arccosh = _inexact_unary("arccosh", lt.acosh)
-arctanh = _inexact_unary("arctanh", lt.atanh)
-exp = _inexact_unary("exp", lt.exp)
-expm1 = _inexact_unary("expm1", lt.expm1)
-log = _inexact_unary("log", lt.log)
-log1p = _inexact_unary("log1p", lt.log1p)
-sqrt = _inexact_unary("sqrt", lt.sqrt)
-exp2 = _inexact_unary("exp2", lambda a: lt.exp(la.mul(a, _like(a, math.log(2.0)))))
-log2 = _inexact_unary("log2", lambda a: la.div(lt.log(a), _const(a, math.log(2.0))))
-log10 = _inexact_unary("log10", lambda a: la.div(lt.log(a), _const(a, math.log(10.0))))
-reciprocal = _inexact_unary("reciprocal", lambda a: la.integer_pow(a, -1))
-deg2rad = _inexact_unary("deg2rad", lambda a: la.mul(a, _like(a, math.pi / 180.0)))
-rad2deg = _inexact_unary("rad2deg", lambda a: la.mul(a, _like(a, 180.0 / math.pi)))
-radians = _inexact_unary("radians", lambda a: la.mul(a, _like(a, math.pi / 180.0)))
-degrees = _inexact_unary("degrees", lambda a: la.mul(a, _like(a, 180.0 / math.pi)))
+sin: UnaryFunction = _inexact_unary("sin", lt.sin)
+cos: UnaryFunction = _inexact_unary("cos", lt.cos)
+tan: UnaryFunction = _inexact_unary("tan", lt.tan)
+arcsin: UnaryFunction = _inexact_unary("arcsin", lt.asin)
+arccos: UnaryFunction = _inexact_unary("arccos", lt.acos)
+arctan: UnaryFunction = _inexact_unary("arctan", lt.atan)
+sinh: UnaryFunction = _inexact_unary("sinh", lt.sinh)
+cosh: UnaryFunction = _inexact_unary("cosh", lt.cosh)
+tanh: UnaryFunction = _inexact_unary("tanh", lt.tanh)
+arcsinh: UnaryFunction = _inexact_unary("arcsinh", lt.asinh)
+arccosh: UnaryFunction = _inexact_unary("arccosh", lt.acosh)
+arctanh: UnaryFunction = _inexact_unary("arctanh", lt.atanh)
+exp: UnaryFunction = _inexact_unary("exp", lt.exp)
+expm1: UnaryFunction = _inexact_unary("expm1", lt.expm1)
+log: UnaryFunction = _inexact_unary("log", lt.log)
+log1p: UnaryFunction = _inexact_unary("log1p", lt.log1p)
+sqrt: UnaryFunction = _inexact_unary("sqrt", lt.sqrt)
+exp2: UnaryFunction = _inexact_unary("exp2", lambda a: lt.exp(la.mul(a, _like(a, math.log(2.0)))))
+log2: UnaryFunction = _inexact_unary("log2", lambda a: la.div(lt.log(a), _const(a, math.log(2.0))))
+log10: UnaryFunction = _inexact_unary("log10", lambda a: la.div(lt.log(a), _const(a, math.log(10.0))))
+reciprocal: UnaryFunction = _inexact_unary("reciprocal", lambda a: la.integer_pow(a, -1))
+deg2rad: UnaryFunction = _inexact_unary("deg2rad", lambda a: la.mul(a, _like(a, math.pi / 180.0)))
+rad2deg: UnaryFunction = _inexact_unary("rad2deg", lambda a: la.mul(a, _like(a, 180.0 / math.pi)))
+radians: UnaryFunction = _inexact_unary("radians", lambda a: la.mul(a, _like(a, math.pi / 180.0)))
+degrees: UnaryFunction = _inexact_unary("degrees", lambda a: la.mul(a, _like(a, 180.0 / math.pi)))
 
 
 def cbrt(x: ArrayLike, /) -> Array:
@@ -164,7 +170,7 @@ def square(x: ArrayLike, /) -> Array:
     return la.integer_pow(a, 2)
 
 
-def _rounding(name: str, op: Callable[[Array], Array]) -> Callable[[ArrayLike], Array]:
+def _rounding(name: str, op: Callable[[Array], Array]) -> UnaryFunction:
     def fun(x: ArrayLike, /) -> Array:
         a = asarray_operand(name, x)
         if not dtypes.is_inexact(a.dtype):
@@ -176,8 +182,8 @@ def _rounding(name: str, op: Callable[[Array], Array]) -> Callable[[ArrayLike], 
     return fun
 
 
-floor = _rounding("floor", la.floor)
-ceil = _rounding("ceil", la.ceil)
+floor: UnaryFunction = _rounding("floor", la.floor)
+ceil: UnaryFunction = _rounding("ceil", la.ceil)
 def trunc(x: ArrayLike) -> Array:
     """Round toward zero; integer inputs are returned unchanged."""
     a = asarray_operand("trunc", x)
@@ -446,7 +452,7 @@ def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return where(lcmp.ne(delta, delta), la.add(a, b), stable)
 
 
-def _comparison(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
+def _comparison(name: str, op: Callable[[Array, Array], Array]) -> BinaryFunction:
     def fun(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote_args(name, x, y)
         if dtypes.is_complex(a.dtype) and op not in (lcmp.eq, lcmp.ne):
@@ -467,15 +473,15 @@ def _lexicographic(op: Callable[[Array, Array], Array], a: Array, b: Array) -> A
     return lcmp.bitwise_or(strict(ar, br), lcmp.bitwise_and(tie, op(lc.imag(a), lc.imag(b))))
 
 
-equal = _comparison("equal", lcmp.eq)
-not_equal = _comparison("not_equal", lcmp.ne)
-less = _comparison("less", lcmp.lt)
-less_equal = _comparison("less_equal", lcmp.le)
-greater = _comparison("greater", lcmp.gt)
-greater_equal = _comparison("greater_equal", lcmp.ge)
+equal: BinaryFunction = _comparison("equal", lcmp.eq)
+not_equal: BinaryFunction = _comparison("not_equal", lcmp.ne)
+less: BinaryFunction = _comparison("less", lcmp.lt)
+less_equal: BinaryFunction = _comparison("less_equal", lcmp.le)
+greater: BinaryFunction = _comparison("greater", lcmp.gt)
+greater_equal: BinaryFunction = _comparison("greater_equal", lcmp.ge)
 
 
-def _logical(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
+def _logical(name: str, op: Callable[[Array, Array], Array]) -> BinaryFunction:
     def fun(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote_args(name, x, y)
         return op(_as_bool(a), _as_bool(b))
@@ -485,12 +491,12 @@ def _logical(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayL
     return fun
 
 
-logical_and = _logical("logical_and", lcmp.bitwise_and)
-logical_or = _logical("logical_or", lcmp.bitwise_or)
-logical_xor = _logical("logical_xor", lcmp.bitwise_xor)
+logical_and: BinaryFunction = _logical("logical_and", lcmp.bitwise_and)
+logical_or: BinaryFunction = _logical("logical_or", lcmp.bitwise_or)
+logical_xor: BinaryFunction = _logical("logical_xor", lcmp.bitwise_xor)
 
 
-def _bitwise(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayLike, ArrayLike], Array]:
+def _bitwise(name: str, op: Callable[[Array, Array], Array]) -> BinaryFunction:
     def fun(x: ArrayLike, y: ArrayLike, /) -> Array:
         a, b = promote_args(name, x, y)
         return op(a, b)
@@ -500,9 +506,9 @@ def _bitwise(name: str, op: Callable[[Array, Array], Array]) -> Callable[[ArrayL
     return fun
 
 
-bitwise_and = _bitwise("bitwise_and", lcmp.bitwise_and)
-bitwise_or = _bitwise("bitwise_or", lcmp.bitwise_or)
-bitwise_xor = _bitwise("bitwise_xor", lcmp.bitwise_xor)
+bitwise_and: BinaryFunction = _bitwise("bitwise_and", lcmp.bitwise_and)
+bitwise_or: BinaryFunction = _bitwise("bitwise_or", lcmp.bitwise_or)
+bitwise_xor: BinaryFunction = _bitwise("bitwise_xor", lcmp.bitwise_xor)
 
 
 def left_shift(x: ArrayLike, y: ArrayLike, /) -> Array:

@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, final
+from typing import Any, Final, Protocol, final, runtime_checkable
 
 import numpy as np
 
@@ -119,15 +119,41 @@ _BOOL: Final = np.dtype(np.bool_)
 
 # === client and devices ===
 
-Device = xc.Device
-"""A jaxlib device (``CpuDevice(id=0)``); opaque to the rest of jaxtyped."""
+# The types jaxlib's objects have in jaxtyped's signatures: jaxlib ships no
+# types for its extension module, so naming its classes there would leave
+# users' checkers with unknown types (our stubs/ are for development only).
+
+
+@runtime_checkable
+class Device(Protocol):
+    """A device computations run on (a jaxlib device, ``CpuDevice(id=0)``)."""
+
+    @property
+    def id(self) -> int:
+        """The device's number, unique in the process."""
+        ...
+
+    @property
+    def platform(self) -> str:
+        """``"cpu"``."""
+        ...
+
+    @property
+    def device_kind(self) -> str:
+        """The kind of device (``"cpu"``)."""
+        ...
+
+    @property
+    def process_index(self) -> int:
+        """The process the device belongs to (0: one process)."""
+        ...
 
 
 @final
 @dataclass(frozen=True, slots=True)
 class _Backend:
     client: xc.Client
-    devices: tuple[Device, ...]
+    devices: tuple[xc.Device, ...]
     shardings: tuple[xc.GSPMDSharding, ...]  # one replicated single-device sharding per device
 
 
@@ -266,8 +292,8 @@ register_device_backend(_Transfers())
 # === compilation and execution ===
 
 
-@final
-class Executable:
+@runtime_checkable
+class Executable(Protocol):
     """A compiled program with its signature.
 
     ``execute`` takes one device buffer per parameter, in order, and returns
@@ -275,10 +301,33 @@ class Executable:
     block when read).
     """
 
-    __slots__ = ("loaded", "in_avals", "out_avals", "_handlers")
+    in_avals: tuple[ShapedArray, ...]
+    out_avals: tuple[ShapedArray, ...]
+
+    def execute(self, buffers: Sequence[DeviceBuffer]) -> Sequence[DeviceBuffer]:
+        """Run on ``buffers`` (whose types the caller has checked)."""
+        ...
+
+    def hlo_text(self) -> str:
+        """The optimized HLO XLA compiled (for inspection)."""
+        ...
+
+    def cost_analysis(self) -> dict[str, float]:
+        """XLA's cost estimates (``flops``, ``bytes accessed``, ...)."""
+        ...
+
+
+@final
+class _XlaExecutable:
+    """An :class:`Executable` made by jaxlib (``compile_module`` builds them)."""
+
+    __slots__ = ("_loaded", "in_avals", "out_avals", "_handlers")
+
+    in_avals: tuple[ShapedArray, ...]
+    out_avals: tuple[ShapedArray, ...]
 
     def __init__(self, loaded: xc.LoadedExecutable, in_avals: tuple[ShapedArray, ...], out_avals: tuple[ShapedArray, ...]) -> None:
-        self.loaded = loaded
+        self._loaded = loaded
         self.in_avals = in_avals
         self.out_avals = out_avals
         sharding = _get_backend().shardings[0]
@@ -286,19 +335,22 @@ class Executable:
             xc.array_result_handler(_xla_aval(aval), sharding, True, _skip_checks=True) for aval in out_avals
         ]
 
-    def execute(self, buffers: Sequence[DeviceBuffer]) -> list[DeviceBuffer]:
+    def execute(self, buffers: Sequence[DeviceBuffer]) -> Sequence[DeviceBuffer]:
         """Run on ``buffers`` (whose types the caller has checked)."""
-        results: list[DeviceBuffer] = self.loaded.execute_sharded(buffers).consume_with_handlers(self._handlers)
+        results: Sequence[DeviceBuffer] = self._loaded.execute_sharded(
+            buffers  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # DeviceBuffer is the runtime-neutral protocol; these are jaxlib arrays
+        ).consume_with_handlers(self._handlers)
         return results
 
     def hlo_text(self) -> str:
         """The optimized HLO XLA compiled (for inspection)."""
-        modules = self.loaded.hlo_modules()
+        modules = self._loaded.hlo_modules()
         return "\n".join(str(m.to_string()) for m in modules)
 
     def cost_analysis(self) -> dict[str, float]:
-        """XLA's cost estimates (``flops``, ``bytes accessed``, ...)."""
-        return {str(k): float(v) for k, v in self.loaded.cost_analysis().items()}
+        """XLA's cost estimates (``flops``, ``bytes accessed``, ...); jaxlib
+        may also report non-numeric entries, which are left out."""
+        return {str(k): float(v) for k, v in self._loaded.cost_analysis().items() if isinstance(v, (int, float))}
 
 
 @final
@@ -337,7 +389,7 @@ def compile_module(
         loaded = backend.client.compile_and_load(text.encode(), xc.DeviceList(backend.devices[:1]), options)
     except Exception as err:  # jaxlib raises its own JaxRuntimeError
         raise RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}") from err
-    executable = Executable(loaded, in_avals, out_avals)
+    executable: Executable = _XlaExecutable(loaded, in_avals, out_avals)
     with _compile_lock:
         _compile_cache[key] = executable
         while len(_compile_cache) > _COMPILE_CACHE_SIZE:

@@ -1,0 +1,10 @@
+# The part of jaxlib's HLO extension module jaxtyped meets: the modules a
+# LoadedExecutable reports (jaxlib.xla_client.LoadedExecutable.hlo_modules).
+from typing_extensions import Never, disjoint_base
+
+from jaxlib._jax import NanobindType
+
+@disjoint_base
+class HloModule(metaclass=NanobindType):
+    def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
+    def to_string(self) -> str: ...

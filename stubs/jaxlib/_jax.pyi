@@ -1,0 +1,28 @@
+# The types of jaxlib's nanobind extension module that jaxtyped meets
+# without importing them by name (results of the calls in xla_client.pyi).
+# `NanobindType` is the metaclass of every nanobind class (nanobind.nb_type_0 at
+# run time, which is not importable); the other stubs import it from here.
+from collections.abc import Sequence
+from typing import type_check_only
+
+from typing_extensions import Never, disjoint_base
+
+from jaxlib.xla_client import ArrayImpl
+
+@type_check_only
+class NanobindType(type): ...
+
+@disjoint_base
+class ExecutableBuildOptions(metaclass=NanobindType):
+    def __init__(self) -> None: ...
+
+@disjoint_base
+class ResultHandler(metaclass=NanobindType):
+    def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
+
+@disjoint_base
+class ExecuteResults(metaclass=NanobindType):
+    def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
+    # Handlers made by array_result_handler (the only ones jaxtyped passes)
+    # give arrays; jaxlib also accepts other handler objects.
+    def consume_with_handlers(self, out_handlers: Sequence[ResultHandler], strict: bool = True) -> list[ArrayImpl]: ...
