@@ -44,3 +44,7 @@ jt.checkpoint(affine, cp.dots_saveable)  # expect: mypy[arg-type,call-arg] pyrig
 jt.checkpoint(42)  # expect: mypy[arg-type] pyright[reportArgumentType]
 checkpoint_name(x, 3)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 cp.save_only_these_names(1)  # expect: mypy[arg-type] pyright[reportArgumentType]
+
+# jt.remat is the same function under JAX's other name.
+jt.remat(affine)(x, "y")  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.remat(affine, policy=1)  # expect: mypy[arg-type] pyright[reportArgumentType]

@@ -37,6 +37,10 @@ def bwd(res: None, ct: Array) -> tuple[Array]:
     return (ct,)
 
 
+def array_fwd(x: Array) -> tuple[Array, Array]:
+    return x, x
+
+
 x = jnp.ones(3)
 
 # The wrapped function's parameters and result.
@@ -55,8 +59,10 @@ f.defjvps(str_tangent, None)  # expect: mypy[arg-type] pyright[reportArgumentTyp
 v.defvjp(str_fwd, bwd)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
 v.defvjp(bwd)  # expect: mypy[call-overload] pyright[reportCallIssue]
 
-# The decorator needs a callable.
+# The decorator needs a callable; the wrapper keeps its parameters.
 jt.custom_jvp(3.0)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.custom_vjp("v")  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.custom_vjp(array_fwd)(x, x)  # expect: mypy[call-arg] pyright[reportCallIssue]
 
 
 # Known divergence: pyright does not solve a generic class's type

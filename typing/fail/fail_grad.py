@@ -42,6 +42,7 @@ def returns_pair(x: Array) -> tuple[Array, Array]:
 
 
 x = jnp.ones(3)
+flag = bool(x.sum() > 0)
 t = jnp.ones(3)
 params: Params = {"w": jnp.ones(())}
 
@@ -50,7 +51,7 @@ jt.vjp(binary, x)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.vjp(unary, x, x)  # expect: mypy[arg-type,call-arg] pyright[reportArgumentType]
 jt.vjp(mse, params, x)  # expect: mypy[arg-type,call-arg] pyright[reportArgumentType]
 jt.linearize(binary, x)  # expect: mypy[arg-type] pyright[reportArgumentType]
-jt.jvp(binary, (x,), (t,))  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.jvp(binary, (x,), (t,))  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
 jt.vjp(mse, x, x, x)  # expect: mypy[arg-type,call-arg] pyright[reportArgumentType]  # params is a dict, not an Array
 
 # The pullback takes a cotangent of the output's type and returns a tuple.
@@ -61,15 +62,23 @@ only: Array = pullback(y)  # expect: mypy[assignment] pyright[reportAssignmentTy
 _, f_jvp = jt.linearize(binary, x, x)
 f_jvp(t)  # expect: mypy[call-arg] pyright[reportCallIssue]
 
-# has_aux=True needs an (output, aux) pair.
+# has_aux=True needs an (output, aux) pair, and so does a has_aux known
+# only at run time (it can be True only for such a function: NOTES.md, K2).
 jt.vjp(unary, x, has_aux=True)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
-jt.grad(loss, has_aux=True)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
+jt.grad(loss, has_aux=True)  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
+jt.value_and_grad(loss, has_aux=flag)  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
+jt.jacrev(unary, has_aux=True)  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
+jt.hessian(loss, has_aux=flag)  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
 
 # grad needs a scalar-valued function: a str or a tuple (without has_aux) is rejected.
 jt.grad(returns_str)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.grad(returns_pair)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.value_and_grad(returns_str)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.grad(loss_aux)  # expect: mypy[arg-type] pyright[reportArgumentType]  # forgot has_aux=True
+jt.grad(returns_str, argnums=0)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]  # (K1) also with argnums
+jt.grad(loss_aux, argnums=1)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
+jt.value_and_grad(returns_pair, argnums=-1)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
+jt.hessian(returns_str)  # expect: mypy[type-var] pyright[reportArgumentType,reportCallIssue]
 
 # The gradient function keeps the loss's parameters.
 grad_mse = jt.grad(mse)
@@ -99,4 +108,4 @@ jt.grad(loss, argnums=0.5)  # expect: mypy[call-overload] pyright[reportCallIssu
 jt.grad(42)  # expect: mypy[call-overload] pyright[reportArgumentType]
 jt.grad(loss, bogus=True)  # expect: mypy[call-overload] pyright[reportCallIssue]
 jt.jacrev(unary, argnums="0")  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
-jt.hessian(loss, has_aux=True)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
+jt.hessian(loss, has_aux="yes")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]

@@ -98,3 +98,7 @@ jt.jit(repeat_add, static_argnames=1)  # expect: mypy[arg-type] pyright[reportAr
 jt.jit(repeat_add, donate_argnums="0")  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.jit(repeat_add, 1)  # expect: mypy[call-arg] pyright[reportCallIssue]  # the options are keyword-only
 jt.jit(repeat_add, bogus=1)  # expect: mypy[call-arg] pyright[reportCallIssue]
+
+# The stages keep the signature: a compiled function checks its arguments.
+affine.lower(x, x).compile()("bad", x)  # expect: mypy[arg-type] pyright[reportArgumentType]
+compiled_text: str = affine.trace(x, x).lower().compile()(x, x)  # expect: mypy[assignment] pyright[reportAssignmentType]

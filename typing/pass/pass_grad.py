@@ -85,18 +85,39 @@ g_in_aux, _ = jt.grad(mse_with_stats, argnums=1, has_aux=True)(params, x, y)
 assert close(g_in_aux, g_inputs)
 
 
-# --- argnums only known at run time: parameters checked, result Any ---
+# --- argnums only known at run time (or -1): parameters checked, the
+# gradient is a PyTree that the caller narrows ---
 
 
 def grad_wrt(index: int) -> Array:
-    g_dyn: Array = jt.grad(dot, argnums=index)(x, y)  # Any, so any annotation is accepted
+    g_dyn = jt.grad(dot, argnums=index)(x, y)
+    assert isinstance(g_dyn, jt.Array)  # narrows the PyTree
     return g_dyn
 
 
 assert close(grad_wrt(0), host_y) and close(grad_wrt(1), host_x)
 indices: tuple[int, ...] = (1, 0)
 g_dyn_tuple = jt.grad(dot, argnums=indices)(x, y)
-assert close(g_dyn_tuple[0], host_x) and close(g_dyn_tuple[1], host_y)
+g_first, g_second = g_dyn_tuple
+assert isinstance(g_first, jt.Array) and isinstance(g_second, jt.Array)
+assert close(g_first, host_x) and close(g_second, host_y)
+g_last = jt.grad(mse, argnums=-1)(params, x, y)  # the targets
+assert isinstance(g_last, jt.Array) and g_last.shape == (3,)
+value_last, g_last2 = jt.value_and_grad(mse, argnums=-1)(params, x, y)
+assert isinstance(g_last2, jt.Array) and close(g_last2, g_last) and close(value_last, loss_value)
+
+
+# --- has_aux known only at run time: the loss's result type decides ---
+
+
+def train_step(with_stats: bool) -> Params:
+    if with_stats:
+        g_stats, _ = jt.grad(mse_with_stats, has_aux=with_stats)(params, x, y)
+        return g_stats
+    return jt.grad(mse, has_aux=with_stats)(params, x, y)
+
+
+assert close(train_step(True)["w"], train_step(False)["w"])
 
 
 # --- vjp: the pullback maps an output cotangent to one per primal ---
@@ -150,8 +171,20 @@ jac_fwd: Array = jt.jacfwd(square)(x)
 assert close(jac, jac_fwd)
 hess: Array = jt.hessian(cubes)(x)
 assert close(hess, np.diag(6 * host_x))
-jac_pair: tuple[Array, ...] = jt.jacrev(dot, argnums=(0, 1))(x, y)
+jac_pair: tuple[Array, Array] = jt.jacrev(dot, argnums=(0, 1))(x, y)
 assert close(jac_pair[0], host_y) and close(jac_pair[1], host_x)
+
+# With respect to a dict of parameters: the Jacobian of a scalar loss is a
+# dict like the parameters; the Hessian (a dict of dicts) is a PyTree.
+jac_params: Params = jt.jacrev(mse)(params, x, y)
+jac_params_fwd: Params = jt.jacfwd(mse)(params, x, y)
+assert close(jac_params["w"], grads["w"]) and close(jac_params_fwd["b"], grads["b"])
+hess_params = jt.hessian(mse)(params, x, y)
+assert isinstance(hess_params, dict)
+hess_w = hess_params["w"]
+assert isinstance(hess_w, dict)
+hess_ww = hess_w["w"]
+assert isinstance(hess_ww, jt.Array) and close(hess_ww, np.mean(2 * host_x**2))
 
 
 # --- compositions: jit of grad, per-example gradients, grad of grad ---

@@ -40,3 +40,19 @@ def cubes(v: Array) -> Array:
 hessian = jt.jacfwd(jt.jacfwd(cubes))
 h: Array = hessian(x)
 assert np.allclose(np.asarray(h), np.diag([6.0, 12.0]))
+
+# With respect to a dict of parameters, the Jacobian of a scalar has the
+# dict's structure; a pytree output of a dict input is a PyTree to narrow.
+def loss(params: dict[str, Array]) -> Array:
+    return jnp.sum(params["w"] ** 2)
+
+
+params = {"w": jnp.array([1.0, 2.0])}
+jac_params: dict[str, Array] = jt.jacfwd(loss)(params)
+assert np.allclose(np.asarray(jac_params["w"]), [2.0, 4.0])
+def twice(params: dict[str, Array]) -> dict[str, Array]:
+    return {"twice": params["w"] * 2.0}
+
+
+jac_tree = jt.jacfwd(twice)(params)
+assert isinstance(jac_tree, dict) and sorted(jac_tree) == ["twice"]

@@ -151,14 +151,15 @@ assert "stablehlo.sine" in method_text
 
 # --- staging: trace -> lower -> compile ---
 
-traced: Traced = affine.trace(x, y)
+traced: Traced[[Array, Array], Array] = affine.trace(x, y)
 closed: ClosedJaxpr = traced.jaxpr
 assert [eqn.primitive.name for eqn in closed.jaxpr.eqns] == ["sin", "mul", "add"]
-lowered: Lowered = affine.lower(x, y)
+lowered: Lowered[[Array, Array], Array] = affine.lower(x, y)
 text: str = lowered.as_text()
 assert text.startswith("module @jit_affine") and "stablehlo.sine" in text
-compiled: Compiled = lowered.compile()
-assert np.allclose(np.asarray(compiled(x, y)), np.asarray(z))
+compiled: Compiled[[Array, Array], Array] = lowered.compile()
+z_compiled: Array = compiled(x, y)  # the stages keep the signature
+assert np.allclose(np.asarray(z_compiled), np.asarray(z))
 hlo: str = compiled.as_text()
 assert hlo
 static_text: str = repeat_jit.lower(x, 4).as_text()

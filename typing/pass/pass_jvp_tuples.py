@@ -48,3 +48,21 @@ assert np.allclose(np.asarray(d_out), np.cos(np.asarray(x)))
 # Primals may be Python floats when the function takes floats... or ArrayLike.
 p, dp = jt.jvp(lambda a: a * a, (3.0,), (1.0,))
 assert float(p) == 9.0 and float(dp) == 6.0
+
+# Lists of primals and tangents (as the docstring allows): the result is
+# still typed, the arity is checked at run time only.
+yl, dyl = jt.jvp(square, [x], [t])
+assert np.allclose(np.asarray(dyl), np.asarray(dy)) and yl.shape == (3,)
+out_l, d_out_l, aux_l = jt.jvp(with_aux, [x], [t], has_aux=True)
+assert sorted(aux_l) == ["input", "output"]
+
+
+# has_aux known only at run time (B5): exact for a function without aux.
+def directional(flag: bool) -> Array:
+    _, tangent = jt.jvp(square, (x,), (t,), has_aux=flag)
+    return tangent
+
+
+assert np.allclose(np.asarray(directional(False)), [2.0, 4.0, 6.0])
+both = jt.jvp(with_aux, (x,), (t,), has_aux=bool(x.sum() > 0))
+assert len(both) == 3  # (out, tangent, aux) or ((out, aux), (tangent, aux_tangent))

@@ -45,3 +45,12 @@ def power(x: Array, n: int) -> Array:
 
 staged: ClosedJaxpr = jt.make_jaxpr(power, static_argnums=1)(x, 3)
 assert len(staged.jaxpr.invars) == 1
+
+
+# return_shape known only at run time: a ClosedJaxpr or a pair, narrowed.
+def stage(with_shape: bool) -> ClosedJaxpr:
+    result = jt.make_jaxpr(f, return_shape=with_shape)(x, x)
+    return result[0] if isinstance(result, tuple) else result
+
+
+assert str(stage(True)) == str(stage(False)) == str(closed)

@@ -1,12 +1,11 @@
 """Exact types of jt.custom_jvp / jt.custom_vjp: the decorated function is
 ``custom_jvp[<f's parameters>, <f's result>]`` (positional-only parameters,
 so that the ParamSpec can be spelled ``[Array, float]``), calls return
-``f``'s result type, ``defjvp`` returns the rule typed by the result,
+``f``'s result type, ``defjvp`` returns the rule with its own type,
 ``defjvps``/``defvjp`` return None, and the functools-style attributes have
 ``f``'s types."""
 
 from collections.abc import Callable
-from typing import Any
 
 from typing_extensions import assert_type
 
@@ -28,7 +27,7 @@ def y_rule(y_dot: float, ans: Array, x: Array, y: float) -> Array:
     return ans * y_dot
 
 
-def app_rule(n: int, primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+def app_rule(n: int, primals: tuple[Array], tangents: tuple[Array], /) -> tuple[Array, Array]:
     return primals[0], tangents[0]
 
 
@@ -48,8 +47,9 @@ def check(x: Array) -> None:
     f = jt.custom_jvp(f_impl)
     assert_type(f, jt.custom_jvp[[Array, float], Array])
     assert_type(f(x, 2.0), Array)
-    assert_type(f.defjvp(f_rule), Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[Array, Array]])
-    assert_type(f.defjvp(app_rule), Callable[..., tuple[Array, Array]])
+    # defjvp returns the rule itself, typed as written.
+    assert_type(f.defjvp(f_rule), Callable[[tuple[Array, float], tuple[Array, float]], tuple[Array, Array]])
+    assert_type(f.defjvp(app_rule), Callable[[int, tuple[Array], tuple[Array]], tuple[Array, Array]])
     assert_type(f.defjvps(None, y_rule), None)
     assert_type(f.jvp, Callable[..., tuple[Array, Array]] | None)
     assert_type(f.__wrapped__, Callable[[Array, float], Array])
@@ -62,8 +62,10 @@ def check(x: Array) -> None:
     assert_type(jt.vmap(f)(x, 2.0), Array)
 
     t = jt.custom_vjp(tree_impl)
+    assert_type(jt.custom_vjp(tree_impl), jt.custom_vjp[[Array], dict[str, Array]])
     assert_type(t, jt.custom_vjp[[Array], dict[str, Array]])
     assert_type(t(x), dict[str, Array])
     assert_type(t.defvjp(fwd, bwd), None)
-    assert_type(t.fwd, Callable[..., tuple[dict[str, Array], Any]] | None)
+    assert_type(t.fwd, Callable[..., tuple[dict[str, Array], object]] | None)
+    assert_type(t.bwd, Callable[..., tuple[object, ...]] | None)
     assert_type(t.__wrapped__, Callable[[Array], dict[str, Array]])

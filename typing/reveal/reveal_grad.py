@@ -1,20 +1,22 @@
 """Exact types through the reverse-mode API: ``grad`` has the type of the
 argument it differentiates (``argnums`` 0, 1 or ``(0, 1)``; a dict of
 parameters gives a dict), ``value_and_grad`` pairs it with an ``Array``
-value, ``has_aux`` adds the aux type, any other ``argnums`` falls back to
-``Any`` results while keeping the parameters; ``vjp`` returns the output
-and a pullback from the output type to a tuple of the primals' types;
-``linearize`` a function of the tangents; ``jacrev``/``hessian`` keep the
-signature (see typing/pending/NOTES.md, section K, for pytree inputs)."""
+value, ``has_aux`` (a literal or a run-time bool) adds the aux type, any
+other ``argnums`` (-1, 2, a run-time int or tuple) gives a ``PyTree`` while
+keeping the parameters; ``vjp`` returns the output and a pullback from the
+output type to a tuple of the primals' types; ``linearize`` a function of
+the tangents; ``jacrev`` has the output's type for an array-like argument
+and the argument's type for a single-array output (a dict of parameters
+gives a dict); ``hessian`` is an ``Array`` for array-like arguments and a
+``PyTree`` otherwise."""
 
 from collections.abc import Callable
-from typing import Any
 
 from typing_extensions import assert_type
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
-from jaxtyped.typing import Array
+from jaxtyped.typing import Array, PyTree
 
 Params = dict[str, Array]
 
@@ -69,11 +71,19 @@ def with_label(x: Array, /) -> tuple[Array, str]:
     return jnp.sin(x), "label"
 
 
+def dict_out(params: Params, /) -> Params:
+    return {"w2": params["w"] * 2.0}
+
+
+def params_aux(params: Params, /) -> tuple[Array, Stats]:
+    return jnp.sum(params["w"]), Stats()
+
+
 def named(params: Params, x: Array) -> Array:
     return jnp.sum(params["w"] * x)
 
 
-def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...]) -> None:
+def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) -> None:
     # grad: the gradient has the differentiated argument's type.
     assert_type(jt.grad(loss), Callable[[Array], Array])
     assert_type(jt.grad(loss)(x), Array)
@@ -92,11 +102,20 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...]) -> None:
     assert_type(jt.grad(loss2_aux, argnums=1, has_aux=True)(x, x), tuple[Array, Stats])
     assert_type(jt.grad(loss2_aux, argnums=(0, 1), has_aux=True)(x, x), tuple[tuple[Array, Array], Stats])
 
-    # A dynamic argnums keeps the parameters; the gradient is Any.
-    assert_type(jt.grad(loss2, argnums=dyn), Callable[[Array, Array], Any])
-    assert_type(jt.grad(loss2, argnums=dyn_nums)(x, x), Any)
-    assert_type(jt.grad(loss2, 2), Callable[[Array, Array], Any])  # an index not in the overloads
-    assert_type(jt.grad(loss2_aux, argnums=dyn, has_aux=True)(x, x), Any)
+    # has_aux known only at run time, for an (output, aux)-valued function
+    # (the only kind for which it can be True; without it, it fails).
+    assert_type(jt.grad(loss_aux, has_aux=flag), Callable[[Array], tuple[Array, Stats]])
+    assert_type(jt.grad(loss2_aux, 1, flag)(x, x), tuple[Array, Stats])
+
+    # Any other argnums keeps the parameters; the gradient is a PyTree (a
+    # tuple of them for a sequence), which the caller narrows.
+    assert_type(jt.grad(loss2, argnums=dyn), Callable[[Array, Array], PyTree])
+    assert_type(jt.grad(loss2, argnums=dyn_nums)(x, x), tuple[PyTree, ...])
+    assert_type(jt.grad(loss2, 2), Callable[[Array, Array], PyTree])  # an index not in the overloads
+    assert_type(jt.grad(loss2, argnums=-1)(x, x), PyTree)  # the last argument
+    assert_type(jt.grad(loss2, argnums=(1, 0))(x, x), tuple[PyTree, ...])
+    assert_type(jt.grad(loss2_aux, argnums=dyn, has_aux=True)(x, x), tuple[PyTree, Stats])
+    assert_type(jt.grad(loss2_aux, argnums=-1, has_aux=flag)(x, x), tuple[PyTree, Stats])
 
     # The first argument is positional-only in the gradient function (it
     # must be passed positionally at run time too); the rest keep names.
@@ -113,7 +132,10 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...]) -> None:
         jt.value_and_grad(loss2_aux, argnums=(0, 1), has_aux=True)(x, x),
         tuple[tuple[Array, Stats], tuple[Array, Array]],
     )
-    assert_type(jt.value_and_grad(loss2, argnums=dyn)(x, x), tuple[Any, Any])
+    assert_type(jt.value_and_grad(loss_aux, has_aux=flag)(x), tuple[tuple[Array, Stats], Array])
+    assert_type(jt.value_and_grad(loss2, argnums=dyn)(x, x), tuple[Array, PyTree])
+    assert_type(jt.value_and_grad(loss2, argnums=-1)(x, x), tuple[Array, PyTree])
+    assert_type(jt.value_and_grad(loss2_aux, dyn_nums, True)(x, x), tuple[tuple[Array, Stats], tuple[PyTree, ...]])
 
     # vjp: (output, pullback[, aux]); the pullback maps an output cotangent
     # to one cotangent per primal.
@@ -133,14 +155,33 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...]) -> None:
     _, f_jvp = jt.linearize(model_loss, p, x, x)
     assert_type(f_jvp(p, x, x), Array)
 
-    # jacrev and hessian keep the signature, like jacfwd.
+    # jacrev: with respect to an array-like argument, the output's type;
+    # for a single-array output, the argument's type; else a PyTree.
     assert_type(jt.jacrev(unary), Callable[[Array], Array])
     assert_type(jt.jacrev(unary)(x), Array)
-    assert_type(jt.jacrev(binary, argnums=(0, 1))(x, x), tuple[Array, ...])
+    assert_type(jt.jacrev(jnp.sin)(2.0), Array)
+    assert_type(jt.jacrev(pair_out)(x), tuple[Array, Array])
+    assert_type(jt.jacrev(model_loss)(p, x, x), Params)
+    assert_type(jt.jacrev(dict_out)(p), PyTree)
+    assert_type(jt.jacrev(binary, argnums=1)(x, x), Array)
+    assert_type(jt.jacrev(model_loss, argnums=1)(p, x, x), Array)
+    assert_type(jt.jacrev(binary, argnums=(0, 1))(x, x), tuple[Array, Array])
+    assert_type(jt.jacrev(model_loss, argnums=(0, 1))(p, x, x), tuple[Params, Array])
+    assert_type(jt.jacrev(binary, argnums=dyn)(x, x), PyTree)
     assert_type(jt.jacrev(with_label, has_aux=True)(x), tuple[Array, str])
+    assert_type(jt.jacrev(params_aux, has_aux=True)(p), tuple[Params, Stats])
+    assert_type(jt.jacrev(with_label, has_aux=flag)(x), tuple[Array, str])
+
+    # hessian: an Array (a 2x2 tuple for argnums=(0, 1)) for array-like
+    # arguments; a PyTree for a dict of parameters (a dict of dicts).
     assert_type(jt.hessian(loss), Callable[[Array], Array])
-    assert_type(jt.hessian(loss2, argnums=(0, 1))(x, x), tuple[tuple[Array, ...], ...])
+    assert_type(jt.hessian(loss2, argnums=1)(x, x), Array)
+    assert_type(jt.hessian(loss2, argnums=(0, 1))(x, x), tuple[tuple[Array, Array], tuple[Array, Array]])
     assert_type(jt.hessian(loss_aux, has_aux=True)(x), tuple[Array, Stats])
+    assert_type(jt.hessian(model_loss)(p, x, x), PyTree)
+    assert_type(jt.hessian(model_loss, argnums=dyn)(p, x, x), PyTree)
+    assert_type(jt.hessian(loss_aux, has_aux=flag)(x), tuple[Array, Stats])
+    assert_type(jt.hessian(params_aux, has_aux=flag)(p), PyTree | tuple[PyTree, Stats])
 
     # Transformations compose: grad of grad, jit of grad, vmap of grad.
     def scalar(v: Array, /) -> Array:

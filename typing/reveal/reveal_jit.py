@@ -102,16 +102,20 @@ def check(x: Array, model: Model) -> None:
     assert_type(model.apply_static(x, x), Array)
     assert_type(Model.apply_static(model, x, x), Array)
     assert_type(model.apply_named(x, scale=2.0), Array)
-    assert_type(model.apply.lower(x), Lowered)
+    assert_type(model.apply.lower(x), Lowered[[Array], Array])
     assert_type(model.apply.cache_info(), CacheInfo)
 
     # Stages.
-    assert_type(decorated.trace(x, x), Traced)
+    # Stages keep the signature: a compiled function takes and returns
+    # what the jitted one does.
+    assert_type(decorated.trace(x, x), Traced[[Array, Array], Array])
     assert_type(decorated.trace(x, x).jaxpr, ClosedJaxpr)
-    assert_type(decorated.lower(x, x), Lowered)
-    assert_type(partial_pos.lower(x, 2), Lowered)
+    assert_type(decorated.trace(x, x).lower(), Lowered[[Array, Array], Array])
+    assert_type(decorated.lower(x, x), Lowered[[Array, Array], Array])
+    assert_type(partial_pos.lower(x, 2), Lowered[[Array, int], Array])
     assert_type(decorated.lower(x, x).as_text(), str)
-    assert_type(decorated.lower(x, x).compile(), Compiled)
+    assert_type(decorated.lower(x, x).compile(), Compiled[[Array, Array], Array])
+    assert_type(decorated.lower(x, x).compile()(x, x), Array)
     assert_type(decorated.lower(x, x).compile().as_text(), str)
     assert_type(decorated.cache_info(), CacheInfo)
     assert_type(decorated.cache_info().misses, int)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
-from typing_extensions import ParamSpec, TypeVarTuple, Unpack
+from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.api_util import (
@@ -25,7 +25,7 @@ from jaxtyped._src.api_util import (
     leaf_to_array,
     wraps,
 )
-from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.core.array_impl import array_from_numpy, shared_numpy_constants
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, Zero
 from jaxtyped._src.core.check import maybe_check_jaxpr
@@ -45,7 +45,15 @@ __all__ = ["jvp", "vmap", "jacfwd", "make_jaxpr", "ShapeDtypeStruct"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+A0 = TypeVar("A0")
+A1 = TypeVar("A1")
 Aux = TypeVar("Aux")
+# Jacobian typing: AL, AL1 a single array-like argument (its blocks are
+# Arrays), RA a single array-like result.
+AL = TypeVar("AL", bound=ArrayLike)
+AL1 = TypeVar("AL1", bound=ArrayLike)
+RA = TypeVar("RA", bound=ArrayLike)
+T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
 # vmap's in_axes/out_axes: an axis, None, or a pytree prefix of them
@@ -73,21 +81,46 @@ def _check_tangent(primal: Array, tangent: Array, name: str) -> Tangent:
     return Zero(expected) if dtypes.is_float0(tangent.dtype) else tangent
 
 
+# Tuples tie the primals and tangents to the function's parameters; lists
+# (accepted at run time too) check only the result. has_aux: with a flag
+# known only at run time, a pair-valued function gives either shape; for
+# any other function has_aux=True fails at run time, so (R, R) is exact.
+# mypy calls the flag overloads "overlapping" the literal ones with another
+# result; they are reached only when those fail, so that check is silenced.
 @overload
-def jvp(
+def jvp(  # type: ignore[overload-overlap]  # see above
     fun: Callable[[Unpack[Ts]], R],
     primals: tuple[Unpack[Ts]],
     tangents: tuple[Unpack[Ts]],
     has_aux: Literal[False] = False,
 ) -> tuple[R, R]: ...
 @overload
-def jvp(
+def jvp(  # type: ignore[overload-overlap]  # see above
     fun: Callable[[Unpack[Ts]], tuple[R, Aux]],
     primals: tuple[Unpack[Ts]],
     tangents: tuple[Unpack[Ts]],
     has_aux: Literal[True],
 ) -> tuple[R, R, Aux]: ...
-def jvp(fun: Callable[..., Any], primals: Any, tangents: Any, has_aux: bool = False) -> Any:
+@overload
+def jvp(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[[Unpack[Ts]], tuple[R, Aux]],
+    primals: tuple[Unpack[Ts]],
+    tangents: tuple[Unpack[Ts]],
+    has_aux: bool,
+) -> tuple[tuple[R, Aux], tuple[R, Aux]] | tuple[R, R, Aux]: ...
+@overload
+def jvp(
+    fun: Callable[[Unpack[Ts]], R], primals: tuple[Unpack[Ts]], tangents: tuple[Unpack[Ts]], has_aux: bool
+) -> tuple[R, R]: ...
+@overload
+def jvp(
+    fun: Callable[..., R], primals: list[T], tangents: list[T], has_aux: Literal[False] = False
+) -> tuple[R, R]: ...
+@overload
+def jvp(
+    fun: Callable[..., tuple[R, Aux]], primals: list[T], tangents: list[T], has_aux: Literal[True]
+) -> tuple[R, R, Aux]: ...
+def jvp(fun: Callable[..., object], primals: object, tangents: object, has_aux: bool = False) -> object:
     """Jacobian-vector product: ``fun(*primals)`` and its derivative along
     ``tangents`` (JAX's ``jax.jvp``).
 
@@ -317,39 +350,138 @@ def _place_output(value: Array, dim: BatchDim, out_axis: Any, size: int, name: s
 # === jacfwd ===
 
 
+# Overloads, most precise first. The Jacobian of an output R with respect to
+# one array-like argument has R's structure (each leaf an Array block); with
+# has_aux (True, or a bool known only at run time) R is the (out, aux) pair
+# either way. With respect to a pytree argument A0 of a single-array output
+# it has A0's structure. Literal argnums 0, 1 and (0, 1) are typed that way;
+# pytree in and out, or argnums known only at run time, give a PyTree. The
+# overloads that can match the same call take fun with the same shape,
+# Callable[Concatenate[X, P], Y] with type variables X and Y (Y a pair for
+# has_aux), so that for an Any-typed fun they agree and mypy keeps a precise
+# result instead of giving up (typing/pending/NOTES.md, K9). The checkers
+# call the precise overloads "overlapping" the wider ones with another result
+# type; those are reached only when no precise one applies (the point), so
+# that check is silenced on them.
 @overload
-def jacfwd(
-    fun: Callable[P, R],
-    argnums: int = 0,
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, P], R],
+    argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[P, R]: ...
+) -> Callable[Concatenate[AL, P], R]: ...
 @overload
-def jacfwd(
-    fun: Callable[P, R],
-    argnums: Sequence[int],
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], RA],
+    argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[P, tuple[R, ...]]: ...
+) -> Callable[Concatenate[A0, P], A0]: ...
 @overload
-def jacfwd(
-    fun: Callable[P, tuple[R, Aux]],
-    argnums: int = 0,
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], R],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, P], PyTree]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[AL, P], tuple[R, Aux]]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
+    argnums: Literal[0] = 0,
     *,
     has_aux: Literal[True],
     holomorphic: bool = False,
-) -> Callable[P, tuple[R, Aux]]: ...
+) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
 def jacfwd(
-    fun: Callable[P, tuple[R, Aux]],
-    argnums: Sequence[int],
+    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
     *,
     has_aux: Literal[True],
     holomorphic: bool = False,
-) -> Callable[P, tuple[tuple[R, ...], Aux]]: ...
+) -> Callable[Concatenate[A0, P], tuple[PyTree, Aux]]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+    fun: Callable[Concatenate[A0, AL, P], R],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, AL, P], R]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+    fun: Callable[Concatenate[A0, AL, P], tuple[R, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, AL, P], tuple[R, Aux]]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, A1, P], RA],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, A1, P], A1]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+    fun: Callable[Concatenate[A0, A1, P], tuple[RA, Aux]],
+    argnums: Literal[1],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, A1, P], RA],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, A1, P], tuple[RA, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
+@overload
 def jacfwd(
-    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False
-) -> Callable[..., Any]:
+    fun: Callable[P, R],
+    argnums: int | Sequence[int],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[P, PyTree]: ...
+@overload
+def jacfwd(
+    fun: Callable[P, tuple[R, Aux]],
+    argnums: int | Sequence[int],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+) -> Callable[P, tuple[PyTree, Aux]]: ...
+@overload
+def jacfwd(
+    fun: Callable[P, tuple[R, Aux]],
+    argnums: int | Sequence[int],
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[P, PyTree | tuple[PyTree, Aux]]: ...
+def jacfwd(
+    fun: Callable[..., object], argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False
+) -> Callable[..., object]:
     """The Jacobian of ``fun`` by forward mode (JAX's ``jax.jacfwd``).
 
     For an output leaf of shape ``S_out`` and an input leaf of shape
@@ -357,10 +489,9 @@ def jacfwd(
     output pytree with each leaf replaced by the input pytree of blocks
     (a tuple of them when ``argnums`` is a tuple).
 
-    Note: the static return type reuses ``fun``'s (the Jacobian of an
-    ``Array -> Array`` function is an Array; with a sequence ``argnums``, a
-    tuple of them); for pytree outputs it is the nested structure described
-    above.
+    Static types: with respect to one array-like argument the result has
+    ``fun``'s output type; for a single-array output, the argument's type
+    (a tuple of them for ``argnums=(0, 1)``); otherwise a ``PyTree``.
 
     Example:
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
@@ -460,6 +591,13 @@ def make_jaxpr(
     *,
     return_shape: Literal[True],
 ) -> Callable[P, tuple[ClosedJaxpr, object]]: ...
+@overload
+def make_jaxpr(
+    fun: Callable[P, object],
+    static_argnums: int | Sequence[int] = (),
+    *,
+    return_shape: bool,
+) -> Callable[P, ClosedJaxpr | tuple[ClosedJaxpr, object]]: ...
 def make_jaxpr(
     fun: Callable[..., object], static_argnums: int | Sequence[int] = (), return_shape: bool = False
 ) -> Callable[..., object]:

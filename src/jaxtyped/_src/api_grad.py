@@ -18,7 +18,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.ad import LinearFunction, linearize_flat
 from jaxtyped._src.api import check_jac_inputs, split_aux, standard_basis, jacfwd, vmap
 from jaxtyped._src.api_util import arg_names, argnums_tuple, check_callable, flatten_with_names, leaf_to_array, wraps
-from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.core.array_impl import array_from_numpy
 from jaxtyped._src.core.avals import Zero
 from jaxtyped._src.core.primitive import Tangent
@@ -35,6 +35,11 @@ R = TypeVar("R")
 A0 = TypeVar("A0")
 A1 = TypeVar("A1")
 Aux = TypeVar("Aux")
+# Jacobian typing: AL, AL1 a single array-like argument (its blocks are
+# Arrays), RA a single array-like result.
+AL = TypeVar("AL", bound=ArrayLike)
+AL1 = TypeVar("AL1", bound=ArrayLike)
+RA = TypeVar("RA", bound=ArrayLike)
 Ts = TypeVarTuple("Ts")
 
 
@@ -97,7 +102,7 @@ def vjp(
 def vjp(
     fun: Callable[[Unpack[Ts]], tuple[R, Aux]], *primals: Unpack[Ts], has_aux: Literal[True]
 ) -> tuple[R, Callable[[R], tuple[Unpack[Ts]]], Aux]: ...
-def vjp(fun: Callable[..., Any], *primals: object, has_aux: bool = False) -> Any:
+def vjp(fun: Callable[..., object], *primals: object, has_aux: bool = False) -> object:
     """``fun(*primals)`` and its vector-Jacobian product function (JAX's
     ``jax.vjp``).
 
@@ -150,7 +155,7 @@ def linearize(
 def linearize(
     fun: Callable[[Unpack[Ts]], tuple[R, Aux]], *primals: Unpack[Ts], has_aux: Literal[True]
 ) -> tuple[R, Callable[[Unpack[Ts]], R], Aux]: ...
-def linearize(fun: Callable[..., Any], *primals: object, has_aux: bool = False) -> Any:
+def linearize(fun: Callable[..., object], *primals: object, has_aux: bool = False) -> object:
     """``fun(*primals)`` and its linearization there (JAX's
     ``jax.linearize``): the returned ``f_jvp(*tangents)`` evaluates the
     Jacobian-vector product from saved residuals, without re-running
@@ -191,8 +196,19 @@ def linearize(fun: Callable[..., Any], *primals: object, has_aux: bool = False) 
 # === grad and value_and_grad ===
 
 
+# Overloads, most precise first: a literal argnums (0, 1 or (0, 1)) gives
+# the gradient the differentiated parameter's type; an argnums known only at
+# run time gives a PyTree (a tuple of them for a sequence). A scalar-valued
+# fun takes has_aux=False; an (out, aux)-valued one has_aux=True or a bool
+# known only at run time (for it, False fails at run time, so the aux shape
+# is exact). A run-time bool with a scalar-valued fun is not accepted: an
+# overload for it would also match has_aux=True for an Any-typed fun, and
+# mypy then gives up on the call (typing/pending/NOTES.md, K2, K9). The
+# checkers call the literal overloads "overlapping" the run-time ones with
+# another result type (A0 is not a PyTree); those are reached only when no
+# literal one applies, which is the point, so that check is silenced on them.
 @overload
-def value_and_grad(
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], ArrayLike],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
@@ -204,12 +220,12 @@ def value_and_grad(
     fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
     argnums: Literal[0] = 0,
     *,
-    has_aux: Literal[True],
+    has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[tuple[Array, Aux], A0]]: ...
 @overload
-def value_and_grad(
+def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
@@ -217,15 +233,15 @@ def value_and_grad(
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, A1]]: ...
 @overload
-def value_and_grad(
+def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
-    has_aux: Literal[True],
+    has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], A1]]: ...
 @overload
-def value_and_grad(
+def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
@@ -233,32 +249,52 @@ def value_and_grad(
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, tuple[A0, A1]]]: ...
 @overload
-def value_and_grad(
+def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
-    has_aux: Literal[True],
+    has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], tuple[A0, A1]]]: ...
-# Fallback for an argnums (or has_aux) known only at run time. argnums has no
-# default here, so a tuple-valued fun without has_aux=True stays rejected; its
-# fun is Callable[P, Any] because any narrower type makes mypy report every
-# overload above as overlapping (typing/pending/NOTES.md, K1).
 @overload
 def value_and_grad(
-    fun: Callable[P, Any],
-    argnums: int | Sequence[int],
-    has_aux: bool = False,
+    fun: Callable[P, ArrayLike],
+    argnums: int,
+    has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[P, tuple[Any, Any]]: ...
+) -> Callable[P, tuple[Array, PyTree]]: ...
+@overload
 def value_and_grad(
-    fun: Callable[..., Any],
+    fun: Callable[P, tuple[ArrayLike, Aux]],
+    argnums: int,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[tuple[Array, Aux], PyTree]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[P, ArrayLike],
+    argnums: Sequence[int],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[Array, tuple[PyTree, ...]]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[P, tuple[ArrayLike, Aux]],
+    argnums: Sequence[int],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[tuple[Array, Aux], tuple[PyTree, ...]]]: ...
+def value_and_grad(
+    fun: Callable[..., object],
     argnums: int | Sequence[int] = 0,
     has_aux: bool = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[..., Any]:
+) -> Callable[..., tuple[object, object]]:
     """A function computing ``fun``'s value and its gradient (JAX's
     ``jax.value_and_grad``): ``((value, aux), grad)`` with ``has_aux``.
 
@@ -272,7 +308,7 @@ def value_and_grad(
 
 
 @overload
-def grad(
+def grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], ArrayLike],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
@@ -284,12 +320,12 @@ def grad(
     fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
     argnums: Literal[0] = 0,
     *,
-    has_aux: Literal[True],
+    has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
-def grad(
+def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
@@ -297,15 +333,15 @@ def grad(
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], A1]: ...
 @overload
-def grad(
+def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
-    has_aux: Literal[True],
+    has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
 @overload
-def grad(
+def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
@@ -313,32 +349,52 @@ def grad(
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
 @overload
-def grad(
+def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
-    has_aux: Literal[True],
+    has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
-# Fallback for an argnums (or has_aux) known only at run time. argnums has no
-# default here, so a tuple-valued fun without has_aux=True stays rejected; its
-# fun is Callable[P, Any] because any narrower type makes mypy report every
-# overload above as overlapping (typing/pending/NOTES.md, K1).
 @overload
 def grad(
-    fun: Callable[P, Any],
-    argnums: int | Sequence[int],
-    has_aux: bool = False,
+    fun: Callable[P, ArrayLike],
+    argnums: int,
+    has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[P, Any]: ...
+) -> Callable[P, PyTree]: ...
+@overload
 def grad(
-    fun: Callable[..., Any],
+    fun: Callable[P, tuple[ArrayLike, Aux]],
+    argnums: int,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[PyTree, Aux]]: ...
+@overload
+def grad(
+    fun: Callable[P, ArrayLike],
+    argnums: Sequence[int],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[PyTree, ...]]: ...
+@overload
+def grad(
+    fun: Callable[P, tuple[ArrayLike, Aux]],
+    argnums: Sequence[int],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[tuple[PyTree, ...], Aux]]: ...
+def grad(
+    fun: Callable[..., object],
     argnums: int | Sequence[int] = 0,
     has_aux: bool = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[..., Any]:
+) -> Callable[..., object]:
     """The gradient of a scalar-valued ``fun`` (JAX's ``jax.grad``).
 
     Args:
@@ -441,47 +497,158 @@ def _scalar_output(outs: list[Array], out_tree: PyTreeDef, desc: str, holomorphi
 # === jacrev and hessian ===
 
 
+# Overloads, most precise first. The Jacobian of an output R with respect to
+# one array-like argument has R's structure (each leaf an Array block); with
+# has_aux (True, or a bool known only at run time) R is the (out, aux) pair
+# either way. With respect to a pytree argument A0 of a single-array output
+# it has A0's structure. Literal argnums 0, 1 and (0, 1) are typed that way;
+# pytree in and out, or argnums known only at run time, give a PyTree. The
+# overloads that can match the same call take fun with the same shape,
+# Callable[Concatenate[X, P], Y] with type variables X and Y (Y a pair for
+# has_aux), so that for an Any-typed fun they agree and mypy keeps a precise
+# result instead of giving up (typing/pending/NOTES.md, K9). The checkers
+# call the precise overloads "overlapping" the wider ones with another result
+# type; those are reached only when no precise one applies (the point), so
+# that check is silenced on them.
 @overload
-def jacrev(
-    fun: Callable[P, R],
-    argnums: int = 0,
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, P], R],
+    argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[P, R]: ...
+) -> Callable[Concatenate[AL, P], R]: ...
 @overload
-def jacrev(
-    fun: Callable[P, R],
-    argnums: Sequence[int],
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], RA],
+    argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[P, tuple[R, ...]]: ...
+) -> Callable[Concatenate[A0, P], A0]: ...
 @overload
-def jacrev(
-    fun: Callable[P, tuple[R, Aux]],
-    argnums: int = 0,
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], R],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, P], PyTree]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[AL, P], tuple[R, Aux]]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
+    argnums: Literal[0] = 0,
     *,
     has_aux: Literal[True],
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[P, tuple[R, Aux]]: ...
+) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
 def jacrev(
-    fun: Callable[P, tuple[R, Aux]],
-    argnums: Sequence[int],
+    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
     *,
     has_aux: Literal[True],
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[P, tuple[tuple[R, ...], Aux]]: ...
+) -> Callable[Concatenate[A0, P], tuple[PyTree, Aux]]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+    fun: Callable[Concatenate[A0, AL, P], R],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, AL, P], R]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+    fun: Callable[Concatenate[A0, AL, P], tuple[R, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, AL, P], tuple[R, Aux]]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, A1, P], RA],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], A1]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+    fun: Callable[Concatenate[A0, A1, P], tuple[RA, Aux]],
+    argnums: Literal[1],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, A1, P], RA],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, A1, P], tuple[RA, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
+@overload
 def jacrev(
-    fun: Callable[..., Any],
+    fun: Callable[P, R],
+    argnums: int | Sequence[int],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, PyTree]: ...
+@overload
+def jacrev(
+    fun: Callable[P, tuple[R, Aux]],
+    argnums: int | Sequence[int],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, tuple[PyTree, Aux]]: ...
+@overload
+def jacrev(
+    fun: Callable[P, tuple[R, Aux]],
+    argnums: int | Sequence[int],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[P, PyTree | tuple[PyTree, Aux]]: ...
+def jacrev(
+    fun: Callable[..., object],
     argnums: int | Sequence[int] = 0,
     has_aux: bool = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[..., Any]:
+) -> Callable[..., object]:
     """The Jacobian of ``fun`` by reverse mode (JAX's ``jax.jacrev``): one
     backward pass per output element, vectorised with ``vmap``.
 
@@ -533,21 +700,101 @@ def _unravel_rows(rows: list[Array], outs: list[Array], flat: _Flat, single: boo
     return tree_unflatten(flat.out_tree, blocks)
 
 
+# Overloads: the Hessian with respect to array-like arguments (literal
+# argnums 0, 1 or (0, 1)) is an Array (a 2x2 tuple of them for (0, 1));
+# with respect to a pytree, or with argnums known only at run time, a PyTree
+# (a pytree of pytrees is not expressible from the argument's type). The
+# overlap check is silenced on the precise ones, as for jacrev.
+@overload
+def hessian(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, P], RA],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[AL, P], Array]: ...
+@overload
+def hessian(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, P], RA],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, P], PyTree]: ...
 @overload
 def hessian(
-    fun: Callable[P, R], argnums: int = 0, has_aux: Literal[False] = False, holomorphic: bool = False
-) -> Callable[P, R]: ...
+    fun: Callable[Concatenate[AL, P], tuple[RA, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[AL, P], tuple[Array, Aux]]: ...
 @overload
 def hessian(
-    fun: Callable[P, R], argnums: Sequence[int], has_aux: Literal[False] = False, holomorphic: bool = False
-) -> Callable[P, tuple[tuple[R, ...], ...]]: ...
+    fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, P], tuple[PyTree, Aux]]: ...
 @overload
 def hessian(
-    fun: Callable[P, tuple[R, Aux]], argnums: int = 0, *, has_aux: Literal[True], holomorphic: bool = False
-) -> Callable[P, tuple[R, Aux]]: ...
+    fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
+@overload
+def hessian(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, AL, P], RA],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, AL, P], Array]: ...
+@overload
+def hessian(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, AL, P], tuple[RA, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[A0, AL, P], tuple[Array, Aux]]: ...
+@overload
+def hessian(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, AL1, P], RA],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[AL, AL1, P], tuple[tuple[Array, Array], tuple[Array, Array]]]: ...
+@overload
+def hessian(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, AL1, P], tuple[RA, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+) -> Callable[Concatenate[AL, AL1, P], tuple[tuple[tuple[Array, Array], tuple[Array, Array]], Aux]]: ...
+@overload
 def hessian(
-    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False
-) -> Callable[..., Any]:
+    fun: Callable[P, RA],
+    argnums: int | Sequence[int],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[P, PyTree]: ...
+@overload
+def hessian(
+    fun: Callable[P, tuple[RA, Aux]],
+    argnums: int | Sequence[int],
+    has_aux: Literal[True],
+    holomorphic: bool = False,
+) -> Callable[P, tuple[PyTree, Aux]]: ...
+@overload
+def hessian(
+    fun: Callable[P, tuple[RA, Aux]],
+    argnums: int | Sequence[int],
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[P, PyTree | tuple[PyTree, Aux]]: ...
+def hessian(
+    fun: Callable[..., object], argnums: int | Sequence[int] = 0, has_aux: bool = False, holomorphic: bool = False
+) -> Callable[..., object]:
     """The Hessian of a scalar-valued ``fun``, as ``jacfwd(jacrev(fun))``
     (JAX's ``jax.hessian``).
 
@@ -558,7 +805,7 @@ def hessian(
                [ 0., 12.]], dtype=float32)
     """
     check_callable(fun, "hessian")
-    inner: Callable[..., Any] = jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[call-overload]  # has_aux is a runtime bool here
-    outer: Callable[..., Any] = jacfwd(inner, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[call-overload]  # has_aux is a runtime bool here
+    inner: Callable[..., Any] = jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic)  # type: ignore[arg-type]  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]  # has_aux is a runtime bool here
+    outer: Callable[..., Any] = jacfwd(inner, argnums, has_aux=has_aux, holomorphic=holomorphic)  # pyright: ignore[reportUnknownArgumentType]  # inner is unknown to pyright (above)
     return outer
 

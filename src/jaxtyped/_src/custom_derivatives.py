@@ -77,6 +77,12 @@ __all__ = ["custom_jvp", "custom_vjp"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+P2 = ParamSpec("P2")
+# A jvp rule's (primals, tangents) tuples, for typing lambda rules.
+PrimalsT = TypeVar("PrimalsT", bound=tuple[Any, ...])
+TangentsT = TypeVar("TangentsT", bound=tuple[Any, ...])
+# A custom_vjp fwd rule's residuals, as its bwd rule receives them.
+Res = TypeVar("Res")
 
 # Per-function bound on traced signatures (oldest evicted first).
 _TRACE_CACHE_SIZE: Final = 1024
@@ -560,14 +566,15 @@ class custom_jvp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
         self.jvp = None
         self.symbolic_zeros = False
 
-    # The first overload types a lambda rule's parameters (pyright strict
+    # Both overloads return the rule with its own parameter types. The first
+    # also types a lambda rule's parameters (the bounds: pyright strict
     # rejects unknown ones); rules with nondiff_argnums take the second.
     @overload
     def defjvp(
-        self, jvp: Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[R, R]], symbolic_zeros: bool = False
-    ) -> Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[R, R]]: ...
+        self, jvp: Callable[[PrimalsT, TangentsT], tuple[R, R]], symbolic_zeros: bool = False
+    ) -> Callable[[PrimalsT, TangentsT], tuple[R, R]]: ...
     @overload
-    def defjvp(self, jvp: Callable[..., tuple[R, R]], symbolic_zeros: bool = False) -> Callable[..., tuple[R, R]]: ...
+    def defjvp(self, jvp: Callable[P2, tuple[R, R]], symbolic_zeros: bool = False) -> Callable[P2, tuple[R, R]]: ...
     def defjvp(self, jvp: Callable[..., tuple[R, R]], symbolic_zeros: bool = False) -> Callable[..., tuple[R, R]]:
         """Define the rule ``jvp(*nondiff_args, primals, tangents) ->
         (primal_out, tangent_out)``, where ``primals`` and ``tangents`` are
@@ -679,35 +686,37 @@ class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
     """
 
     kind: ClassVar[str] = "custom_vjp"
-    fwd: Callable[..., tuple[R, Any]] | None
-    bwd: Callable[..., tuple[Any, ...]] | None
+    fwd: Callable[..., tuple[R, object]] | None
+    bwd: Callable[..., tuple[object, ...]] | None
 
     def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
         super().__init__(fun, nondiff_argnums)
         self.fwd = None
         self.bwd = None
 
-    # As for defjvp, the first overload types a lambda bwd's parameters.
+    # The first overload ties bwd's residual parameter to fwd's residuals
+    # (and so types a lambda bwd's parameters); a bwd with nondiff_argnums
+    # first takes the second.
     @overload
     def defvjp(
         self,
-        fwd: Callable[..., tuple[R, Any]],
-        bwd: Callable[[Any, R], tuple[Any, ...]],
+        fwd: Callable[..., tuple[R, Res]],
+        bwd: Callable[[Res, R], tuple[object, ...]],
         symbolic_zeros: bool = False,
         optimize_remat: bool = False,
     ) -> None: ...
     @overload
     def defvjp(
         self,
-        fwd: Callable[..., tuple[R, Any]],
-        bwd: Callable[..., tuple[Any, ...]],
+        fwd: Callable[..., tuple[R, object]],
+        bwd: Callable[..., tuple[object, ...]],
         symbolic_zeros: bool = False,
         optimize_remat: bool = False,
     ) -> None: ...
     def defvjp(
         self,
-        fwd: Callable[..., tuple[R, Any]],
-        bwd: Callable[..., tuple[Any, ...]],
+        fwd: Callable[..., tuple[R, object]],
+        bwd: Callable[..., tuple[object, ...]],
         symbolic_zeros: bool = False,
         optimize_remat: bool = False,
     ) -> None:
