@@ -371,13 +371,10 @@ def test_verifytypes_report() -> None:
 # --- found by stubtest on the package (stubs/README.md) ---
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Array.sum/prod/mean/max/min/all/any/argmax/argmin are declared in _src/core/array.py with "
-    "keepdims as the 3rd (sum, prod, mean) or 2nd positional parameter, but the installed implementations "
-    "take out there (JAX's order), so a positional keepdims type-checks and fails at run time",
-)
 def test_array_method_positional_keepdims_matches_declaration() -> None:
     x = jnp.ones((2, 3))
-    assert x.sum(0, None, True).shape == (1, 3)
-    assert x.max(0, True).shape == (1, 3)
+    # JAX's order: out comes before keepdims (and must be None).
+    assert x.sum(0, None, None, True).shape == (1, 3)
+    assert x.max(0, None, True).shape == (1, 3)
+    assert x.argmax(1, None, True).shape == (2, 1)
+    assert x.mean(0, None, None, True).shape == (1, 3)

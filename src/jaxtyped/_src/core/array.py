@@ -21,9 +21,7 @@ late binding in the package. Conversions to Python values (``bool``,
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import EllipsisType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex, overload
-
-from typing_extensions import TypeAliasType
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex, TypeAlias, Union, overload
 
 import numpy as np
 
@@ -343,44 +341,81 @@ class Array(ABC):
         raise _not_installed("astype")
 
     def sum(
-        self, axis: "Axis" = None, dtype: "dtypes.DTypeLike | None" = None, keepdims: bool = False
+        self,
+        axis: "Axis" = None,
+        dtype: "dtypes.DTypeLike | None" = None,
+        out: None = None,
+        keepdims: bool = False,
+        initial: "ArrayLike | None" = None,
+        where: "ArrayLike | None" = None,
+        promote_integers: bool = True,
     ) -> "Array":
         """Sum over ``axis`` (all axes by default)."""
         raise _not_installed("sum")
 
     def prod(
-        self, axis: "Axis" = None, dtype: "dtypes.DTypeLike | None" = None, keepdims: bool = False
+        self,
+        axis: "Axis" = None,
+        dtype: "dtypes.DTypeLike | None" = None,
+        out: None = None,
+        keepdims: bool = False,
+        initial: "ArrayLike | None" = None,
+        where: "ArrayLike | None" = None,
+        promote_integers: bool = True,
     ) -> "Array":
         """Product over ``axis`` (all axes by default)."""
         raise _not_installed("prod")
 
     def mean(
-        self, axis: "Axis" = None, dtype: "dtypes.DTypeLike | None" = None, keepdims: bool = False
+        self,
+        axis: "Axis" = None,
+        dtype: "dtypes.DTypeLike | None" = None,
+        out: None = None,
+        keepdims: bool = False,
+        where: "ArrayLike | None" = None,
     ) -> "Array":
         """Arithmetic mean over ``axis`` (all axes by default)."""
         raise _not_installed("mean")
 
-    def max(self, axis: "Axis" = None, keepdims: bool = False) -> "Array":
+    def max(
+        self,
+        axis: "Axis" = None,
+        out: None = None,
+        keepdims: bool = False,
+        initial: "ArrayLike | None" = None,
+        where: "ArrayLike | None" = None,
+    ) -> "Array":
         """Maximum over ``axis`` (all axes by default)."""
         raise _not_installed("max")
 
-    def min(self, axis: "Axis" = None, keepdims: bool = False) -> "Array":
+    def min(
+        self,
+        axis: "Axis" = None,
+        out: None = None,
+        keepdims: bool = False,
+        initial: "ArrayLike | None" = None,
+        where: "ArrayLike | None" = None,
+    ) -> "Array":
         """Minimum over ``axis`` (all axes by default)."""
         raise _not_installed("min")
 
-    def all(self, axis: "Axis" = None, keepdims: bool = False) -> "Array":
+    def all(
+        self, axis: "Axis" = None, out: None = None, keepdims: bool = False, *, where: "ArrayLike | None" = None
+    ) -> "Array":
         """Whether all elements are true, over ``axis``."""
         raise _not_installed("all")
 
-    def any(self, axis: "Axis" = None, keepdims: bool = False) -> "Array":
+    def any(
+        self, axis: "Axis" = None, out: None = None, keepdims: bool = False, *, where: "ArrayLike | None" = None
+    ) -> "Array":
         """Whether any element is true, over ``axis``."""
         raise _not_installed("any")
 
-    def argmax(self, axis: int | None = None, keepdims: bool = False) -> "Array":
+    def argmax(self, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> "Array":
         """Index of the maximum along ``axis`` (of the flattened array by default)."""
         raise _not_installed("argmax")
 
-    def argmin(self, axis: int | None = None, keepdims: bool = False) -> "Array":
+    def argmin(self, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> "Array":
         """Index of the minimum along ``axis`` (of the flattened array by default)."""
         raise _not_installed("argmin")
 
@@ -416,7 +451,9 @@ ScalarLike = bool | int | float | complex | np.generic
 # flattens the value and checks every leaf: beartype cannot resolve the
 # recursive alias's forward references from other modules.
 if TYPE_CHECKING:
-    PyTree = TypeAliasType("PyTree", "ArrayLike | None | Sequence[PyTree] | Mapping[Any, PyTree]")
+    # An old-style alias: pyright resolves a string-valued recursive
+    # TypeAliasType to Unknown in modules that do not import it.
+    PyTree: TypeAlias = Union[ArrayLike, None, Sequence["PyTree"], Mapping[Any, "PyTree"]]
 else:
 
     class _PyTreeMeta(type):
