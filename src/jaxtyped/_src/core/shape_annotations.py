@@ -356,14 +356,15 @@ def _is_union(origin: object) -> bool:
 
 class _Check:
     # One call's check: the memo of named sizes and the function's name.
-    def __init__(self, where: str) -> None:
-        self.where = where
+    def __init__(self, fun: Callable[..., object]) -> None:
+        self.fun = fun
         self.memo: Memo = {}
 
     def value(self, hint: object, value: object, label: str) -> None:
         reason = self._mismatch(hint, value, label)
         if reason is not None:
-            raise AnnotationMismatchError(f"{self.where}: {reason}")
+            # describe_function reads the source file: only on error.
+            raise AnnotationMismatchError(f"{describe_function(self.fun)}: {reason}")
 
     def _mismatch(self, hint: object, value: object, label: str) -> str | None:
         spec = _spec_of(hint)
@@ -430,7 +431,7 @@ class _Check:
 class SignatureChecker:
     """The shape annotations of one function's parameters and result."""
 
-    where: str
+    fun: Callable[..., object]
     signature: inspect.Signature
     params: tuple[tuple[str, object], ...]
     result: object
@@ -442,7 +443,7 @@ class SignatureChecker:
         Raises:
             AnnotationMismatchError: an argument does not match.
         """
-        check = _Check(self.where)
+        check = _Check(self.fun)
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError:
@@ -490,7 +491,7 @@ def checker_for(fun: Callable[..., object]) -> SignatureChecker | None:
         result = _NOT_FOUND
     if not params and result is _NOT_FOUND:
         return None
-    return SignatureChecker(describe_function(fun), signature, params, result)
+    return SignatureChecker(fun, signature, params, result)
 
 
 def typechecked(fun: F) -> F:
