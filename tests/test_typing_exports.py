@@ -2,7 +2,6 @@
 its docstring says (checked with beartype's ``is_bearable`` as the oracle of
 "does this value fit this annotation"), and fits what jaxtyped returns."""
 
-import functools
 from typing import Any, cast
 
 import numpy as np
@@ -51,17 +50,7 @@ def test_array_is_the_type_of_concrete_arrays_and_every_tracer() -> None:
     for label, value in every_array_value():
         assert isinstance(value, jtt.Array), label
         assert is_bearable(value, jtt.Array), label
-
-    @functools.singledispatch
-    def kind(x: object) -> str:
-        return "other"
-
-    @kind.register
-    def _(x: jtt.Array) -> str:
-        return "array"
-
-    assert {kind(v) for _, v in every_array_value()} == {"array"}
-    assert kind(np.ones(3)) == "other"
+    # singledispatch on Array is tested in tests/core/test_array_type.py.
 
 
 @pytest.mark.parametrize(
