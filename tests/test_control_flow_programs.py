@@ -46,7 +46,7 @@ def fn2(f: Callable[[Any, Any], Any]) -> Callable[..., Any]:
     return f
 
 
-def assert_close(ours: Any, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-6) -> None:
+def assert_close(ours: object, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-6) -> None:
     """Same tree structure, shapes and dtypes; values close."""
     ours_leaves, ours_tree = jt.tree_util.tree_flatten(ours)
     theirs_leaves, theirs_tree = jax.tree_util.tree_flatten(theirs)

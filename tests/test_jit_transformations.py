@@ -40,7 +40,7 @@ def needs_lowering_rules() -> Generator[None, None, None]:
         pytest.skip(f"lowering rule not available yet: {err}")
 
 
-def assert_same(ours: Any, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-6) -> None:
+def assert_same(ours: object, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-6) -> None:
     """Same tree structure; per leaf a jt.Array with JAX's shape, dtype,
     weak type and values."""
     ours_leaves, ours_tree = jt.tree_util.tree_flatten(ours)

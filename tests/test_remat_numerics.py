@@ -79,7 +79,7 @@ def checkpointed(T: ModuleType, N: ModuleType, policy: str) -> Callable[[Any, An
     return result
 
 
-def assert_close(ours: Any, theirs: Any, rtol: float = 2e-5) -> None:
+def assert_close(ours: object, theirs: object, rtol: float = 2e-5) -> None:
     ours_flat = jt.tree_util.tree_leaves(ours)
     theirs_flat = [np.asarray(leaf) for leaf in jt.tree_util.tree_leaves(theirs)]
     assert len(ours_flat) == len(theirs_flat)

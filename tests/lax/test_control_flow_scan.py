@@ -53,7 +53,7 @@ def xs_lane(k: int) -> dict[str, Any]:
     return {"a": XSB["a"][k], "b": (XSB["b"][0][k],)}
 
 
-def assert_same(ours: Any, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-5) -> None:
+def assert_same(ours: object, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-5) -> None:
     """Same tree structure and, per leaf, a jt.Array with JAX's shape,
     dtype, weak type and values."""
     ours_leaves, ours_tree = jt.tree_util.tree_flatten(ours)

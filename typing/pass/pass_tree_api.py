@@ -7,6 +7,7 @@ types user code would give them; the asserts check the values."""
 
 import dataclasses
 from collections.abc import Iterable
+from typing import cast
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
@@ -22,8 +23,9 @@ nested = {"layer": params, "scale": [jnp.ones(()), None]}
 leaves, treedef = tree_util.tree_flatten(params)
 leaves2, treedef2 = jt.tree.flatten(params)
 assert treedef == treedef2 and len(leaves) == len(leaves2) == 2
-rebuilt: dict[str, Array] = tree_util.tree_unflatten(treedef, [leaf * 2 for leaf in leaves])
-rebuilt2: dict[str, Array] = jt.tree.unflatten(treedef2, leaves2)
+# A rebuilt tree's type is not static (object): cast it back.
+rebuilt = cast(dict[str, Array], tree_util.tree_unflatten(treedef, [leaf * 2 for leaf in leaves]))
+rebuilt2 = cast(dict[str, Array], jt.tree.unflatten(treedef2, leaves2))
 assert float(rebuilt["w"].sum()) == 4.0 and sorted(rebuilt2) == ["b", "w"]
 assert len(tree_util.tree_leaves(nested)) == len(jt.tree.leaves(nested)) == 3
 structure: PyTreeDef = tree_util.tree_structure(nested)
@@ -31,6 +33,7 @@ assert structure == jt.tree.structure(nested) and structure.num_leaves == 3
 
 # --- maps, with and without paths ---
 
+# Over a tree of arrays, an array-to-array map keeps the tree's type.
 doubled: dict[str, Array] = tree_util.tree_map(lambda leaf: leaf * 2, params)
 summed: dict[str, Array] = jt.tree.map(lambda a, b: a + b, params, doubled)
 assert float(summed["w"][0]) == 3.0
@@ -40,9 +43,10 @@ def describe(path: KeyPath, leaf: Array) -> str:
     return f"{tree_util.keystr(path)}:{leaf.shape}"
 
 
-described: dict[str, str] = tree_util.tree_map_with_path(describe, params)
+# To other leaf types the result is object: cast to the structure you know.
+described = cast(dict[str, str], tree_util.tree_map_with_path(describe, params))
 assert described == {"b": "['b']:(2,)", "w": "['w']:(2,)"}
-described2: dict[str, str] = jt.tree.map_with_path(describe, params)
+described2 = jt.tree.map_with_path(describe, params)
 assert described2 == described
 with_path = tree_util.tree_flatten_with_path(params)
 assert [tree_util.keystr(p) for p, _ in with_path[0]] == ["['b']", "['w']"]
@@ -140,5 +144,5 @@ box = jt.tree.map(lambda leaf: leaf + 1, Box(jnp.zeros(2)))
 assert isinstance(box, Box) and float(box.content.sum()) == 2.0
 pair_paths = [tree_util.keystr(p) for p, _ in tree_util.tree_flatten_with_path(Pair(jnp.ones(1), jnp.ones(1)))[0]]
 assert pair_paths == [".left", ".right"]
-scaled: Scaled = tree_util.tree_map(lambda leaf: leaf * 3, Scaled(jnp.ones(()), 0.5))
-assert scaled.factor == 0.5 and float(scaled.x) == 3.0
+scaled = tree_util.tree_map(lambda leaf: leaf * 3, Scaled(jnp.ones(()), 0.5))  # object: narrow it
+assert isinstance(scaled, Scaled) and scaled.factor == 0.5 and float(scaled.x) == 3.0

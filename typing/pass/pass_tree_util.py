@@ -4,6 +4,7 @@ tree_flatten / tree_unflatten round trips, and registered dataclasses
 flowing through jt.vmap and jt.jvp."""
 
 import dataclasses
+from typing import cast
 
 import numpy as np
 
@@ -29,7 +30,8 @@ def apply(p: Params, x: Array) -> Array:
 params = Params(weight=jnp.ones(3), bias=jnp.zeros(3))
 assert params.name == "layer"  # the decorated class is still Params
 
-# tree_map with a lambda: leaves are Any, so the lambda needs no annotation.
+# tree_map with a lambda: the lambda needs no annotation. Params is a
+# registered class, not a tree of arrays, so the result is object: narrow it.
 doubled = tree_util.tree_map(lambda leaf: leaf * 2, params)
 assert isinstance(doubled, Params) and float(doubled.weight.sum()) == 6.0
 summed = tree_util.tree_map(lambda a, b: a + b, {"a": jnp.ones(2)}, {"a": jnp.ones(2)})
@@ -37,7 +39,8 @@ assert float(summed["a"][0]) == 2.0
 
 leaves, treedef = tree_util.tree_flatten(params)
 assert len(leaves) == 2 and isinstance(treedef, PyTreeDef)
-rebuilt = tree_util.tree_unflatten(treedef, [leaf + 1 for leaf in leaves])
+# The leaves of a registered class are object: cast to what they are.
+rebuilt = tree_util.tree_unflatten(treedef, [cast(Array, leaf) + 1 for leaf in leaves])
 assert isinstance(rebuilt, Params) and float(rebuilt.bias.sum()) == 3.0
 assert tree_util.tree_structure(params) == treedef
 assert len(tree_util.tree_leaves({"w": params, "n": [jnp.ones(1), None]})) == 3

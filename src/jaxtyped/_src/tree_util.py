@@ -335,7 +335,7 @@ class PyTreeDef:
         """Treedefs of the root's children (empty for a leaf)."""
         return list(self._children)
 
-    def unflatten(self, leaves: Iterable[Any]) -> Any:
+    def unflatten(self, leaves: Iterable[object]) -> object:
         """Build the pytree with this structure and these leaves.
 
         Raises:
@@ -349,14 +349,14 @@ class PyTreeDef:
             )
         return _unflatten(self, seq, 0)
 
-    def flatten_up_to(self, tree: Any) -> list[Any]:
+    def flatten_up_to(self, tree: object) -> list[object]:
         """The subtrees of ``tree`` at the leaf positions of this structure.
 
         Raises:
             PyTreeStructureError: ``tree`` does not have this structure down to
                 its leaves; the message gives the key path of the first difference.
         """
-        out: list[Any] = []
+        out: list[object] = []
         try:
             _flatten_up_to(self, tree, out)
         except _Mismatch as e:
@@ -391,7 +391,7 @@ class PyTreeDef:
     def __repr__(self) -> str:
         return f"PyTreeDef({_render(self)})"
 
-    def __reduce__(self) -> "tuple[Callable[..., PyTreeDef], tuple[Any, ...]]":
+    def __reduce__(self) -> "tuple[Callable[..., PyTreeDef], tuple[object, ...]]":
         # Node kinds hold closures; pickle the node type and look its kind up again.
         return _unpickle, (self._type, self._aux, self._children)
 

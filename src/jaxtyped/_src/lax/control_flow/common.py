@@ -16,6 +16,7 @@ loops (compiled, or op by op under ``disable_jit``).
 """
 
 from collections.abc import Callable, Sequence
+from typing import cast
 import numpy as np
 
 from jaxtyped._src import dtypes
@@ -92,7 +93,8 @@ def trace_user_fun(
     interp = StagingInterpreter(current_interpreter(), desc, transformation)
     with transformation_scope(interp), shared_numpy_constants():
         tracers = [interp.new_arg(aval, name) for aval, name in zip(in_avals, in_names, strict=True)]
-        out = fun(*args_tree.unflatten(tracers))
+        args = cast(tuple[object, ...], args_tree.unflatten(tracers))  # args_tree is a tuple's structure
+        out = fun(*args)
         leaves, names, out_tree = named_leaves(out, out_root)
         outs = [leaf_as_array(leaf, f"{transformation} {desc}: {name}") for leaf, name in zip(leaves, names)]
         if out_avals is not None:

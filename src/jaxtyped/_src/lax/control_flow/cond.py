@@ -18,7 +18,7 @@ Note [control flow is higher-order primitives] in ``common``):
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, final, overload
+from typing import ClassVar, TypeVar, cast, final, overload
 
 import numpy as np
 from typing_extensions import TypeVarTuple, Unpack, override
@@ -382,7 +382,7 @@ def _apply(
     traced = [t if t.out_avals == joined else trace(i, joined) for i, t in enumerate(traced)]
     jaxprs, consts = join_consts([t.closed for t in traced])
     outs = bind(Cond(tuple(jaxprs)), index, *consts, *arrays)
-    return traced[0].out_tree.unflatten(outs)  # type: ignore[no-any-return]  # the branches' common output type R
+    return cast(R, traced[0].out_tree.unflatten(outs))  # the branches' common output type R
 
 
 def _join_outputs(traced: list[TracedFun], order: list[int], descs: list[str], api: str) -> tuple[ShapedArray, ...]:

@@ -19,7 +19,7 @@ is higher-order primitives] in ``common``):
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, final, overload
+from typing import ClassVar, TypeVar, cast, final, overload
 
 import numpy as np
 from typing_extensions import override
@@ -418,4 +418,4 @@ def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], objec
         consts_as_invars(cond.closed.jaxpr), consts_as_invars(body.closed.jaxpr), len(cond.closed.consts), len(body.closed.consts)
     )
     results = bind(prim, *cond.closed.consts, *body.closed.consts, *carry)
-    return carry_tree.unflatten(results)  # type: ignore[no-any-return]  # the carry keeps C's structure
+    return cast(C, carry_tree.unflatten(results))  # the carry keeps C's structure

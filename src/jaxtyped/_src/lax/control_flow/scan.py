@@ -21,7 +21,7 @@ rules (see Note [control flow is higher-order primitives] in ``common``):
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, final, overload
+from typing import ClassVar, TypeVar, cast, final, overload
 
 import numpy as np
 from typing_extensions import override
@@ -563,8 +563,8 @@ def scan(
     carry = [convert_carry(c, a) for c, a in zip(carry, carry_avals)]
     prim = Scan(consts_as_invars(traced.closed.jaxpr), n, len(carry), len(traced.closed.consts), bool(reverse), max(steps, 1))
     outs = bind(prim, *traced.closed.consts, *carry, *stacked)
-    final = carry_tree.unflatten(outs[: len(carry)])
-    ys = children[1].unflatten(outs[len(carry) :])
+    final = cast(C, carry_tree.unflatten(outs[: len(carry)]))  # the carry keeps C's structure
+    ys = cast(Y, children[1].unflatten(outs[len(carry) :]))  # f's ys, stacked
     return final, ys
 
 
@@ -618,7 +618,7 @@ def map(f: Callable[[X], Y], xs: X, *, batch_size: int | None = None) -> Y:  # n
     if rest:
         tail = _vectorised(f, tree, [slice_in_dim(x, full * size, n) for x in arrays], rest)
         rows = [concatenate([y, t], 0) for y, t in zip(rows, tree_flatten(tail)[0], strict=True)]
-    return out_tree.unflatten(rows)  # type: ignore[no-any-return]  # f's output type, stacked
+    return cast(Y, out_tree.unflatten(rows))  # f's output type, stacked
 
 
 def _vectorised(f: Callable[[X], Y], tree: PyTreeDef, group: Sequence[Array], size: int) -> Y:
@@ -626,10 +626,10 @@ def _vectorised(f: Callable[[X], Y], tree: PyTreeDef, group: Sequence[Array], si
     leading axis of ``size``), vectorised, outputs stacked on axis 0."""
     interp = BatchInterpreter(current_interpreter(), BatchAxis(size), "the function given to map")
     with transformation_scope(interp):
-        out = f(tree.unflatten([interp.box(x, 0) for x in group]))
+        out = f(cast(X, tree.unflatten([interp.box(x, 0) for x in group])))  # batched rows of map's xs
         out_leaves, out_names, out_tree = named_leaves(out, "output")
         pairs = [interp.unbox(leaf_as_array(v, f"map {name}")) for v, name in zip(out_leaves, out_names)]
-    return out_tree.unflatten([bdim_to_front(v, d, size) for v, d in pairs])  # type: ignore[no-any-return]  # f's output type, stacked
+    return cast(Y, out_tree.unflatten([bdim_to_front(v, d, size) for v, d in pairs]))  # f's output type, stacked
 
 
 # ``i`` is an ``Array`` (a traced counter, or a concrete one under

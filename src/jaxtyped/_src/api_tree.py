@@ -1,0 +1,203 @@
+"""Typed public faces of the pytree utilities (layer L5).
+
+``jaxtyped.tree_util`` and ``jaxtyped.tree`` export these wrappers rather
+than the functions of :mod:`jaxtyped._src.tree_util`, whose results are
+``Any`` (a pytree may hold any leaf; internal code relies on that). Each
+wrapper has the implementation's parameters and docstring, and overloads
+that give a precise result where the checkers can know it: for an
+:data:`ArrayTree` (nested tuples, lists and dicts of arrays) the leaves are
+``Array`` and ``tree_map`` keeps the tree's type; otherwise the result is an
+honest ``object`` (``list[object]``), which user code narrows with
+``isinstance`` or ``cast``. The body is one call: the cost is one Python call.
+"""
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Union, overload
+
+from jaxtyped._src import tree_util as _tu
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.tree_util import KeyPath, PyTreeDef
+
+__all__ = [
+    "ArrayTree", "tree_flatten", "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path",
+    "tree_map", "tree_map_with_path", "tree_unflatten", "tree_transpose", "broadcast_prefix",
+]  # fmt: skip
+
+# A pytree whose leaves are all arrays (None is an empty node). Sequence and
+# Mapping because they are covariant: a dict[str, Array] is an ArrayTree.
+# Unsound corner: an unregistered Sequence or Mapping subclass is a leaf at
+# run time (tree_map hands it whole to f), but an ArrayTree node statically.
+if TYPE_CHECKING:
+    # An old-style alias: pyright resolves a string-valued recursive
+    # TypeAliasType to Unknown in modules that do not import it.
+    ArrayTree: TypeAlias = Union[Array, None, Sequence["ArrayTree"], Mapping[Any, "ArrayTree"]]
+else:
+    # At run time (beartype, isinstance) a class whose isinstance check walks
+    # the value: beartype cannot resolve the recursive alias's forward refs.
+
+    def _is_array_tree(x: object) -> bool:
+        if x is None or isinstance(x, Array):
+            return True
+        if isinstance(x, Mapping):
+            return all(_is_array_tree(v) for v in x.values())
+        # str and bytes are Sequences of themselves: never array trees.
+        return isinstance(x, Sequence) and not isinstance(x, (str, bytes)) and all(map(_is_array_tree, x))
+
+    class _ArrayTreeMeta(type):
+        def __instancecheck__(cls, instance: object) -> bool:
+            return _is_array_tree(instance)
+
+    class ArrayTree(metaclass=_ArrayTreeMeta):
+        """Nested sequences and mappings (and None) whose leaves are all
+        ``Array``; ``isinstance`` checks every leaf."""
+
+
+T = TypeVar("T", bound=ArrayTree)
+# Callback parameters stay Any so that lambdas type-check under pyright's
+# strict mode (listed in tools/public_any_params.txt).
+_IsLeaf = Callable[[Any], bool]
+_PathIsLeaf = Callable[..., bool]
+
+# The leaf-listing overloads below carry a pyright ignore: pyright calls
+# list[Array] incompatible with the fallback's list[object] (list is
+# invariant), but an ArrayTree typed as object gets list[object], a true
+# type for a fresh list of arrays, so the overlap is safe (mypy agrees).
+
+
+@overload
+def tree_flatten(tree: ArrayTree, is_leaf: None = None) -> tuple[list[Array], PyTreeDef]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+@overload
+def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[object], PyTreeDef]: ...
+def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[Array] | list[object], PyTreeDef]:
+    return _tu.tree_flatten(tree, is_leaf)
+
+
+@overload
+def tree_leaves(tree: ArrayTree, is_leaf: None = None) -> list[Array]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+@overload
+def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[object]: ...
+def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | list[object]:
+    return _tu.tree_leaves(tree, is_leaf)
+
+
+@overload
+def tree_flatten_with_path(  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+    tree: ArrayTree, is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, Array]], PyTreeDef]: ...
+@overload
+def tree_flatten_with_path(
+    tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, object]], PyTreeDef]: ...
+def tree_flatten_with_path(
+    tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, Array]] | list[tuple[KeyPath, object]], PyTreeDef]:
+    return _tu.tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)
+
+
+@overload
+def tree_leaves_with_path(  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+    tree: ArrayTree, is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[KeyPath, Array]]: ...
+@overload
+def tree_leaves_with_path(
+    tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[KeyPath, object]]: ...
+def tree_leaves_with_path(
+    tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[KeyPath, Array]] | list[tuple[KeyPath, object]]:
+    return _tu.tree_leaves_with_path(tree, is_leaf, is_leaf_takes_path)
+
+
+# tree_map: an array-to-array function over an ArrayTree keeps the tree's
+# type (same structure, Array leaves); anything else gives object.
+@overload
+def tree_map(f: Callable[[Array], Array], tree: T, *, is_leaf: None = None) -> T: ...
+@overload
+def tree_map(f: Callable[[Array, Array], Array], tree: T, rest0: ArrayTree, /, *, is_leaf: None = None) -> T: ...
+@overload
+def tree_map(f: Callable[[Any], object], tree: object, *, is_leaf: _IsLeaf | None = None) -> object: ...
+@overload
+def tree_map(
+    f: Callable[[Any, Any], object], tree: object, rest0: object, /, *, is_leaf: _IsLeaf | None = None
+) -> object: ...
+@overload
+def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _IsLeaf | None = None) -> object: ...
+def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _IsLeaf | None = None) -> object:
+    return _tu.tree_map(f, tree, *rest, is_leaf=is_leaf)
+
+
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Array], Array], tree: T, *,
+    is_leaf: None = None, is_leaf_takes_path: bool = False,
+) -> T: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Array, Array], Array], tree: T, rest0: ArrayTree, /, *,
+    is_leaf: None = None, is_leaf_takes_path: bool = False,
+) -> T: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any], object], tree: object, *,
+    is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
+) -> object: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any, Any], object], tree: object, rest0: object, /, *,
+    is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
+) -> object: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[..., object], tree: object, *rest: object,
+    is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
+) -> object: ...  # fmt: skip
+def tree_map_with_path(
+    f: Callable[..., object],
+    tree: object,
+    *rest: object,
+    is_leaf: _PathIsLeaf | None = None,
+    is_leaf_takes_path: bool = False,
+) -> object:
+    return _tu.tree_map_with_path(f, tree, *rest, is_leaf=is_leaf, is_leaf_takes_path=is_leaf_takes_path)
+
+
+# The structure of these results is not known statically.
+
+
+def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[object]) -> object:
+    return _tu.tree_unflatten(treedef, leaves)
+
+
+def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: object) -> object:
+    return _tu.tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose)
+
+
+def broadcast_prefix(
+    prefix_tree: object,
+    full_tree: object,
+    is_leaf: _IsLeaf | None = None,
+    *,
+    none_is_leaf: bool = True,
+    what: str = "broadcast_prefix",
+    prefix_name: str = "prefix",
+    full_name: str = "tree",
+) -> list[object]:
+    return _tu.broadcast_prefix(
+        prefix_tree, full_tree, is_leaf,
+        none_is_leaf=none_is_leaf, what=what, prefix_name=prefix_name, full_name=full_name,
+    )  # fmt: skip
+
+
+for _wrapper, _impl in [
+    (tree_flatten, _tu.tree_flatten),
+    (tree_leaves, _tu.tree_leaves),
+    (tree_flatten_with_path, _tu.tree_flatten_with_path),
+    (tree_leaves_with_path, _tu.tree_leaves_with_path),
+    (tree_map, _tu.tree_map),
+    (tree_map_with_path, _tu.tree_map_with_path),
+    (tree_unflatten, _tu.tree_unflatten),
+    (tree_transpose, _tu.tree_transpose),
+    (broadcast_prefix, _tu.broadcast_prefix),
+]:
+    _wrapper.__doc__ = _impl.__doc__
+del _wrapper, _impl
