@@ -32,7 +32,6 @@ from jaxtyped import lax
 
 # Functions beartype cannot check, each with the reason.
 UNCHECKED: dict[str, str] = {
-    "jaxtyped._name_checked_originals": "defined in the package root, which installs the hook, so it is not under it",
     "jaxtyped._src.debug_flag.read_debug_flag": "imported before the hook: it decides whether to install it",
 }
 

@@ -39,27 +39,6 @@ from jaxtyped import core  # noqa: E402
 from jaxtyped import stages  # noqa: E402
 from jaxtyped import ad_checkpoint, checkpoint_policies, test_util  # noqa: E402
 
-
-def _name_checked_originals() -> None:
-    """Debug mode: give each beartype-wrapped function's original the name of
-    its wrapper. Factories name the function they return (``jnp.sin`` is made
-    by ``_inexact_unary("sin")``); under beartype that is the wrapper, while
-    violation messages name the original, which would read
-    ``_inexact_unary.<locals>.fun()`` instead of ``sin()``."""
-    import sys
-
-    for name, module in list(sys.modules.items()):
-        if name.startswith("jaxtyped."):
-            for value in vars(module).values():
-                original = getattr(value, "__wrapped__", None)
-                if hasattr(value, "__beartype_wrapper") and original is not None:
-                    original.__name__ = value.__name__
-                    original.__qualname__ = value.__qualname__
-
-
-if DEBUG:
-    _name_checked_originals()
-
 __version__ = "0.1.0"
 
 __all__ = [

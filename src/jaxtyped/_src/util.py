@@ -28,6 +28,7 @@ __all__ = [
 
 T = TypeVar("T")
 U = TypeVar("U")
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def safe_zip(xs: Sequence[T], ys: Sequence[U]) -> list[tuple[T, U]]:
@@ -105,6 +106,25 @@ def canonicalize_axes(axes: Sequence[int], ndim: int, *, where: str = "axes") ->
     if len(set(result)) != len(result):
         raise JaxtypedValueError(f"{where}: repeated axis in {tuple(axes)}")
     return result
+
+
+def name_function(fun: F, name: str, doc: str | None = None) -> F:
+    """Give a function made by a factory its public name (and docstring).
+
+    In debug mode ``fun`` is beartype's wrapper of the function the factory
+    defined; the original (``__wrapped__``) is named too, because beartype's
+    violation messages name the original.
+    """
+    targets: list[object] = [fun]
+    original = getattr(fun, "__wrapped__", None)
+    if original is not None:
+        targets.append(original)
+    for target in targets:
+        setattr(target, "__name__", name)  # noqa: B010 - any function object
+        setattr(target, "__qualname__", name)  # noqa: B010
+        if doc is not None:
+            setattr(target, "__doc__", doc)  # noqa: B010
+    return fun
 
 
 def describe_function(fun: Callable[..., object]) -> str:

@@ -23,7 +23,7 @@ from jaxtyped._src.lax.structural import expand_dims, full_like_aval, reshape
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy.promotion import asarray_operand, to_inexact_dtype
 from jaxtyped._src.numpy.ufuncs import where
-from jaxtyped._src.util import canonicalize_axes, canonicalize_axis
+from jaxtyped._src.util import canonicalize_axes, canonicalize_axis, name_function
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "all", "any", "argmax", "argmin"]
 
@@ -133,8 +133,7 @@ def _sum_like(
             result = combine(result, convert_to(asarray_operand(name, initial), result.dtype, weak_type=False))
         return _keep(result, axes, keepdims)
 
-    fun.__name__ = fun.__qualname__ = name
-    return fun
+    return name_function(fun, name)
 
 
 sum: SumLike = _sum_like("sum", lr.reduce_sum, 0, la.add)  # noqa: A001 - NumPy's name
@@ -168,8 +167,7 @@ def _extremum(name: str, reduce: Callable[[Array, tuple[int, ...]], Array], pick
             result = pick(result, convert_to(asarray_operand(name, initial), result.dtype, weak_type=False))
         return _keep(result, axes, keepdims)
 
-    fun.__name__ = fun.__qualname__ = name
-    return fun
+    return name_function(fun, name)
 
 
 def where_select(mask: ArrayLike, x: Array, fill: ArrayLike | None) -> Array:
@@ -258,8 +256,7 @@ def _arg_extremum(name: str, reduce: Callable[[Array, int, "dtypes.DTypeLike"], 
         result = reduce(x, ax, dtypes.default_int_dtype())
         return expand_dims(result, (ax,)) if keepdims else result
 
-    fun.__name__ = fun.__qualname__ = name
-    return fun
+    return name_function(fun, name)
 
 
 argmax: ArgExtremumLike = _arg_extremum("argmax", lr.argmax)

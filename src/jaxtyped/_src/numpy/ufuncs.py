@@ -21,7 +21,7 @@ from jaxtyped._src.lax.arithmetic import RoundingMethod
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import full_like_aval, select_n
 from jaxtyped._src.lax.util import scalar_like
-from jaxtyped._src.util import is_int
+from jaxtyped._src.util import is_int, name_function
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
     broadcast_shapes,
@@ -72,9 +72,7 @@ def _inexact_unary(name: str, op: Callable[[Array], Array]) -> UnaryFunction:
         (a,) = promote_args_inexact(name, x)
         return op(a)
 
-    fun.__name__ = fun.__qualname__ = name
-    fun.__doc__ = f"Elementwise ``{name}`` (integers are promoted to the default float)."
-    return fun
+    return name_function(fun, name, f"Elementwise ``{name}`` (integers are promoted to the default float).")
 
 
 sin: UnaryFunction = _inexact_unary("sin", lt.sin)
@@ -177,9 +175,7 @@ def _rounding(name: str, op: Callable[[Array], Array]) -> UnaryFunction:
             return a  # integers are already integral
         return op(a)
 
-    fun.__name__ = fun.__qualname__ = name
-    fun.__doc__ = f"Elementwise ``{name}``; integer inputs are returned unchanged."
-    return fun
+    return name_function(fun, name, f"Elementwise ``{name}``; integer inputs are returned unchanged.")
 
 
 floor: UnaryFunction = _rounding("floor", la.floor)
@@ -459,9 +455,7 @@ def _comparison(name: str, op: Callable[[Array, Array], Array]) -> BinaryFunctio
             return _lexicographic(op, a, b)
         return op(a, b)
 
-    fun.__name__ = fun.__qualname__ = name
-    fun.__doc__ = f"Elementwise ``{name}`` comparison."
-    return fun
+    return name_function(fun, name, f"Elementwise ``{name}`` comparison.")
 
 
 def _lexicographic(op: Callable[[Array, Array], Array], a: Array, b: Array) -> Array:
@@ -486,9 +480,7 @@ def _logical(name: str, op: Callable[[Array, Array], Array]) -> BinaryFunction:
         a, b = promote_args(name, x, y)
         return op(_as_bool(a), _as_bool(b))
 
-    fun.__name__ = fun.__qualname__ = name
-    fun.__doc__ = f"Elementwise ``{name}`` (nonzero is true)."
-    return fun
+    return name_function(fun, name, f"Elementwise ``{name}`` (nonzero is true).")
 
 
 logical_and: BinaryFunction = _logical("logical_and", lcmp.bitwise_and)
@@ -501,9 +493,7 @@ def _bitwise(name: str, op: Callable[[Array, Array], Array]) -> BinaryFunction:
         a, b = promote_args(name, x, y)
         return op(a, b)
 
-    fun.__name__ = fun.__qualname__ = name
-    fun.__doc__ = f"Elementwise ``{name}`` of booleans or integers."
-    return fun
+    return name_function(fun, name, f"Elementwise ``{name}`` of booleans or integers.")
 
 
 bitwise_and: BinaryFunction = _bitwise("bitwise_and", lcmp.bitwise_and)
