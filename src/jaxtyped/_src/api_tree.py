@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Union, overload
 from jaxtyped._src import tree_util as _tu
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.tree_util import KeyPath, PyTreeDef
+from jaxtyped._src.util import predicate_class
 
 __all__ = [
     "ArrayTree", "tree_flatten", "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path",
@@ -43,13 +44,12 @@ else:
         # str and bytes are Sequences of themselves: never array trees.
         return isinstance(x, Sequence) and not isinstance(x, (str, bytes)) and all(map(_is_array_tree, x))
 
-    class _ArrayTreeMeta(type):
-        def __instancecheck__(cls, instance: object) -> bool:
-            return _is_array_tree(instance)
-
-    class ArrayTree(metaclass=_ArrayTreeMeta):
-        """Nested sequences and mappings (and None) whose leaves are all
-        ``Array``; ``isinstance`` checks every leaf."""
+    ArrayTree = predicate_class(
+        "ArrayTree",
+        "Nested sequences and mappings (and None) whose leaves are all ``Array``; "
+        "``isinstance`` checks every leaf.",
+        _is_array_tree,
+    )
 
 
 T = TypeVar("T", bound=ArrayTree)

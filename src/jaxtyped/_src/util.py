@@ -127,6 +127,21 @@ def name_function(fun: F, name: str, doc: str | None = None) -> F:
     return fun
 
 
+class _PredicateMeta(type):
+    # isinstance(x, cls) asks the predicate the class was made with.
+    def __instancecheck__(cls, instance: object) -> bool:
+        accepts: Callable[[object], bool] = getattr(cls, "_accepts")
+        return accepts(instance)
+
+
+def predicate_class(name: str, doc: str, accepts: Callable[[object], bool]) -> type:
+    """A class whose ``isinstance`` check is ``accepts``: the run-time face of
+    a recursive type alias (beartype cannot resolve such an alias's forward
+    references from other modules, but checks any class with isinstance)."""
+    namespace = {"__doc__": doc, "__module__": accepts.__module__, "_accepts": staticmethod(accepts)}
+    return _PredicateMeta(name, (), namespace)
+
+
 def describe_function(fun: Callable[..., object]) -> str:
     """A short description of a user function for error messages:
     its qualified name and, where Python knows it, ``file:line``."""

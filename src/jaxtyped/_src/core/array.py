@@ -29,6 +29,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.tree_util import tree_leaves
+from jaxtyped._src.util import predicate_class
 
 __all__ = [
     "Array",
@@ -455,20 +456,21 @@ if TYPE_CHECKING:
     # TypeAliasType to Unknown in modules that do not import it.
     PyTree: TypeAlias = Union[ArrayLike, None, Sequence["PyTree"], Mapping[Any, "PyTree"]]
 else:
-
-    class _PyTreeMeta(type):
-        def __instancecheck__(cls, instance: object) -> bool:
-            try:
-                leaves = tree_leaves(instance)
-            except Exception:  # noqa: BLE001 - an unflattenable value is not a pytree
-                return False
-            return all(isinstance(leaf, _ARRAY_LIKE_TYPES) for leaf in leaves)
-
-    class PyTree(metaclass=_PyTreeMeta):
-        """Nested tuples, lists, dicts (and registered pytree nodes) whose
-        leaves are array-like; ``isinstance`` checks every leaf."""
-
     _ARRAY_LIKE_TYPES = (Array, np.ndarray, np.generic, bool, int, float, complex)
+
+    def _is_pytree(instance: object) -> bool:
+        try:
+            leaves = tree_leaves(instance)
+        except Exception:  # noqa: BLE001 - an unflattenable value is not a pytree
+            return False
+        return all(isinstance(leaf, _ARRAY_LIKE_TYPES) for leaf in leaves)
+
+    PyTree = predicate_class(
+        "PyTree",
+        "Nested tuples, lists, dicts (and registered pytree nodes) whose leaves "
+        "are array-like; ``isinstance`` checks every leaf.",
+        _is_pytree,
+    )
 
 # What jaxtyped accepts as one dimension, and as a shape: anything with
 # __index__ (Python and NumPy integers), or a sequence of them.
