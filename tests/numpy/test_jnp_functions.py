@@ -12,8 +12,7 @@ where JAX raises while tracing a case, we must raise the same kind of error.
 import copy
 import functools
 import inspect
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,160 +20,28 @@ import pytest
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
-from jaxtyped import errors
 
-jax: Any = pytest.importorskip("jax")
-jax_numpy: Any = pytest.importorskip("jax.numpy")
-jax_config: Any = pytest.importorskip("jax._src.config")
-
-
-def debug_violations() -> tuple[type[Exception], ...]:
-    """The debug mode's error for an ill-typed call (beartype reports it
-    before jaxtyped's own checks do), else nothing."""
-    return (errors.DebugTypeError,) if jt.DEBUG else ()
-
-
-# === the oracle ===
-
-Namespace = Any  # jaxtyped.numpy or jax.numpy: same API by contract
-
-
-@dataclass(frozen=True)
-class Case:
-    """``fn(L)`` for ``L`` in (jaxtyped.numpy, jax.numpy) must agree."""
-
-    id: str
-    fn: Callable[[Namespace], Any]
-    rtol: float = 1e-5
-    atol: float = 1e-6
-
-
-Group = tuple[Case, ...]  # the cases one test runs
-
-
-def params(cases: Sequence[Case]) -> list[Any]:
-    """One test per function, named by the part of the case ids before the
-    first ``-`` (hundreds of tiny tests cost more in pytest's bookkeeping
-    than in running them)."""
-    groups: dict[str, list[Case]] = {}
-    for case in cases:
-        groups.setdefault(case.id.split("-")[0], []).append(case)
-    return [pytest.param(tuple(group), id=name) for name, group in groups.items()]
-
-
-class Raised:
-    """JAX raised this exception while tracing a case."""
-
-    def __init__(self, error: Exception) -> None:
-        self.error = error
-
-    def __repr__(self) -> str:
-        return f"Raised({type(self.error).__name__}: {self.error})"
-
-
-@functools.cache
-def jax_results(table: str, x64: bool) -> dict[str, Any]:
-    """JAX's result of every case of ``TABLES[table]``, from one jit."""
-    del x64  # part of the cache key only: JAX reads its flag at trace time
-    raised: dict[str, Raised] = {}
-
-    def run_all() -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for case in TABLES[table]:
-            try:
-                out[case.id] = case.fn(jax_numpy)
-            except Exception as error:  # noqa: BLE001 - compared with ours
-                raised[case.id] = Raised(error)
-        return out
-
-    with jax_config.traceback_filtering("off"):
-        values: dict[str, Any] = jax.jit(run_all)()
-    return {**values, **raised}
-
-
-def as_tuple(x: Any) -> tuple[Any, ...]:
-    """A function's outputs as a tuple (a single array becomes a 1-tuple)."""
-    if isinstance(x, (list, tuple)):
-        items: list[Any] = list(x)  # pyright: ignore[reportUnknownArgumentType]  # outputs are Any
-        return tuple(items)
-    return (x,)
-
-
-def widen(x: Any) -> np.ndarray[Any, Any]:
-    """Values as float64 (complex128 for complex): NumPy compares those
-    exactly (bfloat16 NaNs, for one, do not compare equal otherwise)."""
-    value = np.asarray(x)
-    return value.astype(np.complex128 if value.dtype.kind == "c" else np.float64)
-
-
-def assert_same(ours: Any, theirs: Any, rtol: float, atol: float, where: str = "result") -> None:
-    """``ours`` is a jaxtyped Array (or a tuple of them) equal to JAX's
-    ``theirs`` in shape, dtype, weak type and values."""
-    if isinstance(theirs, (tuple, list)):
-        mine, expected = as_tuple(ours), as_tuple(theirs)
-        assert isinstance(ours, (tuple, list)) and len(mine) == len(expected), where
-        for i, (a, b) in enumerate(zip(mine, expected)):
-            assert_same(a, b, rtol, atol, f"{where}[{i}]")
-        return
-    assert isinstance(ours, jt.Array), f"{where}: {type(ours).__name__} is not a jaxtyped Array"
-    assert ours.shape == theirs.shape, f"{where}: shape {ours.shape} != JAX's {theirs.shape}"
-    assert ours.dtype == theirs.dtype, f"{where}: dtype {ours.dtype} != JAX's {theirs.dtype}"
-    assert ours.weak_type == theirs.weak_type, f"{where}: weak_type {ours.weak_type} != JAX's {theirs.weak_type}"
-    np.testing.assert_allclose(widen(ours), widen(theirs), rtol=rtol, atol=atol, err_msg=where)
-
-
-def check_case(table: str, group: Group, x64: bool = False) -> None:
-    """Run the cases and compare with JAX; every mismatch of the group is
-    reported, one line each."""
-    problems: list[str] = []
-    for case in group:
-        try:
-            compare_case(table, case, x64)
-        except Exception as error:  # noqa: BLE001 - reported, never swallowed
-            problems.append(f"{case.id}: {type(error).__name__}: {error}")
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
-
-
-def compare_case(table: str, case: Case, x64: bool) -> None:
-    expected = jax_results(table, x64)[case.id]
-    if isinstance(expected, Raised):
-        kinds = (TypeError, ValueError, IndexError, OverflowError, ZeroDivisionError, NotImplementedError)
-        kind: Any = next((k for k in kinds if isinstance(expected.error, k)), Exception)
-        if kind is TypeError and jt.DEBUG:
-            # Under JAXTYPED_DEBUG=1 an ill-typed call is caught by beartype first.
-            kind = (TypeError, *debug_violations())
-        with pytest.raises(kind):
-            case.fn(jnp)
-        return
-    assert_same(case.fn(jnp), expected, case.rtol, case.atol)
-
-
-# === inputs ===
+from oracle import (
+    Case,
+    CaseTable,
+    Group,
+    Namespace,
+    as_tuple,
+    assert_same,
+    call,
+    host,
+    jax,
+    jax_numpy,
+    tol,
+    widen,
+)
 
 RNG = np.random.default_rng(0)
 
 
-def host(dtype: str, values: Any) -> np.ndarray[Any, Any]:
-    """``values`` as a NumPy array of ``dtype`` (bfloat16 included)."""
-    return np.asarray(values).astype(jnp.dtype(dtype))
-
-
-def call(name: str, *args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
-    """A case that calls ``L.name(*args, **kwargs)``, NumPy arrays among
-    the arguments converted with ``L.asarray`` first."""
-
-    def fn(L: Namespace) -> Any:
-        def convert(value: Any) -> Any:
-            return L.asarray(value) if isinstance(value, np.ndarray) else value
-
-        return getattr(L, name)(*map(convert, args), **{k: convert(v) for k, v in kwargs.items()})
-
-    return fn
-
-
-def tol(dtype: str) -> float:
-    return 2e-2 if dtype in ("float16", "bfloat16") else 1e-5
+def check_case(table: str, group: Group) -> None:
+    """Compare the cases of ``group`` (from ``TABLES[table]``) with JAX."""
+    TABLES[table].check(group)
 
 
 # === elementwise unary functions ===
@@ -758,69 +625,69 @@ def method_cases() -> list[Case]:
 
 # === the tables ===
 
-TABLES: dict[str, list[Case]] = {
-    "unary": unary_cases(),
-    "division": division_cases(),
-    "power": power_cases(),
-    "binary": other_binary_cases(),
-    "selection": selection_cases(),
-    "reductions": reduction_cases(),
-    "creation": creation_cases(),
-    "shape": shape_cases(),
-    "products": product_cases(),
-    "methods": method_cases(),
+TABLES: dict[str, CaseTable] = {
+    "unary": CaseTable("unary", unary_cases),
+    "division": CaseTable("division", division_cases),
+    "power": CaseTable("power", power_cases),
+    "binary": CaseTable("binary", other_binary_cases),
+    "selection": CaseTable("selection", selection_cases),
+    "reductions": CaseTable("reductions", reduction_cases),
+    "creation": CaseTable("creation", creation_cases),
+    "shape": CaseTable("shape", shape_cases),
+    "products": CaseTable("products", product_cases),
+    "methods": CaseTable("methods", method_cases),
 }
 
 
-@pytest.mark.parametrize("group", params(TABLES["unary"]))
+@pytest.mark.parametrize("group", TABLES["unary"].params())
 def test_unary(group: Group) -> None:
     check_case("unary", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["division"]))
+@pytest.mark.parametrize("group", TABLES["division"].params())
 def test_division(group: Group) -> None:
     with np.errstate(all="ignore"):
         check_case("division", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["power"]))
+@pytest.mark.parametrize("group", TABLES["power"].params())
 def test_power(group: Group) -> None:
     with np.errstate(all="ignore"):
         check_case("power", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["binary"]))
+@pytest.mark.parametrize("group", TABLES["binary"].params())
 def test_binary(group: Group) -> None:
     check_case("binary", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["selection"]))
+@pytest.mark.parametrize("group", TABLES["selection"].params())
 def test_selection(group: Group) -> None:
     check_case("selection", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["reductions"]))
+@pytest.mark.parametrize("group", TABLES["reductions"].params())
 def test_reductions(group: Group) -> None:
     with np.errstate(all="ignore"):
         check_case("reductions", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["creation"]))
+@pytest.mark.parametrize("group", TABLES["creation"].params())
 def test_creation(group: Group) -> None:
     check_case("creation", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["shape"]))
+@pytest.mark.parametrize("group", TABLES["shape"].params())
 def test_shape_ops(group: Group) -> None:
     check_case("shape", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["products"]))
+@pytest.mark.parametrize("group", TABLES["products"].params())
 def test_products(group: Group) -> None:
     check_case("products", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["methods"]))
+@pytest.mark.parametrize("group", TABLES["methods"].params())
 def test_array_methods(group: Group) -> None:
     check_case("methods", group)
 
@@ -1242,18 +1109,18 @@ def x64_cases() -> list[Case]:
     return [Case(name, fn, rtol=1e-6 if name in float32_results else 1e-12, atol=0.0) for name, fn in codes]
 
 
-TABLES["dtype-objects"] = dtype_object_cases()
-TABLES["x64"] = x64_cases()
+TABLES["dtype-objects"] = CaseTable("dtype-objects", dtype_object_cases)
+TABLES["x64"] = CaseTable("x64", x64_cases, x64=True)
 
 
-@pytest.mark.parametrize("group", params(TABLES["dtype-objects"]))
+@pytest.mark.parametrize("group", TABLES["dtype-objects"].params())
 def test_dtype_objects(group: Group) -> None:
     check_case("dtype-objects", group)
 
 
-@pytest.mark.parametrize("group", params(TABLES["x64"]))
+@pytest.mark.parametrize("group", TABLES["x64"].params())
 def test_x64(x64: None, group: Group) -> None:
-    check_case("x64", group, x64=True)
+    check_case("x64", group)
 
 
 # === coverage of the namespace ===
@@ -1277,7 +1144,7 @@ def public_functions() -> list[str]:
 def test_every_function_is_compared_with_jax() -> None:
     """Every function in ``jaxtyped.numpy.__all__`` has a case above (a new
     function needs one) and exists in ``jax.numpy``."""
-    ids = {case.id.split("-")[0] for cases in TABLES.values() for case in cases}
+    ids = {case.id.split("-")[0] for table in TABLES.values() for case in table.cases}
     missing = [name for name in public_functions() if name not in ids and name not in ELSEWHERE]
     assert not missing
     assert [name for name in public_functions() if not hasattr(jax_numpy, name)] == []

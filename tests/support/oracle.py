@@ -1,0 +1,238 @@
+"""The JAX oracle, shared by every test that compares jaxtyped with JAX.
+
+A *case* is written once as a function of a namespace ``L`` (either
+``jaxtyped.numpy`` or ``jax.numpy``, same API by contract), so both
+libraries run literally the same code. A :class:`CaseTable` runs all of
+JAX's cases in one ``jax.jit`` (one mostly constant-folded compilation
+instead of hundreds of eager dispatches) and caches the results; where JAX
+raises while tracing a case, jaxtyped must raise the same kind of error.
+
+Usage::
+
+    from oracle import Case, CaseTable, call, host
+
+    TABLE = CaseTable("sorting", lambda: [Case("sort-1d", call("sort", host("float32", [3, 1, 2])))])
+
+    @pytest.mark.parametrize("group", TABLE.params())
+    def test_sorting(group: Group) -> None:
+        TABLE.check(group)
+
+The module is on pytest's path (``pythonpath`` in ``pyproject.toml``) and on
+the type checkers' (``mypy_path``, pyright's ``extraPaths``).
+"""
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped import errors
+
+jax: Any = pytest.importorskip("jax")
+jax_numpy: Any = pytest.importorskip("jax.numpy")
+jax_config: Any = pytest.importorskip("jax._src.config")
+
+__all__ = [
+    "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
+    "assert_same", "assert_same_value", "host", "call", "tol", "jax", "jax_numpy", "jax_config",
+    "ERROR_KINDS", "expect_same_error",
+]  # fmt: skip
+
+Namespace = Any  # jaxtyped.numpy or jax.numpy: same API by contract
+
+
+def debug_violations() -> tuple[type[Exception], ...]:
+    """The debug mode's error for an ill-typed call (beartype reports it
+    before jaxtyped's own checks do), else nothing."""
+    return (errors.DebugTypeError,) if jt.DEBUG else ()
+
+
+@dataclass(frozen=True)
+class Case:
+    """``fn(L)`` for ``L`` in (jaxtyped.numpy, jax.numpy) must agree."""
+
+    id: str
+    fn: Callable[[Namespace], Any]
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+
+Group = tuple[Case, ...]  # the cases one test runs
+
+
+class Raised:
+    """JAX raised this exception while tracing a case."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"Raised({type(self.error).__name__}: {self.error})"
+
+
+# The error kinds compared: ours must be an instance of the first of these
+# JAX's error is an instance of.
+ERROR_KINDS: tuple[type[Exception], ...] = (
+    TypeError, ValueError, IndexError, OverflowError, ZeroDivisionError, NotImplementedError,
+)  # fmt: skip
+
+
+def expect_same_error(theirs: Exception, run: Callable[[], object]) -> None:
+    """``run()`` raises an error of the same kind as JAX's ``theirs``."""
+    kind: Any = next((k for k in ERROR_KINDS if isinstance(theirs, k)), Exception)
+    if kind is TypeError and jt.DEBUG:
+        # Under JAXTYPED_DEBUG=1 an ill-typed call is caught by beartype first.
+        kind = (TypeError, *debug_violations())
+    with pytest.raises(kind):
+        run()
+
+
+class CaseTable:
+    """A named list of cases whose JAX results come from one ``jax.jit``.
+
+    ``make_cases`` is called once, lazily. ``params()`` gives one pytest
+    parameter per function (the part of the case ids before the first
+    ``-``); ``check(group)`` compares every case of a group and reports
+    every mismatch, one line each.
+    """
+
+    def __init__(self, name: str, make_cases: Callable[[], Sequence[Case]], *, x64: bool = False) -> None:
+        self.name = name
+        self.x64 = x64
+        self._make_cases = make_cases
+
+    @functools.cached_property
+    def cases(self) -> tuple[Case, ...]:
+        return tuple(self._make_cases())
+
+    def params(self) -> list[Any]:
+        groups: dict[str, list[Case]] = {}
+        for case in self.cases:
+            groups.setdefault(case.id.split("-")[0], []).append(case)
+        return [pytest.param(tuple(group), id=name) for name, group in groups.items()]
+
+    @functools.cached_property
+    def jax_results(self) -> dict[str, Any]:
+        """JAX's result (or :class:`Raised`) of every case, from one jit."""
+        raised: dict[str, Raised] = {}
+
+        def run_all() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for case in self.cases:
+                try:
+                    out[case.id] = case.fn(jax_numpy)
+                except Exception as error:  # noqa: BLE001 - compared with ours
+                    raised[case.id] = Raised(error)
+            return out
+
+        previous = bool(getattr(jax.config, "jax_enable_x64"))
+        jax.config.update("jax_enable_x64", self.x64)
+        try:
+            with jax_config.traceback_filtering("off"):
+                values: dict[str, Any] = jax.jit(run_all)()
+        finally:
+            jax.config.update("jax_enable_x64", previous)
+        return {**values, **raised}
+
+    def check(self, group: Group) -> None:
+        """Run the cases and compare them with JAX (under this table's x64
+        setting, in both libraries)."""
+        previous = jt.config.jax_enable_x64
+        expected_all = self.jax_results
+        jt.config.update("jax_enable_x64", self.x64)
+        problems: list[str] = []
+        try:
+            for case in group:
+                try:
+                    expected = expected_all[case.id]
+                    if isinstance(expected, Raised):
+                        expect_same_error(expected.error, lambda: case.fn(jnp))
+                    else:
+                        assert_same(case.fn(jnp), expected, case.rtol, case.atol)
+                except Exception as error:  # noqa: BLE001 - reported, never swallowed
+                    problems.append(f"{case.id}: {type(error).__name__}: {error}")
+        finally:
+            jt.config.update("jax_enable_x64", previous)
+        if problems:
+            pytest.fail("\n".join(problems), pytrace=False)
+
+
+def as_tuple(x: Any) -> tuple[Any, ...]:
+    """A function's outputs as a tuple (a single array becomes a 1-tuple)."""
+    if isinstance(x, (list, tuple)):
+        items: list[Any] = list(x)  # pyright: ignore[reportUnknownArgumentType]  # outputs are Any
+        return tuple(items)
+    return (x,)
+
+
+def widen(x: Any) -> np.ndarray[Any, Any]:
+    """Values as float64 (complex128 for complex): NumPy compares those
+    exactly (bfloat16 NaNs, for one, do not compare equal otherwise)."""
+    value = np.asarray(x)
+    return value.astype(np.complex128 if value.dtype.kind == "c" else np.float64)
+
+
+def assert_same(ours: Any, theirs: Any, rtol: float = 1e-5, atol: float = 1e-6, where: str = "result") -> None:
+    """``ours`` is a jaxtyped Array (or a tuple/list of them, or a pytree of
+    dicts) equal to JAX's ``theirs`` in shape, dtype, weak type and values."""
+    if isinstance(theirs, dict):
+        assert isinstance(ours, dict), f"{where}: {type(ours).__name__} is not a dict"
+        expected_tree = dict[Any, Any](theirs)  # pyright: ignore[reportUnknownArgumentType]  # a pytree of Any
+        ours_tree = dict[Any, Any](ours)  # pyright: ignore[reportUnknownArgumentType]  # a pytree of Any
+        assert sorted(map(str, ours_tree)) == sorted(map(str, expected_tree)), f"{where}: keys differ"
+        for key, value in expected_tree.items():
+            assert_same(ours_tree[key], value, rtol, atol, f"{where}[{key!r}]")
+        return
+    if isinstance(theirs, (tuple, list)):
+        mine, expected = as_tuple(ours), as_tuple(theirs)
+        assert isinstance(ours, (tuple, list)) and len(mine) == len(expected), where
+        for i, (a, b) in enumerate(zip(mine, expected)):
+            assert_same(a, b, rtol, atol, f"{where}[{i}]")
+        return
+    if not isinstance(theirs, jax.Array):
+        # A Python or NumPy value (a static result): equal as such.
+        assert not isinstance(ours, jt.Array) or ours.ndim == 0, f"{where}: {ours!r} != JAX's {theirs!r}"
+        np.testing.assert_allclose(widen(ours), widen(theirs), rtol=rtol, atol=atol, err_msg=where)
+        return
+    assert isinstance(ours, jt.Array), f"{where}: {type(ours).__name__} is not a jaxtyped Array"
+    assert ours.shape == theirs.shape, f"{where}: shape {ours.shape} != JAX's {theirs.shape}"
+    assert ours.dtype == theirs.dtype, f"{where}: dtype {ours.dtype} != JAX's {theirs.dtype}"
+    assert ours.weak_type == theirs.weak_type, f"{where}: weak_type {ours.weak_type} != JAX's {theirs.weak_type}"
+    assert_same_value(ours, theirs, rtol, atol, where)
+
+
+def assert_same_value(ours: Any, theirs: Any, rtol: float = 1e-5, atol: float = 1e-6, where: str = "result") -> None:
+    """Equal values (NaNs equal), compared in float64/complex128."""
+    np.testing.assert_allclose(widen(ours), widen(theirs), rtol=rtol, atol=atol, err_msg=where)
+
+
+def host(dtype: str, values: Any) -> np.ndarray[Any, Any]:
+    """``values`` as a NumPy array of ``dtype`` (bfloat16 included)."""
+    return np.asarray(values).astype(jnp.dtype(dtype))
+
+
+def call(name: str, *args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
+    """A case that calls ``L.name(*args, **kwargs)`` (a dotted name reaches
+    into submodules: ``"linalg.norm"``), NumPy arrays among the arguments
+    converted with ``L.asarray`` first."""
+
+    def fn(L: Namespace) -> Any:
+        def convert(value: Any) -> Any:
+            return L.asarray(value) if isinstance(value, np.ndarray) else value
+
+        target: Any = L
+        for part in name.split("."):
+            target = getattr(target, part)
+        return target(*map(convert, args), **{k: convert(v) for k, v in kwargs.items()})
+
+    return fn
+
+
+def tol(dtype: str) -> float:
+    """A relative tolerance for results of ``dtype``."""
+    return 2e-2 if dtype in ("float16", "bfloat16") else 1e-5
