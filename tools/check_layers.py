@@ -49,6 +49,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(4, ("lax", "ad", "ad_*", "pjit*", "custom_derivatives*", "remat*", "refs*", "shard_map*")),
     # L5: user-facing APIs; unlisted modules also land here (and are reported).
     Layer(5, ("api*", "numpy", "random*", "test_util*")),
+    # special functions: scipy.special and scipy.stats family
+    Layer(5, ("scipy*",)),
 )
 TOP_RANK: Final = 5.0
 PACKAGE: Final = "jaxtyped"
