@@ -27,7 +27,15 @@ if DEBUG:
     _beartype_this_package(conf=_BeartypeConf(claw_is_pep526=False, violation_type=_DebugTypeError))
 
 from jaxtyped import errors, lax, numpy, tree, tree_util, typing  # noqa: E402
-from jaxtyped._src.api import ShapeDtypeStruct, jacfwd, jvp, make_jaxpr, vmap  # noqa: E402
+from jaxtyped._src.api import (  # noqa: E402
+    ShapeDtypeStruct,
+    ensure_compile_time_eval,
+    eval_shape,
+    jacfwd,
+    jvp,
+    make_jaxpr,
+    vmap,
+)
 from jaxtyped._src.custom_derivatives import custom_jvp, custom_vjp  # noqa: E402
 from jaxtyped._src.remat import checkpoint, remat  # noqa: E402
 from jaxtyped._src.api_grad import grad, hessian, jacrev, linearize, value_and_grad, vjp  # noqa: E402
@@ -67,6 +75,8 @@ __all__ = [
     "device_put",
     "devices",
     "errors",
+    "ensure_compile_time_eval",
+    "eval_shape",
     "disable_jit",
     "jacfwd",
     "jit",

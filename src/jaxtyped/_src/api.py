@@ -8,7 +8,8 @@ installed, and unpacks the results after the interpreter's scope has ended
 in the enclosing context).
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
@@ -29,7 +30,7 @@ from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.core.array_impl import array_from_numpy, shared_numpy_constants
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, Zero
 from jaxtyped._src.core.check import maybe_check_jaxpr
-from jaxtyped._src.core.interpreter import current_interpreter, transformation_scope
+from jaxtyped._src.core.interpreter import compile_time_eval, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr
 from jaxtyped._src.core.primitive import Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, PyTreeStructureError
@@ -41,7 +42,7 @@ from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.tree_util import broadcast_prefix, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function, is_tuple
 
-__all__ = ["jvp", "vmap", "jacfwd", "make_jaxpr", "ShapeDtypeStruct"]
+__all__ = ["jvp", "vmap", "jacfwd", "make_jaxpr", "ShapeDtypeStruct", "eval_shape", "ensure_compile_time_eval"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -643,3 +644,51 @@ def make_jaxpr(
 
     return make
 
+
+
+# === eval_shape and ensure_compile_time_eval ===
+
+
+@overload
+def eval_shape(fun: Callable[..., ArrayLike], /, *args: object, **kwargs: object) -> ShapeDtypeStruct: ...
+@overload
+def eval_shape(fun: Callable[..., tuple[ArrayLike, ...]], /, *args: object, **kwargs: object) -> tuple[ShapeDtypeStruct, ...]: ...
+@overload
+def eval_shape(fun: Callable[..., Mapping[str, ArrayLike]], /, *args: object, **kwargs: object) -> dict[str, ShapeDtypeStruct]: ...
+@overload
+def eval_shape(fun: Callable[..., object], /, *args: object, **kwargs: object) -> object: ...
+def eval_shape(fun: Callable[..., object], /, *args: object, **kwargs: object) -> object:
+    """The shapes and dtypes of ``fun(*args, **kwargs)`` without computing
+    it (JAX's ``jax.eval_shape``): ``fun`` is traced on the arguments' types
+    only, so arguments may be ``ShapeDtypeStruct``\\ s, and a pytree of
+    ``ShapeDtypeStruct`` of the output's structure is returned.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> jt.eval_shape(lambda x: jnp.sum(x, axis=0), jt.ShapeDtypeStruct((1000, 3), "float32"))
+        ShapeDtypeStruct(shape=(3,), dtype=float32)
+    """
+    check_callable(fun, "eval_shape")
+    _, shapes = make_jaxpr(fun, return_shape=True)(*args, **kwargs)
+    return shapes
+
+
+@contextmanager
+def ensure_compile_time_eval() -> Generator[None, None, None]:
+    """Evaluate operations on concrete values at once, even while tracing
+    (JAX's ``jax.ensure_compile_time_eval``): inside a jitted function,
+    ``jnp.arange(3) * 2`` in the block is a concrete array usable as a
+    Python value, while operations on traced arguments are still staged.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> @jt.jit
+        ... def f(x):
+        ...     with jt.ensure_compile_time_eval():
+        ...         n = int(jnp.sum(jnp.arange(4)))  # concrete: 6
+        ...     return x * n
+        >>> f(2.0)
+        Array(12., dtype=float32, weak_type=True)
+    """
+    with compile_time_eval():
+        yield

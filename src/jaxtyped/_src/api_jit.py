@@ -695,7 +695,7 @@ def jit(
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
         >>> f = jt.jit(lambda x: jnp.sin(x) * 2.0)
         >>> f(jnp.float32(0.5))
-        Array(0.958851, dtype=float32)
+        Array(0.9588511, dtype=float32)
     """
     check_callable(fun, "jit")
     nums = _normalize_argnums(static_argnums, "static_argnums")

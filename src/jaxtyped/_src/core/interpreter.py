@@ -47,6 +47,7 @@ __all__ = [
     "current_interpreter",
     "interpreting",
     "transformation_scope",
+    "compile_time_eval",
     "concretization_error",
     "unexpected_tracer_error",
 ]
@@ -266,6 +267,34 @@ def transformation_scope(interpreter: Interpreter) -> Generator[None, None, None
     finally:
         _current_interpreter.reset(token)
         interpreter.active = False
+
+
+@final
+class CompileTimeEvalInterpreter(Interpreter):
+    """Evaluates applications whose operands are all concrete at once, and
+    hands the others to the interpreter that was current before (JAX's
+    ``ensure_compile_time_eval``): under ``jit``, ``jnp.sin(3.0)`` inside the
+    block is a concrete array, while ``x + 1`` of a traced ``x`` is staged."""
+
+    def __init__(self, parent: Interpreter) -> None:
+        super().__init__(parent, parent.transformation, parent.fun_desc)
+
+    def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
+        if all(type(arg) is ArrayImpl for arg in args):
+            return EVAL.process(prim, args)
+        return self.require_parent().process(prim, args)
+
+
+@contextmanager
+def compile_time_eval() -> Generator[None, None, None]:
+    """Install a :class:`CompileTimeEvalInterpreter` over the current
+    interpreter for the block (nothing to do at the top level)."""
+    current = _current_interpreter.get()
+    if current is EVAL:
+        yield
+        return
+    with interpreting(CompileTimeEvalInterpreter(current)):
+        yield
 
 
 def bind(prim: Primitive, *args: Array) -> tuple[Array, ...]:
