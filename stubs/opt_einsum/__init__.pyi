@@ -1,0 +1,1 @@
+from opt_einsum.contract import contract_path as contract_path
