@@ -452,8 +452,9 @@ class Acosh(_Transcendental):
 
     @override
     def derivative(self, x: Array, out: Array) -> Array:
-        one = const_like(x, 1)
-        return bind1(RSQRT, _mul(bind1(SUB, x, one), bind1(ADD, x, one)))
+        # x**2 - 1, not (x - 1)(x + 1): at x = -1 the latter is -0 and the
+        # slope -inf, where JAX's is +inf.
+        return bind1(RSQRT, bind1(SUB, _square(x), const_like(x, 1)))
 
 
 @final
@@ -542,8 +543,10 @@ class Pow(Elementwise):
         if not isinstance(tx, Zero):
             y_float = convert_to(y, x.dtype, weak_type=y.weak_type)
             slope = _mul(y_float, bind1(self, x, bind1(SUB, y_float, const_like(x, 1))))
-            # d/dx x**0 is 0 everywhere, including at x == 0 (JAX's rule).
-            slope = select_n(bind1(EQ, y_float, const_like(x, 0)), broadcast_scalar(slope, out.shape), _zeros(out))
+            if dtypes.is_integer(y.dtype):
+                # d/dx x**0 is 0 everywhere for an integer exponent, x == 0
+                # included; a float exponent gives 0 * 0**-1 = nan there (JAX's rules).
+                slope = select_n(bind1(EQ, y_float, const_like(x, 0)), broadcast_scalar(slope, out.shape), _zeros(out))
             total = add_tangents(total, broadcast_scalar(_mul(tx, slope), out.shape))
         if not isinstance(ty, Zero) and not dtypes.is_integer(y.dtype):
             safe_x = select_n(bind1(EQ, x, const_like(x, 0)), x, broadcast_scalar(const_like(x, 1), x.shape))

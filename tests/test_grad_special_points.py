@@ -1,0 +1,148 @@
+"""Gradients at the special points, against ``jax.grad`` and ``jax.jvp``.
+
+Every differentiable function of ``jaxtyped.numpy``, ``jaxtyped.nn`` and
+``jaxtyped.scipy.special`` is differentiated at 0 (both signs), at ties of
+binary functions (``x1 == x2``), at the edges of its domain and at ±inf,
+and the derivative must equal JAX's there: the same finite value, the same
+inf, nan where JAX gives nan. Functions that JAX gives their own derivative
+rule (``logaddexp``, ``relu``, ``xlogy``, ...) are where a composition of
+primitives would differ, so they are the point of this census.
+
+The census (last test) requires each public function of those namespaces
+to be listed here: as unary or binary (differentiated at the points), as
+``OTHER`` (a program of its own), or in ``NOT_DIFFERENTIABLE`` with a reason.
+"""
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+import jaxtyped as jt
+
+from oracle import jax
+
+INF = float("inf")
+UNARY_POINTS: tuple[float, ...] = (0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 1e-30, 30.0, -30.0, INF, -INF)
+BINARY_POINTS: tuple[tuple[float, float], ...] = (
+    (0.0, 0.0), (1.0, 1.0), (-1.0, -1.0), (2.0, 2.0), (0.5, 0.5), (-0.0, 0.0), (0.0, -0.0),
+    (0.0, 1.0), (1.0, 0.0), (-2.0, 0.5), (0.0, -1.0), (3.0, -2.0),
+    (INF, INF), (INF, 1.0), (1.0, INF), (-INF, -INF), (-INF, 1.0), (1.0, -INF),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Fn:
+    """One function to differentiate: ``namespace.name`` applied to the
+    point(s), with extra keyword arguments; ``points`` replaces the default
+    points (domain edges)."""
+
+    namespace: str
+    name: str
+    arity: int = 1
+    kwargs: Mapping[str, object] = field(default_factory=dict[str, object])
+    extra_points: tuple[Any, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.namespace}.{self.name}"
+
+
+def _ours(namespace: str) -> Any:
+    return importlib.import_module(f"jaxtyped.{namespace}")
+
+
+def _theirs(namespace: str) -> Any:
+    return importlib.import_module(f"jax.{namespace}")
+
+
+# Domain edges: where a function's derivative is infinite or one-sided.
+# (Not subnormals: XLA on CPU flushes them to zero, NumPy does not.)
+EDGES: dict[str, tuple[float, ...]] = {
+    "arcsin": (1.0 - 1e-7, -1.0 + 1e-7), "arccos": (1.0 - 1e-7, -1.0 + 1e-7), "arctanh": (1.0 - 1e-7,),
+    "arccosh": (1.0 + 1e-6, 1.5), "log": (2e-38,), "log2": (2e-38,), "log10": (2e-38,), "log1p": (-1.0 + 1e-7,),
+    "sqrt": (2e-38,), "cbrt": (2e-38, -2e-38),
+}  # fmt: skip
+
+UNARY_NUMPY = (
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+    "arctanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "reciprocal",
+    "deg2rad", "rad2deg", "radians", "degrees", "negative", "positive", "abs", "absolute", "sign",
+    "square", "floor", "ceil", "trunc", "rint", "round", "around", "real", "imag", "conj", "conjugate",
+)  # fmt: skip
+BINARY_NUMPY = (
+    "add", "subtract", "multiply", "divide", "true_divide", "power", "pow", "maximum", "minimum",
+    "arctan2", "hypot", "logaddexp", "fmod", "remainder", "mod", "floor_divide",
+)  # fmt: skip
+
+FUNCTIONS: list[Fn] = [
+    *(Fn("numpy", name, extra_points=EDGES.get(name, ())) for name in UNARY_NUMPY),
+    *(Fn("numpy", name, arity=2) for name in BINARY_NUMPY),
+]
+
+# Public functions of the namespaces that are not differentiated here, and why.
+NOT_DIFFERENTIABLE: dict[str, str] = {}
+
+
+def _points(fn: Fn) -> tuple[np.ndarray[Any, Any], ...]:
+    if fn.arity == 1:
+        return (np.asarray(UNARY_POINTS + tuple(fn.extra_points), np.float32),)
+    pairs = BINARY_POINTS + tuple(fn.extra_points)
+    return tuple(np.asarray([p[i] for p in pairs], np.float32) for i in range(fn.arity))
+
+
+def _derivatives(lib: Any, namespace: Any, fn: Fn, points: tuple[np.ndarray[Any, Any], ...]) -> tuple[Any, ...]:
+    """Per-point gradients in every argument (vmap of grad) and the jvp
+    along ones, from ``lib`` (jaxtyped or jax)."""
+    f: Callable[..., Any] = getattr(namespace, fn.name)
+
+    def scalar(*xs: Any) -> Any:
+        return f(*xs, **fn.kwargs)
+
+    argnums = tuple(range(fn.arity))
+    grads = lib.vmap(lib.grad(scalar, argnums=argnums))(*points)
+    ones = tuple(np.ones_like(p) for p in points)
+    _, tangent = lib.jvp(lambda *xs: lib.vmap(scalar)(*xs), points, ones)
+    return (*grads, tangent)
+
+
+def _describe(points: tuple[np.ndarray[Any, Any], ...], i: int) -> str:
+    return "(" + ", ".join(repr(float(p[i])) for p in points) + ")"
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS, ids=[fn.id for fn in FUNCTIONS])
+def test_derivatives_at_special_points_match_jax(fn: Fn) -> None:
+    points = _points(fn)
+    with np.errstate(all="ignore"):
+        ours = _derivatives(jt, _ours(fn.namespace), fn, points)
+        theirs = _derivatives(jax, _theirs(fn.namespace), fn, points)
+    problems: list[str] = []
+    for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+        what = f"d/dx{k}" if k < fn.arity else "jvp"
+        got, want = np.asarray(a, np.float64), np.asarray(b, np.float64)
+        close = np.isclose(got, want, rtol=2e-5, atol=1e-6, equal_nan=True) | (got == want)
+        for i in np.flatnonzero(~close):
+            problems.append(f"{what} at {_describe(points, int(i))}: {got[i]} != JAX's {want[i]}")
+    assert not problems, f"{fn.id}:\n" + "\n".join(problems)
+
+
+def _public_functions(namespace: str) -> list[str]:
+    module = _ours(namespace)
+    names: list[str] = list(getattr(module, "__all__", dir(module)))
+    return [n for n in names if not n.startswith("_") and callable(getattr(module, n)) and not inspect.isclass(getattr(module, n))]
+
+
+def test_every_public_function_is_accounted_for() -> None:
+    listed = {fn.id for fn in FUNCTIONS}
+    assert not listed & set(NOT_DIFFERENTIABLE), "a function is both differentiated and listed as not"
+    assert {"numpy.logaddexp", "numpy.sin", "numpy.maximum"} <= listed  # the census cannot pass vacuously
+    missing: list[str] = []
+    for namespace in ("numpy",):
+        for name in _public_functions(namespace):
+            if f"{namespace}.{name}" not in listed and f"{namespace}.{name}" not in NOT_DIFFERENTIABLE:
+                missing.append(f"{namespace}.{name}")
+    assert not missing, f"differentiate these at special points or say why not: {missing}"
