@@ -101,9 +101,14 @@ class CaseTable:
     every mismatch, one line each.
     """
 
-    def __init__(self, name: str, make_cases: Callable[[], Sequence[Case]], *, x64: bool = False) -> None:
+    def __init__(
+        self, name: str, make_cases: Callable[[], Sequence[Case]], *, x64: bool = False, eager: bool = False
+    ) -> None:
         self.name = name
         self.x64 = x64
+        # eager: run JAX's cases without jit, for functions whose results are
+        # static (Python values, shapes) or that cannot be traced.
+        self.eager = eager
         self._make_cases = make_cases
 
     @functools.cached_property
@@ -134,7 +139,7 @@ class CaseTable:
         jax.config.update("jax_enable_x64", self.x64)
         try:
             with jax_config.traceback_filtering("off"):
-                values: dict[str, Any] = jax.jit(run_all)()
+                values: dict[str, Any] = run_all() if self.eager else jax.jit(run_all)()
         finally:
             jax.config.update("jax_enable_x64", previous)
         return {**values, **raised}
