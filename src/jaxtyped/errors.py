@@ -18,6 +18,8 @@ from jaxtyped._src.errors import (
     TracerIntegerConversionError,
     UnexpectedTracerError,
 )
+from jaxtyped._src.errors import JaxtypedOverflowError, OutOfMemoryError  # manipulation family
+from jaxtyped._src.errors import NonConcreteBooleanIndexError  # advanced indexing family
 
 __all__ = [
     "AnnotationMismatchError",
@@ -36,4 +38,7 @@ __all__ = [
     "TracerBoolConversionError",
     "TracerIntegerConversionError",
     "UnexpectedTracerError",
+    "JaxtypedOverflowError",  # manipulation family
+    "OutOfMemoryError",
+    "NonConcreteBooleanIndexError",  # advanced indexing family
 ]

@@ -25,6 +25,11 @@ __all__ = [
     "JaxprTypeError",
     "DebugTypeError",
     "AnnotationMismatchError",
+    # advanced indexing family
+    "NonConcreteBooleanIndexError",
+    # array manipulation and bad-input family
+    "JaxtypedOverflowError",
+    "OutOfMemoryError",
 ]
 
 
@@ -172,6 +177,43 @@ class AnnotationMismatchError(JaxtypedTypeError):
     Fix: the message names the function, the argument (and the path inside
     it), the annotation, the actual type, and for a named dimension the
     argument that fixed its size.
+    """
+
+
+# --- array manipulation and bad-input family ---
+
+
+class JaxtypedOverflowError(JaxtypedError, OverflowError):
+    """A Python integer does not fit the dtype it is converted to
+    (``jnp.array([300], dtype=jnp.uint8)``, ``jnp.array([1, 2**40])``).
+
+    Fix: the message names the function, the value and the dtype; pass a
+    wider ``dtype`` (or enable x64), or a NumPy array to wrap around on purpose.
+    """
+
+
+class OutOfMemoryError(JaxtypedError, RuntimeError, MemoryError):
+    """An array would need more memory than this machine has
+    (``jnp.zeros((10**6, 10**6))``); JAX raises a RESOURCE_EXHAUSTED runtime
+    error for it when it allocates.
+
+    Fix: the message names the function, the shape, the dtype and the bytes
+    needed; make the array smaller, or build it inside ``jit`` where XLA may
+    never need to materialise it.
+    """
+
+
+# --- advanced indexing family ---
+
+
+class NonConcreteBooleanIndexError(JaxtypedIndexError):
+    """A boolean mask whose value is not known while tracing was used as an
+    index (``x[mask]`` inside ``jit``): the result's shape would depend on
+    the mask's values.
+
+    Fix: use a concrete (NumPy) mask, ``jnp.where(mask, x, fill)`` to keep
+    the shape, or ``jnp.nonzero(mask, size=n)`` / ``jnp.where(mask, size=n)``
+    for a fixed number of indices.
     """
 
 

@@ -21,7 +21,8 @@ late binding in the package. Conversions to Python values (``bool``,
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import EllipsisType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex, TypeAlias, Union, overload
+from enum import Enum
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias, Union, overload
 
 import numpy as np
 
@@ -40,6 +41,9 @@ __all__ = [
     "ScalarLike",
     "ShapeLike",
     "install_array_methods",
+    "IndexUpdate",  # advanced indexing family
+    "IndexUpdateHelper",
+    "IndexUpdateRef",
     "late_bound_array_methods",
     "require_concrete",
 ]
@@ -436,6 +440,15 @@ class Array(ABC):
         """Same as ``jaxtyped.numpy.dot(self, other)``."""
         raise _not_installed("dot")
 
+    # --- advanced indexing family ---
+
+    @property
+    def at(self) -> "IndexUpdateHelper":
+        """Functional index updates: ``x.at[idx].set(v)``, ``.add``,
+        ``.subtract``, ``.multiply``, ``.divide``, ``.power``, ``.min``,
+        ``.max``, ``.apply``, ``.get`` (JAX's ``Array.at``)."""
+        raise _not_installed("at")
+
 
 # Values accepted where an array is expected (JEP 12049): loosely typed inputs.
 # np.generic (not only np.number) so that ml_dtypes scalars (bfloat16) fit.
@@ -483,7 +496,10 @@ Axis = int | Sequence[int] | None
 # What basic indexing accepts: ints, slices, None, Ellipsis, integer arrays
 # (scalar ones), or a tuple of those.
 IndexItem = int | slice | None | EllipsisType | Array | np.integer[Any]
-Index = IndexItem | tuple[IndexItem, ...]
+# Advanced indexing family: NumPy index arrays and boolean masks, and lists
+# of integers inside a tuple (a bare list is rejected at run time, as in JAX).
+AdvancedIndexItem = IndexItem | np.ndarray[Any, np.dtype[Any]] | np.bool_ | Sequence[int] | Sequence[Sequence[int]]
+Index = AdvancedIndexItem | tuple[AdvancedIndexItem, ...]
 
 
 def require_concrete(x: Array, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
@@ -503,10 +519,11 @@ _LATE_BOUND_NAMES: frozenset[str] = frozenset(
         "T real imag reshape transpose astype sum prod mean max min all any argmax argmin squeeze "
         "flatten ravel dot conj conjugate".split()
     )
+    | {"at"}  # advanced indexing family
 )
 
 
-_PROPERTIES = frozenset({"T", "real", "imag"})
+_PROPERTIES = frozenset({"T", "real", "imag", "at"})
 
 
 def late_bound_array_methods() -> frozenset[str]:
@@ -534,3 +551,126 @@ def install_array_methods(implementations: Mapping[str, Callable[..., object]]) 
         attribute: object = property(implementation) if name in _PROPERTIES else implementation
         setattr(Array, name, attribute)
 
+
+# --- advanced indexing family: the typed pair behind ``x.at[idx].op(...)`` ---
+
+# What ``mode`` accepts: 'promise_in_bounds', 'clip', 'drop', 'fill', a
+# ``lax.GatherScatterMode`` (an Enum; that class lives in a higher layer), None.
+IndexMode = str | Enum | None
+
+
+class IndexUpdate(Protocol):
+    """The numpy layer's implementation of every ``x.at[idx]`` operation."""
+
+    def __call__(
+        self,
+        op: Literal["get", "set", "add", "subtract", "multiply", "divide", "power", "min", "max", "apply"],
+        array: Array,
+        index: object,
+        values: ArrayLike | None = None,
+        func: Callable[[Array], Array] | None = None,
+        *,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+        mode: IndexMode = None,
+        fill_value: ScalarLike | None = None,
+    ) -> Array: ...
+
+
+class IndexUpdateHelper:
+    """``x.at``: index it (``x.at[idx]``) to get an :class:`IndexUpdateRef`."""
+
+    __slots__ = ("_array", "_update")
+
+    def __init__(self, array: Array, update: IndexUpdate) -> None:
+        self._array = array
+        self._update = update
+
+    def __getitem__(self, index: Index) -> "IndexUpdateRef":
+        return IndexUpdateRef(self._array, index, self._update)
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateHelper({self._array!r})"
+
+
+class IndexUpdateRef:
+    """``x.at[idx]``: each method returns a new array, ``x`` with the
+    indexed elements updated (out-of-bounds updates are dropped by default;
+    ``get`` clamps by default, ``mode='fill'`` fills with ``fill_value``)."""
+
+    __slots__ = ("_array", "_index", "_update")
+
+    def __init__(self, array: Array, index: Index, update: IndexUpdate) -> None:
+        self._array = array
+        self._index = index
+        self._update = update
+
+    def __repr__(self) -> str:
+        return f"_IndexUpdateRef({self._array!r}, {self._index!r})"
+
+    def get(
+        self, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: IndexMode = None,
+        fill_value: ScalarLike | None = None,
+    ) -> Array:
+        """``x[idx]``, with ``mode`` and ``fill_value`` for out-of-bounds indices."""
+        return self._update(
+            "get", self._array, self._index, indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices, mode=mode, fill_value=fill_value,
+        )
+
+    def _op(self, op: Literal["set", "add", "subtract", "multiply", "divide", "power", "min", "max"],
+            values: ArrayLike, indices_are_sorted: bool, unique_indices: bool, mode: IndexMode) -> Array:
+        return self._update(
+            op, self._array, self._index, values, indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices, mode=mode,
+        )
+
+    def set(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: IndexMode = None) -> Array:
+        """``x[idx] = values``, functionally (repeated indices: one of them wins)."""
+        return self._op("set", values, indices_are_sorted, unique_indices, mode)
+
+    def add(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: IndexMode = None) -> Array:
+        """``x[idx] += values``, functionally (repeated indices accumulate)."""
+        return self._op("add", values, indices_are_sorted, unique_indices, mode)
+
+    def subtract(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+                 mode: IndexMode = None) -> Array:
+        """``x[idx] -= values``, functionally (repeated indices accumulate)."""
+        return self._op("subtract", values, indices_are_sorted, unique_indices, mode)
+
+    def multiply(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+                 mode: IndexMode = None) -> Array:
+        """``x[idx] *= values``, functionally (repeated indices accumulate)."""
+        return self._op("multiply", values, indices_are_sorted, unique_indices, mode)
+
+    mul = multiply
+
+    def divide(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+               mode: IndexMode = None) -> Array:
+        """``x[idx] /= values``, functionally."""
+        return self._op("divide", values, indices_are_sorted, unique_indices, mode)
+
+    def power(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+              mode: IndexMode = None) -> Array:
+        """``x[idx] **= values``, functionally."""
+        return self._op("power", values, indices_are_sorted, unique_indices, mode)
+
+    def min(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: IndexMode = None) -> Array:
+        """``x[idx] = minimum(x[idx], values)``, functionally."""
+        return self._op("min", values, indices_are_sorted, unique_indices, mode)
+
+    def max(self, values: ArrayLike, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: IndexMode = None) -> Array:
+        """``x[idx] = maximum(x[idx], values)``, functionally."""
+        return self._op("max", values, indices_are_sorted, unique_indices, mode)
+
+    def apply(self, func: Callable[[Array], Array], *, indices_are_sorted: bool = False,
+              unique_indices: bool = False, mode: IndexMode = None) -> Array:
+        """``x[idx] = func(x[idx])``, functionally (``func`` elementwise)."""
+        return self._update(
+            "apply", self._array, self._index, None, func, indices_are_sorted=indices_are_sorted,
+            unique_indices=unique_indices, mode=mode,
+        )

@@ -19,7 +19,7 @@ leaves the order unspecified.
 import dataclasses
 import enum
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, final
 
@@ -34,9 +34,9 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError, MissingRuleError
-from jaxtyped._src.lax.arithmetic import add
+from jaxtyped._src.lax.arithmetic import add, div, mul, neg, sub
 from jaxtyped._src.lax.comparison import eq
-from jaxtyped._src.lax.elementwise_base import convert_buffer
+from jaxtyped._src.lax.elementwise_base import convert_buffer, convert_to
 from jaxtyped._src.lax.structural import (
     bdim_to_front,
     broadcast_in_dim,
@@ -58,9 +58,18 @@ __all__ = [
     "ScatterBase",
     "Scatter",
     "ScatterAdd",
+    "ScatterSub",
+    "ScatterMul",
+    "ScatterMin",
+    "ScatterMax",
     "gather",
     "scatter",
     "scatter_add",
+    "scatter_sub",
+    "scatter_mul",
+    "scatter_min",
+    "scatter_max",
+    "scatter_apply",
 ]
 
 # A static fill value for out-of-bounds gathers.
@@ -896,3 +905,290 @@ def scatter_add(
     dn = _scatter_dnums(dimension_numbers, "lax.scatter_add")
     prim = ScatterAdd(dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
     return bind1(prim, x, idx, upd)
+
+
+# === the other combiners: subtract, multiply, minimum, maximum ===
+
+
+def _inverse_gather(prim: ScatterBase, updates: ShapedArray, x_shape: tuple[int, ...]) -> Gather:
+    """The gather that reads, at each update element, the operand element it
+    lands on (default, clamping mode: JAX's choice in these rules)."""
+    dn = prim.dimension_numbers
+    back = GatherDimensionNumbers(
+        dn.update_window_dims, dn.inserted_window_dims, dn.scatter_dims_to_operand_dims,
+        dn.operand_batching_dims, dn.scatter_indices_batching_dims,
+    )
+    return Gather(back, _scatter_window(dn, x_shape, updates.shape), prim.indices_are_sorted, prim.unique_indices)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ScatterSub(ScatterBase):
+    """Scatter that subtracts the updates from the operand (repeats
+    accumulate); linear, like ``scatter-add``."""
+
+    name = "scatter-sub"
+    accepts_bool = False
+
+    @override
+    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
+        np.subtract.at(out, index, updates)
+
+    @override
+    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
+        return ctx.op1("stablehlo.subtract", (current, update), current.aval)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        x, idx, _ = primals
+        out = bind1(self, *primals)
+        t_x, t_updates = tangents[0], tangents[2]
+        if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        return (out,), (bind1(self, instantiate(t_x), idx, instantiate(t_updates)),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,), (x, idx, updates) = cts, args
+        assert not isinstance(ct, Zero) and not isinstance(idx, UndefinedPrimal)
+        ct_x = ct if isinstance(x, UndefinedPrimal) else None
+        ct_updates = neg(_gather_updates(self, ct, idx, updates.aval)) if isinstance(updates, UndefinedPrimal) else None
+        return (ct_x, None, ct_updates)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ScatterMul(ScatterBase):
+    """Scatter that multiplies operand elements by the updates (repeats
+    multiply together). Linear in the operand; the derivative in the updates
+    exists only with ``unique_indices=True``, as in JAX."""
+
+    name = "scatter-mul"
+    accepts_bool = False
+
+    @override
+    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
+        np.multiply.at(out, index, updates)
+
+    @override
+    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
+        return ctx.op1("stablehlo.multiply", (current, update), current.aval)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        x, idx, updates = primals
+        out = bind1(self, *primals)
+        t_x, t_updates = tangents[0], tangents[2]
+        if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        tangent: Array | None = None
+        if not isinstance(t_x, Zero):
+            tangent = bind1(self, t_x, idx, updates)
+        if not isinstance(t_updates, Zero):
+            if not self.unique_indices:
+                raise MissingRuleError("scatter_mul gradients are only implemented if `unique_indices=True`")
+            add_prim = ScatterAdd(self.dimension_numbers, self.indices_are_sorted, self.unique_indices, self.mode)
+            spread = bind1(add_prim, zeros(x.aval.strip_weak_type()), idx, t_updates)
+            by_updates = mul(x, spread)
+            tangent = by_updates if tangent is None else add(tangent, by_updates)
+        assert tangent is not None
+        return (out,), (tangent,)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # Only the operand is linear here (the jvp rule keeps updates known).
+        (ct,), (x, idx, updates) = cts, args
+        assert not isinstance(ct, Zero) and not isinstance(idx, UndefinedPrimal)
+        if isinstance(updates, UndefinedPrimal):
+            raise MissingRuleError("scatter_mul gradients are only implemented if `unique_indices=True`")
+        ct_x = bind1(self, ct, idx, updates) if isinstance(x, UndefinedPrimal) else None
+        return (ct_x, None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class ScatterExtremal(ScatterBase):
+    """``scatter-min`` / ``scatter-max``: the derivative of an element is
+    shared equally among the operand element and the updates that attain
+    the result there (JAX's rule)."""
+
+    accepts_bool = True
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        x, idx, updates = primals
+        out = bind1(self, *primals)
+        t_x, t_updates = tangents[0], tangents[2]
+        if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
+            return (out,), (Zero(out.aval.to_tangent_aval()),)
+        g_x, g_updates = instantiate(t_x), instantiate(t_updates)
+        back = _inverse_gather(self, updates.aval, x.shape)
+        add_prim = ScatterAdd(self.dimension_numbers, self.indices_are_sorted, self.unique_indices, self.mode)
+        base = x.aval.strip_weak_type()
+        update_aval = updates.aval.strip_weak_type()
+        ones_updates = broadcast_in_dim(scalar_like(1, x.dtype, "scatter jvp"), updates.shape, ())
+        zeros_updates = zeros(update_aval)
+        initial = bind1(back, x, idx)
+        target = bind1(back, out, idx)
+        successful = eq(updates, target)
+        retained = eq(initial, target)
+        hits = select_n(successful, zeros_updates, ones_updates)
+        num_updates = bind1(back, bind1(add_prim, zeros(base), idx, hits), idx)
+        num_refs = bind1(back, bind1(add_prim, zeros(base), idx, ones_updates), idx)
+        one = ones_updates
+        shared = div(one, add(num_updates, one))
+        updates_normalizer = select_n(retained, div(one, num_updates), shared)
+        updates_coef = select_n(successful, zeros_updates, updates_normalizer)
+        operand_normalizer = select_n(retained, zeros_updates, shared)
+        operand_coef = div(sub(operand_normalizer, one), num_refs)
+        target_tangents = bind1(back, g_x, idx)
+        tangent_updates = add(mul(target_tangents, operand_coef), mul(g_updates, updates_coef))
+        return (out,), (bind1(add_prim, g_x, idx, tangent_updates),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ScatterMin(ScatterExtremal):
+    """Scatter that keeps the minimum of operand and updates (NaN propagates)."""
+
+    name = "scatter-min"
+
+    @override
+    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
+        np.minimum.at(out, index, updates)
+
+    @override
+    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
+        return ctx.op1("stablehlo.minimum", (current, update), current.aval)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ScatterMax(ScatterExtremal):
+    """Scatter that keeps the maximum of operand and updates (NaN propagates)."""
+
+    name = "scatter-max"
+
+    @override
+    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
+        np.maximum.at(out, index, updates)
+
+    @override
+    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
+        return ctx.op1("stablehlo.maximum", (current, update), current.aval)
+
+
+_SCATTERS: dict[str, type[ScatterBase]] = {
+    "lax.scatter_sub": ScatterSub,
+    "lax.scatter_mul": ScatterMul,
+    "lax.scatter_min": ScatterMin,
+    "lax.scatter_max": ScatterMax,
+}
+
+
+def _bind_scatter(
+    f: str, operand_: ArrayLike, indices: ArrayLike, updates: ArrayLike, dimension_numbers: ScatterDimensionNumbers,
+    indices_are_sorted: bool, unique_indices: bool, mode: str | GatherScatterMode | None,
+) -> Array:
+    x, idx, upd = _scatter_operands(f, operand_, indices, updates)
+    dn = _scatter_dnums(dimension_numbers, f)
+    prim = _SCATTERS[f](dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
+    return bind1(prim, x, idx, upd)
+
+
+def scatter_sub(
+    operand_: ArrayLike,
+    scatter_indices: ArrayLike,
+    updates: ArrayLike,
+    dimension_numbers: ScatterDimensionNumbers,
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+) -> Array:
+    """``operand_`` with ``updates`` subtracted from windows (JAX's
+    ``lax.scatter_sub``); ``mode=None`` drops out-of-bounds windows."""
+    return _bind_scatter(
+        "lax.scatter_sub", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+    )
+
+
+def scatter_mul(
+    operand_: ArrayLike,
+    scatter_indices: ArrayLike,
+    updates: ArrayLike,
+    dimension_numbers: ScatterDimensionNumbers,
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+) -> Array:
+    """``operand_`` with windows multiplied by ``updates`` (JAX's
+    ``lax.scatter_mul``); ``mode=None`` drops out-of-bounds windows."""
+    return _bind_scatter(
+        "lax.scatter_mul", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+    )
+
+
+def scatter_min(
+    operand_: ArrayLike,
+    scatter_indices: ArrayLike,
+    updates: ArrayLike,
+    dimension_numbers: ScatterDimensionNumbers,
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+) -> Array:
+    """``operand_`` with each window element the minimum of itself and the
+    updates landing on it (JAX's ``lax.scatter_min``)."""
+    return _bind_scatter(
+        "lax.scatter_min", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+    )
+
+
+def scatter_max(
+    operand_: ArrayLike,
+    scatter_indices: ArrayLike,
+    updates: ArrayLike,
+    dimension_numbers: ScatterDimensionNumbers,
+    *,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+) -> Array:
+    """``operand_`` with each window element the maximum of itself and the
+    updates landing on it (JAX's ``lax.scatter_max``)."""
+    return _bind_scatter(
+        "lax.scatter_max", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+    )
+
+
+def scatter_apply(
+    operand_: ArrayLike,
+    scatter_indices: ArrayLike,
+    func: Callable[[Array], Array],
+    dimension_numbers: ScatterDimensionNumbers,
+    *,
+    update_shape: Sequence[int] = (),
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+    mode: str | GatherScatterMode | None = None,
+) -> Array:
+    """``operand_`` with ``func`` applied to the elements the windows cover
+    (JAX's ``lax.scatter_apply``). ``func`` must be elementwise; it is
+    applied once per covered element even where indices repeat (XLA applies
+    it once per update there)."""
+    x = operand(operand_, "lax.scatter_apply operand")
+    idx = operand(scatter_indices, "lax.scatter_apply scatter_indices")
+    dn = _scatter_dnums(dimension_numbers, "lax.scatter_apply")
+    bool_ = np.dtype(np.bool_)
+    marks = broadcast_in_dim(scalar_like(True, bool_, "scatter_apply"), tuple(update_shape), ())
+    prim = Scatter(dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
+    covered = bind1(prim, zeros(ShapedArray(x.shape, bool_)), idx, marks)
+    applied = func(x)
+    if applied.aval.strip_weak_type() != x.aval.strip_weak_type():
+        raise JaxtypedTypeError(
+            f"lax.scatter_apply: func must keep the operand's type {x.aval.str_short()}, got {applied.aval.str_short()}"
+        )
+    return select_n(covered, x, convert_to(applied, x.dtype, weak_type=x.weak_type))
+

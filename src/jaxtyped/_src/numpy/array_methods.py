@@ -16,6 +16,7 @@ from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.indexing import getitem
+from jaxtyped._src.numpy.index_update import at as _at  # advanced indexing family
 
 __all__ = ["install"]
 
@@ -111,6 +112,7 @@ def install() -> None:
         "conjugate": uf.conjugate,
         "__divmod__": _binary(uf.divmod, False),
         "__rdivmod__": _binary(uf.divmod, True),
+        "at": _at,  # advanced indexing family
     }
     binary_ops: dict[str, Callable[[ArrayLike, ArrayLike], Array]] = {
         "add": uf.add,

@@ -1,11 +1,19 @@
-"""Basic indexing, ``x[index]`` (layer L5).
+"""Indexing, ``x[index]`` (layer L5), and the index plans ``x.at[...]``
+shares.
 
-Supported: Python and NumPy integers, slices (any step), ``None``,
-``...``, and integer scalar arrays (possibly traced). Static parts become
-one ``slice`` (plus ``rev`` for negative steps); array indices become a
-``dynamic_slice``, after wrapping negative values as JAX does (out-of-range
-array indices are clamped, as in JAX). Advanced indexing (integer or boolean
-arrays of rank >= 1) needs a gather primitive and is rejected clearly.
+Basic indices (Python and NumPy integers, slices, ``None``, ``...``,
+integer scalar arrays) become one ``slice`` (plus ``rev`` for negative
+steps) and a ``dynamic_slice`` for traced scalars, negative values wrapped
+and out-of-range ones clamped, as in JAX.
+
+Advanced indices (integer arrays of any rank, lists inside a tuple,
+concrete boolean masks) become one ``gather``, laid out as JAX does: index
+arrays broadcast together; their axes replace the indexed axes where the
+advanced indices are adjacent, and go first where a slice, ``None`` or
+``...`` separates them (NumPy's rule); unit-step slices are windows,
+other slices become ``iota`` index components. :class:`IndexPlan` holds
+that gather's indices and dimension numbers; ``x.at[...]`` scatters
+through the same plan.
 """
 
 from dataclasses import dataclass, field
@@ -18,15 +26,24 @@ from typing_extensions import TypeIs
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import array_from_numpy, is_numpy_value
-from jaxtyped._src.errors import ConcretizationTypeError, JaxtypedIndexError, JaxtypedTypeError
+from jaxtyped._src.errors import (
+    ConcretizationTypeError,
+    JaxtypedIndexError,
+    JaxtypedTypeError,
+    JaxtypedValueError,
+    NonConcreteBooleanIndexError,
+    TracerArrayConversionError,
+)
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import structural as ls
+from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.gather import FillValue, GatherDimensionNumbers, GatherScatterMode, gather
 from jaxtyped._src.lax.slicing import dynamic_slice, slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
-from jaxtyped._src.util import is_tuple
+from jaxtyped._src.util import is_tuple, prod
 
-__all__ = ["getitem"]
+__all__ = ["IndexPlan", "getitem", "index_plan", "gather_with_plan"]
 
 
 @dataclass
@@ -193,9 +210,7 @@ def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, np.dt
     _add_static(plan, 0, size, 1)
 
 
-def getitem(x: Array, index: object) -> Array:
-    """``x[index]`` for basic indices (see the module docstring)."""
-    items = _expand_ellipsis(_normalize(index), x.ndim)
+def _basic_getitem(x: Array, items: list[object]) -> Array:
     plan = _plan(x, items)
     result = lax_slice(x, plan.starts, plan.limits, plan.strides)
     if plan.reversed_axes:
@@ -212,3 +227,279 @@ def getitem(x: Array, index: object) -> Array:
     for axis in plan.emptied_axes:
         result = lax_slice(result, [0] * result.ndim, [0 if a == axis else d for a, d in enumerate(result.shape)])
     return result
+
+
+def getitem(x: Array, index: object) -> Array:
+    """``x[index]``: basic indices slice, advanced ones gather (see the
+    module docstring)."""
+    items = _advanced_items(x, _normalize(index))
+    if not any(_is_index_array(item) for item in items):
+        return _basic_getitem(x, _expand_ellipsis(tuple(items), x.ndim))
+    return gather_with_plan(x, index_plan(x, items))
+
+
+# === advanced indexing ===
+
+HostArray = np.ndarray[Any, np.dtype[Any]]
+
+
+def _is_index_array(item: object) -> bool:
+    """An integer array of rank >= 1 (a NumPy or jaxtyped one)."""
+    return (isinstance(item, Array) or isinstance(item, np.ndarray)) and item.ndim >= 1
+
+
+def _advanced_items(x: Array, items: tuple[object, ...]) -> list[object]:
+    """The index items with lists made arrays and boolean masks replaced by
+    their (concrete) integer coordinates, one array per mask axis."""
+    out: list[object] = []
+    for position, item in enumerate(items):
+        if isinstance(item, (list, tuple)):
+            item = np.asarray(item)
+            if item.dtype == object or not (dtypes.is_integer(item.dtype) or dtypes.is_bool(item.dtype) or item.size == 0):
+                raise JaxtypedTypeError(
+                    f"Indexer must have integer or boolean type, got indexer with type {item.dtype}"
+                )
+            if item.size == 0:
+                item = item.astype(np.int32)
+        if (isinstance(item, Array) or isinstance(item, np.ndarray)) and item.ndim >= 1:
+            if dtypes.is_bool(item.dtype):
+                out.extend(_mask_coordinates(x, items, position, item))
+                continue
+            if not dtypes.is_integer(item.dtype):
+                shown = item.aval.str_short() if isinstance(item, Array) else str(item.dtype)
+                raise JaxtypedTypeError(f"Indexer must have integer or boolean type, got indexer with type {shown}")
+        out.append(item)
+    return out
+
+
+def _mask_coordinates(x: Array, items: tuple[object, ...], position: int, mask: Array | HostArray) -> list[object]:
+    """The integer index arrays a concrete boolean mask stands for."""
+    if isinstance(mask, Array):
+        try:
+            value = np.asarray(mask)
+        except (ConcretizationTypeError, TracerArrayConversionError):
+            raise NonConcreteBooleanIndexError(
+                f"Array boolean indices must be concrete; got {mask.aval.str_short()}. Use a NumPy mask, "
+                "jnp.where(mask, x, fill) to keep the shape, or jnp.nonzero(mask, size=n) for a fixed size"
+            ) from None
+    else:
+        value = mask
+    # The axes the mask covers: after those the items before it use, or
+    # (after an Ellipsis) before those the items after it use.
+    if any(isinstance(item, EllipsisType) for item in items[:position]):
+        first = x.ndim - sum(_axes_used(item) for item in items[position + 1 :]) - value.ndim
+    else:
+        first = sum(_axes_used(item) for item in items[:position])
+    covered = x.shape[max(first, 0) : max(first, 0) + value.ndim]
+    if first < 0 or covered != value.shape:
+        raise JaxtypedIndexError(
+            f"boolean index did not match shape of indexed array in index {position}: "
+            f"got {value.shape}, expected {list(covered)}"
+        )
+    return [np.asarray(c, np.int32) for c in np.nonzero(value)]
+
+
+def _axes_used(item: object) -> int:
+    if item is None or isinstance(item, EllipsisType) or _is_bool_scalar(item):
+        return 0
+    if isinstance(item, np.ndarray) and dtypes.is_bool(item.dtype):
+        return item.ndim
+    if isinstance(item, (list, tuple)):
+        return np.asarray(item).ndim if np.asarray(item).dtype == np.bool_ else 1
+    if isinstance(item, Array) and dtypes.is_bool(item.dtype):
+        return item.ndim
+    return 1
+
+
+@dataclass(frozen=True)
+class IndexPlan:
+    """One gather (or scatter) that performs an index.
+
+    ``indices`` are the start indices (``int32``, last axis the index
+    vector); the gather's output has shape ``gather_shape``; the index's
+    result inserts unit axes at ``new_axes`` (``None`` items) to give
+    ``shape``. ``static`` says that no array took part (the indices are then
+    sorted and unique, as JAX marks them).
+    """
+
+    indices: Array
+    dimension_numbers: GatherDimensionNumbers
+    slice_sizes: tuple[int, ...]
+    gather_shape: tuple[int, ...]
+    new_axes: tuple[int, ...]
+    shape: tuple[int, ...]
+    static: bool
+
+
+@dataclass
+class _Builder:
+    """Collects the output axes and index components of an :class:`IndexPlan`."""
+
+    x: Array
+    # Output axes in order, each (kind, size, tag): kinds "new" (None),
+    # "window" (a unit-step slice), "strided" (tag: its component), "adv".
+    axes: list[tuple[str, int, int]] = field(default_factory=list[tuple[str, int, int]])
+    # Index components of slices: (operand axis, value).
+    components: list[tuple[int, Array]] = field(default_factory=list[tuple[int, Array]])
+    collapsed: list[int] = field(default_factory=list[int])
+    slice_sizes: list[int] = field(default_factory=list[int])
+    static: bool = True
+
+
+_INDEX_DTYPE = np.dtype(np.int32)
+
+
+def _int_dtype_for(shape: tuple[int, ...]) -> np.dtype[Any]:
+    return np.dtype(np.int64) if max(shape, default=0) > np.iinfo(np.int32).max else _INDEX_DTYPE
+
+
+def _wrapped_index(item: object, size: int, dtype: np.dtype[Any]) -> Array:
+    """An integer index (static, NumPy or jaxtyped) with negative values
+    counted from the end, as ``dtype``."""
+    static = _static_int(item)
+    if static is not None:
+        return scalar_like(static + size if static < 0 else static, dtype, "index")
+    if isinstance(item, np.ndarray) or isinstance(item, np.generic):
+        if not dtypes.is_integer(item.dtype) or dtypes.is_bool(item.dtype):
+            raise JaxtypedTypeError(f"Indexer must have integer or boolean type, got indexer with type {item.dtype}")
+        host = np.asarray(item).astype(np.int64)
+        return array_from_numpy(np.where(host < 0, host + size, host).astype(dtype))
+    if not isinstance(item, Array):
+        raise JaxtypedTypeError(
+            f"Indexer must have integer or boolean type (an int, slice, None, Ellipsis or integer "
+            f"array); got {type(item).__name__} {item!r}"
+        )
+    if not dtypes.is_integer(item.dtype) or dtypes.is_bool(item.dtype):
+        raise JaxtypedTypeError(f"Indexer must have integer or boolean type, got indexer with type {item.aval.str_short()}")
+    index = item
+    if dtypes.is_signed_integer(index.dtype):
+        negative = lcmp.lt(index, scalar_like(0, index.dtype, "index"))
+        wrapped = la.add(index, scalar_like(size, index.dtype, "index"))
+        index = ls.select_n(negative, index, wrapped)
+    return convert_to(index, dtype, weak_type=False)
+
+
+def index_plan(x: Array, raw_items: list[object]) -> IndexPlan:
+    """The gather that indexes ``x`` with ``raw_items`` (already through
+    :func:`_advanced_items`): every integer, array and slice item is part of
+    it."""
+    items = _expand_ellipsis(tuple(raw_items), x.ndim)
+    dtype = _int_dtype_for(x.shape)
+    is_advanced = [
+        item is not None and not isinstance(item, slice) and not _is_bool_scalar(item) for item in items
+    ]
+    positions = [i for i, flag in enumerate(is_advanced) if flag]
+    adjacent = positions == list(range(positions[0], positions[-1] + 1)) if positions else True
+    advanced: list[tuple[int, object]] = []
+    builder = _Builder(x)
+    axis = 0
+    for position, item in enumerate(items):
+        if is_advanced[position]:
+            advanced.append((axis, item))
+            builder.collapsed.append(axis)
+            builder.slice_sizes.append(1)
+            axis += 1
+            continue
+        flag = _static_bool(item)
+        if item is None or flag is not None:
+            if flag is False:
+                raise JaxtypedIndexError("a False scalar index cannot be combined with array indices")
+            builder.axes.append(("new", 1, -1))
+            continue
+        assert isinstance(item, slice)
+        _add_slice_component(builder, axis, item, dtype)
+        axis += 1
+    shapes = [np.shape(item) if not isinstance(item, Array) else item.shape for _, item in advanced]
+    try:
+        batch_shape = tuple(int(d) for d in np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise JaxtypedValueError(f"Incompatible shapes for broadcasting: shapes={[tuple(s) for s in shapes]}") from None
+    # Where the broadcast advanced axes go: at the first advanced item when
+    # the advanced items are adjacent, else first (NumPy's rule).
+    if positions:
+        at = sum(1 for i in range(positions[0]) if not is_advanced[i]) if adjacent else 0
+        builder.axes[at:at] = [("adv", d, -1) for d in batch_shape]
+    return _finish(builder, advanced, dtype)
+
+
+def _add_slice_component(builder: _Builder, axis: int, item: slice, dtype: np.dtype[Any]) -> None:
+    size = builder.x.shape[axis]
+    bounds = [_slice_bound(bound) for bound in (item.start, item.stop, item.step)]
+    start, stop, step = slice(*bounds).indices(size)
+    count = len(range(start, stop, step))
+    if step == 1 or count <= 1:
+        # A window of `count` elements from a static start.
+        start = min(start, size - count) if count else 0
+        builder.axes.append(("window", count, -1))
+        builder.slice_sizes.append(count)
+        if start != 0:
+            builder.components.append((axis, scalar_like(start, dtype, "index")))
+        return
+    # A strided slice: one index per element, an iota along its own axis.
+    builder.axes.append(("strided", count, len(builder.components)))
+    builder.collapsed.append(axis)
+    builder.slice_sizes.append(1)
+    iota = ls.iota(dtype, count)
+    values = la.add(la.mul(iota, scalar_like(step, dtype, "index")), scalar_like(start, dtype, "index"))
+    builder.components.append((axis, values))
+
+
+def _finish(builder: _Builder, advanced: list[tuple[int, object]], dtype: np.dtype[Any]) -> IndexPlan:
+    x, axes = builder.x, builder.axes
+    gather_axes = [axis for axis in axes if axis[0] != "new"]
+    batch_axes = [axis for axis in gather_axes if axis[0] in ("adv", "strided")]
+    batch_full = tuple(size for _, size, _ in batch_axes)
+    adv_positions = [k for k, axis in enumerate(batch_axes) if axis[0] == "adv"]
+    components: list[tuple[int, Array, tuple[int, ...]]] = []
+    for number, (operand_axis, value) in enumerate(builder.components):
+        where = tuple(k for k, axis in enumerate(batch_axes) if axis[0] == "strided" and axis[2] == number)
+        components.append((operand_axis, value, where))
+    for operand_axis, item in advanced:
+        wrapped = _wrapped_index(item, x.shape[operand_axis], dtype)
+        components.append((operand_axis, wrapped, tuple(adv_positions[len(adv_positions) - wrapped.ndim :])))
+    components.sort(key=lambda c: c[0])
+    columns = [ls.broadcast_in_dim(value, (*batch_full, 1), where) for _, value, where in components]
+    if not columns:
+        indices = ls.broadcast_in_dim(scalar_like(0, dtype, "index"), (*batch_full, 0), ())
+    elif len(columns) == 1:
+        indices = columns[0]
+    else:
+        indices = ls.concatenate(columns, len(batch_full))
+    offset_dims = tuple(i for i, axis in enumerate(gather_axes) if axis[0] == "window")
+    dn = GatherDimensionNumbers(
+        offset_dims=offset_dims, collapsed_slice_dims=tuple(sorted(builder.collapsed)),
+        start_index_map=tuple(c[0] for c in components),
+    )
+    static = all(not isinstance(item, Array) and np.ndim(item) == 0 for _, item in advanced)
+    return IndexPlan(
+        indices=indices, dimension_numbers=dn, slice_sizes=_ordered_sizes(builder, x),
+        gather_shape=tuple(size for _, size, _ in gather_axes),
+        new_axes=tuple(i for i, axis in enumerate(axes) if axis[0] == "new"),
+        shape=tuple(size for _, size, _ in axes), static=static,
+    )
+
+
+def _ordered_sizes(builder: _Builder, x: Array) -> tuple[int, ...]:
+    """Slice sizes were appended in operand-axis order already."""
+    assert len(builder.slice_sizes) == x.ndim
+    return tuple(builder.slice_sizes)
+
+
+def gather_with_plan(
+    x: Array,
+    plan: IndexPlan,
+    *,
+    mode: str | GatherScatterMode | None = None,
+    fill_value: FillValue = None,
+    indices_are_sorted: bool = False,
+    unique_indices: bool = False,
+) -> Array:
+    """The gather ``plan`` describes, with the ``None`` axes inserted."""
+    out = gather(
+        x, plan.indices, plan.dimension_numbers, plan.slice_sizes,
+        indices_are_sorted=indices_are_sorted or plan.static, unique_indices=unique_indices or plan.static,
+        mode=mode, fill_value=fill_value,
+    )
+    if plan.new_axes:
+        out = ls.expand_dims(out, plan.new_axes)
+    return out
