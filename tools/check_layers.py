@@ -51,6 +51,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("api*", "numpy", "random*", "test_util*")),
     # special functions: scipy.special and scipy.stats family
     Layer(5, ("scipy*",)),
+    # einsum family: jaxtyped.nn (imports scipy.special's softmax, same layer)
+    Layer(5, ("nn*",)),
 )
 TOP_RANK: Final = 5.0
 PACKAGE: Final = "jaxtyped"

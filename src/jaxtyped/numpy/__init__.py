@@ -50,6 +50,76 @@ from jaxtyped._src.numpy.creation import (
     zeros_like,
 )
 from jaxtyped._src.numpy.promotion import result_type
+# array manipulation family
+from jaxtyped._src.numpy.creation import (
+    bartlett,
+    blackman,
+    from_dlpack,
+    frombuffer,
+    fromfunction,
+    fromiter,
+    fromstring,
+    geomspace,
+    hamming,
+    hanning,
+    kaiser,
+    logspace,
+    tri,
+)
+from jaxtyped._src.numpy.manipulation import (
+    append,
+    apply_along_axis,
+    apply_over_axes,
+    array_split,
+    astype,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block,
+    broadcast_arrays,
+    broadcast_shapes,
+    column_stack,
+    concat,
+    copy,
+    cross,
+    delete,
+    diag,
+    diagflat,
+    diagonal,
+    dsplit,
+    dstack,
+    flip,
+    fliplr,
+    flipud,
+    hsplit,
+    hstack,
+    insert,
+    kron,
+    matrix_transpose,
+    matvec,
+    meshgrid,
+    packbits,
+    pad,
+    permute_dims,
+    repeat,
+    resize,
+    roll,
+    rollaxis,
+    rot90,
+    split,
+    tile,
+    trace,
+    tril,
+    trim_zeros,
+    triu,
+    unpackbits,
+    unstack,
+    vander,
+    vecdot,
+    vecmat,
+    vsplit,
+    vstack,
+)
 from jaxtyped._src.numpy.reductions import all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum
 from jaxtyped._src.numpy.shape_ops import (
     broadcast_to,
@@ -170,12 +240,43 @@ integer = _np.integer
 signedinteger = _np.signedinteger
 unsignedinteger = _np.unsignedinteger
 
+# einsum family (einsum, custom-derivative ufuncs)
+from jaxtyped._src.numpy.einsum import einsum, einsum_path
+from jaxtyped._src.numpy.ufuncs import logaddexp2, sinc
+
+# sorting family (sorting, searching, cumulative and set functions)
+from jaxtyped._src.numpy.sorting import (
+    argpartition,
+    argsort,
+    cumprod,
+    cumsum,
+    cumulative_prod,
+    cumulative_sum,
+    digitize,
+    lexsort,
+    nancumprod,
+    nancumsum,
+    partition,
+    searchsorted,
+    sort,
+    sort_complex,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
+
+# windowed reductions and convolutions family
+from jaxtyped._src.numpy.convolve import convolve, correlate
+
 pi: float = _np.pi
 e: float = _np.e
 inf: float = _np.inf
 nan: float = _np.nan
 euler_gamma: float = _np.euler_gamma
 newaxis: None = None
+
 
 __all__ = [
     "Array", "ScalarType", "abs", "absolute", "add", "all", "amax", "amin", "any", "arange",
@@ -198,4 +299,22 @@ __all__ = [
     "sqrt", "square", "squeeze", "stack", "subtract", "sum", "swapaxes", "tan", "tanh",
     "tensordot", "transpose", "true_divide", "trunc", "uint8", "uint16", "uint32", "uint64",
     "unsignedinteger", "vdot", "where", "zeros", "zeros_like",
+    # einsum family (einsum, custom-derivative ufuncs)
+    "einsum", "einsum_path", "logaddexp2", "sinc",
+    # array manipulation family
+    "append", "apply_along_axis", "apply_over_axes", "array_split", "astype", "atleast_1d",
+    "atleast_2d", "atleast_3d", "bartlett", "blackman", "block", "broadcast_arrays",
+    "broadcast_shapes", "column_stack", "concat", "copy", "cross", "delete", "diag", "diagflat",
+    "diagonal", "dsplit", "dstack", "flip", "fliplr", "flipud", "from_dlpack", "frombuffer",
+    "fromfunction", "fromiter", "fromstring", "geomspace", "hamming", "hanning", "hsplit",
+    "hstack", "insert", "kaiser", "kron", "logspace", "matrix_transpose", "matvec", "meshgrid",
+    "packbits", "pad", "permute_dims", "repeat", "resize", "roll", "rollaxis", "rot90", "split",
+    "tile", "trace", "tri", "tril", "trim_zeros", "triu", "unpackbits", "unstack", "vander",
+    "vecdot", "vecmat", "vsplit", "vstack",
+    # sorting family (sorting, searching, cumulative and set functions)
+    "argpartition", "argsort", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum",
+    "digitize", "lexsort", "nancumprod", "nancumsum", "partition", "searchsorted", "sort",
+    "sort_complex", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+    # windowed reductions and convolutions family
+    "convolve", "correlate",
 ]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl
+from jaxtyped._src.custom_derivatives import custom_jvp
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
@@ -40,7 +41,7 @@ __all__ = [
     "rint", "round", "around", "real", "imag", "conj", "conjugate", "isfinite", "isnan", "isinf", "logical_not", "invert",
     "bitwise_not", "add", "subtract", "multiply", "divide", "true_divide", "floor_divide",
     "remainder", "mod", "fmod", "divmod", "power", "pow", "maximum", "minimum", "arctan2",
-    "hypot", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
+    "hypot", "logaddexp", "logaddexp2", "sinc", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
     "bitwise_xor", "left_shift", "right_shift", "where", "clip",
 ]
@@ -427,25 +428,127 @@ def arctan2(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 
 
 def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``sqrt(x1**2 + x2**2)`` without intermediate overflow."""
+    """``sqrt(x1**2 + x2**2)`` without intermediate overflow; an infinite
+    leg gives ``inf`` even beside a NaN (NumPy's and JAX's rule)."""
     a, b = promote_args_inexact("hypot", x1, x2)
+    if dtypes.is_complex(a.dtype):
+        raise JaxtypedValueError("jnp.hypot is not defined for complex inputs; take abs(x) first")
     a, b = la.abs(a), la.abs(b)
-    big, small = la.max(a, b), la.min(a, b)
-    safe_big = where(lcmp.eq(big, _const(big, 0)), _const(big, 1), big)
-    ratio = la.div(small, safe_big)
-    result = la.mul(big, lt.sqrt(la.add(_const(ratio, 1), la.mul(ratio, ratio))))
-    result = where(lcmp.eq(big, _const(big, 0)), _const(big, 0), result)
-    # An infinite leg makes the hypotenuse infinite, even next to another one.
-    return where(isinf(big), _const(big, float("inf")), result)
+    infinite = lcmp.bitwise_or(_is_pos_inf(a), _is_pos_inf(b))
+    big, small = maximum(a, b), minimum(a, b)
+    # The same composition as JAX's, so that derivatives agree where it
+    # has kinks (at 0 and at ties): big * sqrt(1 + (small / big)**2).
+    is_zero = lcmp.eq(big, _like(big, 0))
+    ratio = la.div(small, where(is_zero, full_like_aval(big.aval, 1), big))
+    result = where(is_zero, big, la.mul(big, lt.sqrt(la.add(_like(ratio, 1), la.integer_pow(ratio, 2)))))
+    return where(infinite, _like(result, float("inf")), result)
+
+
+def _is_pos_inf(x: Array) -> Array:
+    return lcmp.eq(x, _like(x, float("inf")))
+
+
+# === logaddexp, logaddexp2 and sinc: JAX's own derivative rules ===
+
+
+def _logaddexp_base(a: Array, b: Array, exp_: Callable[[Array], Array], log_scale: float) -> Array:
+    """``log(base**a + base**b)`` in base ``e`` (``exp_`` = exp) or 2
+    (``exp_`` = exp2, ``log_scale`` = 1/ln 2), computed stably for real
+    operands of one dtype."""
+    biggest = la.max(a, b)
+    delta = la.sub(a, b)
+    correction = lt.log1p(exp_(la.neg(la.abs(delta))))
+    if log_scale != 1.0:
+        correction = la.mul(_like(correction, log_scale), correction)
+    # delta is NaN for a NaN operand or infinities of one sign: a + b is
+    # then the answer.
+    return where(lcmp.ne(delta, delta), la.add(a, b), la.add(biggest, correction))
+
+
+def _exp2(x: Array) -> Array:
+    return lt.exp(la.mul(x, _like(x, math.log(2.0))))
+
+
+def _finite_or_zero(x: Array) -> Array:
+    """``x`` with ``+inf`` replaced by 0: the tangent rules below divide
+    ``base**x`` by ``base**out`` as ``base**(x - out)``, and ``inf - inf``
+    would be NaN where the quotient is 1."""
+    return where(_is_pos_inf(x), full_like_aval(x.aval, 0), x)
+
+
+def _logaddexp_fun(a: Array, b: Array) -> Array:
+    return _logaddexp_base(a, b, lt.exp, 1.0)
+
+
+def _logaddexp2_fun(a: Array, b: Array) -> Array:
+    return _logaddexp_base(a, b, _exp2, 1.0 / math.log(2.0))
+
+
+def _logaddexp_jvp_with(
+    core: Callable[[Array, Array], Array], exp_: Callable[[Array], Array]
+) -> Callable[[tuple[Array, Array], tuple[Array, Array]], tuple[Array, Array]]:
+    def rule(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
+        (a, b), (ta, tb) = primals, tangents
+        out = core(a, b)
+        # d out / d a = base**(a - out): the softmax weight of a, so ties
+        # split the derivative evenly (1/2 each) where the composition's
+        # max would give all of it to one side.
+        free = _finite_or_zero(out)
+        weight_a = exp_(la.sub(_finite_or_zero(a), free))
+        weight_b = exp_(la.sub(_finite_or_zero(b), free))
+        return out, la.add(la.mul(ta, weight_a), la.mul(tb, weight_b))
+
+    return rule
+
+
+_logaddexp_core = custom_jvp(_logaddexp_fun)
+_logaddexp_core.defjvp(_logaddexp_jvp_with(_logaddexp_core, lt.exp))
+_logaddexp2_core = custom_jvp(_logaddexp2_fun)
+_logaddexp2_core.defjvp(_logaddexp_jvp_with(_logaddexp2_core, _exp2))
 
 
 def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``log(exp(x1) + exp(x2))``, computed stably."""
+    """``log(exp(x1) + exp(x2))``, computed stably, with JAX's derivative
+    (``exp(x1 - out)``, so ``d/dz logaddexp(0, z)`` at 0 is 1/2)."""
     a, b = promote_args_inexact("logaddexp", x1, x2)
-    biggest = la.max(a, b)
-    delta = la.sub(a, b)
-    stable = la.add(biggest, lt.log1p(lt.exp(la.neg(la.abs(delta)))))
-    return where(lcmp.ne(delta, delta), la.add(a, b), stable)
+    return _logaddexp_core(a, b)
+
+
+def logaddexp2(x1: ArrayLike, x2: ArrayLike, /) -> Array:
+    """``log2(2**x1 + 2**x2)``, computed stably, with JAX's derivative."""
+    a, b = promote_args_inexact("logaddexp2", x1, x2)
+    return _logaddexp2_core(a, b)
+
+
+def _sinc_taylor_fun(k: int, x: Array) -> Array:
+    """The ``k``-th Taylor coefficient term of ``sin(x)/x`` at 0, shaped
+    like ``x``: the value of its ``k``-th derivative there, times ``k!``
+    folded in (``(-1)**(k/2) / (k + 1)`` for even ``k``, 0 for odd)."""
+    zero = la.mul(x, _like(x, 0))
+    if k % 2:
+        return zero
+    return la.add(zero, _like(x, (-1) ** (k // 2) / (k + 1)))
+
+
+def _sinc_taylor_jvp(k: int, primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+    (x,), (t,) = primals, tangents
+    # Each derivative moves one term down the series, so every order of
+    # derivative at 0 is exact (the quotient's would be 0/0).
+    return _sinc_taylor(k, x), la.mul(_sinc_taylor(k + 1, x), t)
+
+
+_sinc_taylor = custom_jvp(_sinc_taylor_fun, nondiff_argnums=(0,))
+_sinc_taylor.defjvp(_sinc_taylor_jvp)
+
+
+def sinc(x: ArrayLike, /) -> Array:
+    """``sin(pi x) / (pi x)``, 1 at 0, with derivatives of every order
+    right at 0 (JAX's rule)."""
+    (a,) = promote_args_inexact("sinc", x)
+    at_zero = lcmp.eq(a, _like(a, 0))
+    pi_x = la.mul(_like(a, math.pi), a)
+    safe = where(at_zero, _like(a, 1), pi_x)
+    return where(at_zero, _sinc_taylor(0, pi_x), la.div(lt.sin(safe), safe))
 
 
 def _comparison(name: str, op: Callable[[Array, Array], Array]) -> BinaryFunction:

@@ -1,0 +1,47 @@
+"""Neural-network functions (JAX's ``jax.nn``): activations, ``softmax``
+and friends, ``one_hot``, ``standardize``, with JAX's derivative rules.
+
+Example:
+    >>> import jaxtyped as jt
+    >>> import jaxtyped.nn as nn
+    >>> jt.grad(nn.relu)(0.0)  # 0 at the kink, as in JAX
+    Array(0., dtype=float32, weak_type=True)
+"""
+
+from jaxtyped._src.nn.functions import (
+    celu,
+    elu,
+    gelu,
+    glu,
+    hard_sigmoid,
+    hard_silu,
+    hard_swish,
+    hard_tanh,
+    identity,
+    leaky_relu,
+    log1mexp,
+    log_sigmoid,
+    mish,
+    one_hot,
+    relu,
+    relu6,
+    selu,
+    sigmoid,
+    silu,
+    soft_sign,
+    softplus,
+    sparse_plus,
+    sparse_sigmoid,
+    squareplus,
+    standardize,
+    swish,
+    tanh,
+)
+from jaxtyped._src.scipy.special import log_softmax, logsumexp, softmax
+
+__all__ = [
+    "celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
+    "identity", "leaky_relu", "log1mexp", "log_sigmoid", "log_softmax", "logsumexp", "mish",
+    "one_hot", "relu", "relu6", "selu", "sigmoid", "silu", "soft_sign", "softmax", "softplus",
+    "sparse_plus", "sparse_sigmoid", "squareplus", "standardize", "swish", "tanh",
+]  # fmt: skip
