@@ -2,15 +2,16 @@
 normalisation, and descriptions of user functions for error messages."""
 
 import functools
+import operator
 import inspect
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, SupportsIndex, TypeVar
 
 from typing_extensions import TypeGuard, TypeIs
 
 import numpy as np
 
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 
 __all__ = [
     "arg_names",
@@ -18,6 +19,8 @@ __all__ = [
     "unzip2",
     "split_list",
     "canonicalize_axis",
+    "index_arg",
+    "axis_tuple",
     "canonicalize_axes",
     "describe_function",
     "prod",
@@ -82,6 +85,32 @@ def prod(xs: Iterable[int]) -> int:
     return result
 
 
+def index_arg(value: object, where: str) -> int:
+    """``value`` as an ``int`` where an integer argument (an axis, a size, a
+    count) is required: Python and NumPy integers (anything with
+    ``__index__``) pass; floats, strings and the rest raise.
+
+    Raises:
+        JaxtypedTypeError: naming ``where`` (the function and argument) and
+            the value given, as JAX raises a TypeError there.
+    """
+    if isinstance(value, SupportsIndex) and not isinstance(value, (float, complex)):
+        return operator.index(value)
+    raise JaxtypedTypeError(f"{where} must be an integer, got {value!r} of type {type(value).__name__}")
+
+
+def axis_tuple(axis: object, where: str) -> tuple[int, ...]:
+    """An ``axis`` argument that is one integer or a sequence of them, as a
+    tuple of ints (not yet canonicalised).
+
+    Raises:
+        JaxtypedTypeError: an entry is not an integer (see :func:`index_arg`).
+    """
+    if isinstance(axis, (list, tuple)):
+        return tuple(index_arg(a, where) for a in axis)  # pyright: ignore[reportUnknownVariableType]  # entries checked
+    return (index_arg(axis, where),)
+
+
 def canonicalize_axis(axis: int, ndim: int, *, where: str = "axis") -> int:
     """Map a possibly negative ``axis`` into ``range(ndim)``.
 
@@ -91,8 +120,10 @@ def canonicalize_axis(axis: int, ndim: int, *, where: str = "axis") -> int:
         where: the function and argument named in the error message.
 
     Raises:
+        JaxtypedTypeError: the axis is not an integer (``1.5``, ``"a"``).
         JaxtypedValueError: the axis is out of range for ``ndim``.
     """
+    axis = index_arg(axis, where)
     if not -ndim <= axis < ndim:
         raise JaxtypedValueError(
             f"{where}: axis {axis} is out of bounds for an array of rank {ndim}"
