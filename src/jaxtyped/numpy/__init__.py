@@ -223,6 +223,40 @@ from jaxtyped._src.numpy.ufuncs import (
     tanh,
     true_divide,
     trunc,
+)
+# advanced indexing family (where: the one-argument form too)
+from jaxtyped._src.numpy.index_functions import (
+    argwhere,
+    c_,
+    choose,
+    compress,
+    diag_indices,
+    diag_indices_from,
+    extract,
+    fill_diagonal,
+    flatnonzero,
+    index_exp,
+    indices,
+    ix_,
+    mask_indices,
+    mgrid,
+    nonzero,
+    ogrid,
+    piecewise,
+    place,
+    put,
+    put_along_axis,
+    r_,
+    ravel_multi_index,
+    s_,
+    select,
+    take,
+    take_along_axis,
+    tril_indices,
+    tril_indices_from,
+    triu_indices,
+    triu_indices_from,
+    unravel_index,
     where,
 )
 
@@ -317,4 +351,10 @@ __all__ = [
     "sort_complex", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
     # windowed reductions and convolutions family
     "convolve", "correlate",
+    # advanced indexing family
+    "argwhere", "c_", "choose", "compress", "diag_indices", "diag_indices_from", "extract",
+    "fill_diagonal", "flatnonzero", "index_exp", "indices", "ix_", "mask_indices", "mgrid",
+    "nonzero", "ogrid", "piecewise", "place", "put", "put_along_axis", "r_", "ravel_multi_index",
+    "s_", "select", "take", "take_along_axis", "tril_indices", "tril_indices_from", "triu_indices",
+    "triu_indices_from", "unravel_index",
 ]

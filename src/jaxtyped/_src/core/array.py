@@ -440,6 +440,77 @@ class Array(ABC):
         """Same as ``jaxtyped.numpy.dot(self, other)``."""
         raise _not_installed("dot")
 
+    # --- array manipulation family ---
+
+    def repeat(self, repeats: "ArrayLike", axis: int | None = None, *, total_repeat_length: int | None = None) -> "Array":
+        """Same as ``jaxtyped.numpy.repeat(self, repeats, axis)``."""
+        raise _not_installed("repeat")
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> "Array":
+        """Same as ``jaxtyped.numpy.diagonal(self, offset, axis1, axis2)``."""
+        raise _not_installed("diagonal")
+
+    def trace(
+        self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: "dtypes.DTypeLike | None" = None, out: None = None
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.trace(self, ...)``: the sum along a diagonal."""
+        raise _not_installed("trace")
+
+    def swapaxes(self, axis1: int, axis2: int) -> "Array":
+        """Same as ``jaxtyped.numpy.swapaxes(self, axis1, axis2)``."""
+        raise _not_installed("swapaxes")
+
+    def copy(self) -> "Array":
+        """A copy (the same values: arrays are immutable)."""
+        raise _not_installed("copy")
+
+    @property
+    def mT(self) -> "Array":  # noqa: N802 - the array API's name
+        """The last two axes swapped (a stack of matrices transposed)."""
+        raise _not_installed("mT")
+
+    @property
+    def itemsize(self) -> int:
+        """The size of one element in bytes."""
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """The size of the elements in bytes."""
+        return self.size * self.dtype.itemsize
+
+    # --- sorting family ---
+
+    def sort(
+        self, axis: int | None = -1, *, kind: None = None, order: None = None, stable: bool = True, descending: bool = False
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.sort(self, ...)``."""
+        raise _not_installed("sort")
+
+    def argsort(
+        self, axis: int | None = -1, *, kind: None = None, order: None = None, stable: bool = True, descending: bool = False
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.argsort(self, ...)``."""
+        raise _not_installed("argsort")
+
+    def cumsum(self, axis: int | None = None, dtype: "dtypes.DTypeLike | None" = None, out: None = None) -> "Array":
+        """Same as ``jaxtyped.numpy.cumsum(self, ...)``."""
+        raise _not_installed("cumsum")
+
+    def cumprod(self, axis: int | None = None, dtype: "dtypes.DTypeLike | None" = None, out: None = None) -> "Array":
+        """Same as ``jaxtyped.numpy.cumprod(self, ...)``."""
+        raise _not_installed("cumprod")
+
+    def searchsorted(
+        self, v: "ArrayLike", side: str = "left", sorter: "ArrayLike | None" = None, *, method: str = "scan"
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.searchsorted(self, v, ...)``."""
+        raise _not_installed("searchsorted")
+
+    def argpartition(self, kth: int, axis: int = -1) -> "Array":
+        """Same as ``jaxtyped.numpy.argpartition(self, kth, axis)``."""
+        raise _not_installed("argpartition")
+
     # --- advanced indexing family ---
 
     @property
@@ -448,6 +519,30 @@ class Array(ABC):
         ``.subtract``, ``.multiply``, ``.divide``, ``.power``, ``.min``,
         ``.max``, ``.apply``, ``.get`` (JAX's ``Array.at``)."""
         raise _not_installed("at")
+
+    def take(
+        self, indices: "ArrayLike", axis: int | None = None, out: None = None, mode: str | None = None,
+        unique_indices: bool = False, indices_are_sorted: bool = False, fill_value: "ScalarLike | None" = None,
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.take(self, indices, ...)``."""
+        raise _not_installed("take")
+
+    def nonzero(
+        self, *, size: int | None = None, fill_value: "ArrayLike | tuple[ArrayLike, ...] | None" = None
+    ) -> tuple["Array", ...]:
+        """Same as ``jaxtyped.numpy.nonzero(self, ...)``."""
+        raise _not_installed("nonzero")
+
+    def choose(self, choices: "Array | Sequence[ArrayLike]", out: None = None, mode: str = "raise") -> "Array":
+        """Same as ``jaxtyped.numpy.choose(self, choices, ...)``."""
+        raise _not_installed("choose")
+
+    def compress(
+        self, condition: "ArrayLike", axis: int | None = None, *, size: int | None = None,
+        fill_value: "ArrayLike" = 0, out: None = None,
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.compress(condition, self, axis, ...)``."""
+        raise _not_installed("compress")
 
 
 # Values accepted where an array is expected (JEP 12049): loosely typed inputs.
@@ -519,11 +614,14 @@ _LATE_BOUND_NAMES: frozenset[str] = frozenset(
         "T real imag reshape transpose astype sum prod mean max min all any argmax argmin squeeze "
         "flatten ravel dot conj conjugate".split()
     )
-    | {"at"}  # advanced indexing family
+    # sorting family
+    | set("sort argsort cumsum cumprod searchsorted argpartition".split())
+    | {"at", "take", "nonzero", "choose", "compress"}  # advanced indexing family
+    | set("repeat diagonal trace swapaxes copy mT".split())  # array manipulation family
 )
 
 
-_PROPERTIES = frozenset({"T", "real", "imag", "at"})
+_PROPERTIES = frozenset({"T", "real", "imag", "at", "mT"})  # mT: array manipulation family
 
 
 def late_bound_array_methods() -> frozenset[str]:

@@ -14,9 +14,12 @@ from jaxtyped._src.core.array import Array, ArrayLike, install_array_methods
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops as sh
+from jaxtyped._src.numpy import sorting as srt
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.indexing import getitem
 from jaxtyped._src.numpy.index_update import at as _at  # advanced indexing family
+from jaxtyped._src.numpy import index_functions as _index_functions  # advanced indexing family
+from jaxtyped._src.numpy import manipulation as _manip  # array manipulation family
 
 __all__ = ["install"]
 
@@ -81,6 +84,14 @@ def _astype(self: Array, dtype: "dtypes.DTypeLike") -> Array:
     return convert_to(self, dtypes.canonicalize_dtype(dtypes.dtype(dtype)), weak_type=False)
 
 
+def _compress_method(
+    self: Array, condition: ArrayLike, axis: int | None = None, *, size: int | None = None,
+    fill_value: ArrayLike = 0, out: None = None,
+) -> Array:
+    """``x.compress(condition)``: the array is the second argument of ``jnp.compress``."""
+    return _index_functions.compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
+
+
 def install() -> None:
     """Install every late-bound ``Array`` method."""
     methods: dict[str, Callable[..., object]] = {
@@ -110,9 +121,27 @@ def install() -> None:
         "imag": _imag,
         "conj": uf.conjugate,
         "conjugate": uf.conjugate,
+        # sorting family
+        "sort": srt.sort,
+        "argsort": srt.argsort,
+        "cumsum": srt.cumsum,
+        "cumprod": srt.cumprod,
+        "searchsorted": srt.searchsorted,
+        "argpartition": srt.argpartition,
         "__divmod__": _binary(uf.divmod, False),
         "__rdivmod__": _binary(uf.divmod, True),
         "at": _at,  # advanced indexing family
+        "take": _index_functions.take,
+        "nonzero": _index_functions.nonzero,
+        "choose": _index_functions.choose,
+        "compress": _compress_method,
+        # array manipulation family
+        "repeat": _manip.repeat,
+        "diagonal": _manip.diagonal,
+        "trace": _manip.trace,
+        "swapaxes": sh.swapaxes,
+        "copy": _manip.copy,
+        "mT": _manip.matrix_transpose,
     }
     binary_ops: dict[str, Callable[[ArrayLike, ArrayLike], Array]] = {
         "add": uf.add,
