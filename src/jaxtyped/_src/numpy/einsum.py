@@ -74,13 +74,17 @@ def _stand_ins(name: str, args: tuple[object, ...]) -> tuple[dict[int, Array], l
     return arrays, [_Shaped(arrays[i].shape) if i in arrays else arg for i, arg in enumerate(args)]
 
 
-def _contract_path(name: str, call_args: list[object], optimize: EinsumOptimize, **kwargs: object) -> tuple[Any, Any]:
-    """opt_einsum's ``contract_path``, its errors as jaxtyped's."""
+def _contract_path(name: str, call_args: list[object], optimize: EinsumOptimize, *, einsum_call: bool) -> tuple[Any, Any]:
+    """opt_einsum's ``contract_path`` (its steps with ``einsum_call``, else
+    the path and its description), its errors as jaxtyped's."""
     import opt_einsum  # noqa: PLC0415 - imported on first use (see the module docstring)
 
     num_operands = sum(isinstance(a, _Shaped) for a in call_args)
+    strategy = _strategy(optimize, num_operands)
     try:
-        return opt_einsum.contract_path(*call_args, optimize=_strategy(optimize, num_operands), **kwargs)
+        if einsum_call:
+            return opt_einsum.contract_path(*call_args, einsum_call=True, use_blas=True, optimize=strategy)
+        return opt_einsum.contract_path(*call_args, optimize=strategy)
     except ValueError as error:
         raise JaxtypedValueError(f"jnp.{name}: {error}") from None
     except (TypeError, KeyError) as error:
@@ -90,7 +94,7 @@ def _contract_path(name: str, call_args: list[object], optimize: EinsumOptimize,
 def _plan(args: tuple[object, ...], optimize: EinsumOptimize) -> tuple[list[Array], list[_Step]]:
     """The operands in opt_einsum's order and its steps."""
     arrays, call_args = _stand_ins("einsum", args)
-    ordered, steps = _contract_path("einsum", call_args, optimize, einsum_call=True, use_blas=True)
+    ordered, steps = _contract_path("einsum", call_args, optimize, einsum_call=True)
     by_stand_in = {id(call_args[i]): arrays[i] for i in arrays}
     operands = [by_stand_in[id(s)] for s in ordered]
     return operands, [(tuple(step[0]), frozenset(step[1]), str(step[2])) for step in steps]
@@ -272,5 +276,5 @@ def einsum_path(
     """The contraction path ``einsum`` would take, and opt_einsum's printable
     description of it (its ``str`` is the cost table), without computing."""
     _, call_args = _stand_ins("einsum_path", (subscripts, *operands))
-    path, info = _contract_path("einsum_path", call_args, optimize)
+    path, info = _contract_path("einsum_path", call_args, optimize, einsum_call=False)
     return [tuple(int(i) for i in step) for step in path], info
