@@ -100,6 +100,20 @@ from jaxtyped._src.lax.transcendental import (
     tanh,
 )
 
+# windowed reductions and convolutions family
+from jaxtyped._src.lax.convolution import (
+    ConvDimensionNumbers,
+    ConvGeneralDilatedDimensionNumbers,
+    conv,
+    conv_dimension_numbers,
+    conv_general_dilated,
+    conv_general_dilated_patches,
+    conv_transpose,
+    conv_with_general_padding,
+    padtype_to_pads,
+)
+from jaxtyped._src.lax.windowed import reduce_window, reduce_window_shape_tuple
+
 __all__ = [
     "cond", "switch", "while_loop", "fori_loop", "scan", "map",
     "RoundingMethod", "abs", "complex", "conj", "imag", "real", "acos", "acosh", "add", "argmax", "argmin", "asin", "asinh",
@@ -115,4 +129,8 @@ __all__ = [
     "stop_gradient", "sub", "tan", "tanh", "transpose",
     "GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "gather",
     "scatter", "scatter_add",
+    # windowed reductions and convolutions family
+    "ConvDimensionNumbers", "ConvGeneralDilatedDimensionNumbers", "conv", "conv_dimension_numbers",
+    "conv_general_dilated", "conv_general_dilated_patches", "conv_transpose", "conv_with_general_padding",
+    "padtype_to_pads", "reduce_window", "reduce_window_shape_tuple",
 ]

@@ -312,6 +312,9 @@ euler_gamma: float = _np.euler_gamma
 newaxis: None = None
 
 
+# windowed reductions and convolutions family
+from jaxtyped._src.numpy.convolve import convolve, correlate
+
 __all__ = [
     "Array", "ScalarType", "abs", "absolute", "add", "all", "amax", "amin", "any", "arange",
     "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax",
@@ -357,4 +360,6 @@ __all__ = [
     "nonzero", "ogrid", "piecewise", "place", "put", "put_along_axis", "r_", "ravel_multi_index",
     "s_", "select", "take", "take_along_axis", "tril_indices", "tril_indices_from", "triu_indices",
     "triu_indices_from", "unravel_index",
+    # windowed reductions and convolutions family
+    "convolve", "correlate",
 ]
