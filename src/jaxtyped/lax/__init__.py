@@ -51,6 +51,11 @@ from jaxtyped._src.lax.gather import (
     gather,
     scatter,
     scatter_add,
+    scatter_apply,  # advanced indexing family
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+    scatter_sub,
 )
 from jaxtyped._src.lax.reductions import argmax, argmin, reduce_max, reduce_min, reduce_prod, reduce_sum
 from jaxtyped._src.lax.slicing import (
@@ -100,6 +105,10 @@ from jaxtyped._src.lax.transcendental import (
     tanh,
 )
 
+# sorting family (sort, top_k, cumulative reductions)
+from jaxtyped._src.lax.cumulative import cumlogsumexp, cummax, cummin, cumprod, cumsum
+from jaxtyped._src.lax.sorting import sort, sort_key_val, top_k
+
 # windowed reductions and convolutions family
 from jaxtyped._src.lax.convolution import (
     ConvDimensionNumbers,
@@ -113,6 +122,34 @@ from jaxtyped._src.lax.convolution import (
     padtype_to_pads,
 )
 from jaxtyped._src.lax.windowed import reduce_window, reduce_window_shape_tuple
+
+# special-function family (special functions, small elementwise primitives)
+from jaxtyped._src.lax.elementwise_extra import (
+    cbrt,
+    clamp,
+    clz,
+    exp2,
+    nextafter,
+    population_count,
+    reciprocal,
+    reduce_precision,
+    square,
+)
+from jaxtyped._src.lax.special import (
+    bessel_i0e,
+    bessel_i1e,
+    betainc,
+    digamma,
+    erf_inv,
+    erfc,
+    igamma,
+    igamma_grad_a,
+    igammac,
+    lgamma,
+    polygamma,
+    random_gamma_grad,
+    zeta,
+)
 
 __all__ = [
     "cond", "switch", "while_loop", "fori_loop", "scan", "map",
@@ -129,8 +166,16 @@ __all__ = [
     "stop_gradient", "sub", "tan", "tanh", "transpose",
     "GatherDimensionNumbers", "GatherScatterMode", "ScatterDimensionNumbers", "gather",
     "scatter", "scatter_add",
+    # sorting family (sort, top_k, cumulative reductions)
+    "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "sort", "sort_key_val", "top_k",
     # windowed reductions and convolutions family
     "ConvDimensionNumbers", "ConvGeneralDilatedDimensionNumbers", "conv", "conv_dimension_numbers",
     "conv_general_dilated", "conv_general_dilated_patches", "conv_transpose", "conv_with_general_padding",
     "padtype_to_pads", "reduce_window", "reduce_window_shape_tuple",
+    # special-function family
+    "bessel_i0e", "bessel_i1e", "betainc", "cbrt", "clamp", "clz", "digamma", "erf_inv", "erfc",
+    "exp2", "igamma", "igamma_grad_a", "igammac", "lgamma", "nextafter", "polygamma",
+    "population_count", "random_gamma_grad", "reciprocal", "reduce_precision", "square", "zeta",
+    # advanced indexing family
+    "scatter_apply", "scatter_max", "scatter_min", "scatter_mul", "scatter_sub",
 ]
