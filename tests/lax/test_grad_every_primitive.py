@@ -218,6 +218,16 @@ def _structural_rows() -> list[Row]:
             (x45, repeated, In((3, 5)))),
         Row("scatter_add", "scatter-add", k3(lambda o, a, k, u: o.lax.scatter_add(a, k, u, _sdn(o.lax))),
             (x45, repeated, In((3, 5)))),
+        # advanced indexing family: repeated indices for the linear and extremal
+        # combiners (ties between operand and updates share the gradient)
+        Row("scatter_sub", "scatter-sub", k3(lambda o, a, k, u: o.lax.scatter_sub(a, k, u, _sdn(o.lax))),
+            (x45, repeated, In((3, 5)))),
+        Row("scatter_mul", "scatter-mul",
+            k3(lambda o, a, k, u: o.lax.scatter_mul(a, k, u, _sdn(o.lax), unique_indices=True)), (x45, rows_idx, In((3, 5)))),
+        Row("scatter_min", "scatter-min", k3(lambda o, a, k, u: o.lax.scatter_min(a, k, u, _sdn(o.lax))),
+            (x45, repeated, In((3, 5)))),
+        Row("scatter_max", "scatter-max", k3(lambda o, a, k, u: o.lax.scatter_max(a, k, u, _sdn(o.lax))),
+            (x45, repeated, In((3, 5)))),
         Row("dot_general", "dot_general", k2(lambda o, a, b: o.lax.dot_general(a, b, (((1,), (0,)), ((), ())))),
             (In((3, 4)), In((4, 2))), FC),
         Row("dot_general_batch", "dot_general", k2(lambda o, a, b: o.lax.dot_general(a, b, (((2,), (0,)), ((1,), (1,))))),

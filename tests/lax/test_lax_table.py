@@ -341,6 +341,11 @@ def _conversion_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+def _sdn(m: Any) -> Any:
+    """Scatter rows of a (4, 5) operand (advanced indexing family)."""
+    return m.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+
+
 def _slicing_rows() -> list[Row]:
     x = Arg((4, 5))
     index = Arg((), -5, 5, dtype=I32)  # negative starts count from the end; too large ones are clamped
@@ -372,6 +377,17 @@ def _slicing_rows() -> list[Row]:
             (x, Arg((2, 1), dtype=I32, fixed=(3, 0)), Arg((2, 5))), FI),
         Row("scatter_add", f3(lambda m, a, i, u: scatter(m, "scatter_add", a, i, u)),
             (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 1)), Arg((3, 5))), FI),
+        # advanced indexing family: the other scatter combiners
+        Row("scatter_sub", f3(lambda m, a, i, u: scatter(m, "scatter_sub", a, i, u)),
+            (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 1)), Arg((3, 5))), FI),
+        Row("scatter_mul", f3(lambda m, a, i, u: m.scatter_mul(a, i, u, _sdn(m), unique_indices=True)),
+            (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 0)), Arg((3, 5))), FI),
+        Row("scatter_min", f3(lambda m, a, i, u: scatter(m, "scatter_min", a, i, u)),
+            (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 0)), Arg((3, 5))), FI),
+        Row("scatter_max", f3(lambda m, a, i, u: scatter(m, "scatter_max", a, i, u)),
+            (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 0)), Arg((3, 5))), FI),
+        Row("scatter_apply", f2(lambda m, a, i: m.scatter_apply(a, i, m.sin, _sdn(m), update_shape=(3, 5))),
+            (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 0))), ("float32",)),
     ]  # fmt: skip
 
 
@@ -699,6 +715,7 @@ JAX_JVP_IDS = (
     "convert_to_int32", "convert_to_float32", "convert_to_float16", "concatenate",
     "pad_interior", "dynamic_slice", "dynamic_update_slice", "gather_fill", "scatter",
     "scatter_add", "iota",
+    "scatter_sub", "scatter_mul", "scatter_min", "scatter_max",  # advanced indexing family
 )  # fmt: skip
 JAX_JVP_ROWS = tuple(BY_ID[i] for i in JAX_JVP_IDS)
 
