@@ -120,14 +120,15 @@ class _ReduceWindow(Primitive):
             ("window_dimensions", self.window_dimensions), ("window_strides", self.window_strides),
             ("padding", self.padding), ("base_dilation", self.base_dilation), ("window_dilation", self.window_dilation),
         )  # fmt: skip
+        # As JAX: a wrong window, stride or dilation is a TypeError, a wrong
+        # padding a ValueError.
         for what, values in params:
             if len(values) != x.ndim:
-                raise JaxtypedValueError(
-                    f"{self.name}: {what} {values} must have one entry per axis of the operand {x.str_short()}"
-                )
-        for what, values in params:
-            if what != "padding" and any(v <= 0 for v in values):  # type: ignore[operator]  # ints outside padding
-                raise JaxtypedValueError(f"{self.name}: {what} must be positive, got {values}")
+                error = JaxtypedValueError if what == "padding" else JaxtypedTypeError
+                raise error(f"{self.name}: {what} {values} must have one entry per axis of the operand {x.str_short()}")
+        for what, ints in params[:2] + params[3:]:
+            if any(v <= 0 for v in ints):
+                raise JaxtypedTypeError(f"{self.name}: {what} must have every element be strictly positive, got {ints}")
         shape = reduce_window_shape_tuple(
             x.shape, self.window_dimensions, self.window_strides, self.padding, self.base_dilation, self.window_dilation
         )
