@@ -458,10 +458,11 @@ class Gather(Primitive):
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
-        # Scatter-add the windows back into zeros. The scatter must see the
-        # windows where the gather read them: clamped ones (CLIP, and
-        # PROMISE_IN_BOUNDS, which clamps) stay clamped, filled ones
-        # (FILL_OR_DROP) were not read and are dropped.
+        # Scatter-add the windows back into zeros, in the gather's own mode,
+        # as JAX does: clamped windows (CLIP) stay clamped, filled ones
+        # (FILL_OR_DROP) were not read and are dropped. PROMISE_IN_BOUNDS
+        # makes a scatter that drops out-of-bounds windows (XLA's
+        # semantics), so an out-of-bounds read gets no gradient, as in JAX.
         (ct,), (x, idx) = cts, args
         assert not isinstance(ct, Zero) and isinstance(x, UndefinedPrimal)
         assert not isinstance(idx, UndefinedPrimal)
@@ -470,9 +471,7 @@ class Gather(Primitive):
             dn.offset_dims, dn.collapsed_slice_dims, dn.start_index_map,
             dn.operand_batching_dims, dn.start_indices_batching_dims,
         )
-        drop = self.mode == GatherScatterMode.FILL_OR_DROP
-        mode = GatherScatterMode.FILL_OR_DROP if drop else GatherScatterMode.CLIP
-        prim = ScatterAdd(scatter_dn, self.indices_are_sorted, self.unique_indices, mode)
+        prim = ScatterAdd(scatter_dn, self.indices_are_sorted, self.unique_indices, self.mode)
         return (bind1(prim, zeros(x.aval.to_tangent_aval()), idx, ct), None)
 
     @override
