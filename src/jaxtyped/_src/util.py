@@ -2,8 +2,8 @@
 normalisation, and descriptions of user functions for error messages."""
 
 import functools
-import operator
 import inspect
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, SupportsIndex, TypeVar
 
@@ -106,8 +106,8 @@ def axis_tuple(axis: object, where: str) -> tuple[int, ...]:
     Raises:
         JaxtypedTypeError: an entry is not an integer (see :func:`index_arg`).
     """
-    if isinstance(axis, (list, tuple)):
-        return tuple(index_arg(a, where) for a in axis)  # pyright: ignore[reportUnknownVariableType]  # entries checked
+    if is_list_or_tuple(axis):
+        return tuple(index_arg(a, where) for a in axis)
     return (index_arg(axis, where),)
 
 

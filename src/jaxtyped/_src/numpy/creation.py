@@ -426,7 +426,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | Non
     target = _dtype_arg(dtype) or dtypes.default_float_dtype()
     row = broadcasted_iota(np.dtype(np.int32), (rows, cols), 0)
     col = broadcasted_iota(np.dtype(np.int32), (rows, cols), 1)
-    on_diagonal = lcmp.eq(la.add(row, scalar_like(k, np.dtype(np.int32), "jnp.eye")), col)
+    on_diagonal = lcmp.eq(la.add(row, scalar_like(int(k), np.dtype(np.int32), "jnp.eye")), col)
     return convert_to(on_diagonal, target, weak_type=False)
 
 
@@ -538,7 +538,7 @@ def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None
     if not hasattr(x, "__dlpack__"):
         raise JaxtypedTypeError(f"jnp.from_dlpack: {type(x).__name__} does not implement the DLPack protocol (__dlpack__)")
     try:
-        host = np.from_dlpack(x)  # type: ignore[arg-type]  # checked above: it has __dlpack__
+        host = np.from_dlpack(x)  # pyright: ignore[reportArgumentType]  # checked above: x has __dlpack__
     except (BufferError, RuntimeError, TypeError) as err:
         raise NotImplementedError(f"jnp.from_dlpack: only host (CPU) DLPack tensors are supported: {err}") from None
     return array_from_numpy(host, where="jnp.from_dlpack")

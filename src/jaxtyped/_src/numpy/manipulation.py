@@ -18,7 +18,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.api import vmap
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
-from jaxtyped._src.core.array_impl import ArrayImpl, is_numpy_value
+from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.errors import (
     ConcretizationTypeError,
     JaxtypedIndexError,
@@ -149,8 +149,7 @@ def repeat(
         ax = canonicalize_axis(axis, x.ndim, where="jnp.repeat axis")
     n = x.shape[ax]
     total = None if total_repeat_length is None else index_arg(total_repeat_length, "jnp.repeat: total_repeat_length")
-    traced = isinstance(repeats, Array) and not isinstance(repeats, ArrayImpl)
-    if not traced:
+    if not isinstance(repeats, Array) or isinstance(repeats, ArrayImpl):
         counts = _int_host("repeat", "repeats", repeats)
         if counts.ndim > 1 or (counts.ndim == 1 and counts.size not in (1, n)):
             raise JaxtypedValueError(
@@ -177,6 +176,11 @@ def repeat(
         raise ConcretizationTypeError(
             "jnp.repeat: with traced repeats, total_repeat_length must be given (the result's size must be static)"
         )
+    return _repeat_traced(x, repeats, ax, total)
+
+
+def _repeat_traced(x: Array, repeats: Array, ax: int, total: int) -> Array:
+    n = x.shape[ax]
     counts_t = convert_to(repeats, np.dtype(np.int32), weak_type=False)
     if counts_t.ndim == 0 or counts_t.size == 1:
         counts_t = ls.broadcast_in_dim(ls.reshape(counts_t, ()), (n,), ())
@@ -353,7 +357,7 @@ def pad(
         raise JaxtypedValueError(f"jnp.pad: index can't contain negative values, got pad_width={pad_width!r}")
     if callable(mode):
         return _pad_callable(x, widths, mode, kwargs)
-    allowed = {
+    allowed: dict[str, set[str]] = {
         "constant": {"constant_values"}, "empty": set(), "edge": set(), "wrap": set(),
         "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}, "linear_ramp": {"end_values"},
         "maximum": {"stat_length"}, "minimum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"},
@@ -386,7 +390,7 @@ def pad(
             x = _pad_linear_ramp(x, axis, before, after, ends[axis])
         else:
             pair = tuple(None if v == -1 and stat is None else v for v in lengths[axis])
-            if stat is not None and builtins.any(int(v) < 0 for v in pair):
+            if stat is not None and builtins.any(v is not None and int(v) < 0 for v in pair):
                 raise JaxtypedValueError(f"jnp.pad: stat_length must be non-negative, got {stat!r}")
             x = _pad_stat(x, axis, before, after, mode, (pair[0], pair[1]))
     return x
@@ -733,7 +737,7 @@ def _reshaped(x: Array, shape_of: Callable[[tuple[int, ...]], tuple[int, ...]]) 
     return x if shape == x.shape else ls.reshape(x, shape)
 
 
-def _as_sequence(name: str, tup: Sequence[ArrayLike] | Array) -> list[ArrayLike]:
+def _as_sequence(name: str, tup: Sequence[ArrayLike] | Array) -> list[object]:
     if isinstance(tup, (Array, np.ndarray)):
         x = asarray(tup)
         if x.ndim == 0:
@@ -791,7 +795,7 @@ def block(arrays: ArrayLike | Sequence[Any]) -> Array:
         if level == depth:
             leaf = next(converted)
             return ls.reshape(leaf, (1,) * (ndim - leaf.ndim) + leaf.shape)
-        assert isinstance(item, list)
+        assert is_list_or_tuple(item)
         return concatenate([build(sub, level + 1) for sub in item], -(depth - level))
 
     return build(arrays, 0)
@@ -800,7 +804,7 @@ def block(arrays: ArrayLike | Sequence[Any]) -> Array:
 def _block_depth(item: object, index: tuple[int, ...]) -> int:
     if isinstance(item, tuple):
         raise JaxtypedTypeError(f"jnp.block: arrays is a tuple at index {index}; only lists can be used to arrange blocks")
-    if not isinstance(item, list):
+    if not is_list_or_tuple(item):
         return 0
     if not item:
         raise JaxtypedValueError(f"jnp.block: list at index {index} cannot be empty")
@@ -811,7 +815,7 @@ def _block_depth(item: object, index: tuple[int, ...]) -> int:
 
 
 def _block_leaves(item: object) -> list[object]:
-    if isinstance(item, list):
+    if is_list_or_tuple(item):
         return [leaf for sub in item for leaf in _block_leaves(sub)]
     return [item]
 
@@ -872,7 +876,7 @@ def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """The shape that ``shapes`` broadcast to (NumPy rules)."""
-    dims = [axis_tuple(tuple(s) if isinstance(s, Sequence) else s, "jnp.broadcast_shapes: each entry of shapes") for s in shapes]
+    dims = [axis_tuple(s, "jnp.broadcast_shapes: each entry of shapes") for s in shapes]
     try:
         return _broadcast_shapes("jnp.broadcast_shapes", *dims)
     except ShapeMismatchError as err:
