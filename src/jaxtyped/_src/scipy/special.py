@@ -9,7 +9,7 @@ signature (``axis=-1``, ``where``); the ``scipy.special`` spellings
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, overload
 
 import numpy as np
@@ -20,23 +20,24 @@ from jaxtyped._src.custom_derivatives import custom_jvp
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import complex_ops as lc
+from jaxtyped._src.lax import special as ls
 from jaxtyped._src.lax import transcendental as lt
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.elementwise_base import convert_to
-from jaxtyped._src.lax.structural import expand_dims
+from jaxtyped._src.lax.structural import expand_dims, full_like_aval, select_n
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import reductions as jr
 from jaxtyped._src.numpy import ufuncs as ju
+from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_args_inexact
-from jaxtyped._src.util import canonicalize_axes
+from jaxtyped._src.util import canonicalize_axes, is_int
 
 __all__ = [
-    "Axis",
-    "logsumexp",
-    "softmax",
-    "log_softmax",
-    "special_softmax",
-    "special_log_softmax",
-]
+    "Axis", "logsumexp", "softmax", "log_softmax", "special_softmax", "special_log_softmax",
+    "erf", "erfc", "erfinv", "expit", "logit", "gammaln", "gammasgn", "gamma", "digamma",
+    "polygamma", "zeta", "betaln", "betainc", "gammainc", "gammaincc", "i0e", "i1e", "i0", "i1",
+    "factorial", "multigammaln", "xlogy", "xlog1py", "entr", "ndtr", "ndtri", "log_ndtr",
+]  # fmt: skip
 
 Axis = int | Sequence[int] | None
 
@@ -194,3 +195,371 @@ def special_log_softmax(x: ArrayLike, /, *, axis: int | tuple[int, ...] | None =
     """``jax.scipy.special.log_softmax``: the log-softmax over ``axis`` (all
     axes by default)."""
     return log_softmax(x, axis=axis)
+
+
+# === elementwise special functions ===
+
+
+def _inexact(name: str, *args: ArrayLike) -> list[Array]:
+    return promote_args_inexact(name, *args)
+
+
+def _real_only(name: str, x: Array) -> None:
+    if dtypes.is_complex(x.dtype):
+        raise JaxtypedValueError(f"{name} does not support complex-valued inputs.")
+
+
+def erf(x: ArrayLike) -> Array:
+    """The error function."""
+    (a,) = _inexact("erf", x)
+    return lt.erf(a)
+
+
+def erfc(x: ArrayLike) -> Array:
+    """The complementary error function ``1 - erf(x)``."""
+    (a,) = _inexact("erfc", x)
+    return ls.erfc(a)
+
+
+def erfinv(x: ArrayLike) -> Array:
+    """The inverse of ``erf``."""
+    (a,) = _inexact("erfinv", x)
+    return ls.erf_inv(a)
+
+
+def expit(x: ArrayLike) -> Array:
+    """The logistic sigmoid ``1 / (1 + exp(-x))``."""
+    (a,) = _inexact("expit", x)
+    return lt.logistic(a)
+
+
+def _logit(x: Array) -> Array:
+    return lt.log(la.div(x, la.sub(_like(x, 1), x)))
+
+
+def _logit_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+    (x,), (dx,) = primals, tangents
+    return _logit_core(x), la.div(dx, la.mul(x, la.sub(_like(x, 1), x)))
+
+
+_logit_core = custom_jvp(_logit)
+_logit_core.defjvp(_logit_jvp)
+
+
+def logit(x: ArrayLike) -> Array:
+    """``log(x / (1 - x))``, the inverse of ``expit`` (derivative
+    ``1 / (x (1 - x))``, as JAX defines it)."""
+    (a,) = _inexact("logit", x)
+    return _logit_core(a)
+
+
+def _like(x: Array, value: float) -> Array:
+    # Weakly typed for weakly typed scalars, as JAX's lax._const.
+    return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
+
+
+def gammaln(x: ArrayLike) -> Array:
+    """``log |Gamma(x)|``."""
+    (a,) = _inexact("gammaln", x)
+    return ls.lgamma(a)
+
+
+def gammasgn(x: ArrayLike) -> Array:
+    """The sign of ``Gamma(x)``: the sign of a zero at 0, NaN at the
+    negative poles, at ``-inf`` and for NaN."""
+    (a,) = _inexact("gammasgn", x)
+    floor = la.floor(a)
+    odd = lcmp.ne(la.sub(floor, la.mul(la.floor(la.mul(floor, _like(a, 0.5))), _like(a, 2))), _like(a, 0))
+    negative_side = lcmp.bitwise_and(lcmp.lt(a, _like(a, 0)), odd)
+    sign = ju.where(negative_side, _like(a, -1), _like(a, 1))
+    # 1 / (+-0) is +-inf: the sign of the zero.
+    sign = ju.where(lcmp.eq(a, _like(a, 0)), la.sign(la.div(_like(a, 1), a)), sign)
+    pole = lcmp.bitwise_and(lcmp.lt(a, _like(a, 0)), lcmp.eq(a, floor))
+    return ju.where(lcmp.bitwise_or(pole, ju.isnan(a)), _like(a, math.nan), sign)
+
+
+def gamma(x: ArrayLike) -> Array:
+    """The gamma function (real arguments)."""
+    (a,) = _inexact("gamma", x)
+    _real_only("gamma", a)
+    return la.mul(gammasgn(a), lt.exp(ls.lgamma(a)))
+
+
+def digamma(x: ArrayLike) -> Array:
+    """The digamma function ``Gamma'(x) / Gamma(x)``."""
+    (a,) = _inexact("digamma", x)
+    return ls.digamma(a)
+
+
+def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
+    """The ``n``-th derivative of digamma; ``n`` must have an integer dtype."""
+    order = asarray_operand("polygamma", n)
+    if not dtypes.is_integer(order.dtype):
+        raise JaxtypedValueError(f"Argument `n` to polygamma must be of integer type. Got dtype {order.dtype.name}.")
+    m, a = _inexact("polygamma", n, x)
+    _real_only("polygamma", a)
+    return ls.polygamma(m, a)
+
+
+def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
+    """The Hurwitz zeta function ``sum_k (q + k) ** -x`` (``q`` is required:
+    the Riemann zeta function is not implemented, as in JAX)."""
+    if q is None:
+        raise NotImplementedError(
+            "Riemann zeta function not implemented; pass q != None to compute the Hurwitz Zeta function."
+        )
+    s, a = _inexact("zeta", x, q)
+    return ls.zeta(s, a)
+
+
+def betaln(a: ArrayLike, b: ArrayLike) -> Array:
+    """``log |B(a, b)|``, the log of the beta function."""
+    p, q = _inexact("betaln", a, b)
+    return la.sub(la.add(ls.lgamma(p), ls.lgamma(q)), ls.lgamma(la.add(p, q)))
+
+
+def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized incomplete beta function ``I_x(a, b)``."""
+    p, q, t = _inexact("betainc", a, b, x)
+    _real_only("betainc", t)
+    return ls.betainc(p, q, t)
+
+
+def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized lower incomplete gamma function ``P(a, x)``."""
+    p, t = _inexact("gammainc", a, x)
+    return ls.igamma(p, t)
+
+
+def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized upper incomplete gamma function ``Q(a, x)``."""
+    p, t = _inexact("gammaincc", a, x)
+    return ls.igammac(p, t)
+
+
+def i0e(x: ArrayLike) -> Array:
+    """``exp(-|x|) I0(x)``."""
+    (a,) = _inexact("i0e", x)
+    return ls.bessel_i0e(a)
+
+
+def i1e(x: ArrayLike) -> Array:
+    """``exp(-|x|) I1(x)``."""
+    (a,) = _inexact("i1e", x)
+    return ls.bessel_i1e(a)
+
+
+def i0(x: ArrayLike) -> Array:
+    """The modified Bessel function of order 0."""
+    (a,) = _inexact("i0", x)
+    return la.mul(lt.exp(la.abs(a)), ls.bessel_i0e(a))
+
+
+def i1(x: ArrayLike) -> Array:
+    """The modified Bessel function of order 1."""
+    (a,) = _inexact("i1", x)
+    return la.mul(lt.exp(la.abs(a)), ls.bessel_i1e(a))
+
+
+def factorial(n: ArrayLike, exact: bool = False) -> Array:
+    """``n!`` as ``Gamma(n + 1)`` (0 for negative ``n``); ``exact=True`` is
+    not implemented (as in JAX)."""
+    if exact:
+        raise NotImplementedError("factorial with exact=True")
+    (a,) = _inexact("factorial", n)
+    return ju.where(lcmp.lt(a, _like(a, 0)), 0, lt.exp(ls.lgamma(la.add(a, _like(a, 1)))))
+
+
+def multigammaln(a: ArrayLike, d: int) -> Array:
+    """The log of the multivariate gamma function of dimension ``d``."""
+    if not is_int(d):
+        raise JaxtypedTypeError(f"multigammaln: d must be a concrete int, got {type(d).__name__}")
+    x, dim = _inexact("multigammaln", a, d)
+    constant = la.mul(la.mul(la.mul(_like(x, 0.25), dim), la.sub(dim, _like(x, 1))), _like(x, math.log(math.pi)))
+    total = jr.sum(
+        ls.lgamma(ju.subtract(expand_dims(x, (x.ndim,)), np.arange(int(d), dtype=x.dtype) / 2)), axis=-1
+    )
+    return ju.add(total, constant)
+
+
+# === xlogy, xlog1py, entr: JAX's derivative rules ===
+
+
+def _xlog_fun(log: Callable[[Array], Array]) -> Callable[[Array, Array], Array]:
+    def fun(x: Array, y: Array) -> Array:
+        # 0 * log(0) is 0; a NaN y still propagates (SciPy's convention).
+        keep = lcmp.bitwise_or(lcmp.ne(x, _like(x, 0)), ju.isnan(y))
+        return ju.where(keep, ju.multiply(x, log(y)), 0)
+
+    return fun
+
+
+def _xlogy_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
+    (x, y), (dx, dy) = primals, tangents
+    out = _xlogy_core(x, y)
+    slope = ju.add(ju.multiply(dx, lt.log(y)), ju.divide(ju.multiply(dy, x), y))
+    return out, convert_to(ju.multiply(slope, _like(out, 1)), out.dtype, weak_type=out.weak_type)
+
+
+def _xlog1py_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
+    (x, y), (dx, dy) = primals, tangents
+    out = _xlog1py_core(x, y)
+    slope = ju.add(ju.multiply(dx, lt.log1p(y)), ju.divide(ju.multiply(dy, x), ju.add(y, 1)))
+    return out, convert_to(ju.multiply(slope, _like(out, 1)), out.dtype, weak_type=out.weak_type)
+
+
+_xlogy_core = custom_jvp(_xlog_fun(lt.log))
+_xlogy_core.defjvp(_xlogy_jvp)
+_xlog1py_core = custom_jvp(_xlog_fun(lt.log1p))
+_xlog1py_core.defjvp(_xlog1py_jvp)
+
+
+def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
+    """``x * log(y)``, 0 where ``x == 0`` (unless ``y`` is NaN); JAX's
+    derivative ``(dx log y + dy x / y)``."""
+    a, b = _inexact("xlogy", x, y)
+    return _xlogy_core(a, b)
+
+
+def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
+    """``x * log1p(y)``, 0 where ``x == 0`` (unless ``y`` is NaN); JAX's
+    derivative ``(dx log1p y + dy x / (1 + y))``."""
+    a, b = _inexact("xlog1py", x, y)
+    return _xlog1py_core(a, b)
+
+
+def _xlogx(x: Array) -> Array:
+    return _xlogy_core(x, x)
+
+
+def _xlogx_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+    (x,), (dx,) = primals, tangents
+    return _xlogx_core(x), la.mul(dx, la.add(lt.log(x), _like(x, 1)))
+
+
+_xlogx_core = custom_jvp(_xlogx)
+_xlogx_core.defjvp(_xlogx_jvp)
+
+
+def entr(x: ArrayLike) -> Array:
+    """The entropy ``-x log x`` (0 at 0, ``-inf`` for negative ``x``), with
+    JAX's derivative ``-(log x + 1)``."""
+    (a,) = _inexact("entr", x)
+    _real_only("entr", a)
+    return select_n(lcmp.lt(a, _like(a, 0)), la.neg(_xlogx_core(a)), full_like_aval(a.aval, -math.inf))
+
+
+# === the normal distribution: ndtr, ndtri, log_ndtr ===
+
+
+def _float_only(name: str, x: ArrayLike) -> Array:
+    arr = asarray(x)
+    if arr.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise JaxtypedTypeError(f"{name}: x.dtype={arr.dtype.name} is not supported (float32 or float64)")
+    return arr
+
+
+def _ndtr(x: Array) -> Array:
+    # erfc keeps the digits of both tails (1 - erf would lose the left one).
+    return la.mul(_like(x, 0.5), ls.erfc(la.mul(x, _like(x, -1 / math.sqrt(2)))))
+
+
+def ndtr(x: ArrayLike) -> Array:
+    """The standard normal CDF (float32 and float64 only, as in JAX)."""
+    return _ndtr(_float_only("ndtr", x))
+
+
+def _norm_logpdf(x: Array) -> Array:
+    return la.sub(la.mul(la.mul(x, x), _like(x, -0.5)), _like(x, 0.5 * math.log(2 * math.pi)))
+
+
+def _log_ndtr_value(x: Array, series_order: int) -> Array:
+    # Three segments: log(ndtr) in the middle; -ndtr(-x) (log1p of a tiny
+    # number) far right; the asymptotic series of the left tail far left.
+    lower, upper = (-20.0, 8.0) if x.dtype == np.dtype(np.float64) else (-10.0, 5.0)
+    lo, up = _like(x, lower), _like(x, upper)
+    right = lcmp.gt(x, up)
+    middle = lcmp.gt(x, lo)
+    # Unchosen branches get safe arguments, so that no NaN reaches a
+    # derivative through a select.
+    value = _ndtr(ju.where(right, la.neg(x), la.max(x, lo)))
+    tail = _log_ndtr_tail(la.min(x, lo), series_order)
+    return ju.where(right, la.neg(value), ju.where(middle, lt.log(value), tail))
+
+
+def _log_ndtr_tail(x: Array, series_order: int) -> Array:
+    """log ndtr(x) for very negative x: the Mills-ratio asymptotic series."""
+    x2 = la.mul(x, x)
+    log_scale = la.sub(la.sub(la.mul(x2, _like(x, -0.5)), lt.log(la.neg(x))), _like(x, 0.5 * math.log(2 * math.pi)))
+    total = full_like_aval(x.aval, 1)
+    power = x2
+    double_factorial = 1
+    for n in range(1, series_order + 1):
+        double_factorial *= 2 * n - 1
+        term = la.div(_like(x, float(double_factorial)), power)
+        total = la.sub(total, term) if n % 2 else la.add(total, term)
+        power = la.mul(power, x2)
+    return la.add(log_scale, lt.log(total))
+
+
+def _log_ndtr_jvp(series_order: int, primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+    (x,), (dx,) = primals, tangents
+    out = _log_ndtr_core(x, series_order)
+    return out, la.mul(dx, lt.exp(la.sub(_norm_logpdf(x), out)))
+
+
+# JAX's derivative: pdf / cdf = exp(logpdf - log_ndtr), finite in both tails.
+_log_ndtr_core = custom_jvp(_log_ndtr_value, nondiff_argnums=(1,))
+_log_ndtr_core.defjvp(_log_ndtr_jvp)
+
+
+def log_ndtr(x: ArrayLike, series_order: int = 3) -> Array:
+    """``log(ndtr(x))``, accurate in both tails (an asymptotic series of
+    ``series_order`` terms below -20, or -10 in float32)."""
+    if not is_int(series_order):
+        raise JaxtypedTypeError("series_order must be a Python integer.")
+    if series_order < 0:
+        raise JaxtypedValueError("series_order must be non-negative.")
+    if series_order > 30:
+        raise JaxtypedValueError("series_order must be <= 30.")
+    return _log_ndtr_core(_float_only("log_ndtr", x), int(series_order))
+
+
+def _ndtri_value(p: Array) -> Array:
+    # The centre: sqrt(2) erfinv(2p - 1). The tails (p or 1 - p below
+    # exp(-2)): Newton steps on log ndtr from the asymptotic first guess
+    # -sqrt(-2 log p), which keeps relative accuracy down to the smallest p.
+    small = ju.where(lcmp.gt(p, _like(p, 0.5)), la.sub(_like(p, 1), p), p)
+    safe = ju.where(lcmp.gt(small, _like(p, 0)), small, _like(p, 0.5))
+    centre = la.mul(_like(p, math.sqrt(2)), ls.erf_inv(la.sub(la.mul(p, _like(p, 2)), _like(p, 1))))
+    log_p = lt.log(safe)
+    z = lt.sqrt(la.mul(log_p, _like(p, -2)))
+    x = la.neg(la.sub(z, la.div(lt.log(la.mul(z, _like(p, 2 * math.pi))), la.mul(z, _like(p, 2)))))
+    x = la.min(x, _like(p, -1))
+    for _ in range(4):
+        value = _log_ndtr_value(x, 3)
+        x = la.sub(x, la.mul(la.sub(value, log_p), lt.exp(la.sub(value, _norm_logpdf(x)))))
+    tail = ju.where(lcmp.gt(p, _like(p, 0.5)), la.neg(x), x)
+    in_tail = lcmp.lt(small, _like(p, math.exp(-2)))
+    x = ju.where(in_tail, tail, centre)
+    x = ju.where(lcmp.eq(p, _like(p, 0)), -math.inf, ju.where(lcmp.eq(p, _like(p, 1)), math.inf, x))
+    outside = lcmp.bitwise_or(lcmp.lt(p, _like(p, 0)), lcmp.gt(p, _like(p, 1)))
+    return ju.where(lcmp.bitwise_or(outside, ju.isnan(p)), math.nan, x)
+
+
+def _ndtri_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
+    (p,), (dp,) = primals, tangents
+    x = _ndtri_core(p)
+    slope = lt.exp(la.neg(_norm_logpdf(x)))
+    # JAX's value: 0 at p = 0 and p = 1 (its composition selects constants there).
+    edge = lcmp.bitwise_or(lcmp.eq(p, _like(p, 0)), lcmp.eq(p, _like(p, 1)))
+    return x, la.mul(dp, ju.where(edge, 0, slope))
+
+
+_ndtri_core = custom_jvp(_ndtri_value)
+_ndtri_core.defjvp(_ndtri_jvp)
+
+
+def ndtri(p: ArrayLike) -> Array:
+    """The inverse of ``ndtr`` (float32 and float64 only, as in JAX)."""
+    return _ndtri_core(_float_only("ndtri", p))

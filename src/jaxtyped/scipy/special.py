@@ -1,0 +1,49 @@
+"""Special functions (JAX's ``jax.scipy.special``), with JAX's derivative
+rules where JAX defines its own (``logsumexp``, ``xlogy``, ``xlog1py``,
+``entr``, ``logit``, ``log_ndtr``, ``softmax``).
+
+Example:
+    >>> import jaxtyped.scipy.special as sp
+    >>> sp.logsumexp(sp.xlogy(0.0, 0.0))
+    Array(0., dtype=float32, weak_type=True)
+"""
+
+from jaxtyped._src.scipy.special import (
+    betainc,
+    betaln,
+    digamma,
+    entr,
+    erf,
+    erfc,
+    erfinv,
+    expit,
+    factorial,
+    gamma,
+    gammainc,
+    gammaincc,
+    gammaln,
+    gammasgn,
+    i0,
+    i0e,
+    i1,
+    i1e,
+    log_ndtr,
+    logit,
+    logsumexp,
+    multigammaln,
+    ndtr,
+    ndtri,
+    polygamma,
+    xlog1py,
+    xlogy,
+    zeta,
+)
+from jaxtyped._src.scipy.special import special_log_softmax as log_softmax
+from jaxtyped._src.scipy.special import special_softmax as softmax
+
+__all__ = [
+    "betainc", "betaln", "digamma", "entr", "erf", "erfc", "erfinv", "expit", "factorial",
+    "gamma", "gammainc", "gammaincc", "gammaln", "gammasgn", "i0", "i0e", "i1", "i1e",
+    "log_ndtr", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri",
+    "polygamma", "softmax", "xlog1py", "xlogy", "zeta",
+]  # fmt: skip
