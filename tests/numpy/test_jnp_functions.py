@@ -1133,6 +1133,61 @@ ELSEWHERE = {
     # einsum family
     "einsum": "test_jnp_einsum.py", "einsum_path": "test_jnp_einsum.py",
     "logaddexp2": "test_jnp_custom_derivatives.py", "sinc": "test_jnp_custom_derivatives.py",
+    # advanced indexing family
+    "argwhere": "test_jnp_index_functions.py", "c_": "test_jnp_index_functions.py",
+    "choose": "test_jnp_index_functions.py", "compress": "test_jnp_index_functions.py",
+    "diag_indices": "test_jnp_index_functions.py", "diag_indices_from": "test_jnp_index_functions.py",
+    "extract": "test_jnp_index_functions.py", "fill_diagonal": "test_jnp_index_functions.py",
+    "flatnonzero": "test_jnp_index_functions.py", "index_exp": "test_jnp_index_functions.py",
+    "indices": "test_jnp_index_functions.py", "ix_": "test_jnp_index_functions.py",
+    "mask_indices": "test_jnp_index_functions.py", "mgrid": "test_jnp_index_functions.py",
+    "nonzero": "test_jnp_index_functions.py", "ogrid": "test_jnp_index_functions.py",
+    "piecewise": "test_jnp_index_functions.py", "place": "test_jnp_index_functions.py",
+    "put": "test_jnp_index_functions.py", "put_along_axis": "test_jnp_index_functions.py",
+    "r_": "test_jnp_index_functions.py", "ravel_multi_index": "test_jnp_index_functions.py",
+    "s_": "test_jnp_index_functions.py", "select": "test_jnp_index_functions.py",
+    "take": "test_jnp_index_functions.py", "take_along_axis": "test_jnp_index_functions.py",
+    "tril_indices": "test_jnp_index_functions.py", "tril_indices_from": "test_jnp_index_functions.py",
+    "triu_indices": "test_jnp_index_functions.py", "triu_indices_from": "test_jnp_index_functions.py",
+    "unravel_index": "test_jnp_index_functions.py",
+    # sorting family
+    **{name: "test_jnp_sorting.py" for name in (
+        "argpartition", "argsort", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum", "digitize",
+        "lexsort", "nancumprod", "nancumsum", "partition", "searchsorted", "sort", "sort_complex",
+        "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+    )},
+    # math, statistics, logic, set and polynomial functions, dtype names, printing and I/O family
+    **{name: "test_jnp_math_extra.py" for name in (
+        "acos", "acosh", "allclose", "angle", "array_equal", "array_equiv", "asin", "asinh", "atan",
+        "atan2", "atanh", "bitwise_count", "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift",
+        "can_cast", "copysign", "diff", "ediff1d", "fabs", "float_power", "fmax", "fmin", "frexp", "gcd",
+        "gradient", "heaviside", "i0", "interp", "iscomplex", "iscomplexobj", "isclose", "isdtype",
+        "isneginf", "isposinf", "isreal", "isrealobj", "isscalar", "iterable", "lcm", "ldexp", "modf",
+        "nan_to_num", "nextafter", "signbit", "spacing", "trapezoid", "unwrap",
+    )},
+    **{name: "test_jnp_statistics.py" for name in (
+        "average", "bincount", "corrcoef", "count_nonzero", "cov", "histogram", "histogram2d",
+        "histogram_bin_edges", "histogramdd", "median", "nanargmax", "nanargmin", "nanmax", "nanmean",
+        "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
+        "percentile", "ptp", "quantile", "std", "var",
+    )},
+    **{name: "test_jnp_setops_poly_io.py" for name in (
+        "array_repr", "array_str", "frompyfunc", "get_printoptions", "intersect1d", "isin", "load",
+        "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub", "polyval",
+        "printoptions", "roots", "save", "savez", "set_printoptions", "setdiff1d", "setxor1d", "union1d",
+    )},
+    # array manipulation family
+    **{name: "test_jnp_manipulation.py" for name in (
+        "append", "apply_along_axis", "apply_over_axes", "array_split", "astype", "atleast_1d",
+        "atleast_2d", "atleast_3d", "bartlett", "blackman", "block", "broadcast_arrays",
+        "broadcast_shapes", "column_stack", "concat", "copy", "cross", "delete", "diag", "diagflat",
+        "diagonal", "dsplit", "dstack", "flip", "fliplr", "flipud", "from_dlpack", "frombuffer",
+        "fromfunction", "fromiter", "fromstring", "geomspace", "hamming", "hanning", "hsplit",
+        "hstack", "insert", "kaiser", "kron", "logspace", "matrix_transpose", "matvec", "meshgrid",
+        "packbits", "pad", "permute_dims", "repeat", "resize", "roll", "rollaxis", "rot90", "split",
+        "tile", "trace", "tri", "tril", "trim_zeros", "triu", "unpackbits", "unstack", "vander",
+        "vecdot", "vecmat", "vsplit", "vstack",
+    )},
 }  # fmt: skip
 
 
