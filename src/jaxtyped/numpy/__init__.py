@@ -304,6 +304,112 @@ from jaxtyped._src.numpy.sorting import (
 # windowed reductions and convolutions family
 from jaxtyped._src.numpy.convolve import convolve, correlate
 
+# math, statistics, logic, set and polynomial functions, dtype names, printing and I/O family
+from jaxtyped._src.numpy.calculus import diff, ediff1d, gradient, interp, trapezoid, unwrap
+from jaxtyped._src.numpy.histograms import bincount, histogram, histogram2d, histogram_bin_edges, histogramdd
+from jaxtyped._src.numpy.io import array_repr, array_str, get_printoptions, load, printoptions, save, savez, set_printoptions
+from jaxtyped._src.numpy.logic import (
+    allclose,
+    array_equal,
+    array_equiv,
+    can_cast,
+    iscomplex,
+    iscomplexobj,
+    isclose,
+    isdtype,
+    isneginf,
+    isposinf,
+    isreal,
+    isrealobj,
+    isscalar,
+    iterable,
+    signbit,
+)
+from jaxtyped._src.numpy.math_extra import (
+    acos,
+    acosh,
+    angle,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    bitwise_count,
+    bitwise_invert,
+    bitwise_left_shift,
+    bitwise_right_shift,
+    copysign,
+    fabs,
+    float_power,
+    fmax,
+    fmin,
+    frexp,
+    gcd,
+    heaviside,
+    i0,
+    lcm,
+    ldexp,
+    modf,
+    nan_to_num,
+    nextafter,
+    spacing,
+)
+from jaxtyped._src.numpy.polynomial import (
+    poly,
+    polyadd,
+    polyder,
+    polydiv,
+    polyfit,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+    roots,
+)
+from jaxtyped._src.numpy.scalar_types import (
+    ComplexWarning,
+    bool,
+    cdouble,
+    character,
+    complex_,
+    csingle,
+    double,
+    flexible,
+    float_,
+    frompyfunc,
+    int_,
+    object_,
+    single,
+    ufunc,
+    uint,
+)
+from jaxtyped._src.numpy.setops import intersect1d, isin, setdiff1d, setxor1d, union1d
+from jaxtyped._src.numpy.statistics import (
+    average,
+    corrcoef,
+    count_nonzero,
+    cov,
+    median,
+    nanargmax,
+    nanargmin,
+    nanmax,
+    nanmean,
+    nanmedian,
+    nanmin,
+    nanpercentile,
+    nanprod,
+    nanquantile,
+    nanstd,
+    nansum,
+    nanvar,
+    percentile,
+    ptp,
+    quantile,
+    std,
+    var,
+)
+from jaxtyped._src.numpy.vectorize import vectorize
+
 pi: float = _np.pi
 e: float = _np.e
 inf: float = _np.inf
@@ -311,9 +417,6 @@ nan: float = _np.nan
 euler_gamma: float = _np.euler_gamma
 newaxis: None = None
 
-
-# windowed reductions and convolutions family
-from jaxtyped._src.numpy.convolve import convolve, correlate
 
 __all__ = [
     "Array", "ScalarType", "abs", "absolute", "add", "all", "amax", "amin", "any", "arange",
@@ -354,12 +457,26 @@ __all__ = [
     "sort_complex", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
     # windowed reductions and convolutions family
     "convolve", "correlate",
+    # math, statistics, logic, set and polynomial functions, dtype names, printing and I/O family
+    "ComplexWarning", "acos", "acosh", "allclose", "angle", "array_equal", "array_equiv",
+    "array_repr", "array_str", "asin", "asinh", "atan", "atan2", "atanh", "average", "bincount",
+    "bitwise_count", "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift", "bool",
+    "can_cast", "cdouble", "character", "complex_", "copysign", "corrcoef", "count_nonzero",
+    "cov", "csingle", "diff", "double", "ediff1d", "fabs", "flexible", "float_", "float_power",
+    "fmax", "fmin", "frexp", "frompyfunc", "gcd", "get_printoptions", "gradient", "heaviside",
+    "histogram", "histogram2d", "histogram_bin_edges", "histogramdd", "i0", "int_", "interp",
+    "intersect1d", "iscomplex", "iscomplexobj", "isclose", "isdtype", "isin", "isneginf",
+    "isposinf", "isreal", "isrealobj", "isscalar", "iterable", "lcm", "ldexp", "load", "median",
+    "modf", "nan_to_num", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian", "nanmin",
+    "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar", "nextafter",
+    "object_", "percentile", "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint",
+    "polymul", "polysub", "polyval", "printoptions", "ptp", "quantile", "roots", "save", "savez",
+    "set_printoptions", "setdiff1d", "setxor1d", "signbit", "single", "spacing", "std",
+    "trapezoid", "ufunc", "uint", "union1d", "unwrap", "var", "vectorize",
     # advanced indexing family
     "argwhere", "c_", "choose", "compress", "diag_indices", "diag_indices_from", "extract",
     "fill_diagonal", "flatnonzero", "index_exp", "indices", "ix_", "mask_indices", "mgrid",
     "nonzero", "ogrid", "piecewise", "place", "put", "put_along_axis", "r_", "ravel_multi_index",
     "s_", "select", "take", "take_along_axis", "tril_indices", "tril_indices_from", "triu_indices",
     "triu_indices_from", "unravel_index",
-    # windowed reductions and convolutions family
-    "convolve", "correlate",
 ]
