@@ -24,6 +24,7 @@ import pytest
 
 import jaxtyped
 from jaxtyped import lax, tree, tree_util
+from jaxtyped import nn  # einsum family
 from jaxtyped import numpy as jnp
 
 Kind = Literal["pass", "reveal", "fail"]
@@ -76,6 +77,9 @@ def required_names() -> tuple[str, ...]:
     names += [f"jaxtyped.tree_util.{n}" for n in tree_util_functions()]
     names += [f"jaxtyped.tree.{n}" for n in TREE]
     names += [f"jaxtyped.numpy.{n}" for family in NUMPY_FAMILIES.values() for n in family]
+    # einsum family: every jaxtyped.nn function, and einsum with its ufuncs
+    names += [f"jaxtyped.nn.{n}" for n in nn.__all__]
+    names += [f"jaxtyped.numpy.{n}" for n in ("einsum", "einsum_path", "logaddexp2", "sinc")]
     return tuple(names)
 
 
@@ -188,6 +192,7 @@ def suite_sources(kind: Kind) -> tuple[str, ...]:
 def test_required_names_exist() -> None:
     modules = {"jaxtyped": jaxtyped, "jaxtyped.lax": lax, "jaxtyped.numpy": jnp, "jaxtyped.tree": tree}
     modules["jaxtyped.tree_util"] = tree_util
+    modules["jaxtyped.nn"] = nn  # einsum family
     for name in required_names():
         module, _, attr = name.rpartition(".")
         assert hasattr(modules[module], attr), f"{name} is listed but does not exist"
