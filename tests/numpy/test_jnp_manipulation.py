@@ -332,6 +332,13 @@ def test_trim_zeros_matches_jax_outside_jit(values: list[float], trim: str) -> N
         jt.jit(jnp.trim_zeros)(jnp.asarray(filt))
 
 
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1), -1])
+@pytest.mark.parametrize("trim", ["fb", "f", "b"])
+def test_trim_zeros_2d_matches_jax(axis: Any, trim: str) -> None:
+    filt = np.array([[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 2, 0]], np.int32)
+    assert_same(jnp.trim_zeros(jnp.asarray(filt), trim, axis), jax.numpy.trim_zeros(jax.numpy.asarray(filt), trim, axis))
+
+
 def test_windows_reject_a_float_length() -> None:
     # Stricter than JAX (which computes a window of int(M) points): M counts points.
     for window in (jnp.bartlett, jnp.blackman, jnp.hamming, jnp.hanning):

@@ -990,20 +990,24 @@ def resize(a: ArrayLike, new_shape: ShapeLike) -> Array:
     return ls.reshape(_along(tile(x, copies), 0, 0, size), dims)
 
 
-def trim_zeros(filt: ArrayLike, trim: str = "fb") -> Array:
-    """The 1-d ``filt`` without leading (``'f'``) and/or trailing (``'b'``)
-    zeros (needs concrete values, as in JAX)."""
+def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: int | Sequence[int] | None = None) -> Array:
+    """``filt`` without leading (``'f'``) and/or trailing (``'b'``) zeros
+    along ``axis`` (all axes by default: the bounding box of the nonzero
+    elements); needs concrete values, as in JAX."""
     x = asarray_operand("trim_zeros", filt)
-    if x.ndim != 1:
-        raise JaxtypedValueError(f"jnp.trim_zeros: filt must be 1-d, got {x.aval.str_short()}")
-    host = _concrete_host("trim_zeros", "filt", x)
-    nonzero = np.flatnonzero(host)
-    if nonzero.size == 0:
-        return _along(x, 0, 0, 0)
+    host = _concrete_host("trim_zeros", "filt", x) != 0
+    axes = range(x.ndim) if axis is None else canonicalize_axes(axis_tuple(axis, "jnp.trim_zeros axis"), x.ndim, where="jnp.trim_zeros axis")
     mode = trim.lower()
-    start = int(nonzero[0]) if "f" in mode else 0
-    stop = int(nonzero[-1]) + 1 if "b" in mode else x.shape[0]
-    return _along(x, 0, start, stop)
+    for ax in axes:
+        others = tuple(i for i in range(x.ndim) if i != ax)
+        nonzero = np.flatnonzero(host.any(axis=others) if others else host)
+        if nonzero.size == 0:
+            start = stop = 0
+        else:
+            start = int(nonzero[0]) if "f" in mode else 0
+            stop = int(nonzero[-1]) + 1 if "b" in mode else x.shape[ax]
+        x = _along(x, ax, start, stop)
+    return x
 
 
 # === applying functions along axes ===
