@@ -151,6 +151,34 @@ from jaxtyped._src.lax.special import (
     zeta,
 )
 
+# lax extras family
+from jaxtyped._src.api_solvers import custom_linear_solve, custom_root
+from jaxtyped._src.lax.bitwise_misc import bitcast_convert_type, optimization_barrier
+from jaxtyped._src.lax.convenience import (
+    associative_scan,
+    batch_matmul,
+    broadcast_like,
+    broadcast_shapes,
+    broadcast_to_rank,
+    collapse,
+    dtype,
+    dynamic_update_index_in_dim,
+    dynamic_update_slice_in_dim,
+    empty,
+    full,
+    full_like,
+    index_in_dim,
+    index_take,
+    select,
+    split,
+    stack,
+    tile,
+    unstack,
+)
+from jaxtyped._src.lax.dot import DotDimensionNumbers, Precision, PrecisionLike
+from jaxtyped._src.lax.reduce_general import reduce
+from jaxtyped._src.lax.reductions import reduce_and, reduce_or, reduce_xor
+
 __all__ = [
     "cond", "switch", "while_loop", "fori_loop", "scan", "map",
     "RoundingMethod", "abs", "complex", "conj", "imag", "real", "acos", "acosh", "add", "argmax", "argmin", "asin", "asinh",
@@ -178,4 +206,10 @@ __all__ = [
     "population_count", "random_gamma_grad", "reciprocal", "reduce_precision", "square", "zeta",
     # advanced indexing family
     "scatter_apply", "scatter_max", "scatter_min", "scatter_mul", "scatter_sub",
+    # lax extras family
+    "associative_scan", "batch_matmul", "bitcast_convert_type", "broadcast_like", "broadcast_shapes",
+    "broadcast_to_rank", "collapse", "custom_linear_solve", "custom_root", "DotDimensionNumbers", "dtype",
+    "dynamic_update_index_in_dim", "dynamic_update_slice_in_dim", "empty", "full", "full_like",
+    "index_in_dim", "index_take", "optimization_barrier", "Precision", "PrecisionLike", "reduce",
+    "reduce_and", "reduce_or", "reduce_xor", "select", "split", "stack", "tile", "unstack",
 ]

@@ -5,6 +5,7 @@ rhs_batch))``. The result's axes are the batch axes, then the lhs free
 axes, then the rhs free axes, as in XLA.
 """
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, final
@@ -25,10 +26,70 @@ from jaxtyped._src.lax.structural import moveaxis, transpose
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
 from jaxtyped._src.util import prod
 
-__all__ = ["DotGeneral", "DotDimensionNumbers", "dot_general", "dot"]
+__all__ = [
+    "DotGeneral", "DotDimensionNumbers", "dot_general", "dot",
+    # lax extras family: precision
+    "Precision", "PrecisionLike", "canonicalize_precision",
+]
 
 # ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))
 DotDimensionNumbers = tuple[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+class Precision(enum.Enum):
+    """Precision of matrix products on accelerators (JAX's
+    ``lax.Precision``); also constructed from its string forms
+    (``'default'``/``'bfloat16'``/``'fastest'``, ``'high'``/``'tensorfloat32'``,
+    ``'highest'``/``'float32'``). CPU computes at full precision whatever
+    is asked, as JAX does there."""
+
+    DEFAULT = 0
+    HIGH = 1
+    HIGHEST = 2
+
+    @classmethod
+    def _missing_(cls, value: object) -> "Precision | None":
+        names = {
+            "default": cls.DEFAULT, "bfloat16": cls.DEFAULT, "fastest": cls.DEFAULT,
+            "high": cls.HIGH, "tensorfloat32": cls.HIGH, "bfloat16_3x": cls.HIGH,
+            "highest": cls.HIGHEST, "float32": cls.HIGHEST,
+        }
+        return names.get(value) if isinstance(value, str) else None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# What ``precision`` parameters accept (JAX's ``lax.PrecisionLike``, without
+# its dot-algorithm forms).
+PrecisionLike = None | str | Precision | tuple[str, str] | tuple[Precision, Precision]
+
+
+def canonicalize_precision(precision: PrecisionLike, where: str = "lax.dot_general") -> tuple[Precision, Precision] | None:
+    """``precision`` as a pair of :class:`Precision` values (None stays
+    None); JAX's rule and its ValueError for anything else."""
+    if precision is None:
+        return None
+    if isinstance(precision, (str, Precision)):
+        try:
+            one = Precision(precision)
+        except ValueError:
+            pass
+        else:
+            return (one, one)
+    if isinstance(precision, tuple) and len(precision) == 2:
+        first, second = precision
+        same_kind = all(isinstance(p, str) for p in precision) or all(isinstance(p, Precision) for p in precision)
+        if same_kind:
+            try:
+                return (Precision(first), Precision(second))
+            except ValueError:
+                pass
+    raise JaxtypedValueError(
+        f"{where}: precision must be None, a lax.Precision, one of its names ('default', 'high', 'highest', "
+        f"'bfloat16', 'tensorfloat32', 'float32', 'fastest'), or a pair of Precision values or of names; "
+        f"got {precision!r}"
+    )
 
 
 def _free(ndim: int, contract: tuple[int, ...], batch: tuple[int, ...]) -> tuple[int, ...]:
@@ -286,17 +347,19 @@ def dot_general(
     lhs: ArrayLike,
     rhs: ArrayLike,
     dimension_numbers: Sequence[Sequence[Sequence[int]]],
-    precision: None = None,
+    precision: PrecisionLike = None,
     preferred_element_type: "dtypes.DTypeLike | None" = None,
 ) -> Array:
-    """General dot product (JAX's ``lax.dot_general``)."""
+    """General dot product (JAX's ``lax.dot_general``); ``precision`` is
+    checked and, on CPU, has no effect."""
+    canonicalize_precision(precision)
     a = operand(lhs, "lax.dot_general lhs")
     b = operand(rhs, "lax.dot_general rhs")
     preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type))
     return bind1(DotGeneral(_numbers(dimension_numbers), None, preferred), a, b)
 
 
-def dot(lhs: ArrayLike, rhs: ArrayLike, precision: None = None, preferred_element_type: "dtypes.DTypeLike | None" = None) -> Array:
+def dot(lhs: ArrayLike, rhs: ArrayLike, precision: PrecisionLike = None, preferred_element_type: "dtypes.DTypeLike | None" = None) -> Array:
     """Vector/matrix products of rank-1 and rank-2 operands (JAX's ``lax.dot``)."""
     a = operand(lhs, "lax.dot lhs")
     b = operand(rhs, "lax.dot rhs")

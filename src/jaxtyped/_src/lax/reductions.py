@@ -26,6 +26,8 @@ from jaxtyped._src.util import canonicalize_axis, prod
 __all__ = [
     "ReduceSum", "ReduceProd", "ReduceMax", "ReduceMin", "ArgMax", "ArgMin",
     "reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "argmax", "argmin",
+    # lax extras family: logical reductions
+    "ReduceAnd", "ReduceOr", "ReduceXor", "reduce_and", "reduce_or", "reduce_xor",
 ]
 
 _ORDERED: frozenset[Kind] = frozenset({"bool", "int", "uint", "float"})
@@ -442,3 +444,111 @@ def argmin(operand_: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> A
     (ax,) = _reduce_axes("argmin", x, (axis,))
     return bind1(ArgMin((ax,), dtypes.canonicalize_dtype(dtypes.dtype(index_dtype))), x)
 
+
+
+# === lax extras family: logical reductions (bool and integer operands) ===
+
+_LOGICAL: frozenset[Kind] = frozenset({"bool", "int", "uint"})
+
+
+class _LogicalReduction(_Reduction):
+    """A bitwise reduction; no derivative (integer and bool operands)."""
+
+    __slots__ = ()
+    ufunc: ClassVar[np.ufunc]
+    combine: ClassVar[str]
+    identity: ClassVar[int]
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 1)
+        if kind_of(avals[0].dtype) not in self.accepts:
+            raise JaxtypedTypeError(
+                f"{self.name}: logical reduction requires operand dtype bool or int, got {avals[0].str_short()}"
+            )
+        return _Reduction.abstract_eval(self, avals)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
+        (x,) = args
+        start = np.array(self.identity).astype(x.dtype)
+        return (np.asarray(self.ufunc.reduce(x, axis=self.axes, initial=start, dtype=x.dtype)),)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        (x,) = args
+        start = np.array(self.identity).astype(x.aval.dtype)
+        return (_lower_reduce(ctx, x, self.axes, self.combine, start, out_avals[0]),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        out = bind1(self, primals[0])
+        return (out,), (Zero(out.aval.to_tangent_aval()),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ReduceAnd(_LogicalReduction):
+    """Bitwise (logical for bool) "and" over ``axes``."""
+
+    axes: tuple[int, ...]
+    name = "reduce_and"
+    accepts = _LOGICAL
+    ufunc = np.bitwise_and
+    combine = "stablehlo.and"
+    identity = -1  # all bits set; True for bool
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ReduceAnd":
+        return ReduceAnd(axes)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ReduceOr(_LogicalReduction):
+    """Bitwise (logical for bool) "or" over ``axes``."""
+
+    axes: tuple[int, ...]
+    name = "reduce_or"
+    accepts = _LOGICAL
+    ufunc = np.bitwise_or
+    combine = "stablehlo.or"
+    identity = 0
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ReduceOr":
+        return ReduceOr(axes)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ReduceXor(_LogicalReduction):
+    """Bitwise (logical for bool) "xor" over ``axes``."""
+
+    axes: tuple[int, ...]
+    name = "reduce_xor"
+    accepts = _LOGICAL
+    ufunc = np.bitwise_xor
+    combine = "stablehlo.xor"
+    identity = 0
+
+    def with_axes(self, axes: tuple[int, ...]) -> "ReduceXor":
+        return ReduceXor(axes)
+
+
+def reduce_and(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+    """Bitwise "and" over ``axes`` (JAX's ``lax.reduce_and``)."""
+    x = operand(operand_, "lax.reduce_and operand")
+    return bind1(ReduceAnd(_reduce_axes("reduce_and", x, axes)), x)
+
+
+def reduce_or(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+    """Bitwise "or" over ``axes`` (JAX's ``lax.reduce_or``)."""
+    x = operand(operand_, "lax.reduce_or operand")
+    return bind1(ReduceOr(_reduce_axes("reduce_or", x, axes)), x)
+
+
+def reduce_xor(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+    """Bitwise "xor" over ``axes`` (JAX's ``lax.reduce_xor``)."""
+    x = operand(operand_, "lax.reduce_xor operand")
+    return bind1(ReduceXor(_reduce_axes("reduce_xor", x, axes)), x)
