@@ -274,7 +274,27 @@ def _control_flow_rows() -> list[Row]:
     ]
 
 
+
+# windowed reductions and convolutions family: max/min pooling on distinct
+# values (ties are compared with JAX in test_lax_windowed.py).
+def _windowed_rows() -> list[Row]:
+    distinct = In((4, 5), values=tuple(np.random.default_rng(2).permutation(20) * 0.2 - 1.9))
+
+    def conv(o: Ops, a: Any, b: Any) -> Any:
+        return o.lax.conv_general_dilated(a, b, (1, 2), [(1, 0), (0, 1)], (1, 2), (2, 1), feature_group_count=2)
+
+    return [
+        Row("conv_general_dilated", "conv_general_dilated", k2(conv), (In((1, 4, 3, 3)), In((2, 2, 2, 2)))),
+        Row("reduce_window_sum", "reduce_window_sum",
+            k1(lambda o, a: o.lax.reduce_window(a, 0.0, o.lax.add, (2, 2), (1, 2), "SAME")), (In((4, 5)),)),
+        Row("reduce_window_max", "reduce_window_max",
+            k1(lambda o, a: o.lax.reduce_window(a, -np.inf, o.lax.max, (2, 3), (2, 1), [(1, 0), (0, 1)])), (distinct,)),
+        Row("reduce_window_min", "reduce_window_min",
+            k1(lambda o, a: o.lax.reduce_window(a, np.inf, o.lax.min, (3, 2), (1, 1), "VALID")), (distinct,)),
+    ]  # fmt: skip
+
 ROWS = [*_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows()]
+ROWS += _windowed_rows()
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
 NON_DIFFERENTIABLE: dict[str, str] = {

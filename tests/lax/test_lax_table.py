@@ -478,6 +478,42 @@ def _control_flow_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+# windowed reductions and convolutions family (more cases, ties, groups and
+# errors in test_lax_convolution.py and test_lax_windowed.py).
+def _conv_numbers(m: Any) -> Any:
+    numbers: Any = m.ConvGeneralDilatedDimensionNumbers
+    assert numbers is not None
+    return m.ConvDimensionNumbers((0, 3, 1, 2), (3, 2, 0, 1), (0, 3, 1, 2))
+
+
+def _windowed_rows() -> list[Row]:
+    x, k = Arg((2, 3, 5, 4)), Arg((4, 3, 2, 2))
+    nhwc, hwio = Arg((2, 5, 4, 6)), Arg((3, 2, 3, 4))
+    image = Arg((2, 6, 5))
+    pool = ((2, 2, 1), (2, 1, 1), "SAME")
+    return [
+        Row("conv_general_dilated", f2(lambda m, a, b: m.conv_general_dilated(a, b, (1, 2), [(1, 0), (1, 2)], (1, 2), (2, 1))),
+            (x, k), FI),
+        Row("conv_general_dilated_grouped", f2(lambda m, a, b: m.conv_general_dilated(
+            a, b, (1, 1), m.padtype_to_pads((5, 4), (3, 2), (1, 1), "SAME"),
+            dimension_numbers=m.conv_dimension_numbers(a.shape, b.shape, ("NHWC", "HWIO", "NHWC")), feature_group_count=2)),
+            (nhwc, hwio), F),
+        Row("conv_general_dilated_numbers", f2(lambda m, a, b: m.conv_general_dilated(
+            a, b, (2, 1), "VALID", dimension_numbers=_conv_numbers(m), batch_group_count=2)),
+            (nhwc, Arg((2, 2, 6, 4))), F),
+        Row("conv", f2(lambda m, a, b: m.conv(a, b, (1, 1), "SAME")), (x, k), FI),
+        Row("conv_with_general_padding", f2(lambda m, a, b: m.conv_with_general_padding(a, b, (2, 1), [(0, 1), (1, 1)], (1, 1), (1, 2))),
+            (x, k), F),
+        Row("conv_transpose", f2(lambda m, a, b: m.conv_transpose(a, b, (2, 2), "SAME")), (Arg((2, 5, 4, 3)), Arg((3, 2, 3, 4))), F),
+        Row("conv_general_dilated_patches", f1(lambda m, a: m.conv_general_dilated_patches(a, (2, 3), (1, 1), "VALID")), (x,), F),
+        Row("reduce_window_sum", f1(lambda m, a: m.reduce_window(a, 0.0, m.add, *pool)), (image,), F),
+        Row("reduce_window_max", f1(lambda m, a: m.reduce_window(a, -np.inf, m.max, *pool)), (image,), FI),
+        Row("reduce_window_min", f1(lambda m, a: m.reshape(m.reduce_window(a, np.inf, m.min, (2, 2, 1), (1, 2, 1), "VALID"),
+                                                         m.reduce_window_shape_tuple(a.shape, (2, 2, 1), (1, 2, 1), [(0, 0)] * 3))),
+            (image,), FI),
+    ]  # fmt: skip
+
+
 ROWS: list[Row] = [
     *_unary_rows(),
     *_arith_rows(),
@@ -488,6 +524,7 @@ ROWS: list[Row] = [
     *_conversion_rows(),
     *_slicing_rows(),
     *_control_flow_rows(),
+    *_windowed_rows(),
 ]
 BY_ID = {r.id: r for r in ROWS}
 

@@ -303,7 +303,28 @@ def _jit_cases() -> list[Case]:
     ]
 
 
+
+# windowed reductions and convolutions family
+def _windowed_cases() -> list[Case]:
+    def conv(**kwargs: Any) -> Fn:
+        return k2(lambda o, x, w: o.lax.conv_general_dilated(x, w, (2, 1), [(1, 0), (0, 2)], (1, 2), (2, 1), **kwargs))
+
+    return [
+        Case("conv", conv(), (In((2, 2, 4, 3)), In((3, 2, 2, 2))), F, ("conv_general_dilated",)),
+        Case("conv_feature_groups", conv(feature_group_count=2), (In((1, 4, 4, 3)), In((4, 2, 2, 2))), F,
+             ("conv_general_dilated",)),
+        Case("conv_batch_groups", conv(batch_group_count=2), (In((4, 2, 4, 3)), In((4, 2, 2, 2))), F,
+             ("conv_general_dilated",)),
+        Case("conv_nhwc_constant_kernel", k1(lambda o, x: o.lax.conv_general_dilated(
+            x, np.ones((2, 2, 3, 2), np.float32), (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))),
+            (In((1, 4, 3, 3)),), ("float32",), ("conv_general_dilated",)),
+        Case("reduce_window_sum", k1(lambda o, x: o.lax.reduce_window(x, 0.0, o.lax.add, (2, 3), (2, 1), [(1, 0), (1, 1)],
+                                                                       (1, 2), (2, 1))),
+             (In((4, 5)),), F, ("reduce_window_sum",)),
+    ]  # fmt: skip
+
 CASES = [*_elementwise_cases(), *_structural_cases(), *_slicing_cases(), *_dot_cases(), *_jit_cases()]
+CASES += _windowed_cases()
 PARAMS = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES for dtype in case.dtypes]
 COMPARED = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES if case.jax_compare for dtype in case.dtypes]
 FLOAT32 = [pytest.param(case, id=case.id) for case in CASES if "float32" in case.dtypes]
