@@ -469,6 +469,48 @@ class Array(ABC):
         """The last two axes swapped (a stack of matrices transposed)."""
         raise _not_installed("mT")
 
+    # --- math and statistics family ---
+
+    def var(
+        self,
+        axis: "Axis" = None,
+        dtype: "dtypes.DTypeLike | None" = None,
+        out: None = None,
+        ddof: int = 0,
+        keepdims: bool = False,
+        *,
+        where: "ArrayLike | None" = None,
+        correction: int | float | None = None,
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.var(self, ...)``: the variance over ``axis``."""
+        raise _not_installed("var")
+
+    def std(
+        self,
+        axis: "Axis" = None,
+        dtype: "dtypes.DTypeLike | None" = None,
+        out: None = None,
+        ddof: int = 0,
+        keepdims: bool = False,
+        *,
+        where: "ArrayLike | None" = None,
+        correction: int | float | None = None,
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.std(self, ...)``: the standard deviation over ``axis``."""
+        raise _not_installed("std")
+
+    def ptp(self, axis: "Axis" = None, out: None = None, keepdims: bool = False) -> "Array":
+        """Same as ``jaxtyped.numpy.ptp(self, ...)``: maximum minus minimum over ``axis``."""
+        raise _not_installed("ptp")
+
+    def round(self, decimals: int = 0, out: None = None) -> "Array":
+        """Same as ``jaxtyped.numpy.round(self, decimals)``."""
+        raise _not_installed("round")
+
+    def clip(self, min: "ArrayLike | None" = None, max: "ArrayLike | None" = None) -> "Array":  # noqa: A002 - JAX's names
+        """Same as ``jaxtyped.numpy.clip(self, min, max)``."""
+        raise _not_installed("clip")
+
     @property
     def itemsize(self) -> int:
         """The size of one element in bytes."""
@@ -618,6 +660,7 @@ _LATE_BOUND_NAMES: frozenset[str] = frozenset(
     | set("sort argsort cumsum cumprod searchsorted argpartition".split())
     | {"at", "take", "nonzero", "choose", "compress"}  # advanced indexing family
     | set("repeat diagonal trace swapaxes copy mT".split())  # array manipulation family
+    | set("var std ptp round clip".split())  # math and statistics family
 )
 
 

@@ -20,6 +20,7 @@ from jaxtyped._src.numpy.indexing import getitem
 from jaxtyped._src.numpy.index_update import at as _at  # advanced indexing family
 from jaxtyped._src.numpy import index_functions as _index_functions  # advanced indexing family
 from jaxtyped._src.numpy import manipulation as _manip  # array manipulation family
+from jaxtyped._src.numpy import statistics as _statistics  # math and statistics family
 
 __all__ = ["install"]
 
@@ -92,6 +93,42 @@ def _compress_method(
     return _index_functions.compress(condition, self, axis, size=size, fill_value=fill_value, out=out)
 
 
+# math and statistics family: JAX's method signatures (no ``mean=``; ``round``
+# takes ``out``).
+def _var(
+    self: Array,
+    axis: "red.Axis" = None,
+    dtype: "dtypes.DTypeLike | None" = None,
+    out: None = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike | None = None,
+    correction: int | float | None = None,
+) -> Array:
+    return _statistics.var(self, axis, dtype, out, ddof, keepdims, where=where, correction=correction)
+
+
+def _std(
+    self: Array,
+    axis: "red.Axis" = None,
+    dtype: "dtypes.DTypeLike | None" = None,
+    out: None = None,
+    ddof: int = 0,
+    keepdims: bool = False,
+    *,
+    where: ArrayLike | None = None,
+    correction: int | float | None = None,
+) -> Array:
+    return _statistics.std(self, axis, dtype, out, ddof, keepdims, where=where, correction=correction)
+
+
+def _round(self: Array, decimals: int = 0, out: None = None) -> Array:
+    if out is not None:
+        raise TypeError("Array.round: the out argument is not supported (arrays are immutable)")
+    return uf.round(self, decimals)
+
+
 def install() -> None:
     """Install every late-bound ``Array`` method."""
     methods: dict[str, Callable[..., object]] = {
@@ -142,6 +179,12 @@ def install() -> None:
         "swapaxes": sh.swapaxes,
         "copy": _manip.copy,
         "mT": _manip.matrix_transpose,
+        # math and statistics family
+        "var": _var,
+        "std": _std,
+        "ptp": _statistics.ptp,
+        "round": _round,
+        "clip": uf.clip,
     }
     binary_ops: dict[str, Callable[[ArrayLike, ArrayLike], Array]] = {
         "add": uf.add,
