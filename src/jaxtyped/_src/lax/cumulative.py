@@ -243,8 +243,10 @@ class _ScannedJvp(_Cumulative):
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         (x,), (t,) = primals, tangents
         assert not isinstance(t, Zero)
-        out, out_t = associative_scan(_on_pairs(type(self).step), [x, t], self.axis, self.reverse)
-        return (out,), (out_t,)
+        # The primal comes from the primitive itself, so that it equals the
+        # undifferentiated result exactly (the scan's may differ by an ulp).
+        _, out_t = associative_scan(_on_pairs(type(self).step), [x, t], self.axis, self.reverse)
+        return (bind1(self, x),), (out_t,)
 
 
 @final
