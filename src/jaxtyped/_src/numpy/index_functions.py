@@ -70,13 +70,13 @@ def _concrete(name: str, x: Array, fix: str) -> np.ndarray[Any, np.dtype[Any]]:
         ) from None
 
 
-def _check_take_mode(name: str, mode: str | None) -> str:
+def _check_take_mode(name: str, mode: str | None, allowed: tuple[str, ...]) -> str:
     if mode is None:
         return "fill"
     if mode == "raise":
-        raise NotImplementedError(f"jnp.{name}: The 'raise' mode is not supported.")
-    if mode not in (*_MODES, "wrap"):
-        raise JaxtypedValueError(f"jnp.{name}: invalid mode {mode!r}")
+        raise NotImplementedError(f"The 'raise' mode to jnp.{name} is not supported.")
+    if mode not in allowed:
+        raise JaxtypedValueError(f"Invalid mode {mode!r} for jnp.{name}")
     return mode
 
 
@@ -101,12 +101,12 @@ def take(
     x = asarray_operand("take", a)
     idx = asarray_operand("take", indices, 1)
     if not dtypes.is_integer(idx.dtype) or dtypes.is_bool(idx.dtype):
-        raise JaxtypedTypeError(f"jnp.take: indices must be integers, got {idx.aval.str_short()}")
+        raise JaxtypedValueError(f"jnp.take: indices must have an integer type, got {idx.aval.str_short()}")
     if axis is None:
         x, axis_ = sh.ravel(x), 0
     else:
         axis_ = _axis("take", axis, x.ndim)
-    parsed = _check_take_mode("take", mode)
+    parsed = _check_take_mode("take", mode, ("fill", "clip", "wrap"))
     size = x.shape[axis_]
     if parsed == "wrap":
         idx = uf.remainder(idx, scalar_like(size, idx.dtype, "jnp.take") if size else idx)
@@ -164,14 +164,13 @@ def take_along_axis(
             raise JaxtypedValueError("jnp.take_along_axis: when axis is None, indices must have rank 1")
     else:
         axis_ = _axis("take_along_axis", axis, x.ndim)
-    parsed = _check_take_mode("take_along_axis", mode)
-    if parsed == "wrap":
-        idx = uf.remainder(idx, scalar_like(max(x.shape[axis_], 1), idx.dtype, "jnp.take_along_axis"))
-        parsed = "clip"
+    parsed = _check_take_mode("take_along_axis", mode, _MODES)
     return index_update("get", x, _along_axis_index("take_along_axis", x, idx, axis_), mode=parsed, fill_value=fill_value)
 
 
 def _no_inplace(name: str, inplace: bool) -> None:
+    if inplace and name == "fill_diagonal":
+        raise NotImplementedError("JAX arrays are immutable, must use inplace=False")
     if inplace:
         raise JaxtypedValueError(
             f"jnp.{name} cannot modify arrays in-place, because JAX arrays are immutable. "
@@ -346,7 +345,7 @@ def where(
     if x is None and y is None:
         return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
-        raise JaxtypedValueError("Either both or neither of the x and y arguments should be provided to jnp.where.")
+        raise JaxtypedTypeError("Either both or neither of the x and y arguments should be provided to jnp.where.")
     if size is not None or fill_value is not None:
         raise JaxtypedValueError("size and fill_value arguments cannot be used in three-term where function.")
     return uf.where(condition, x, y)
@@ -446,8 +445,8 @@ def choose(a: ArrayLike, choices: Array | Sequence[ArrayLike], out: None = None,
 
 
 def select(condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike], default: ArrayLike = 0) -> Array:
-    """The element of the first choice whose condition holds, else
-    ``default`` (conditions must be boolean)."""
+    """The element of the first choice whose condition holds (non-zero),
+    else ``default``."""
     if len(condlist) != len(choicelist):
         raise JaxtypedValueError(
             f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})"
@@ -455,9 +454,8 @@ def select(condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike], defau
     if len(condlist) == 0:
         raise JaxtypedValueError("condlist must be non-empty")
     conds = [asarray_operand("select", c, i) for i, c in enumerate(condlist)]
-    for i, c in enumerate(conds):
-        if not dtypes.is_bool(c.dtype):
-            raise JaxtypedTypeError(f"jnp.select: condlist[{i}] must be boolean, got {c.aval.str_short()}")
+    # Non-boolean conditions mean "non-zero", as in NumPy.
+    conds = [c if dtypes.is_bool(c.dtype) else uf.not_equal(c, scalar_like(0, c.dtype, "jnp.select")) for c in conds]
     result = promote_args("select", default, *choicelist)
     out = result[0]
     for cond, choice in zip(reversed(conds), reversed(result[1:])):
