@@ -274,6 +274,24 @@ def _control_flow_rows() -> list[Row]:
     ]
 
 
+# sorting family: distinct values, so that no tie or crossing lies within
+# the finite differences' step (ties are tested against JAX in test_lax_sorting.py).
+def _sorting_rows() -> list[Row]:
+    distinct = In((3, 4), values=tuple(np.random.default_rng(1).permutation(12) * 0.3 - 1.7))
+    keys = In((3, 4), values=(1, 0, 1, 0, 2, 2, 0, 1, 1, 1, 0, 0), dtype=I)
+    positive = In((3, 4), 0.6, 1.4, True)
+    return [
+        Row("sort", "sort", k1(lambda o, a: o.lax.sort(a)), (distinct,)),
+        Row("sort_values", "sort", k2(lambda o, k, a: o.lax.sort((k, a), num_keys=1)[1]), (keys, distinct)),
+        Row("top_k", "top_k", k1(lambda o, a: o.lax.top_k(a, 2)[0]), (distinct,)),
+        Row("cumsum", "cumsum", k1(lambda o, a: o.lax.cumsum(a, axis=1, reverse=True)), (In((3, 4)),)),
+        Row("cumprod", "cumprod", k1(lambda o, a: o.lax.cumprod(a, axis=1)), (positive,)),
+        Row("cummax", "cummax", k1(lambda o, a: o.lax.cummax(a, axis=1)), (distinct,)),
+        Row("cummin", "cummin", k1(lambda o, a: o.lax.cummin(a, axis=0, reverse=True)), (distinct,)),
+        Row("cumlogsumexp", "cumlogsumexp", k1(lambda o, a: o.lax.cumlogsumexp(a, axis=1)), (In((3, 4)),)),
+    ]
+
+
 
 # windowed reductions and convolutions family: max/min pooling on distinct
 # values (ties are compared with JAX in test_lax_windowed.py).
@@ -293,8 +311,41 @@ def _windowed_rows() -> list[Row]:
             k1(lambda o, a: o.lax.reduce_window(a, np.inf, o.lax.min, (3, 2), (1, 1), "VALID")), (distinct,)),
     ]  # fmt: skip
 
-ROWS = [*_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows()]
+# special-function family: away from the poles (gradients at special points
+# are compared with JAX in test_lax_special.py).
+def _special_rows() -> list[Row]:
+    positive = In(S23, 0.5, 3.0)
+    unit = In(S23, 0.1, 0.9)
+
+    def const(o: Ops, value: int, like: Any) -> Any:
+        return o.lax.convert_element_type(value, like.dtype)
+
+    return [
+        Row("lgamma", "lgamma", k1(lambda o, a: o.lax.lgamma(a)), (positive,)),
+        Row("digamma", "digamma", k1(lambda o, a: o.lax.digamma(a)), (positive,)),
+        Row("polygamma", "polygamma", k1(lambda o, a: o.lax.polygamma(const(o, 1, a), a)), (positive,)),
+        Row("erf_inv", "erf_inv", k1(lambda o, a: o.lax.erf_inv(a)), (In(S23, -0.8, 0.8),)),
+        Row("erfc", "erfc", k1(lambda o, a: o.lax.erfc(a)), (In(S23, -1.5, 1.5),)),
+        Row("bessel_i0e", "bessel_i0e", k1(lambda o, a: o.lax.bessel_i0e(a)), (In(S23, 0.2, 3.0, True),)),
+        Row("bessel_i1e", "bessel_i1e", k1(lambda o, a: o.lax.bessel_i1e(a)), (In(S23, 0.2, 3.0, True),)),
+        Row("igamma", "igamma", k1(lambda o, x: o.lax.igamma(const(o, 2, x), x)), (positive,)),
+        Row("igammac", "igammac", k1(lambda o, x: o.lax.igammac(const(o, 3, x), x)), (positive,)),
+        Row("betainc", "regularized_incomplete_beta",
+            k1(lambda o, x: o.lax.betainc(const(o, 2, x), const(o, 3, x), x)), (unit,)),
+        Row("cbrt", "cbrt", k1(lambda o, a: o.lax.cbrt(a)), (In(S23, 0.5, 2.0, True),)),
+        Row("exp2", "exp2", k1(lambda o, a: o.lax.exp2(a)), (In(S23),)),
+        Row("square", "square", k1(lambda o, a: o.lax.square(a)), (In(S23),)),
+        Row("clamp", "clamp", k3(lambda o, lo, a, hi: o.lax.clamp(lo, a, hi)),
+            (In(S23, values=(-1.0, -1.0, -1.0, 0.0, 0.0, 0.0)), In(S23, values=(-1.5, -0.5, 0.5, 0.4, 1.5, -2.0)),
+             In(S23, values=(1.0, 1.0, 1.0, 0.2, 1.0, 1.0)))),
+        Row("reduce_precision", "reduce_precision", k1(lambda o, a: o.lax.reduce_precision(a, 8, 23)), (In(S23),),
+            dtypes=("float32",)),
+    ]  # fmt: skip
+
+
+ROWS = [*_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows()]
 ROWS += _windowed_rows()
+ROWS += _special_rows()
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
 NON_DIFFERENTIABLE: dict[str, str] = {
@@ -321,6 +372,12 @@ NON_DIFFERENTIABLE: dict[str, str] = {
     "argmin": "integer (index) output",
     "iota": "no operands",
     "while": "reverse mode unsupported, as in JAX (forward mode: test_control_flow_loops.py)",
+    # special-function family
+    "zeta": "no derivative rule, as in JAX",
+    "igamma_grad_a": "no derivative rule, as in JAX",
+    "nextafter": "piecewise constant: zero derivative",
+    "population_count": "integer operands only",
+    "clz": "integer operands only",
 }
 
 

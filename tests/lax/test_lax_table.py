@@ -478,6 +478,36 @@ def _control_flow_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+# sorting family: sort, sort_key_val, top_k and the cumulative reductions
+# (more cases, ties and NaNs in test_lax_sorting.py).
+def _sorting_rows() -> list[Row]:
+    x = Arg((3, 4))
+    positive = Arg((3, 4), 0.5, 1.5)
+    rows = [
+        Row("sort", f1(lambda m, a: m.sort(a)), (x,), NUM, np_ref=r1(lambda a: np.sort(a, -1))),
+        Row("sort_dim0", f1(lambda m, a: m.sort(a, dimension=0)), (x,), FI, np_ref=r1(lambda a: np.sort(a, 0))),
+        Row("sort_two_keys", f2(lambda m, a, b: m.sort((a, b), num_keys=2)[1]), (Arg((3, 4), -2, 2, dtype=I32), x), F),
+        Row("sort_key_val", f2(lambda m, a, b: m.sort_key_val(a, b)[1]), (x, Arg((3, 4))), F),
+        Row("top_k", f1(lambda m, a: m.top_k(a, 2)[0]), (x,), FI, np_ref=r1(lambda a: -np.sort(-a, -1)[..., :2])),
+        Row("top_k_indices", f1(lambda m, a: m.top_k(a, 3, axis=0)[1]), (x,), FI, diff=False),
+    ]
+    f32 = ("float32",)
+    return [
+        *rows,
+        Row("cumsum", f1(lambda m, a: m.cumsum(a, axis=1)), (x,), F, np_ref=r1(lambda a: np.cumsum(a, 1))),
+        Row("cumsum_reverse", f1(lambda m, a: m.cumsum(a, 0, True)), (x,), f32),
+        Row("cumprod", f1(lambda m, a: m.cumprod(a, axis=1)), (positive,), F, np_ref=r1(lambda a: np.cumprod(a, 1))),
+        Row("cumprod_reverse", f1(lambda m, a: m.cumprod(a, 0, True)), (positive,), f32),
+        Row("cummax", f1(lambda m, a: m.cummax(a, axis=1)), (x,), F, np_ref=r1(lambda a: np.maximum.accumulate(a, 1))),
+        Row("cummax_reverse", f1(lambda m, a: m.cummax(a, 0, True)), (x,), f32),
+        Row("cummin", f1(lambda m, a: m.cummin(a, axis=1)), (x,), F, np_ref=r1(lambda a: np.minimum.accumulate(a, 1))),
+        Row("cummin_reverse", f1(lambda m, a: m.cummin(a, 0, True)), (x,), f32),
+        Row("cumlogsumexp", f1(lambda m, a: m.cumlogsumexp(a, axis=1)), (x,), F,
+            np_ref=r1(lambda a: np.logaddexp.accumulate(a, 1))),
+        Row("cumlogsumexp_reverse", f1(lambda m, a: m.cumlogsumexp(a, 0, True)), (x,), f32),
+    ]  # fmt: skip
+
+
 # windowed reductions and convolutions family (more cases, ties, groups and
 # errors in test_lax_convolution.py and test_lax_windowed.py).
 def _conv_numbers(m: Any) -> Any:
@@ -514,6 +544,103 @@ def _windowed_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+# special-function family (more values, edges, dtypes and gradients at
+# special points in test_lax_special.py).
+def _special_rows() -> list[Row]:
+    x, positive = Arg(S23), Arg(S23, 0.3, 4.0)
+    unit = Arg(S23, 0.05, 0.95)
+    nodiff = {"diff": False, "finite_differences": False}
+    return [
+        Row("lgamma", named("lgamma"), (positive,), F, elementwise=True),
+        Row("lgamma_negative", named("lgamma"), (Arg(S23, -2.9, -2.1),), F, elementwise=True),
+        Row("digamma", named("digamma"), (positive,), F, elementwise=True),
+        Row("polygamma", f1(lambda m, a: m.polygamma(m.convert_element_type(2, a.dtype), a)), (positive,), F, elementwise=True),
+        Row("zeta", named("zeta"), (Arg(S23, 1.5, 4.0), Arg(S23, 0.5, 3.0)), F, **nodiff),
+        Row("erf_inv", named("erf_inv"), (Arg(S23, -0.9, 0.9),), F, elementwise=True),
+        Row("erfc", named("erfc"), (Arg(S23, -2.0, 3.0),), F, elementwise=True),
+        Row("bessel_i0e", named("bessel_i0e"), (Arg(S23, -4.0, 4.0),), F, elementwise=True),
+        Row("bessel_i1e", named("bessel_i1e"), (Arg(S23, -4.0, 4.0),), F, elementwise=True),
+        Row("igamma", named("igamma"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F),
+        Row("igammac", named("igammac"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F),
+        Row("igamma_grad_a", named("igamma_grad_a"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F, **nodiff),
+        Row("random_gamma_grad", named("random_gamma_grad"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F, **nodiff),
+        Row("betainc", named("betainc"), (positive, positive, unit), F, **nodiff),
+        Row("betainc_x", f1(lambda m, a: m.betainc(m.convert_element_type(2, a.dtype), m.convert_element_type(3, a.dtype), a)),
+            (unit,), F, elementwise=True),
+        Row("cbrt", named("cbrt"), (Arg(S23, 0.2, 3.0, signs=True),), F, elementwise=True),
+        Row("exp2", named("exp2"), (x,), F, elementwise=True),
+        Row("square", named("square"), (x,), FI, elementwise=True),
+        Row("reciprocal", named("reciprocal"), (Arg(S23, 0.5, 2.0, signs=True),), F, elementwise=True),
+        Row("clamp", f3(lambda m, lo, a, hi: m.clamp(lo, a, hi)), (Arg((), -1.0, -0.5), x, Arg((), 0.5, 1.0)), F),
+        Row("clamp_arrays", named("clamp"), (Arg(S23, -1.0, -0.5), x, Arg(S23, 0.5, 1.0)), ("float32", "int32")),
+        Row("nextafter", named("nextafter"), (x, x), F, diff=False),
+        Row("population_count", named("population_count"), (Arg(S23, -100, 100),), INTS, diff=False),
+        Row("clz", named("clz"), (Arg(S23, -100, 100),), INTS, diff=False),
+        Row("reduce_precision", f1(lambda m, a: m.reduce_precision(a, 5, 10)), (x,), F, finite_differences=False),
+    ]  # fmt: skip
+
+
+# lax extras family: convenience functions, logical and general reduce,
+# bitcasts, barriers, solvers (more cases and errors in test_lax_convenience.py).
+def _dot_with_precision(m: Any, a: Any, b: Any) -> Any:
+    assert m.PrecisionLike is not None and m.DotDimensionNumbers is not None
+    return m.add(m.dot(a, b, precision=m.Precision.HIGHEST), m.dot_general(a, b, (((1,), (0,)), ((), ())), precision="high"))
+
+
+def _newton_sqrt(m: Any, a: Any) -> Any:
+    def solve(f: Any, y0: Any) -> Any:
+        return m.fori_loop(0, 12, lambda i, y: m.sub(y, m.div(f(y), m.mul(y, m.full_like(y, 2)))), y0)
+
+    def tangent_solve(g: Any, y: Any) -> Any:
+        return m.div(y, g(m.full_like(y, 1)))
+
+    return m.custom_root(lambda y: m.sub(m.mul(y, y), a), m.full_like(a, 1), solve, tangent_solve)
+
+
+def _diagonal_solve(m: Any, a: Any, b: Any) -> Any:
+    return m.custom_linear_solve(lambda x: m.mul(a, x), b, lambda mv, y: m.div(y, a), symmetric=True)
+
+
+def _extras_rows() -> list[Row]:
+    x, positive = Arg(S23), Arg(S23, 0.5, 2.0)
+    f32 = ("float32",)
+    nodiff = {"diff": False}
+    pairs = f2(lambda m, a, b: m.associative_scan(lambda u, v: (m.mul(u[0], v[0]), m.add(m.mul(u[1], v[0]), v[1])), (a, b), axis=1)[1])
+    return [
+        Row("select", f3(lambda m, p, a, b: m.select(p, a, b)), (Arg(S23, dtype="bool"), x, x), FI),
+        Row("full", f1(lambda m, a: m.mul(a, m.full((2, 3), 2, a.dtype))), (x,), FI),
+        Row("full_like", f1(lambda m, a: m.mul(a, m.full_like(a, 3, shape=(3,)))), (Arg((3,)),), FI),
+        Row("broadcast_shapes", f1(lambda m, a: m.broadcast(a, m.broadcast_shapes((2, 1), (3,))[:1])), (x,), FI),
+        Row("broadcast_to_rank", f1(lambda m, a: m.broadcast_to_rank(a, 4)), (x,), FI),
+        Row("collapse", f1(lambda m, a: m.collapse(a, 0)), (Arg((2, 3, 2)),), FI),
+        Row("index_in_dim", f1(lambda m, a: m.index_in_dim(a, -1, 1, False)), (x,), FI),
+        Row("dynamic_update_index_in_dim", f2(lambda m, a, b: m.dynamic_update_index_in_dim(a, b, 1, 0)), (x, Arg((3,))), FI),
+        Row("dynamic_update_slice_in_dim", f2(lambda m, a, b: m.dynamic_update_slice_in_dim(a, b, -1, 1)), (x, Arg((2, 2))), FI),
+        Row("index_take", f1(lambda m, a: m.index_take(a, (np.array([0, 1, 1]), np.array([2, 0, 1])), (0, 1))), (x,), FI),
+        Row("batch_matmul", f2(lambda m, a, b: m.batch_matmul(a, b, precision="highest")), (Arg((2, 3, 4)), Arg((2, 4, 2))), ("float32", "int32")),
+        Row("dot_precision", f2(_dot_with_precision), (Arg((3, 4)), Arg((4, 2))), f32),
+        Row("split", f1(lambda m, a: m.split(a, (1, 2), 1)[1]), (x,), FI),
+        Row("tile", f1(lambda m, a: m.tile(a, (2, 1))), (x,), FI),
+        Row("stack", f2(lambda m, a, b: m.stack([a, b], 1)), (x, x), FI),
+        Row("unstack", f1(lambda m, a: m.unstack(a, 1)[2]), (x,), FI),
+        Row("empty", f1(lambda m, a: m.add(a, m.empty(a.shape, m.dtype(a)))), (x,), FI),
+        Row("associative_scan", f1(lambda m, a: m.associative_scan(m.add, a, axis=1)), (Arg((2, 5)),), FI),
+        Row("associative_scan_reverse_max", f1(lambda m, a: m.associative_scan(m.max, a, reverse=True)), (Arg((4, 3)),), f32),
+        Row("associative_scan_pairs", pairs, (Arg((2, 5), 0.5, 1.5), Arg((2, 5))), f32),
+        Row("custom_root", f1(_newton_sqrt), (positive,), f32),
+        Row("custom_linear_solve", f2(_diagonal_solve), (positive, x), f32),
+        Row("reduce_add", f1(lambda m, a: m.reduce(a, m.convert_element_type(0, a.dtype), m.add, (1,))), (x,), FI),
+        Row("reduce_custom", f1(lambda m, a: m.reduce(a, m.convert_element_type(1, a.dtype), lambda u, v: m.add(u, v), (1,))),
+            (Arg((2, 5)),), f32),
+        Row("reduce_and", f1(lambda m, a: m.reduce_and(a, (1,))), (Arg(S23, -9, 9),), BITS, **nodiff),
+        Row("reduce_or", f1(lambda m, a: m.reduce_or(a, (0,))), (Arg(S23, -9, 9),), BITS, **nodiff),
+        Row("reduce_xor", f1(lambda m, a: m.reduce_xor(a, (0, 1))), (Arg(S23, -9, 9),), BITS, **nodiff),
+        Row("bitcast_convert_type", f1(lambda m, a: m.bitcast_convert_type(a, np.int32)), (x,), f32, **nodiff),
+        Row("bitcast_convert_type_narrow", f1(lambda m, a: m.bitcast_convert_type(a, np.uint8)), (x,), f32, **nodiff),
+        Row("optimization_barrier", f2(lambda m, a, b: m.mul(*m.optimization_barrier((a, b)))), (x, x), FI),
+    ]  # fmt: skip
+
+
 ROWS: list[Row] = [
     *_unary_rows(),
     *_arith_rows(),
@@ -525,6 +652,9 @@ ROWS: list[Row] = [
     *_slicing_rows(),
     *_control_flow_rows(),
     *_windowed_rows(),
+    *_sorting_rows(),
+    *_special_rows(),
+    *_extras_rows(),  # lax extras family
 ]
 BY_ID = {r.id: r for r in ROWS}
 

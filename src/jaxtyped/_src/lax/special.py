@@ -259,17 +259,19 @@ class Zeta(Elementwise):
 
 @final
 @dataclass(frozen=True, slots=True)
-class Igamma(_Binary):
+class Igamma(Elementwise):
     """The regularized lower incomplete gamma function ``P(a, x)``."""
 
     name = "igamma"
+    arity = 2
+    accepts = FLOAT
 
     def compute(self, *args: NDArray) -> HostValue:
         return host.igamma(*args)
 
     @override
-    def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
-        return bind1(IGAMMA_GRAD_A, x, y), _igamma_density(x, y)
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _igamma_jvp(self, primals, tangents, negate=False)
 
     @override
     def lower(
@@ -280,17 +282,19 @@ class Igamma(_Binary):
 
 @final
 @dataclass(frozen=True, slots=True)
-class Igammac(_Binary):
+class Igammac(Elementwise):
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``."""
 
     name = "igammac"
+    arity = 2
+    accepts = FLOAT
 
     def compute(self, *args: NDArray) -> HostValue:
         return host.igammac(*args)
 
     @override
-    def partials(self, x: Array, y: Array, out: Array) -> tuple[Array | None, Array | None]:
-        return bind1(la.NEG, bind1(IGAMMA_GRAD_A, x, y)), bind1(la.NEG, _igamma_density(x, y))
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _igamma_jvp(self, primals, tangents, negate=True)
 
     @override
     def lower(
@@ -355,6 +359,23 @@ class RegularizedIncompleteBeta(Elementwise):
         self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
     ) -> tuple[HloValue, ...]:
         return _lower_composition(ctx, args, out_avals[0], _betainc_composition)
+
+
+def _igamma_jvp(
+    prim: Elementwise, primals: tuple[Array, ...], tangents: tuple[Tangent, ...], *, negate: bool
+) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+    """P's (or Q's, negated) derivative: ``igamma_grad_a`` in ``a`` (built
+    only for a non-zero tangent of ``a``, since it has no derivative
+    itself), the density in ``x``."""
+    (a, x), (ta, tx) = primals, tangents
+    out = bind1(prim, a, x)
+    total: Tangent = Zero(out.aval.to_tangent_aval())
+    for t, in_a in ((ta, True), (tx, False)):
+        if not isinstance(t, Zero):
+            slope = bind1(IGAMMA_GRAD_A, a, x) if in_a else _igamma_density(a, x)
+            slope = bind1(la.NEG, slope) if negate else slope
+            total = add_tangents(total, broadcast_scalar(_mul(t, slope), out.shape))
+    return (out,), (total,)
 
 
 def _igamma_density(a: Array, x: Array) -> Array:
