@@ -62,6 +62,18 @@ NUMPY_FAMILIES: Mapping[str, tuple[str, ...]] = {
         "float32", "int32", "bool_", "bfloat16", "dtype", "promote_types", "result_type",
         "issubdtype", "finfo", "iinfo",
     ),
+    # array manipulation family
+    "manipulation": (
+        "tile", "repeat", "pad", "split", "array_split", "hsplit", "vsplit", "dsplit", "flip",
+        "fliplr", "flipud", "roll", "rot90", "rollaxis", "permute_dims", "matrix_transpose", "tril",
+        "triu", "tri", "diag", "diagonal", "diagflat", "trace", "vstack", "hstack", "dstack",
+        "column_stack", "block", "append", "concat", "unstack", "atleast_1d", "atleast_2d",
+        "atleast_3d", "meshgrid", "broadcast_arrays", "broadcast_shapes", "copy", "astype", "delete",
+        "insert", "resize", "trim_zeros", "apply_along_axis", "apply_over_axes", "logspace",
+        "geomspace", "fromfunction", "frombuffer", "fromiter", "fromstring", "from_dlpack", "vander",
+        "kron", "cross", "matvec", "vecmat", "vecdot", "packbits", "unpackbits", "bartlett",
+        "blackman", "hamming", "hanning", "kaiser",
+    ),
 }  # fmt: skip
 
 

@@ -496,7 +496,7 @@ def geomspace(
     return convert_to(values, target, weak_type=False)
 
 
-def fromfunction(function: "Callable[..., T]", shape: ShapeLike, *, dtype: "dtypes.DTypeLike" = float, **kwargs: Any) -> "T":
+def fromfunction(function: "Callable[..., T]", shape: ShapeLike, *, dtype: "dtypes.DTypeLike" = float, **kwargs: object) -> "T":
     """``function(*indices)`` where ``indices[i]`` holds each element's
     coordinate along axis ``i`` (in ``dtype``)."""
     dims = _shape_arg("fromfunction", shape)

@@ -54,8 +54,11 @@ __all__ = [
     "block", "append", "concat", "unstack", "atleast_1d", "atleast_2d", "atleast_3d", "meshgrid",
     "broadcast_arrays", "broadcast_shapes", "copy", "delete", "insert", "resize", "trim_zeros",
     "apply_along_axis", "apply_over_axes", "astype", "kron", "cross", "matvec", "vecmat", "vecdot",
-    "packbits", "unpackbits", "vander", "PadMode",
+    "packbits", "unpackbits", "vander", "PadMode", "PadWidth",
 ]  # fmt: skip
+
+# pad_width (and stat_length): one int, one (before, after) pair, or a pair per axis.
+PadWidth = int | Sequence[int] | Sequence[Sequence[int]] | ArrayLike
 
 PadMode = Literal[
     "constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",
@@ -209,7 +212,7 @@ def _pairs(name: str, what: str, value: object, ndim: int, host: np.ndarray[Any,
     return [(pairs[i, 0].item(), pairs[i, 1].item()) for i in range(ndim)]
 
 
-def _pad_constant(x: Array, widths: list[tuple[int, int]], constant_values: ArrayLike) -> Array:
+def _pad_constant(x: Array, widths: list[tuple[int, int]], constant_values: object) -> Array:
     if isinstance(constant_values, Array) and constant_values.ndim == 0:
         value = convert_to(constant_values, x.dtype, weak_type=False)
         return ls.pad(x, value, [(b, a, 0) for b, a in widths])
@@ -343,9 +346,9 @@ def _inexact(dtype: np.dtype[Any]) -> np.dtype[Any]:
 
 def pad(
     array: ArrayLike,
-    pad_width: Any,
-    mode: PadMode | Callable[..., Any] = "constant",
-    **kwargs: Any,
+    pad_width: PadWidth,
+    mode: PadMode | Callable[..., object] = "constant",
+    **kwargs: object,
 ) -> Array:
     """Pad ``array`` (NumPy's ``pad``): ``pad_width`` is an int, a
     ``(before, after)`` pair, or one pair per axis; every NumPy mode
@@ -396,7 +399,7 @@ def pad(
     return x
 
 
-def _pad_callable(x: Array, widths: list[tuple[int, int]], fn: Callable[..., Any], kwargs: dict[str, Any]) -> Array:
+def _pad_callable(x: Array, widths: list[tuple[int, int]], fn: Callable[..., object], kwargs: dict[str, object]) -> Array:
     """NumPy's function mode: ``fn(vector, (before, after), axis, kwargs)``
     returns each padded 1-d vector, applied along every axis in turn."""
     for axis, (before, after) in enumerate(widths):
@@ -420,7 +423,7 @@ def _pad_callable(x: Array, widths: list[tuple[int, int]], fn: Callable[..., Any
 # === split ===
 
 
-def _split(name: str, ary: ArrayLike, indices_or_sections: Any, axis: int, equal: bool) -> list[Array]:
+def _split(name: str, ary: ArrayLike, indices_or_sections: object, axis: int, equal: bool) -> list[Array]:
     x = asarray_operand(name, ary)
     ax = canonicalize_axis(axis, x.ndim, where=f"jnp.{name} axis")
     n = x.shape[ax]
@@ -779,7 +782,7 @@ def column_stack(tup: Sequence[ArrayLike] | Array) -> Array:
     return concatenate(columns, 1)
 
 
-def block(arrays: ArrayLike | Sequence[Any]) -> Array:
+def block(arrays: ArrayLike | Sequence[object]) -> Array:
     """Assemble an array from nested lists of blocks (NumPy's ``block``):
     the innermost lists are joined along the last axis, the next ones along
     the second-to-last, and so on."""
@@ -1013,7 +1016,7 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: int | Sequence[int] | No
 # === applying functions along axes ===
 
 
-def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: ArrayLike, *args: Any, **kwargs: Any) -> Array:
+def apply_along_axis(func1d: Callable[..., object], axis: int, arr: ArrayLike, *args: object, **kwargs: object) -> Array:
     """``func1d`` applied to the 1-d slices along ``axis`` (vectorised with
     vmap); the result's axes replace ``axis``."""
     x = asarray_operand("apply_along_axis", arr)
@@ -1030,7 +1033,7 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: ArrayLike, *arg
     return fn(x)
 
 
-def apply_over_axes(func: Callable[[Array, int], Any], a: ArrayLike, axes: Sequence[int]) -> Array:
+def apply_over_axes(func: Callable[[Array, int], object], a: ArrayLike, axes: Sequence[int]) -> Array:
     """``func(a, axis)`` applied for each axis in turn, keeping the rank
     (a result one rank lower gets the axis back)."""
     x = asarray_operand("apply_over_axes", a)
