@@ -343,8 +343,28 @@ def _special_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+# lax extras family: the general reduce (an associative computation, so
+# that its tree-shaped jvp agrees with finite differences) and the barrier.
+def _extras_rows() -> list[Row]:
+    x = In((3, 4))
+
+    def reduce_custom(o: Ops, a: Any) -> Any:
+        return o.lax.reduce(a, np.array(0, a.dtype), lambda u, v: o.lax.add(u, o.lax.mul(v, o.lax.full_like(v, 1))), (1,))
+
+    def reduce_pairs(o: Ops, a: Any, b: Any) -> Any:
+        zero = np.array(0, a.dtype)
+        return o.lax.mul(*o.lax.reduce((a, b), (zero, zero), lambda u, v: (o.lax.add(u[0], v[0]), o.lax.add(u[1], v[1])), (0,)))
+
+    return [
+        Row("reduce", "reduce", k1(reduce_custom), (x,)),
+        Row("reduce_pairs", "reduce", k2(reduce_pairs), (x, x)),
+        Row("optimization_barrier", "optimization_barrier", k2(lambda o, a, b: o.lax.mul(*o.lax.optimization_barrier((a, b)))), (x, x)),
+    ]
+
+
 ROWS = [*_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows()]
 ROWS += _windowed_rows()
+ROWS += _extras_rows()  # lax extras family
 ROWS += _special_rows()
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
@@ -372,6 +392,11 @@ NON_DIFFERENTIABLE: dict[str, str] = {
     "argmin": "integer (index) output",
     "iota": "no operands",
     "while": "reverse mode unsupported, as in JAX (forward mode: test_control_flow_loops.py)",
+    # lax extras family
+    "reduce_and": "integer/boolean operands only",
+    "reduce_or": "integer/boolean operands only",
+    "reduce_xor": "integer/boolean operands only",
+    "bitcast_convert_type": "reinterprets bits: zero derivative, as in JAX",
     # special-function family
     "zeta": "no derivative rule, as in JAX",
     "igamma_grad_a": "no derivative rule, as in JAX",
