@@ -15,7 +15,8 @@ case that does not raise is also compiled with ``jt.jit`` (in one program)
 and compared with its eager value.
 """
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -32,6 +33,15 @@ RNG = np.random.default_rng(3)
 def ops(L: Namespace) -> tuple[Any, Any]:
     """The (lax, transformations) pair matching the namespace ``L``."""
     return (jax.lax, jax) if L is jax_numpy else (lax, jt)
+
+
+# Typed wrappers, so that lambdas handed to transformations get typed parameters.
+def f1(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return fn
+
+
+def f2(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    return fn
 
 
 def normal(*shape: int) -> np.ndarray[Any, Any]:
@@ -112,17 +122,17 @@ def _derivative_cases() -> list[Case]:
         def conv(L: Namespace, a: Any, b: Any, args: Any = args, kwargs: Any = kwargs) -> Any:
             return ops(L)[0].conv_general_dilated(a, b, *args, **kwargs)
 
-        out_shape = jax.eval_shape(lambda a, b, args=args, kwargs=kwargs: jax.lax.conv_general_dilated(a, b, *args, **kwargs), x, k).shape
+        out_shape = jax.eval_shape(f2(lambda a, b: conv(jax_numpy, a, b)), x, k).shape
         weights = normal(*out_shape)
 
         def grad(L: Namespace, conv: Any = conv, x: Any = x, k: Any = k, weights: Any = weights) -> Any:
-            return ops(L)[1].grad(lambda a, b: (conv(L, a, b) * weights).sum(), argnums=(0, 1))(x, k)
+            return ops(L)[1].grad(f2(lambda a, b: (conv(L, a, b) * weights).sum()), argnums=(0, 1))(x, k)
 
         def jvp(L: Namespace, conv: Any = conv, x: Any = x, k: Any = k, tx: Any = tx, tk: Any = tk) -> Any:
-            return ops(L)[1].jvp(lambda a, b: conv(L, a, b), (x, k), (tx, tk))
+            return ops(L)[1].jvp(f2(lambda a, b: conv(L, a, b)), (x, k), (tx, tk))
 
         def jvp_lhs(L: Namespace, conv: Any = conv, x: Any = x, k: Any = k, tx: Any = tx) -> Any:
-            return ops(L)[1].jvp(lambda a: conv(L, a, k), (x,), (tx,))[1]
+            return ops(L)[1].jvp(f1(lambda a: conv(L, a, k)), (x,), (tx,))[1]
 
         cases += [Case(f"grad-{name}", grad, rtol=1e-4, atol=1e-4), Case(f"jvp-{name}", jvp, rtol=1e-4, atol=1e-4),
                   Case(f"jvp-{name}-lhs-only", jvp_lhs, rtol=1e-4, atol=1e-4)]  # fmt: skip
@@ -165,7 +175,7 @@ def _vmap_cases() -> list[Case]:
                                          ("rhs", (None, 1), (x, k_mid)), ("both_front", (0, 0), (xb, kb))):  # fmt: skip
 
             def batched(L: Namespace, conv: Any = conv, in_axes: Any = in_axes, operands: Any = operands) -> Any:
-                return ops(L)[1].vmap(lambda a, b: conv(L, a, b), in_axes)(*operands)
+                return ops(L)[1].vmap(f2(lambda a, b: conv(L, a, b)), in_axes)(*operands)
 
             cases.append(Case(f"vmap-{name}-{which}", batched, rtol=1e-4, atol=1e-4))
     return cases
@@ -208,7 +218,7 @@ def _helper_cases() -> list[Case]:
         Case("conv_transpose-nchw", lambda L: ops(L)[0].conv_transpose(x, k.transpose(1, 0, 2, 3), (2, 2), "SAME",
                                                                        dimension_numbers=NCHW), rtol=1e-4, atol=1e-4),
         Case("conv_transpose-grad", lambda L: ops(L)[1].grad(
-            lambda a, b: (ops(L)[0].conv_transpose(a, b, (2, 2), "SAME") ** 2).sum(), argnums=(0, 1))(xt, kt),
+            f2(lambda a, b: (ops(L)[0].conv_transpose(a, b, (2, 2), "SAME") ** 2).sum()), argnums=(0, 1))(xt, kt),
              rtol=1e-4, atol=1e-4),
     ]  # fmt: skip
     return cases
@@ -218,8 +228,11 @@ def _error_cases() -> list[Case]:
     x, k = normal(2, 3, 6, 7), normal(4, 3, 3, 3)
     f16 = host("float16", k)
 
-    def conv(*args: Any, **kwargs: Any) -> Any:
-        return lambda L: ops(L)[0].conv_general_dilated(*args, **kwargs)
+    def conv(*args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
+        def fn(L: Namespace) -> Any:
+            return ops(L)[0].conv_general_dilated(*args, **kwargs)
+
+        return fn
 
     return [
         Case("errors-feature-mismatch", conv(x, normal(4, 2, 3, 3), (1, 1), "SAME")),
@@ -252,11 +265,13 @@ def test_jit_matches_eager() -> None:
     """Every case that runs compiles (in one jitted program) to its eager
     value: the lowering of every configuration, derivative and batching."""
     runnable = [case for case in TABLE.cases if not isinstance(TABLE.jax_results[case.id], Raised)]
-    compiled = jt.jit(lambda: [case.fn(jnp) for case in runnable])()
+    compiled: list[Any] = jt.jit(lambda: [case.fn(jnp) for case in runnable])()
     for case, value in zip(runnable, compiled, strict=True):
-        eager = case.fn(jnp)
+        eager: Any = case.fn(jnp)
         tolerance = 5e-2 if any(t in case.id for t in ("float16", "bfloat16")) else 1e-4
-        for ours, expected in zip(jt.tree_util.tree_leaves(value), jt.tree_util.tree_leaves(eager), strict=True):
+        ours_leaves = jt.tree_util.tree_leaves(cast(object, value))
+        expected_leaves = jt.tree_util.tree_leaves(cast(object, eager))
+        for ours, expected in zip(ours_leaves, expected_leaves, strict=True):
             assert_same_value(ours, expected, tolerance, tolerance, where=case.id)
 
 
@@ -275,14 +290,22 @@ def test_dimension_numbers_and_padding_helpers_match_jax() -> None:
 
 def test_lowering_is_one_convolution() -> None:
     x, k = normal(2, 6, 7, 3), normal(3, 3, 3, 4)
-    text = jt.jit(lambda a, b: lax.conv_general_dilated(a, b, (1, 2), "SAME", dimension_numbers=NHWC)).lower(x, k).as_text()
+
+    def conv(a: jt.Array, b: jt.Array) -> jt.Array:
+        return lax.conv_general_dilated(a, b, (1, 2), "SAME", dimension_numbers=NHWC)
+
+    text = jt.jit(conv).lower(jnp.asarray(x), jnp.asarray(k)).as_text()
     assert text.count("stablehlo.convolution") == 1
     assert "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" in text
 
 
 def test_jaxpr_shows_one_equation_with_jax_parameters() -> None:
     x, k = normal(2, 3, 6, 7), normal(4, 3, 3, 3)
-    jaxpr = jt.make_jaxpr(lambda a, b: lax.conv(a, b, (1, 1), "SAME"))(x, k)
+
+    def conv(a: jt.Array, b: jt.Array) -> jt.Array:
+        return lax.conv(a, b, (1, 1), "SAME")
+
+    jaxpr = jt.make_jaxpr(conv)(jnp.asarray(x), jnp.asarray(k))
     (eqn,) = jaxpr.jaxpr.eqns
     assert eqn.primitive.name == "conv_general_dilated"
     params = dict(eqn.primitive.params())

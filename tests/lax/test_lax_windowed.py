@@ -11,7 +11,8 @@ Every case that runs is also compiled with ``jt.jit`` (in one program) and
 compared with its eager value.
 """
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -30,6 +31,15 @@ def ops(L: Namespace) -> tuple[Any, Any]:
     return (jax.lax, jax) if L is jax_numpy else (lax, jt)
 
 
+# Typed wrappers, so that lambdas handed to transformations get typed parameters.
+def f1(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return fn
+
+
+def f2(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    return fn
+
+
 def normal(*shape: int) -> np.ndarray[Any, Any]:
     return RNG.normal(size=shape).astype(np.float32)
 
@@ -46,6 +56,20 @@ def reduce(L: Namespace, kind: str, x: Any, *args: Any, init: Any = None, **kwar
     lax_ = ops(L)[0]
     name, identity = MONOIDS[kind]
     return lax_.reduce_window(x, identity if init is None else init, getattr(lax_, name), *args, **kwargs)
+
+
+def reduce_case(kind: str, x: Any, args: tuple[Any, ...], kwargs: dict[str, Any], init: Any = None,
+                *, operand_given: bool = True) -> Callable[[Any], Any]:
+    """A case reducing ``x`` (called with the namespace), or, without
+    ``operand_given``, JAX's reduction as a function of the operand."""
+
+    def fn(L: Namespace) -> Any:
+        return reduce(L, kind, x, *args, init=init, **kwargs)
+
+    def of_operand(v: Any) -> Any:
+        return reduce(jax_numpy, kind, v, *args, init=init, **kwargs)
+
+    return fn if operand_given else of_operand
 
 
 # (id, operand shape, args after the computation, kwargs)
@@ -70,16 +94,13 @@ def _value_cases() -> list[Case]:
     for name, shape, args, kwargs in CONFIGS:
         x, xi = normal(*shape), RNG.integers(-50, 50, size=shape).astype(np.int32)
         for kind in MONOIDS:
-            cases.append(Case(f"values-{kind}-{name}", lambda L, k=kind, x=x, a=args, kw=kwargs: reduce(L, k, x, *a, **kw)))
-            cases.append(Case(f"values-{kind}-{name}-int32",
-                              lambda L, k=kind, x=xi, a=args, kw=kwargs: reduce(L, k, x, *a,
-                                                                                init=0 if k == "sum" else None, **kw)))  # fmt: skip
+            cases.append(Case(f"values-{kind}-{name}", reduce_case(kind, x, args, kwargs)))
+            cases.append(Case(f"values-{kind}-{name}-int32", reduce_case(kind, xi, args, kwargs, 0 if kind == "sum" else None)))
     x = normal(6, 8)
     pool = ((2, 2), (2, 2), "VALID")
     for dtype in ("float16", "bfloat16"):
         for kind in MONOIDS:
-            cases.append(Case(f"dtypes-{kind}-{dtype}", lambda L, k=kind, d=dtype: reduce(L, k, host(d, x), *pool),
-                              rtol=2e-2, atol=5e-2))  # fmt: skip
+            cases.append(Case(f"dtypes-{kind}-{dtype}", reduce_case(kind, host(dtype, x), pool, {}), rtol=2e-2, atol=5e-2))
     b = x > 0
     u8 = RNG.integers(0, 255, size=(6, 8)).astype(np.uint8)
     i32 = RNG.integers(-9, 9, size=(6, 8)).astype(np.int32)
@@ -110,14 +131,14 @@ def _derivative_cases() -> list[Case]:
             if kind != "sum" and ("window_dilation" in kwargs or "negative" in name):
                 continue  # JAX cannot differentiate these max/min poolings (it raises)
             x, t = ties(*shape), normal(*shape)
-            out_shape = jax.eval_shape(lambda a, k=kind, ar=args, kw=kwargs: reduce(jax_numpy, k, a, *ar, **kw), x).shape
+            out_shape = jax.eval_shape(reduce_case(kind, None, args, kwargs, operand_given=False), x).shape
             weights = normal(*out_shape)
 
             def grad(L: Namespace, k: str = kind, x: Any = x, a: Any = args, kw: Any = kwargs, w: Any = weights) -> Any:
-                return ops(L)[1].grad(lambda v: (reduce(L, k, v, *a, **kw) * w).sum())(x)
+                return ops(L)[1].grad(f1(lambda v: (reduce(L, k, v, *a, **kw) * w).sum()))(x)
 
             def jvp(L: Namespace, k: str = kind, x: Any = x, t: Any = t, a: Any = args, kw: Any = kwargs) -> Any:
-                return ops(L)[1].jvp(lambda v: reduce(L, k, v, *a, **kw), (x,), (t,))
+                return ops(L)[1].jvp(f1(lambda v: reduce(L, k, v, *a, **kw)), (x,), (t,))
 
             cases += [Case(f"grad-{kind}-{name}", grad), Case(f"jvp-{kind}-{name}", jvp)]
     x = ties(2, 8, 8, 3)
@@ -142,13 +163,13 @@ def _derivative_cases() -> list[Case]:
 
     def all_equal(L: Namespace) -> Any:
         # Every window is one big tie: its first element gets the cotangent.
-        return ops(L)[1].grad(lambda v: reduce(L, "max", v, (2, 3), (1, 2), "SAME").sum())(np.ones((4, 6), np.float32))
+        return ops(L)[1].grad(f1(lambda v: reduce(L, "max", v, (2, 3), (1, 2), "SAME").sum()))(np.ones((4, 6), np.float32))
 
     y = normal(5, 6)
 
     def second_order(L: Namespace) -> Any:
         api = ops(L)[1]
-        return api.grad(lambda v: api.grad(lambda w: (reduce(L, "max", w, (2, 2), (1, 1), "VALID") ** 3).sum())(v).sum())(y)
+        return api.grad(f1(lambda v: api.grad(f1(lambda w: (reduce(L, "max", w, (2, 2), (1, 1), "VALID") ** 3).sum()))(v).sum()))(y)
 
     cases += [Case("pool-max-grad", max_pool_loss), Case("pool-avg-grad", avg_pool_loss),
               Case("pool-all-equal", all_equal), Case("pool-second-order", second_order, rtol=1e-4, atol=1e-4)]  # fmt: skip
@@ -165,14 +186,14 @@ def _vmap_cases() -> list[Case]:
         for kind in MONOIDS:
 
             def batched(L: Namespace, k: str = kind, a: Any = args, kw: Any = kwargs, xb: Any = xb, axis: int = axis) -> Any:
-                return ops(L)[1].vmap(lambda v: reduce(L, k, v, *a, **kw), axis)(xb)
+                return ops(L)[1].vmap(f1(lambda v: reduce(L, k, v, *a, **kw)), axis)(xb)
 
             cases.append(Case(f"vmap-{kind}-{name}", batched))
         if "window_dilation" not in kwargs and "negative" not in name:
 
             def batched_grad(L: Namespace, a: Any = args, kw: Any = kwargs, xb: Any = xb, axis: int = axis) -> Any:
                 api = ops(L)[1]
-                return api.vmap(api.grad(lambda v: reduce(L, "max", v, *a, **kw).sum()), axis)(xb)
+                return api.vmap(api.grad(f1(lambda v: reduce(L, "max", v, *a, **kw).sum())), axis)(xb)
 
             cases.append(Case(f"vmap-grad-max-{name}", batched_grad))
     return cases
@@ -201,11 +222,13 @@ def test_reduce_window_matches_jax(group: Group) -> None:
 def test_jit_matches_eager() -> None:
     """Every case that runs compiles (in one jitted program) to its eager value."""
     runnable = [case for case in TABLE.cases if not isinstance(TABLE.jax_results[case.id], Raised)]
-    compiled = jt.jit(lambda: [case.fn(jnp) for case in runnable])()
+    compiled: list[Any] = jt.jit(lambda: [case.fn(jnp) for case in runnable])()
     for case, value in zip(runnable, compiled, strict=True):
-        eager = case.fn(jnp)
+        eager: Any = case.fn(jnp)
         tolerance = 5e-2 if any(t in case.id for t in ("float16", "bfloat16")) else 1e-5
-        for ours, expected in zip(jt.tree_util.tree_leaves(value), jt.tree_util.tree_leaves(eager), strict=True):
+        ours_leaves = jt.tree_util.tree_leaves(cast(object, value))
+        expected_leaves = jt.tree_util.tree_leaves(cast(object, eager))
+        for ours, expected in zip(ours_leaves, expected_leaves, strict=True):
             assert_same_value(ours, expected, tolerance, tolerance, where=case.id)
 
 
@@ -222,11 +245,11 @@ def test_shape_tuple_matches_jax() -> None:
 
 
 def test_jaxpr_and_lowering() -> None:
-    x = normal(2, 6, 6, 3)
 
     def pool(v: jt.Array) -> jt.Array:
         return lax.reduce_window(v, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
 
+    x = jnp.asarray(normal(2, 6, 6, 3))
     (eqn,) = jt.make_jaxpr(pool)(x).jaxpr.eqns
     assert eqn.primitive.name == "reduce_window_max"
     text = jt.jit(pool).lower(x).as_text()

@@ -17,7 +17,7 @@ dilations swapped), so ``grad`` of a convolution is two convolutions.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, final
+from typing import Any, NamedTuple, cast, final
 
 import numpy as np
 from typing_extensions import override
@@ -51,6 +51,8 @@ __all__ = [
     "conv_transpose",
     "conv_general_dilated_patches",
     "transpose_lhs_padding",
+    "padding_pairs",
+    "padding_attr",
 ]
 
 
@@ -84,7 +86,7 @@ def padtype_to_pads(
     ``lax.padtype_to_pads``): ``'VALID'`` pads nothing; ``'SAME'`` pads so
     that the output has ``ceil(in / stride)`` elements, the odd element at the
     end; ``'SAME_LOWER'`` puts the odd element at the start."""
-    if not isinstance(padding, str):
+    if not isinstance(cast(object, padding), str):
         raise JaxtypedTypeError(f"padtype_to_pads: padding must be 'SAME', 'SAME_LOWER' or 'VALID', got {padding!r}")
     kind = padding.upper()
     if kind == "VALID":
@@ -282,7 +284,8 @@ def _dims_attr(numbers: ConvDimensionNumbers) -> str:
     return f"#stablehlo.conv<{layout(lhs, 'b', 'f')}x{layout(rhs, 'o', 'i')}->{layout(out, 'b', 'f')}>"
 
 
-def _pairs_attr(pairs: Sequence[tuple[int, int]]) -> str:
+def padding_attr(pairs: Sequence[tuple[int, int]]) -> str:
+    """The StableHLO ``padding`` attribute of (low, high) pairs."""
     if not pairs:
         return "dense<> : tensor<0x2xi64>"
     rows = ", ".join(f"[{lo}, {hi}]" for lo, hi in pairs)
@@ -397,7 +400,7 @@ class ConvGeneralDilated(Primitive):
             per_group_out = out_features // groups
             in_features = k.shape[1]
             window_axes = tuple(range(2 + nsp, 2 + 2 * nsp))
-            parts = []
+            parts: list[NDArray] = []
             for g in range(groups):
                 if bgc > 1:
                     p = patches[g * batch : (g + 1) * batch]
@@ -424,7 +427,7 @@ class ConvGeneralDilated(Primitive):
             lhs, rhs = _convert(ctx, lhs, compute), _convert(ctx, rhs, compute)
         attrs = {
             "window_strides": i64_array(self.window_strides),
-            "padding": _pairs_attr(self.padding),
+            "padding": padding_attr(self.padding),
             "lhs_dilation": i64_array(self.lhs_dilation),
             "rhs_dilation": i64_array(self.rhs_dilation),
             "dimension_numbers": _dims_attr(self.dimension_numbers),
@@ -455,7 +458,7 @@ class ConvGeneralDilated(Primitive):
         if isinstance(lhs, UndefinedPrimal):
             assert not isinstance(rhs, UndefinedPrimal)
             return self._lhs_cotangent(ct, rhs, lhs.aval), None
-        assert isinstance(rhs, UndefinedPrimal) and not isinstance(lhs, UndefinedPrimal)
+        assert isinstance(rhs, UndefinedPrimal)
         return None, self._rhs_cotangent(ct, lhs, rhs.aval)
 
     def _lhs_cotangent(self, ct: Array, rhs: Array, lhs: ShapedArray) -> Array:
@@ -626,17 +629,22 @@ def _as_tangent(result: Array, linear: ShapedArray) -> Array:
 def _ints(where: str, param: str, value: Sequence[int] | None, count: int) -> tuple[int, ...]:
     if value is None:
         return (1,) * count
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+    if isinstance(value, (str, bytes)) or not isinstance(cast(object, value), Sequence):
         raise JaxtypedTypeError(f"{where}: {param} must be a sequence of ints, got {value!r}")
     return check_int_tuple(where, param, value)
 
 
-def _explicit_padding(where: str, padding: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+def padding_pairs(where: str, padding: Sequence[object]) -> tuple[tuple[int, int], ...]:
+    """Explicit (low, high) padding pairs, validated (run-time callers may
+    pass anything)."""
     pairs: list[tuple[int, int]] = []
     for pair in padding:
-        if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2 or not all(is_int(v) for v in pair):
-            raise JaxtypedTypeError(f"{where}: padding must be a string or a sequence of (low, high) int pairs, got {padding!r}")
-        pairs.append((int(pair[0]), int(pair[1])))
+        if isinstance(pair, Sequence) and not isinstance(pair, (str, bytes)) and len(cast(Sequence[object], pair)) == 2:
+            lo, hi = cast(Sequence[object], pair)
+            if is_int(lo) and is_int(hi):
+                pairs.append((int(lo), int(hi)))
+                continue
+        raise JaxtypedTypeError(f"{where}: padding must be a string or a sequence of (low, high) int pairs, got {padding!r}")
     return tuple(pairs)
 
 
@@ -669,7 +677,7 @@ def conv_general_dilated(
         window = [dilate_dim(k.shape[a], r) for a, r in zip(numbers.rhs_spec[2:], rhs_dil)]
         pads = tuple(padtype_to_pads([x.shape[a] for a in numbers.lhs_spec[2:]], window, strides, padding))
     else:
-        pads = _explicit_padding(where, padding)
+        pads = padding_pairs(where, padding)
     for count, what in ((feature_group_count, "feature_group_count"), (batch_group_count, "batch_group_count")):
         if not is_int(count):
             raise JaxtypedTypeError(f"{where}: {what} must be an int, got {count!r}")
@@ -768,7 +776,7 @@ def conv_transpose(
     pads: PaddingLike
     if use_consistent_padding or (isinstance(padding, str) and padding in ("SAME", "VALID")):
         per_axis: list[str | tuple[int, int]] = (
-            [padding] * nsp if isinstance(padding, str) else list(_explicit_padding(where, padding))
+            [padding] * nsp if isinstance(padding, str) else list(padding_pairs(where, padding))
         )
         if len(per_axis) != nsp or len(stride) != nsp:
             raise JaxtypedValueError(f"{where}: strides and padding need one entry per spatial dimension ({nsp})")

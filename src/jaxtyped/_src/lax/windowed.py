@@ -22,7 +22,7 @@ primitives.
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, final
+from typing import Any, ClassVar, cast, final
 
 import numpy as np
 from typing_extensions import override
@@ -37,12 +37,18 @@ from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitiv
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax.comparison import GE, LE
-from jaxtyped._src.lax.convolution import PaddingLike, dilate_dim, padtype_to_pads, transpose_lhs_padding
+from jaxtyped._src.lax.convolution import (
+    PaddingLike,
+    dilate_dim,
+    padding_attr,
+    padding_pairs,
+    padtype_to_pads,
+    transpose_lhs_padding,
+)
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind
 from jaxtyped._src.lax.slicing import slice as slice_
 from jaxtyped._src.lax.structural import pad, select_n
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, kind_of, operand, same_kind, scalar_like
-from jaxtyped._src.util import is_int
 
 __all__ = [
     "ReduceWindowSum",
@@ -205,17 +211,10 @@ class _ReduceWindow(Primitive):
             "window_strides": i64_array(self.window_strides),
             "base_dilations": i64_array(self.base_dilation),
             "window_dilations": i64_array(self.window_dilation),
-            "padding": _pairs_attr(self.padding),
+            "padding": padding_attr(self.padding),
         }
         result = ctx.op1("stablehlo.reduce_window", (x, start), ShapedArray(out.shape, compute), attrs, body)
         return (ctx.convert(result, out.dtype),)
-
-
-def _pairs_attr(pairs: Sequence[tuple[int, int]]) -> str:
-    if not pairs:
-        return "dense<> : tensor<0x2xi64>"
-    rows = ", ".join(f"[{lo}, {hi}]" for lo, hi in pairs)
-    return f"dense<[{rows}]> : tensor<{len(pairs)}x2xi64>"
 
 
 @final
@@ -363,7 +362,12 @@ class ReduceWindowMin(_ReduceWindowChooser):
 
 # === lax.reduce_window ===
 
-_KINDS: dict[Callable[..., Any], tuple[str, type[_ReduceWindow]]] = {
+# A windowed reduction from its parameters (window_dimensions, window_strides,
+# padding, base_dilation, window_dilation).
+_Make = Callable[
+    [tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]], _ReduceWindow
+]
+_KINDS: dict[Callable[..., Any], tuple[str, _Make]] = {
     la.add: ("sum", ReduceWindowSum),
     la.max: ("max", ReduceWindowMax),
     la.min: ("min", ReduceWindowMin),
@@ -381,7 +385,7 @@ def _concrete_scalar(x: Array) -> Any:
 def _window_ints(param: str, value: Sequence[int] | None, ndim: int) -> tuple[int, ...]:
     if value is None:
         return (1,) * ndim
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+    if isinstance(value, (str, bytes)) or not isinstance(cast(object, value), Sequence):
         raise JaxtypedTypeError(f"lax.reduce_window: {param} must be a sequence of ints, got {value!r}")
     return check_int_tuple("lax.reduce_window", param, value)
 
@@ -423,7 +427,7 @@ def reduce_window(
             )
         pads = tuple(padtype_to_pads(x.shape, [dilate_dim(w, t) for w, t in zip(dims, taps)], strides, padding))
     else:
-        pads = tuple((int(lo), int(hi)) for lo, hi in (_pair(where, p) for p in padding))
+        pads = padding_pairs(where, padding)
     value = _concrete_scalar(init)
     if value is not None and value == _identity(kind, init.dtype):
         return bind1(cls(dims, strides, pads, base, taps), x)
@@ -438,10 +442,3 @@ def reduce_window(
             )
     return computation(bind1(cls(dims, strides, pads, base, taps), x), init)
 
-
-def _pair(where: str, pair: object) -> tuple[int, int]:
-    if isinstance(pair, Sequence) and not isinstance(pair, (str, bytes)) and len(pair) == 2:
-        lo, hi = pair[0], pair[1]
-        if is_int(lo) and is_int(hi):
-            return int(lo), int(hi)
-    raise JaxtypedTypeError(f"{where}: padding must be a string or a sequence of (low, high) int pairs, got {pair!r}")
