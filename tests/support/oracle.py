@@ -24,6 +24,7 @@ the type checkers' (``mypy_path``, pyright's ``extraPaths``).
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ jax_config: Any = pytest.importorskip("jax._src.config")
 __all__ = [
     "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
     "assert_same", "assert_same_value", "host", "call", "tol", "jax", "jax_numpy", "jax_config",
-    "ERROR_KINDS", "expect_same_error",
+    "ERROR_KINDS", "expect_same_error", "library",
 ]  # fmt: skip
 
 Namespace = Any  # jaxtyped.numpy or jax.numpy: same API by contract
@@ -241,3 +242,12 @@ def call(name: str, *args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
 def tol(dtype: str) -> float:
     """A relative tolerance for results of ``dtype``."""
     return 2e-2 if dtype in ("float16", "bfloat16") else 1e-5
+
+
+def library(L: Namespace) -> Any:
+    """The library the numpy namespace ``L`` belongs to, as
+    ``.api`` (jit, vmap, jvp, grad, ...), ``.lax`` and ``.np``, so that a
+    case can use transformations and lax as well (added with the sorting tests)."""
+    if L is jnp:
+        return SimpleNamespace(api=jt, lax=jt.lax, np=jnp)
+    return SimpleNamespace(api=jax, lax=jax.lax, np=L)

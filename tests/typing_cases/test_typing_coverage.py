@@ -62,6 +62,12 @@ NUMPY_FAMILIES: Mapping[str, tuple[str, ...]] = {
         "float32", "int32", "bool_", "bfloat16", "dtype", "promote_types", "result_type",
         "issubdtype", "finfo", "iinfo",
     ),
+    # sorting family
+    "sorting": (
+        "sort", "argsort", "lexsort", "sort_complex", "partition", "argpartition", "searchsorted",
+        "digitize", "cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod",
+        "unique", "unique_values", "unique_counts", "unique_inverse", "unique_all",
+    ),
     # array manipulation family
     "manipulation": (
         "tile", "repeat", "pad", "split", "array_split", "hsplit", "vsplit", "dsplit", "flip",
