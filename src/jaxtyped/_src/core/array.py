@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 # The kinds of conversion to a concrete Python/NumPy value; errors name them.
-Conversion = Literal["bool", "int", "index", "float", "complex", "item", "tolist"]
+Conversion = Literal["bool", "int", "index", "float", "complex", "item", "tolist", "tobytes"]
 
 
 def _not_installed(name: str) -> NotImplementedError:
@@ -586,6 +586,29 @@ class Array(ABC):
         """Same as ``jaxtyped.numpy.compress(condition, self, axis, ...)``."""
         raise _not_installed("compress")
 
+    # --- lax extras family: bits, bytes and copies ---
+
+    def view(self, dtype: "dtypes.DTypeLike | None" = None, type: None = None) -> "Array":  # noqa: A002 - NumPy's name
+        """The same bits seen as ``dtype`` (JAX's ``Array.view``): a dtype of
+        another width changes the last axis's length; bool and complex
+        dtypes are allowed."""
+        raise _not_installed("view")
+
+    def byteswap(self) -> "Array":
+        """The elements with their bytes in reverse order (big- and
+        little-endian swapped)."""
+        raise _not_installed("byteswap")
+
+    def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
+        """The raw bytes of the concrete value, in ``order`` (NumPy's
+        ``tobytes``); raises a concretization error on a traced value."""
+        return self._require_concrete("tobytes").tobytes(order=order)
+
+    @property
+    def flat(self) -> "Array":
+        """Not supported, as in JAX: use ``flatten()``."""
+        raise NotImplementedError("JAX Arrays do not implement the arr.flat property: consider arr.flatten() instead.")
+
 
 # Values accepted where an array is expected (JEP 12049): loosely typed inputs.
 # np.generic (not only np.number) so that ml_dtypes scalars (bfloat16) fit.
@@ -661,6 +684,7 @@ _LATE_BOUND_NAMES: frozenset[str] = frozenset(
     | {"at", "take", "nonzero", "choose", "compress"}  # advanced indexing family
     | set("repeat diagonal trace swapaxes copy mT".split())  # array manipulation family
     | set("var std ptp round clip".split())  # math and statistics family
+    | {"view", "byteswap"}  # lax extras family
 )
 
 

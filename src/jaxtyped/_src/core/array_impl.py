@@ -27,7 +27,7 @@ from typing_extensions import Self, TypeIs
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 
 __all__ = [
     "ArrayImpl",
@@ -171,6 +171,32 @@ class ArrayImpl(Array):
         """The device holding this array (it lives on exactly one)."""
         (only,) = self.devices()
         return only
+
+    # --- lax extras family: copies and device queries ---
+
+    def clone(self) -> "ArrayImpl":
+        """A new array object with the same value (JAX's ``Array.clone``;
+        arrays are immutable, so the buffer is shared)."""
+        return ArrayImpl(host_buffer(self), self._aval)
+
+    def to_device(self, device: object, *, stream: None = None) -> "ArrayImpl":
+        """The array on ``device`` (one of ``devices()``: there is one CPU
+        device), as a new array object."""
+        if device not in device_backend().describe_devices(device_buffer(self)):
+            raise JaxtypedValueError(f"to_device: {device!r} is not a device this array can live on")
+        return self.clone()
+
+    def copy_to_host_async(self) -> None:
+        """Start copying the value to the host (done at once here)."""
+        host_buffer(self)
+
+    def on_device_size_in_bytes(self) -> int:
+        """The bytes the device buffer takes (size times itemsize)."""
+        return self._aval.size * self._aval.dtype.itemsize
+
+    def platform(self) -> str:
+        """The platform of the array's device (``'cpu'``)."""
+        return str(getattr(self.device, "platform", "cpu"))
 
     def unsafe_buffer_pointer(self) -> int:
         """The address of the device buffer (for tests of donation)."""

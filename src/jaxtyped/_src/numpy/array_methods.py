@@ -22,6 +22,8 @@ from jaxtyped._src.numpy import index_functions as _index_functions  # advanced 
 from jaxtyped._src.numpy import manipulation as _manip  # array manipulation family
 from jaxtyped._src.numpy import statistics as _statistics  # math and statistics family
 
+from jaxtyped._src.numpy.array_view import byteswap as _byteswap, view as _view  # lax extras family
+
 __all__ = ["install"]
 
 _ARRAY_LIKE = (Array, np.ndarray, np.generic, bool, int, float, complex)
@@ -168,6 +170,8 @@ def install() -> None:
         "__divmod__": _binary(uf.divmod, False),
         "__rdivmod__": _binary(uf.divmod, True),
         "at": _at,  # advanced indexing family
+        "view": _view,  # lax extras family
+        "byteswap": _byteswap,  # lax extras family
         "take": _index_functions.take,
         "nonzero": _index_functions.nonzero,
         "choose": _index_functions.choose,
