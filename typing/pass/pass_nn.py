@@ -44,6 +44,14 @@ assert same(jnp.sum(probs, axis=-1), np.ones(2)) and same(total, np.log(np.exp(h
 assert gated.shape == (2, 3) and labels.shape == (3, 3) and labels_int.dtype == np.int32
 assert masked.shape == log_probs.shape == normalised.shape == (2, 3)
 
+# --- attention and log-mean-exp ---
+queries, keys = jnp.ones((2, 5, 4, 8)), np.ones((2, 6, 2, 8), np.float32)
+attended: Array = nn.dot_product_attention(queries, keys, keys, is_causal=True)
+attended_and_lse: tuple[Array, Array] = nn.dot_product_attention(queries, keys, keys, return_residual=True)
+mean_exp: Array = nn.logmeanexp(x, axis=1)
+assert attended.shape == (2, 5, 4, 8) and attended_and_lse[1].shape == (2, 5, 4)
+assert same(mean_exp, np.log(np.exp(host).mean(axis=1)))
+
 # --- gradients: JAX's rules at the kinks ---
 assert float(np.asarray(jt.grad(nn.relu)(0.0))) == 0.0
 

@@ -8,6 +8,7 @@ Example:
     Array(0., dtype=float32, weak_type=True)
 """
 
+from jaxtyped._src.nn.attention import dot_product_attention
 from jaxtyped._src.nn.functions import (
     celu,
     elu,
@@ -21,6 +22,7 @@ from jaxtyped._src.nn.functions import (
     leaky_relu,
     log1mexp,
     log_sigmoid,
+    logmeanexp,
     mish,
     one_hot,
     relu,
@@ -40,8 +42,8 @@ from jaxtyped._src.nn.functions import (
 from jaxtyped._src.scipy.special import log_softmax, logsumexp, softmax
 
 __all__ = [
-    "celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
-    "identity", "leaky_relu", "log1mexp", "log_sigmoid", "log_softmax", "logsumexp", "mish",
+    "celu", "dot_product_attention", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
+    "identity", "leaky_relu", "log1mexp", "log_sigmoid", "log_softmax", "logmeanexp", "logsumexp", "mish",
     "one_hot", "relu", "relu6", "selu", "sigmoid", "silu", "soft_sign", "softmax", "softplus",
     "sparse_plus", "sparse_sigmoid", "squareplus", "standardize", "swish", "tanh",
 ]  # fmt: skip

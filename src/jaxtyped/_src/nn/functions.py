@@ -25,14 +25,15 @@ from jaxtyped._src.lax.structural import broadcasted_iota, expand_dims, full_lik
 from jaxtyped._src.numpy import reductions as jr
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.creation import asarray
-from jaxtyped._src.numpy.promotion import asarray_operand, check_arraylike, promote_args_inexact
-from jaxtyped._src.util import canonicalize_axis
+from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape, check_arraylike, promote_args_inexact
+from jaxtyped._src.scipy.special import logsumexp
+from jaxtyped._src.util import canonicalize_axes, canonicalize_axis
 
 __all__ = [
     "identity", "relu", "relu6", "squareplus", "softplus", "sparse_plus", "soft_sign", "sigmoid",
     "sparse_sigmoid", "silu", "swish", "mish", "log_sigmoid", "elu", "leaky_relu", "hard_tanh",
     "celu", "selu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "tanh",
-    "standardize", "one_hot", "log1mexp",
+    "standardize", "one_hot", "log1mexp", "logmeanexp",
 ]  # fmt: skip
 
 Axis = int | Sequence[int] | None
@@ -253,6 +254,21 @@ def log1mexp(x: ArrayLike) -> Array:
     """``log(1 - exp(-x))``, accurate for small and large ``x``, with
     derivative ``1 / expm1(x)``."""
     return _log1mexp(_operand("log1mexp", x))
+
+
+def logmeanexp(x: ArrayLike, axis: Axis = None, where: ArrayLike | None = None, keepdims: bool = False) -> Array:
+    """``log(mean(exp(x)))`` over ``axis`` (the entries ``where`` selects),
+    computed stably as ``logsumexp(x) - log(count)``."""
+    total = logsumexp(x, axis=axis, where=where, keepdims=keepdims)
+    a = _operand("logmeanexp", x)
+    if where is None:
+        given = range(a.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        axes = canonicalize_axes(tuple(given), a.ndim, where="nn.logmeanexp axis")
+        count = asarray(np.asarray(math.prod(a.shape[i] for i in axes)).astype(total.dtype))
+    else:
+        selected = broadcast_to_shape(asarray(where), a.shape)
+        count = jr.sum(selected, axis, dtype=total.dtype, keepdims=keepdims)
+    return ju.subtract(total, ju.log(count))
 
 
 # === normalisation and encodings ===
