@@ -89,6 +89,10 @@ PROBES = [
     Probe("full_like-huge", lambda L: L.full_like(x(L), 1.0, shape=HUGE), ("jnp.full", "4000000000000 bytes")),
     Probe("empty_like-huge", lambda L: L.empty_like(x(L), shape=HUGE), ("jnp.zeros_like", "4000000000000 bytes")),
     Probe("broadcast_to-huge", lambda L: L.broadcast_to(1.0, HUGE), ("jnp.broadcast_to", "(1000000, 1000000)", "bytes")),
+    Probe("eye-huge", lambda L: L.eye(10**6), ("jnp.eye", "(1000000, 1000000)", "bytes")),
+    Probe("tri-huge", lambda L: L.tri(10**6), ("jnp.tri", "(1000000, 1000000)", "bytes")),
+    Probe("tile-huge", lambda L: L.tile(L.ones(10**3), (10**6, 10**3)), ("jnp.tile", "(1000000, 1000000)", "bytes")),
+    Probe("repeat-huge", lambda L: L.repeat(L.ones(10**3), 10**10), ("jnp.repeat", "40000000000000 bytes")),
     Probe("zeros-huge-int8", lambda L: L.zeros((10**7, 10**7), L.int8), ("jnp.zeros", "100000000000000 bytes", "int8")),
 ]  # fmt: skip
 
@@ -125,6 +129,9 @@ def test_out_of_memory_error_is_a_runtime_and_memory_error() -> None:
         jnp.zeros(HUGE)
     with pytest.raises(MemoryError):
         jnp.ones(HUGE)
+    # JAX dispatches this one asynchronously and fails only when it is used.
+    with pytest.raises(jt.errors.OutOfMemoryError, match=r"jnp.linspace: .*\(1000000000000,\).* bytes"):
+        jnp.linspace(0.0, 1.0, 10**12)
 
 
 def test_lists_that_fit_still_work() -> None:

@@ -13,6 +13,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, array_from_scalar, is_numpy_value, is_python_scalar
 from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.interpreter import EvalInterpreter, current_interpreter
 from jaxtyped._src.errors import (
     JaxtypedOverflowError,
     JaxtypedTypeError,
@@ -26,7 +27,7 @@ from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, concatenate, expand_dims, full_like_aval
 from jaxtyped._src.lax.util import scalar_like
-from jaxtyped._src.util import index_arg, is_int, is_list_or_tuple
+from jaxtyped._src.util import index_arg, is_int, is_list_or_tuple, prod
 from jaxtyped._src.numpy.promotion import broadcast_shapes, broadcast_to_shape, promote_dtypes, result_dtype_of
 
 __all__ = [
@@ -36,7 +37,7 @@ __all__ = [
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float0",
     # array manipulation family
     "tri", "logspace", "geomspace", "fromfunction", "frombuffer", "fromstring", "fromiter", "from_dlpack",
-    "bartlett", "blackman", "hamming", "hanning", "kaiser", "check_allocation",
+    "bartlett", "blackman", "hamming", "hanning", "kaiser", "check_allocation", "check_eager_size",
 ]
 
 T = TypeVar("T")
@@ -225,15 +226,25 @@ def check_allocation(where: str, result: Array) -> Array:
     minutes); traced results are left alone (``eval_shape`` of a large
     array is fine, and XLA may fuse it away).
     """
-    if not isinstance(result, ArrayImpl):
-        return result
-    needed = result.size * result.dtype.itemsize
+    if isinstance(result, ArrayImpl):
+        _refuse_oversized(where, result.shape, result.dtype)
+    return result
+
+
+def check_eager_size(where: str, shape: Sequence[int], dtype: np.dtype[Any]) -> None:
+    """Before computing a result of ``shape`` eagerly: the OutOfMemoryError
+    of :func:`check_allocation` if it cannot fit (traced code is left alone)."""
+    if isinstance(current_interpreter(), EvalInterpreter):
+        _refuse_oversized(where, tuple(shape), dtype)
+
+
+def _refuse_oversized(where: str, shape: tuple[int, ...], dtype: np.dtype[Any]) -> None:
+    needed = prod(shape) * dtype.itemsize
     if needed > _MEMORY_LIMIT:
         raise OutOfMemoryError(
-            f"{where}: RESOURCE_EXHAUSTED: an array of shape {result.shape} and dtype {result.dtype.name} "
+            f"{where}: RESOURCE_EXHAUSTED: an array of shape {shape} and dtype {dtype.name} "
             f"needs {needed} bytes, more than this machine's {_MEMORY_LIMIT} bytes of memory"
         )
-    return result
 
 
 def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
@@ -396,6 +407,7 @@ def _linspace(
     num = index_arg(num, "jnp.linspace: num")
     if num < 0:
         raise JaxtypedValueError(f"jnp.linspace: num must be non-negative, got {num}")
+    check_eager_size("jnp.linspace", (num,), dtypes.default_float_dtype())
     lo, hi = promote_dtypes("linspace", (start, stop), inexact=True)
     if lo.ndim or hi.ndim:
         raise JaxtypedValueError("jnp.linspace: start and stop must be scalars")
@@ -424,6 +436,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | Non
     if rows < 0 or cols < 0:
         raise JaxtypedValueError(f"jnp.eye: N and M must be non-negative, got {N}, {M}")
     target = _dtype_arg(dtype) or dtypes.default_float_dtype()
+    check_eager_size("jnp.eye", (rows, cols), np.dtype(np.int32))
     row = broadcasted_iota(np.dtype(np.int32), (rows, cols), 0)
     col = broadcasted_iota(np.dtype(np.int32), (rows, cols), 1)
     on_diagonal = lcmp.eq(la.add(row, scalar_like(int(k), np.dtype(np.int32), "jnp.eye")), col)
@@ -447,6 +460,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | Non
         raise JaxtypedValueError(f"jnp.tri: N and M must be non-negative, got {N}, {M}")
     target = _dtype_arg(dtype) or dtypes.default_float_dtype()
     int32 = np.dtype(np.int32)
+    check_eager_size("jnp.tri", (rows, cols), int32)
     row = broadcasted_iota(int32, (rows, cols), 0)
     col = broadcasted_iota(int32, (rows, cols), 1)
     below = lcmp.le(col, la.add(row, scalar_like(offset, int32, "jnp.tri", weak_type=False)))

@@ -36,7 +36,7 @@ from jaxtyped._src.lax.slicing import slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import ufuncs as uf
-from jaxtyped._src.numpy.creation import array, asarray, check_allocation
+from jaxtyped._src.numpy.creation import array, asarray, check_allocation, check_eager_size
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
     broadcast_to_shape,
@@ -130,6 +130,7 @@ def tile(A: ArrayLike, reps: ShapeLike) -> Array:  # noqa: N803 - NumPy's name
     ndim = builtins.max(len(counts), x.ndim)
     counts = (1,) * (ndim - len(counts)) + counts
     x = ls.reshape(x, (1,) * (ndim - x.ndim) + x.shape)
+    check_eager_size("jnp.tile", tuple(c * d for c, d in zip(counts, x.shape)), x.dtype)
     interleaved = tuple(d for pair in zip(counts, x.shape) for d in pair)
     spread = ls.broadcast_in_dim(x, interleaved, tuple(range(1, 2 * ndim, 2)))
     return ls.reshape(spread, tuple(c * d for c, d in zip(counts, x.shape)))
@@ -164,6 +165,7 @@ def repeat(
         per_element = np.broadcast_to(counts.ravel(), (n,)) if counts.size else np.zeros((n,), np.int64)
         if counts.size == 1 and total is None:
             r = int(counts.ravel()[0])
+            check_eager_size("jnp.repeat", x.shape[:ax] + (n * r,) + x.shape[ax + 1 :], x.dtype)
             shape = x.shape[: ax + 1] + (r,) + x.shape[ax + 1 :]
             dims = tuple(range(ax + 1)) + tuple(range(ax + 2, x.ndim + 1))
             spread = ls.broadcast_in_dim(x, shape, dims)
