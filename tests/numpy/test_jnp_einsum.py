@@ -132,6 +132,9 @@ def _value_cases() -> list[Case]:
         Case("error-out", einsum("ij->ji", A23, out=np.zeros((3, 2), np.float32))),
         Case("error-bad_ellipsis", einsum("..i.,i", A23, B34)),
         Case("error-arrow_twice", einsum("ij->j->i", A23)),
+        Case("error-path_three", einsum("ij,jk,kl", A23, B34, C45, optimize=[(0, 1, 2)])),
+        Case("error-path_range", einsum("ij,jk", A23, B34, optimize=[(0, 1, 2)])),
+        Case("error-one_array", lambda L: L.einsum(L.asarray(A23))),
     ]
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import to_array
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax.dot import dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -89,6 +89,8 @@ def _contract_path(name: str, call_args: list[object], optimize: EinsumOptimize,
         raise JaxtypedValueError(f"jnp.{name}: {error}") from None
     except (TypeError, KeyError) as error:
         raise JaxtypedTypeError(f"jnp.{name}: {error}") from None
+    except IndexError as error:  # an explicit path naming operands that are not there
+        raise JaxtypedIndexError(f"jnp.{name}: optimize={optimize!r} is not a valid path: {error}") from None
 
 
 def _plan(args: tuple[object, ...], optimize: EinsumOptimize) -> tuple[list[Array], list[_Step]]:
@@ -157,8 +159,8 @@ def einsum(
             result, result_names = _contract_one(taken[0], names[0], sorted(summed), out_names, dtype)
         elif len(taken) == 2:
             result, result_names = _contract_two(taken, names, sorted(summed), out_names, dtype)
-        else:  # an explicit path may name three operands in one step
-            raise JaxtypedValueError(
+        else:  # an explicit path may name three operands in one step (JAX's error kind)
+            raise NotImplementedError(
                 f"jnp.einsum: a path step may contract one or two operands, got {len(taken)} ({subscripts_})"
             )
         if result_names != out_names:
