@@ -98,6 +98,12 @@ def required_names() -> tuple[str, ...]:
     # einsum family: every jaxtyped.nn function, and einsum with its ufuncs
     names += [f"jaxtyped.nn.{n}" for n in nn.__all__]
     names += [f"jaxtyped.numpy.{n}" for n in ("einsum", "einsum_path", "logaddexp2", "sinc")]
+    # windowed reductions and convolutions family
+    names += [f"jaxtyped.lax.{n}" for n in (
+        "conv_general_dilated", "conv", "conv_with_general_padding", "conv_transpose", "conv_general_dilated_patches",
+        "conv_dimension_numbers", "padtype_to_pads", "reduce_window", "reduce_window_shape_tuple",
+    )]  # fmt: skip
+    names += ["jaxtyped.numpy.convolve", "jaxtyped.numpy.correlate"]
     return tuple(names)
 
 
