@@ -3,6 +3,7 @@ and mode, duplicate indices, out-of-bounds and negative indices, dtypes and
 weak types; under jit and vmap (operand, indices, both); jvp and grad with
 respect to operand and values (``set``'s winner, ``max``'s ties)."""
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -41,8 +42,8 @@ def _cases() -> list[Case]:
         ]
         for mode in MODES[1:4]:
             cases.append(Case(f"{op}-mode-{mode}", _op(op, (DUP[:5],), V[:5], mode=mode)))
-    for mode in MODES:
-        cases.append(Case(f"get-mode-{mode}", _get(mode)))
+    for get_mode in MODES:
+        cases.append(Case(f"get-mode-{get_mode}", _get(get_mode)))
     cases += [
         Case("get-fill-value", _get("fill", fill_value=-1.0)),
         Case("get-fill-int", lambda L: L.asarray(X.astype(np.int32)).at[L.asarray(DUP)].get(mode="fill")),
@@ -88,11 +89,11 @@ def test_at_matches_jax(group: Group) -> None:
 
 @pytest.mark.parametrize("op", OPS)
 def test_jit_matches_jax(op: str) -> None:
-    def f(L: Namespace, x: Any, i: Any, v: Any) -> Any:
+    def f(x: Any, i: Any, v: Any) -> Any:
         return getattr(x.at[i], op)(v)
 
-    ours = jt.jit(lambda x, i, v: f(jnp, x, i, v))(jnp.asarray(X), jnp.asarray(DUP), jnp.asarray(V))
-    theirs = jax.jit(lambda x, i, v: f(jax_numpy, x, i, v))(X, DUP, V)
+    ours = jt.jit(f)(jnp.asarray(X), jnp.asarray(DUP), jnp.asarray(V))
+    theirs = jax.jit(f)(X, DUP, V)
     assert_same(ours, theirs)
 
 
@@ -122,7 +123,7 @@ def test_grad_wrt_operand_and_values_matches_jax(op: str) -> None:
     # Ties: X has the values 1 and -2 that V also holds; indices repeat.
     idx = DUP
 
-    def loss(L: Namespace) -> Any:
+    def loss(L: Namespace) -> Callable[[Any, Any], Any]:
         weights = np.linspace(-1.0, 1.0, 20, dtype=np.float32).reshape(4, 5) if op != "get" else 1.0
 
         def f(x: Any, v: Any) -> Any:
@@ -142,7 +143,7 @@ def test_max_ties_share_the_gradient_like_jax() -> None:
     idx = np.array([1, 1, 2], np.int32)
     v = np.array([1.0, 1.0, 2.0], np.float32)
 
-    def f(L: Namespace) -> Any:
+    def f(L: Namespace) -> Callable[[Any, Any], Any]:
         return lambda x, v: L.sum(x.at[idx].max(v))
 
     assert_same(jt.grad(f(jnp), argnums=(0, 1))(jnp.asarray(x), jnp.asarray(v)), jax.grad(f(jax_numpy), argnums=(0, 1))(x, v))
@@ -151,7 +152,7 @@ def test_max_ties_share_the_gradient_like_jax() -> None:
 def test_multiply_gradient_wrt_operand_with_repeats_and_values_when_unique() -> None:
     x = np.arange(5, dtype=np.float32)
 
-    def f(L: Namespace, unique: bool) -> Any:
+    def f(L: Namespace, unique: bool) -> Callable[[Any, Any], Any]:
         idx = np.array([1, 3], np.int32) if unique else np.array([1, 1, 2], np.int32)
         v = np.array([2.0, 3.0], np.float32) if unique else np.array([2.0, 3.0, 4.0], np.float32)
         if unique:
@@ -163,15 +164,19 @@ def test_multiply_gradient_wrt_operand_with_repeats_and_values_when_unique() -> 
         theirs = jax.grad(f(jax_numpy, unique), argnums=(0, 1))(x, np.float32(1.5))
         assert_same(ours, theirs)
     with pytest.raises(NotImplementedError):
-        jt.grad(lambda v: jnp.sum(jnp.asarray(x).at[np.array([1, 1])].multiply(v)))(jnp.ones(2))
+        jt.grad(_multiply_repeated)(jnp.ones(2))
+
+
+def _multiply_repeated(v: jt.Array) -> jt.Array:
+    return jnp.sum(jnp.arange(5.0).at[np.array([1, 1])].multiply(v))
 
 
 def test_jvp_of_set_matches_jax() -> None:
-    def f(x: Any, v: Any) -> Any:
+    def f(x: jt.Array, v: jt.Array) -> jt.Array:
         return x.at[DUP].set(v)
 
     t = (np.ones_like(X), np.arange(30, dtype=np.float32).reshape(6, 5))
-    ours = jt.jvp(f, (jnp.asarray(X), jnp.asarray(V)), tuple(jnp.asarray(a) for a in t))
+    ours = jt.jvp(f, (jnp.asarray(X), jnp.asarray(V)), (jnp.asarray(t[0]), jnp.asarray(t[1])))
     theirs = jax.jvp(f, (X, V), t)
     assert_same(ours, theirs)
 

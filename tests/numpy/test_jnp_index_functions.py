@@ -6,6 +6,7 @@
 the oracle's one-jit table, the value-dependent ones eagerly; jit, vmap
 and grad where they apply; the errors."""
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,22 @@ X = np.arange(12, dtype=np.float32).reshape(3, 4) - 4.0
 XI = X.astype(np.int32)
 IDX = np.array([[0, 5], [-1, 2]], np.int32)
 MASK = np.array([True, False, True, True])
+
+
+def _strictly_above(a: Any, k: int) -> Any:
+    return a * (a > k)
+
+
+def _double(v: Any) -> Any:
+    return v * 2
+
+
+def _square(v: Any) -> Any:
+    return v * v
+
+
+def _negate(v: Any) -> Any:
+    return -v
 
 
 def _take_cases() -> list[Case]:
@@ -37,8 +54,8 @@ def _take_cases() -> list[Case]:
     for mode in ("clip", "wrap", "fill", "promise_in_bounds"):
         cases.append(Case(f"take-mode-{mode}", call("take", X, IDX, axis=0, mode=mode)))
     along = np.array([[0, 3], [5, -1], [2, -9]], np.int32)
-    for mode in (None, "clip", "fill"):
-        cases.append(Case(f"take_along_axis-{mode}", call("take_along_axis", X, along, axis=1, mode=mode)))
+    for along_mode in (None, "clip", "fill"):
+        cases.append(Case(f"take_along_axis-{along_mode}", call("take_along_axis", X, along, axis=1, mode=along_mode)))
     cases += [
         Case("take_along_axis-axis0", call("take_along_axis", X, np.array([[2, 0, 1, 1]]), axis=0)),
         Case("take_along_axis-none", call("take_along_axis", X, np.array([11, 0, -1]), axis=None)),
@@ -70,7 +87,7 @@ def _nonzero_cases() -> list[Case]:
         Case("compress-size", call("compress", MASK, X, axis=1, size=4, fill_value=-3.0)),
         Case("compress-size-flat", call("compress", np.array([True, False, True]), X, size=2)),
         Case("extract-size", call("extract", X > 3, X, size=9, fill_value=-2.0)),
-        Case("mask_indices-size", lambda L: L.mask_indices(3, lambda a, k: a * (a > k), 0, size=9)),
+        Case("mask_indices-size", lambda L: L.mask_indices(3, _strictly_above, 0, size=9)),
     ]
 
 
@@ -86,7 +103,7 @@ def _other_cases() -> list[Case]:
         Case("select-int-default", call("select", [X > 1], [XI])),
         Case("select-non-bool", call("select", [XI], [X])),
         Case("select-length-mismatch", call("select", [X > 1], [X, X])),
-        Case("piecewise-otherwise", lambda L: L.piecewise(L.asarray(X), [X < 0, X > 5], [lambda v: v * 2, lambda v: -v, 7.0])),
+        Case("piecewise-otherwise", lambda L: L.piecewise(L.asarray(X), [X < 0, X > 5], [_double, _negate, 7.0])),
         Case("piecewise-constants", lambda L: L.piecewise(L.asarray(XI), [X < 0], [1, 2])),
         Case("piecewise-no-otherwise", lambda L: L.piecewise(L.asarray(X), [X < 0, X > 5], [L.sin, L.cos])),
         Case("ix_-ints", call("ix_", np.array([0, 2]), np.array([1, 3, 2]))),
@@ -135,7 +152,7 @@ def test_index_functions_match_jax(group: Group) -> None:
 
 # === value-dependent results: eager only (JAX raises under jit) ===
 
-EAGER: dict[str, Any] = {
+EAGER: dict[str, Callable[[Namespace], Any]] = {
     "nonzero": call("nonzero", X > 0),
     "nonzero-int": call("nonzero", XI),
     "nonzero-0d": call("nonzero", np.array(1.0)),
@@ -154,7 +171,7 @@ EAGER: dict[str, Any] = {
     "choose-raise-bad": call("choose", np.array([0, 1, 5, 0]), [X, -X]),
     "ravel_multi_index-raise": call("ravel_multi_index", (np.array([1, 2]), np.array([3, 0])), (3, 4)),
     "ravel_multi_index-raise-bad": call("ravel_multi_index", (np.array([1, 3]), np.array([3, 0])), (3, 4)),
-    "mask_indices": lambda L: L.mask_indices(3, lambda a, k: a * (a > k), 0),
+    "mask_indices": lambda L: L.mask_indices(3, _strictly_above, 0),
 }
 
 
@@ -171,22 +188,27 @@ def test_value_dependent_functions_match_jax_eagerly(name: str) -> None:
     assert_same(fn(jnp), theirs)
 
 
-@pytest.mark.parametrize(
-    "fn",
-    [
+VALUE_DEPENDENT: list[Callable[[Namespace, Any], Any]] = [
         lambda L, x: L.nonzero(x),
         lambda L, x: L.argwhere(x),
         lambda L, x: L.compress(x > 0, x),
         lambda L, x: L.choose(L.asarray(x > 0, dtype=L.int32), [x, -x]),
-    ],
-    ids=["nonzero", "argwhere", "compress", "choose-raise"],
-)
-def test_value_dependent_functions_need_size_under_jit(fn: Any) -> None:
+]
+
+
+@pytest.mark.parametrize("fn", VALUE_DEPENDENT, ids=["nonzero", "argwhere", "compress", "choose-raise"])
+def test_value_dependent_functions_need_size_under_jit(fn: Callable[[Namespace, Any], Any]) -> None:
+    def ours(x: Any) -> Any:
+        return fn(jnp, x)
+
+    def theirs(x: Any) -> Any:
+        return fn(jax_numpy, x)
+
     v = np.array([1.0, 0.0, 2.0], np.float32)
     with pytest.raises(ConcretizationTypeError):
-        jt.jit(lambda x: fn(jnp, x))(jnp.asarray(v))
+        jt.jit(ours)(jnp.asarray(v))
     with pytest.raises(TypeError):
-        jax.jit(lambda x: fn(jax_numpy, x))(v)
+        jax.jit(theirs)(v)
 
 
 # === transformations ===
@@ -195,7 +217,7 @@ def test_value_dependent_functions_need_size_under_jit(fn: Any) -> None:
 def test_take_under_jit_vmap_and_grad_matches_jax() -> None:
     idx = np.array([[0, 3], [1, -1], [7, 2]], np.int32)
 
-    def f(L: Namespace) -> Any:
+    def f(L: Namespace) -> Callable[[Any, Any], Any]:
         return lambda x, i: L.take(x, i, axis=1)
 
     assert_same(jt.jit(f(jnp))(jnp.asarray(X), jnp.asarray(idx)), jax.jit(f(jax_numpy))(X, idx))
@@ -204,14 +226,14 @@ def test_take_under_jit_vmap_and_grad_matches_jax() -> None:
         jax.vmap(f(jax_numpy), in_axes=(None, 0))(X, idx),
     )
 
-    def loss(L: Namespace) -> Any:
+    def loss(L: Namespace) -> Callable[[Any], Any]:
         return lambda x: L.sum(L.take_along_axis(x, idx[:3, :2], axis=1) * 2.0)
 
     assert_same(jt.grad(loss(jnp))(jnp.asarray(X)), jax.grad(loss(jax_numpy))(X))
 
 
 def test_nonzero_with_size_under_jit_and_vmap_matches_jax() -> None:
-    def f(L: Namespace) -> Any:
+    def f(L: Namespace) -> Callable[[Any], Any]:
         return lambda x: L.nonzero(x > 0, size=5, fill_value=-1)
 
     assert_same(jt.jit(f(jnp))(jnp.asarray(X)), jax.jit(f(jax_numpy))(X))
@@ -219,21 +241,22 @@ def test_nonzero_with_size_under_jit_and_vmap_matches_jax() -> None:
 
 
 def test_select_and_piecewise_gradients_match_jax() -> None:
-    def select_loss(L: Namespace) -> Any:
+    def select_loss(L: Namespace) -> Callable[[Any], Any]:
         return lambda x: L.sum(L.select([x > 1, x > 3], [x * x, -x], 7.0))
 
-    def piecewise_loss(L: Namespace) -> Any:
-        return lambda x: L.sum(L.piecewise(x, [x < 0, x > 5], [lambda v: v * v, lambda v: -v, 1.0]))
+    def piecewise_loss(L: Namespace) -> Callable[[Any], Any]:
+        return lambda x: L.sum(L.piecewise(x, [x < 0, x > 5], [_square, _negate, 1.0]))
 
     for loss in (select_loss, piecewise_loss):
         assert_same(jt.grad(loss(jnp))(jnp.asarray(X)), jax.grad(loss(jax_numpy))(X))
 
 
 def test_array_methods_match_jax() -> None:
-    for fn in (
+    methods: list[Callable[[Namespace], Any]] = [
         lambda L: L.asarray(X).take(L.asarray(IDX), axis=1),
         lambda L: L.asarray(X > 0).nonzero(size=3),
         lambda L: L.asarray(np.array([0, 1, 1, 0], np.int32)).choose([L.asarray(X), L.asarray(-X)], mode="clip"),
         lambda L: L.asarray(X).compress(L.asarray(MASK), axis=1, size=3),
-    ):
+    ]
+    for fn in methods:
         assert_same(fn(jnp), fn(jax_numpy))

@@ -20,7 +20,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ScalarLike
-from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.core.array_impl import array_from_numpy, is_numpy_value
 from jaxtyped._src.errors import (
     ConcretizationTypeError,
     JaxtypedIndexError,
@@ -36,6 +36,7 @@ from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.index_update import index_update
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_args
+from jaxtyped._src.util import index_arg
 
 __all__ = [
     "take", "take_along_axis", "put", "put_along_axis", "choose", "compress", "extract", "place",
@@ -53,9 +54,7 @@ def _int_dtype() -> np.dtype[Any]:
 
 
 def _axis(name: str, axis: object, ndim: int) -> int:
-    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise JaxtypedTypeError(f"jnp.{name}: axis must be an integer, got {axis!r}")
-    value = int(axis)
+    value = index_arg(axis, f"jnp.{name}: axis")
     if not -ndim <= value < ndim:
         raise JaxtypedValueError(f"jnp.{name}: axis {value} is out of bounds for an array of rank {ndim}")
     return value % ndim
@@ -279,9 +278,9 @@ def nonzero(
     if size is None:
         value = _concrete("nonzero", x, "pass a static size= to jnp.nonzero (or jnp.where, argwhere, ...)")
         return tuple(array_from_numpy(np.asarray(c, _int_dtype())) for c in np.nonzero(value))
-    if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 0:
-        raise JaxtypedTypeError(f"jnp.nonzero: size must be a non-negative integer, got {size!r}")
-    size = int(size)
+    size = index_arg(size, "jnp.nonzero: size")
+    if size < 0:
+        raise JaxtypedValueError(f"jnp.nonzero: size must be non-negative, got {size}")
     fills = _fill_values("nonzero", fill_value, x.ndim)
     int_ = _int_dtype()
     flat = sh.ravel(uf.not_equal(x, scalar_like(0, x.dtype, "jnp.nonzero")))
@@ -670,29 +669,51 @@ index_exp = np.index_exp
 s_ = np.s_
 
 
+def _python_scalar(value: "np.ndarray[Any, np.dtype[Any]] | np.generic[Any]") -> object:
+    item: object = np.asarray(value).item()
+    return item
+
+
+def _bound(name: str, value: object, default: int) -> int | float | complex:
+    """A slice bound of ``mgrid``/``ogrid``/``r_`` as a Python number."""
+    if value is None:
+        return default
+    number: object = _python_scalar(value) if is_numpy_value(value) else value
+    if isinstance(number, (int, float, complex)):
+        return number
+    raise JaxtypedTypeError(f"jnp.{name}: slice bounds must be numbers, got {value!r}")
+
+
 def _grid_axis(name: str, item: slice) -> Array:
     """``arange`` (or ``linspace`` for an imaginary step) for one slice."""
-    start = 0 if item.start is None else item.start
-    stop = item.stop
-    step = 1 if item.step is None else item.step
-    if stop is None:
+    if item.stop is None:
         raise JaxtypedValueError(f"jnp.{name}: a slice needs a stop")
+    start, stop, step = _bound(name, item.start, 0), _bound(name, item.stop, 0), _bound(name, item.step, 1)
     if isinstance(step, complex):
-        count = int(abs(step))
-        values = np.linspace(float(start), float(stop), count)
-        dtype = dtypes.default_float_dtype()
-        return array_from_numpy(values.astype(dtype))
-    host = np.arange(start, stop, step)
+        if isinstance(start, complex) or isinstance(stop, complex):
+            raise JaxtypedTypeError(f"jnp.{name}: only the step may be imaginary, got {item!r}")
+        values: HostValues = np.linspace(start, stop, int(abs(step)))
+        return array_from_numpy(values.astype(dtypes.default_float_dtype()))
+    if isinstance(start, complex) or isinstance(stop, complex):
+        raise JaxtypedTypeError(f"jnp.{name}: only the step may be imaginary, got {item!r}")
+    host: HostValues = np.arange(start, stop, step)
     if host.dtype.kind == "f":
         return array_from_numpy(host.astype(dtypes.default_float_dtype()))
     return array_from_numpy(host.astype(_int_dtype()))
+
+
+HostValues = np.ndarray[Any, np.dtype[Any]]
+
+
+def _is_slice_item(item: object) -> bool:
+    return isinstance(item, slice)
 
 
 def _grid_items(name: str, key: slice | tuple[slice, ...]) -> list[Array]:
     items = key if isinstance(key, tuple) else (key,)
     axes: list[Array] = []
     for item in items:
-        if not isinstance(item, slice):
+        if not _is_slice_item(item):
             raise JaxtypedTypeError(f"jnp.{name}: index with slices, got {item!r}")
         axes.append(_grid_axis(name, item))
     if axes:
@@ -724,7 +745,7 @@ class _Ogrid:
 mgrid = _Mgrid()
 ogrid = _Ogrid()
 
-_ConcatItem = ArrayLike | slice | str | Sequence[int] | Sequence[float]
+_ConcatItem = ArrayLike | slice | str | list[int] | list[float]
 
 
 class _AxisConcatenator:
@@ -756,7 +777,10 @@ class _AxisConcatenator:
         for item in items:
             if isinstance(item, str):
                 raise JaxtypedValueError(f"jnp.{self._name}: a directive string must come first, got {item!r}")
-            array = _grid_axis(self._name, item) if isinstance(item, slice) else asarray_operand(self._name, item)  # type: ignore[arg-type]  # sequences become arrays
+            if isinstance(item, slice):
+                array = _grid_axis(self._name, item)
+            else:
+                array = asarray_operand(self._name, np.asarray(item) if isinstance(item, list) else item)
             arrays.append(_promote_ndmin(array, ndmin, trans1d))
         if not arrays:
             return array_from_numpy(np.zeros((0,), dtypes.default_float_dtype()))

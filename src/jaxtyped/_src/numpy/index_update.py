@@ -37,7 +37,7 @@ from jaxtyped._src.lax.gather import (
 )
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import ufuncs as uf
-from jaxtyped._src.numpy.indexing import IndexPlan, _advanced_items, _normalize, gather_with_plan, index_plan
+from jaxtyped._src.numpy.indexing import IndexPlan, advanced_items, gather_with_plan, index_plan
 from jaxtyped._src.numpy.promotion import asarray_operand
 
 __all__ = ["UpdateOp", "index_update", "at"]
@@ -55,7 +55,7 @@ _COMBINERS: dict[str, type[ScatterBase]] = {
 
 
 def _plan(x: Array, index: object) -> IndexPlan:
-    return index_plan(x, _advanced_items(x, _normalize(index)))
+    return index_plan(x, advanced_items(x, index))
 
 
 def _scatter_dnums(plan: IndexPlan) -> ScatterDimensionNumbers:
@@ -159,10 +159,15 @@ def _apply(
     bool_ = np.dtype(np.bool_)
     marks = ls.broadcast_in_dim(scalar_like(True, bool_, where), plan.gather_shape, ())
     covered = _scatter("set", ls.zeros(ShapedArray(x.shape, bool_)), plan, marks, sorted_, unique, mode)
-    applied = func(x)
-    if not isinstance(applied, Array) or applied.shape != x.shape:
-        raise JaxtypedTypeError(f"{where}: func must be elementwise, returning an array of shape {x.shape}")
+    applied = _elementwise_result(func(x), x, where)
     return ls.select_n(covered, x, convert_to(applied, x.dtype, weak_type=x.weak_type))
+
+
+def _elementwise_result(value: object, x: Array, where: str) -> Array:
+    """``value`` checked to be an array of ``x``'s shape (``func``'s result)."""
+    if not isinstance(value, Array) or value.shape != x.shape:
+        raise JaxtypedTypeError(f"{where}: func must be elementwise, returning an array of shape {x.shape}")
+    return value
 
 
 def at(self: Array) -> IndexUpdateHelper:

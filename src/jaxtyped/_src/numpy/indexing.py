@@ -41,9 +41,9 @@ from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.gather import FillValue, GatherDimensionNumbers, GatherScatterMode, gather
 from jaxtyped._src.lax.slicing import dynamic_slice, slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
-from jaxtyped._src.util import is_tuple, prod
+from jaxtyped._src.util import is_tuple
 
-__all__ = ["IndexPlan", "getitem", "index_plan", "gather_with_plan"]
+__all__ = ["IndexPlan", "advanced_items", "getitem", "index_plan", "gather_with_plan"]
 
 
 @dataclass
@@ -232,7 +232,7 @@ def _basic_getitem(x: Array, items: list[object]) -> Array:
 def getitem(x: Array, index: object) -> Array:
     """``x[index]``: basic indices slice, advanced ones gather (see the
     module docstring)."""
-    items = _advanced_items(x, _normalize(index))
+    items = advanced_items(x, index)
     if not any(_is_index_array(item) for item in items):
         return _basic_getitem(x, _expand_ellipsis(tuple(items), x.ndim))
     return gather_with_plan(x, index_plan(x, items))
@@ -243,31 +243,54 @@ def getitem(x: Array, index: object) -> Array:
 HostArray = np.ndarray[Any, np.dtype[Any]]
 
 
+def _index_array(item: object) -> Array | HostArray | None:
+    """``item`` as an index array (jaxtyped or NumPy, any rank), or None."""
+    if isinstance(item, Array):
+        return item
+    if is_numpy_value(item):
+        return np.asarray(item)
+    return None
+
+
 def _is_index_array(item: object) -> bool:
-    """An integer array of rank >= 1 (a NumPy or jaxtyped one)."""
-    return (isinstance(item, Array) or isinstance(item, np.ndarray)) and item.ndim >= 1
+    """An array of rank >= 1 (a NumPy or jaxtyped one)."""
+    array = _index_array(item)
+    return array is not None and array.ndim >= 1
 
 
-def _advanced_items(x: Array, items: tuple[object, ...]) -> list[object]:
-    """The index items with lists made arrays and boolean masks replaced by
-    their (concrete) integer coordinates, one array per mask axis."""
+def _list_index(item: list[object] | tuple[object, ...]) -> HostArray:
+    """A list (or tuple) inside an index tuple: an integer or boolean array."""
+    array: HostArray = np.asarray(item)
+    if array.size == 0:
+        return array.astype(np.int32)
+    if array.dtype == np.dtype(object) or not (dtypes.is_integer(array.dtype) or dtypes.is_bool(array.dtype)):
+        raise JaxtypedTypeError(f"Indexer must have integer or boolean type, got indexer with type {array.dtype}")
+    return array
+
+
+def _dtype_text(array: Array | HostArray) -> str:
+    return array.aval.str_short() if isinstance(array, Array) else str(array.dtype)
+
+
+def advanced_items(x: Array, index: object) -> list[object]:
+    """The items of ``index`` (normalised to a tuple) with lists made arrays
+    and boolean masks replaced by their (concrete) integer coordinates, one
+    array per mask axis."""
+    items = _normalize(index)
     out: list[object] = []
     for position, item in enumerate(items):
         if isinstance(item, (list, tuple)):
-            item = np.asarray(item)
-            if item.dtype == object or not (dtypes.is_integer(item.dtype) or dtypes.is_bool(item.dtype) or item.size == 0):
-                raise JaxtypedTypeError(
-                    f"Indexer must have integer or boolean type, got indexer with type {item.dtype}"
-                )
-            if item.size == 0:
-                item = item.astype(np.int32)
-        if (isinstance(item, Array) or isinstance(item, np.ndarray)) and item.ndim >= 1:
-            if dtypes.is_bool(item.dtype):
-                out.extend(_mask_coordinates(x, items, position, item))
+            sequence: list[object] | tuple[object, ...] = item  # pyright: ignore[reportUnknownVariableType]  # any sequence
+            item = _list_index(sequence)
+        array = _index_array(item)
+        if array is not None and array.ndim >= 1:
+            if dtypes.is_bool(array.dtype):
+                out.extend(_mask_coordinates(x, items, position, array))
                 continue
-            if not dtypes.is_integer(item.dtype):
-                shown = item.aval.str_short() if isinstance(item, Array) else str(item.dtype)
-                raise JaxtypedTypeError(f"Indexer must have integer or boolean type, got indexer with type {shown}")
+            if not dtypes.is_integer(array.dtype):
+                raise JaxtypedTypeError(
+                    f"Indexer must have integer or boolean type, got indexer with type {_dtype_text(array)}"
+                )
         out.append(item)
     return out
 
@@ -276,7 +299,7 @@ def _mask_coordinates(x: Array, items: tuple[object, ...], position: int, mask: 
     """The integer index arrays a concrete boolean mask stands for."""
     if isinstance(mask, Array):
         try:
-            value = np.asarray(mask)
+            value: HostArray = np.asarray(mask)
         except (ConcretizationTypeError, TracerArrayConversionError):
             raise NonConcreteBooleanIndexError(
                 f"Array boolean indices must be concrete; got {mask.aval.str_short()}. Use a NumPy mask, "
@@ -300,14 +323,15 @@ def _mask_coordinates(x: Array, items: tuple[object, ...], position: int, mask: 
 
 
 def _axes_used(item: object) -> int:
+    """How many operand axes an index item consumes."""
     if item is None or isinstance(item, EllipsisType) or _is_bool_scalar(item):
         return 0
-    if isinstance(item, np.ndarray) and dtypes.is_bool(item.dtype):
-        return item.ndim
     if isinstance(item, (list, tuple)):
-        return np.asarray(item).ndim if np.asarray(item).dtype == np.bool_ else 1
-    if isinstance(item, Array) and dtypes.is_bool(item.dtype):
-        return item.ndim
+        sequence: list[object] | tuple[object, ...] = item  # pyright: ignore[reportUnknownVariableType]  # any sequence
+        item = _list_index(sequence)
+    array = _index_array(item)
+    if array is not None and dtypes.is_bool(array.dtype):
+        return array.ndim
     return 1
 
 
@@ -359,10 +383,10 @@ def _wrapped_index(item: object, size: int, dtype: np.dtype[Any]) -> Array:
     static = _static_int(item)
     if static is not None:
         return scalar_like(static + size if static < 0 else static, dtype, "index")
-    if isinstance(item, np.ndarray) or isinstance(item, np.generic):
+    if is_numpy_value(item):
         if not dtypes.is_integer(item.dtype) or dtypes.is_bool(item.dtype):
             raise JaxtypedTypeError(f"Indexer must have integer or boolean type, got indexer with type {item.dtype}")
-        host = np.asarray(item).astype(np.int64)
+        host: HostArray = np.asarray(item).astype(np.int64)
         return array_from_numpy(np.where(host < 0, host + size, host).astype(dtype))
     if not isinstance(item, Array):
         raise JaxtypedTypeError(
@@ -381,7 +405,7 @@ def _wrapped_index(item: object, size: int, dtype: np.dtype[Any]) -> Array:
 
 def index_plan(x: Array, raw_items: list[object]) -> IndexPlan:
     """The gather that indexes ``x`` with ``raw_items`` (already through
-    :func:`_advanced_items`): every integer, array and slice item is part of
+    :func:`advanced_items`): every integer, array and slice item is part of
     it."""
     items = _expand_ellipsis(tuple(raw_items), x.ndim)
     dtype = _int_dtype_for(x.shape)
@@ -406,10 +430,10 @@ def index_plan(x: Array, raw_items: list[object]) -> IndexPlan:
                 raise JaxtypedIndexError("a False scalar index cannot be combined with array indices")
             builder.axes.append(("new", 1, -1))
             continue
-        assert isinstance(item, slice)
+        assert _is_slice(item)
         _add_slice_component(builder, axis, item, dtype)
         axis += 1
-    shapes = [np.shape(item) if not isinstance(item, Array) else item.shape for _, item in advanced]
+    shapes = [_index_shape(item) for _, item in advanced]
     try:
         batch_shape = tuple(int(d) for d in np.broadcast_shapes(*shapes))
     except ValueError:
@@ -420,6 +444,12 @@ def index_plan(x: Array, raw_items: list[object]) -> IndexPlan:
         at = sum(1 for i in range(positions[0]) if not is_advanced[i]) if adjacent else 0
         builder.axes[at:at] = [("adv", d, -1) for d in batch_shape]
     return _finish(builder, advanced, dtype)
+
+
+def _index_shape(item: object) -> tuple[int, ...]:
+    """The shape of an advanced index item (a static integer is a scalar)."""
+    array = _index_array(item)
+    return () if array is None else tuple(array.shape)
 
 
 def _add_slice_component(builder: _Builder, axis: int, item: slice, dtype: np.dtype[Any]) -> None:
@@ -470,7 +500,7 @@ def _finish(builder: _Builder, advanced: list[tuple[int, object]], dtype: np.dty
         offset_dims=offset_dims, collapsed_slice_dims=tuple(sorted(builder.collapsed)),
         start_index_map=tuple(c[0] for c in components),
     )
-    static = all(not isinstance(item, Array) and np.ndim(item) == 0 for _, item in advanced)
+    static = all(not isinstance(item, Array) and not _index_shape(item) for _, item in advanced)
     return IndexPlan(
         indices=indices, dimension_numbers=dn, slice_sizes=_ordered_sizes(builder, x),
         gather_shape=tuple(size for _, size, _ in gather_axes),
