@@ -15,7 +15,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar
-from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add
 from jaxtyped._src.lax.comparison import bitwise_or
 from jaxtyped._src.lax.dot import PrecisionLike, dot_general
@@ -104,7 +104,7 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     for sizes in zip(*padded):
         big = {d for d in sizes if d != 1}
         if len(big) > 1:
-            raise ShapeMismatchError(f"Incompatible shapes for broadcasting: shapes={as_tuples}")
+            raise JaxtypedValueError(f"Incompatible shapes for broadcasting: shapes={as_tuples}")
         result.append(big.pop() if big else 1)
     return tuple(result)
 
