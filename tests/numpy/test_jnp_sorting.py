@@ -24,6 +24,7 @@ from oracle import Case, CaseTable, Group, call, host, library
 
 NAN, INF = float("nan"), float("inf")
 RNG = np.random.default_rng(7)
+FLAGS = {"return_index": True, "return_inverse": True, "return_counts": True}
 
 F1 = host("float32", [3.0, NAN, -0.0, 1.0, 0.0, INF, 1.0, -INF, -2.0])
 F34 = host("float32", RNG.standard_normal((3, 4)))
@@ -77,6 +78,7 @@ def sort_cases() -> list[Case]:
         Case("sort-bool", call("sort", B6)),
         Case("sort-float16", call("sort", H25, axis=0)),
         Case("sort-complex", call("sort", C4)),
+        Case("sort-bfloat16", call("sort", host("bfloat16", [2.0, NAN, -1.0, 0.5]))),
         Case("sort-descending", call("sort", F1, descending=True)),
         Case("sort-unstable", call("sort", F34, stable=False)),
         Case("sort-weak", lambda L: L.sort(L.broadcast_to(2.0, (3,)))),
@@ -153,6 +155,7 @@ def cumulative_cases() -> list[Case]:
             Case(f"{name}-int8", call(name, host("int8", [1, -2, 3]))),
             Case(f"{name}-uint8", call(name, U8)),
             Case(f"{name}-float16", call(name, H25, axis=1), rtol=2e-2, atol=2e-2),
+            Case(f"{name}-bfloat16", call(name, host("bfloat16", [0.5, 1.5, -2.0])), rtol=2e-2, atol=2e-2),
             Case(f"{name}-dtype_float", call(name, I34, axis=0, dtype=jnp.float32)),
             Case(f"{name}-dtype_bool", call(name, host("int32", [0, 2, -1, 0]), dtype=jnp.bool_)),
             Case(f"{name}-scalar", call(name, host("float32", 2.0))),
@@ -175,28 +178,34 @@ def cumulative_cases() -> list[Case]:
 
 
 def unique_cases() -> list[Case]:
-    flags = {"return_index": True, "return_inverse": True, "return_counts": True}
+    """Without ``size`` (the count must be concrete: JAX runs these eagerly)."""
     return [
         Case("unique-float_nan", call("unique", REPEATS)),
-        Case("unique-all_flags", call("unique", REPEATS, **flags)),
+        Case("unique-all_flags", call("unique", REPEATS, **FLAGS)),
         Case("unique-inverse_only", call("unique", REPEATS, return_inverse=True)),
-        Case("unique-index_counts", call("unique", I34, return_index=True, return_counts=True)),
-        Case("unique-nan_distinct", call("unique", REPEATS, equal_nan=False, **flags)),
-        Case("unique-size_larger", call("unique", REPEATS, size=8, **flags)),
-        Case("unique-size_smaller", call("unique", REPEATS, size=2, **flags)),
-        Case("unique-fill_value", call("unique", I34, size=12, fill_value=-9, **flags)),
-        Case("unique-axis0", call("unique", host("int32", [[1, 2], [1, 2], [0, 5], [1, 0]]), axis=0, **flags)),
-        Case("unique-axis1", call("unique", host("int32", [[1, 1, 0], [2, 2, 5]]), axis=1, return_counts=True)),
-        Case("unique-bool", call("unique", B6, **flags)),
-        Case("unique-uint8", call("unique", U8)),
+        Case("unique-nan_distinct", call("unique", REPEATS, equal_nan=False, **FLAGS)),
+        Case("unique-axis0", call("unique", host("int32", [[1, 2], [1, 2], [0, 5], [1, 0]]), axis=0, **FLAGS)),
+        Case("unique-bool", call("unique", B6, **FLAGS)),
         Case("unique-scalar", call("unique", host("float32", 3.0))),
-        Case("unique-float16", call("unique", H25)),
         Case("unique_values-nan", call("unique_values", REPEATS)),
-        Case("unique_values-size", call("unique_values", I34, size=9, fill_value=0)),
         Case("unique_counts-nan", call("unique_counts", REPEATS)),
-        Case("unique_counts-size", call("unique_counts", REPEATS, size=3)),
         Case("unique_inverse-2d", call("unique_inverse", REPEATS)),
         Case("unique_all-2d", call("unique_all", REPEATS)),
+    ]
+
+
+def unique_sized_cases() -> list[Case]:
+    """With ``size``: traceable, so JAX runs them in one jit."""
+    return [
+        Case("unique-index_counts", call("unique", I34, size=7, return_index=True, return_counts=True)),
+        Case("unique-size_larger", call("unique", REPEATS, size=8, **FLAGS)),
+        Case("unique-size_smaller", call("unique", REPEATS, size=2, **FLAGS)),
+        Case("unique-fill_value", call("unique", I34, size=12, fill_value=-9, **FLAGS)),
+        Case("unique-axis1", call("unique", host("int32", [[1, 1, 0], [2, 2, 5]]), axis=1, size=2, return_counts=True)),
+        Case("unique-uint8", call("unique", U8, size=5)),
+        Case("unique-float16", call("unique", H25, size=10)),
+        Case("unique_values-size", call("unique_values", I34, size=9, fill_value=0)),
+        Case("unique_counts-size", call("unique_counts", REPEATS, size=3)),
         Case("unique_all-size", call("unique_all", I34, size=10)),
     ]
 
@@ -270,10 +279,33 @@ TABLES = {
     for name, make in (
         ("sort", sort_cases), ("search", search_cases), ("cumulative", cumulative_cases),
         ("methods", method_cases), ("jit", jit_cases), ("derivatives", derivative_cases),
+        ("unique_sized", unique_sized_cases),
     )
 }  # fmt: skip
 # unique needs concrete inputs: JAX runs these cases eagerly.
 TABLES["unique"] = CaseTable("jnp_sorting_unique", unique_cases, eager=True)
+
+
+def x64_cases() -> list[Case]:
+    """Index and accumulator dtypes with 64-bit types on."""
+    return [
+        Case("argsort-x64", call("argsort", TIES)),
+        Case("lexsort-x64", lambda L: L.lexsort((L.asarray(TIES), L.asarray(B6)))),
+        Case("searchsorted-x64", call("searchsorted", SORTED, QUERY)),
+        Case("digitize-x64", call("digitize", QUERY, host("float32", [0.0, 2.5]))),
+        Case("unique-x64", call("unique", REPEATS, size=6, **FLAGS)),
+        Case("cumsum-x64_int32", call("cumsum", I34)),
+        Case("cumsum-x64_bool", call("cumsum", B6)),
+        Case("cumulative_sum-x64_int32", call("cumulative_sum", I34, axis=1)),
+        Case("cumprod-x64_float", call("cumprod", host("float64", [1.5, 2.0, -1.0]))),
+        Case("argpartition-x64", call("argpartition", TIES, 2)),
+        Case("sort_complex-x64", call("sort_complex", host("float64", [2.0, -1.0]))),
+    ]
+
+
+TABLES["x64"] = CaseTable("jnp_sorting_x64", x64_cases, x64=True)
+TABLES["x64_unique"] = CaseTable("jnp_sorting_x64_unique", lambda: [Case("unique_all-x64", call("unique_all", I34))],
+                                  x64=True, eager=True)  # fmt: skip
 
 
 @pytest.mark.parametrize(
