@@ -342,7 +342,7 @@ def test_trim_zeros_2d_matches_jax(axis: Any, trim: str) -> None:
 def test_windows_reject_a_float_length() -> None:
     # Stricter than JAX (which computes a window of int(M) points): M counts points.
     for window in (jnp.bartlett, jnp.blackman, jnp.hamming, jnp.hanning):
-        with pytest.raises(TypeError, match=f"jnp.{window.__name__}: M must be an integer"):
+        with pytest.raises(TypeError, match=None if jt.DEBUG else f"jnp.{window.__name__}: M must be an integer"):
             window(2.5)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # the misuse tested
 
 
