@@ -80,6 +80,13 @@ NUMPY_FAMILIES: Mapping[str, tuple[str, ...]] = {
         "kron", "cross", "matvec", "vecmat", "vecdot", "packbits", "unpackbits", "bartlett",
         "blackman", "hamming", "hanning", "kaiser",
     ),
+    # advanced indexing family
+    "advanced_indexing": (
+        "take", "take_along_axis", "put", "put_along_axis", "choose", "compress", "extract", "place",
+        "nonzero", "flatnonzero", "argwhere", "select", "piecewise", "ix_", "indices",
+        "ravel_multi_index", "unravel_index", "diag_indices", "diag_indices_from", "tril_indices",
+        "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices", "fill_diagonal",
+    ),
 }  # fmt: skip
 
 

@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import EllipsisType
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias, Union, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias, Union, overload, runtime_checkable
 
 import numpy as np
 
@@ -724,6 +724,7 @@ def install_array_methods(implementations: Mapping[str, Callable[..., object]]) 
 IndexMode = str | Enum | None
 
 
+@runtime_checkable  # beartype checks the helper's constructor argument in debug mode
 class IndexUpdate(Protocol):
     """The numpy layer's implementation of every ``x.at[idx]`` operation."""
 

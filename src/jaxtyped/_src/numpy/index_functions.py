@@ -669,7 +669,7 @@ index_exp = np.index_exp
 s_ = np.s_
 
 
-def _python_scalar(value: "np.ndarray[Any, np.dtype[Any]] | np.generic[Any]") -> object:
+def _python_scalar(value: "np.ndarray[Any, np.dtype[Any]] | np.generic") -> object:
     item: object = np.asarray(value).item()
     return item
 
