@@ -958,6 +958,11 @@ def vmap_cases() -> dict[str, VmapCase]:
     cases["linspace"] = (lambda a: jnp.linspace(a[0], a[1], 5), (B3,), 0)
     cases["astype"] = (lambda a: a.astype(jnp.int32), (B3 * 5,), 0)
     cases["methods"] = (lambda a: a.reshape(2, 2).T.sum(axis=0) + a.mean() + a.max(), (B3,), 0)
+    # einsum family
+    cases["einsum"] = (lambda a, b: jnp.einsum("i,ji->j", a, b), (B3, B3 + 1), (0, None))
+    cases["einsum_path"] = (lambda a: jnp.einsum("i,i", a, a, optimize=jnp.einsum_path("i,i", a, a)[0]), (B3,), 0)
+    cases["logaddexp2"] = (lambda a, b: jnp.logaddexp2(a, b), (B3, B3 * 2), (0, 0))
+    cases["sinc"] = (lambda a: jnp.sinc(a), (B3 - 2,), 1)
     return cases
 
 
