@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 import jaxtyped as jt
-import jaxtyped.numpy as jnp
 from core_overheads import compare
 
 SIZE = 1_000_000
