@@ -25,7 +25,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped import lax
 
-from oracle import Case, CaseTable, Group, Namespace, Raised, assert_same_value, host, jax, jax_numpy
+from oracle import Case, CaseTable, Group, Namespace, Raised, assert_same_value, expect_same_error, host, jax, jax_numpy
 
 RNG = np.random.default_rng(3)
 
@@ -286,6 +286,28 @@ def test_dimension_numbers_and_padding_helpers_match_jax() -> None:
         for padding in ("SAME", "VALID", "SAME_LOWER", "same"):
             ours = lax.padtype_to_pads(*args, padding)
             assert ours == [tuple(p) for p in jax.lax.padtype_to_pads(*args, padding)], (args, padding)
+
+
+def test_shape_helpers_match_jax() -> None:
+    for layout, lhs, rhs in ((NCHW, (4, 3, 8, 9), (4, 3, 3, 2)), (NHWC, (2, 8, 9, 3), (3, 2, 3, 4))):
+        assert lax.conv_general_permutations(layout) == jax.lax.conv_general_permutations(layout)
+        for padding in ("SAME", "VALID", [(1, 2), (0, 1)], [(-1, 0), (2, 2)]):
+            for strides in ((1, 1), (2, 3)):
+                expected = tuple(int(d) for d in jax.lax.conv_general_shape_tuple(lhs, rhs, strides, padding, layout))
+                assert lax.conv_general_shape_tuple(lhs, rhs, strides, padding, layout) == expected
+                expected = tuple(int(d) for d in jax.lax.conv_transpose_shape_tuple(lhs, rhs, strides, padding, layout))
+                assert lax.conv_transpose_shape_tuple(lhs, rhs, strides, padding, layout) == expected
+    for groups in (1, 2):
+        expected = tuple(int(d) for d in jax.lax.conv_shape_tuple((4, 3, 8, 9), (4, 3, 3, 2), (2, 1), [(1, 0), (0, 2)], groups))
+        assert lax.conv_shape_tuple((4, 3, 8, 9), (4, 3, 3, 2), (2, 1), [(1, 0), (0, 2)], groups) == expected
+    for bad in ([(1, 1)], [(-9, 0), (0, 0)]):
+        with pytest.raises(Exception) as theirs:
+            jax.lax.conv_shape_tuple((4, 3, 8, 9), (4, 3, 3, 2), (1, 1), bad)
+
+        def ours(pads: list[tuple[int, int]] = bad) -> object:
+            return lax.conv_shape_tuple((4, 3, 8, 9), (4, 3, 3, 2), (1, 1), pads)
+
+        expect_same_error(theirs.value, ours)
 
 
 def test_lowering_is_one_convolution() -> None:

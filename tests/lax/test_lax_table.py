@@ -536,6 +536,15 @@ def _windowed_rows() -> list[Row]:
             (x, k), F),
         Row("conv_transpose", f2(lambda m, a, b: m.conv_transpose(a, b, (2, 2), "SAME")), (Arg((2, 5, 4, 3)), Arg((3, 2, 3, 4))), F),
         Row("conv_general_dilated_patches", f1(lambda m, a: m.conv_general_dilated_patches(a, (2, 3), (1, 1), "VALID")), (x,), F),
+        Row("conv_shape_helpers", f2(lambda m, a, b: m.reshape(m.conv_transpose(
+            m.transpose(a, m.conv_general_permutations(("NCHW", "OIHW", "NCHW"))[0]), b, (2, 1), "VALID",
+            dimension_numbers=("NCHW", "OIHW", "NCHW")),
+            m.conv_transpose_shape_tuple(a.shape, b.shape, (2, 1), "VALID", ("NCHW", "OIHW", "NCHW")))),
+            (x, Arg((4, 3, 2, 2))), F),
+        Row("conv_shape_tuples", f2(lambda m, a, b: m.add(
+            m.reshape(m.conv(a, b, (1, 2), "SAME"), m.conv_shape_tuple(a.shape, b.shape, (1, 2), "SAME")),
+            m.reshape(m.conv(a, b, (1, 2), "SAME"), m.conv_general_shape_tuple(a.shape, b.shape, (1, 2), "SAME", ("NCHW", "OIHW", "NCHW"))))),
+            (x, k), F),
         Row("reduce_window_sum", f1(lambda m, a: m.reduce_window(a, 0.0, m.add, *pool)), (image,), F),
         Row("reduce_window_max", f1(lambda m, a: m.reduce_window(a, -np.inf, m.max, *pool)), (image,), FI),
         Row("reduce_window_min", f1(lambda m, a: m.reshape(m.reduce_window(a, np.inf, m.min, (2, 2, 1), (1, 2, 1), "VALID"),

@@ -117,7 +117,11 @@ from jaxtyped._src.lax.convolution import (
     conv_dimension_numbers,
     conv_general_dilated,
     conv_general_dilated_patches,
+    conv_general_permutations,
+    conv_general_shape_tuple,
+    conv_shape_tuple,
     conv_transpose,
+    conv_transpose_shape_tuple,
     conv_with_general_padding,
     padtype_to_pads,
 )
@@ -199,7 +203,8 @@ __all__ = [
     # windowed reductions and convolutions family
     "ConvDimensionNumbers", "ConvGeneralDilatedDimensionNumbers", "conv", "conv_dimension_numbers",
     "conv_general_dilated", "conv_general_dilated_patches", "conv_transpose", "conv_with_general_padding",
-    "padtype_to_pads", "reduce_window", "reduce_window_shape_tuple",
+    "padtype_to_pads", "reduce_window", "reduce_window_shape_tuple", "conv_general_permutations",
+    "conv_general_shape_tuple", "conv_shape_tuple", "conv_transpose_shape_tuple",
     # special-function family
     "bessel_i0e", "bessel_i1e", "betainc", "cbrt", "clamp", "clz", "digamma", "erf_inv", "erfc",
     "exp2", "igamma", "igamma_grad_a", "igammac", "lgamma", "nextafter", "polygamma",

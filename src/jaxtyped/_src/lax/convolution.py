@@ -53,6 +53,9 @@ __all__ = [
     "transpose_lhs_padding",
     "padding_pairs",
     "padding_attr",
+    "conv_shape_tuple",
+    "conv_general_shape_tuple",
+    "conv_transpose_shape_tuple",
 ]
 
 
@@ -829,3 +832,76 @@ def conv_general_dilated_patches(
         x, array_from_numpy(kernel), window_strides, padding, lhs_dilation, rhs_dilation,
         ConvDimensionNumbers(lhs_spec, rhs_spec, out_spec), channels, 1, precision, preferred_element_type,
     )  # fmt: skip
+
+
+# === shape helpers ===
+
+
+def conv_shape_tuple(
+    lhs_shape: Sequence[int],
+    rhs_shape: Sequence[int],
+    strides: Sequence[int],
+    pads: PaddingLike,
+    batch_group_count: int = 1,
+) -> tuple[int, ...]:
+    """The output shape of a convolution of operands in the canonical
+    (N, C, *spatial) / (O, I, *spatial) layout (JAX's ``lax.conv_shape_tuple``)."""
+    if isinstance(pads, str):
+        pads = padtype_to_pads(lhs_shape[2:], rhs_shape[2:], strides, pads)
+    pairs = padding_pairs("lax.conv_shape_tuple", pads)
+    if len(pairs) != len(lhs_shape) - 2:
+        raise JaxtypedTypeError(
+            f"Wrong number of explicit pads for convolution: expected {len(lhs_shape) - 2}, got {len(pairs)}."
+        )
+    if any(int(d) + lo + hi < 0 for d, (lo, hi) in zip(lhs_shape[2:], pairs)):
+        raise JaxtypedValueError(
+            f"Negative padding is larger than the size of the corresponding dimension: got padding={list(pairs)} "
+            f"for lhs_shape[2:]={tuple(lhs_shape[2:])}"
+        )
+    ones = (1,) * len(pairs)
+    spatial = _out_spatial([int(d) for d in lhs_shape[2:]], [int(w) for w in rhs_shape[2:]], strides, pairs, ones, ones)
+    return (int(lhs_shape[0]) // batch_group_count, int(rhs_shape[0]), *spatial)
+
+
+def _canonical(shape: Sequence[int], spec: Sequence[int]) -> list[int]:
+    return [int(shape[axis]) for axis in spec]
+
+
+def _laid_out(canonical: Sequence[int], spec: Sequence[int]) -> tuple[int, ...]:
+    shape = [0] * len(spec)
+    for size, axis in zip(canonical, spec):
+        shape[axis] = size
+    return tuple(shape)
+
+
+def conv_general_shape_tuple(
+    lhs_shape: Sequence[int],
+    rhs_shape: Sequence[int],
+    window_strides: Sequence[int],
+    padding: PaddingLike,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers,
+) -> tuple[int, ...]:
+    """The output shape of a convolution with the given layouts (JAX's
+    ``lax.conv_general_shape_tuple``)."""
+    lhs, rhs, out = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    canonical = conv_shape_tuple(_canonical(lhs_shape, lhs), _canonical(rhs_shape, rhs), window_strides, padding)
+    return _laid_out(canonical, out)
+
+
+def conv_transpose_shape_tuple(
+    lhs_shape: Sequence[int],
+    rhs_shape: Sequence[int],
+    window_strides: Sequence[int],
+    padding: PaddingLike,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers,
+) -> tuple[int, ...]:
+    """The output shape of :func:`conv_transpose` with the given layouts
+    (JAX's ``lax.conv_transpose_shape_tuple``)."""
+    lhs, rhs, out = conv_dimension_numbers(lhs_shape, rhs_shape, dimension_numbers)
+    lhs_c, rhs_c = _canonical(lhs_shape, lhs), _canonical(rhs_shape, rhs)
+    if isinstance(padding, str):
+        pairs = tuple(_transpose_padding(k, s, padding) for k, s in zip(rhs_c[2:], window_strides))
+    else:
+        pairs = padding_pairs("lax.conv_transpose_shape_tuple", padding)
+    spatial = [(i - 1) * s - k + 2 + lo + hi for i, k, s, (lo, hi) in zip(lhs_c[2:], rhs_c[2:], window_strides, pairs)]
+    return _laid_out((lhs_c[0], rhs_c[0], *spatial), out)
