@@ -127,14 +127,26 @@ def search_cases() -> list[Case]:
         Case("searchsorted-scalar", call("searchsorted", SORTED, 2.5)),
         Case("searchsorted-int_promoted", call("searchsorted", host("int32", [1, 3, 3, 8]), host("float32", [3.0, 3.5]))),
         Case("searchsorted-sorter", call("searchsorted", TIES, host("float32", [2.0, 0.0]), sorter=host("int32", [1, 4, 0, 2, 5, 3]))),
-        Case("searchsorted-method_sort", call("searchsorted", SORTED, QUERY, method="sort")),
-        Case("searchsorted-method_compare_all", call("searchsorted", SORTED, QUERY, side="right", method="compare_all")),
+        *[
+            Case(f"searchsorted-{method}_{side}_{what}", call("searchsorted", a, v, side=side, method=method))
+            for method in ("scan", "scan_unrolled", "sort", "compare_all")
+            for side in ("left", "right")
+            for what, a, v in (
+                ("nan", SORTED, QUERY),
+                ("zeros", host("float32", [-1.0, -0.0, 0.0, 0.0, 1.0]), host("float32", [0.0, -0.0, NAN])),
+                ("int", host("int32", [-2, 0, 0, 3, 9]), host("int32", [[0, 5], [-3, 9]])),
+                ("complex", host("complex64", [1 - 1j, 1 + 0j, 1 + 0j, 2 + NAN * 1j]), host("complex64", [1 + 0j, 3j, NAN])),
+                ("bool", host("bool", [False, True, True]), host("bool", [True, False])),
+            )
+        ],
         Case("searchsorted-empty", call("searchsorted", host("float32", []), QUERY)),
         Case("searchsorted-zeros", call("searchsorted", host("float32", [-0.0, 0.0, 1.0]), host("float32", [0.0, -0.0]))),
         Case("searchsorted-bad_side", call("searchsorted", SORTED, QUERY, side="middle")),
         Case("searchsorted-bad_method", call("searchsorted", SORTED, QUERY, method="fast")),
         Case("searchsorted-2d", call("searchsorted", F34, QUERY)),
         Case("digitize-increasing", call("digitize", QUERY, host("float32", [-1.0, 0.0, 2.5, 8.0]))),
+        Case("digitize-method_sort", call("digitize", QUERY, host("float32", [8.0, 2.5, 0.0]), method="sort")),
+        Case("digitize-method_compare_all", call("digitize", QUERY, host("float32", [-1.0, 2.5]), True, method="compare_all")),
         Case("digitize-right", call("digitize", QUERY, host("float32", [-1.0, 0.0, 2.5, 8.0]), right=True)),
         Case("digitize-decreasing", call("digitize", QUERY, host("float32", [8.0, 2.5, 0.0, -1.0]))),
         Case("digitize-int", call("digitize", I34, host("int32", [-1, 0, 2]))),

@@ -20,10 +20,11 @@ from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lc
+from jaxtyped._src.lax import complex_ops as lcx
 from jaxtyped._src.lax import cumulative as lcum
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.gather import ScatterDimensionNumbers, scatter
-from jaxtyped._src.lax.reductions import reduce_max
+from jaxtyped._src.lax.reductions import reduce_max, reduce_sum
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.sorting import Sort, take_along_dimension, top_k
 from jaxtyped._src.lax.structural import (
@@ -260,19 +261,77 @@ def _ranks(x: Array) -> Array:
     return ranks
 
 
-def _searchsorted(a: Array, v: Array, right: bool, dtype: np.dtype[Any]) -> Array:
-    n = a.shape[0]
-    if n == 0 or v.size == 0:
-        return _full(v.shape, 0, dtype)
-    q = reshape(v, (v.size,))
+def _real_less(x: Array, y: Array) -> Array:
+    """``x < y`` in sort order for real operands: NaN above everything."""
+    less = lc.lt(x, y)
+    if not dtypes.is_floating(x.dtype):
+        return less
+    return lc.bitwise_or(less, lc.bitwise_and(lc.ne(y, y), lc.eq(x, x)))
+
+
+def _real_equal(x: Array, y: Array) -> Array:
+    equal = lc.eq(x, y)
+    if not dtypes.is_floating(x.dtype):
+        return equal
+    return lc.bitwise_or(equal, lc.bitwise_and(lc.ne(x, x), lc.ne(y, y)))
+
+
+def _sort_less(x: Array, y: Array) -> Array:
+    """``x < y`` in ``lax.sort``'s order (complex: real part, then imaginary)."""
+    if not dtypes.is_complex(x.dtype):
+        return _real_less(x, y)
+    xr, xi, yr, yi = lcx.real(x), lcx.imag(x), lcx.real(y), lcx.imag(y)
+    return lc.bitwise_or(_real_less(xr, yr), lc.bitwise_and(_real_equal(xr, yr), _real_less(xi, yi)))
+
+
+def _search_by_sorting(a: Array, q: Array, right: bool) -> Array:
     # In a stable sort of queries and sorted values together, a query's rank
     # minus its rank among the queries counts the values before it.
+    n = a.shape[0]
     if right:
         together = slice_in_dim(_ranks(concatenate([a, q], 0)), n, None, 1, 0)
     else:
         together = slice_in_dim(_ranks(concatenate([q, a], 0)), 0, q.size, 1, 0)
-    counts = la.sub(together, _ranks(q))
-    return reshape(convert_to(counts, dtype, weak_type=False), v.shape)
+    return la.sub(together, _ranks(q))
+
+
+def _search_by_bisection(a: Array, q: Array, right: bool, dtype: np.dtype[Any]) -> Array:
+    # Unrolled binary search, all queries at once: ceil(log2(n + 1)) rounds
+    # of one gather and one comparison each.
+    n = a.shape[0]
+    shape = q.shape
+    low, high = _full(shape, 0, dtype), _full(shape, n, dtype)
+    two = _full(shape, 2, dtype)
+    for _ in range(int(np.ceil(np.log2(n + 1)))):
+        mid = la.add(low, la.div(la.sub(high, low), two))
+        pivot = take_along_dimension(a, la.min(mid, _full(shape, n - 1, dtype)), 0)
+        # left: go left where q <= pivot; right: where q < pivot.
+        go_left = _sort_less(q, pivot) if right else lc.bitwise_not(_sort_less(pivot, q))
+        low, high = select_n(go_left, mid, low), select_n(go_left, high, mid)
+    return high
+
+
+def _search_by_comparing_all(a: Array, q: Array, right: bool, dtype: np.dtype[Any]) -> Array:
+    n, m = a.shape[0], q.shape[0]
+    grid_a = broadcast_in_dim(a, (m, n), (1,))
+    grid_q = broadcast_in_dim(q, (m, n), (0,))
+    # left: how many values are below q; right: how many are not above it.
+    before = lc.bitwise_not(_sort_less(grid_q, grid_a)) if right else _sort_less(grid_a, grid_q)
+    return reduce_sum(convert_to(before, dtype, weak_type=False), (1,))
+
+
+def _searchsorted(a: Array, v: Array, right: bool, dtype: np.dtype[Any], method: str = "scan") -> Array:
+    n = a.shape[0]
+    if n == 0 or v.size == 0:
+        return _full(v.shape, 0, dtype)
+    q = reshape(v, (v.size,))
+    if method == "sort":
+        found = _search_by_sorting(a, q, right)
+    elif method == "compare_all":
+        found = _search_by_comparing_all(a, q, right, dtype)
+    else:
+        found = _search_by_bisection(a, q, right, dtype)
+    return reshape(convert_to(found, dtype, weak_type=False), v.shape)
 
 
 def searchsorted(
@@ -280,7 +339,9 @@ def searchsorted(
 ) -> Array:
     """Where ``v``'s elements would be inserted into sorted 1-d ``a`` to keep
     it sorted (``side='left'``: before equal elements; ``'right'``: after).
-    Every ``method`` gives the same result (all run as one sort here)."""
+    Every ``method`` gives the same result: ``'scan'``/``'scan_unrolled'``
+    bisect (log2(n) rounds), ``'sort'`` sorts values and queries together,
+    ``'compare_all'`` compares every pair."""
     check_arraylike("searchsorted", a, v)
     sorted_arr, query = promote_dtypes("searchsorted", [a, v])
     if sorted_arr.ndim != 1:
@@ -295,7 +356,7 @@ def searchsorted(
             raise JaxtypedTypeError(f"jnp.searchsorted: sorter must be a 1-d integer array, got {order.aval.str_short()}")
         sorted_arr = _take_1d(sorted_arr, order)
     dtype = np.dtype(np.int32) if sorted_arr.shape[0] < 2**31 else np.dtype(np.int64)
-    return _searchsorted(sorted_arr, query, side == "right", dtype)
+    return _searchsorted(sorted_arr, query, side == "right", dtype, method)
 
 
 def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False, *, method: str | None = None) -> Array:
@@ -313,8 +374,9 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False, *, method: str 
     if n == 0:
         return _full(values.shape, 0, int32)
     dtype = int32 if n < 2**31 else np.dtype(np.int64)
-    increasing = _searchsorted(edges, values, not right_, dtype)
-    decreasing = la.sub(_int_const(n, dtype), _searchsorted(rev(edges, (0,)), values, not right_, dtype))
+    how = "scan" if method is None else method
+    increasing = _searchsorted(edges, values, not right_, dtype, how)
+    decreasing = la.sub(_int_const(n, dtype), _searchsorted(rev(edges, (0,)), values, not right_, dtype, how))
     first, last = slice_in_dim(edges, 0, 1, 1, 0), slice_in_dim(edges, n - 1, n, 1, 0)
     ascending = reshape(lc.ge(last, first), ())
     return select_n(broadcast_in_dim(ascending, values.shape, ()), decreasing, increasing)
