@@ -963,6 +963,39 @@ def vmap_cases() -> dict[str, VmapCase]:
     cases["einsum_path"] = (lambda a: jnp.einsum("i,i", a, a, optimize=jnp.einsum_path("i,i", a, a)[0]), (B3,), 0)
     cases["logaddexp2"] = (lambda a, b: jnp.logaddexp2(a, b), (B3, B3 * 2), (0, 0))
     cases["sinc"] = (lambda a: jnp.sinc(a), (B3 - 2,), 1)
+    # array manipulation family (per example: a vector of 4; m22 its 2x2 reshape)
+    def m22(a: jt.Array) -> jt.Array:
+        return a.reshape(2, 2)
+
+    manipulation: dict[str, Fn] = {
+        "append": lambda a: jnp.append(a, 1.0), "array_split": lambda a: jnp.array_split(a, 3),
+        "apply_along_axis": lambda a: jnp.apply_along_axis(jnp.cumsum, 1, m22(a)),
+        "apply_over_axes": lambda a: jnp.apply_over_axes(jnp.sum, m22(a), [1]),
+        "atleast_1d": jnp.atleast_1d, "atleast_2d": jnp.atleast_2d, "atleast_3d": jnp.atleast_3d,
+        "block": lambda a: jnp.block([[m22(a), m22(a)]]), "broadcast_arrays": lambda a: jnp.broadcast_arrays(a, m22(a)[:, :1]),
+        "column_stack": lambda a: jnp.column_stack([a, a]), "concat": lambda a: jnp.concat([a, a]),
+        "copy": jnp.copy, "cross": lambda a: jnp.cross(a[:3], a[1:]), "delete": lambda a: jnp.delete(a, 1),
+        "diag": jnp.diag, "diagflat": lambda a: jnp.diagflat(m22(a), 1), "diagonal": lambda a: jnp.diagonal(m22(a), -1),
+        "dsplit": lambda a: jnp.dsplit(a.reshape(1, 1, 4), 2), "dstack": lambda a: jnp.dstack([a, a]),
+        "flip": jnp.flip, "fliplr": lambda a: jnp.fliplr(m22(a)), "flipud": jnp.flipud,
+        "hsplit": lambda a: jnp.hsplit(a, 2), "hstack": lambda a: jnp.hstack([a, a]),
+        "insert": lambda a: jnp.insert(a, 2, a[:2]), "kaiser": lambda a: jnp.kaiser(5, jnp.abs(a[0]) + 1),
+        "kron": lambda a: jnp.kron(m22(a), m22(a)), "logspace": lambda a: jnp.logspace(a[0], a[1], 4),
+        "geomspace": lambda a: jnp.geomspace(jnp.abs(a[0]) + 1, jnp.abs(a[1]) + 2, 4),
+        "matrix_transpose": lambda a: jnp.matrix_transpose(m22(a)), "matvec": lambda a: jnp.matvec(m22(a), a[:2]),
+        "meshgrid": lambda a: jnp.meshgrid(a, a[:2]), "packbits": lambda a: jnp.packbits(a > 0),
+        "pad": lambda a: jnp.pad(a, (2, 3), mode="symmetric"), "permute_dims": lambda a: jnp.permute_dims(m22(a), (1, 0)),
+        "repeat": lambda a: jnp.repeat(a, 2), "resize": lambda a: jnp.resize(a, (3, 3)), "roll": lambda a: jnp.roll(a, 1),
+        "rollaxis": lambda a: jnp.rollaxis(m22(a), 1), "rot90": lambda a: jnp.rot90(m22(a)),
+        "split": lambda a: jnp.split(a, 2), "tile": lambda a: jnp.tile(a, (2, 1)), "trace": lambda a: jnp.trace(m22(a)),
+        "tril": lambda a: jnp.tril(m22(a)), "triu": lambda a: jnp.triu(m22(a), 1),
+        "unpackbits": lambda a: jnp.unpackbits(jnp.astype(jnp.abs(a) * 50, jnp.uint8)), "unstack": jnp.unstack,
+        "vander": lambda a: jnp.vander(a, 3), "vecdot": lambda a: jnp.vecdot(m22(a), a[:2]),
+        "vecmat": lambda a: jnp.vecmat(a[:2], m22(a)), "vsplit": lambda a: jnp.vsplit(m22(a), 2),
+        "vstack": lambda a: jnp.vstack([a, a]),
+    }  # fmt: skip
+    for name, fun in manipulation.items():
+        cases[name] = (fun, (B3,), 0)
     return cases
 
 
@@ -992,6 +1025,10 @@ def test_vmap_matches_loop(name: str) -> None:
 def test_vmap_out_axes_and_names_are_covered() -> None:
     """Every function of jnp.__all__ that takes arrays appears under vmap."""
     creation_only = {"arange", "eye", "identity", "zeros", "ones", "empty", "linspace"}
+    creation_only |= {  # array manipulation family: no array arguments (trim_zeros: concrete only)
+        "tri", "bartlett", "blackman", "hamming", "hanning", "fromfunction", "frombuffer", "fromiter",
+        "fromstring", "from_dlpack", "broadcast_shapes", "trim_zeros",
+    }
     shape_queries = {"shape", "ndim", "size", "result_type", "promote_types", "issubdtype", "finfo", "iinfo", "dtype"}
     missing = [
         name
