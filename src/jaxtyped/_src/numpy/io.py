@@ -54,6 +54,7 @@ def set_printoptions(
     floatmode: str | None = None,
     *,
     legacy: str | bool | None = None,
+    override_repr: object = None,
 ) -> None:
     """Set the print options of arrays, NumPy's and jaxtyped's alike
     (``np.set_printoptions``)."""
@@ -61,6 +62,7 @@ def set_printoptions(
         precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth, suppress=suppress,
         nanstr=nanstr, infstr=infstr, formatter=formatter, sign=sign, floatmode=floatmode,
         legacy=legacy,  # type: ignore[arg-type]  # NumPy's stub narrows legacy to literals
+        override_repr=override_repr,  # type: ignore[arg-type]  # a callable or None, as NumPy takes it
     )  # fmt: skip
 
 

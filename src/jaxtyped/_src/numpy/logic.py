@@ -12,7 +12,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import complex_ops as lc
@@ -22,7 +22,7 @@ from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import asarray
-from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_shapes, promote_args
+from jaxtyped._src.numpy.promotion import asarray_operand, promote_args
 
 __all__ = [
     "isclose", "allclose", "array_equal", "array_equiv", "isneginf", "isposinf", "isreal",
@@ -81,14 +81,9 @@ def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> Array:
 
 
 def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Array:
-    """Whether ``a1`` and ``a2`` are equal once broadcast together (False if
-    they cannot be)."""
-    x, y = asarray(a1), asarray(a2)
-    try:
-        broadcast_shapes("array_equiv", x.shape, y.shape)
-    except ShapeMismatchError:
-        return asarray(False)
-    return red.all(uf.equal(x, y))
+    """Whether ``a1`` and ``a2`` are equal once broadcast together (shapes
+    that do not broadcast raise, as in JAX)."""
+    return red.all(uf.equal(asarray(a1), asarray(a2)))
 
 
 def _infinity_test(name: str, x: ArrayLike, value: float) -> Array:
@@ -148,6 +143,8 @@ def isscalar(element: object) -> bool:
 
 def iterable(y: object) -> bool:
     """Whether ``iter(y)`` works (0-d arrays are not iterable)."""
+    if isinstance(y, (Array, np.ndarray)):
+        return y.ndim > 0
     try:
         iter(y)  # type: ignore[call-overload]  # probing: any object may be passed
     except TypeError:

@@ -58,7 +58,8 @@ def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """0 where ``x1 < 0``, 1 where ``x1 > 0``, ``x2`` where ``x1 == 0``."""
     a, b = promote_args_inexact("heaviside", x1, x2)
     zero = _like(a, 0)
-    return uf.where(lcmp.lt(a, zero), zero, uf.where(lcmp.gt(a, zero), _like(a, 1), b))
+    at_zero = uf.where(uf.isnan(a), a, b)  # NaN stays NaN
+    return uf.where(lcmp.lt(a, zero), zero, uf.where(lcmp.gt(a, zero), _like(a, 1), at_zero))
 
 
 def _like(x: Array, value: bool | int | float) -> Array:
@@ -102,7 +103,10 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     wide = convert_to(exponent, dtypes.canonicalize_dtype(np.dtype(np.int32)) if exponent.dtype.itemsize < 4 else exponent.dtype, weak_type=False)
     clipped = la.max(la.min(wide, _const(wide, limit)), _const(wide, -limit))
     shape = broadcast_shapes("ldexp", mantissa.shape, clipped.shape)
-    return _scale(broadcast_to_shape(mantissa, shape), broadcast_to_shape(clipped, shape))
+    x = broadcast_to_shape(mantissa, shape)
+    scaled = _scale(x, broadcast_to_shape(clipped, shape))
+    # Zeros and infinities pass through (so does their derivative, as in JAX).
+    return uf.where(lcmp.bitwise_or(uf.isinf(x), lcmp.eq(x, _like(x, 0))), x, scaled)
 
 
 def frexp(x: ArrayLike, /) -> tuple[Array, Array]:

@@ -112,9 +112,11 @@ def _finish(values: Array, filled: Array, fill_value: ArrayLike | None, default:
     if fill_value is not None:
         fill = convert_to(asarray_operand("fill_value", fill_value), values.dtype, weak_type=False)
         return uf.where(filled, values, fill)
+    zero = convert_to(asarray(0), values.dtype, weak_type=values.weak_type)
     if default == "zero" or values.shape[0] == 0:
-        return uf.where(filled, values, convert_to(asarray(0), values.dtype, weak_type=False))
-    return uf.where(filled, values, red.min(values))
+        return uf.where(filled, values, zero)
+    # The smallest result is the first (results are sorted); 0 if there is none.
+    return uf.where(filled, values, uf.where(filled[0], values[0], zero))
 
 
 def _sorted_unique_candidates(*arrays: Array) -> tuple[Array, Array]:
@@ -126,8 +128,8 @@ def _sorted_unique_candidates(*arrays: Array) -> tuple[Array, Array]:
 
 def union1d(ar1: ArrayLike, ar2: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | None = None) -> Array:
     """The sorted unique values of ``ar1`` and ``ar2`` together."""
-    a, b = sh.ravel(asarray_operand("union1d", ar1)), sh.ravel(asarray_operand("union1d", ar2, 1))
-    joined = sh.concatenate([a, b])
+    a, b = promote_dtypes("union1d", (asarray_operand("union1d", ar1), asarray_operand("union1d", ar2, 1)))
+    joined = convert_to(sh.concatenate([sh.ravel(a), sh.ravel(b)]), a.dtype, weak_type=a.weak_type)
     s, first = _sorted_unique_candidates(joined)
     index, filled = _selected("union1d", first, _static_size("union1d", size))
     return _finish(_gather(s, index), filled, fill_value, "min")

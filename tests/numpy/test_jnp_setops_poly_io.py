@@ -1,0 +1,261 @@
+"""Set functions, polynomials, dtype names, printing, file I/O and
+``vectorize`` of the math/statistics family against ``jax.numpy``.
+
+Set functions and polynomials go through the oracle (values, dtype, weak
+type, shape; the kind of error where JAX raises), with ``size=`` under the
+libraries' own jit. Known difference: ``setxor1d`` merges a NaN present in
+both inputs into one, where JAX keeps one from each (NaN != NaN). Printing, ``save``/``load``, the dtype names,
+``frompyfunc`` and ``vectorize`` are compared with JAX directly.
+"""
+
+import io
+from typing import Any
+
+import numpy as np
+import pytest
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+
+from oracle import Case, CaseTable, Group, assert_same, call, host, jax, jax_numpy, library
+
+NAN = float("nan")
+RNG = np.random.default_rng(5)
+
+A = host("int32", [3, 1, 2, 2, 7])
+B = host("float32", [2.0, 5.0, 3.0])
+M = host("int32", [[4, 1], [1, 9]])
+F = host("float32", [0.5, NAN, 2.0, 0.5])
+P = host("float32", [1.0, -3.0, 2.0])
+Q = host("int32", [2, 0, 1, 5])
+XS = host("float32", np.linspace(-1, 2, 7))
+YS = host("float32", 2 * np.linspace(-1, 2, 7) ** 2 - np.linspace(-1, 2, 7) + 0.5 + 0.1 * RNG.standard_normal(7))
+
+
+def set_cases() -> list[Case]:
+    cases: list[Case] = []
+    for name in ("union1d", "setdiff1d", "setxor1d", "intersect1d"):
+        for label, (x, y) in {"mixed": (A, B), "2d": (M, A), "nan": (F, B)}.items():
+            if label == "nan" and name == "setxor1d":
+                continue  # JAX keeps a NaN of each input apart; ours merges them (see the module docstring)
+            cases.append(Case(f"{name}-{label}", call(name, x, y)))
+        # JAX runs these eagerly (a compilation each, slow): two sizes suffice.
+        cases += [
+            Case(f"{name}-size8", call(name, A, M, size=8)),
+            Case(f"{name}-fill", call(name, B, A, size=2, fill_value=-1)),
+        ]
+        cases.append(Case(f"{name}-jit_size", lambda L, n=name: library(L).api.jit(lambda x, y: getattr(L, n)(x, y, size=6))(L.asarray(A), L.asarray(M))))
+        cases.append(Case(f"{name}-jit_no_size", lambda L, n=name: library(L).api.jit(lambda x, y: getattr(L, n)(x, y))(L.asarray(A), L.asarray(M))))
+    return cases + [
+        Case("intersect1d-indices", call("intersect1d", M, A, return_indices=True)),
+        Case("intersect1d-indices_size", call("intersect1d", A, M, return_indices=True, size=4)),
+        Case("intersect1d-unique", call("intersect1d", host("int32", [1, 4, 7]), host("int32", [7, 1, 0]), assume_unique=True)),
+        Case("setdiff1d-empty", call("setdiff1d", host("int32", []), A)),
+        Case("union1d-scalars", call("union1d", 1, 2)),
+        Case("isin-values", call("isin", A, B)),
+        Case("isin-invert", call("isin", M, A, invert=True)),
+        Case("isin-scalar", call("isin", 2, A)),
+        Case("isin-nan", call("isin", F, F)),
+        Case("isin-list", call("isin", A, [1, 2])),
+        # Trimming reads the values: eager only (JAX's jit raises).
+        Case("polymul-trim", call("polymul", host("float32", [0.0, 0.0, 1.0]), P, trim_leading_zeros=True)),
+        Case("polydiv-trim", call("polydiv", host("float32", [1.0, 2.0, 1.0]), host("float32", [1.0, 1.0]), trim_leading_zeros=True)),
+        Case("isin-jit", lambda L: library(L).api.jit(L.isin)(L.asarray(M), L.asarray(A))),
+    ]
+
+
+def poly_cases() -> list[Case]:
+    return [
+        Case("poly-float", call("poly", P)),
+        Case("poly-int", call("poly", Q)),
+        Case("poly-scalar", call("poly", 2.0)),
+        Case("poly-empty", call("poly", host("float32", []))),
+        Case("poly-3d", call("poly", np.zeros((2, 2, 2), np.float32))),
+        Case("polyval-float", call("polyval", P, XS)),
+        Case("polyval-int", call("polyval", Q, 2)),
+        Case("polyval-mixed", call("polyval", Q, 2.5)),
+        Case("polyval-scalar_x", call("polyval", P, 3)),
+        Case("polyadd-mixed", call("polyadd", P, Q)),
+        Case("polyadd-int", call("polyadd", Q, host("int32", [1, 1]))),
+        Case("polysub-mixed", call("polysub", P, Q)),
+        Case("polysub-scalar", call("polysub", 3, P)),
+        Case("polymul-mixed", call("polymul", P, Q)),
+        Case("polymul-int", call("polymul", Q, Q)),
+        Case("polydiv-float", call("polydiv", Q.astype(np.float32), P)),
+        Case("polydiv-int", call("polydiv", Q, host("int32", [1, 1]))),
+        Case("polydiv-short", call("polydiv", P, Q.astype(np.float32))),
+        Case("polyder-default", call("polyder", Q)),
+        Case("polyder-twice", call("polyder", P, m=2)),
+        Case("polyder-zero", call("polyder", Q, m=0)),
+        Case("polyder-too_many", call("polyder", Q, m=5)),
+        Case("polyder-negative", call("polyder", Q, m=-1)),
+        Case("polyint-default", call("polyint", Q)),
+        Case("polyint-constant", call("polyint", P, m=2, k=3)),
+        Case("polyint-constants", call("polyint", P, m=2, k=host("float32", [1.0, 2.0]))),
+        Case("polyint-bad_constants", call("polyint", P, m=2, k=host("float32", [1.0, 2.0, 3.0]))),
+        Case("polyfit-quadratic", call("polyfit", XS, YS, 2), rtol=1e-4, atol=1e-4),
+        Case("polyfit-weights", call("polyfit", XS, YS, 1, w=host("float32", np.arange(1, 8))), rtol=1e-4, atol=1e-4),
+        Case("polyfit-columns", call("polyfit", XS, np.stack([YS, 2 * YS], 1), 2), rtol=1e-4, atol=1e-4),
+        Case("polyfit-cov", call("polyfit", XS, YS, 2, cov=True), rtol=1e-4, atol=1e-4),
+        Case("polyfit-cov_columns", call("polyfit", XS, np.stack([YS, 2 * YS], 1), 2, cov=True), rtol=1e-4, atol=1e-4),
+        Case("polyfit-cubic", call("polyfit", host("float32", np.arange(7.0)), host("float32", np.arange(7.0) ** 2), 3), rtol=1e-3, atol=1e-3),
+        Case("polyfit-int_x", call("polyfit", host("int32", np.arange(7)), YS, 2)),
+        Case("polyfit-2d_x", call("polyfit", M, M, 1)),
+        Case("polyfit-lengths", call("polyfit", XS, YS[:3], 1)),
+        Case("polyfit-negative_degree", call("polyfit", XS, YS, -1)),
+        Case("polyval-grad", lambda L: library(L).api.grad(lambda p: L.polyval(p, 1.5))(L.asarray(P))),
+        Case("polyfit-grad", lambda L: library(L).api.grad(lambda y: L.sum(L.polyfit(L.asarray(XS), y, 2)))(L.asarray(YS)), rtol=1e-3, atol=1e-3),
+        Case("polymul-grad", lambda L: library(L).api.grad(lambda p: L.sum(L.polymul(p, p)))(L.asarray(P))),
+        Case("polyval-jit", lambda L: library(L).api.jit(L.polyval)(L.asarray(P), L.asarray(XS))),
+    ]
+
+
+SETS = CaseTable("sets", set_cases, eager=True)
+POLYNOMIALS = CaseTable("polynomials", poly_cases)
+
+
+@pytest.mark.parametrize("group", SETS.params())
+def test_set_functions(group: Group) -> None:
+    SETS.check(group)
+
+
+@pytest.mark.parametrize("group", POLYNOMIALS.params())
+def test_polynomials(group: Group) -> None:
+    POLYNOMIALS.check(group)
+
+
+def test_roots_raises_not_implemented_until_linalg() -> None:
+    with pytest.raises(NotImplementedError, match="linalg"):
+        jnp.poly(jnp.asarray(host("float32", [[1.0, 2.0], [3.0, 4.0]])))
+    with pytest.raises(NotImplementedError, match="linalg"):
+        jnp.roots(jnp.asarray(P))
+    with pytest.raises(NotImplementedError, match="linalg"):
+        jnp.polyfit(jnp.asarray(XS), jnp.asarray(YS), 2, full=True)
+
+
+# === dtype names ===
+
+SCALAR_NAMES = ("bool", "float_", "int_", "uint", "complex_", "double", "single", "cdouble", "csingle")
+
+
+@pytest.mark.parametrize("name", SCALAR_NAMES)
+@pytest.mark.filterwarnings("ignore:Explicitly requested dtype")  # JAX warns of 64-bit names without x64
+def test_scalar_type_names_match_jax(name: str) -> None:
+    assert np.dtype(getattr(jnp, name).dtype) == np.dtype(getattr(jax_numpy, name).dtype)
+    assert_same(getattr(jnp, name)(1), getattr(jax_numpy, name)(1))
+    assert jnp.zeros(2, getattr(jnp, name)).dtype == jax_numpy.zeros(2, getattr(jax_numpy, name)).dtype
+
+
+def test_numpy_kinds_and_warning_are_numpys() -> None:
+    for name in ("object_", "flexible", "character", "ComplexWarning"):
+        assert getattr(jnp, name) is getattr(jax_numpy, name)
+
+
+# === frompyfunc and vectorize ===
+
+
+def test_frompyfunc_matches_jax() -> None:
+    ours = jnp.frompyfunc(lambda a, b: a * b + 1, nin=2, nout=1, identity=0)
+    theirs = jax_numpy.frompyfunc(lambda a, b: a * b + 1, nin=2, nout=1, identity=0)
+    x, ones = host("float32", [1.0, 2.0, 3.0, 4.0]), np.ones((2, 3), np.float32)
+    assert (ours.nin, ours.nout, ours.nargs, ours.identity) == (theirs.nin, theirs.nout, theirs.nargs, theirs.identity)
+    assert_same(ours(jnp.asarray(x), 2.0), theirs(jax_numpy.asarray(x), 2.0))
+    assert_same(ours.outer(jnp.asarray(x[:2]), jnp.asarray(x)), theirs.outer(jax_numpy.asarray(x[:2]), jax_numpy.asarray(x)))
+    assert_same(ours.reduce(jnp.asarray(x)), theirs.reduce(jax_numpy.asarray(x)))
+    assert_same(ours.accumulate(jnp.asarray(x)), theirs.accumulate(jax_numpy.asarray(x)))
+    assert_same(ours.reduce(jnp.asarray(ones), axis=1, keepdims=True), theirs.reduce(jax_numpy.asarray(ones), axis=1, keepdims=True))
+
+
+def _vectorize_results(L: Any) -> list[Any]:
+    lib = library(L)
+    matvec = L.vectorize(lambda a, b: a @ b, signature="(n,m),(m)->(n)")
+    pair = L.vectorize(lambda a: (L.sum(a), a * 2), signature="(n)->(),(n)")
+    scaled = L.vectorize(lambda x, factor: x * factor, excluded={1})
+    keyword = L.vectorize(lambda x, factor=1.0: x * factor, excluded={"factor"})
+    elementwise = L.vectorize(lambda a, b: L.maximum(a, b))
+    ones = L.ones((4, 1, 2, 3))
+    return [
+        matvec(ones, L.ones((5, 3))),
+        matvec(L.ones((4, 2, 3)), L.arange(3.0)),
+        *pair(L.ones((5, 3))),
+        scaled(L.arange(3.0), 2.0),
+        keyword(L.arange(3.0), factor=3.0),
+        elementwise(L.ones((3, 1)), L.arange(4.0)),
+        L.vectorize(lambda a: a + 1)(1.0),
+        lib.api.jit(elementwise)(L.ones((3, 1)), L.arange(4.0)),
+        lib.api.grad(lambda x: L.sum(elementwise(x, L.ones(4))))(L.arange(4.0) - 1.0),
+    ]
+
+
+def test_vectorize_matches_jax() -> None:
+    assert_same(_vectorize_results(jnp), _vectorize_results(jax_numpy))
+
+
+def test_vectorize_core_dimension_errors_match_jax() -> None:
+    from oracle import expect_same_error
+
+    for bad in ((np.ones((4, 2, 3)), np.ones(2)), (np.ones(3), np.ones(3))):
+        try:
+            jax_numpy.vectorize(lambda a, b: a @ b, signature="(n,m),(m)->(n)")(*map(jax_numpy.asarray, bad))
+        except Exception as theirs:  # noqa: BLE001 - compared with ours
+            expect_same_error(theirs, lambda: jnp.vectorize(lambda a, b: a @ b, signature="(n,m),(m)->(n)")(*map(jnp.asarray, bad)))
+        else:
+            pytest.fail("JAX accepted mismatched core dimensions")
+
+
+# === printing and I/O ===
+
+VALUES = np.array([1.123456, -2.0, 1e-9], np.float32)
+
+
+def test_printoptions_affect_array_repr_as_in_jax() -> None:
+    ours, theirs = jnp.asarray(VALUES), jax_numpy.asarray(VALUES)
+    with jnp.printoptions(precision=2, suppress=True):
+        with jax_numpy.printoptions(precision=2, suppress=True):
+            assert repr(ours) == repr(theirs)
+            assert str(ours) == str(theirs)
+    assert jnp.get_printoptions() == jax_numpy.get_printoptions()
+    previous = jnp.get_printoptions()
+    try:
+        jnp.set_printoptions(precision=3)
+        assert jax_numpy.get_printoptions()["precision"] == 3
+        assert repr(ours) == repr(theirs)
+    finally:
+        jnp.set_printoptions(**previous)
+
+
+def test_array_repr_and_str_match_jax() -> None:
+    ours, theirs = jnp.asarray(VALUES), jax_numpy.asarray(VALUES)
+    assert jnp.array_str(ours, precision=3) == jax_numpy.array_str(theirs, precision=3)
+    # JAX's array_repr names its implementation class (ArrayImpl); ours the public one.
+    assert jnp.array_repr(ours, precision=1) == jax_numpy.array_repr(theirs, precision=1).replace("ArrayImpl(", "Array(")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int8", "bool", "bfloat16", "complex64"])
+def test_save_load_round_trip_as_jax(dtype: str) -> None:
+    value = host(dtype, [[1, 0], [2, 3]])
+    ours, theirs = io.BytesIO(), io.BytesIO()
+    jnp.save(ours, jnp.asarray(value))
+    jax_numpy.save(theirs, jax_numpy.asarray(value))
+    assert ours.getvalue() == theirs.getvalue()
+    ours.seek(0)
+    theirs.seek(0)
+    assert_same(jnp.load(ours), jax_numpy.load(theirs))
+
+
+def test_savez_writes_numpys_format() -> None:
+    buffer = io.BytesIO()
+    jnp.savez(buffer, jnp.arange(3), named=jnp.ones(2))
+    buffer.seek(0)
+    archive = np.load(buffer)
+    np.testing.assert_array_equal(archive["arr_0"], np.arange(3))
+    np.testing.assert_array_equal(archive["named"], np.ones(2, np.float32))
+
+
+def test_load_returns_a_jaxtyped_array_usable_under_jit() -> None:
+    buffer = io.BytesIO()
+    np.save(buffer, np.arange(4.0, dtype=np.float32))
+    buffer.seek(0)
+    loaded = jnp.load(buffer)
+    assert isinstance(loaded, jt.Array)
+    assert_same(jt.jit(lambda x: x * 2)(loaded), jax.jit(lambda x: x * 2)(jax_numpy.arange(4.0)))
