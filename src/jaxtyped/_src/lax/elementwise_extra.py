@@ -333,7 +333,8 @@ def _reduce_precision(x: NDArray, exponent_bits: int, mantissa_bits: int) -> NDA
         signed_zero = bits & sign_mask
         signed_inf = signed_zero | exponent_mask
         bits = np.where(overflow, signed_inf, np.where(underflow, signed_zero, bits)).astype(uint)
-    # NaNs stay NaN whatever the format (as XLA on CPU).
+    # NaNs stay NaN whatever the format (XLA's CPU kernels; only its
+    # constant folder turns them into infinities when mantissa_bits is 0).
     result: NDArray = np.asarray(np.where(np.isnan(x), x, bits.view(x.dtype)), x.dtype)
     return result
 

@@ -94,8 +94,11 @@ def zeta(s: NDArray, q: NDArray) -> NDArray:
         for j, coeff in enumerate(_ZETA_COEFFS):
             total = total + coeff * factor
             factor = factor * (s + 2 * j + 1) * (s + 2 * j + 2) / (a * a)
+        # At a pole of q the first term is 0 ** -s: +inf for an even integer
+        # s, NaN otherwise (XLA's convention).
         q_pole = (q <= 0) & (q == np.floor(q))
-        total = np.where(q_pole, np.inf, total)
+        even_s = (s == np.floor(s)) & (np.mod(s, 2) == 0)
+        total = np.where(q_pole, np.where(even_s, np.inf, np.nan), total)
         total = np.where(s == 1, np.inf, total)
         result: NDArray = np.where((s < 1) | np.isnan(s) | np.isnan(q) | np.isinf(s) | np.isinf(q), np.nan, total)
         result = np.where((s == 1) & ~np.isnan(q), np.inf, result)
