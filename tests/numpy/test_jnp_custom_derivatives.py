@@ -74,6 +74,21 @@ def binary_jvp(name: str) -> Callable[[Namespace], Any]:
     return fn
 
 
+COMPLEX_A = np.array([1 + 2j, -1 + 0.5j, 3 - 4j, 10 + 10j, -30 + 1j], np.complex64)
+COMPLEX_B = np.array([0.5 - 1j, 2 + 3j, 3 - 4j, -5 - 20j, 1 + 1j], np.complex64)
+
+
+def complex_jvp(name: str) -> Callable[[Namespace], Any]:
+    def fn(L: Namespace) -> Any:
+        def f(a: Any, b: Any) -> Any:
+            return getattr(L, name)(a, b)
+
+        xs = (L.asarray(COMPLEX_A), L.asarray(COMPLEX_B))
+        return api(L).jvp(f, xs, (L.ones_like(xs[0]), L.asarray(COMPLEX_B * 1j)))
+
+    return fn
+
+
 SINC_POINTS = host("float32", [0.0, -0.0, 0.5, -1.0, 1.0, 2.5, 1e-3, 100.0, INF, -INF, NAN])
 # The quotient's derivatives cancel catastrophically near (not at) 0, in
 # float32 in both libraries: derivatives are compared away from there.
@@ -102,6 +117,12 @@ def _cases() -> list[Case]:
             Case(f"{name}-broadcast", call(name, host("float32", [[0.0], [1.0]]), host("float32", [0.0, 1.0, -1.0]))),
             Case(f"{name}-grad", binary_grads(name), rtol=1e-5),
             Case(f"{name}-jvp", binary_jvp(name), rtol=1e-5),
+        ]
+    # Complex operands: the imaginary part wrapped into one period.
+    for name in ("logaddexp", "logaddexp2"):
+        cases += [
+            Case(f"{name}-complex", call(name, COMPLEX_A, COMPLEX_B)),
+            Case(f"{name}-complex_jvp", complex_jvp(name), rtol=1e-5),
         ]
     # Second derivatives where they are finite (away from hypot's kink).
     cases += [

@@ -453,16 +453,32 @@ def _is_pos_inf(x: Array) -> Array:
 
 def _logaddexp_base(a: Array, b: Array, exp_: Callable[[Array], Array], log_scale: float) -> Array:
     """``log(base**a + base**b)`` in base ``e`` (``exp_`` = exp) or 2
-    (``exp_`` = exp2, ``log_scale`` = 1/ln 2), computed stably for real
+    (``exp_`` = exp2, ``log_scale`` = 1/ln 2), computed stably for
     operands of one dtype."""
     biggest = la.max(a, b)
+    if dtypes.is_complex(a.dtype):
+        # Shifted by the (lexicographic) larger operand; the imaginary part
+        # is wrapped into one period, [-pi, pi) scaled to the base.
+        delta = la.sub(la.add(a, b), la.mul(biggest, _like(biggest, 2)))
+        out = la.add(biggest, _scaled(lt.log1p(exp_(delta)), log_scale))
+        return lc.complex(lc.real(out), _wrap_between(lc.imag(out), math.pi * log_scale))
     delta = la.sub(a, b)
-    correction = lt.log1p(exp_(la.neg(la.abs(delta))))
-    if log_scale != 1.0:
-        correction = la.mul(_like(correction, log_scale), correction)
+    correction = _scaled(lt.log1p(exp_(la.neg(la.abs(delta)))), log_scale)
     # delta is NaN for a NaN operand or infinities of one sign: a + b is
     # then the answer.
     return where(lcmp.ne(delta, delta), la.add(a, b), la.add(biggest, correction))
+
+
+def _scaled(x: Array, factor: float) -> Array:
+    return x if factor == 1.0 else la.mul(_like(x, factor), x)
+
+
+def _wrap_between(x: Array, half_period: float) -> Array:
+    """``x`` moved by whole periods into ``[-half_period, half_period)``."""
+    period = _like(x, 2 * half_period)
+    rem = la.rem(la.add(x, _like(x, half_period)), period)
+    rem = where(lcmp.lt(rem, _like(rem, 0)), la.add(rem, period), rem)
+    return la.sub(rem, _like(rem, half_period))
 
 
 def _exp2(x: Array) -> Array:
@@ -472,8 +488,10 @@ def _exp2(x: Array) -> Array:
 def _finite_or_zero(x: Array) -> Array:
     """``x`` with ``+inf`` replaced by 0: the tangent rules below divide
     ``base**x`` by ``base**out`` as ``base**(x - out)``, and ``inf - inf``
-    would be NaN where the quotient is 1."""
-    return where(_is_pos_inf(x), full_like_aval(x.aval, 0), x)
+    would be NaN where the quotient is 1 (complex values: where the real
+    part is ``+inf``)."""
+    real_part = lc.real(x) if dtypes.is_complex(x.dtype) else x
+    return where(_is_pos_inf(real_part), full_like_aval(x.aval, 0), x)
 
 
 def _logaddexp_fun(a: Array, b: Array) -> Array:
