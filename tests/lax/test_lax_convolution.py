@@ -249,6 +249,7 @@ def _error_cases() -> list[Case]:
         Case("errors-dimension-missing-batch", conv(x, k, (1, 1), "SAME", dimension_numbers=("XCHW", "OIHW", "NCHW"))),
         Case("errors-preferred-narrower", conv(x, k, (1, 1), "SAME", preferred_element_type=np.float16)),
         Case("errors-preferred-float-to-int", conv(x, k, (1, 1), "SAME", preferred_element_type=np.int32)),
+        Case("errors-string-padding-lhs-dilation", conv(x, k, (1, 1), "SAME", lhs_dilation=(2, 1))),
         Case("errors-zero-feature-groups", conv(x, k, (1, 1), "SAME", feature_group_count=0)),
     ]  # fmt: skip
 

@@ -675,6 +675,11 @@ def conv_general_dilated(
     lhs_dil = _ints(where, "lhs_dilation", lhs_dilation, nsp)
     rhs_dil = _ints(where, "rhs_dilation", rhs_dilation, nsp)
     if isinstance(padding, str):
+        if any(d != 1 for d in lhs_dil):
+            raise JaxtypedValueError(
+                f"{where}: string padding is not implemented with lhs_dilation {lhs_dil} (a transposed "
+                "convolution): give the padding pairs or use lax.conv_transpose"
+            )
         if len(numbers.lhs_spec) != x.ndim or len(numbers.rhs_spec) != k.ndim or len(strides) != nsp:
             raise JaxtypedValueError(f"{where}: window_strides {strides} needs one entry per spatial dimension ({nsp})")
         window = [dilate_dim(k.shape[a], r) for a, r in zip(numbers.rhs_spec[2:], rhs_dil)]
