@@ -17,6 +17,25 @@ from oracle import assert_same, expect_same_error, jax, jax_numpy, library
 M = Any  # library(L): .api, .lax, .np
 
 
+def u1(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Types a one-argument lambda for the checkers."""
+    return fn
+
+
+def u2(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """Types a two-argument lambda for the checkers."""
+    return fn
+
+
+def _first(a: Any, b: Any) -> Any:
+    return a
+
+
+def _affine(a: Any, b: Any) -> Any:
+    # Composition of affine maps x -> a0 * x + a1: associative, not commutative.
+    return (a[0] * b[0], a[1] * b[0] + b[1])
+
+
 def _both(fn: Callable[[M], Any], rtol: float = 1e-5, atol: float = 1e-6) -> None:
     """``fn`` run with jaxtyped and with JAX: same results, or the same kind of error."""
     try:
@@ -114,13 +133,13 @@ CASES: dict[str, Callable[[M], Any]] = {
     "reduce-monoid-and": lambda m: m.lax.reduce(m.np.asarray(B), True, m.lax.bitwise_and, (0,)),
     "reduce-custom": lambda m: m.lax.reduce(m.np.asarray(X), 0.0, _sq, (0,)),
     "reduce-not-identity": lambda m: m.lax.reduce(m.np.asarray(X), 1.0, m.lax.add, (1,)),
-    "reduce-jit": lambda m: m.api.jit(lambda x: m.lax.reduce(x, 0.0, _sq, (1,)))(m.np.asarray(X)),
-    "reduce-vmap": lambda m: m.api.vmap(lambda x: m.lax.reduce(x, 0.0, _sq, (0,)), 1)(m.np.asarray(X)),
-    "reduce-jvp": lambda m: m.api.jvp(lambda x: m.lax.reduce(x, 0.0, _sq, (0,)), (m.np.arange(5.0),), (m.np.ones(5),)),
-    "reduce-grad": lambda m: m.api.grad(lambda x: m.lax.reduce(x, 0.0, _sq, (0, 1)))(m.np.asarray(X)),
+    "reduce-jit": lambda m: m.api.jit(u1(lambda x: m.lax.reduce(x, 0.0, _sq, (1,))))(m.np.asarray(X)),
+    "reduce-vmap": lambda m: m.api.vmap(u1(lambda x: m.lax.reduce(x, 0.0, _sq, (0,))), 1)(m.np.asarray(X)),
+    "reduce-jvp": lambda m: m.api.jvp(u1(lambda x: m.lax.reduce(x, 0.0, _sq, (0,))), (m.np.arange(5.0),), (m.np.ones(5),)),
+    "reduce-grad": lambda m: m.api.grad(u1(lambda x: m.lax.reduce(x, 0.0, _sq, (0, 1))))(m.np.asarray(X)),
     "reduce-argmax-pair": lambda m: m.lax.reduce((m.np.asarray(X), m.np.asarray(I)), (-np.inf, np.int32(0)), _argmax_pair(m), (1,)),
     "reduce-init-dtype": lambda m: m.lax.reduce(m.np.asarray(X), 0, _sq, (0,)),
-    "reduce-tree-mismatch": lambda m: m.lax.reduce((m.np.asarray(X), m.np.asarray(X)), (0.0,), lambda a, b: a, (0,)),
+    "reduce-tree-mismatch": lambda m: m.lax.reduce((m.np.asarray(X), m.np.asarray(X)), (0.0,), _first, (0,)),
     # bitcast_convert_type
     "bitcast-same-width": lambda m: m.lax.bitcast_convert_type(m.np.asarray(X), np.int32),
     "bitcast-narrow": lambda m: m.lax.bitcast_convert_type(m.np.asarray(X), np.uint8),
@@ -130,29 +149,29 @@ CASES: dict[str, Callable[[M], Any]] = {
     "bitcast-bool": lambda m: m.lax.bitcast_convert_type(m.np.asarray(X), np.bool_),
     "bitcast-complex": lambda m: m.lax.bitcast_convert_type(m.np.ones(2, np.complex64), np.float32),
     "bitcast-python": lambda m: m.lax.bitcast_convert_type(2.0, np.int32),
-    "bitcast-jit": lambda m: m.api.jit(lambda x: m.lax.bitcast_convert_type(x, np.uint8))(m.np.asarray(X)),
-    "bitcast-vmap-last": lambda m: m.api.vmap(lambda x: m.lax.bitcast_convert_type(x, np.uint8), 1)(m.np.asarray(X)),
-    "bitcast-jvp-float": lambda m: m.api.jvp(lambda x: m.lax.bitcast_convert_type(x, np.float32), (m.np.asarray(I),),
+    "bitcast-jit": lambda m: m.api.jit(u1(lambda x: m.lax.bitcast_convert_type(x, np.uint8)))(m.np.asarray(X)),
+    "bitcast-vmap-last": lambda m: m.api.vmap(u1(lambda x: m.lax.bitcast_convert_type(x, np.uint8)), 1)(m.np.asarray(X)),
+    "bitcast-jvp-float": lambda m: m.api.jvp(u1(lambda x: m.lax.bitcast_convert_type(x, np.float32)), (m.np.asarray(I),),
                                              (np.zeros(I.shape, jax.dtypes.float0),))[1],
     # optimization_barrier
     "barrier": lambda m: m.lax.optimization_barrier((1.0, m.np.asarray(X))),
-    "barrier-jit": lambda m: m.api.jit(lambda x: m.lax.optimization_barrier([x, {"a": x * 2}]))(m.np.asarray(X)),
-    "barrier-grad": lambda m: m.api.grad(lambda x: m.lax.optimization_barrier((x, x * 2))[1].sum())(m.np.asarray(X)),
-    "barrier-vmap": lambda m: m.api.vmap(lambda x: m.lax.optimization_barrier(x * 2))(m.np.asarray(X)),
-    "barrier-jvp": lambda m: m.api.jvp(lambda x: m.lax.optimization_barrier((x, 3.0)), (m.np.asarray(X),), (m.np.ones_like(X),)),
+    "barrier-jit": lambda m: m.api.jit(u1(lambda x: m.lax.optimization_barrier([x, {"a": x * 2}])))(m.np.asarray(X)),
+    "barrier-grad": lambda m: m.api.grad(u1(lambda x: m.lax.optimization_barrier((x, x * 2))[1].sum()))(m.np.asarray(X)),
+    "barrier-vmap": lambda m: m.api.vmap(u1(lambda x: m.lax.optimization_barrier(x * 2)))(m.np.asarray(X)),
+    "barrier-jvp": lambda m: m.api.jvp(u1(lambda x: m.lax.optimization_barrier((x, 3.0))), (m.np.asarray(X),), (m.np.ones_like(X),)),
     # associative_scan
     "assoc-add": lambda m: m.lax.associative_scan(m.lax.add, m.np.arange(7.0)),
     "assoc-add-reverse": lambda m: m.lax.associative_scan(m.lax.add, m.np.arange(6.0), reverse=True),
     "assoc-axis": lambda m: m.lax.associative_scan(m.lax.mul, m.np.asarray(X) + 2, axis=1),
     "assoc-bool": lambda m: m.lax.associative_scan(m.lax.bitwise_or, m.np.asarray(B), axis=1),
-    "assoc-pairs": lambda m: m.lax.associative_scan(lambda a, b: (a[0] * b[0], a[1] * b[0] + b[1]),
+    "assoc-pairs": lambda m: m.lax.associative_scan(_affine,
                                                     (m.np.arange(1.0, 6.0), m.np.ones(5))),
-    "assoc-jit": lambda m: m.api.jit(lambda x: m.lax.associative_scan(m.lax.add, x, axis=1))(m.np.asarray(X)),
-    "assoc-vmap": lambda m: m.api.vmap(lambda x: m.lax.associative_scan(m.lax.add, x))(m.np.asarray(X)),
-    "assoc-grad": lambda m: m.api.grad(lambda x: (m.lax.associative_scan(m.lax.mul, x) ** 2).sum())(m.np.arange(1.0, 6.0)),
+    "assoc-jit": lambda m: m.api.jit(u1(lambda x: m.lax.associative_scan(m.lax.add, x, axis=1)))(m.np.asarray(X)),
+    "assoc-vmap": lambda m: m.api.vmap(u1(lambda x: m.lax.associative_scan(m.lax.add, x)))(m.np.asarray(X)),
+    "assoc-grad": lambda m: m.api.grad(u1(lambda x: (m.lax.associative_scan(m.lax.mul, x) ** 2).sum()))(m.np.arange(1.0, 6.0)),
     "assoc-jvp-pairs": lambda m: m.api.jvp(
-        lambda x: m.lax.associative_scan(lambda a, b: (a[0] * b[0], a[1] * b[0] + b[1]), (x, x)), (m.np.arange(1.0, 5.0),), (m.np.ones(4),)),
-    "assoc-lengths": lambda m: m.lax.associative_scan(lambda a, b: a, (m.np.ones(3), m.np.ones(4))),
+        u1(lambda x: m.lax.associative_scan(_affine, (x, x))), (m.np.arange(1.0, 5.0),), (m.np.ones(4),)),
+    "assoc-lengths": lambda m: m.lax.associative_scan(_first, (m.np.ones(3), m.np.ones(4))),
 }  # fmt: skip
 
 
@@ -185,7 +204,7 @@ def _sqrt_cubed(m: M) -> Callable[[Any], Any]:
         return m.lax.while_loop(cond, body, (low, high))[0]
 
     def sqrt_cubed(x: Any) -> Any:
-        return m.lax.custom_root(lambda y: y**2 - x**3, 0.0, binary_search, scalar_solve)
+        return m.lax.custom_root(u1(lambda y: y**2 - x**3), 0.0, binary_search, scalar_solve)
 
     return sqrt_cubed
 
@@ -198,19 +217,19 @@ def _newton(m: M) -> Callable[[Any], Any]:
         return m.lax.fori_loop(0, 30, step, x0), m.np.asarray(30.0)
 
     def cube_root(a: Any) -> Any:
-        return m.lax.custom_root(lambda x: x**3 - a, m.np.ones_like(a), solve, lambda g, y: y / g(m.np.ones_like(y)), has_aux=True)
+        return m.lax.custom_root(u1(lambda x: x**3 - a), m.np.ones_like(a), solve, u2(lambda g, y: y / g(m.np.ones_like(y))), has_aux=True)
 
     return cube_root
 
 
 def _linear(m: M, symmetric: bool) -> Callable[[Any, Any], Any]:
     def richardson(mv: Any, b: Any) -> Any:
-        return m.lax.fori_loop(0, 80, lambda i, x: x + 0.25 * (b - mv(x)), m.np.zeros_like(b))
+        return m.lax.fori_loop(0, 80, u2(lambda i, x: x + 0.25 * (b - mv(x))), m.np.zeros_like(b))
 
     def solve(a: Any, b: Any) -> Any:
         if symmetric:
-            return m.lax.custom_linear_solve(lambda x: a @ x, b, richardson, symmetric=True)
-        return m.lax.custom_linear_solve(lambda x: a @ x, b, richardson, transpose_solve=richardson)
+            return m.lax.custom_linear_solve(u1(lambda x: a @ x), b, richardson, symmetric=True)
+        return m.lax.custom_linear_solve(u1(lambda x: a @ x), b, richardson, transpose_solve=richardson)
 
     return solve
 
@@ -226,14 +245,14 @@ SOLVER_CASES: dict[str, Callable[[M], Any]] = {
     "root-vmap": lambda m: m.api.vmap(_sqrt_cubed(m))(m.np.array([1.0, 4.0])),
     "root-jvp": lambda m: m.api.jvp(_sqrt_cubed(m), (3.0,), (1.0,)),
     "root-aux": lambda m: _newton(m)(m.np.array([8.0, 27.0])),
-    "root-aux-jvp": lambda m: m.api.jvp(lambda a: _newton(m)(a)[0], (m.np.array([8.0, 27.0]),), (m.np.ones(2),)),
+    "root-aux-jvp": lambda m: m.api.jvp(u1(lambda a: _newton(m)(a)[0]), (m.np.array([8.0, 27.0]),), (m.np.ones(2),)),
     "linear": lambda m: _linear(m, True)(m.np.asarray(A), m.np.asarray(RHS)),
-    "linear-grad": lambda m: m.api.grad(lambda a, b: _linear(m, True)(a, b).sum(), (0, 1))(m.np.asarray(A), m.np.asarray(RHS)),
+    "linear-grad": lambda m: m.api.grad(u2(lambda a, b: _linear(m, True)(a, b).sum()), (0, 1))(m.np.asarray(A), m.np.asarray(RHS)),
     "linear-jvp": lambda m: m.api.jvp(_linear(m, True), (m.np.asarray(A), m.np.asarray(RHS)), (m.np.ones((2, 2)), m.np.ones(2))),
-    "linear-nonsym-grad": lambda m: m.api.grad(lambda a, b: (_linear(m, False)(a, b) ** 2).sum(), (0, 1))(
+    "linear-nonsym-grad": lambda m: m.api.grad(u2(lambda a, b: (_linear(m, False)(a, b) ** 2).sum()), (0, 1))(
         m.np.asarray(A_NONSYM), m.np.asarray(RHS)),
-    "linear-jit-grad": lambda m: m.api.jit(m.api.grad(lambda b: _linear(m, True)(m.np.asarray(A), b)[0]))(m.np.asarray(RHS)),
-    "linear-vmap": lambda m: m.api.vmap(lambda b: _linear(m, True)(m.np.asarray(A), b))(m.np.stack([m.np.asarray(RHS)] * 3)),
+    "linear-jit-grad": lambda m: m.api.jit(m.api.grad(u1(lambda b: _linear(m, True)(m.np.asarray(A), b)[0])))(m.np.asarray(RHS)),
+    "linear-vmap": lambda m: m.api.vmap(u1(lambda b: _linear(m, True)(m.np.asarray(A), b)))(m.np.stack([m.np.asarray(RHS)] * 3)),
 }  # fmt: skip
 
 
@@ -249,14 +268,25 @@ def test_reduce_pair_gradient_picks_the_maximum() -> None:
 
     m = library(jnp)
     x = np.array([[0.5, 3.0, -1.0], [2.0, 1.0, 2.5]], np.float32)
-    grad = jt.grad(lambda v: m.lax.reduce((v, jnp.asarray(I)), (-np.inf, np.int32(0)), _argmax_pair(m), (1,))[0].sum())(x)
-    np.testing.assert_array_equal(np.asarray(grad), np.array([[0, 1, 0], [0, 0, 1]], np.float32))
+
+    def loss(v: jt.Array) -> jt.Array:
+        values: jt.Array = jt.lax.reduce((v, jnp.asarray(I)), (-np.inf, np.int32(0)), _argmax_pair(m), (1,))[0]
+        return values.sum()
+
+    np.testing.assert_array_equal(np.asarray(jt.grad(loss)(jnp.asarray(x))), np.array([[0, 1, 0], [0, 0, 1]], np.float32))
 
 
 def test_reduce_jaxpr_names_the_primitive() -> None:
     import jaxtyped as jt
 
-    text = str(jt.make_jaxpr(lambda x: jt.lax.reduce(x, 0.0, _sq, (0,)))(jnp.ones(3)))
+    def custom(x: jt.Array) -> jt.Array:
+        out: jt.Array = jt.lax.reduce(x, 0.0, _sq, (0,))
+        return out
+
+    def monoid(x: jt.Array) -> jt.Array:
+        return jt.lax.reduce(x, 0.0, jt.lax.add, (0,))
+
+    text = str(jt.make_jaxpr(custom)(jnp.ones(3)))
     assert "reduce[" in text and "reduce_sum" not in text
-    text = str(jt.make_jaxpr(lambda x: jt.lax.reduce(x, 0.0, jt.lax.add, (0,)))(jnp.ones(3)))
+    text = str(jt.make_jaxpr(monoid)(jnp.ones(3)))
     assert "reduce_sum" in text

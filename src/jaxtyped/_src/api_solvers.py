@@ -18,7 +18,7 @@ arguments of a ``custom_jvp`` function.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar, cast, final
+from typing import Any, ClassVar, Literal, TypeVar, cast, final, overload
 
 from typing_extensions import override
 
@@ -45,6 +45,7 @@ from jaxtyped._src.tree_util import PyTreeDef, tree_flatten
 __all__ = ["custom_root", "custom_linear_solve", "LinearSolve"]
 
 X = TypeVar("X")
+Aux = TypeVar("Aux")
 T = TypeVar("T")
 
 
@@ -72,12 +73,12 @@ def _check_same(closed: ClosedJaxpr, out_tree: PyTreeDef, like: Sequence[Array],
     for got, want in zip(closed.jaxpr.out_avals, like):
         if got.shape != want.shape or got.dtype != want.dtype:
             raise JaxtypedTypeError(
-                f"{where}: {what} must return values of its input's types ({want.str_short()}), got {got.str_short()}"
+                f"{where}: {what} must return values of its input's types ({want.aval.str_short()}), got {got.str_short()}"
             )
 
 
 def _trace_solver(
-    solver: Callable[[Callable[[X], X], X], Any], operator: Callable[[Any], Any], like: Sequence[Array],
+    solver: Callable[[Callable[[X], X], X], object], operator: Callable[[Any], Any], like: Sequence[Array],
     tree: PyTreeDef, has_aux: bool, what: str, where: str,
 ) -> tuple[ClosedJaxpr, PyTreeDef]:
     """``solver(operator, ·)`` traced: its jaxpr maps right-hand sides to
@@ -174,7 +175,7 @@ class LinearSolve(Primitive):
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
-        s_consts, t_consts, rhs = self._split(args)
+        s_consts, t_consts, _ = self._split(args)
         if self.transpose_jaxpr is None:
             raise JaxtypedTypeError(
                 "lax.custom_linear_solve: reverse-mode differentiation needs transpose_solve (or symmetric=True)"
@@ -211,13 +212,29 @@ class LinearSolve(Primitive):
         return outs, (0,) * len(outs)
 
 
+@overload
 def custom_root(
     f: Callable[[X], X],
     initial_guess: X,
-    solve: Callable[[Callable[[X], X], X], Any],
+    solve: Callable[[Callable[[X], X], X], X],
+    tangent_solve: Callable[[Callable[[X], X], X], X],
+    has_aux: Literal[False] = False,
+) -> X: ...
+@overload
+def custom_root(
+    f: Callable[[X], X],
+    initial_guess: X,
+    solve: Callable[[Callable[[X], X], X], tuple[X, Aux]],
+    tangent_solve: Callable[[Callable[[X], X], X], X],
+    has_aux: Literal[True],
+) -> tuple[X, Aux]: ...
+def custom_root(
+    f: Callable[[X], X],
+    initial_guess: X,
+    solve: Callable[[Callable[[X], X], X], object],
     tangent_solve: Callable[[Callable[[X], X], X], X],
     has_aux: bool = False,
-) -> Any:
+) -> object:
     """``solve(f, initial_guess)``: a root of ``f``, differentiated
     implicitly with respect to the values ``f`` closes over (JAX's
     ``lax.custom_root``). ``tangent_solve(g, y)`` solves the linear system
@@ -260,14 +277,33 @@ def custom_root(
     return root_out, aux_tree.unflatten(list(flat[len(guess) :]))
 
 
+@overload
 def custom_linear_solve(
     matvec: Callable[[X], X],
     b: X,
-    solve: Callable[[Callable[[X], X], X], Any],
-    transpose_solve: Callable[[Callable[[X], X], X], Any] | None = None,
+    solve: Callable[[Callable[[X], X], X], X],
+    transpose_solve: Callable[[Callable[[X], X], X], X] | None = None,
+    symmetric: bool = False,
+    has_aux: Literal[False] = False,
+) -> X: ...
+@overload
+def custom_linear_solve(
+    matvec: Callable[[X], X],
+    b: X,
+    solve: Callable[[Callable[[X], X], X], tuple[X, Aux]],
+    transpose_solve: Callable[[Callable[[X], X], X], tuple[X, Aux]] | None = None,
+    symmetric: bool = False,
+    *,
+    has_aux: Literal[True],
+) -> tuple[X, Aux]: ...
+def custom_linear_solve(
+    matvec: Callable[[X], X],
+    b: X,
+    solve: Callable[[Callable[[X], X], X], object],
+    transpose_solve: Callable[[Callable[[X], X], X], object] | None = None,
     symmetric: bool = False,
     has_aux: bool = False,
-) -> Any:
+) -> object:
     """``solve(matvec, b)``, a solution ``x`` of ``matvec(x) = b``, with
     derivatives from the linear system instead of from the solver (JAX's
     ``lax.custom_linear_solve``): forward mode solves for the tangent with
@@ -288,7 +324,7 @@ def custom_linear_solve(
         _, pullback = vjp(operator, tree.unflatten(rhs))
 
         def vecmat(y: object) -> object:
-            (ct,) = cast(tuple[object], pullback(y))
+            (ct,) = pullback(y)
             return ct
 
         t_closed, _ = _trace_solver(transpose_solve, vecmat, rhs, tree, has_aux, "transpose_solve", where)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
@@ -271,6 +272,10 @@ def empty(shape: ShapeLike, dtype: "dtypes.DTypeLike") -> Array:
     return broadcast(scalar_like(0, target, "lax.empty", weak_type=False), _shape("lax.empty", shape))
 
 
+def _is_dtype(x: object) -> TypeIs[np.dtype[Any]]:
+    return isinstance(x, np.dtype)
+
+
 def dtype(x: object) -> np.dtype[Any]:
     """The canonical dtype of a value or dtype specifier (JAX's
     ``lax.dtype``): Python scalars get the default dtype of their kind,
@@ -281,9 +286,9 @@ def dtype(x: object) -> np.dtype[Any]:
         return dtypes.python_scalar_dtype(x)
     if is_numpy_value(x):
         return dtypes.canonicalize_dtype(x.dtype)
-    found = getattr(x, "dtype", None)
-    if isinstance(found, np.dtype):
-        return dtypes.canonicalize_dtype(cast(np.dtype[Any], found))
+    found: object = getattr(x, "dtype", None)
+    if _is_dtype(found):
+        return dtypes.canonicalize_dtype(found)
     return dtypes.canonicalize_dtype(dtypes.dtype(cast("dtypes.DTypeLike", x)))
 
 
