@@ -51,3 +51,4 @@ jnp.einsum_path(3, x)  # expect: mypy[call-overload] pyright[reportArgumentType,
 nn.logmeanexp(x, keepdims="yes")  # expect: mypy[arg-type] pyright[reportArgumentType]
 nn.dot_product_attention(x, x, x, implementation="triton")  # expect: mypy[call-overload] pyright[reportArgumentType]
 pair: tuple[int, int] = nn.dot_product_attention(x, x, x, return_residual=True)  # expect: mypy[assignment] pyright[reportAssignmentType]
+nn.standardize(x, algorithm="exact")  # expect: mypy[arg-type] pyright[reportArgumentType]

@@ -10,6 +10,7 @@ same derivative rules where JAX defines its own (``relu``, ``relu6``,
 import math
 import operator
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -281,17 +282,25 @@ def standardize(
     variance: ArrayLike | None = None,
     epsilon: ArrayLike = 1e-5,
     where: ArrayLike | None = None,
+    *,
+    algorithm: Literal["fast", "stable"] = "fast",
 ) -> Array:
     """``(x - mean) / sqrt(variance + epsilon)`` over ``axis``; the mean
-    and variance (``E[x**2] - mean**2``, clipped at 0) are computed when
-    not given."""
+    and variance are computed when not given, the variance as ``E[x**2] -
+    mean**2`` clipped at 0 (``algorithm="fast"``) or as ``E[(x -
+    mean)**2]`` (``"stable"``)."""
     check_arraylike("standardize", x)
     check_arraylike("standardize", *(v for v in (mean, variance, where) if v is not None))
     if mean is None:
         mean = jr.mean(x, axis, keepdims=True, where=where)
     if variance is None:
-        second = jr.mean(ju.square(x), axis, keepdims=True, where=where)
-        variance = ju.clip(ju.subtract(second, ju.square(mean)), 0)
+        if algorithm == "stable":
+            variance = jr.mean(ju.square(ju.subtract(x, mean)), axis, keepdims=True, where=where)
+        elif algorithm == "fast":
+            second = jr.mean(ju.square(x), axis, keepdims=True, where=where)
+            variance = ju.clip(ju.subtract(second, ju.square(mean)), 0)
+        else:
+            raise JaxtypedValueError(f"nn.standardize: unknown algorithm {algorithm!r}; expected 'fast' or 'stable'")
     (scale_base,) = promote_args_inexact("standardize", ju.add(variance, epsilon))
     return ju.multiply(ju.subtract(x, mean), lt.rsqrt(scale_base))
 
