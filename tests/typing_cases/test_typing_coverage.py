@@ -111,6 +111,13 @@ def required_names() -> tuple[str, ...]:
         "conv_dimension_numbers", "padtype_to_pads", "reduce_window", "reduce_window_shape_tuple",
     )]  # fmt: skip
     names += ["jaxtyped.numpy.convolve", "jaxtyped.numpy.correlate"]
+    # lax extras family
+    names += [f"jaxtyped.lax.{n}" for n in (
+        "select", "full", "full_like", "broadcast_shapes", "broadcast_to_rank", "broadcast_like", "collapse",
+        "index_in_dim", "dynamic_update_index_in_dim", "dynamic_update_slice_in_dim", "index_take", "batch_matmul",
+        "split", "tile", "stack", "unstack", "empty", "dtype", "reduce_and", "reduce_or", "reduce_xor", "reduce",
+        "bitcast_convert_type", "optimization_barrier", "associative_scan", "custom_root", "custom_linear_solve",
+    )]  # fmt: skip
     return tuple(names)
 
 
