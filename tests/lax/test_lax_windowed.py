@@ -3,10 +3,11 @@
 Cases are written once against a pair of namespaces (jaxtyped's ``lax`` and
 transformations, or JAX's) and run through the shared oracle (JAX's results
 from one ``jax.jit``): values, dtypes, weak types and shapes with padding
-names and pairs, strides, base and window dilation, several dtypes and
-initial values; max-pool and average-pool gradients, with ties in the
-windows (integer-valued inputs), where JAX's rule gives each window's
-cotangent to its first extremum; ``jvp``; ``vmap``; the errors JAX raises.
+names and pairs, strides, base and window dilation, several dtypes,
+initial values, and other computations (folded in window order); max-pool
+and average-pool gradients, with ties in the windows (integer-valued
+inputs), where JAX's rule gives each window's cotangent to its first
+extremum; ``jvp``; ``vmap``; the errors JAX raises.
 Every case that runs is also compiled with ``jt.jit`` (in one program) and
 compared with its eager value.
 """
@@ -72,6 +73,27 @@ def reduce_case(kind: str, x: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
     return fn if operand_given else of_operand
 
 
+def generic_case(
+    which: str, init: float, x: Any, args: tuple[Any, ...], kwargs: dict[str, Any], *, batched: bool = False
+) -> Callable[[Namespace], Any]:
+    """``reduce_window`` with a computation that is not a monoid the
+    primitives cover: ``lax.mul``, or one whose result depends on the order
+    of combination (``0.5 * acc + element``)."""
+
+    def fn(L: Namespace) -> Any:
+        lax_, api = ops(L)
+
+        def ordered(acc: Any, element: Any) -> Any:
+            return lax_.add(lax_.mul(acc, np.float32(0.5)), element)
+
+        computation = lax_.mul if which == "mul" else ordered
+        if batched:
+            return api.vmap(f1(lambda v: lax_.reduce_window(v, init, computation, *args, **kwargs)))(x)
+        return lax_.reduce_window(x, init, computation, *args, **kwargs)
+
+    return fn
+
+
 # (id, operand shape, args after the computation, kwargs)
 CONFIGS: list[tuple[str, tuple[int, ...], tuple[Any, ...], dict[str, Any]]] = [
     ("1d", (9,), ((3,), (1,), "VALID"), {}),
@@ -119,6 +141,14 @@ def _value_cases() -> list[Case]:
         Case("init-max-base-dilated", lambda L: reduce(L, "max", x, (2, 2), (1, 1), "VALID", init=0.5, base_dilation=(2, 2))),
         Case("init-default-strides", lambda L: ops(L)[0].reduce_window(x, 0.0, ops(L)[0].add, (2, 3))),
     ]  # fmt: skip
+    # Other computations fold each window's elements in window order.
+    for name, args, kwargs in (("valid", ((2, 2), (1, 1), "VALID"), {}), ("same", ((3, 2), (1, 2), "SAME"), {}),
+                               ("dilated", ((2, 3), (2, 1), [(1, 0), (2, 1)]), {"base_dilation": (2, 1), "window_dilation": (1, 2)})):  # fmt: skip
+        cases += [
+            Case(f"generic-mul-{name}", generic_case("mul", 1.0, x, args, kwargs)),
+            Case(f"generic-ordered-{name}", generic_case("ordered", 0.5, x, args, kwargs)),
+            Case(f"generic-vmap-{name}", generic_case("ordered", 0.5, np.stack([x, -x]), args, kwargs, batched=True)),
+        ]
     return cases
 
 
@@ -232,9 +262,21 @@ def test_jit_matches_eager() -> None:
             assert_same_value(ours, expected, tolerance, tolerance, where=case.id)
 
 
-def test_other_computations_raise_a_clear_error() -> None:
-    with pytest.raises(TypeError, match="lax.add, lax.max or lax.min"):
-        lax.reduce_window(jnp.ones(4), 1.0, lax.mul, (2,), (1,), "VALID")
+def test_other_computations_are_differentiable() -> None:
+    # JAX cannot differentiate a generic reduce_window; the product of each
+    # window's elements has the gradient of the product.
+    x = jnp.asarray(normal(4, 5))
+
+    def product(v: jt.Array) -> jt.Array:
+        return jnp.sum(lax.reduce_window(v, 1.0, lax.mul, (2, 2), (1, 1), "VALID"))
+
+    v = np.asarray(x, np.float64)
+    expected = np.zeros_like(v)
+    for i in range(3):
+        for j in range(4):
+            window = v[i : i + 2, j : j + 2]
+            expected[i : i + 2, j : j + 2] += np.prod(window) / window
+    np.testing.assert_allclose(np.asarray(jt.grad(product)(x)), expected, rtol=1e-4, atol=1e-5)
 
 
 def test_shape_tuple_matches_jax() -> None:

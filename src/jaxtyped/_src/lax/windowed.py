@@ -1,7 +1,8 @@
 """Windowed reductions (layer L4): ``reduce_window_sum``,
 ``reduce_window_max`` and ``reduce_window_min`` (pooling), and
-``lax.reduce_window``, which recognises ``lax.add``, ``lax.max`` and
-``lax.min``.
+``lax.reduce_window``, which binds them for ``lax.add``, ``lax.max`` and
+``lax.min`` from their identities and folds any other binary computation
+over the window's taps with strided slices.
 
 A window of ``window_dimensions`` (its taps ``window_dilation`` apart)
 slides with ``window_strides`` over the operand, which is first dilated by
@@ -29,7 +30,7 @@ from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, host_buffer
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
@@ -47,7 +48,7 @@ from jaxtyped._src.lax.convolution import (
 )
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind
 from jaxtyped._src.lax.slicing import slice as slice_
-from jaxtyped._src.lax.structural import pad, select_n
+from jaxtyped._src.lax.structural import Pad, broadcast_in_dim, pad, select_n
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, kind_of, operand, same_kind, scalar_like
 
 __all__ = [
@@ -400,17 +401,12 @@ def reduce_window(
     base_dilation: Sequence[int] | None = None,
     window_dilation: Sequence[int] | None = None,
 ) -> Array:
-    """Reduce each window of ``operand`` with ``computation`` (``lax.add``,
-    ``lax.max`` or ``lax.min``) from ``init_value`` (JAX's
-    ``lax.reduce_window``); holes and padding do not take part."""
+    """Reduce each window of ``operand`` with the binary ``computation``
+    from ``init_value`` (JAX's ``lax.reduce_window``); holes and padding do
+    not take part. ``lax.add``, ``lax.max`` and ``lax.min`` from their
+    identities are the windowed-reduction primitives; any other function is
+    applied elementwise once per window tap."""
     where = "lax.reduce_window"
-    if computation not in _KINDS:
-        name = getattr(computation, "__qualname__", repr(computation))
-        raise JaxtypedTypeError(
-            f"{where}: computation must be jaxtyped.lax.add, lax.max or lax.min (a reduction with any other "
-            f"function is not implemented), got {name}"
-        )
-    kind, cls = _KINDS[computation]
     x = operand(operand_, f"{where} operand")
     init = operand(init_value, f"{where} init_value")
     if init.shape != ():
@@ -421,16 +417,19 @@ def reduce_window(
     taps = _window_ints("window_dilation", window_dilation, len(dims))
     if isinstance(padding, str):
         if len(dims) != x.ndim or len(strides) != x.ndim or len(taps) != x.ndim:
-            raise JaxtypedValueError(
+            raise JaxtypedTypeError(
                 f"{where}: window_dimensions {dims}, window_strides {strides} and window_dilation {taps} need one "
                 f"entry per axis of the operand {x.aval.str_short()}"
             )
         pads = tuple(padtype_to_pads(x.shape, [dilate_dim(w, t) for w, t in zip(dims, taps)], strides, padding))
     else:
         pads = padding_pairs(where, padding)
-    value = _concrete_scalar(init)
-    if value is not None and value == _identity(kind, init.dtype):
-        return bind1(cls(dims, strides, pads, base, taps), x)
+    known = _KINDS.get(computation)
+    if known is not None:
+        kind, make = known
+        value = _concrete_scalar(init)
+        if value is not None and value == _identity(kind, init.dtype):
+            return bind1(make(dims, strides, pads, base, taps), x)
     # Any other initial value enters each window once: XLA reduces only the
     # operand's own elements (holes and padding are skipped) from it.
     if init.dtype != x.dtype:
@@ -440,5 +439,42 @@ def reduce_window(
             raise DTypeMismatchError(
                 f"{where} got inconsistent dtypes for operand and init_value: {x.dtype.name} and {init.dtype.name}"
             )
-    return computation(bind1(cls(dims, strides, pads, base, taps), x), init)
+    if known is not None:
+        return computation(bind1(known[1](dims, strides, pads, base, taps), x), init)
+    # Check the parameters as the primitives do (same messages and kinds).
+    ReduceWindowSum(dims, strides, pads, base, taps).abstract_eval((x.aval.update(dtype=np.dtype(np.float32)),))
+    return _fold_taps(x, init, computation, dims, strides, pads, base, taps)
+
+
+def _fold_taps(
+    x: Array,
+    init: Array,
+    computation: Callable[[Array, Array], Array],
+    dims: tuple[int, ...],
+    strides: tuple[int, ...],
+    pads: tuple[tuple[int, int], ...],
+    base: tuple[int, ...],
+    taps: tuple[int, ...],
+) -> Array:
+    """A windowed reduction with any binary ``computation`` (applied
+    elementwise to arrays): each window folds its elements into
+    ``init`` in window order, ``acc = computation(acc, element)``, skipping
+    holes and padding (whose positions are static), as XLA does on CPU."""
+    out_shape = reduce_window_shape_tuple(x.shape, dims, strides, pads, base, taps)
+    config = [(lo, hi, b - 1) for (lo, hi), b in zip(pads, base)]
+    padded = pad(x, init, config)
+    # Which positions of the padded operand hold the operand's own elements.
+    real = np.asarray(Pad(tuple(config)).impl((np.ones(x.shape, np.bool_), np.array(False)))[0])
+    acc: Array = broadcast_in_dim(init, out_shape, ()) if out_shape else init
+    if 0 in out_shape:
+        return acc
+    for tap in itertools.product(*(range(w) for w in dims)):
+        start = tuple(k * d for k, d in zip(tap, taps))
+        limit = tuple(s + (n - 1) * stride + 1 for s, n, stride in zip(start, out_shape, strides))
+        mask = real[tuple(slice(s, e, st) for s, e, st in zip(start, limit, strides))]
+        if not mask.any():
+            continue
+        combined = computation(acc, slice_(padded, start, limit, strides))
+        acc = combined if mask.all() else select_n(array_from_numpy(mask), acc, combined)
+    return acc
 
