@@ -308,3 +308,20 @@ def test_four_operand_einsums_lower_to_jaxs_module() -> None:
         body = [line.strip() for line in ours.splitlines() if "dot_general" in line or "return" in line]
         expected = [line.strip() for line in theirs.splitlines() if "dot_general" in line or "return" in line]
         assert body == expected
+
+
+def test_paths_are_searched_once_per_signature() -> None:
+    """A second einsum with the same subscripts, shapes and strategy (here
+    another dtype, and the interleaved form) reuses the path."""
+    from jaxtyped._src.numpy.einsum import _cached_search  # pyright: ignore[reportPrivateUsage]  # the cache under test
+
+    x, y = rand(3, 7), rand(7, 2)
+    jnp.einsum("ij,jk->ik", x, y, optimize="greedy")
+    before = _cached_search.cache_info()
+    ints_out = jnp.einsum("ij,jk->ik", x.astype(np.int32), y.astype(np.int32), optimize="greedy")
+    after = _cached_search.cache_info()
+    assert after.hits == before.hits + 1 and after.misses == before.misses
+    assert ints_out.dtype == np.int32
+    jnp.einsum(jnp.asarray(x), [0, 1], jnp.asarray(y), [1, 2], [0, 2])
+    jnp.einsum(jnp.asarray(x), [0, 1], jnp.asarray(y), [1, 2], [0, 2])
+    assert _cached_search.cache_info().hits == after.hits + 1

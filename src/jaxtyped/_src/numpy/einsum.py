@@ -4,7 +4,9 @@ The contraction order comes from ``opt_einsum``, as in JAX: measured in
 ``benchmarks/einsum.py``, its path search costs well under a millisecond at
 trace time (nothing at run time), and taking JAX's paths makes our jaxprs
 JAX's, equation for equation. It is imported on first use: importing it
-costs about 70 ms, which ``import jaxtyped`` should not pay.
+costs about 70 ms, which ``import jaxtyped`` should not pay. Paths are
+cached per (subscripts, shapes, strategy), so retraces and eager loops
+search once (JAX searches at every call).
 
 Each step of the path contracts one operand (sums over its private indices
 and the diagonals of repeated ones) or two (one ``dot_general``, after
@@ -13,9 +15,10 @@ contraction's natural order differs.
 """
 
 import collections
+import functools
 from collections.abc import Sequence
 from types import EllipsisType
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -93,13 +96,62 @@ def _contract_path(name: str, call_args: list[object], optimize: EinsumOptimize,
         raise JaxtypedIndexError(f"jnp.{name}: optimize={optimize!r} is not a valid path: {error}") from None
 
 
-def _plan(args: tuple[object, ...], optimize: EinsumOptimize) -> tuple[list[Array], list[_Step]]:
+def _plan(args: tuple[object, ...], optimize: EinsumOptimize) -> tuple[list[Array], tuple[_Step, ...]]:
     """The operands in opt_einsum's order and its steps."""
     arrays, call_args = _stand_ins("einsum", args)
+    key = _plan_key(call_args, optimize)
+    if key is None:
+        order, steps = _search(call_args, optimize)
+    else:
+        order, steps = _cached_search(*key)
+    positions = sorted(arrays)
+    return [arrays[positions[i]] for i in order], steps
+
+
+# The path depends only on the subscripts, the shapes and the strategy, so a
+# retrace (a new dtype, an eager loop calling the same einsum) skips the
+# search. Interleaved calls key by their sublists made tuples.
+_PlanKey = tuple[tuple[object, ...], object]
+
+
+def _plan_key(call_args: list[object], optimize: EinsumOptimize) -> _PlanKey | None:
+    def frozen(arg: object) -> object:
+        if isinstance(arg, _Shaped):
+            return ("shape", arg.shape)
+        if isinstance(arg, (list, tuple)):
+            return tuple(cast(Sequence[object], arg))
+        return arg
+
+    key = (tuple(frozen(a) for a in call_args), tuple(optimize) if isinstance(optimize, list) else optimize)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _thaw(arg: object) -> object:
+    """A frozen argument back as opt_einsum takes it."""
+    if not isinstance(arg, tuple):
+        return arg
+    items = cast(tuple[object, ...], arg)
+    if len(items) == 2 and items[0] == "shape":
+        return _Shaped(cast(tuple[int, ...], items[1]))
+    return list(items)
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_search(frozen_args: tuple[object, ...], optimize: object) -> tuple[tuple[int, ...], tuple[_Step, ...]]:
+    strategy = list(cast(tuple[tuple[int, ...], ...], optimize)) if isinstance(optimize, tuple) else optimize
+    return _search([_thaw(a) for a in frozen_args], cast(EinsumOptimize, strategy))
+
+
+def _search(call_args: list[object], optimize: EinsumOptimize) -> tuple[tuple[int, ...], tuple[_Step, ...]]:
+    """opt_einsum's operand order (as positions among the operands) and steps."""
     ordered, steps = _contract_path("einsum", call_args, optimize, einsum_call=True)
-    by_stand_in = {id(call_args[i]): arrays[i] for i in arrays}
-    operands = [by_stand_in[id(s)] for s in ordered]
-    return operands, [(tuple(step[0]), frozenset(step[1]), str(step[2])) for step in steps]
+    stand_ins = [id(a) for a in call_args if isinstance(a, _Shaped)]
+    order = tuple(stand_ins.index(id(s)) for s in ordered)
+    return order, tuple((tuple(step[0]), frozenset(step[1]), str(step[2])) for step in steps)
 
 
 @overload
