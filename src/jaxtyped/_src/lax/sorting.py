@@ -73,7 +73,7 @@ def take_along_dimension(x: Array, indices: Array, dimension: int) -> Array:
     return gather(x, index, dnums, (1,) * x.ndim, mode=GatherScatterMode.PROMISE_IN_BOUNDS)
 
 
-def _lt_total_order(ctx: LoweringContext, x: HloValue, y: HloValue, direction: str) -> HloValue:
+def _compare_total_order(ctx: LoweringContext, x: HloValue, y: HloValue, direction: str) -> HloValue:
     attrs = {
         "comparison_direction": f"#stablehlo<comparison_direction {direction}>",
         "compare_type": "#stablehlo<comparison_type TOTALORDER>",
@@ -101,7 +101,7 @@ def _comparator_keys(ctx: LoweringContext, x: HloValue) -> list[HloValue]:
 
 def _compare(ctx: LoweringContext, x: HloValue, y: HloValue, direction: str) -> HloValue:
     if dtypes.is_floating(x.aval.dtype):
-        return _lt_total_order(ctx, x, y, direction)
+        return _compare_total_order(ctx, x, y, direction)
     return ctx.compare(x, y, direction)
 
 
@@ -133,7 +133,7 @@ class Sort(Primitive):
         moved = [np.moveaxis(a, self.dimension, -1) for a in args]
         keys = [k for a in moved[: self.num_keys] for k in _host_keys(a)]
         # np.lexsort sorts by its last key first, stably.
-        order = np.lexsort(keys[::-1], axis=-1) if keys[0].ndim else np.zeros((), np.intp)
+        order = np.lexsort(keys[::-1], axis=-1)
         return tuple(np.moveaxis(np.take_along_axis(a, order, -1), -1, self.dimension) for a in moved)
 
     @override

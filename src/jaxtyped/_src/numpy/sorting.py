@@ -9,7 +9,7 @@ distinct values, so under ``jit`` they need ``size=`` (as in JAX; without
 it the count is a traced value and raises a concretization error).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
@@ -396,7 +396,7 @@ def _promoted_integer(dtype: np.dtype[Any]) -> np.dtype[Any]:
 
 def _cumulative(
     name: str,
-    reduce: Any,
+    reduce: Callable[[Array, int], Array],
     a: ArrayLike,
     axis: int | None,
     dtype: "dtypes.DTypeLike | None",
@@ -425,7 +425,7 @@ def _cumulative(
             if not dtypes.is_bool(x.dtype):
                 x = lc.ne(x, full_like_aval(x.aval.strip_weak_type(), 0))
             compute = _promoted_integer(result)
-    out_array: Array = reduce(convert_to(x, compute, weak_type=False), ax)
+    out_array = reduce(convert_to(x, compute, weak_type=False), ax)
     return convert_to(out_array, result, weak_type=False)
 
 
