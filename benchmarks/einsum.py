@@ -7,7 +7,9 @@ run by run (medians, ratio jaxtyped / JAX):
 - a batched chain ``bij,bjk,bkl,blm->bim`` (batch 32, 64x64 float32);
 
 each as its first call (trace + path search + lower + compile + run, caches
-cleared) and its compiled steady state. Then what the path search costs at
+cleared, the path cache included) and its compiled steady state. (The first
+einsum of a process also imports opt_einsum, about 70 ms, which JAX pays at
+``import jax``.) Then what the path search costs at
 trace time: ``opt_einsum.contract_path`` alone (the dependency einsum takes
 its paths from, as JAX does) beside a whole ``make_jaxpr`` of the einsum.
 Results are checked against JAX (``np.allclose``) before anything is timed.
@@ -26,6 +28,7 @@ import opt_einsum
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from core_overheads import compare
+from jaxtyped._src.numpy.einsum import _cached_search
 
 CASES: dict[str, tuple[str, list[tuple[int, ...]]]] = {
     "chain 4x 256x256": ("ab,bc,cd,de->ae", [(256, 256)] * 4),
@@ -49,6 +52,7 @@ def run_case(jax: Any, label: str, subscripts: str, shapes: list[tuple[int, ...]
 
     def ours_first() -> object:
         jt.clear_caches()
+        _cached_search.cache_clear()  # the path search is part of a first call
         return jt.jit(_einsum(jnp, subscripts))(*ours_args).block_until_ready()
 
     theirs_first: Callable[[], object] | None = None
