@@ -84,8 +84,9 @@ def _compare_total_order(ctx: LoweringContext, x: HloValue, y: HloValue, directi
 def _canonical_float(ctx: LoweringContext, x: HloValue) -> HloValue:
     """``x`` with -0.0 made 0.0 and every NaN the positive quiet NaN."""
     zero = ctx.full_like(0, x)
-    x = ctx.select(ctx.compare(x, zero, "EQ"), zero, x)
-    return ctx.select(ctx.compare(x, x, "NE"), ctx.full_like(float("nan"), x), x)
+    is_nan = ctx.compare(x, x, "NE")
+    unsigned_zero = ctx.select(ctx.compare(x, zero, "EQ"), zero, x)
+    return ctx.select(is_nan, ctx.full_like(float("nan"), x), unsigned_zero)
 
 
 def _comparator_keys(ctx: LoweringContext, x: HloValue) -> list[HloValue]:
