@@ -11,7 +11,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 
-from oracle import Case, CaseTable, Group, Namespace, assert_same, call, jax
+from oracle import Case, CaseTable, Group, Namespace, assert_same, call, host, jax, tol
 
 RNG = np.random.default_rng(7)
 X234 = RNG.normal(size=(2, 3, 4)).astype(np.float32)
@@ -314,7 +314,83 @@ def _cases() -> list[Case]:
     return cases
 
 
+BF = np.array([[1.5, -2.25, 3.0], [0.5, 4.0, -1.0]], dtype=np.float32)
+DTYPES = ("bool", "uint8", "int8", "int32", "float16", "bfloat16", "float32", "complex64")
+
+
+def _on_array(fn: Callable[[Namespace, Any], Any], data: np.ndarray[Any, Any]) -> Callable[[Namespace], Any]:
+    def run(L: Namespace) -> Any:
+        return fn(L, L.asarray(data))
+
+    return run
+
+
+def _on_weak(fn: Callable[[Namespace, Any], Any], value: float) -> Callable[[Namespace], Any]:
+    def run(L: Namespace) -> Any:
+        return fn(L, L.broadcast_to(value, (4,)))
+
+    return run
+
+
+def _dtype_cases() -> list[Case]:
+    """The structural functions keep every dtype and the weak type."""
+    cases: list[Case] = []
+    for dtype in DTYPES:
+        data = host(dtype, BF)
+        structural: dict[str, Callable[[Namespace, Any], Any]] = {
+            "tile": lambda L, d: L.tile(d, (1, 2)),
+            "repeat": lambda L, d: L.repeat(d, 2, axis=0),
+            "pad": lambda L, d: L.pad(d, 1, mode="edge"),
+            "pad-wrap": lambda L, d: L.pad(d, (2, 1), mode="wrap"),
+            "pad-symmetric": lambda L, d: L.pad(d, 2, mode="symmetric"),
+            "pad-constant": lambda L, d: L.pad(d, 1, constant_values=1),
+            "flip": lambda L, d: L.flip(d),
+            "roll": lambda L, d: L.roll(d, 2),
+            "rot90": lambda L, d: L.rot90(d),
+            "tril": lambda L, d: L.tril(d),
+            "diag": lambda L, d: L.diag(d),
+            "diagonal": lambda L, d: L.diagonal(d, 1),
+            "vstack": lambda L, d: L.vstack([d, d]),
+            "split": lambda L, d: L.split(d, 3, axis=1),
+            "unstack": lambda L, d: L.unstack(d, axis=1),
+            "delete": lambda L, d: L.delete(d, 1, axis=1),
+            "resize": lambda L, d: L.resize(d, (4, 4)),
+            "kron": lambda L, d: L.kron(d, d),
+            "trace": lambda L, d: L.trace(d),
+            "meshgrid": lambda L, d: L.meshgrid(d[0], d[1]),
+            "append": lambda L, d: L.append(d, d),
+        }
+        for name, fn in structural.items():
+            cases.append(Case(f"{name}-{dtype}", _on_array(fn, data), rtol=tol(dtype)))
+    weak_cases: dict[str, Callable[[Namespace, Any], Any]] = {
+        "tile": lambda L, w: L.tile(w, 2), "repeat": lambda L, w: L.repeat(w, 2), "pad": lambda L, w: L.pad(w, 1),
+        "flip": lambda L, w: L.flip(w), "roll": lambda L, w: L.roll(w, 1), "diag": lambda L, w: L.diag(w),
+        "hstack": lambda L, w: L.hstack([w, w]), "kron": lambda L, w: L.kron(w, w), "cross": lambda L, w: L.cross(w[:3], w[1:]),
+        "atleast_2d": lambda L, w: L.atleast_2d(w), "copy": lambda L, w: L.copy(w), "trace": lambda L, w: L.trace(L.reshape(w, (2, 2))),
+        "vecdot": lambda L, w: L.vecdot(w, w), "resize": lambda L, w: L.resize(w, 6),
+        "cross2": lambda L, w: L.cross(w[:2], w[2:]), "vander": lambda L, w: L.vander(w, 3),
+        "insert": lambda L, w: L.insert(w, 1, 2), "tril": lambda L, w: L.tril(L.reshape(w, (2, 2))),
+        "padreflect": lambda L, w: L.pad(w, 2, mode="reflect", reflect_type="odd"),
+        "padramp": lambda L, w: L.pad(w, 2, mode="linear_ramp", end_values=1),
+        "padmean": lambda L, w: L.pad(w, 2, mode="mean"), "padmedian": lambda L, w: L.pad(w, 2, mode="median"),
+        "padpairs": lambda L, w: L.pad(w, 1, constant_values=((1, 2),)), "padedge": lambda L, w: L.pad(w, 1, mode="edge"),
+        "split": lambda L, w: L.split(w, 2), "block": lambda L, w: L.block([w, w]), "diagonal": lambda L, w: L.diagonal(L.reshape(w, (2, 2))),
+        "meshgrid": lambda L, w: L.meshgrid(w, w), "unstack": lambda L, w: L.unstack(w), "delete": lambda L, w: L.delete(w, 0),
+    }
+    for name, fn in weak_cases.items():
+        # broadcast_to of a Python scalar: a weakly typed vector.
+        cases.append(Case(f"{name}-weak", _on_weak(fn, 1.5)))
+        cases.append(Case(f"{name}-weakint", _on_weak(fn, 2)))
+    return cases
+
+
 TABLE = CaseTable("manipulation", _cases)
+DTYPE_TABLE = CaseTable("manipulation_dtypes", _dtype_cases)
+
+
+@pytest.mark.parametrize("group", DTYPE_TABLE.params())
+def test_manipulation_dtypes_match_jax(group: Group) -> None:
+    DTYPE_TABLE.check(group)
 
 
 @pytest.mark.parametrize("group", TABLE.params())

@@ -216,7 +216,7 @@ def _pairs(name: str, what: str, value: object, ndim: int, host: np.ndarray[Any,
 
 def _pad_constant(x: Array, widths: list[tuple[int, int]], constant_values: object) -> Array:
     if isinstance(constant_values, Array) and constant_values.ndim == 0:
-        value = convert_to(constant_values, x.dtype, weak_type=False)
+        value = convert_to(constant_values, x.dtype, weak_type=x.weak_type)
         return ls.pad(x, value, [(b, a, 0) for b, a in widths])
     values = _pairs("pad", "constant_values", constant_values, x.ndim, _concrete_host("pad", "constant_values", constant_values))
     for axis, ((before, after), (c_before, c_after)) in enumerate(zip(widths, values)):
@@ -224,7 +224,7 @@ def _pad_constant(x: Array, widths: list[tuple[int, int]], constant_values: obje
             if count:
                 config = [(0, 0, 0)] * x.ndim
                 config[axis] = (0, count, 0) if at_end else (count, 0, 0)
-                x = ls.pad(x, convert_to(asarray(fill), x.dtype, weak_type=False), config)
+                x = ls.pad(x, convert_to(asarray(fill), x.dtype, weak_type=x.weak_type), config)
     return x
 
 
@@ -648,7 +648,8 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> A
     limit = start + (length - 1) * (m + 1) + 1 if length else 0
     starts = [0] * len(batch) + [start]
     limits = [*batch, limit]
-    return lax_slice(flat, starts, limits, [1] * len(batch) + [m + 1])
+    diagonal_ = lax_slice(flat, starts, limits, [1] * len(batch) + [m + 1])
+    return convert_to(diagonal_, diagonal_.dtype, weak_type=False)  # strong, as JAX's diagonal
 
 
 def diag(v: ArrayLike, k: int = 0) -> Array:
@@ -661,7 +662,7 @@ def diag(v: ArrayLike, k: int = 0) -> Array:
     if x.ndim != 1:
         raise JaxtypedValueError(f"jnp.diag: input must be 1d or 2d, got {x.aval.str_short()}")
     n = x.shape[0] + abs(offset)
-    padded = ls.pad(x, scalar_like(0, x.dtype, "jnp.diag", weak_type=False), [(0, abs(offset), 0)])
+    padded = ls.pad(x, scalar_like(0, x.dtype, "jnp.diag", weak_type=x.weak_type), [(0, abs(offset), 0)])
     int32 = np.dtype(np.int32)
     row = ls.broadcasted_iota(int32, (n, n), 0)
     col = ls.broadcasted_iota(int32, (n, n), 1)
@@ -951,7 +952,7 @@ def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: Array
     n = x.shape[ax]
     indices = _positions("insert", n + 1, obj) if not isinstance(obj, slice) else np.arange(n)[obj]
     scalar_obj = indices.ndim == 0
-    v = convert_to(asarray(values), x.dtype, weak_type=False)
+    v = convert_to(asarray(values), x.dtype, weak_type=x.weak_type)
     v = ls.reshape(v, (1,) * (x.ndim - v.ndim) + v.shape) if v.ndim < x.ndim else v
     if scalar_obj:
         v = moveaxis(v, 0, ax) if v.ndim else v
@@ -1055,6 +1056,9 @@ def apply_over_axes(func: Callable[[Array, int], object], a: ArrayLike, axes: Se
 def kron(a: ArrayLike, b: ArrayLike) -> Array:
     """The Kronecker product: blocks ``a[i, j] * b``."""
     x, y = promote_dtypes("kron", (a, b))
+    if dtypes.is_bool(x.dtype):
+        # TypeError, as JAX's (its product is lax.mul, which rejects booleans).
+        raise JaxtypedTypeError(f"jnp.kron: boolean arrays are not supported, got {x.aval.str_short()} and {y.aval.str_short()}")
     ndim = builtins.max(x.ndim, y.ndim)
     x = ls.reshape(x, (1,) * (ndim - x.ndim) + x.shape)
     y = ls.reshape(y, (1,) * (ndim - y.ndim) + y.shape)
@@ -1092,6 +1096,7 @@ def cross(
     shape = _broadcast_shapes("jnp.cross", cx.shape, cy.shape, z.shape)
     parts = [ls.expand_dims(broadcast_to_shape(c, shape), (len(shape),)) for c in (cx, cy, z)]
     result = ls.concatenate(parts, len(shape))
+    result = convert_to(result, result.dtype, weak_type=False)  # three components are stacked: strong, as in JAX
     return moveaxis(result, -1, canonicalize_axis(axisc, result.ndim, where="jnp.cross axisc"))
 
 
@@ -1137,7 +1142,8 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     exponents = ls.broadcasted_iota(v.dtype, (columns,), 0)
     if not increasing:
         exponents = ls.rev(exponents, (0,))
-    return uf.power(ls.expand_dims(v, (1,)), ls.expand_dims(exponents, (0,)))
+    powers = uf.power(ls.expand_dims(v, (1,)), ls.expand_dims(exponents, (0,)))
+    return convert_to(powers, powers.dtype, weak_type=False)
 
 
 # === bits ===
