@@ -38,8 +38,9 @@ def _bitcast(x: Array, target: np.dtype[Any]) -> Array:
     return bitcast_convert_type(reshape(x, (*x.shape[:-1], x.shape[-1] // ratio, ratio)), target)
 
 
-def view(self: Array, dtype: "dtypes.DTypeLike | None" = None, type: None = None) -> Array:  # noqa: A002 - NumPy's name
-    """JAX's ``Array.view``."""
+def view(self: Array, dtype: "dtypes.DTypeLike | None" = None, type: object = None) -> Array:  # noqa: A002 - NumPy's name
+    """JAX's ``Array.view``; ``type`` is typed ``object`` here so that a
+    given one reaches JAX's NotImplementedError (also under debug mode)."""
     if type is not None:
         raise NotImplementedError("`type` argument of array.view() is not supported.")
     if dtype is None:
