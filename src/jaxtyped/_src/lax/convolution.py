@@ -53,6 +53,7 @@ __all__ = [
     "transpose_lhs_padding",
     "padding_pairs",
     "padding_attr",
+    "window_view",
     "conv_shape_tuple",
     "conv_general_shape_tuple",
     "conv_transpose_shape_tuple",
@@ -399,7 +400,9 @@ class ConvGeneralDilated(Primitive):
         if 0 in spatial or x.size == 0 or k.size == 0:
             result = np.zeros((batch, out_features, *spatial), compute)
         else:
-            patches = _patches(x, k.shape[2:], self.window_strides, self.padding, self.lhs_dilation, self.rhs_dilation)
+            patches = window_view(
+                x, 0, k.shape[2:], self.window_strides, self.padding, self.lhs_dilation, self.rhs_dilation
+            )  # (N, C, *out, *window)
             per_group_out = out_features // groups
             in_features = k.shape[1]
             window_axes = tuple(range(2 + nsp, 2 + 2 * nsp))
@@ -578,28 +581,32 @@ class ConvGeneralDilated(Primitive):
         return tuple((k, v) for k, v in self.params() if k != "precision" or v is not None)
 
 
-def _patches(
+def window_view(
     x: NDArray,
+    fill: object,
     window: Sequence[int],
     strides: Sequence[int],
     padding: Sequence[tuple[int, int]],
-    lhs_dilation: Sequence[int],
-    rhs_dilation: Sequence[int],
+    base_dilation: Sequence[int],
+    window_dilation: Sequence[int],
 ) -> NDArray:
-    """A view of ``x`` (N, C, *S) dilated and padded, as windows: (N, C,
-    *out, *window)."""
-    nsp = x.ndim - 2
-    grown = [max(lo, 0) + max(hi, 0) + dilate_dim(d, k) for d, (lo, hi), k in zip(x.shape[2:], padding, lhs_dilation)]
-    padded = np.zeros((*x.shape[:2], *grown), x.dtype)
-    inner = tuple(slice(max(lo, 0), max(lo, 0) + dilate_dim(d, k), k) for d, (lo, _), k in zip(x.shape[2:], padding, lhs_dilation))
-    padded[(slice(None), slice(None), *inner)] = x
-    crop = tuple(slice(-min(lo, 0), g + min(hi, 0)) for g, (lo, hi) in zip(grown, padding))
-    padded = padded[(slice(None), slice(None), *crop)]
-    extents = [dilate_dim(w, r) for w, r in zip(window, rhs_dilation)]
-    view = np.lib.stride_tricks.sliding_window_view(padded, extents, axis=tuple(range(2, 2 + nsp)))
-    pick = (slice(None), slice(None), *(slice(None, None, s) for s in strides), *(slice(None, None, r) for r in rhs_dilation))
-    patches: NDArray = view[pick]
-    return patches
+    """The windows of the trailing ``len(window)`` axes of ``x``, dilated by
+    ``base_dilation`` and padded (negative padding crops), holes and padding
+    holding ``fill``: an array of shape (*leading axes, *out, *window),
+    mostly a strided view (shared by the eager convolution and the windowed
+    reductions)."""
+    lead = x.ndim - len(window)
+    spatial = x.shape[lead:]
+    grown = [max(lo, 0) + max(hi, 0) + dilate_dim(d, b) for d, (lo, hi), b in zip(spatial, padding, base_dilation)]
+    padded = np.full((*x.shape[:lead], *grown), fill, x.dtype)
+    keep = (slice(None),) * lead
+    inner = tuple(slice(max(lo, 0), max(lo, 0) + dilate_dim(d, b), b) for d, (lo, _), b in zip(spatial, padding, base_dilation))
+    padded[(*keep, *inner)] = x
+    padded = padded[(*keep, *(slice(-min(lo, 0), g + min(hi, 0)) for g, (lo, hi) in zip(grown, padding)))]
+    extents = [dilate_dim(w, t) for w, t in zip(window, window_dilation)]
+    view = np.lib.stride_tricks.sliding_window_view(padded, extents, axis=tuple(range(lead, x.ndim)))
+    windows: NDArray = view[(*keep, *(slice(None, None, s) for s in strides), *(slice(None, None, t) for t in window_dilation))]
+    return windows
 
 
 def _convert(ctx: LoweringContext, x: HloValue, dtype: np.dtype[Any]) -> HloValue:

@@ -45,6 +45,7 @@ from jaxtyped._src.lax.convolution import (
     padding_pairs,
     padtype_to_pads,
     transpose_lhs_padding,
+    window_view,
 )
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind
 from jaxtyped._src.lax.slicing import slice as slice_
@@ -141,20 +142,6 @@ class _ReduceWindow(Primitive):
         )
         return (ShapedArray(shape, x.dtype, x.weak_type),)
 
-    def _windows(self, x: NDArray, fill: Any) -> NDArray:
-        """A view of ``x`` dilated and padded with ``fill``, as its windows:
-        (*out, *window)."""
-        config = tuple(zip(self.padding, self.base_dilation))
-        grown = [max(lo, 0) + max(hi, 0) + dilate_dim(d, b) for d, ((lo, hi), b) in zip(x.shape, config)]
-        padded = np.full(grown, fill, x.dtype)
-        inner = tuple(slice(max(lo, 0), max(lo, 0) + dilate_dim(d, b), b) for d, ((lo, _), b) in zip(x.shape, config))
-        padded[inner] = x
-        padded = padded[tuple(slice(-min(lo, 0), g + min(hi, 0)) for g, (lo, hi) in zip(grown, self.padding))]
-        extents = [dilate_dim(w, t) for w, t in zip(self.window_dimensions, self.window_dilation)]
-        view = np.lib.stride_tricks.sliding_window_view(padded, extents)
-        windows: NDArray = view[(*(slice(None, None, s) for s in self.window_strides), *(slice(None, None, t) for t in self.window_dilation))]
-        return windows
-
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         (x,) = args
@@ -163,9 +150,12 @@ class _ReduceWindow(Primitive):
         identity = _identity(self.kind, wide.dtype)
         if 0 in out.shape:
             return (np.zeros(out.shape, x.dtype),)
-        if 0 in x.shape or 0 in self.window_dimensions:
+        if 0 in x.shape:
             return (np.full(out.shape, identity, x.dtype),)
-        windows = self._windows(wide, identity)
+        windows = window_view(
+            wide, identity, self.window_dimensions, self.window_strides, self.padding, self.base_dilation,
+            self.window_dilation,
+        )  # fmt: skip
         axes = tuple(range(x.ndim, 2 * x.ndim))
         if self.kind == "sum":
             result = np.sum(windows, axis=axes, dtype=wide.dtype)
