@@ -263,6 +263,32 @@ def jit_cases() -> list[Case]:
     ]  # fmt: skip
 
 
+def vmapped(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
+    """``fn(L, row)`` over the rows of ``x`` under the library's vmap."""
+
+    def run(L: Any) -> Any:
+        def per_row(y: Any) -> Any:
+            return fn(L, y)
+
+        return library(L).api.vmap(per_row)(L.asarray(x))
+
+    return run
+
+
+def vmap_cases() -> list[Case]:
+    rows = host("float32", [[2.0, NAN, -1.0, 2.0], [0.0, -0.0, 5.0, 1.0], [3.0, 3.0, 3.0, -INF]])
+    return [
+        Case("vmap_sort-descending", vmapped(lambda L, x: L.sort(x, descending=True), rows)),
+        Case("vmap_argsort-stable", vmapped(lambda L, x: L.argsort(x, descending=True), rows)),
+        Case("vmap_searchsorted-scan", vmapped(lambda L, x: L.searchsorted(L.sort(x), x), rows)),
+        Case("vmap_searchsorted-sort", vmapped(lambda L, x: L.searchsorted(L.sort(x), x, side="right", method="sort"), rows)),
+        Case("vmap_partition-kth1", vmapped(lambda L, x: L.partition(x, 1), F34)),
+        Case("vmap_argpartition-kth2", vmapped(lambda L, x: L.argpartition(x, 2), F34)),
+        Case("vmap_cumsum-row", vmapped(lambda L, x: L.cumsum(x), rows)),
+        Case("vmap_unique-sized", vmapped(lambda L, x: L.unique(x, size=4, return_counts=True, return_inverse=True), rows)),
+    ]
+
+
 def derivative_cases() -> list[Case]:
     def grad_of(fn: Callable[[Any, Any], Any], x: np.ndarray[Any, Any]) -> Callable[[Any], Any]:
         weights = host("float32", np.arange(1.0, 1.0 + x.size).reshape(x.shape) / 5.0)
@@ -291,7 +317,7 @@ TABLES = {
     for name, make in (
         ("sort", sort_cases), ("search", search_cases), ("cumulative", cumulative_cases),
         ("methods", method_cases), ("jit", jit_cases), ("derivatives", derivative_cases),
-        ("unique_sized", unique_sized_cases),
+        ("unique_sized", unique_sized_cases), ("vmap", vmap_cases),
     )
 }  # fmt: skip
 # unique needs concrete inputs: JAX runs these cases eagerly.
