@@ -275,6 +275,7 @@ def _cases() -> list[Case]:
             add(f"{window}-{m}", call(window, m), atol=1e-6)
     add("kaiser-6", lambda L: L.kaiser(6, 14.0), rtol=1e-4)
     add("kaiser-7", lambda L: L.kaiser(7, 2.5), rtol=1e-5)
+    add("kaiser-zero-beta", lambda L: L.kaiser(5, 0.0))
     add("kaiser-1", lambda L: L.kaiser(1, 5.0))
     add("kaiser-0", lambda L: L.kaiser(0, 5.0))
     # products
@@ -515,6 +516,11 @@ def test_pad_with_traced_constant_matches_jax() -> None:
         return jax.numpy.pad(X34, 1, constant_values=c)
 
     assert_same(jt.jit(ours)(jnp.asarray(3.0)), jax.jit(theirs)(3.0))
+
+
+def test_kaiser_with_large_beta_matches_numpy() -> None:
+    # JAX's kaiser is nan here (its I0 overflows float32); ours scales by I0e.
+    np.testing.assert_allclose(np.asarray(jnp.kaiser(9, 120.0)), np.kaiser(9, 120.0), rtol=1e-4, atol=1e-30)
 
 
 def test_kaiser_under_grad_of_beta() -> None:
