@@ -143,6 +143,8 @@ def _parametrized_cases() -> list[Case]:
         Case("gelu-exact", lambda L: nn(L).gelu(L.asarray(x), approximate=False)),
         Case("gelu-exact_f16", lambda L: nn(L).gelu(L.asarray(host("float16", [-3, -1, 0, 1, 3])), approximate=False), rtol=2e-2, atol=2e-2),
         Case("gelu-exact_bf16", lambda L: nn(L).gelu(L.asarray(host("bfloat16", [-3, -1, 0, 1, 3])), approximate=False), rtol=2e-2, atol=2e-2),
+        Case("gelu-exact_tail", nn_call("gelu", host("float32", [-30.0, -12.0, -8.0, -5.0]), approximate=False), rtol=1e-4, atol=0),
+        Case("gelu-exact_tail_grad", derivative("gelu", host("float32", [-12.0, -8.0, -5.0]), approximate=False), rtol=1e-3, atol=0),
         Case("gelu-exact_weak", lambda L: nn(L).gelu(1.5, approximate=False)),
         Case("gelu-approx_weak", lambda L: nn(L).gelu(1.5)),
         Case("glu-last", lambda L: nn(L).glu(L.asarray(X))),

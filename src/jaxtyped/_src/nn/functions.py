@@ -22,6 +22,7 @@ from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.slicing import slice_in_dim
+from jaxtyped._src.lax.special import erfc
 from jaxtyped._src.lax.structural import broadcasted_iota, expand_dims, full_like_aval, select_n
 from jaxtyped._src.numpy import reductions as jr
 from jaxtyped._src.numpy import ufuncs as ju
@@ -215,8 +216,8 @@ def gelu(x: ArrayLike, approximate: bool = True) -> Array:
         inner = ju.multiply(scale, ju.add(a, ju.multiply(0.044715, ju.power(a, 3))))
         return ju.multiply(a, ju.multiply(0.5, ju.add(1.0, ju.tanh(inner))))
     half_root = asarray(np.sqrt(0.5).astype(a.dtype))
-    # erfc(-x / sqrt 2) as 1 + erf(x / sqrt 2) (erf is odd).
-    cdf_twice = ju.add(1.0, lt.erf(ju.multiply(a, half_root)))
+    # erfc keeps the far left tail (1 + erf(x / sqrt 2) rounds it to 0).
+    cdf_twice = erfc(ju.multiply(ju.negative(a), half_root))
     out = ju.multiply(ju.multiply(0.5, a), cdf_twice)
     return convert_to(out, a.dtype, weak_type=False)
 
