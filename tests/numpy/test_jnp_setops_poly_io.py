@@ -9,6 +9,7 @@ both inputs into one, where JAX keeps one from each (NaN != NaN). Printing, ``sa
 """
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,30 @@ XS = host("float32", np.linspace(-1, 2, 7))
 YS = host("float32", 2 * np.linspace(-1, 2, 7) ** 2 - np.linspace(-1, 2, 7) + 0.5 + 0.1 * RNG.standard_normal(7))
 
 
+def jitted_set(name: str, **kwargs: Any) -> Callable[[Any], Any]:
+    """``L.name(A, M, **kwargs)`` under the library's own jit (inputs traced)."""
+
+    def case(L: Any) -> Any:
+        def traced(x: Any, y: Any) -> Any:
+            return getattr(L, name)(x, y, **kwargs)
+
+        return library(L).api.jit(traced)(L.asarray(A), L.asarray(M))
+
+    return case
+
+
+def grad_of(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
+    """The gradient of ``L.sum(fn(L, x))`` at ``x`` in the library of ``L``."""
+
+    def case(L: Any) -> Any:
+        def total(v: Any) -> Any:
+            return L.sum(fn(L, v))
+
+        return library(L).api.grad(total)(L.asarray(x))
+
+    return case
+
+
 def set_cases() -> list[Case]:
     cases: list[Case] = []
     for name in ("union1d", "setdiff1d", "setxor1d", "intersect1d"):
@@ -44,8 +69,8 @@ def set_cases() -> list[Case]:
             Case(f"{name}-size8", call(name, A, M, size=8)),
             Case(f"{name}-fill", call(name, B, A, size=2, fill_value=-1)),
         ]
-        cases.append(Case(f"{name}-jit_size", lambda L, n=name: library(L).api.jit(lambda x, y: getattr(L, n)(x, y, size=6))(L.asarray(A), L.asarray(M))))
-        cases.append(Case(f"{name}-jit_no_size", lambda L, n=name: library(L).api.jit(lambda x, y: getattr(L, n)(x, y))(L.asarray(A), L.asarray(M))))
+        cases.append(Case(f"{name}-jit_size", jitted_set(name, size=6)))
+        cases.append(Case(f"{name}-jit_no_size", jitted_set(name)))
     return cases + [
         Case("intersect1d-indices", call("intersect1d", M, A, return_indices=True)),
         Case("intersect1d-indices_size", call("intersect1d", A, M, return_indices=True, size=4)),
@@ -103,9 +128,9 @@ def poly_cases() -> list[Case]:
         Case("polyfit-2d_x", call("polyfit", M, M, 1)),
         Case("polyfit-lengths", call("polyfit", XS, YS[:3], 1)),
         Case("polyfit-negative_degree", call("polyfit", XS, YS, -1)),
-        Case("polyval-grad", lambda L: library(L).api.grad(lambda p: L.polyval(p, 1.5))(L.asarray(P))),
-        Case("polyfit-grad", lambda L: library(L).api.grad(lambda y: L.sum(L.polyfit(L.asarray(XS), y, 2)))(L.asarray(YS)), rtol=1e-3, atol=1e-3),
-        Case("polymul-grad", lambda L: library(L).api.grad(lambda p: L.sum(L.polymul(p, p)))(L.asarray(P))),
+        Case("polyval-grad", grad_of(lambda L, p: L.polyval(p, 1.5), P)),
+        Case("polyfit-grad", grad_of(lambda L, y: L.polyfit(L.asarray(XS), y, 2), YS), rtol=1e-3, atol=1e-3),
+        Case("polymul-grad", grad_of(lambda L, p: L.polymul(p, p), P)),
         Case("polyval-jit", lambda L: library(L).api.jit(L.polyval)(L.asarray(P), L.asarray(XS))),
     ]
 
@@ -154,9 +179,17 @@ def test_numpy_kinds_and_warning_are_numpys() -> None:
 # === frompyfunc and vectorize ===
 
 
+def _multiply_add(a: Any, b: Any) -> Any:
+    return a * b + 1
+
+
+def _matvec(a: Any, b: Any) -> Any:
+    return a @ b
+
+
 def test_frompyfunc_matches_jax() -> None:
-    ours = jnp.frompyfunc(lambda a, b: a * b + 1, nin=2, nout=1, identity=0)
-    theirs = jax_numpy.frompyfunc(lambda a, b: a * b + 1, nin=2, nout=1, identity=0)
+    ours = jnp.frompyfunc(_multiply_add, nin=2, nout=1, identity=0)
+    theirs = jax_numpy.frompyfunc(_multiply_add, nin=2, nout=1, identity=0)
     x, ones = host("float32", [1.0, 2.0, 3.0, 4.0]), np.ones((2, 3), np.float32)
     assert (ours.nin, ours.nout, ours.nargs, ours.identity) == (theirs.nin, theirs.nout, theirs.nargs, theirs.identity)
     assert_same(ours(jnp.asarray(x), 2.0), theirs(jax_numpy.asarray(x), 2.0))
@@ -168,11 +201,25 @@ def test_frompyfunc_matches_jax() -> None:
 
 def _vectorize_results(L: Any) -> list[Any]:
     lib = library(L)
-    matvec = L.vectorize(lambda a, b: a @ b, signature="(n,m),(m)->(n)")
-    pair = L.vectorize(lambda a: (L.sum(a), a * 2), signature="(n)->(),(n)")
-    scaled = L.vectorize(lambda x, factor: x * factor, excluded={1})
-    keyword = L.vectorize(lambda x, factor=1.0: x * factor, excluded={"factor"})
-    elementwise = L.vectorize(lambda a, b: L.maximum(a, b))
+
+    def sum_and_double(a: Any) -> tuple[Any, Any]:
+        return L.sum(a), a * 2
+
+    def scale(x: Any, factor: Any = 1.0) -> Any:
+        return x * factor
+
+    def increment(a: Any) -> Any:
+        return a + 1
+
+    matvec = L.vectorize(_matvec, signature="(n,m),(m)->(n)")
+    pair = L.vectorize(sum_and_double, signature="(n)->(),(n)")
+    scaled = L.vectorize(scale, excluded={1})
+    keyword = L.vectorize(scale, excluded={"factor"})
+    elementwise = L.vectorize(L.maximum)
+
+    def total(x: Any) -> Any:
+        return L.sum(elementwise(x, L.ones(4)))
+
     ones = L.ones((4, 1, 2, 3))
     return [
         matvec(ones, L.ones((5, 3))),
@@ -181,9 +228,9 @@ def _vectorize_results(L: Any) -> list[Any]:
         scaled(L.arange(3.0), 2.0),
         keyword(L.arange(3.0), factor=3.0),
         elementwise(L.ones((3, 1)), L.arange(4.0)),
-        L.vectorize(lambda a: a + 1)(1.0),
+        L.vectorize(increment)(1.0),
         lib.api.jit(elementwise)(L.ones((3, 1)), L.arange(4.0)),
-        lib.api.grad(lambda x: L.sum(elementwise(x, L.ones(4))))(L.arange(4.0) - 1.0),
+        lib.api.grad(total)(L.arange(4.0) - 1.0),
     ]
 
 
@@ -196,9 +243,9 @@ def test_vectorize_core_dimension_errors_match_jax() -> None:
 
     for bad in ((np.ones((4, 2, 3)), np.ones(2)), (np.ones(3), np.ones(3))):
         try:
-            jax_numpy.vectorize(lambda a, b: a @ b, signature="(n,m),(m)->(n)")(*map(jax_numpy.asarray, bad))
+            jax_numpy.vectorize(_matvec, signature="(n,m),(m)->(n)")(*map(jax_numpy.asarray, bad))
         except Exception as theirs:  # noqa: BLE001 - compared with ours
-            expect_same_error(theirs, lambda: jnp.vectorize(lambda a, b: a @ b, signature="(n,m),(m)->(n)")(*map(jnp.asarray, bad)))
+            expect_same_error(theirs, lambda: jnp.vectorize(_matvec, signature="(n,m),(m)->(n)")(*map(jnp.asarray, bad)))
         else:
             pytest.fail("JAX accepted mismatched core dimensions")
 
@@ -215,13 +262,10 @@ def test_printoptions_affect_array_repr_as_in_jax() -> None:
             assert repr(ours) == repr(theirs)
             assert str(ours) == str(theirs)
     assert jnp.get_printoptions() == jax_numpy.get_printoptions()
-    previous = jnp.get_printoptions()
-    try:
+    with np.printoptions():  # restores the options on exit
         jnp.set_printoptions(precision=3)
         assert jax_numpy.get_printoptions()["precision"] == 3
         assert repr(ours) == repr(theirs)
-    finally:
-        jnp.set_printoptions(**previous)
 
 
 def test_array_repr_and_str_match_jax() -> None:
@@ -258,4 +302,8 @@ def test_load_returns_a_jaxtyped_array_usable_under_jit() -> None:
     buffer.seek(0)
     loaded = jnp.load(buffer)
     assert isinstance(loaded, jt.Array)
-    assert_same(jt.jit(lambda x: x * 2)(loaded), jax.jit(lambda x: x * 2)(jax_numpy.arange(4.0)))
+    assert_same(jt.jit(_double)(loaded), jax.jit(_double)(jax_numpy.arange(4.0)))
+
+
+def _double(x: Any) -> Any:
+    return x * 2

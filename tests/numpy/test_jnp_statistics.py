@@ -36,7 +36,26 @@ METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 def grad_case(name: str, fn: Callable[[Any, Any], Any], x: Any) -> Case:
     """``grad(lambda x: L.sum(fn(L, x)))`` at ``x`` in both libraries."""
-    return Case(name, lambda L: library(L).api.grad(lambda v: L.sum(fn(L, v)))(L.asarray(x)))
+
+    def case(L: Any) -> Any:
+        def total(v: Any) -> Any:
+            return L.sum(fn(L, v))
+
+        return library(L).api.grad(total)(L.asarray(x))
+
+    return Case(name, case)
+
+
+def jitted(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
+    """``fn(L, x)`` under the library's own jit (``x`` traced)."""
+
+    def case(L: Any) -> Any:
+        def traced(v: Any) -> Any:
+            return fn(L, v)
+
+        return library(L).api.jit(traced)(L.asarray(x))
+
+    return case
 
 
 def moment_cases() -> list[Case]:
@@ -124,7 +143,7 @@ def quantile_cases() -> list[Case]:
         Case("nanmedian-default", call("nanmedian", X, axis=1)),
         Case("nanmedian-all_nan", call("nanmedian", ALL_NAN, axis=1)),
         Case("percentile-int_q", call("percentile", I, host("int32", [25, 50]), axis=1)),
-        Case("quantile-jit", lambda L: library(L).api.jit(lambda x: L.quantile(x, 0.4, axis=0))(L.asarray(Y))),
+        Case("quantile-jit", jitted(lambda L, x: L.quantile(x, 0.4, axis=0), Y)),
         Case("median-vmap", lambda L: library(L).api.vmap(L.median)(L.asarray(Y))),
     ]
 
@@ -157,7 +176,7 @@ def histogram_cases() -> list[Case]:
         Case("bincount-bool", call("bincount", host("bool", [True, False, True]))),
         Case("bincount-float", call("bincount", host("float32", [1.0, 2.0]))),
         Case("bincount-2d", call("bincount", I)),
-        Case("bincount-jit_length", lambda L: library(L).api.jit(lambda x: L.bincount(x, length=4))(L.asarray(host("int32", [0, 1, 1, 3])))),
+        Case("bincount-jit_length", jitted(lambda L, x: L.bincount(x, length=4), host("int32", [0, 1, 1, 3]))),
         Case("bincount-jit_no_length", lambda L: library(L).api.jit(L.bincount)(L.asarray(host("int32", [0, 1, 1, 3])))),
         Case("histogram-default", call("histogram", SAMPLES)),
         Case("histogram-range_density", call("histogram", SAMPLES, bins=5, range=(-1, 1), density=True)),

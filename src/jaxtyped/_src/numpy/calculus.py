@@ -3,7 +3,6 @@
 ``trapezoid``, ``unwrap``, ``interp``."""
 
 import math
-import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -22,16 +21,15 @@ from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.order_util import argsort_last, count_less_equal, take_along_last
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape, promote_dtypes
-from jaxtyped._src.util import canonicalize_axis
+from jaxtyped._src.util import canonicalize_axis, is_int
 
 __all__ = ["diff", "ediff1d", "gradient", "trapezoid", "unwrap", "interp"]
 
 
 def _static_int(name: str, what: str, value: object) -> int:
-    try:
-        return operator.index(value)  # type: ignore[arg-type]  # checked here
-    except TypeError:
-        raise JaxtypedTypeError(f"jnp.{name}: {what} must be an integer, got {type(value).__name__} {value!r}") from None
+    if not is_int(value):
+        raise JaxtypedTypeError(f"jnp.{name}: {what} must be an integer, got {type(value).__name__} {value!r}")
+    return int(value)
 
 
 def _edge(name: str, value: ArrayLike, like: Array, axis: int) -> Array:

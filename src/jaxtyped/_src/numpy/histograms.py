@@ -9,9 +9,10 @@ import builtins
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
@@ -26,6 +27,7 @@ from jaxtyped._src.numpy.calculus import diff
 from jaxtyped._src.numpy.creation import asarray, linspace, ones_like, zeros
 from jaxtyped._src.numpy.order_util import count_less_equal
 from jaxtyped._src.numpy.promotion import asarray_operand, check_arraylike, promote_dtypes, to_inexact_dtype
+from jaxtyped._src.util import is_int
 
 __all__ = ["bincount", "histogram_bin_edges", "histogram", "histogram2d", "histogramdd"]
 
@@ -49,7 +51,7 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0,
         raise JaxtypedTypeError(f"jnp.bincount: x must have an integer dtype, got {values.aval.str_short()}")
     if values.ndim != 1:
         raise JaxtypedValueError(f"jnp.bincount: only 1-d input is supported, got {values.aval.str_short()}")
-    minimum = operator.index(minlength)
+    minimum = _static_bin_count(minlength)
     if length is None:
         if not isinstance(values, ArrayImpl):
             raise JaxtypedTypeError(
@@ -71,11 +73,14 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0,
     return _add_at(length, uf.maximum(values, 0), counts)
 
 
+def _ndim(x: object) -> int:
+    return x.ndim if isinstance(x, Array) else int(np.ndim(cast("npt.ArrayLike", x)))
+
+
 def _static_bin_count(value: object) -> int:
-    try:
-        return operator.index(value)  # type: ignore[arg-type]  # checked here
-    except TypeError:
-        raise JaxtypedTypeError(f"jnp.histogram: bins must be an integer or a 1-d array of edges, got {value!r}") from None
+    if not is_int(value):
+        raise JaxtypedTypeError(f"jnp.histogram: bins must be an integer or a 1-d array of edges, got {value!r}")
+    return int(value)
 
 
 def histogram_bin_edges(
@@ -88,7 +93,7 @@ def histogram_bin_edges(
     check_arraylike("histogram_bin_edges", a, bins)
     data = asarray(a)
     inexact = to_inexact_dtype(data.dtype)
-    if np.ndim(bins) == 1:
+    if _ndim(bins) == 1:
         return asarray(bins, dtype=inexact)
     count = _static_bin_count(bins)
     bounds = asarray([red.min(data), red.max(data)] if range is None else range, dtype=inexact)
@@ -145,10 +150,10 @@ def histogramdd(
     if points.ndim != 2:
         raise JaxtypedValueError(f"jnp.histogramdd: sample must be (N, D), got {points.aval.str_short()}")
     n, d = points.shape
-    if range is not None and (len(range) != d or any(r is not None and np.shape(r)[0] != 2 for r in range)):  # type: ignore[arg-type]  # array-likes
+    if range is not None and (len(range) != d or any(r is not None and len(r) != 2 for r in range)):
         raise JaxtypedValueError(f"jnp.histogramdd: range must be a sequence of {d} pairs or Nones")
-    if isinstance(bins, (list, tuple)) or np.ndim(bins) == 1 and not isinstance(bins, Array):
-        per_dimension: list[Any] = list(bins)  # type: ignore[arg-type]  # a sequence here
+    if isinstance(bins, (list, tuple)) or _ndim(bins) == 1 and not isinstance(bins, Array):
+        per_dimension: list[Any] = list(cast("Sequence[ArrayLike]", bins))
         if len(per_dimension) != d:
             raise JaxtypedValueError("jnp.histogramdd: there must be a bins entry for each dimension")
     else:
@@ -193,7 +198,7 @@ def histogram2d(
     sample = sh.stack([first, second], axis=1)
     if isinstance(bins, (list, tuple)) and len(bins) == 2:
         per_dimension: "ArrayLike | list[ArrayLike]" = list(bins)
-    elif np.ndim(bins) == 1 and not isinstance(bins, list):
+    elif _ndim(bins) == 1 and not isinstance(bins, list):
         per_dimension = [bins, bins]
     else:
         per_dimension = bins

@@ -4,10 +4,10 @@ options (which our ``Array`` repr follows, since it formats through
 ``load`` in NumPy's ``.npy``/``.npz`` formats.
 """
 
-import contextlib
 import os
-from collections.abc import Iterator
-from typing import IO, Any
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from typing import IO, Any, Literal, cast
 
 import numpy as np
 
@@ -20,7 +20,11 @@ __all__ = ["printoptions", "set_printoptions", "get_printoptions", "array_repr",
 FileLike = str | os.PathLike[str] | IO[bytes]
 
 
-@contextlib.contextmanager
+Sign = Literal["-", "+", " "]
+FloatMode = Literal["fixed", "unique", "maxprec", "maxprec_equal"]
+Legacy = Literal["1.13", "1.21", "1.25", "2.1", False]
+
+
 def printoptions(
     *,
     precision: int | None = None,
@@ -30,15 +34,17 @@ def printoptions(
     suppress: bool | None = None,
     nanstr: str | None = None,
     infstr: str | None = None,
-    sign: str | None = None,
-    floatmode: str | None = None,
-    legacy: str | bool | None = None,
-) -> Iterator[dict[str, Any]]:
+    sign: Sign | None = None,
+    floatmode: FloatMode | None = None,
+    legacy: Legacy | None = None,
+) -> AbstractContextManager[Mapping[str, object]]:
     """Within the ``with`` block, print arrays with these options (NumPy's
-    ``np.printoptions``; jaxtyped Arrays follow them)."""
-    given = {k: v for k, v in locals().items() if v is not None}
-    with np.printoptions(**given) as options:
-        yield options
+    ``np.printoptions``; jaxtyped Arrays follow them). None leaves an
+    option as it is."""
+    return np.printoptions(
+        precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth, suppress=suppress,
+        nanstr=nanstr, infstr=infstr, sign=sign, floatmode=floatmode, legacy=legacy,
+    )  # fmt: skip
 
 
 def set_printoptions(
@@ -49,24 +55,24 @@ def set_printoptions(
     suppress: bool | None = None,
     nanstr: str | None = None,
     infstr: str | None = None,
-    formatter: dict[str, Any] | None = None,
-    sign: str | None = None,
-    floatmode: str | None = None,
+    formatter: Mapping[str, Callable[..., str]] | None = None,
+    sign: Sign | None = None,
+    floatmode: FloatMode | None = None,
     *,
-    legacy: str | bool | None = None,
-    override_repr: object = None,
+    legacy: Legacy | None = None,
+    override_repr: Callable[[np.ndarray[Any, np.dtype[Any]]], str] | None = None,
 ) -> None:
     """Set the print options of arrays, NumPy's and jaxtyped's alike
-    (``np.set_printoptions``)."""
+    (``np.set_printoptions``; None leaves an option as it is)."""
     np.set_printoptions(
         precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth, suppress=suppress,
-        nanstr=nanstr, infstr=infstr, formatter=formatter, sign=sign, floatmode=floatmode,
-        legacy=legacy,  # type: ignore[arg-type]  # NumPy's stub narrows legacy to literals
-        override_repr=override_repr,  # type: ignore[arg-type]  # a callable or None, as NumPy takes it
+        nanstr=nanstr, infstr=infstr,
+        formatter=formatter,  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # NumPy's stub wants its TypedDict of formatters
+        sign=sign, floatmode=floatmode, legacy=legacy, override_repr=override_repr,
     )  # fmt: skip
 
 
-def get_printoptions() -> dict[str, Any]:
+def get_printoptions() -> dict[str, object]:
     """The current print options (``np.get_printoptions``)."""
     return dict(np.get_printoptions())
 
@@ -75,10 +81,7 @@ def array_repr(
     arr: ArrayLike, max_line_width: int | None = None, precision: int | None = None, suppress_small: bool | None = None
 ) -> str:
     """``repr`` of ``arr`` as a jaxtyped Array, with these print options."""
-    options = {
-        k: v for k, v in {"linewidth": max_line_width, "precision": precision, "suppress": suppress_small}.items() if v is not None
-    }
-    with np.printoptions(**options):
+    with np.printoptions(linewidth=max_line_width, precision=precision, suppress=suppress_small):
         return repr(asarray(arr))
 
 
@@ -100,20 +103,20 @@ def savez(file: FileLike, *args: ArrayLike, allow_pickle: bool = True, **kwds: A
 
 def load(
     file: FileLike,
-    mmap_mode: str | None = None,
+    mmap_mode: Literal["r+", "r", "w+", "c"] | None = None,
     allow_pickle: bool = False,
     fix_imports: bool = True,
-    encoding: str = "ASCII",
+    encoding: Literal["ASCII", "latin1", "bytes"] = "ASCII",
 ) -> Array:
     """Read an array saved in NumPy's ``.npy`` format as a jaxtyped Array
     (bfloat16, which ``.npy`` stores as 2-byte voids, is restored). For
     ``.npz`` archives use ``np.load``."""
     value: object = np.load(
-        file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports, encoding=encoding  # type: ignore[arg-type]  # NumPy's stub narrows mmap_mode to literals
+        file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports, encoding=encoding
     )
     if not isinstance(value, np.ndarray):
         raise TypeError(f"jnp.load: {file!r} is not a single .npy array (got {type(value).__name__}); use np.load for .npz archives")
-    host: np.ndarray[Any, np.dtype[Any]] = value
+    host = cast("np.ndarray[Any, np.dtype[Any]]", value)
     if host.dtype == np.dtype("V2"):
         host = host.view(dtypes.bfloat16)
     return asarray(host)

@@ -6,7 +6,8 @@ Results follow JAX: comparisons of inexact operands use the tolerances in
 the operands' (real) dtype; integers and booleans compare exactly.
 """
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 import numpy as np
 
@@ -121,10 +122,13 @@ def iscomplexobj(x: object) -> bool:
     """Whether ``x`` has a complex dtype (None is not complex)."""
     if x is None:
         return False
-    found = getattr(x, "dtype", None)
-    if isinstance(found, np.dtype):
-        return dtypes.is_complex(found)
-    return bool(np.iscomplexobj(np.asarray(x)))
+    kind: object = getattr(getattr(x, "dtype", None), "kind", None)
+    if isinstance(kind, str):  # an array or a scalar with a dtype
+        return kind == "c"
+    try:
+        return dtypes.is_complex(asarray(x).dtype)
+    except TypeError:  # not array-like (strings, objects): not complex
+        return False
 
 
 def isrealobj(x: object) -> bool:
@@ -146,7 +150,7 @@ def iterable(y: object) -> bool:
     if isinstance(y, (Array, np.ndarray)):
         return y.ndim > 0
     try:
-        iter(y)  # type: ignore[call-overload]  # probing: any object may be passed
+        iter(cast("Iterable[object]", y))  # probing: any object may be passed
     except TypeError:
         return False
     return True
@@ -187,7 +191,7 @@ _KINDS = ("bool", "signed integer", "unsigned integer", "integral", "real floati
 
 
 def _is_kind(d: np.dtype[Any], kind: str) -> bool:
-    tests = {
+    tests: dict[str, Callable[[np.dtype[Any]], bool]] = {
         "bool": dtypes.is_bool,
         "signed integer": dtypes.is_signed_integer,
         "unsigned integer": dtypes.is_unsigned_integer,

@@ -45,12 +45,6 @@ def _less(a: Array, b: Array) -> Array:
     return lcmp.bitwise_or(lcmp.lt(a, b), lcmp.bitwise_and(lcmp.bitwise_not(uf.isnan(a)), uf.isnan(b)))
 
 
-def _equal(a: Array, b: Array) -> Array:
-    if not dtypes.is_inexact(a.dtype):
-        return lcmp.eq(a, b)
-    return lcmp.bitwise_or(lcmp.eq(a, b), lcmp.bitwise_and(uf.isnan(a), uf.isnan(b)))
-
-
 def _count(mask: Array) -> Array:
     int32 = np.dtype(np.int32)
     return reduce_sum(convert_to(mask, int32, weak_type=False), (mask.ndim - 1,))

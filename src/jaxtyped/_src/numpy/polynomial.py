@@ -9,7 +9,6 @@ scales it), which matches JAX's SVD-based ``lstsq`` for well-posed fits;
 ``jaxtyped.numpy.linalg`` (its own issue).
 """
 
-import operator
 
 import numpy as np
 
@@ -25,15 +24,15 @@ from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import asarray, full, ones, zeros
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_shapes, broadcast_to_shape, promote_dtypes
+from jaxtyped._src.util import is_int
 
 __all__ = ["poly", "polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyfit", "roots"]
 
 
 def _order(name: str, value: object) -> int:
-    try:
-        return operator.index(value)  # type: ignore[arg-type]  # checked here
-    except TypeError:
-        raise JaxtypedTypeError(f"jnp.{name}: the order m must be a static integer, got {value!r}") from None
+    if not is_int(value):
+        raise JaxtypedTypeError(f"jnp.{name}: the order must be a static integer, got {value!r}")
+    return int(value)
 
 
 def _convolve(a: Array, b: Array) -> Array:

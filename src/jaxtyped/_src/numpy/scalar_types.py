@@ -6,6 +6,7 @@ does: ``float_`` is float64, so float32 unless x64 is on), NumPy's abstract
 ``ufunc``/``frompyfunc``.
 """
 
+import builtins
 from collections.abc import Callable
 from typing import Final
 
@@ -90,7 +91,7 @@ class ufunc:  # noqa: N801 - NumPy's and JAX's name
         if self.nin != 2 or self.nout != 1:
             raise JaxtypedValueError(f"{self!r}.{what}: only binary ufuncs with one output can {what}")
 
-    def reduce(self, a: ArrayLike, axis: int | None = 0, keepdims: bool = False) -> Array:
+    def reduce(self, a: ArrayLike, axis: int | None = 0, keepdims: builtins.bool = False) -> Array:
         """Fold ``self`` along ``axis`` (the flattened array for None)."""
         self._binary("reduce")
         if self._reduce is not None:

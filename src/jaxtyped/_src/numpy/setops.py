@@ -116,12 +116,13 @@ def _finish(values: Array, filled: Array, fill_value: ArrayLike | None, default:
     if default == "zero" or values.shape[0] == 0:
         return uf.where(filled, values, zero)
     # The smallest result is the first (results are sorted); 0 if there is none.
-    return uf.where(filled, values, uf.where(filled[0], values[0], zero))
+    first_filled, first_value = filled[0], values[0]
+    return uf.where(filled, values, uf.where(first_filled, first_value, zero))
 
 
 def _sorted_unique_candidates(*arrays: Array) -> tuple[Array, Array]:
     """The sorted concatenation of ``arrays`` and where its distinct values start."""
-    joined = sh.concatenate(list(arrays)) if len(arrays) > 1 else arrays[0]
+    joined = arrays[0] if len(arrays) == 1 else sh.concatenate(list(arrays))
     s = sort_last(joined) if joined.shape[0] > 1 else joined
     return s, _first_of_runs(s)
 

@@ -70,7 +70,8 @@ def _variance_dtypes(name: str, x: Array, dtype: "dtypes.DTypeLike | None") -> t
     elif not dtypes.is_inexact(x.dtype):
         compute = result = to_inexact_dtype(x.dtype)
     else:
-        compute, result = x.dtype, np.zeros((), x.dtype).real.dtype
+        compute = x.dtype
+        result = lc.real(x).dtype if dtypes.is_complex(x.dtype) else x.dtype
     if compute.name in ("float16", "bfloat16"):
         compute = np.dtype(np.float32)
     return compute, result

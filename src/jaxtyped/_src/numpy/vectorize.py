@@ -7,8 +7,11 @@ dimensions the function sees whole.
 
 import functools
 import re
-from collections.abc import Callable, Collection, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Collection
+from typing import Any, Generic, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
 
 from jaxtyped._src.api import vmap
 from jaxtyped._src.core.array import Array
@@ -95,13 +98,15 @@ class vectorize(Generic[R]):  # noqa: N801 - NumPy's and JAX's name
         loop = broadcast_shapes("jnp.vectorize", *loop_shapes)
 
         def call(*dynamic_args: Array) -> R:
-            merged = list(dynamic_args)
+            merged: list[object] = list(dynamic_args)
             for i in sorted(static):
                 merged.insert(i, static[i])
             out = self.pyfunc(*merged, **kwargs)
+            produced: object = out
             if output_dims is not None:
-                outputs = out if isinstance(out, tuple) else (out,)
-                if len(output_dims) > 1 and not isinstance(out, tuple):
+                several = isinstance(produced, tuple)
+                outputs = cast("tuple[object, ...]", produced) if several else (produced,)
+                if len(output_dims) > 1 and not several:
                     raise JaxtypedTypeError(f"jnp.vectorize: the output must be a tuple when several outputs are expected {context}")
                 if len(outputs) != len(output_dims):
                     raise JaxtypedTypeError(
@@ -109,7 +114,7 @@ class vectorize(Generic[R]):  # noqa: N801 - NumPy's and JAX's name
                     )
                 checked = dict(sizes)
                 for value, dims in zip(outputs, output_dims):
-                    _record(checked, tuple(asarray(value).shape), dims, context, what="an output")
+                    _record(checked, tuple(np.shape(cast("npt.ArrayLike", value))), dims, context, what="an output")
             return out
 
         squeezed: list[Array] = []
@@ -126,10 +131,12 @@ class vectorize(Generic[R]):  # noqa: N801 - NumPy's and JAX's name
                 unbatched.append(position)
             else:
                 function = vmap(function, in_axes=in_axes)
-        result: Any = function(*squeezed)
-        if not unbatched:
-            return result  # type: ignore[no-any-return]  # the function's own result type
-        axes = sorted(unbatched)
-        if isinstance(result, tuple):
-            return tuple(sh.expand_dims(r, axes) for r in result)  # type: ignore[return-value]  # a tuple of arrays, as pyfunc returned
-        return sh.expand_dims(result, axes)  # type: ignore[return-value]  # an array, as pyfunc returned
+        result: object = function(*squeezed)
+        if unbatched:
+            axes = sorted(unbatched)
+            if isinstance(result, tuple):
+                parts = cast("tuple[Array, ...]", result)
+                result = tuple(sh.expand_dims(r, axes) for r in parts)
+            else:
+                result = sh.expand_dims(cast(Array, result), axes)
+        return cast(R, result)  # the structure pyfunc returned, batched
