@@ -328,8 +328,21 @@ def _windowed_cases() -> list[Case]:
              (In((4, 5)),), F, ("reduce_window_sum",)),
     ]  # fmt: skip
 
+# lax extras family: the barrier is transposed through a barrier on the cotangents
+def _extras_cases() -> list[Case]:
+    def barrier(o: Ops, x: Any, y: Any) -> Any:
+        a, b = o.lax.optimization_barrier((x, o.lax.mul(y, 2.0)))
+        return o.lax.add(a, b)
+
+    return [
+        Case("optimization_barrier", k2(barrier), (In(S23), In(S23)), F, ("optimization_barrier",)),
+        Case("optimization_barrier_0d", k2(barrier), (In(()), In(())), ("float32",), ("optimization_barrier",)),
+    ]
+
+
 CASES = [*_elementwise_cases(), *_structural_cases(), *_slicing_cases(), *_dot_cases(), *_jit_cases()]
 CASES += _windowed_cases()
+CASES += _extras_cases()  # lax extras family
 PARAMS = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES for dtype in case.dtypes]
 COMPARED = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES if case.jax_compare for dtype in case.dtypes]
 FLOAT32 = [pytest.param(case, id=case.id) for case in CASES if "float32" in case.dtypes]
