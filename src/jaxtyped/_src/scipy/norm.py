@@ -72,5 +72,6 @@ def logsf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
 
 def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """The inverse survival function at ``q``."""
-    (p,) = promote_args_inexact("norm.isf", q)
+    # Not promoted first (as in JAX): integer q reaches ndtri, which rejects it.
+    p = asarray(q)
     return ppf(la.sub(_like(p, 1), p), loc, scale)

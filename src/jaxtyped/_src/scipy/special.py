@@ -275,7 +275,8 @@ def gammasgn(x: ArrayLike) -> Array:
     # 1 / (+-0) is +-inf: the sign of the zero.
     sign = ju.where(lcmp.eq(a, _like(a, 0)), la.sign(la.div(_like(a, 1), a)), sign)
     pole = lcmp.bitwise_and(lcmp.lt(a, _like(a, 0)), lcmp.eq(a, floor))
-    return ju.where(lcmp.bitwise_or(pole, ju.isnan(a)), _like(a, math.nan), sign)
+    result = ju.where(lcmp.bitwise_or(pole, ju.isnan(a)), _like(a, math.nan), sign)
+    return convert_to(result, result.dtype, weak_type=False)  # JAX's is never weakly typed
 
 
 def gamma(x: ArrayLike) -> Array:
@@ -456,7 +457,8 @@ def _float_only(name: str, x: ArrayLike) -> Array:
     arr = asarray(x)
     if arr.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
         raise JaxtypedTypeError(f"{name}: x.dtype={arr.dtype.name} is not supported (float32 or float64)")
-    return arr
+    # JAX's results are never weakly typed here.
+    return convert_to(arr, arr.dtype, weak_type=False)
 
 
 def _ndtr(x: Array) -> Array:
