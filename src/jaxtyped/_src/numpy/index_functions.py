@@ -152,9 +152,13 @@ def take_along_axis(
     axis: int | None = -1,
     mode: str | None = None,
     fill_value: ScalarLike | None = None,
+    *,
+    wrap_negative_indices: bool | None = None,
 ) -> Array:
     """Elements of ``arr`` at ``indices`` along ``axis`` (NumPy's
-    ``take_along_axis``); out-of-bounds indices are filled by default."""
+    ``take_along_axis``); out-of-bounds indices are filled by default.
+    Negative indices count from the end unless ``wrap_negative_indices`` is
+    False (its default is ``mode != 'promise_in_bounds'``, as in JAX)."""
     x = asarray_operand("take_along_axis", arr)
     idx = asarray_operand("take_along_axis", indices, 1)
     if axis is None:
@@ -164,6 +168,11 @@ def take_along_axis(
     else:
         axis_ = _axis("take_along_axis", axis, x.ndim)
     parsed = _check_take_mode("take_along_axis", mode, _MODES)
+    wrap = parsed != "promise_in_bounds" if wrap_negative_indices is None else wrap_negative_indices
+    if not wrap and dtypes.is_signed_integer(idx.dtype):
+        # Unwrapped negative indices are out of bounds: filled, or clamped to 0.
+        past = x.shape[axis_] if parsed in ("fill", "drop") else 0
+        idx = uf.where(uf.less(idx, scalar_like(0, idx.dtype, "jnp.take_along_axis")), past, idx)
     return index_update("get", x, _along_axis_index("take_along_axis", x, idx, axis_), mode=parsed, fill_value=fill_value)
 
 
@@ -534,10 +543,12 @@ def indices(
 
 
 def ravel_multi_index(
-    multi_index: Sequence[ArrayLike], dims: Sequence[int], mode: str = "raise", order: str = "C"
+    multi_index: Sequence[ArrayLike], dims: Sequence[int], mode: str = "raise", order: str = "C", *,
+    dtype: "dtypes.DTypeLike | None" = None,
 ) -> Array:
     """Flat indices of the coordinates ``multi_index`` in a grid of ``dims``
-    (``mode='raise'`` needs concrete coordinates)."""
+    (``mode='raise'`` needs concrete coordinates), as ``dtype`` (the
+    default integer by default)."""
     if len(multi_index) != len(dims):
         raise JaxtypedValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     if order not in ("C", "F"):
@@ -558,11 +569,14 @@ def ravel_multi_index(
         coords = [uf.remainder(c, d) for c, d in zip(coords, sizes)]
     else:
         raise JaxtypedValueError(f"invalid mode={mode!r}. Expected 'raise', 'wrap', or 'clip'")
+    out_dtype = _int_dtype() if dtype is None else dtypes.canonicalize_dtype(dtypes.dtype(dtype))
+    if not dtypes.is_integer(out_dtype) or dtypes.is_bool(out_dtype):
+        raise JaxtypedTypeError(f"jnp.ravel_multi_index: dtype must be an integer type, got {out_dtype}")
     order_axes = list(range(len(sizes)))[::-1] if order == "C" else list(range(len(sizes)))
     total: Array | None = None
     stride = 1
     for axis in order_axes:
-        term = uf.multiply(convert_to(coords[axis], _int_dtype(), weak_type=False), stride)
+        term = uf.multiply(convert_to(coords[axis], out_dtype, weak_type=False), scalar_like(stride, out_dtype, "jnp.ravel_multi_index"))
         total = term if total is None else uf.add(total, term)
         stride *= sizes[axis]
     assert total is not None
