@@ -110,6 +110,10 @@ def _value_cases() -> list[Case]:
         Case("preferred-float_to_bf16", einsum("ij,jk", A23, B34, preferred_element_type=jnp.bfloat16), rtol=2e-2, atol=5e-2),
         Case("preferred-f16_to_f32", einsum("ij,jk", rand(2, 3, dtype="float16"), rand(3, 4, dtype="float16"), preferred_element_type=np.float32), rtol=1e-3),
         Case("preferred-weak_in", einsum(",", 2.0, 3.0, preferred_element_type=np.float32)),
+        Case("preferred-float_to_int", einsum("ij,jk", A23, B34, preferred_element_type=np.int32), rtol=0),
+        Case("preferred-bool_to_float", einsum("ij,jk", host("bool", RNG.random((2, 3)) > 0.5), host("bool", RNG.random((3, 4)) > 0.5), preferred_element_type=np.float32)),
+        Case("preferred-narrower_int", einsum("ij,jk", ints(2, 3), ints(3, 4), preferred_element_type=np.int8)),
+        Case("preferred-sum_to_int", einsum("ij->", A23, preferred_element_type=np.int32), rtol=0),
         Case("preferred-trace", einsum("ii", ints(3, 3, dtype="int8"), preferred_element_type=np.int32), rtol=0),
         # optimize strategies give the same values
         Case("optimize-false", einsum("ab,bc,cd->ad", A23, B34, C45, optimize=False)),
