@@ -100,6 +100,7 @@ CASES: dict[str, Callable[[M], Any]] = {
     "dynamic_update_slice_in_dim-no-negative": lambda m: m.lax.dynamic_update_slice_in_dim(
         m.np.asarray(X), m.np.ones((2, 2)), -1, 1, allow_negative_indices=False),
     "index_take": lambda m: m.lax.index_take(m.np.arange(12).reshape(3, 4), (m.np.array([0, 2]), m.np.array([1, 3])), (0, 1)),
+    "index_take-negative": lambda m: m.lax.index_take(m.np.arange(12).reshape(3, 4), (m.np.array([-1, 2]),), (1,)),
     "index_take-one-axis": lambda m: m.lax.index_take(m.np.arange(12).reshape(3, 4), (m.np.array([0, 2]),), (1,)),
     # products, splitting, tiling, stacking
     "batch_matmul": lambda m: m.lax.batch_matmul(m.np.ones((2, 3, 4)), m.np.ones((2, 4, 5)), precision=m.lax.Precision.HIGHEST),
@@ -138,6 +139,10 @@ CASES: dict[str, Callable[[M], Any]] = {
     "reduce-jvp": lambda m: m.api.jvp(u1(lambda x: m.lax.reduce(x, 0.0, _sq, (0,))), (m.np.arange(5.0),), (m.np.ones(5),)),
     "reduce-grad": lambda m: m.api.grad(u1(lambda x: m.lax.reduce(x, 0.0, _sq, (0, 1))))(m.np.asarray(X)),
     "reduce-argmax-pair": lambda m: m.lax.reduce((m.np.asarray(X), m.np.asarray(I)), (-np.inf, np.int32(0)), _argmax_pair(m), (1,)),
+    "reduce-f16-monoid": lambda m: m.lax.reduce(m.np.ones(3, np.float16), 0.0, m.lax.add, (0,)),
+    "reduce-f16-custom": lambda m: m.lax.reduce(m.np.ones(3, np.float16), 0.0, _sq, (0,)),
+    "reduce-dims-oob": lambda m: m.lax.reduce(m.np.asarray(X), 0.0, _sq, (3,)),
+    "reduce-weak-operand": lambda m: m.lax.reduce(2.0, 0.0, _sq, ()),
     "reduce-init-dtype": lambda m: m.lax.reduce(m.np.asarray(X), 0, _sq, (0,)),
     "reduce-tree-mismatch": lambda m: m.lax.reduce((m.np.asarray(X), m.np.asarray(X)), (0.0,), _first, (0,)),
     # bitcast_convert_type

@@ -17,8 +17,8 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar
 from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.lax.arithmetic import add
-from jaxtyped._src.lax.comparison import bitwise_or
+from jaxtyped._src.lax.arithmetic import add, rem
+from jaxtyped._src.lax.comparison import bitwise_or, lt
 from jaxtyped._src.lax.dot import PrecisionLike, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.gather import GatherDimensionNumbers, gather
@@ -185,6 +185,17 @@ def dynamic_update_index_in_dim(
     return dynamic_update_slice_in_dim(x, upd, index, ax, allow_negative_indices=allow_negative_indices)
 
 
+def _wrapped(index: Array, size: int) -> Array:
+    """Integer indices taken modulo ``size`` (negative ones count from
+    the end, as JAX's ``index_take`` does)."""
+    if not dtypes.is_signed_integer(index.dtype) or size == 0:
+        return index
+    bound = scalar_like(size, index.dtype, "lax.index_take", weak_type=False)
+    remainder = rem(index, bound)
+    return select_n(lt(remainder, scalar_like(0, index.dtype, "lax.index_take", weak_type=False)), remainder,
+                    add(remainder, bound))
+
+
 def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -> Array:
     """``src[idxs[0], idxs[1], ...]`` along ``axes`` (JAX's
     ``lax.index_take``): the index axis first, then ``src``'s other axes."""
@@ -192,7 +203,10 @@ def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -
     axs = tuple(canonicalize_axis(a, x.ndim, where="lax.index_take axes") for a in axes)
     if len(idxs) != len(axs):
         raise JaxtypedValueError(f"lax.index_take: {len(idxs)} index arrays for {len(axs)} axes")
-    columns = [expand_dims(operand(i, f"lax.index_take idxs[{k}]"), (1,)) for k, i in enumerate(idxs)]
+    columns = [
+        expand_dims(_wrapped(operand(i, f"lax.index_take idxs[{k}]"), x.shape[a]), (1,))
+        for k, (i, a) in enumerate(zip(idxs, axs))
+    ]
     if not columns:
         raise JaxtypedValueError("lax.index_take: needs at least one index array")
     indices = concatenate(columns, 1)

@@ -30,7 +30,7 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from jaxtyped._src.core.primitive import Primitive, Tangent
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax import arithmetic, comparison
 from jaxtyped._src.lax.control_flow.common import evaluate_compiled
@@ -236,20 +236,23 @@ def reduce(
     if not ops:
         raise JaxtypedValueError("lax.reduce: needs at least one operand")
     ndim = ops[0].ndim
-    dims = tuple(
-        canonicalize_axis(d, ndim, where="lax.reduce dimensions")
-        for d in check_int_tuple("lax.reduce", "dimensions", dimensions)
-    )
+    given = check_int_tuple("lax.reduce", "dimensions", dimensions)
+    for d in given:
+        if not -ndim <= d < ndim:
+            raise JaxtypedIndexError(f"lax.reduce: dimension {d} is out of bounds for operands of rank {ndim}")
+    dims = tuple(canonicalize_axis(d, ndim, where="lax.reduce dimensions") for d in given)
+    if len(ops) == 1 and len(inits) == 1:
+        # JAX looks for a monoid before comparing dtypes (a Python 0.0
+        # sums float16 operands).
+        reducer = _monoid_reducer(computation, inits[0])
+        if reducer is not None:
+            return cast(PyTree, op_tree.unflatten([reducer(ops[0], dims)]))
     for o, i in zip(ops, inits):
         if o.dtype != i.dtype:
             raise JaxtypedTypeError(
                 "lax.reduce: operand dtypes should match corresponding initial value dtypes, got operands "
                 f"({short_types([x.aval for x in ops])}) and initial values ({short_types([x.aval for x in inits])})"
             )
-    if len(ops) == 1:
-        reducer = _monoid_reducer(computation, inits[0])
-        if reducer is not None:
-            return cast(PyTree, op_tree.unflatten([reducer(ops[0], dims)]))
     jaxpr = _trace_computation(computation, init_tree, [i.aval for i in inits])
     outs = bind(Reduce(jaxpr, dims), *ops, *inits)
     return cast(PyTree, op_tree.unflatten(list(outs)))
