@@ -84,13 +84,18 @@ def derivative(
     return fn
 
 
-def gradient(name: str, x: np.ndarray[Any, Any], weights: np.ndarray[Any, Any] | None = None) -> Callable[[Namespace], Any]:
-    """A case taking the gradient of ``sum(weights * nn(L).name(x))`` (of
-    the scalar ``nn(L).name(x)`` when ``weights`` is None)."""
+def gradient(
+    name: str, x: np.ndarray[Any, Any], weights: np.ndarray[Any, Any] | None = None, **kwargs: Any
+) -> Callable[[Namespace], Any]:
+    """A case taking the gradient of ``sum(weights * nn(L).name(x,
+    **kwargs))`` (of the scalar ``nn(L).name(x, **kwargs)`` when
+    ``weights`` is None); NumPy keyword values are converted."""
 
     def fn(L: Namespace) -> Any:
+        options = {k: L.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+
         def f(v: Any) -> Any:
-            out = getattr(nn(L), name)(v)
+            out = getattr(nn(L), name)(v, **options)
             return out if weights is None else L.sum(out * L.asarray(weights))
 
         return api(L).grad(f)(L.asarray(x))
@@ -306,6 +311,10 @@ def _grad_cases() -> list[Case]:
         Case("softmax-grad_inf", gradient("softmax", host("float32", [-np.inf, 0.0, 1.0]), WEIGHTS[:3])),
         Case("log_softmax-grad", gradient("log_softmax", X[1], WEIGHTS)),
         Case("logsumexp-grad", gradient("logsumexp", X[2])),
+        Case("softmax-grad_where", gradient("softmax", X[0], WEIGHTS, where=MASK[0])),
+        Case("log_softmax-grad_where", gradient("log_softmax", X[0], WEIGHTS, where=MASK[0])),
+        Case("logsumexp-grad_where", gradient("logsumexp", X[0], where=MASK[0])),
+        Case("logmeanexp-grad_where", gradient("logmeanexp", X[0], where=MASK[0])),
         Case("logsumexp-grad_ties", gradient("logsumexp", host("float32", [1.0, 1.0, -np.inf]))),
         Case("standardize-grad", gradient("standardize", X[0] ** 2, WEIGHTS), rtol=1e-4, atol=1e-5),
         Case("one_hot-vmap", one_hot_vmapped),
