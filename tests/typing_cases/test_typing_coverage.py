@@ -26,6 +26,8 @@ import jaxtyped
 from jaxtyped import lax, tree, tree_util
 from jaxtyped import nn  # einsum family
 from jaxtyped import numpy as jnp
+from jaxtyped.scipy import special  # special-function family
+from jaxtyped.scipy.stats import norm  # special-function family
 
 Kind = Literal["pass", "reveal", "fail"]
 KINDS: tuple[Kind, ...] = ("pass", "reveal", "fail")
@@ -118,6 +120,14 @@ def required_names() -> tuple[str, ...]:
         "split", "tile", "stack", "unstack", "empty", "dtype", "reduce_and", "reduce_or", "reduce_xor", "reduce",
         "bitcast_convert_type", "optimization_barrier", "associative_scan", "custom_root", "custom_linear_solve",
     )]  # fmt: skip
+    # special-function family
+    names += [f"jaxtyped.lax.{n}" for n in (
+        "lgamma", "digamma", "polygamma", "zeta", "erf_inv", "erfc", "bessel_i0e", "bessel_i1e", "igamma",
+        "igammac", "igamma_grad_a", "random_gamma_grad", "betainc", "cbrt", "exp2", "square", "reciprocal",
+        "clamp", "nextafter", "population_count", "clz", "reduce_precision",
+    )]  # fmt: skip
+    names += [f"jaxtyped.scipy.special.{n}" for n in special.__all__]
+    names += [f"jaxtyped.scipy.stats.norm.{n}" for n in norm.__all__]
     return tuple(names)
 
 
@@ -231,6 +241,8 @@ def test_required_names_exist() -> None:
     modules = {"jaxtyped": jaxtyped, "jaxtyped.lax": lax, "jaxtyped.numpy": jnp, "jaxtyped.tree": tree}
     modules["jaxtyped.tree_util"] = tree_util
     modules["jaxtyped.nn"] = nn  # einsum family
+    modules["jaxtyped.scipy.special"] = special  # special-function family
+    modules["jaxtyped.scipy.stats.norm"] = norm  # special-function family
     for name in required_names():
         module, _, attr = name.rpartition(".")
         assert hasattr(modules[module], attr), f"{name} is listed but does not exist"
