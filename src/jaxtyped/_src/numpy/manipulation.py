@@ -283,6 +283,8 @@ def _pad_linear_ramp(x: Array, axis: int, before: int, after: int, ends: tuple[A
             steps = ls.rev(steps, (axis,))
         fraction = la.div(steps, scalar_like(count, compute, "jnp.pad"))
         ramp = uf.add(end_f, uf.multiply(uf.subtract(edge_f, end_f), fraction))
+        if dtypes.is_integer(x.dtype):
+            ramp = la.floor(ramp)  # JAX rounds integer ramps down
         ramp = convert_to(ramp, x.dtype, weak_type=x.weak_type)
         if at_end:
             parts.extend([x, ramp])
@@ -296,7 +298,9 @@ def _pad_stat(x: Array, axis: int, before: int, after: int, mode: str, lengths: 
     parts: list[Array] = []
     for count, length, at_end in ((before, lengths[0], False), (after, lengths[1], True)):
         if count:
-            k = n if length is None else builtins.min(builtins.max(int(length), 1), n)
+            if length is not None and int(length) == 0:
+                raise JaxtypedValueError("jnp.pad: stat_length of 0 yields no value for padding")
+            k = n if length is None else builtins.min(int(length), n)
             region = _along(x, axis, n - k, n) if at_end else _along(x, axis, 0, k)
             stat = _statistic(region, axis, mode)
             piece = _repeat_slice(stat, axis, count)
@@ -673,7 +677,8 @@ def diag(v: ArrayLike, k: int = 0) -> Array:
 
 def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """A 2-d array with the flattened ``v`` on its ``k``-th diagonal."""
-    return diag(ravel(asarray_operand("diagflat", v)), k)
+    result = diag(ravel(asarray_operand("diagflat", v)), k)
+    return convert_to(result, result.dtype, weak_type=False)  # strong, as JAX's
 
 
 def trace(
@@ -809,7 +814,7 @@ def block(arrays: ArrayLike | Sequence[object]) -> Array:
 
 def _block_depth(item: object, index: tuple[int, ...]) -> int:
     if isinstance(item, tuple):
-        raise JaxtypedTypeError(f"jnp.block: arrays is a tuple at index {index}; only lists can be used to arrange blocks")
+        raise JaxtypedValueError(f"jnp.block: arrays is a tuple at index {index}; only lists can be used to arrange blocks")
     if not is_list_or_tuple(item):
         return 0
     if not item:
@@ -918,7 +923,9 @@ def _positions(name: str, n: int, obj: object) -> np.ndarray[Any, np.dtype[Any]]
     check_arraylike(name, obj)  # lists are rejected, as in JAX
     host = _concrete_host(name, "obj", obj)
     if host.dtype.kind == "b":
-        raise JaxtypedValueError(f"jnp.{name}: boolean obj is not supported; pass integer indices")
+        if host.shape != (n,):
+            raise JaxtypedValueError(f"jnp.{name}: a boolean obj must have shape ({n},), got {host.shape}")
+        return np.flatnonzero(host)
     if host.dtype.kind not in "iu" and host.size:
         raise JaxtypedTypeError(f"jnp.{name}: obj must be integers or a slice, got {obj!r}")
     return host.astype(np.int64)
@@ -935,7 +942,8 @@ def delete(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], axis: int | N
     n = x.shape[ax]
     indices = _positions("delete", n, obj)
     if indices.size and (indices.min() < -n or indices.max() >= n):
-        raise JaxtypedIndexError(f"jnp.delete: index {indices.tolist()} is out of bounds for axis {ax} with size {n}")
+        # ValueError, as JAX's (NumPy's is an IndexError).
+        raise JaxtypedValueError(f"jnp.delete: index {indices.tolist()} is out of bounds for axis {ax} with size {n}")
     keep = np.delete(np.arange(n), indices)
     return _take_static(x, keep, ax) if keep.size != n else x
 
@@ -961,9 +969,8 @@ def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: Array
     else:
         indices = indices.ravel()
         count = indices.size
-    if indices.size and (indices.min() < -n or indices.max() > n):
-        raise JaxtypedIndexError(f"jnp.insert: index {indices.tolist()} is out of bounds for axis {ax} with size {n}")
-    indices = np.where(indices < 0, indices + n, indices)
+    # Out-of-range positions are clipped to the ends, as JAX does (NumPy raises).
+    indices = np.clip(np.where(indices < 0, indices + n, indices), 0, n)
     target = tuple(count if i == ax else d for i, d in enumerate(x.shape))
     try:
         block_shape = _broadcast_shapes("jnp.insert", v.shape, target)
@@ -1103,16 +1110,20 @@ def cross(
 def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Matrix-vector products over broadcast batch axes: ``(..., m, n)`` by ``(..., n)``."""
     a, b = promote_dtypes("matvec", (x1, x2))
-    if a.ndim < 2 or b.ndim < 1:
-        raise JaxtypedValueError(f"jnp.matvec: needs a matrix and a vector, got {a.aval.str_short()} and {b.aval.str_short()}")
+    if a.ndim < 2 or b.ndim < 1 or a.shape[-1] != b.shape[-1]:
+        raise JaxtypedValueError(
+            f"jnp.matvec: needs a matrix (..., m, n) and a vector (..., n), got {a.aval.str_short()} and {b.aval.str_short()}"
+        )
     return ls.squeeze(matmul(a, ls.expand_dims(b, (b.ndim,))), (builtins.max(a.ndim, b.ndim + 1) - 1,))
 
 
 def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Vector-matrix products ``conj(x1) @ x2`` over broadcast batch axes."""
     a, b = promote_dtypes("vecmat", (x1, x2))
-    if a.ndim < 1 or b.ndim < 2:
-        raise JaxtypedValueError(f"jnp.vecmat: needs a vector and a matrix, got {a.aval.str_short()} and {b.aval.str_short()}")
+    if a.ndim < 1 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
+        raise JaxtypedValueError(
+            f"jnp.vecmat: needs a vector (..., n) and a matrix (..., n, m), got {a.aval.str_short()} and {b.aval.str_short()}"
+        )
     out = matmul(ls.expand_dims(uf.conjugate(a), (a.ndim - 1,)), b)
     return ls.squeeze(out, (out.ndim - 2,))
 
