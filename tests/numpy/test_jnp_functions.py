@@ -1000,22 +1000,22 @@ def vmap_cases() -> dict[str, VmapCase]:
     # functions with a static size, masks of place on the host)
     picks = np.array([2, 0, 3], np.int32)
 
-    def ints(a: jt.Array, scale: float) -> jt.Array:
+    def as_index(a: jt.Array, scale: float) -> jt.Array:
         return jnp.astype(jnp.abs(a) * scale, jnp.int32)
 
     indexing: dict[str, Fn] = {
-        "take": lambda a: jnp.take(a, picks), "take_along_axis": lambda a: jnp.take_along_axis(m22(a), ints(m22(a), 1.5), 1),
+        "take": lambda a: jnp.take(a, picks), "take_along_axis": lambda a: jnp.take_along_axis(m22(a), as_index(m22(a), 1.5), 1),
         "put": lambda a: jnp.put(a, picks, a[:3] * 2, inplace=False),
-        "put_along_axis": lambda a: jnp.put_along_axis(m22(a), ints(m22(a)[:, :1], 1.5), a[:2, None], 1, inplace=False),
-        "choose": lambda a: jnp.choose(ints(a, 1.5), [a, -a, 2 * a], mode="clip"),
+        "put_along_axis": lambda a: jnp.put_along_axis(m22(a), as_index(m22(a)[:, :1], 1.5), a[:2, None], 1, inplace=False),
+        "choose": lambda a: jnp.choose(as_index(a, 1.5), [a, -a, 2 * a], mode="clip"),
         "compress": lambda a: jnp.compress(a > 0, a, size=4), "extract": lambda a: jnp.extract(a > 0, a, size=4),
         "place": lambda a: jnp.place(a, np.array([True, False, True, False]), a[:2] + 1, inplace=False),
         "nonzero": lambda a: jnp.nonzero(a > 0, size=4), "flatnonzero": lambda a: jnp.flatnonzero(a > 0, size=4),
         "argwhere": lambda a: jnp.argwhere(m22(a) > 0, size=4, fill_value=-1),
         "select": lambda a: jnp.select([a > 0, a < -1], [a, -a], 0.5),
         "piecewise": lambda a: jnp.piecewise(a, [a > 0], [jnp.sin, jnp.cos]),
-        "ix_": lambda a: jnp.ix_(ints(a, 2), picks), "unravel_index": lambda a: jnp.unravel_index(ints(a, 5), (3, 4)),
-        "ravel_multi_index": lambda a: jnp.ravel_multi_index((ints(a, 3), ints(a, 2)), (5, 4), mode="clip"),
+        "ix_": lambda a: jnp.ix_(as_index(a, 2), picks), "unravel_index": lambda a: jnp.unravel_index(as_index(a, 5), (3, 4)),
+        "ravel_multi_index": lambda a: jnp.ravel_multi_index((as_index(a, 3), as_index(a, 2)), (5, 4), mode="clip"),
         "fill_diagonal": lambda a: jnp.fill_diagonal(m22(a), a[0], inplace=False),
     }  # fmt: skip
     for name, fun in indexing.items():

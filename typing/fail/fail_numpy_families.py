@@ -77,7 +77,7 @@ rank: str = jnp.ndim(x)  # expect: mypy[assignment] pyright[reportAssignmentType
 jnp.size(x, axis="0")  # expect: mypy[arg-type] pyright[reportArgumentType]
 
 # where: condition and branches are array-like.
-jnp.where("x > 0", x, 0.0)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jnp.where("x > 0", x, 0.0)  # expect: mypy[call-overload] pyright[reportArgumentType]
 chosen: bool = jnp.where(x > 0, x, 0.0)  # expect: mypy[assignment] pyright[reportAssignmentType]
 
 # Linear algebra.

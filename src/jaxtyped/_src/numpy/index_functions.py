@@ -339,11 +339,11 @@ def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: ArrayLike | N
 
 
 @overload
-def where(condition: ArrayLike, x: None = None, y: None = None, /, *, size: int | None = None,
-          fill_value: ArrayLike | tuple[ArrayLike, ...] | None = None) -> tuple[Array, ...]: ...
-@overload
 def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike, /, *, size: None = None,
           fill_value: None = None) -> Array: ...
+@overload
+def where(condition: ArrayLike, /, *, size: int | None = None,
+          fill_value: ArrayLike | tuple[ArrayLike, ...] | None = None) -> tuple[Array, ...]: ...
 def where(
     condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None, /, *,
     size: int | None = None, fill_value: ArrayLike | tuple[ArrayLike, ...] | None = None,
