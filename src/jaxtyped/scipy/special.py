@@ -5,7 +5,7 @@ rules where JAX defines its own (``logsumexp``, ``xlogy``, ``xlog1py``,
 Example:
     >>> import jaxtyped.scipy.special as sp
     >>> sp.logsumexp(sp.xlogy(0.0, 0.0))
-    Array(0., dtype=float32, weak_type=True)
+    Array(0., dtype=float32)
 """
 
 from jaxtyped._src.scipy.special import (

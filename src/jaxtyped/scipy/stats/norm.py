@@ -3,7 +3,7 @@
 Example:
     >>> import jaxtyped.scipy.stats.norm as norm
     >>> norm.cdf(0.0)
-    Array(0.5, dtype=float32, weak_type=True)
+    Array(0.5, dtype=float32)
 """
 
 from jaxtyped._src.scipy.norm import cdf, isf, logcdf, logpdf, logsf, pdf, ppf, sf
