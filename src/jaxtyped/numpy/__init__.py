@@ -366,9 +366,9 @@ from jaxtyped._src.numpy.polynomial import (
     polyval,
     roots,
 )
+from jaxtyped._src.numpy.scalar_types import bool_scalar as bool
 from jaxtyped._src.numpy.scalar_types import (
     ComplexWarning,
-    bool,
     cdouble,
     character,
     complex_,

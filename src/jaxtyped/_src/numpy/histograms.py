@@ -84,7 +84,7 @@ def _static_bin_count(value: object) -> int:
 
 
 def histogram_bin_edges(
-    a: ArrayLike, bins: ArrayLike = 10, range: "Sequence[ArrayLike] | Array | None" = None, weights: ArrayLike | None = None  # noqa: A002 - NumPy's name
+    a: ArrayLike, bins: ArrayLike | str = 10, range: "Sequence[ArrayLike] | Array | None" = None, weights: ArrayLike | None = None  # noqa: A002 - NumPy's name
 ) -> Array:
     """The edges of the bins :func:`histogram` uses: ``bins`` given edges,
     or ``bins`` equal bins spanning ``range`` (default: the data's)."""

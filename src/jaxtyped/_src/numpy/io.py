@@ -7,7 +7,7 @@ options (which our ``Array`` repr follows, since it formats through
 import os
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from typing import IO, Any, Literal, cast
+from typing import Any, Literal, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -17,7 +17,31 @@ from jaxtyped._src.numpy.creation import asarray
 
 __all__ = ["printoptions", "set_printoptions", "get_printoptions", "array_repr", "array_str", "save", "savez", "load"]
 
-FileLike = str | os.PathLike[str] | IO[bytes]
+
+
+@runtime_checkable
+class Writable(Protocol):
+    """A binary file open for writing (``io.BytesIO``, ``open(..., 'wb')``)."""
+
+    def write(self, data: bytes, /) -> object:
+        """Write ``data``."""
+        ...
+
+
+@runtime_checkable
+class Readable(Protocol):
+    """A binary file open for reading, with ``seek``."""
+
+    def read(self, size: int = ..., /) -> bytes:
+        """Read up to ``size`` bytes."""
+        ...
+
+    def seek(self, offset: int, whence: int = ..., /) -> int:
+        """Move to ``offset``."""
+        ...
+
+
+PathLike = str | os.PathLike[str]
 
 
 Sign = Literal["-", "+", " "]
@@ -90,19 +114,19 @@ def array_str(a: ArrayLike, max_line_width: int | None = None, precision: int | 
     return np.array_str(np.asarray(asarray(a)), max_line_width=max_line_width, precision=precision, suppress_small=suppress_small)
 
 
-def save(file: FileLike, arr: ArrayLike, allow_pickle: bool = True) -> None:
+def save(file: PathLike | Writable, arr: ArrayLike, allow_pickle: bool = True) -> None:
     """Write ``arr`` to ``file`` in NumPy's ``.npy`` format."""
     np.save(file, np.asarray(arr), allow_pickle=allow_pickle)
 
 
-def savez(file: FileLike, *args: ArrayLike, allow_pickle: bool = True, **kwds: ArrayLike) -> None:
+def savez(file: PathLike | Writable, *args: ArrayLike, allow_pickle: bool = True, **kwds: ArrayLike) -> None:
     """Write several arrays to ``file`` in NumPy's uncompressed ``.npz``
     format (``arr_0``, ... for positional ones)."""
     np.savez(file, *[np.asarray(a) for a in args], allow_pickle=allow_pickle, **{k: np.asarray(v) for k, v in kwds.items()})
 
 
 def load(
-    file: FileLike,
+    file: PathLike | Readable,
     mmap_mode: Literal["r+", "r", "w+", "c"] | None = None,
     allow_pickle: bool = False,
     fix_imports: bool = True,

@@ -6,7 +6,6 @@ does: ``float_`` is float64, so float32 unless x64 is on), NumPy's abstract
 ``ufunc``/``frompyfunc``.
 """
 
-import builtins
 from collections.abc import Callable
 from typing import Final
 
@@ -21,11 +20,13 @@ from jaxtyped._src.numpy.vectorize import vectorize
 from jaxtyped._src.util import canonicalize_axis
 
 __all__ = [
-    "bool", "float_", "int_", "uint", "complex_", "double", "single", "cdouble", "csingle",
+    "bool_scalar", "float_", "int_", "uint", "complex_", "double", "single", "cdouble", "csingle",
     "object_", "flexible", "character", "ComplexWarning", "ufunc", "frompyfunc",
 ]  # fmt: skip
 
-bool: Final[ScalarType] = ScalarType(np.dtype(np.bool_))  # noqa: A001 - NumPy 2's name
+# Exported as ``jnp.bool`` (NumPy 2's name); not named ``bool`` here so that
+# the builtin stays visible to this module's annotations.
+bool_scalar: Final[ScalarType] = ScalarType(np.dtype(np.bool_))
 float_: Final[ScalarType] = ScalarType(np.dtype(np.float64))
 int_: Final[ScalarType] = ScalarType(np.dtype(np.int64))
 uint: Final[ScalarType] = ScalarType(np.dtype(np.uint64))
@@ -91,7 +92,7 @@ class ufunc:  # noqa: N801 - NumPy's and JAX's name
         if self.nin != 2 or self.nout != 1:
             raise JaxtypedValueError(f"{self!r}.{what}: only binary ufuncs with one output can {what}")
 
-    def reduce(self, a: ArrayLike, axis: int | None = 0, keepdims: builtins.bool = False) -> Array:
+    def reduce(self, a: ArrayLike, axis: int | None = 0, keepdims: bool = False) -> Array:
         """Fold ``self`` along ``axis`` (the flattened array for None)."""
         self._binary("reduce")
         if self._reduce is not None:

@@ -375,7 +375,7 @@ def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Ar
 # === NaN-ignoring reductions ===
 
 
-def _without_nans(x: Array, fill: float) -> Array:
+def _without_nans(x: Array, fill: int | float) -> Array:
     return uf.where(uf.isnan(x), scalar_like(fill, x.dtype, "fill", weak_type=False), x)
 
 
