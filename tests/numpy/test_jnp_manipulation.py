@@ -553,6 +553,23 @@ def test_under_jit_vmap_grad(name: str) -> None:
     assert_same(jt.grad(ours_loss)(jnp.asarray(X34)), jax.grad(theirs_loss)(X34), rtol=1e-5, atol=1e-5)
 
 
+TIES = np.array([[1.0, 2.0, 2.0, 5.0], [3.0, 3.0, 3.0, 0.0], [0.0, 0.0, 1.0, 1.0]], np.float32)
+
+
+@pytest.mark.parametrize("mode", ["median", "maximum", "minimum", "mean"])
+@pytest.mark.parametrize("stat_length", [None, 2])
+def test_pad_statistic_gradients_at_ties_match_jax(mode: str, stat_length: int | None) -> None:
+    weights = RNG.normal(size=(7, 8)).astype(np.float32)
+
+    def ours(a: jt.Array) -> jt.Array:
+        return jnp.sum(jnp.pad(a, 2, mode=mode, stat_length=stat_length) * weights)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # mode: one of the literals above
+
+    def theirs(a: Any) -> Any:
+        return jax.numpy.sum(jax.numpy.pad(a, 2, mode=mode, stat_length=stat_length) * weights)
+
+    assert_same(jt.grad(ours)(jnp.asarray(TIES)), jax.grad(theirs)(TIES), rtol=1e-5, atol=1e-5)
+
+
 def test_roll_with_traced_shift_matches_jax() -> None:
     x = jnp.asarray(V5)
 

@@ -45,6 +45,7 @@ from jaxtyped._src.numpy.promotion import (
 )
 from jaxtyped._src.numpy.promotion import broadcast_shapes as _broadcast_shapes
 from jaxtyped._src.numpy.shape_ops import concatenate, matmul, moveaxis, ravel, reshape, swapaxes, transpose
+from jaxtyped._src.numpy.statistics import median
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, index_arg, is_list_or_tuple, prod
 
 __all__ = [
@@ -318,36 +319,11 @@ def _statistic(region: Array, axis: int, mode: str) -> Array:
     if mode == "mean":
         value = red.mean(region, axis=axis, keepdims=True)
     else:
-        value = _median(region, axis)
+        # jnp.median sorts, so ties share the gradient as JAX's do.
+        value = median(region, axis=axis, keepdims=True)
     if dtypes.is_integer(region.dtype):
         value = uf.round(value)
     return convert_to(value, region.dtype, weak_type=region.weak_type)
-
-
-def _median(region: Array, axis: int) -> Array:
-    """The median along ``axis`` (kept) without a sort: the average of the
-    lower and upper middle elements, each found by counting ranks."""
-    k = region.shape[axis]
-    values = convert_to(region, _inexact(region.dtype), weak_type=False)
-    moved = moveaxis(values, axis, -1)
-    a = ls.expand_dims(moved, (moved.ndim,))  # [..., i, 1]
-    b = ls.expand_dims(moved, (moved.ndim - 1,))  # [..., 1, j]
-    less = red.sum(uf.less(b, a), axis=-1, dtype=np.int32)  # elements below element i
-    less_equal = red.sum(uf.less_equal(b, a), axis=-1, dtype=np.int32)
-
-    def order_statistic(rank: int) -> Array:
-        r = scalar_like(rank, np.dtype(np.int32), "jnp.pad", weak_type=False)
-        hit = uf.logical_and(lcmp.le(less, r), lcmp.lt(r, less_equal))
-        inf = scalar_like(np.inf, moved.dtype, "jnp.pad")
-        return red.min(uf.where(hit, moved, inf), axis=-1)
-
-    low, high = order_statistic((k - 1) // 2), order_statistic(k // 2)
-    median = la.div(la.add(low, high), scalar_like(2, moved.dtype, "jnp.pad"))
-    return ls.expand_dims(median, (axis,))
-
-
-def _inexact(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    return dtype if dtypes.is_inexact(dtype) else dtypes.default_float_dtype()
 
 
 def pad(
