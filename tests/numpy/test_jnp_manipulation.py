@@ -460,7 +460,39 @@ def _dtype_cases() -> list[Case]:
     return cases
 
 
+def _x64_cases() -> list[Case]:
+    """Under x64 the defaults widen: float64 windows and ramps, int64 sums."""
+    i64 = np.arange(6, dtype=np.int64).reshape(2, 3)
+    f64 = np.linspace(0.5, 3.0, 6).reshape(2, 3)
+    return [
+        Case("tile-int64", call("tile", i64, 2)),
+        Case("repeat-float64", call("repeat", f64, 2, axis=1)),
+        Case("pad-float64_mean", call("pad", f64, 1, mode="mean")),
+        Case("pad-int64_ramp", call("pad", i64, 2, mode="linear_ramp", end_values=9)),
+        Case("trace-int32", call("trace", np.arange(9, dtype=np.int32).reshape(3, 3))),
+        Case("tri-default", lambda L: L.tri(3)),
+        Case("logspace-default", lambda L: L.logspace(0, 3, 4)),
+        Case("geomspace-default", lambda L: L.geomspace(1, 8, 4)),
+        Case("bartlett-default", lambda L: L.bartlett(5)),
+        Case("kaiser-default", lambda L: L.kaiser(5, 3.0), rtol=1e-10, atol=1e-12),
+        Case("vander-int64", call("vander", np.array([2, 3], np.int64), 3)),
+        Case("kron-mixed", call("kron", i64, f64)),
+        Case("vecdot-float64", call("vecdot", f64, f64)),
+        Case("array-int64_list", lambda L: L.array([1, 2**40])),
+        Case("array-overflow_int64", lambda L: L.array([1, 2**63])),
+        Case("array-uint32_list", lambda L: L.array([2**32 - 1], dtype=L.uint32)),
+        Case("packbits-int64", call("packbits", i64)),
+        Case("fromfunction-default", lambda L: L.fromfunction(_plus_twice, (2, 3))),
+    ]
+
+
 TABLE = CaseTable("manipulation", _cases)
+X64_TABLE = CaseTable("manipulation_x64", _x64_cases, x64=True)
+
+
+@pytest.mark.parametrize("group", X64_TABLE.params())
+def test_manipulation_x64_matches_jax(group: Group) -> None:
+    X64_TABLE.check(group)
 DTYPE_TABLE = CaseTable("manipulation_dtypes", _dtype_cases)
 
 

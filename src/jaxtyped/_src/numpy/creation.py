@@ -453,13 +453,15 @@ def identity(n: int, dtype: "dtypes.DTypeLike | None" = None) -> Array:
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:  # noqa: N803 - NumPy's names
-    """An ``N`` by ``M`` array with ones on and below the ``k``-th diagonal."""
+    """An ``N`` by ``M`` array with ones on and below the ``k``-th diagonal
+    (float32 unless ``dtype`` is given, as in JAX)."""
     rows = index_arg(N, "jnp.tri: N")
     cols = rows if M is None else index_arg(M, "jnp.tri: M")
     offset = index_arg(k, "jnp.tri: k")
     if rows < 0 or cols < 0:
         raise JaxtypedValueError(f"jnp.tri: N and M must be non-negative, got {N}, {M}")
-    target = _dtype_arg(dtype) or dtypes.default_float_dtype()
+    # float32 by default even under x64, as JAX's tri (unlike eye).
+    target = _dtype_arg(dtype) or np.dtype(np.float32)
     int32 = np.dtype(np.int32)
     check_eager_size("jnp.tri", (rows, cols), int32)
     row = broadcasted_iota(int32, (rows, cols), 0)
