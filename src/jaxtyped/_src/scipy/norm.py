@@ -19,7 +19,7 @@ from jaxtyped._src.scipy import special
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "ppf", "sf", "logsf", "isf"]
 
 
-def _like(x: Array, value: float) -> Array:
+def _like(x: Array, value: bool | int | float) -> Array:
     return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
 
 

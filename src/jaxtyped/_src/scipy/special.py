@@ -42,7 +42,7 @@ __all__ = [
 Axis = int | Sequence[int] | None
 
 
-def _const(x: Array, value: float) -> Array:
+def _const(x: Array, value: bool | int | float) -> Array:
     """A strongly typed constant of ``x``'s dtype."""
     return scalar_like(value, x.dtype, "constant", weak_type=False)
 
@@ -253,7 +253,7 @@ def logit(x: ArrayLike) -> Array:
     return _logit_core(a)
 
 
-def _like(x: Array, value: float) -> Array:
+def _like(x: Array, value: bool | int | float) -> Array:
     # Weakly typed for weakly typed scalars, as JAX's lax._const.
     return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
 
