@@ -397,6 +397,7 @@ NON_DIFFERENTIABLE: dict[str, str] = {
     "reduce_or": "integer/boolean operands only",
     "reduce_xor": "integer/boolean operands only",
     "bitcast_convert_type": "reinterprets bits: zero derivative, as in JAX",
+    "mulhi": "integer operands only",
     # special-function family
     "zeta": "no derivative rule, as in JAX",
     "igamma_grad_a": "no derivative rule, as in JAX",

@@ -49,6 +49,7 @@ def _both(fn: Callable[[M], Any], rtol: float = 1e-5, atol: float = 1e-6) -> Non
 X = np.arange(6, dtype=np.float32).reshape(2, 3) * 0.5 - 1.0
 I = np.array([[3, 5, 12], [6, 7, 9]], np.int32)
 B = np.array([[True, False, True], [True, True, False]])
+T = np.array([[3.0, 1.0, 5.0, 2.0, 5.0], [0.0, -1.0, 7.0, 7.0, 2.0]], np.float32)  # ties
 
 
 def _sq(a: Any, b: Any) -> Any:
@@ -158,6 +159,24 @@ CASES: dict[str, Callable[[M], Any]] = {
     "bitcast-vmap-last": lambda m: m.api.vmap(u1(lambda x: m.lax.bitcast_convert_type(x, np.uint8)), 1)(m.np.asarray(X)),
     "bitcast-jvp-float": lambda m: m.api.jvp(u1(lambda x: m.lax.bitcast_convert_type(x, np.float32)), (m.np.asarray(I),),
                                              (np.zeros(I.shape, jax.dtypes.float0),))[1],
+    # mulhi
+    "mulhi": lambda m: m.lax.mulhi(m.np.array([2**30, -5, 7], np.int32), m.np.array([8, 3, -(2**31)], np.int32)),
+    "mulhi-uint": lambda m: m.lax.mulhi(m.np.array([2**31 + 5, 7], np.uint32), m.np.array([2**31 + 7, 9], np.uint32)),
+    "mulhi-int8": lambda m: m.lax.mulhi(m.np.array([-1, 100, -128], np.int8), m.np.array([-1, 100, 127], np.int8)),
+    "mulhi-weak": lambda m: m.lax.mulhi(3, 5),
+    "mulhi-scalar-dtype": lambda m: m.lax.mulhi(3, m.np.array([5], np.uint16)),
+    "mulhi-float": lambda m: m.lax.mulhi(m.np.ones(2), m.np.ones(2)),
+    "mulhi-jit": lambda m: m.api.jit(m.lax.mulhi)(m.np.array([2**30, -5], np.int32), m.np.array([8, 3], np.int32)),
+    # approx_max_k / approx_min_k (exact, as JAX on CPU)
+    "approx_max_k": lambda m: m.lax.approx_max_k(m.np.asarray(T), 2),
+    "approx_min_k": lambda m: m.lax.approx_min_k(m.np.asarray(T), 3),
+    "approx_max_k-dim0": lambda m: m.lax.approx_max_k(m.np.asarray(T), 1, reduction_dimension=0, recall_target=0.5),
+    "approx_min_k-nan": lambda m: m.lax.approx_min_k(m.np.array([1.0, np.nan, 0.0, -np.inf]), 2),
+    "approx_max_k-nan": lambda m: m.lax.approx_max_k(m.np.array([1.0, np.nan, 0.0, np.inf]), 2),
+    "approx_max_k-int": lambda m: m.lax.approx_max_k(m.np.arange(3), 2),
+    "approx_max_k-k": lambda m: m.lax.approx_max_k(m.np.asarray(T), 7),
+    "approx_min_k-grad": lambda m: m.api.grad(u1(lambda v: m.lax.approx_min_k(v, 2)[0].sum()))(m.np.asarray(T)),
+    "approx_max_k-vmap": lambda m: m.api.vmap(u1(lambda v: m.lax.approx_max_k(v, 2)))(m.np.asarray(T)),
     # optimization_barrier
     "barrier": lambda m: m.lax.optimization_barrier((1.0, m.np.asarray(X))),
     "barrier-jit": lambda m: m.api.jit(u1(lambda x: m.lax.optimization_barrier([x, {"a": x * 2}])))(m.np.asarray(X)),

@@ -598,23 +598,48 @@ def _dot_with_precision(m: Any, a: Any, b: Any) -> Any:
 
 def _newton_sqrt(m: Any, a: Any) -> Any:
     def solve(f: Any, y0: Any) -> Any:
-        return m.fori_loop(0, 12, lambda i, y: m.sub(y, m.div(f(y), m.mul(y, m.full_like(y, 2)))), y0)
+        def step(i: Any, y: Any) -> Any:
+            return m.sub(y, m.div(f(y), m.mul(y, m.full_like(y, 2))))
+
+        return m.fori_loop(0, 12, step, y0)
 
     def tangent_solve(g: Any, y: Any) -> Any:
         return m.div(y, g(m.full_like(y, 1)))
 
-    return m.custom_root(lambda y: m.sub(m.mul(y, y), a), m.full_like(a, 1), solve, tangent_solve)
+    def f(y: Any) -> Any:
+        return m.sub(m.mul(y, y), a)
+
+    return m.custom_root(f, m.full_like(a, 1), solve, tangent_solve)
 
 
 def _diagonal_solve(m: Any, a: Any, b: Any) -> Any:
-    return m.custom_linear_solve(lambda x: m.mul(a, x), b, lambda mv, y: m.div(y, a), symmetric=True)
+    def matvec(x: Any) -> Any:
+        return m.mul(a, x)
+
+    def solve(mv: Any, y: Any) -> Any:
+        return m.div(y, a)
+
+    return m.custom_linear_solve(matvec, b, solve, symmetric=True)
+
+
+def _affine_scan(m: Any, a: Any, b: Any) -> Any:
+    def compose(u: Any, v: Any) -> Any:
+        return (m.mul(u[0], v[0]), m.add(m.mul(u[1], v[0]), v[1]))
+
+    return m.associative_scan(compose, (a, b), axis=1)[1]
+
+
+def _sum_by_lambda(m: Any, a: Any) -> Any:
+    def combine(u: Any, v: Any) -> Any:
+        return m.add(u, v)
+
+    return m.reduce(a, np.array(0, a.dtype), combine, (1,))
 
 
 def _extras_rows() -> list[Row]:
     x, positive = Arg(S23), Arg(S23, 0.5, 2.0)
     f32 = ("float32",)
-    nodiff = {"diff": False}
-    pairs = f2(lambda m, a, b: m.associative_scan(lambda u, v: (m.mul(u[0], v[0]), m.add(m.mul(u[1], v[0]), v[1])), (a, b), axis=1)[1])
+    pairs = f2(_affine_scan)
     return [
         Row("select", f3(lambda m, p, a, b: m.select(p, a, b)), (Arg(S23, dtype="bool"), x, x), FI),
         Row("full", f1(lambda m, a: m.mul(a, m.full((2, 3), 2, a.dtype))), (x,), FI),
@@ -640,14 +665,17 @@ def _extras_rows() -> list[Row]:
         Row("custom_root", f1(_newton_sqrt), (positive,), f32),
         Row("custom_linear_solve", f2(_diagonal_solve), (positive, x), f32),
         Row("reduce_add", f1(lambda m, a: m.reduce(a, np.array(0, a.dtype), m.add, (1,))), (x,), FI),
-        Row("reduce_custom", f1(lambda m, a: m.reduce(a, np.array(0, a.dtype), lambda u, v: m.add(u, v), (1,))),
-            (Arg((2, 5)),), f32),
-        Row("reduce_and", f1(lambda m, a: m.reduce_and(a, (1,))), (Arg(S23, -9, 9),), BITS, **nodiff),
-        Row("reduce_or", f1(lambda m, a: m.reduce_or(a, (0,))), (Arg(S23, -9, 9),), BITS, **nodiff),
-        Row("reduce_xor", f1(lambda m, a: m.reduce_xor(a, (0, 1))), (Arg(S23, -9, 9),), BITS, **nodiff),
-        Row("bitcast_convert_type", f1(lambda m, a: m.bitcast_convert_type(a, np.int32)), (x,), f32, **nodiff),
-        Row("bitcast_convert_type_narrow", f1(lambda m, a: m.bitcast_convert_type(a, np.uint8)), (x,), f32, **nodiff),
+        Row("reduce_custom", f1(_sum_by_lambda), (Arg((2, 5)),), f32),
+        Row("reduce_and", f1(lambda m, a: m.reduce_and(a, (1,))), (Arg(S23, -9, 9),), BITS, diff=False),
+        Row("reduce_or", f1(lambda m, a: m.reduce_or(a, (0,))), (Arg(S23, -9, 9),), BITS, diff=False),
+        Row("reduce_xor", f1(lambda m, a: m.reduce_xor(a, (0, 1))), (Arg(S23, -9, 9),), BITS, diff=False),
+        Row("bitcast_convert_type", f1(lambda m, a: m.bitcast_convert_type(a, np.int32)), (x,), f32, diff=False),
+        Row("bitcast_convert_type_narrow", f1(lambda m, a: m.bitcast_convert_type(a, np.uint8)), (x,), f32, diff=False),
         Row("optimization_barrier", f2(lambda m, a, b: m.mul(*m.optimization_barrier((a, b)))), (x, x), FI),
+        Row("approx_max_k", f1(lambda m, a: m.approx_max_k(a, 2)[0]), (Arg((3, 4)),), F),
+        Row("approx_max_k_indices", f1(lambda m, a: m.approx_max_k(a, 1, reduction_dimension=0)[1]), (Arg((3, 4)),), f32, diff=False),
+        Row("approx_min_k", f1(lambda m, a: m.approx_min_k(a, 3, reduction_dimension=0)[0]), (Arg((3, 4)),), F),
+        Row("mulhi", named("mulhi"), (Arg(S23, -100, 100), Arg(S23, -100, 100)), INTS, diff=False),
     ]  # fmt: skip
 
 

@@ -119,6 +119,7 @@ def required_names() -> tuple[str, ...]:
         "index_in_dim", "dynamic_update_index_in_dim", "dynamic_update_slice_in_dim", "index_take", "batch_matmul",
         "split", "tile", "stack", "unstack", "empty", "dtype", "reduce_and", "reduce_or", "reduce_xor", "reduce",
         "bitcast_convert_type", "optimization_barrier", "associative_scan", "custom_root", "custom_linear_solve",
+        "approx_max_k", "approx_min_k", "mulhi",
     )]  # fmt: skip
     # special-function family
     names += [f"jaxtyped.lax.{n}" for n in (

@@ -46,3 +46,6 @@ lax.reduce(x, 0.0, lax.add)  # expect: mypy[call-overload] pyright[reportCallIss
 lax.optimization_barrier()  # expect: mypy[call-arg] pyright[reportCallIssue]
 lax.custom_root(same, x)  # expect: mypy[call-overload] pyright[reportCallIssue]
 lax.dtype()  # expect: mypy[call-arg] pyright[reportCallIssue]
+lax.approx_max_k(x, "2")  # expect: mypy[arg-type] pyright[reportArgumentType]
+lax.approx_min_k(x, 2, recall_target="high")  # expect: mypy[arg-type] pyright[reportArgumentType]
+lax.mulhi(x)  # expect: mypy[call-arg] pyright[reportCallIssue]

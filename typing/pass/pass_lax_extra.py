@@ -58,6 +58,11 @@ best: tuple[Array, ...] = lax.reduce(
 assert all_bits.shape == (3,) and any_bits.shape == (2,) and int(parity) == 3 ^ 5 ^ 12 ^ 6 ^ 7 ^ 9
 assert total.shape == (3,) and squares.shape == (2,) and len(best) == 2
 
+top_values, top_indices = lax.approx_max_k(x, 2, recall_target=0.9)
+low: tuple[Array, Array] = lax.approx_min_k(x, 1, reduction_dimension=0)
+high_half: Array = lax.mulhi(ints, ints)
+assert top_values.shape == top_indices.shape == (2, 2) and low[0].shape == (1, 3) and int(high_half[0, 0]) == 0
+
 bits: Array = lax.bitcast_convert_type(x, jnp.int32)
 halves: Array = lax.bitcast_convert_type(x, jnp.float16)
 kept: tuple[Array, Array] = lax.optimization_barrier((x, ints))

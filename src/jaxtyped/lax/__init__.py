@@ -157,7 +157,8 @@ from jaxtyped._src.lax.special import (
 
 # lax extras family
 from jaxtyped._src.api_solvers import custom_linear_solve, custom_root
-from jaxtyped._src.lax.bitwise_misc import bitcast_convert_type, optimization_barrier
+from jaxtyped._src.lax.approx_top_k import approx_max_k, approx_min_k
+from jaxtyped._src.lax.bitwise_misc import bitcast_convert_type, mulhi, optimization_barrier
 from jaxtyped._src.lax.convenience import (
     associative_scan,
     batch_matmul,
@@ -217,4 +218,5 @@ __all__ = [
     "dynamic_update_index_in_dim", "dynamic_update_slice_in_dim", "empty", "full", "full_like",
     "index_in_dim", "index_take", "optimization_barrier", "Precision", "PrecisionLike", "reduce",
     "reduce_and", "reduce_or", "reduce_xor", "select", "split", "stack", "tile", "unstack",
+    "approx_max_k", "approx_min_k", "mulhi",
 ]

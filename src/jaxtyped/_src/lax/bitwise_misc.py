@@ -9,7 +9,7 @@ arrays that XLA may not move computations across.
 """
 
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast, final
+from typing import Any, Final, TypeVar, cast, final
 
 import numpy as np
 from typing_extensions import override
@@ -21,10 +21,13 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind, bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax.elementwise_base import NonDifferentiable
 from jaxtyped._src.lax.structural import moveaxis
 from jaxtyped._src.lax.util import check_arity, leaf_as_array, named_leaves, operand
 
-__all__ = ["BitcastConvertType", "OptimizationBarrier", "bitcast_convert_type", "optimization_barrier"]
+__all__ = [
+    "BitcastConvertType", "OptimizationBarrier", "Mulhi", "bitcast_convert_type", "optimization_barrier", "mulhi",
+]
 
 T = TypeVar("T")
 
@@ -167,3 +170,43 @@ def optimization_barrier(operand: T, /) -> T:
     arrays = [leaf_as_array(leaf, f"lax.optimization_barrier {name}") for leaf, name in zip(leaves, names)]
     outs = bind(OptimizationBarrier(), *arrays) if arrays else ()
     return cast(T, treedef.unflatten(list(outs)))
+
+
+def _high_half(x: NDArray, y: NDArray) -> NDArray:
+    """The high half of the double-width products of integers of one
+    dtype (two's complement: floor division for signed operands)."""
+    dtype = x.dtype
+    bits = 8 * dtype.itemsize
+    if bits <= 32:
+        wide = np.int64 if dtypes.is_signed_integer(dtype) or bits < 32 else np.uint64
+        product = x.astype(wide) * y.astype(wide)
+        return np.asarray(product >> bits).astype(dtype)
+    # 64-bit operands: exact products as Python integers.
+    flat = [(int(a) * int(b)) >> 64 for a, b in zip(x.reshape(-1).tolist(), y.reshape(-1).tolist())]
+    return np.array(flat, dtype=object).astype(dtype).reshape(x.shape)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Mulhi(NonDifferentiable):
+    """The high half of the double-width product of two integers."""
+
+    name = "mulhi"
+    hlo_op = "chlo.mulhi"
+    arity = 2
+    accepts = frozenset({"int", "uint"})
+
+    def compute(self, *args: NDArray) -> HostValue:
+        x, y = np.broadcast_arrays(args[0], args[1])
+        return _high_half(np.asarray(x), np.asarray(y))
+
+
+_MULHI: Final = Mulhi()
+
+
+def mulhi(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """The high half of the double-width product of integers of one dtype
+    (JAX's ``lax.mulhi``): ``(x * y) >> bits`` computed without overflow.
+    Unlike most lax functions, a Python scalar does not adopt the other
+    operand's dtype (as in JAX)."""
+    return bind1(_MULHI, operand(x, "lax.mulhi x"), operand(y, "lax.mulhi y"))
