@@ -16,6 +16,7 @@ from oracle import Case, CaseTable, Group, Namespace, assert_same, jax, jax_nump
 X = np.arange(20, dtype=np.float32).reshape(4, 5) - 7.0
 DUP = np.array([0, 2, 2, -1, 9, -9], np.int32)  # repeats, negative, out of bounds both ways
 V = (np.arange(30, dtype=np.float32).reshape(6, 5) % 7) - 2.0
+XI = X.astype(np.int32)
 OPS = ("set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max")
 MODES = (None, "clip", "drop", "promise_in_bounds", "fill")
 
@@ -50,6 +51,8 @@ def _cases() -> list[Case]:
         Case("get-fill-uint", lambda L: L.asarray(X.astype(np.uint8)).at[L.asarray(DUP)].get(mode="fill")),
         Case("get-fill-bool", lambda L: L.asarray(X > 0).at[L.asarray(DUP)].get(mode="fill")),
         Case("apply-unique", lambda L: L.asarray(X).at[L.asarray(np.array([0, 3]))].apply(L.sin)),
+        Case("apply-duplicates", lambda L: L.asarray(X).at[L.asarray(DUP), ::2].apply(_times_ten)),
+        Case("apply-int-mode-clip", lambda L: L.asarray(XI).at[L.asarray(DUP)].apply(L.negative, mode="clip")),
         Case("weak-set", lambda L: L.full((4,), 1.0).at[1].set(5)),
         Case("weak-add-strong-values", lambda L: L.full((4,), 1.0).at[1].add(L.float32(2))),
         Case("dtypes-int-set", _op("set", (DUP,), 3, X.astype(np.int32))),
@@ -67,6 +70,10 @@ def _cases() -> list[Case]:
         Case("none", _op("add", (None, DUP[:2]), 1.0)),
     ]
     return cases
+
+
+def _times_ten(v: Any) -> Any:
+    return v * 10
 
 
 def _get(mode: str | None, **kw: Any) -> Any:
@@ -95,6 +102,18 @@ def test_jit_matches_jax(op: str) -> None:
     ours = jt.jit(f)(jnp.asarray(X), jnp.asarray(DUP), jnp.asarray(V))
     theirs = jax.jit(f)(X, DUP, V)
     assert_same(ours, theirs)
+
+
+def test_apply_under_jit_and_vmap_applies_once_per_index_like_jax() -> None:
+    def f(x: Any, i: Any) -> Any:
+        return x.at[i].apply(_times_ten)
+
+    idx = np.array([[1, 1, 0], [3, -1, 3], [2, 2, 2]], np.int32)
+    assert_same(jt.jit(f)(jnp.asarray(X), jnp.asarray(idx[0])), jax.jit(f)(X, idx[0]))
+    assert_same(
+        jt.vmap(f, in_axes=(None, 0))(jnp.asarray(X), jnp.asarray(idx)),
+        jax.vmap(f, in_axes=(None, 0))(jax_numpy.asarray(X), jax_numpy.asarray(idx)),
+    )
 
 
 @pytest.mark.parametrize("in_axes", [(0, None, None), (None, 0, None), (0, 0, 0), (None, 0, 0)])

@@ -33,9 +33,17 @@ from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Undefined
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
-from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError, MissingRuleError
+from jaxtyped._src.errors import (
+    ConcretizationTypeError,
+    DTypeMismatchError,
+    JaxtypedTypeError,
+    JaxtypedValueError,
+    MissingRuleError,
+    TracerArrayConversionError,
+)
 from jaxtyped._src.lax.arithmetic import add, div, mul, neg, sub
-from jaxtyped._src.lax.comparison import eq
+from jaxtyped._src.lax.comparison import eq, gt, lt
+from jaxtyped._src.lax.reductions import reduce_max
 from jaxtyped._src.lax.elementwise_base import convert_buffer, convert_to
 from jaxtyped._src.lax.structural import (
     bdim_to_front,
@@ -70,6 +78,7 @@ __all__ = [
     "scatter_min",
     "scatter_max",
     "scatter_apply",
+    "apply_where_counted",
 ]
 
 # A static fill value for out-of-bounds gathers.
@@ -1162,6 +1171,53 @@ def scatter_max(
     )
 
 
+def apply_where_counted(
+    x: Array, counts: Array, func: Callable[[Array], Array], where: str, *, unique: bool = False
+) -> Array:
+    """``func`` applied ``counts[j]`` times at each position ``j`` of ``x``
+    (XLA's scatter applies its combiner once per update, so repeated
+    indices apply it repeatedly). One application where the indices are
+    known to be unique; else a loop over the largest count: in Python when
+    the counts are concrete, else a ``while_loop``."""
+    from jaxtyped._src.lax.control_flow.loops import while_loop  # the loop layer imports this module's peers
+
+    def step(i: Array, y: Array) -> Array:
+        applied = _elementwise_result(func(y), x, where)
+        chosen = gt(counts, broadcast_in_dim(i, counts.shape, ()))
+        return select_n(chosen, y, convert_to(applied, x.dtype, weak_type=x.weak_type))
+
+    int32 = np.dtype(np.int32)
+    if unique:
+        return step(scalar_like(0, int32, where, weak_type=False), x)
+    try:
+        most = int(np.max(np.asarray(counts), initial=0))
+    except (ConcretizationTypeError, TracerArrayConversionError):
+        most = -1
+    if most >= 0:
+        y = x
+        for i in range(most):
+            y = step(scalar_like(i, int32, where, weak_type=False), y)
+        return y
+    limit = reduce_max(counts, tuple(range(counts.ndim))) if counts.ndim else counts
+
+    def cond(carry: tuple[Array, Array]) -> Array:
+        return lt(carry[0], limit)
+
+    def body(carry: tuple[Array, Array]) -> tuple[Array, Array]:
+        i, y = carry
+        return add(i, scalar_like(1, int32, where, weak_type=False)), step(i, y)
+
+    start: Array = scalar_like(0, int32, where, weak_type=False)
+    return while_loop(cond, body, (start, x))[1]
+
+
+def _elementwise_result(value: object, x: Array, where: str) -> Array:
+    """``value`` (what ``func`` returned) checked to be an array of ``x``'s shape."""
+    if not isinstance(value, Array) or value.shape != x.shape:
+        raise JaxtypedTypeError(f"{where}: func must be elementwise, returning an array of shape {x.shape}")
+    return value
+
+
 def scatter_apply(
     operand_: ArrayLike,
     scatter_indices: ArrayLike,
@@ -1174,20 +1230,14 @@ def scatter_apply(
     mode: str | GatherScatterMode | None = None,
 ) -> Array:
     """``operand_`` with ``func`` applied to the elements the windows cover
-    (JAX's ``lax.scatter_apply``). ``func`` must be elementwise; it is
-    applied once per covered element even where indices repeat (XLA applies
-    it once per update there)."""
+    (JAX's ``lax.scatter_apply``). ``func`` must be elementwise; as in XLA
+    it is applied once per update, so an element that repeated indices
+    cover is transformed repeatedly."""
     x = operand(operand_, "lax.scatter_apply operand")
     idx = operand(scatter_indices, "lax.scatter_apply scatter_indices")
     dn = _scatter_dnums(dimension_numbers, "lax.scatter_apply")
-    bool_ = np.dtype(np.bool_)
-    marks = broadcast_in_dim(scalar_like(True, bool_, "scatter_apply"), tuple(update_shape), ())
-    prim = Scatter(dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
-    covered = bind1(prim, zeros(ShapedArray(x.shape, bool_)), idx, marks)
-    applied = func(x)
-    if applied.aval.strip_weak_type() != x.aval.strip_weak_type():
-        raise JaxtypedTypeError(
-            f"lax.scatter_apply: func must keep the operand's type {x.aval.str_short()}, got {applied.aval.str_short()}"
-        )
-    return select_n(covered, x, convert_to(applied, x.dtype, weak_type=x.weak_type))
-
+    int32 = np.dtype(np.int32)
+    ones = broadcast_in_dim(scalar_like(1, int32, "lax.scatter_apply", weak_type=False), tuple(update_shape), ())
+    prim = ScatterAdd(dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
+    counts = bind1(prim, zeros(ShapedArray(x.shape, int32)), idx, ones)
+    return apply_where_counted(x, counts, func, "lax.scatter_apply", unique=bool(unique_indices))

@@ -34,6 +34,7 @@ from jaxtyped._src.lax.gather import (
     ScatterMin,
     ScatterMul,
     ScatterSub,
+    apply_where_counted,
 )
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import ufuncs as uf
@@ -153,21 +154,13 @@ def _apply(
     x: Array, plan: IndexPlan, func: Callable[[Array], Array], sorted_: bool, unique: bool,
     mode: GatherScatterMode, where: str,
 ) -> Array:
-    """``func`` applied where the index points: ``func(x)`` selected on a
-    scattered mask (elementwise ``func`` only; applied once per element
-    even where indices repeat)."""
-    bool_ = np.dtype(np.bool_)
-    marks = ls.broadcast_in_dim(scalar_like(True, bool_, where), plan.gather_shape, ())
-    covered = _scatter("set", ls.zeros(ShapedArray(x.shape, bool_)), plan, marks, sorted_, unique, mode)
-    applied = _elementwise_result(func(x), x, where)
-    return ls.select_n(covered, x, convert_to(applied, x.dtype, weak_type=x.weak_type))
-
-
-def _elementwise_result(value: object, x: Array, where: str) -> Array:
-    """``value`` checked to be an array of ``x``'s shape (``func``'s result)."""
-    if not isinstance(value, Array) or value.shape != x.shape:
-        raise JaxtypedTypeError(f"{where}: func must be elementwise, returning an array of shape {x.shape}")
-    return value
+    """``func`` applied where the index points, once per index (so repeated
+    indices apply it repeatedly, as JAX's scatter does); ``func`` must be
+    elementwise."""
+    int32 = np.dtype(np.int32)
+    ones = ls.broadcast_in_dim(scalar_like(1, int32, where, weak_type=False), plan.gather_shape, ())
+    counts = _scatter("add", ls.zeros(ShapedArray(x.shape, int32)), plan, ones, sorted_, unique, mode)
+    return apply_where_counted(x, counts, func, where, unique=unique or plan.static)
 
 
 def at(self: Array) -> IndexUpdateHelper:
