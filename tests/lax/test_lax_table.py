@@ -386,7 +386,7 @@ def _slicing_rows() -> list[Row]:
             (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 0)), Arg((3, 5))), FI),
         Row("scatter_max", f3(lambda m, a, i, u: scatter(m, "scatter_max", a, i, u)),
             (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 0)), Arg((3, 5))), FI),
-        Row("scatter_apply", f2(lambda m, a, i: m.scatter_apply(a, i, m.sin, _sdn(m), update_shape=(3, 5))),
+        Row("scatter_apply", f2(lambda m, a, i: m.scatter_apply(a, i, m.sin, _sdn(m), update_shape=(3, 5), unique_indices=True)),
             (x, Arg((3, 1), dtype=I32, fixed=(1, 3, 0))), ("float32",)),
     ]  # fmt: skip
 
