@@ -89,6 +89,21 @@ NUMPY_FAMILIES: Mapping[str, tuple[str, ...]] = {
         "ravel_multi_index", "unravel_index", "diag_indices", "diag_indices_from", "tril_indices",
         "triu_indices", "tril_indices_from", "triu_indices_from", "mask_indices", "fill_diagonal",
     ),
+    # math, statistics, logic, set and polynomial functions, dtype names, printing and I/O family
+    "math_stats": (
+        "isclose", "allclose", "array_equal", "array_equiv", "isneginf", "isposinf", "isreal", "iscomplex",
+        "isrealobj", "iscomplexobj", "isscalar", "iterable", "signbit", "can_cast", "isdtype", "heaviside",
+        "copysign", "ldexp", "frexp", "modf", "gcd", "lcm", "fmax", "fmin", "fabs", "float_power", "spacing",
+        "nextafter", "i0", "angle", "nan_to_num", "bitwise_count", "acos", "acosh", "asin", "asinh", "atan",
+        "atanh", "atan2", "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift", "diff", "ediff1d",
+        "gradient", "trapezoid", "unwrap", "interp", "var", "std", "median", "percentile", "quantile",
+        "nanmedian", "nanpercentile", "nanquantile", "average", "ptp", "count_nonzero", "nansum", "nanprod",
+        "nanmean", "nanvar", "nanstd", "nanmax", "nanmin", "nanargmax", "nanargmin", "corrcoef", "cov",
+        "histogram", "histogram_bin_edges", "histogram2d", "histogramdd", "bincount", "isin", "union1d",
+        "setdiff1d", "setxor1d", "intersect1d", "poly", "polyval", "polyadd", "polysub", "polymul", "polydiv",
+        "polyder", "polyint", "polyfit", "roots", "float_", "printoptions", "set_printoptions",
+        "get_printoptions", "array_repr", "array_str", "save", "savez", "load", "vectorize", "frompyfunc",
+    ),
 }  # fmt: skip
 
 

@@ -9,6 +9,7 @@ the smallest value for ``union1d``/``intersect1d``/``setxor1d``, 0 for
 """
 
 import operator
+from typing import Literal, overload
 
 import numpy as np
 
@@ -170,6 +171,46 @@ def _first_index(pool: Array, values: Array, filled: Array) -> Array:
     return uf.where(filled, convert_to(first, _INT32, weak_type=False), n)
 
 
+@overload
+def intersect1d(
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    assume_unique: bool = False,
+    return_indices: Literal[False] = False,
+    *,
+    size: int | None = None,
+    fill_value: ArrayLike | None = None,
+) -> Array: ...
+@overload
+def intersect1d(
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    assume_unique: bool,
+    return_indices: Literal[True],
+    *,
+    size: int | None = None,
+    fill_value: ArrayLike | None = None,
+) -> tuple[Array, Array, Array]: ...
+@overload
+def intersect1d(
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    assume_unique: bool = False,
+    *,
+    return_indices: Literal[True],
+    size: int | None = None,
+    fill_value: ArrayLike | None = None,
+) -> tuple[Array, Array, Array]: ...
+@overload
+def intersect1d(
+    ar1: ArrayLike,
+    ar2: ArrayLike,
+    assume_unique: bool = False,
+    return_indices: bool = False,
+    *,
+    size: int | None = None,
+    fill_value: ArrayLike | None = None,
+) -> Array | tuple[Array, Array, Array]: ...
 def intersect1d(
     ar1: ArrayLike,
     ar2: ArrayLike,

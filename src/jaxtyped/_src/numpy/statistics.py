@@ -10,7 +10,7 @@ are computed in ``q``'s.
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -325,6 +325,20 @@ def nanmedian(
 # === averages and simple reductions ===
 
 
+@overload
+def average(
+    a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, returned: Literal[False] = False, keepdims: bool = False
+) -> Array: ...
+@overload
+def average(a: ArrayLike, axis: Axis, weights: ArrayLike | None, returned: Literal[True], keepdims: bool = False) -> tuple[Array, Array]: ...
+@overload
+def average(
+    a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, *, returned: Literal[True], keepdims: bool = False
+) -> tuple[Array, Array]: ...
+@overload
+def average(
+    a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, returned: bool = False, keepdims: bool = False
+) -> Array | tuple[Array, Array]: ...
 def average(
     a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None, returned: bool = False, keepdims: bool = False
 ) -> Array | tuple[Array, Array]:
@@ -587,9 +601,7 @@ def cov(
     if requested is not None:
         data = convert_to(data, requested, weak_type=False)
         weights = None if weights is None else convert_to(weights, requested, weak_type=False)
-    averaged = average(data, axis=1, weights=weights, returned=True)
-    assert isinstance(averaged, tuple)
-    centre, weight_sums = averaged
+    centre, weight_sums = average(data, axis=1, weights=weights, returned=True)
     weight_sum = weight_sums[0]
     if weights is None:
         factor: ArrayLike = data.shape[1] - shift

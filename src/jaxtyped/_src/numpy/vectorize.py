@@ -71,7 +71,7 @@ class vectorize(Generic[R]):  # noqa: N801 - NumPy's and JAX's name
         self.signature = signature
         functools.update_wrapper(self, pyfunc)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> R:  # noqa: ANN401 - the wrapped function's arguments
+    def __call__(self, *args: object, **kwargs: object) -> R:
         context = f"on vectorized function with excluded={set(self.excluded) or 'frozenset()'} and signature={self.signature!r}"
         kept = [i for i in range(len(args)) if i not in self.excluded]
         output_dims: list[CoreDims] | None = None
