@@ -65,6 +65,8 @@ PROBES = [
     Probe("flip-str-axis", lambda L: L.flip(x(L), axis="a"), ("jnp.flip", "axis", "'a'")),
     Probe("roll-float-axis", lambda L: L.roll(x(L), 1, axis=1.5), ("jnp.roll", "axis", "1.5")),
     Probe("split-float-axis", lambda L: L.split(x(L), 2, axis=1.5), ("jnp.split", "axis", "1.5")),
+    Probe("round-float-decimals", lambda L: L.round(x(L), decimals=1.5), ("jnp.round", "decimals", "1.5")),
+    Probe("around-str-decimals", lambda L: L.around(x(L), "1"), ("jnp.round", "decimals", "'1'")),
     # Reductions: a float axis is a TypeError (JAX raises a NameError for a
     # string, taking it for a named axis; ours is a TypeError naming it).
     Probe("sum-float-axis", lambda L: L.sum(x(L), axis=1.5), ("jnp.sum", "axis", "1.5")),

@@ -22,7 +22,7 @@ from jaxtyped._src.lax.arithmetic import RoundingMethod
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import full_like_aval, select_n
 from jaxtyped._src.lax.util import scalar_like
-from jaxtyped._src.util import is_int, name_function
+from jaxtyped._src.util import index_arg, is_int, name_function
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
     broadcast_shapes,
@@ -208,6 +208,7 @@ def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's nam
     """Round to ``decimals`` places, ties to even (NumPy's rule); complex
     arrays round each part, integers round to multiples of ``10**-decimals``."""
     x = asarray_operand("round", a)
+    decimals = index_arg(decimals, "jnp.round: decimals")  # bad-input family: 1.5 is a TypeError, as in JAX
     if dtypes.is_bool(x.dtype):
         raise JaxtypedValueError("jnp.round: boolean arrays cannot be rounded")
     if dtypes.is_integer(x.dtype):
