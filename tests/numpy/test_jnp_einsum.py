@@ -335,3 +335,49 @@ def test_paths_are_searched_once_per_signature() -> None:
     jnp.einsum(jnp.asarray(x), [0, 1], jnp.asarray(y), [1, 2], [0, 2])
     jnp.einsum(jnp.asarray(x), [0, 1], jnp.asarray(y), [1, 2], [0, 2])
     assert _cached_search.cache_info().hits == after.hits + 1
+
+
+# === random expressions ===
+
+
+def random_expression(rng: np.random.Generator) -> tuple[str, list[np.ndarray[Any, Any]]]:
+    """A random einsum: 1-4 operands over labels a-d (repeats, traces, outer
+    products, private sums), sometimes an ellipsis with broadcast ones,
+    implicit or explicit output."""
+    sizes = {c: int(rng.integers(1, 4)) for c in "abcd"}
+    terms: list[str] = []
+    shapes: list[list[int]] = []
+    for _ in range(int(rng.integers(1, 5))):
+        term = "".join(rng.choice(list("abcd"), size=int(rng.integers(0, 4))))
+        batch: list[int] = []
+        if rng.random() < 0.3:
+            cut = int(rng.integers(0, len(term) + 1))
+            term = term[:cut] + "..." + term[cut:]
+            batch = [int(rng.choice([1, 2])) for _ in range(int(rng.integers(0, 3)))]
+        head, _, tail = term.partition("...")
+        terms.append(term)
+        shapes.append([sizes[c] for c in head] + batch + [sizes[c] for c in tail])
+    subscripts = ",".join(terms)
+    if rng.random() < 0.6:
+        used = sorted(set(subscripts) - {",", "."})
+        out = "".join(rng.permutation([c for c in used if rng.random() < 0.5]))
+        subscripts += "->" + ("..." if "..." in subscripts else "") + out
+    return subscripts, [rand(*s) for s in shapes]
+
+
+def _random_cases() -> list[Case]:
+    rng = np.random.default_rng(2024)
+    cases: list[Case] = []
+    for i in range(40):
+        subscripts, operands = random_expression(rng)
+        cases.append(Case(f"random-{i}", einsum(subscripts, *operands), rtol=1e-4, atol=1e-5))
+        cases.append(Case(f"randomgrad-{i}", grads(subscripts, *operands), rtol=1e-4, atol=1e-5))
+    return cases
+
+
+RANDOM_TABLE = CaseTable("einsum-random", _random_cases)
+
+
+@pytest.mark.parametrize("group", RANDOM_TABLE.params())
+def test_random_expressions_match_jax(group: Group) -> None:
+    RANDOM_TABLE.check(group)
