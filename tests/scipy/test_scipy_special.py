@@ -231,6 +231,8 @@ def _grad_cases(dtype: str) -> list[Case]:
         Case("gammaincc-x", g("gammaincc", [0.0, 1.0, 5.0], 1, 2.0), 1e-4, 1e-5),
         Case("betaln", g("betaln", [0.5, 1.0, 4.0], 0, 2.0), 1e-4, 1e-5),
         Case("factorial", g("factorial", [0.0, 1.0, 3.5]), 1e-4, 1e-5),
+        Case("zeta-x", g("zeta", [1.5, 2.0, 3.5, 6.0], 0, 1.5), 1e-4, 1e-5),
+        Case("zeta-q", g("zeta", [0.5, 1.0, 4.0, 20.0], 1, 2.5), 1e-4, 1e-5),
         Case("polygamma-x", functools.partial(_polygamma_grad, dtype=dtype)),
     ]  # fmt: skip
     return [Case(f"{c.id}-{dtype}", c.fn, max(c.rtol, tol), max(c.atol, tol)) for c in cases]

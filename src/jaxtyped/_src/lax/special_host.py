@@ -71,7 +71,7 @@ def digamma(x: NDArray) -> NDArray:
 
 
 # B_2k / (2k)! for the Euler-Maclaurin tail of the Hurwitz zeta function.
-_ZETA_COEFFS = (
+ZETA_COEFFS = (
     1 / 12, -1 / 720, 1 / 30240, -1 / 1209600, 1 / 47900160, -691 / 1307674368000,
     1 / 74724249600, -3617 / 10670622842880000, 43867 / 5109094217170944000,
     -174611 / 802857662698291200000, 77683 / 5556330281949045408000,
@@ -91,7 +91,7 @@ def zeta(s: NDArray, q: NDArray) -> NDArray:
         a = q + n
         total = total + np.power(a, 1 - s) / (s - 1) + 0.5 * np.power(a, -s)
         factor = s * np.power(a, -s - 1)
-        for j, coeff in enumerate(_ZETA_COEFFS):
+        for j, coeff in enumerate(ZETA_COEFFS):
             total = total + coeff * factor
             factor = factor * (s + 2 * j + 1) * (s + 2 * j + 2) / (a * a)
         # At a pole of q the first term is 0 ** -s: +inf for an even integer

@@ -20,7 +20,9 @@ from jaxtyped._src.custom_derivatives import custom_jvp
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import complex_ops as lc
+from jaxtyped._src.api import jvp
 from jaxtyped._src.lax import special as ls
+from jaxtyped._src.lax.special_host import ZETA_COEFFS
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -302,15 +304,51 @@ def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
     return ls.polygamma(m, a)
 
 
+def _zeta_series(s: Array, q: Array) -> Array:
+    """The Euler-Maclaurin sum for zeta(s, q) with a few terms, as a
+    composition of differentiable primitives (JAX differentiates such a
+    series too: the ``zeta`` primitive has no derivative rule)."""
+    terms = 8 if s.dtype.itemsize <= 4 else 16
+    total = ju.power(q, ju.negative(s))
+    for k in range(1, terms):
+        total = ju.add(total, ju.power(ju.add(q, float(k)), ju.negative(s)))
+    a = ju.add(q, float(terms))
+    s_minus_1 = ju.subtract(s, 1.0)
+    total = ju.add(total, ju.divide(ju.power(a, ju.negative(s_minus_1)), s_minus_1))
+    front = ju.power(a, ju.negative(s))
+    total = ju.add(total, ju.multiply(front, 0.5))
+    factor = ju.divide(ju.multiply(s, front), a)
+    for j, coeff in enumerate(ZETA_COEFFS):
+        total = ju.add(total, ju.multiply(factor, coeff))
+        growth = ju.multiply(ju.add(s, float(2 * j + 1)), ju.add(s, float(2 * j + 2)))
+        factor = ju.divide(ju.multiply(factor, growth), ju.multiply(a, a))
+    return total
+
+
+def _zeta_fun(s: Array, q: Array) -> Array:
+    return ls.zeta(s, q)
+
+
+def _zeta_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
+    # JAX's rule: the primal and tangent of the series, in both arguments.
+    out, tangent = jvp(_zeta_series, primals, tangents)
+    return out, tangent
+
+
+_zeta_core = custom_jvp(_zeta_fun)
+_zeta_core.defjvp(_zeta_jvp)
+
+
 def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
     """The Hurwitz zeta function ``sum_k (q + k) ** -x`` (``q`` is required:
-    the Riemann zeta function is not implemented, as in JAX)."""
+    the Riemann zeta function is not implemented, as in JAX); differentiable
+    in both arguments through its Euler-Maclaurin series, as JAX's."""
     if q is None:
         raise NotImplementedError(
             "Riemann zeta function not implemented; pass q != None to compute the Hurwitz Zeta function."
         )
     s, a = _inexact("zeta", x, q)
-    return ls.zeta(s, a)
+    return _zeta_core(s, a)
 
 
 def betaln(a: ArrayLike, b: ArrayLike) -> Array:
