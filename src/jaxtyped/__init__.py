@@ -46,6 +46,7 @@ from jaxtyped._src.core.array import Array  # noqa: E402
 from jaxtyped import core  # noqa: E402
 from jaxtyped import stages  # noqa: E402
 from jaxtyped import ad_checkpoint, checkpoint_policies, test_util  # noqa: E402
+from jaxtyped import nn  # noqa: E402  # einsum family: jt.nn, as jax.nn
 
 __version__ = "0.1.0"
 
@@ -85,6 +86,7 @@ __all__ = [
     "local_devices",
     "make_jaxpr",
     "numpy",
+    "nn",  # einsum family
     "stages",
     "tree",
     "tree_util",
