@@ -82,10 +82,10 @@ def _value_cases(dtypes: tuple[str, ...]) -> list[Case]:
                     continue  # JAX computes it in the narrow dtype itself: digits are lost
                 tol = _rtol(dtype, name)
                 cases.append(Case(f"{name}-{dtype}-{mode}", _apply(name, [a, x], dtype, jit), tol, tol))
-            m = [0.0, 1.0, 2.0, 3.0, 1.5, -1.0, 1.0, 1.0, 4.0]
-            q = [1.0, 1.0, 1.0, 2.5, 1.0, 1.0, 0.0, -1.0, 0.3]
+            m = [0.0, 1.0, 2.0, 3.0, 1.5, -1.0, 1.0, 1.0, 4.0, 1.0, 2.0, 1.0]
+            q = [1.0, 1.0, 1.0, 2.5, 1.0, 1.0, 0.0, -1.0, 0.3, -INF, -INF, INF]
             cases.append(Case(f"polygamma-{dtype}-{mode}", _apply("polygamma", [m, q], dtype, jit), _rtol(dtype, ""), 1e-6))
-            s = [1.0, 2.0, 0.5, -1.0, 2.0, 2.0, 3.0, 4.5, 2.0, 6.0]
+            s = [1.0, 2.0, 0.5, -1.0, 2.0, 2.0, 3.0, 4.5, 2.0, 6.0, 2.0, 3.0, 2.0]
             cases.append(Case(f"zeta-{dtype}-{mode}", _apply("zeta", [s, q + [7.0]], dtype, jit), _rtol(dtype, ""), 1e-6))
             ab = [[1.0, 2.0, 0.0, -1.0, 1.0, 1.0, 1.0, 2.0, 0.5, 5.0, 20.0], [1.0, 3.0, 1.0, 1.0, 0.0, 1.0, 1.0, 3.0, 0.5, 2.0, 30.0]]
             t = [0.5, 0.2, 0.5, 0.5, 0.5, 0.0, 1.0, 1.5, 0.3, 0.9, 0.4]

@@ -100,7 +100,7 @@ def zeta(s: NDArray, q: NDArray) -> NDArray:
         even_s = (s == np.floor(s)) & (np.mod(s, 2) == 0)
         total = np.where(q_pole, np.where(even_s, np.inf, np.nan), total)
         total = np.where(s == 1, np.inf, total)
-        result: NDArray = np.where((s < 1) | np.isnan(s) | np.isnan(q) | np.isinf(s) | np.isinf(q), np.nan, total)
+        result: NDArray = np.where((s < 1) | np.isnan(s) | np.isnan(q) | np.isinf(s) | np.isposinf(q), np.nan, total)
         result = np.where((s == 1) & ~np.isnan(q), np.inf, result)
     return result
 
