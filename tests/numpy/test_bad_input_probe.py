@@ -41,6 +41,11 @@ PROBES = [
     Probe("array-nested-negative", lambda L: L.array([[1], [-1]], dtype=L.uint8), ("jnp.array", "-1", "uint8")),
     Probe("array-int8-tuple", lambda L: L.array((1, 128), dtype=L.int8), ("jnp.array", "128", "int8")),
     Probe("asarray-uint32", lambda L: L.asarray([2**33], dtype=L.uint32), ("jnp.array", "8589934592", "uint32")),
+    Probe("array-int8-leaf", lambda L: L.array([np.int8(1), 200]), ("jnp.array", "200", "int8")),
+    Probe("array-uint8-leaf", lambda L: L.array([np.uint8(1), -1]), ("jnp.array", "-1", "uint8")),
+    Probe("array-none", lambda L: L.array(None), ("jnp.array", "None")),
+    Probe("array-none-in-list", lambda L: L.array([1.0, None]), ("jnp.array", "None")),
+    Probe("array-str-in-list", lambda L: L.array([1, "a"]), ("jnp.array",)),
     # Integer arguments of the wrong kind.
     Probe("eye-float-N", lambda L: L.eye(2.5), ("jnp.eye", "N", "2.5")),
     Probe("eye-float-M", lambda L: L.eye(2, 2.5), ("jnp.eye", "M", "2.5")),
@@ -146,6 +151,15 @@ def test_out_of_memory_error_is_a_runtime_and_memory_error() -> None:
 
 
 def test_lists_that_fit_still_work() -> None:
+    # JAX's promotion of the leaves (Python scalars weak), not NumPy's.
+    lists: list[list[Any]] = [
+        [np.int8(1), 2], [np.float16(1), 2.5], [np.int8(1), 2.5], [True, 2], [np.bool_(True), 2.0],
+        [np.array([1], np.int16), [3]], [[1.0], [2**70]], [np.int64(3), 5], [], [[]], [1 + 2j, 1],
+    ]  # fmt: skip
+    for items in lists:
+        ours, theirs = jnp.array(items), jax.numpy.array(items)
+        assert (ours.dtype, ours.weak_type, ours.shape) == (theirs.dtype, theirs.weak_type, theirs.shape), items
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
     assert jnp.array([255, 0], dtype=jnp.uint8).tolist() == [255, 0]
     assert jnp.array([-(2**31), 2**31 - 1]).dtype == np.int32
     assert jnp.array([1.5, 2**40]).dtype == np.float32

@@ -120,10 +120,12 @@ def array(object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = 
         result = _stack_nested(object)
     elif is_python_scalar(object):
         result = array_from_scalar(object, where="jnp.array")
-    elif is_numpy_value(object) or is_list_or_tuple(object):
-        if is_list_or_tuple(object):
-            _check_int_leaves(object, target)
+    elif is_list_or_tuple(object):
+        result = _from_list(object, target)
+    elif is_numpy_value(object):
         result = _from_host(object)
+    elif object is None:
+        raise JaxtypedValueError("jnp.array: None is not a valid value")  # ValueError, as JAX
     else:
         raise JaxtypedTypeError(f"jnp.array: cannot convert {type(object).__name__} to an array")
     if target is not None:
@@ -133,27 +135,42 @@ def array(object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = 
     return result
 
 
-def _check_int_leaves(items: Sequence[object], target: np.dtype[Any] | None) -> None:
-    """Python ints in a list must fit the result's integer dtype, as a
-    Python scalar must (JAX raises OverflowError; NumPy would wrap)."""
+def _from_list(items: Sequence[object], target: np.dtype[Any] | None) -> Array:
+    """Nested lists of scalars (and NumPy arrays): the dtype is JAX's
+    promotion of the leaves (Python scalars weak, so ``[np.int8(1), 2]`` is
+    int8), and Python ints must fit it, as a Python scalar must (JAX raises
+    OverflowError where NumPy would wrap). The result is strongly typed."""
     leaves = _leaves(items)
-    ints = [leaf for leaf in leaves if type(leaf) is int]
-    if not ints:
-        return
-    dtype = target
-    if dtype is None:
-        if not all(isinstance(leaf, (bool, int, np.integer, np.bool_)) for leaf in leaves):
-            return  # a float or complex result: any int fits
-        others = [leaf for leaf in leaves if type(leaf) is not int]
-        dtype = dtypes.default_int_dtype()
-        if others:
-            dtype = dtypes.canonicalize_dtype(np.result_type(dtype, *[np.asarray(o).dtype for o in others]))
-    if not dtypes.is_integer(dtype):
-        return
-    info = np.iinfo(dtype)
-    for value in ints:
-        if not info.min <= value <= info.max:
-            raise JaxtypedOverflowError(f"jnp.array: Python integer {value} out of bounds for {dtype.name}")
+    if any(leaf is None for leaf in leaves):
+        raise JaxtypedValueError("jnp.array: None is not a valid value (in a list)")  # ValueError, as JAX
+    numeric = all(is_python_scalar(leaf) or is_numpy_value(leaf) for leaf in leaves)
+    if not numeric:
+        return _from_host(items)  # strings, None, ...: the error names them
+    dtype = target if target is not None else _leaf_dtype(leaves)
+    if dtypes.is_integer(dtype):
+        info = dtypes.iinfo(dtype)  # ml_dtypes-aware (int4 & co.)
+        for value in leaves:
+            if type(value) is int and not info.min <= value <= info.max:
+                raise JaxtypedOverflowError(f"jnp.array: Python integer {value} out of bounds for {dtype.name}")
+    host = np.asarray(items)
+    if host.dtype == np.object_ and not dtypes.is_integer(dtype):
+        # Python ints beyond int64 among floats: NumPy keeps them as objects.
+        host = np.asarray(items, dtype=np.complex128 if dtypes.is_complex(dtype) else np.float64)
+    if host.dtype == np.object_:
+        raise JaxtypedTypeError("jnp.array: ragged or non-numeric nested sequences are not supported")
+    return array_from_numpy(host.astype(dtype) if target is None else host, where="jnp.array")
+
+
+def _leaf_dtype(leaves: Sequence[object]) -> np.dtype[Any]:
+    if not leaves:
+        return dtypes.default_float_dtype()  # jnp.array([]) is float, as NumPy's
+    operands: list[tuple[np.dtype[Any], bool]] = []
+    for leaf in leaves:
+        if is_python_scalar(leaf):
+            operands.append((dtypes.python_scalar_dtype(leaf), type(leaf) is not bool))
+        elif is_numpy_value(leaf):
+            operands.append((dtypes.canonicalize_dtype(leaf.dtype), False))
+    return dtypes.result_dtype(*operands)[0]
 
 
 def _from_host(value: object) -> Array:
