@@ -276,6 +276,10 @@ SOLVER_CASES: dict[str, Callable[[M], Any]] = {
     "linear-nonsym-grad": lambda m: m.api.grad(u2(lambda a, b: (_linear(m, False)(a, b) ** 2).sum()), (0, 1))(
         m.np.asarray(A_NONSYM), m.np.asarray(RHS)),
     "linear-jit-grad": lambda m: m.api.jit(m.api.grad(u1(lambda b: _linear(m, True)(m.np.asarray(A), b)[0])))(m.np.asarray(RHS)),
+    "linear-hessian": lambda m: m.api.hessian(u1(lambda a: (_linear(m, True)(a, m.np.asarray(RHS)) ** 2).sum()))(m.np.asarray(A)),
+    "linear-nonsym-jacfwd-jacrev": lambda m: m.api.jacfwd(m.api.jacrev(u1(lambda a: (_linear(m, False)(a, m.np.asarray(RHS)) ** 2).sum())))(
+        m.np.asarray(A_NONSYM)),
+    "root-hessian": lambda m: m.api.hessian(_sqrt_cubed(m))(3.0),
     "linear-vmap": lambda m: m.api.vmap(u1(lambda b: _linear(m, True)(m.np.asarray(A), b)))(m.np.stack([m.np.asarray(RHS)] * 3)),
 }  # fmt: skip
 

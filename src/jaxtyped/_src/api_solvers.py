@@ -126,22 +126,33 @@ def _solution_only(closed: ClosedJaxpr, n: int) -> Jaxpr:
 @dataclass(frozen=True, slots=True)
 class LinearSolve(Primitive):
     """The solution of a linear system as a function of its right-hand side
-    (linear in it): ``solve_jaxpr`` applied to ``nsolve`` solver consts and
-    the right-hand side; the operands are the solver consts, the
-    ``ntranspose`` consts of ``transpose_jaxpr`` (the transposed system's
-    solver), then the right-hand side. Its transpose solves the transposed
-    system (JAX's ``custom_linear_solve`` primitive, for the tangent)."""
+    (linear in it): JAX's ``custom_linear_solve`` primitive.
+
+    Operands: the ``nmatvec`` consts of ``matvec_jaxpr`` (the operator,
+    ``consts, x -> A x``), the ``nsolve`` consts of ``solve_jaxpr``
+    (``consts, b -> x``), the ``ntranspose`` consts of ``transpose_jaxpr``
+    (the transposed system's solver), then the right-hand side. With
+    ``transposed``, the system is the transpose of ``matvec`` (its
+    operator is ``matvec``'s linear transpose). Derivatives flow through
+    the right-hand side and the operator's consts (``dx = S (db - dA x)``),
+    not through the solvers' consts, as in JAX; the transpose solves the
+    transposed system.
+    """
 
     name: ClassVar[str] = "custom_linear_solve"
     memoize_abstract_eval: ClassVar[bool] = False
+    matvec_jaxpr: Jaxpr
     solve_jaxpr: Jaxpr
     transpose_jaxpr: Jaxpr | None
+    nmatvec: int
     nsolve: int
     ntranspose: int
+    transposed: bool = False
+    symmetric: bool = False  # the operator is its own transpose (as the user promised)
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
-        rhs = avals[self.nsolve + self.ntranspose :]
+        rhs = avals[self.nmatvec + self.nsolve + self.ntranspose :]
         expected = self.solve_jaxpr.in_avals[self.nsolve :]
         if tuple((a.shape, a.dtype) for a in rhs) != tuple((a.shape, a.dtype) for a in expected):
             raise JaxtypedTypeError(
@@ -150,9 +161,25 @@ class LinearSolve(Primitive):
             )
         return self.solve_jaxpr.out_avals
 
-    def _split(self, args: Sequence[T]) -> tuple[list[T], list[T], list[T]]:
-        ns, nt = self.nsolve, self.ntranspose
-        return list(args[:ns]), list(args[ns : ns + nt]), list(args[ns + nt :])
+    def _split(self, args: Sequence[T]) -> tuple[list[T], list[T], list[T], list[T]]:
+        nm, ns, nt = self.nmatvec, self.nsolve, self.ntranspose
+        return list(args[:nm]), list(args[nm : nm + ns]), list(args[nm + ns : nm + ns + nt]), list(args[nm + ns + nt :])
+
+    def operator(self, consts: Sequence[Array]) -> Callable[[Sequence[Array]], list[Array]]:
+        """The system's operator on flat values (``matvec`` or its transpose)."""
+
+        def matvec(x: Sequence[Array]) -> list[Array]:
+            return list(eval_jaxpr(self.matvec_jaxpr, (), *consts, *x))
+
+        if not self.transposed:
+            return matvec
+
+        def vecmat(y: Sequence[Array]) -> list[Array]:
+            like = [zeros(a) for a in self.matvec_jaxpr.in_avals[self.nmatvec :]]
+            _, pullback = vjp(lambda *x: tuple(matvec(x)), *like)
+            return [instantiate(c) for c in cast(tuple[Tangent, ...], pullback(tuple(y)))]
+
+        return vecmat
 
     @override
     def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
@@ -160,38 +187,48 @@ class LinearSolve(Primitive):
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
-        consts, _, rhs = self._split(args)
+        _, consts, _, rhs = self._split(args)
         return lower_jaxpr_inline(ctx, self.solve_jaxpr, (), [*consts, *rhs])
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        # Linear in the right-hand side; the solvers' consts carry no derivative (as in JAX).
         outs = bind(self, *primals)
-        s_consts, t_consts, _ = self._split(primals)
-        _, _, drhs = self._split(tangents)
-        if all(isinstance(t, Zero) for t in drhs):
+        m_consts, _, _, _ = self._split(primals)
+        dm, _, _, drhs = self._split(tangents)
+        if all(isinstance(t, Zero) for t in (*dm, *drhs)):
             return outs, tuple(Zero(o.aval.to_tangent_aval()) for o in outs)
-        return outs, bind(self, *s_consts, *t_consts, *(instantiate(t) for t in drhs))
+        right = [instantiate(t) for t in drhs]
+        if any(not isinstance(t, Zero) for t in dm):
+            # The operator's own change, (dA) x, moves to the right-hand side.
+            _, moved = jvp(
+                lambda *c: tuple(self.operator(c)(outs)), tuple(m_consts), tuple(instantiate(t) for t in dm)
+            )
+            right = [sub(r, d) for r, d in zip(right, moved)]
+        known = primals[: self.nmatvec + self.nsolve + self.ntranspose]
+        return outs, bind(self, *known, *right)
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
-        s_consts, t_consts, _ = self._split(args)
+        m_consts, s_consts, t_consts, _ = self._split(args)
         if self.transpose_jaxpr is None:
             raise JaxtypedTypeError(
                 "lax.custom_linear_solve: reverse-mode differentiation needs transpose_solve (or symmetric=True)"
             )
-        if any(isinstance(c, UndefinedPrimal) for c in (*s_consts, *t_consts)):
-            raise JaxtypedTypeError("custom_linear_solve: the solvers' consts cannot be linear")
-        swapped = LinearSolve(self.transpose_jaxpr, self.solve_jaxpr, self.ntranspose, self.nsolve)
-        known = cast(list[Array], [*t_consts, *s_consts])
+        if any(isinstance(c, UndefinedPrimal) for c in (*m_consts, *s_consts, *t_consts)):
+            raise JaxtypedTypeError("custom_linear_solve: the operator's and solvers' consts cannot be linear")
+        swapped = LinearSolve(
+            self.matvec_jaxpr, self.transpose_jaxpr, self.solve_jaxpr, self.nmatvec, self.ntranspose, self.nsolve,
+            self.transposed if self.symmetric else not self.transposed, self.symmetric,
+        )
+        known = cast(list[Array], [*m_consts, *t_consts, *s_consts])
         back = bind(swapped, *known, *(instantiate(c) for c in cts))
-        return (*(None,) * (self.nsolve + self.ntranspose), *back)
+        return (*(None,) * (self.nmatvec + self.nsolve + self.ntranspose), *back)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        s_consts, t_consts, rhs = self._split(args)
-        s_dims, t_dims, _ = self._split(dims)
-        rhs = [bdim_to_front(r, d, axis.size) for r, d in zip(rhs, self._split(dims)[2])]
+        m_consts, s_consts, t_consts, rhs = self._split(args)
+        m_dims, s_dims, t_dims, r_dims = self._split(dims)
+        rhs = [bdim_to_front(r, d, axis.size) for r, d in zip(rhs, r_dims)]
         rhs_avals = tuple(r.aval for r in rhs)
         n_out = len(self.solve_jaxpr.outvars)
 
@@ -202,13 +239,17 @@ class LinearSolve(Primitive):
             )
             return consts_as_invars(closed.jaxpr), closed.consts
 
+        new_matvec, extra_m = batched(self.matvec_jaxpr, m_consts, m_dims)
         new_solve, extra_s = batched(self.solve_jaxpr, s_consts, s_dims)
         new_transpose: Jaxpr | None = None
         extra_t: tuple[Array, ...] = ()
         if self.transpose_jaxpr is not None:
             new_transpose, extra_t = batched(self.transpose_jaxpr, t_consts, t_dims)
-        prim = LinearSolve(new_solve, new_transpose, len(extra_s) + len(s_consts), len(extra_t) + len(t_consts))
-        outs = bind(prim, *extra_s, *s_consts, *extra_t, *t_consts, *rhs)
+        prim = LinearSolve(
+            new_matvec, new_solve, new_transpose, len(extra_m) + len(m_consts), len(extra_s) + len(s_consts),
+            len(extra_t) + len(t_consts), self.transposed, self.symmetric,
+        )
+        outs = bind(prim, *extra_m, *m_consts, *extra_s, *s_consts, *extra_t, *t_consts, *rhs)
         return outs, (0,) * len(outs)
 
 
@@ -333,7 +374,8 @@ def custom_linear_solve(
     nt = len(t_consts)
 
     solve_prim = LinearSolve(
-        _solution_only(s_closed, n), None if t_closed is None else _solution_only(t_closed, n), ns, nt
+        consts_as_invars(mv_closed.jaxpr), _solution_only(s_closed, n),
+        None if t_closed is None else _solution_only(t_closed, n), nm, ns, nt, symmetric=symmetric,
     )
 
     def run(*args: Array) -> tuple[Array, ...]:
@@ -349,7 +391,7 @@ def custom_linear_solve(
             # (∂A/∂θ dθ) x, moved to the right-hand side.
             _, dax = jvp(lambda *c: _as_function(mv_closed, tree, c)(x), tuple(consts), tuple(dconsts))
             right = [sub(d, cast(Array, r)) for d, r in zip(db, tree_flatten(dax)[0])]
-        dx = bind(solve_prim, *primals[nm : nm + ns + nt], *right)
+        dx = bind(solve_prim, *primals[: nm + ns + nt], *right)
         return outs, (*dx, *_tangent_zeros(outs[n:]))
 
     solved = custom_jvp(run)
