@@ -64,6 +64,8 @@ def _cases() -> list[Case]:
         Case("dtypes-float16-add", _op("add", (DUP,), np.ones((6, 5), np.float16), X.astype(np.float16))),
         Case("dtypes-bfloat16-max", _op("max", (DUP,), 1.0, X.astype(jnp.bfloat16))),
         Case("dtypes-int8-index", _op("add", (np.array([1, -1, 1], np.int8),), 1.0)),
+        Case("dtypes-complex-max", _op("max", (DUP,), (V + 1j * V[::-1]).astype(np.complex64), (X + 0j).astype(np.complex64))),
+        Case("dtypes-complex-min", _op("min", (DUP,), (V - 1j * V).astype(np.complex64), (X + 1j).astype(np.complex64))),
         Case("broadcast-row", _op("set", (np.array([[0], [2]]), np.array([1, 3])), np.array([5.0, 6.0], np.float32))),
         Case("broadcast-bad", _op("set", (np.array([0, 1]),), np.ones((3, 5), np.float32))),
         Case("mask", lambda L: L.asarray(X).at[X > 3].set(0.0)),
@@ -102,6 +104,18 @@ def test_jit_matches_jax(op: str) -> None:
     ours = jt.jit(f)(jnp.asarray(X), jnp.asarray(DUP), jnp.asarray(V))
     theirs = jax.jit(f)(X, DUP, V)
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_complex_min_max_under_jit_order_lexicographically_like_jax(op: str) -> None:
+    x = (X + 1j * X[::-1]).astype(np.complex64)
+    v = (V + 1j * V[::-1]).astype(np.complex64)
+    v[1] = x[0] + 0.5j  # a tie in the real part
+
+    def f(x: Any, v: Any) -> Any:
+        return getattr(x.at[DUP], op)(v)
+
+    assert_same(jt.jit(f)(jnp.asarray(x), jnp.asarray(v)), jax.jit(f)(x, v))
 
 
 def test_apply_under_jit_and_vmap_applies_once_per_index_like_jax() -> None:

@@ -1053,6 +1053,20 @@ class ScatterExtremal(ScatterBase):
         return (out,), (bind1(add_prim, g_x, idx, tangent_updates),)
 
 
+def _lower_extremum(ctx: LoweringContext, current: HloValue, update: HloValue, op: str, update_wins: str) -> HloValue:
+    """A scatter-min/max region body. XLA's minimum/maximum have no complex
+    form: complex numbers are ordered lexicographically (real part, then
+    imaginary part), as NumPy and JAX order them."""
+    aval = current.aval
+    if not dtypes.is_complex(aval.dtype):
+        return ctx.op1(op, (current, update), aval)
+    part = ShapedArray(aval.shape, np.finfo(aval.dtype).dtype)
+    cr, ur = (ctx.op1("stablehlo.real", (v,), part) for v in (current, update))
+    ci, ui = (ctx.op1("stablehlo.imag", (v,), part) for v in (current, update))
+    wins = ctx.select(ctx.compare(ur, cr, "EQ"), ctx.compare(ui, ci, update_wins), ctx.compare(ur, cr, update_wins))
+    return ctx.select(wins, update, current)
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class ScatterMin(ScatterExtremal):
@@ -1066,7 +1080,7 @@ class ScatterMin(ScatterExtremal):
 
     @override
     def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
-        return ctx.op1("stablehlo.minimum", (current, update), current.aval)
+        return _lower_extremum(ctx, current, update, "stablehlo.minimum", "LT")
 
 
 @final
@@ -1082,7 +1096,7 @@ class ScatterMax(ScatterExtremal):
 
     @override
     def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
-        return ctx.op1("stablehlo.maximum", (current, update), current.aval)
+        return _lower_extremum(ctx, current, update, "stablehlo.maximum", "GT")
 
 
 _SCATTERS: dict[str, type[ScatterBase]] = {
