@@ -147,22 +147,17 @@ def _softmax_impl(x: Array, axis: Axis, where: ArrayLike | None) -> Array:
 def _softmax_jvp(axis: Axis, where: ArrayLike | None, primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
     (x,), (dx,) = primals, tangents
     y = _softmax_core(x, axis, where)
-    projected = jr.sum(la.mul(y, dx), axis, where=where, keepdims=True)
+    projected = jr.sum(ju.multiply(y, dx), axis, where=where, keepdims=True)
     return y, ju.multiply(y, ju.subtract(dx, projected))
-
-
-def _softmax_core_fun(x: Array, axis: Axis, where: ArrayLike | None) -> Array:
-    return _softmax_impl(x, axis, where)
 
 
 # softmax's own derivative (JAX's): y * (dx - sum(y * dx)), which stays
 # finite where differentiating the composition would meet inf - inf.
-_softmax_core = custom_jvp(_softmax_core_fun, nondiff_argnums=(1, 2))
+_softmax_core = custom_jvp(_softmax_impl, nondiff_argnums=(1, 2))
 _softmax_core.defjvp(_softmax_jvp)
 
 
 def _float_operand(name: str, x: ArrayLike) -> Array:
-    asarray_operand(name, x)
     (arr,) = promote_args_inexact(name, x)
     return arr
 
