@@ -81,7 +81,6 @@ from jaxtyped._src.numpy.manipulation import (
     column_stack,
     concat,
     copy,
-    cross,
     delete,
     diag,
     diagflat,
@@ -94,12 +93,9 @@ from jaxtyped._src.numpy.manipulation import (
     hsplit,
     hstack,
     insert,
-    kron,
     matrix_transpose,
-    matvec,
     meshgrid,
     packbits,
-    pad,
     permute_dims,
     repeat,
     resize,
@@ -114,11 +110,17 @@ from jaxtyped._src.numpy.manipulation import (
     triu,
     unpackbits,
     unstack,
+    vsplit,
+    vstack,
+)
+from jaxtyped._src.numpy.padding import pad
+from jaxtyped._src.numpy.vector_products import (
+    cross,
+    kron,
+    matvec,
     vander,
     vecdot,
     vecmat,
-    vsplit,
-    vstack,
 )
 from jaxtyped._src.numpy.reductions import all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum
 from jaxtyped._src.numpy.shape_ops import (

@@ -1,17 +1,18 @@
 """Array manipulation for ``jaxtyped.numpy`` (layer L5): tiling and
-repeating, padding, splitting, flipping and rolling, triangles and
-diagonals, stacking, broadcasting helpers, insertion and deletion, and the
-small products (``kron``, ``cross``, ``vecdot``, ...).
+repeating, splitting, flipping and rolling, triangles and diagonals,
+stacking, broadcasting helpers, insertion and deletion, applying functions
+along axes, and bit packing (``pad`` is in ``padding.py``, the small
+products in ``vector_products.py``).
 
-Everything here is a composition of lax primitives (slices, pads,
-concatenations, gathers, selects), so jit, vmap and the derivatives come
-from theirs. Static arguments (repeat counts, pad widths, split points)
-must be concrete, as in JAX.
+Everything here is a composition of lax primitives (slices, concatenations,
+gathers, selects), so jit, vmap and the derivatives come from theirs.
+Static arguments (repeat counts, split points, indices) must be concrete,
+as in JAX.
 """
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, overload
+from typing import Any, overload
 
 import numpy as np
 
@@ -30,13 +31,13 @@ from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.elementwise_base import convert_to
-from jaxtyped._src.lax.gather import GatherDimensionNumbers, gather
-from jaxtyped._src.lax.slicing import dynamic_slice_in_dim, slice_in_dim
+from jaxtyped._src.lax.slicing import dynamic_slice_in_dim
 from jaxtyped._src.lax.slicing import slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import array, asarray, check_allocation, check_eager_size
+from jaxtyped._src.numpy.manipulation_util import along, concrete_host, int_host, take_indices, take_static, zeros_of
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
     broadcast_to_shape,
@@ -44,79 +45,18 @@ from jaxtyped._src.numpy.promotion import (
     promote_dtypes,
 )
 from jaxtyped._src.numpy.promotion import broadcast_shapes as _broadcast_shapes
-from jaxtyped._src.numpy.shape_ops import concatenate, matmul, moveaxis, ravel, reshape, swapaxes, transpose
-from jaxtyped._src.numpy.statistics import median
+from jaxtyped._src.numpy.shape_ops import concatenate, moveaxis, ravel, reshape, swapaxes, transpose
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, index_arg, is_list_or_tuple, prod
 
 __all__ = [
-    "tile", "repeat", "pad", "split", "array_split", "hsplit", "vsplit", "dsplit", "flip",
+    "tile", "repeat", "split", "array_split", "hsplit", "vsplit", "dsplit", "flip",
     "fliplr", "flipud", "roll", "rot90", "rollaxis", "permute_dims", "matrix_transpose", "tril",
     "triu", "diag", "diagonal", "diagflat", "trace", "vstack", "hstack", "dstack", "column_stack",
     "block", "append", "concat", "unstack", "atleast_1d", "atleast_2d", "atleast_3d", "meshgrid",
     "broadcast_arrays", "broadcast_shapes", "copy", "delete", "insert", "resize", "trim_zeros",
-    "apply_along_axis", "apply_over_axes", "astype", "kron", "cross", "matvec", "vecmat", "vecdot",
-    "packbits", "unpackbits", "vander", "PadMode", "PadWidth",
+    "apply_along_axis", "apply_over_axes", "astype", "packbits", "unpackbits",
 ]  # fmt: skip
 
-# pad_width (and stat_length): one int, one (before, after) pair, or a pair per axis.
-PadWidth = int | Sequence[int] | Sequence[Sequence[int]] | ArrayLike
-
-PadMode = Literal[
-    "constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",
-    "symmetric", "wrap", "empty",
-]  # fmt: skip
-
-
-# === helpers ===
-
-
-def _concrete_host(name: str, what: str, value: object) -> np.ndarray[Any, np.dtype[Any]]:
-    """A static argument (counts, indices, widths) as a NumPy array; a
-    traced array raises the concretization error JAX raises."""
-    if isinstance(value, Array):
-        if not isinstance(value, ArrayImpl):
-            raise ConcretizationTypeError(
-                f"jnp.{name}: {what} must be concrete (a static value), got a traced array {value.aval.str_short()}"
-            )
-        return np.asarray(value)
-    return np.asarray(value)
-
-
-def _int_host(name: str, what: str, value: object) -> np.ndarray[Any, np.dtype[Any]]:
-    host = _concrete_host(name, what, value)
-    if host.dtype.kind not in "iub" and host.size:
-        raise JaxtypedTypeError(f"jnp.{name}: {what} must be integers, got {value!r}")
-    return host.astype(np.int64)
-
-
-def _along(x: Array, axis: int, start: int, stop: int, step: int = 1) -> Array:
-    return slice_in_dim(x, start, stop, step, axis)
-
-
-def _take_static(x: Array, indices: Sequence[int] | np.ndarray[Any, np.dtype[Any]], axis: int) -> Array:
-    """``x`` indexed along ``axis`` by known indices (a gather, whose
-    transpose is a scatter-add)."""
-    idx = np.asarray(indices, dtype=np.int32).reshape(-1, 1)
-    return _take_indices(x, asarray(idx), axis)
-
-
-def _take_indices(x: Array, idx: Array, axis: int) -> Array:
-    """``x`` indexed along ``axis`` by an int32 array of shape ``(m, 1)``."""
-    dnums = GatherDimensionNumbers(
-        offset_dims=tuple(i for i in range(x.ndim) if i != axis), collapsed_slice_dims=(axis,), start_index_map=(axis,)
-    )
-    sizes = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
-    return gather(x, idx, dnums, sizes, mode="clip")
-
-
-def _zeros_of(x: Array) -> Array:
-    return ls.full_like_aval(x.aval, 0)
-
-
-def _repeat_slice(piece: Array, axis: int, count: int) -> Array:
-    """A size-1 slice along ``axis`` repeated ``count`` times."""
-    shape = tuple(count if i == axis else d for i, d in enumerate(piece.shape))
-    return ls.broadcast_in_dim(ls.squeeze(piece, (axis,)), shape, tuple(i for i in range(piece.ndim) if i != axis))
 
 
 # === tile, repeat ===
@@ -155,7 +95,7 @@ def repeat(
     n = x.shape[ax]
     total = None if total_repeat_length is None else index_arg(total_repeat_length, "jnp.repeat: total_repeat_length")
     if not isinstance(repeats, Array) or isinstance(repeats, ArrayImpl):
-        counts = _int_host("repeat", "repeats", repeats)
+        counts = int_host("repeat", "repeats", repeats)
         if counts.ndim > 1 or (counts.ndim == 1 and counts.size not in (1, n)):
             raise JaxtypedValueError(
                 f"jnp.repeat: repeats must be a scalar or have one entry per element along axis {ax} ({n}), "
@@ -177,7 +117,7 @@ def repeat(
             index = index[:total] if index.size >= total else np.concatenate(
                 [index, np.full(total - index.size, index[-1] if index.size else 0)]
             )
-        return _take_static(x, index, ax)
+        return take_static(x, index, ax)
     if total is None:
         raise ConcretizationTypeError(
             "jnp.repeat: with traced repeats, total_repeat_length must be given (the result's size must be static)"
@@ -196,210 +136,7 @@ def _repeat_traced(x: Array, repeats: Array, ax: int, total: int) -> Array:
     positions = ls.broadcasted_iota(np.dtype(np.int32), (total, n), 0)
     source = red.sum(lcmp.le(ls.broadcast_in_dim(cumulative, (total, n), (1,)), positions), axis=1, dtype=np.int32)
     source = la.min(source, scalar_like(builtins.max(n - 1, 0), np.dtype(np.int32), "jnp.repeat", weak_type=False))
-    return _take_indices(x, ls.reshape(source, (total, 1)), ax)
-
-
-# === pad ===
-
-
-def _pairs(name: str, what: str, value: object, ndim: int, host: np.ndarray[Any, np.dtype[Any]] | None = None) -> list[tuple[Any, Any]]:
-    """A per-axis ``(before, after)`` argument (``pad_width``, ``stat_length``,
-    ``constant_values``, ``end_values``) broadcast to ``ndim`` pairs."""
-    values = host if host is not None else np.asarray(value)
-    try:
-        pairs = np.broadcast_to(values, (ndim, 2)) if values.ndim <= 2 else None
-    except ValueError:
-        pairs = None
-    if pairs is None:
-        raise JaxtypedValueError(f"jnp.{name}: {what} {value!r} does not broadcast to ({ndim}, 2)")
-    return [(pairs[i, 0].item(), pairs[i, 1].item()) for i in range(ndim)]
-
-
-def _pad_constant(x: Array, widths: list[tuple[int, int]], constant_values: object) -> Array:
-    if isinstance(constant_values, Array) and constant_values.ndim == 0:
-        value = convert_to(constant_values, x.dtype, weak_type=x.weak_type)
-        return ls.pad(x, value, [(b, a, 0) for b, a in widths])
-    values = _pairs("pad", "constant_values", constant_values, x.ndim, _concrete_host("pad", "constant_values", constant_values))
-    for axis, ((before, after), (c_before, c_after)) in enumerate(zip(widths, values)):
-        for count, fill, at_end in ((before, c_before, False), (after, c_after, True)):
-            if count:
-                config = [(0, 0, 0)] * x.ndim
-                config[axis] = (0, count, 0) if at_end else (count, 0, 0)
-                x = ls.pad(x, convert_to(asarray(fill), x.dtype, weak_type=x.weak_type), config)
-    return x
-
-
-def _pad_edge(x: Array, axis: int, before: int, after: int) -> Array:
-    n = x.shape[axis]
-    parts = [_repeat_slice(_along(x, axis, 0, 1), axis, before), x, _repeat_slice(_along(x, axis, n - 1, n), axis, after)]
-    return ls.concatenate(parts, axis)
-
-
-def _pad_wrap(x: Array, axis: int, before: int, after: int) -> Array:
-    n = x.shape[axis]
-    left, right = -(-before // n), -(-after // n)
-    periodic = ls.concatenate([x] * (left + 1 + right), axis)
-    return _along(periodic, axis, left * n - before, left * n + n + after)
-
-
-def _pad_reflect(x: Array, axis: int, before: int, after: int, symmetric: bool, odd: bool) -> Array:
-    """Reflect (edge not repeated) or mirror (edge repeated) repeatedly, as
-    NumPy does when the pad is wider than the axis; ``odd`` reflects values
-    through the edge value too."""
-    n = x.shape[axis]
-    skip = 0 if symmetric or n == 1 else 1
-    for at_end, remaining in ((False, before), (True, after)):
-        edge = _along(x, axis, x.shape[axis] - 1, x.shape[axis]) if at_end else _along(x, axis, 0, 1)
-        while remaining > 0:
-            size = x.shape[axis]
-            chunk = builtins.min(remaining, n - skip)
-            remaining -= chunk
-            if at_end:
-                piece = _along(x, axis, size - chunk - skip, size - skip)
-            else:
-                piece = _along(x, axis, skip, skip + chunk)
-            piece = ls.rev(piece, (axis,))
-            if odd:
-                piece = uf.subtract(uf.multiply(2, edge), piece)
-                if n > 1:
-                    edge = _along(piece, axis, chunk - 1, chunk) if at_end else _along(piece, axis, 0, 1)
-            x = ls.concatenate([x, piece] if at_end else [piece, x], axis)
-    return x
-
-
-def _pad_linear_ramp(x: Array, axis: int, before: int, after: int, ends: tuple[Any, Any]) -> Array:
-    n = x.shape[axis]
-    parts: list[Array] = []
-    for count, edge_at, end, at_end in ((before, 0, ends[0], False), (after, n - 1, ends[1], True)):
-        if not count:
-            parts.append(x) if at_end else None
-            continue
-        edge = _along(x, axis, edge_at, edge_at + 1)
-        compute = dtypes.canonicalize_dtype(np.dtype(np.float64)) if not dtypes.is_inexact(x.dtype) else x.dtype
-        edge_f = convert_to(edge, compute, weak_type=False)
-        end_f = convert_to(asarray(end), compute, weak_type=False)
-        shape = tuple(count if i == axis else d for i, d in enumerate(x.shape))
-        steps = ls.broadcasted_iota(compute, shape, axis)
-        if at_end:
-            steps = ls.rev(steps, (axis,))
-        fraction = la.div(steps, scalar_like(count, compute, "jnp.pad"))
-        ramp = uf.add(end_f, uf.multiply(uf.subtract(edge_f, end_f), fraction))
-        if dtypes.is_integer(x.dtype):
-            ramp = la.floor(ramp)  # JAX rounds integer ramps down
-        ramp = convert_to(ramp, x.dtype, weak_type=x.weak_type)
-        if at_end:
-            parts.extend([x, ramp])
-        else:
-            parts.append(ramp)
-    return ls.concatenate(parts, axis) if len(parts) > 1 else x
-
-
-def _pad_stat(x: Array, axis: int, before: int, after: int, mode: str, lengths: tuple[Any, Any]) -> Array:
-    n = x.shape[axis]
-    parts: list[Array] = []
-    for count, length, at_end in ((before, lengths[0], False), (after, lengths[1], True)):
-        if count:
-            if length is not None and int(length) == 0:
-                raise JaxtypedValueError("jnp.pad: stat_length of 0 yields no value for padding")
-            k = n if length is None else builtins.min(int(length), n)
-            region = _along(x, axis, n - k, n) if at_end else _along(x, axis, 0, k)
-            stat = _statistic(region, axis, mode)
-            piece = _repeat_slice(stat, axis, count)
-            parts.append(piece)
-        if not at_end:
-            parts.append(x)
-    return ls.concatenate(parts, axis) if len(parts) > 1 else x
-
-
-def _statistic(region: Array, axis: int, mode: str) -> Array:
-    if mode == "maximum":
-        return red.max(region, axis=axis, keepdims=True)
-    if mode == "minimum":
-        return red.min(region, axis=axis, keepdims=True)
-    if mode == "mean":
-        value = red.mean(region, axis=axis, keepdims=True)
-    else:
-        # jnp.median sorts, so ties share the gradient as JAX's do.
-        value = median(region, axis=axis, keepdims=True)
-    if dtypes.is_integer(region.dtype):
-        value = uf.round(value)
-    return convert_to(value, region.dtype, weak_type=region.weak_type)
-
-
-def pad(
-    array: ArrayLike,
-    pad_width: PadWidth,
-    mode: PadMode | Callable[..., object] = "constant",
-    **kwargs: object,
-) -> Array:
-    """Pad ``array`` (NumPy's ``pad``): ``pad_width`` is an int, a
-    ``(before, after)`` pair, or one pair per axis; every NumPy mode
-    (``constant_values``, ``end_values``, ``stat_length``, ``reflect_type``)."""
-    x = asarray_operand("pad", array)
-    widths_host = _int_host("pad", "pad_width", pad_width)
-    widths = [(int(b), int(a)) for b, a in _pairs("pad", "pad_width", pad_width, x.ndim, widths_host)]
-    if builtins.any(b < 0 or a < 0 for b, a in widths):
-        raise JaxtypedValueError(f"jnp.pad: index can't contain negative values, got pad_width={pad_width!r}")
-    if callable(mode):
-        return _pad_callable(x, widths, mode, kwargs)
-    allowed: dict[str, set[str]] = {
-        "constant": {"constant_values"}, "empty": set(), "edge": set(), "wrap": set(),
-        "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}, "linear_ramp": {"end_values"},
-        "maximum": {"stat_length"}, "minimum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"},
-    }  # fmt: skip
-    if mode not in allowed:
-        raise NotImplementedError(f"jnp.pad: mode {mode!r} is not implemented")
-    unexpected = set(kwargs) - allowed[mode]
-    if unexpected:
-        raise JaxtypedValueError(f"jnp.pad: unsupported keyword arguments for mode {mode!r}: {sorted(unexpected)}")
-    if mode in ("constant", "empty"):
-        return _pad_constant(x, widths, kwargs.get("constant_values", 0))
-    if builtins.any((b or a) and x.shape[i] == 0 for i, (b, a) in enumerate(widths)):
-        raise JaxtypedValueError(f"jnp.pad: cannot apply mode {mode!r} to an empty axis of {x.aval.str_short()}")
-    reflect_type = kwargs.get("reflect_type", "even")
-    if reflect_type not in ("even", "odd"):
-        raise JaxtypedValueError(f"jnp.pad: reflect_type must be 'even' or 'odd', got {reflect_type!r}")
-    ends = _pairs("pad", "end_values", kwargs.get("end_values", 0), x.ndim) if mode == "linear_ramp" else []
-    stat = kwargs.get("stat_length")
-    lengths = _pairs("pad", "stat_length", stat if stat is not None else -1, x.ndim) if mode in ("maximum", "minimum", "mean", "median") else []
-    for axis, (before, after) in enumerate(widths):
-        if not (before or after):
-            continue
-        if mode == "edge":
-            x = _pad_edge(x, axis, before, after)
-        elif mode == "wrap":
-            x = _pad_wrap(x, axis, before, after)
-        elif mode in ("reflect", "symmetric"):
-            x = _pad_reflect(x, axis, before, after, mode == "symmetric", reflect_type == "odd")
-        elif mode == "linear_ramp":
-            x = _pad_linear_ramp(x, axis, before, after, ends[axis])
-        else:
-            pair = tuple(None if v == -1 and stat is None else v for v in lengths[axis])
-            if stat is not None and builtins.any(v is not None and int(v) < 0 for v in pair):
-                raise JaxtypedValueError(f"jnp.pad: stat_length must be non-negative, got {stat!r}")
-            x = _pad_stat(x, axis, before, after, mode, (pair[0], pair[1]))
-    return x
-
-
-def _pad_callable(x: Array, widths: list[tuple[int, int]], fn: Callable[..., object], kwargs: dict[str, object]) -> Array:
-    """NumPy's function mode: ``fn(vector, (before, after), axis, kwargs)``
-    returns each padded 1-d vector, applied along every axis in turn."""
-    for axis, (before, after) in enumerate(widths):
-        padded = ls.pad(x, scalar_like(0, x.dtype, "jnp.pad", weak_type=False), [
-            (before, after, 0) if i == axis else (0, 0, 0) for i in range(x.ndim)
-        ])
-        moved = moveaxis(padded, axis, -1)
-        flat = ls.reshape(moved, (prod(moved.shape[:-1]), moved.shape[-1]))
-
-        def one(vector: Array, axis: int = axis, before: int = before, after: int = after) -> Array:
-            out = asarray(fn(vector, (before, after), axis, kwargs))
-            if out.shape != vector.shape:
-                raise JaxtypedValueError(f"jnp.pad: the padding function returned shape {out.shape}, expected {vector.shape}")
-            return convert_to(out, vector.dtype, weak_type=vector.weak_type)
-
-        rows = vmap(one)(flat) if flat.shape[0] else flat
-        x = moveaxis(ls.reshape(rows, moved.shape), -1, axis)
-    return x
+    return take_indices(x, ls.reshape(source, (total, 1)), ax)
 
 
 # === split ===
@@ -409,7 +146,7 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: object, axis: int, eq
     x = asarray_operand(name, ary)
     ax = canonicalize_axis(axis, x.ndim, where=f"jnp.{name} axis")
     n = x.shape[ax]
-    host = _concrete_host(name, "indices_or_sections", indices_or_sections)
+    host = concrete_host(name, "indices_or_sections", indices_or_sections)
     if host.ndim == 0:
         sections = index_arg(host.item(), f"jnp.{name}: indices_or_sections")
         if sections <= 0:
@@ -431,7 +168,7 @@ def _split(name: str, ary: ArrayLike, indices_or_sections: object, axis: int, eq
             raise JaxtypedValueError(
                 f"jnp.{name}: split points {host.tolist()} along an axis of size {n} give negative sizes {sizes}"
             )
-    return [_along(x, ax, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+    return [along(x, ax, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
 
 
 def split(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike, axis: int = 0) -> list[Array]:
@@ -501,7 +238,7 @@ def _roll_axis(x: Array, shift: object, axis: int) -> Array:
     k = index_arg(np.asarray(shift).item() if isinstance(shift, (Array, np.ndarray, np.generic)) else shift, "jnp.roll: shift") % n
     if k == 0:
         return x
-    return ls.concatenate([_along(x, axis, n - k, n), _along(x, axis, 0, n - k)], axis)
+    return ls.concatenate([along(x, axis, n - k, n), along(x, axis, 0, n - k)], axis)
 
 
 def roll(a: ArrayLike, shift: ArrayLike | Sequence[int], axis: int | Sequence[int] | None = None) -> Array:
@@ -517,7 +254,7 @@ def roll(a: ArrayLike, shift: ArrayLike | Sequence[int], axis: int | Sequence[in
             raise JaxtypedValueError("jnp.roll: shift must be a scalar or 1-d")
         shifts = [shift] if shift.ndim == 0 else [shift[i] for i in range(shift.shape[0])]
     else:
-        host = _int_host("roll", "shift", shift)
+        host = int_host("roll", "shift", shift)
         if host.ndim > 1:
             raise JaxtypedValueError(f"jnp.roll: shift must be a scalar or 1-d, got shape {host.shape}")
         shifts = [int(s) for s in host.ravel()] if host.ndim else [int(host)]
@@ -593,7 +330,7 @@ def _triangle(name: str, m: ArrayLike, k: int, lower: bool) -> Array:
     shifted = la.add(row, scalar_like(offset, int32, f"jnp.{name}", weak_type=False))
     mask = lcmp.le(col, shifted) if lower else lcmp.ge(col, shifted)
     mask = ls.broadcast_in_dim(mask, x.shape, (x.ndim - 2, x.ndim - 1))
-    return ls.select_n(mask, _zeros_of(x), x)
+    return ls.select_n(mask, zeros_of(x), x)
 
 
 def tril(m: ArrayLike, k: int = 0) -> Array:
@@ -729,7 +466,7 @@ def _as_sequence(name: str, tup: Sequence[ArrayLike] | Array) -> list[object]:
         x = asarray(tup)
         if x.ndim == 0:
             raise JaxtypedValueError(f"jnp.{name}: a 0-d array is not a sequence of arrays")
-        return [ls.squeeze(_along(x, 0, i, i + 1), (0,)) for i in range(x.shape[0])]
+        return [ls.squeeze(along(x, 0, i, i + 1), (0,)) for i in range(x.shape[0])]
     if not is_list_or_tuple(tup) or not tup:
         raise JaxtypedValueError(f"jnp.{name}: needs a non-empty sequence of arrays")
     return list(tup)
@@ -828,7 +565,7 @@ def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     if a.ndim == 0:
         raise JaxtypedValueError("jnp.unstack requires an input of rank at least 1")
     ax = canonicalize_axis(axis, a.ndim, where="jnp.unstack axis")
-    return tuple(ls.squeeze(_along(a, ax, i, i + 1), (ax,)) for i in range(a.shape[ax]))
+    return tuple(ls.squeeze(along(a, ax, i, i + 1), (ax,)) for i in range(a.shape[ax]))
 
 
 # === broadcasting, grids ===
@@ -897,7 +634,7 @@ def _positions(name: str, n: int, obj: object) -> np.ndarray[Any, np.dtype[Any]]
     if isinstance(obj, slice):
         return np.arange(n)[obj]
     check_arraylike(name, obj)  # lists are rejected, as in JAX
-    host = _concrete_host(name, "obj", obj)
+    host = concrete_host(name, "obj", obj)
     if host.dtype.kind == "b":
         if host.shape != (n,):
             raise JaxtypedValueError(f"jnp.{name}: a boolean obj must have shape ({n},), got {host.shape}")
@@ -921,7 +658,7 @@ def delete(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], axis: int | N
         # ValueError, as JAX's (NumPy's is an IndexError).
         raise JaxtypedValueError(f"jnp.delete: index {indices.tolist()} is out of bounds for axis {ax} with size {n}")
     keep = np.delete(np.arange(n), indices)
-    return _take_static(x, keep, ax) if keep.size != n else x
+    return take_static(x, keep, ax) if keep.size != n else x
 
 
 def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: ArrayLike, axis: int | None = None) -> Array:
@@ -963,7 +700,7 @@ def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: Array
     is_new[final] = True
     source[final] = n + np.arange(count)
     source[~is_new] = np.arange(n)
-    return _take_static(ls.concatenate([x, inserted], ax), source, ax)
+    return take_static(ls.concatenate([x, inserted], ax), source, ax)
 
 
 def resize(a: ArrayLike, new_shape: ShapeLike) -> Array:
@@ -976,7 +713,7 @@ def resize(a: ArrayLike, new_shape: ShapeLike) -> Array:
     if x.size == 0 or size == 0:
         return ls.full_like_aval(x.aval.update(shape=dims), 0)
     copies = -(-size // x.size)
-    return ls.reshape(_along(tile(x, copies), 0, 0, size), dims)
+    return ls.reshape(along(tile(x, copies), 0, 0, size), dims)
 
 
 def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: int | Sequence[int] | None = None) -> Array:
@@ -984,7 +721,7 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: int | Sequence[int] | No
     along ``axis`` (all axes by default: the bounding box of the nonzero
     elements); needs concrete values, as in JAX."""
     x = asarray_operand("trim_zeros", filt)
-    host = _concrete_host("trim_zeros", "filt", x) != 0
+    host = concrete_host("trim_zeros", "filt", x) != 0
     axes = range(x.ndim) if axis is None else canonicalize_axes(axis_tuple(axis, "jnp.trim_zeros axis"), x.ndim, where="jnp.trim_zeros axis")
     mode = trim.lower()
     for ax in axes:
@@ -995,7 +732,7 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: int | Sequence[int] | No
         else:
             start = int(nonzero[0]) if "f" in mode else 0
             stop = int(nonzero[-1]) + 1 if "b" in mode else x.shape[ax]
-        x = _along(x, ax, start, stop)
+        x = along(x, ax, start, stop)
     return x
 
 
@@ -1031,106 +768,6 @@ def apply_over_axes(func: Callable[[Array, int], object], a: ArrayLike, axes: Se
             raise JaxtypedValueError("jnp.apply_over_axes: function is not returning an array of the correct shape")
         x = result
     return x
-
-
-# === products ===
-
-
-def kron(a: ArrayLike, b: ArrayLike) -> Array:
-    """The Kronecker product: blocks ``a[i, j] * b``."""
-    x, y = promote_dtypes("kron", (a, b))
-    if dtypes.is_bool(x.dtype):
-        # TypeError, as JAX's (its product is lax.mul, which rejects booleans).
-        raise JaxtypedTypeError(f"jnp.kron: boolean arrays are not supported, got {x.aval.str_short()} and {y.aval.str_short()}")
-    ndim = builtins.max(x.ndim, y.ndim)
-    x = ls.reshape(x, (1,) * (ndim - x.ndim) + x.shape)
-    y = ls.reshape(y, (1,) * (ndim - y.ndim) + y.shape)
-    xs = ls.reshape(x, tuple(d for s in x.shape for d in (s, 1)))
-    ys = ls.reshape(y, tuple(d for s in y.shape for d in (1, s)))
-    product = uf.multiply(xs, ys)
-    return ls.reshape(product, tuple(p * q for p, q in zip(x.shape, y.shape)))
-
-
-def cross(
-    a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None
-) -> Array:
-    """The cross product of 2- or 3-vectors along ``axisa``/``axisb``
-    (``axis`` sets all three); 2-vectors give the z component only."""
-    x, y = promote_dtypes("cross", (a, b))
-    if axis is not None:
-        axisa = axisb = axisc = axis
-    x = moveaxis(x, canonicalize_axis(axisa, x.ndim, where="jnp.cross axisa") if x.ndim else 0, -1) if x.ndim else x
-    y = moveaxis(y, canonicalize_axis(axisb, y.ndim, where="jnp.cross axisb") if y.ndim else 0, -1) if y.ndim else y
-    if x.ndim == 0 or y.ndim == 0 or x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
-        raise JaxtypedValueError(
-            f"jnp.cross: incompatible dimensions for cross product (dimension must be 2 or 3), got {x.aval.str_short()} and {y.aval.str_short()}"
-        )
-
-    def part(v: Array, i: int) -> Array:
-        return ls.squeeze(_along(v, v.ndim - 1, i, i + 1), (v.ndim - 1,)) if i < v.shape[-1] else _zeros_of(ls.squeeze(_along(v, v.ndim - 1, 0, 1), (v.ndim - 1,)))
-
-    a0, a1, a2 = part(x, 0), part(x, 1), part(x, 2)
-    b0, b1, b2 = part(y, 0), part(y, 1), part(y, 2)
-    z = uf.subtract(uf.multiply(a0, b1), uf.multiply(a1, b0))
-    if x.shape[-1] == 2 and y.shape[-1] == 2:
-        return z
-    cx = uf.subtract(uf.multiply(a1, b2), uf.multiply(a2, b1))
-    cy = uf.subtract(uf.multiply(a2, b0), uf.multiply(a0, b2))
-    shape = _broadcast_shapes("jnp.cross", cx.shape, cy.shape, z.shape)
-    parts = [ls.expand_dims(broadcast_to_shape(c, shape), (len(shape),)) for c in (cx, cy, z)]
-    result = ls.concatenate(parts, len(shape))
-    result = convert_to(result, result.dtype, weak_type=False)  # three components are stacked: strong, as in JAX
-    return moveaxis(result, -1, canonicalize_axis(axisc, result.ndim, where="jnp.cross axisc"))
-
-
-def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """Matrix-vector products over broadcast batch axes: ``(..., m, n)`` by ``(..., n)``."""
-    a, b = promote_dtypes("matvec", (x1, x2))
-    if a.ndim < 2 or b.ndim < 1 or a.shape[-1] != b.shape[-1]:
-        raise JaxtypedValueError(
-            f"jnp.matvec: needs a matrix (..., m, n) and a vector (..., n), got {a.aval.str_short()} and {b.aval.str_short()}"
-        )
-    return ls.squeeze(matmul(a, ls.expand_dims(b, (b.ndim,))), (builtins.max(a.ndim, b.ndim + 1) - 1,))
-
-
-def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """Vector-matrix products ``conj(x1) @ x2`` over broadcast batch axes."""
-    a, b = promote_dtypes("vecmat", (x1, x2))
-    if a.ndim < 1 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
-        raise JaxtypedValueError(
-            f"jnp.vecmat: needs a vector (..., n) and a matrix (..., n, m), got {a.aval.str_short()} and {b.aval.str_short()}"
-        )
-    out = matmul(ls.expand_dims(uf.conjugate(a), (a.ndim - 1,)), b)
-    return ls.squeeze(out, (out.ndim - 2,))
-
-
-def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
-    """The dot product ``sum(conj(x1) * x2)`` along ``axis``, batch axes broadcast."""
-    a, b = promote_dtypes("vecdot", (x1, x2))
-    if a.ndim == 0 or b.ndim == 0:
-        raise JaxtypedValueError("jnp.vecdot: arguments must have at least one dimension")
-    a = moveaxis(a, canonicalize_axis(axis, a.ndim, where="jnp.vecdot axis"), -1)
-    b = moveaxis(b, canonicalize_axis(axis, b.ndim, where="jnp.vecdot axis"), -1)
-    if a.shape[-1] != b.shape[-1]:
-        raise JaxtypedValueError(f"jnp.vecdot: axes of length {a.shape[-1]} and {b.shape[-1]} differ")
-    out = matmul(ls.expand_dims(uf.conjugate(a), (a.ndim - 1,)), ls.expand_dims(b, (b.ndim,)))
-    return ls.squeeze(out, (out.ndim - 2, out.ndim - 1))
-
-
-def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:  # noqa: N803 - NumPy's name
-    """The Vandermonde matrix of the 1-d ``x``: columns are powers of ``x``
-    (decreasing by default)."""
-    v = asarray_operand("vander", x)
-    if v.ndim != 1:
-        raise JaxtypedValueError(f"jnp.vander: x must be a one-dimensional array, got {v.aval.str_short()}")
-    columns = v.shape[0] if N is None else index_arg(N, "jnp.vander: N")
-    if columns < 0:
-        raise JaxtypedValueError(f"jnp.vander: N must be nonnegative, got {columns}")
-    exponents = ls.broadcasted_iota(v.dtype, (columns,), 0)
-    if not increasing:
-        exponents = ls.rev(exponents, (0,))
-    powers = uf.power(ls.expand_dims(v, (1,)), ls.expand_dims(exponents, (0,)))
-    return convert_to(powers, powers.dtype, weak_type=False)
 
 
 # === bits ===
@@ -1189,7 +826,7 @@ def unpackbits(a: ArrayLike, axis: int | None = None, count: int | None = None, 
     if keep < 0:
         keep = builtins.max(total + keep, 0)
     if keep <= total:
-        return _along(merged, ax, 0, keep)
+        return along(merged, ax, 0, keep)
     config = [(0, keep - total, 0) if i == ax else (0, 0, 0) for i in range(merged.ndim)]
     return ls.pad(merged, scalar_like(0, uint8, "jnp.unpackbits", weak_type=False), config)
 
