@@ -318,3 +318,25 @@ def test_reduce_jaxpr_names_the_primitive() -> None:
     assert "reduce[" in text and "reduce_sum" not in text
     text = str(jt.make_jaxpr(monoid)(jnp.ones(3)))
     assert "reduce_sum" in text
+
+
+def test_lowerings_emit_the_stablehlo_ops() -> None:
+    import jaxtyped as jt
+
+    def program(x: jt.Array) -> tuple[jt.Array, ...]:
+        ints = jnp.arange(4, dtype=jnp.int32)
+        custom: jt.Array = jt.lax.reduce(x, 0.0, _sq, (0,))
+        return (
+            jt.lax.bitcast_convert_type(x, np.int32),
+            *jt.lax.optimization_barrier((x, x)),
+            custom,
+            jt.lax.mulhi(ints, ints),
+            jt.lax.reduce_xor(ints, (0,)),
+            jt.lax.reduce_and(ints, (0,)),
+            jt.lax.reduce_or(ints, (0,)),
+        )
+
+    text = jt.jit(program).lower(jnp.ones((2, 3))).as_text()
+    for op in ("stablehlo.bitcast_convert", "stablehlo.optimization_barrier", "reducer(", "chlo.mulhi",
+               "applies stablehlo.xor", "applies stablehlo.and", "applies stablehlo.or"):  # fmt: skip
+        assert op in text, op
