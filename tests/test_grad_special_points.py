@@ -79,6 +79,12 @@ BINARY_NUMPY = (
     "arctan2", "hypot", "logaddexp", "fmod", "remainder", "mod", "floor_divide",
 )  # fmt: skip
 
+# Kinks and saturation of jaxtyped.nn's functions (einsum family).
+NN_EDGES: dict[str, tuple[float, ...]] = {
+    "relu6": (6.0, 3.0), "hard_sigmoid": (3.0, -3.0), "hard_silu": (3.0, -3.0), "hard_swish": (3.0, -3.0),
+    "sparse_plus": (1.0, -1.0), "sparse_sigmoid": (1.0, -1.0), "log1mexp": (0.6931472, 100.0),
+}  # fmt: skip
+
 FUNCTIONS: list[Fn] = [
     *(Fn("numpy", name, extra_points=EDGES.get(name, ())) for name in UNARY_NUMPY),
     *(Fn("numpy", name, arity=2) for name in BINARY_NUMPY),
@@ -86,6 +92,38 @@ FUNCTIONS: list[Fn] = [
 
 # Public functions of the namespaces that are not differentiated here, and why.
 NOT_DIFFERENTIABLE: dict[str, str] = {}
+
+# einsum family: logaddexp2 (JAX's own derivative rule) and every
+# elementwise function of jaxtyped.nn here; the others (sinc, einsum, the
+# vector-valued nn functions) are differentiated against JAX in
+# tests/numpy/test_jnp_custom_derivatives.py, tests/numpy/test_jnp_einsum.py
+# and tests/nn/test_nn_functions.py.
+UNARY_NN = (
+    "relu", "relu6", "gelu", "silu", "swish", "sigmoid", "log_sigmoid", "softplus", "soft_sign",
+    "sparse_plus", "sparse_sigmoid", "elu", "selu", "celu", "leaky_relu", "hard_tanh", "hard_sigmoid",
+    "hard_silu", "hard_swish", "mish", "squareplus", "tanh", "identity", "log1mexp",
+)  # fmt: skip
+FUNCTIONS.extend([
+    Fn("numpy", "logaddexp2", arity=2),
+    Fn("nn", "gelu", kwargs={"approximate": False}),
+    *(Fn("nn", name, extra_points=NN_EDGES.get(name, ())) for name in UNARY_NN),
+])
+NOT_DIFFERENTIABLE.update({
+    "numpy.einsum": "a contraction, not elementwise: grads in tests/numpy/test_jnp_einsum.py",
+    "numpy.einsum_path": "returns a contraction path, not an array",
+    "numpy.sinc": (
+        "at 1e-30 the quotient rule's float32 y**-2 underflows (JAX's compiled slope is -inf, the true one ~0): "
+        "sinc's own rule is compared at 0, -0, +-inf and to order 4 in tests/numpy/test_jnp_custom_derivatives.py"
+    ),
+    "nn.glu": "splits an axis in two halves: grads in tests/nn/test_nn_functions.py",
+    "nn.softmax": "vector-valued: grads (where masks included) in tests/nn/test_nn_functions.py",
+    "nn.log_softmax": "vector-valued: grads (where masks included) in tests/nn/test_nn_functions.py",
+    "nn.logsumexp": "a reduction: grads (ties, -inf, where) in tests/nn/test_nn_functions.py",
+    "nn.logmeanexp": "a reduction: grads (where) in tests/nn/test_nn_functions.py",
+    "nn.standardize": "a normalisation over an axis: grads in tests/nn/test_nn_functions.py",
+    "nn.one_hot": "integer labels in, constant out",
+    "nn.dot_product_attention": "attention over (B, T, N, H) arrays: grads in tests/nn/test_nn_functions.py",
+})
 
 
 def _points(fn: Fn) -> tuple[np.ndarray[Any, Any], ...]:
@@ -141,7 +179,7 @@ def test_every_public_function_is_accounted_for() -> None:
     assert not listed & set(NOT_DIFFERENTIABLE), "a function is both differentiated and listed as not"
     assert {"numpy.logaddexp", "numpy.sin", "numpy.maximum"} <= listed  # the census cannot pass vacuously
     missing: list[str] = []
-    for namespace in ("numpy",):
+    for namespace in ("numpy", "nn"):
         for name in _public_functions(namespace):
             if f"{namespace}.{name}" not in listed and f"{namespace}.{name}" not in NOT_DIFFERENTIABLE:
                 missing.append(f"{namespace}.{name}")
