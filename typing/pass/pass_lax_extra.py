@@ -55,6 +55,14 @@ squares: Array = lax.reduce(x, 0.0, lambda acc, v: acc + v * v, (1,))
 best: tuple[Array, ...] = lax.reduce(
     (x, ints), (-np.inf, np.int32(0)), lambda a, b: (lax.max(a[0], b[0]), lax.max(a[1], b[1])), (1,)
 )
+
+
+def add_named(a: dict[str, Array], b: dict[str, Array]) -> dict[str, Array]:
+    return {"v": a["v"] + b["v"]}
+
+
+named = lax.reduce({"v": x}, {"v": 0.0}, add_named, (0,))
+assert isinstance(named, dict)
 assert all_bits.shape == (3,) and any_bits.shape == (2,) and int(parity) == 3 ^ 5 ^ 12 ^ 6 ^ 7 ^ 9
 assert total.shape == (3,) and squares.shape == (2,) and len(best) == 2
 

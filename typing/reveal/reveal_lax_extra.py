@@ -39,6 +39,8 @@ def check(x: Array, y: Array) -> None:
     assert_type(lax.reduce_xor(x, (0,)), Array)
     assert_type(lax.reduce(x, 0.0, lax.add, (0,)), Array)
     assert_type(lax.reduce((x, y), (0.0, 0.0), pairwise, (0,)), tuple[Array, ...])
+    assert_type(lax.reduce(x, 0.0, lambda a, b: a + b * b, (0,)), Array)
+    assert_type(lax.reduce((x, y), (0.0, 0.0), lambda a, b: (a[0] + b[0], a[1] * b[1]), (1,)), tuple[Array, ...])
     assert_type(lax.bitcast_convert_type(x, np.int32), Array)
     assert_type(lax.approx_max_k(x, 2), tuple[Array, Array])
     assert_type(lax.approx_min_k(x, 2, reduction_dimension=0), tuple[Array, Array])

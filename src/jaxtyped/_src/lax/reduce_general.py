@@ -15,7 +15,7 @@ combining the halves with the jvp of the computation (odd lengths padded
 with the initial values), so primal and tangent come from that tree.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast, final, overload
 
@@ -215,7 +215,10 @@ def reduce(
 ) -> tuple[Array, ...]: ...
 @overload
 def reduce(
-    operands: PyTree, init_values: PyTree, computation: Callable[..., PyTree], dimensions: Sequence[int]
+    operands: list[PyTree] | Mapping[str, PyTree],
+    init_values: list[PyTree] | Mapping[str, PyTree],
+    computation: Callable[..., PyTree],
+    dimensions: Sequence[int],
 ) -> PyTree: ...
 def reduce(
     operands: PyTree, init_values: PyTree, computation: Callable[..., PyTree], dimensions: Sequence[int]
