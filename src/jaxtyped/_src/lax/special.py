@@ -417,7 +417,7 @@ def _i0e_composition(x: Array) -> Array:
     coeff = full_like_aval(x.aval.strip_weak_type(), 1)
     asymptotic = coeff
     for k in range(1, 30):
-        coeff = la.mul(coeff, la.div(const_like(x, -(-((2 * k - 1) ** 2)) / (8.0 * k)), big))
+        coeff = la.mul(coeff, la.div(const_like(x, (2 * k - 1) ** 2 / (8.0 * k)), big))
         asymptotic = la.add(asymptotic, coeff)
     asymptotic = la.div(asymptotic, lt.sqrt(la.mul(big, 2 * math.pi)))
     value = _where(small, series, asymptotic)
