@@ -270,7 +270,6 @@ def test_dtype_of_python_types_is_the_canonical_default(x64: bool) -> None:
         (str, "is not supported"),
         ("datetime64[ns]", "datetime64[ns] is not supported"),
         ("V4", "V4 is not supported"),
-        ("int4", "int4 is not supported"),
         (np.floating, "cannot interpret <class 'numpy.floating'> as a dtype"),
         (np.dtype(">f4"), "byte order"),
         (HasDType(np.dtype(object)), "dtype object is not supported"),
@@ -280,6 +279,15 @@ def test_dtype_rejects_bad_specifiers(spec: dtypes.DTypeLike, message: str) -> N
     with pytest.raises(JaxtypedTypeError) as info:
         dtypes.dtype(spec)
     assert message in str(info.value)
+
+
+def test_narrow_ml_dtypes_are_accepted() -> None:
+    # math/statistics family: ml_dtypes' narrow types (int4, float8_*) are
+    # array dtypes, outside supported_dtypes() (see dtypes._NARROW_SUPPORTED).
+    for name in ("int4", "uint4", "float8_e4m3fn", "float8_e5m2"):
+        assert dtypes.dtype(name) == np.dtype(name)
+        assert dtypes.canonicalize_dtype(name) == np.dtype(name)
+        assert np.dtype(name) not in dtypes.supported_dtypes()
 
 
 @pytest.mark.parametrize("value", [3, 1.5, None, [("a", "f4")]])

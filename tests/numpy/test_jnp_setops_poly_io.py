@@ -307,3 +307,73 @@ def test_load_returns_a_jaxtyped_array_usable_under_jit() -> None:
 
 def _double(x: Any) -> Any:
     return x * 2
+
+
+# === ml_dtypes' narrow types ===
+
+NARROW_JIT = (
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3b11fnuz", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e3m4",
+    "float8_e4m3", "float8_e8m0fnu", "float4_e2m1fn", "int4", "uint4", "int2", "uint2",
+)  # fmt: skip
+NARROW_EAGER_ONLY = ("float6_e2m3fn", "float6_e3m2fn", "int1", "uint1")  # JAX's CPU backend cannot hold these
+
+
+def _narrow_program(L: Any, name: str) -> list[Any]:
+    dtype = getattr(L, name)
+    x = L.array([1, 0, 1], dtype=dtype)
+    return [x, x.astype(L.float32), L.asarray(host("float32", [1.0, 0.0])).astype(dtype), dtype(1), L.zeros(2, dtype)]
+
+
+@pytest.mark.parametrize("name", NARROW_JIT)
+def test_narrow_dtypes_are_creatable_convertible_and_printable_as_in_jax(name: str) -> None:
+    ours, theirs = _narrow_program(jnp, name), _narrow_program(jax_numpy, name)
+    assert_same(ours, theirs)
+    assert [repr(a) for a in ours] == [repr(a) for a in theirs]
+    assert np.dtype(getattr(jnp, name).dtype) == np.dtype(getattr(jax_numpy, name).dtype)
+    assert jnp.dtype(name).itemsize == jax_numpy.dtype(name).itemsize
+
+
+@pytest.mark.parametrize("name", NARROW_EAGER_ONLY)
+def test_narrow_dtypes_jax_cannot_place_work_eagerly(name: str) -> None:
+    dtype = getattr(jnp, name)
+    values = np.array([0, -1] if name == "int1" else [0, 1], dtype=np.dtype(dtype.dtype))
+    x = jnp.asarray(values)
+    assert repr(x) == f"Array({np.array2string(values, separator=', ', prefix='Array(')}, dtype={name})"
+    np.testing.assert_array_equal(np.asarray(x.astype(jnp.float32)), values.astype(np.float32))
+    with pytest.raises(TypeError, match=name):
+        jt.jit(_to_float32)(x)
+
+
+def _to_float32(x: jt.Array) -> jt.Array:
+    return x.astype(jnp.float32)
+
+
+@pytest.mark.parametrize("name", NARROW_JIT)
+def test_narrow_dtypes_under_jit_match_jax(name: str) -> None:
+    def program(L: Any, x: Any) -> Any:
+        return (x * 1).astype(L.float32) + x.astype(L.float32), (x.astype(L.float32) * 0 + 1).astype(getattr(L, name))
+
+    def ours_program(x: Any) -> Any:
+        return program(jnp, x)
+
+    def theirs_program(x: Any) -> Any:
+        return program(jax_numpy, x)
+
+    value = host(name, [1, 0, 1])
+    ours = jt.jit(ours_program)(jnp.asarray(value))
+    theirs = jax.jit(theirs_program)(jax_numpy.asarray(value))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("name", ("float8_e4m3fn", "int4"))
+def test_narrow_dtypes_promote_only_with_python_scalars_as_in_jax(name: str) -> None:
+    from oracle import expect_same_error
+
+    dtype_ours, dtype_theirs = getattr(jnp, name), getattr(jax_numpy, name)
+    assert_same(jnp.ones(2, dtype_ours) + 1, jax_numpy.ones(2, dtype_theirs) + 1)
+    try:
+        _ = jax_numpy.ones(2, dtype_theirs) + jax_numpy.ones(2, jax_numpy.float32)
+    except Exception as error:  # noqa: BLE001 - compared with ours
+        expect_same_error(error, lambda: jnp.ones(2, dtype_ours) + jnp.ones(2, jnp.float32))
+    else:
+        pytest.fail("JAX promoted a narrow dtype implicitly")

@@ -54,6 +54,9 @@ __all__ = [
     "is_complex",
     "is_inexact",
     "is_float0",
+    "narrow_types",
+    "sub_byte_types",
+    "integer_bounds",
     "issubdtype",
     "finfo",
     "iinfo",
@@ -108,7 +111,25 @@ _ALL_SUPPORTED: Final[tuple[np.dtype[Any], ...]] = (
     _COMPLEX64, _COMPLEX128,
 )  # fmt: skip
 
-_SUPPORTED_SET: Final[frozenset[np.dtype[Any]]] = frozenset((*_ALL_SUPPORTED, float0))
+# ml_dtypes' narrow floats and integers (math/statistics family): arrays of
+# them can be created, converted, printed and computed with, but they are
+# not in supported_dtypes() (the 15 dtypes every operation is tested with),
+# and, as in JAX, they promote only with weak scalars of their kind.
+_NARROW_SUPPORTED: Final[tuple[np.dtype[Any], ...]] = tuple(
+    np.dtype(getattr(_ml_dtypes, name))
+    for name in (
+        "float8_e4m3fn", "float8_e5m2", "float8_e4m3b11fnuz", "float8_e4m3fnuz", "float8_e5m2fnuz",
+        "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
+        "int4", "uint4", "int2", "uint2", "int1", "uint1",
+    )
+    if hasattr(_ml_dtypes, name)
+)  # fmt: skip
+
+_SUPPORTED_SET: Final[frozenset[np.dtype[Any]]] = frozenset((*_ALL_SUPPORTED, *_NARROW_SUPPORTED, float0))
+_NARROW_TYPES: Final[frozenset[type[np.generic]]] = frozenset(d.type for d in _NARROW_SUPPORTED)
+_SUB_BYTE_TYPES: Final[frozenset[type[np.generic]]] = frozenset(
+    d.type for d in _NARROW_SUPPORTED if d.name.startswith(("float4", "float6", "int", "uint"))
+)
 
 _TO_32BIT: Final[dict[np.dtype[Any], np.dtype[Any]]] = {
     _INT64: _INT32,
@@ -132,6 +153,17 @@ _CUSTOM_SIGNED_TYPES: Final[frozenset[type[np.generic]]] = frozenset(
 _CUSTOM_UNSIGNED_TYPES: Final[frozenset[type[np.generic]]] = frozenset(
     {_ml_dtypes.uint1, _ml_dtypes.uint2, _ml_dtypes.uint4}
 )
+
+
+def narrow_types() -> frozenset[type[np.generic]]:
+    """The scalar types of ml_dtypes' narrow dtypes jaxtyped arrays may have
+    (float8s, float4/float6, int1-int4, uint1-uint4)."""
+    return _NARROW_TYPES
+
+
+def sub_byte_types() -> frozenset[type[np.generic]]:
+    """The narrow types narrower than a byte (stored one per byte by NumPy)."""
+    return _SUB_BYTE_TYPES
 
 
 # --- dtype conversion and canonicalization ---------------------------------
@@ -334,7 +366,13 @@ _LATTICE_EDGES: Final[dict[str, tuple[str, ...]]] = {
     _WEAK_COMPLEX: ("complex64",),
     "complex64": ("complex128",),
     "complex128": (),
+    # Narrow types: reached from their kind's weak node only (no implicit
+    # promotion with any other dtype, as in JAX).
+    **{d.name: () for d in _NARROW_SUPPORTED},
 }
+for _narrow in _NARROW_SUPPORTED:
+    _weak_parent = _WEAK_FLOAT if _narrow.type in _CUSTOM_FLOAT_TYPES else _WEAK_INT
+    _LATTICE_EDGES[_weak_parent] = (*_LATTICE_EDGES[_weak_parent], _narrow.name)
 
 # Without x64, JAX avoids forming a 64-bit type from 32-bit inputs: the one
 # such promotion, uint32 x int32 -> int64, becomes uint32 x int32 -> int32.
@@ -366,7 +404,12 @@ class _Lattice:
             common &= self.upper[self.index[node]]
         lowest = (common & -common).bit_length() - 1
         if common == 0 or self.upper[lowest] != common:
-            raise JaxtypedTypeError(f"no unique promotion for {sorted(nodes)}")
+            # Only the narrow (ml_dtypes) types lack a common bound; JAX's
+            # TypePromotionError is a ValueError.
+            raise JaxtypedValueError(
+                f"no implicit dtype promotion path for {sorted(nodes)}: narrow dtypes (float8, int4, ...) "
+                "promote only with Python scalars; convert explicitly with .astype(...)"
+            )
         return self.names[lowest]
 
 
@@ -394,8 +437,8 @@ _LATTICES: Final[dict[bool, _Lattice]] = {
     True: _build_lattice(_LATTICE_EDGES),
 }
 
-_STRONG_NODE: Final[dict[np.dtype[Any], str]] = {d: d.name for d in _ALL_SUPPORTED}
-_NODE_DTYPE: Final[dict[str, np.dtype[Any]]] = {d.name: d for d in _ALL_SUPPORTED}
+_STRONG_NODE: Final[dict[np.dtype[Any], str]] = {d: d.name for d in (*_ALL_SUPPORTED, *_NARROW_SUPPORTED)}
+_NODE_DTYPE: Final[dict[str, np.dtype[Any]]] = {d.name: d for d in (*_ALL_SUPPORTED, *_NARROW_SUPPORTED)}
 
 
 def _node(d: np.dtype[Any], where: str) -> str:
@@ -540,8 +583,10 @@ def _canonical_operand(operand: object, x64: bool) -> _Operand:
 
 def _weak_node(d: np.dtype[Any]) -> str:
     """The node of a weakly typed ``d``: its kind's weak node (bool: bool)."""
-    if d == _BFLOAT16:
+    if d == _BFLOAT16 or d.type in _CUSTOM_FLOAT_TYPES:
         return _WEAK_FLOAT
+    if d.type in _CUSTOM_SIGNED_TYPES or d.type in _CUSTOM_UNSIGNED_TYPES:
+        return _WEAK_INT
     node = _WEAK_NODE_OF_KIND.get(d.kind)
     if node is None:
         raise JaxtypedTypeError(f"result_dtype: dtype {d} cannot be weakly typed")
@@ -565,7 +610,7 @@ def _weak_result(node: str) -> _Operand:
         kind = node[0]
     else:
         d = _NODE_DTYPE[node]
-        kind = "f" if d == _BFLOAT16 else d.kind
+        kind = "f" if d.type in _CUSTOM_FLOAT_TYPES else "i" if d.type in _CUSTOM_SIGNED_TYPES else "u" if d.type in _CUSTOM_UNSIGNED_TYPES else d.kind
     return _DEFAULT_OF_KIND[kind](), True
 
 
@@ -668,6 +713,13 @@ def iinfo(int_type: DTypeLike) -> np.iinfo[Any]:
     if not is_integer(dt):
         raise JaxtypedValueError(f"iinfo: dtype {dt} is not an integer dtype")
     return np.iinfo(dt)
+
+
+def integer_bounds(d: np.dtype[Any]) -> tuple[int, int]:
+    """(min, max) of an integer dtype, ml_dtypes' narrow ones (int4, ...)
+    included, which NumPy's ``iinfo`` rejects."""
+    info = _ml_dtypes.iinfo(d) if d.type in _NARROW_TYPES else np.iinfo(d)
+    return int(info.min), int(info.max)
 
 
 _SHORT_NAMES: Final[dict[np.dtype[Any], str]] = {

@@ -50,6 +50,20 @@ _ELEMENT_TYPES: Final[dict[np.dtype[Any], str]] = {
     np.dtype(np.complex128): "complex<f64>",
     # float0 tangents carry no data; XLA sees them as booleans (as in JAX).
     dtypes.float0: "i1",
+    # ml_dtypes' narrow types (math/statistics family). Not float6_* (XLA
+    # aborts the process on their constants) nor int1/uint1: arrays of those
+    # work eagerly only, and jit names the dtype in a TypeError.
+    **{
+        np.dtype(getattr(ml_dtypes, name)): mlir
+        for name, mlir in (
+            ("float8_e4m3fn", "f8E4M3FN"), ("float8_e5m2", "f8E5M2"), ("float8_e4m3b11fnuz", "f8E4M3B11FNUZ"),
+            ("float8_e4m3fnuz", "f8E4M3FNUZ"), ("float8_e5m2fnuz", "f8E5M2FNUZ"), ("float8_e3m4", "f8E3M4"),
+            ("float8_e4m3", "f8E4M3"), ("float8_e8m0fnu", "f8E8M0FNU"), ("float4_e2m1fn", "f4E2M1FN"),
+            ("int4", "i4"), ("uint4", "ui4"),
+            ("int2", "i2"), ("uint2", "ui2"),
+        )
+        if hasattr(ml_dtypes, name)
+    },
 }
 
 

@@ -220,14 +220,14 @@ def bind_binary(prim: Elementwise, name: str, x: ArrayLike, y: ArrayLike) -> Arr
 def _to_integer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
     """Float to integer with XLA's semantics: truncate, saturate at the
     dtype's bounds, NaN becomes 0 (NumPy's cast is undefined there)."""
-    info = np.iinfo(dtype)
+    minimum, maximum = dtypes.integer_bounds(dtype)  # ml_dtypes-aware (int4 & co.)
     real = np.real(x).astype(np.float64)
     truncated = np.trunc(np.nan_to_num(real, nan=0.0, posinf=0.0, neginf=0.0))
-    low, high = float(info.min), float(info.max)
+    low, high = float(minimum), float(maximum)
     safe = np.clip(truncated, low, 0.0 if high < 0 else np.nextafter(high, 0.0) if high >= 2**53 else high)
     out = safe.astype(dtype)
-    out = np.where(real >= high, info.max, out)
-    out = np.where(real <= low, info.min, out)
+    out = np.where(real >= high, maximum, out)
+    out = np.where(real <= low, minimum, out)
     result: NDArray = np.where(np.isnan(real), 0, out).astype(dtype)
     return result
 

@@ -103,8 +103,8 @@ def scalar_like(
         OverflowError: an integer does not fit ``dtype``.
     """
     if type(value) is int and dtypes.is_integer(dtype):
-        info = np.iinfo(dtype)
-        if not info.min <= value <= info.max:
+        low, high = dtypes.integer_bounds(dtype)
+        if not low <= value <= high:
             raise OverflowError(f"{where}: Python int {value} is too large to convert to {dtype.name}")
     return array_from_numpy(np.array(value, dtype=dtype), weak_type=weak_type, where=where)
 

@@ -148,9 +148,9 @@ def _from_list(items: Sequence[object], target: np.dtype[Any] | None) -> Array:
         return _from_host(items)  # strings, None, ...: the error names them
     dtype = target if target is not None else _leaf_dtype(leaves)
     if dtypes.is_integer(dtype):
-        info = dtypes.iinfo(dtype)  # ml_dtypes-aware (int4 & co.)
+        low, high = dtypes.integer_bounds(dtype)  # ml_dtypes-aware (int4 & co.)
         for value in leaves:
-            if type(value) is int and not info.min <= value <= info.max:
+            if type(value) is int and not low <= value <= high:
                 raise JaxtypedOverflowError(f"jnp.array: Python integer {value} out of bounds for {dtype.name}")
     host = np.asarray(items)
     if host.dtype == np.object_ and not dtypes.is_integer(dtype):

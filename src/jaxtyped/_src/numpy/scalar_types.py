@@ -9,6 +9,7 @@ does: ``float_`` is float64, so float32 unless x64 is on), NumPy's abstract
 from collections.abc import Callable
 from typing import Final
 
+import ml_dtypes
 import numpy as np
 
 from jaxtyped._src.core.array import Array, ArrayLike
@@ -22,6 +23,9 @@ from jaxtyped._src.util import canonicalize_axis
 __all__ = [
     "bool_scalar", "float_", "int_", "uint", "complex_", "double", "single", "cdouble", "csingle",
     "object_", "flexible", "character", "ComplexWarning", "ufunc", "frompyfunc",
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3b11fnuz", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e3m4",
+    "float8_e4m3", "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "int4", "uint4", "int2",
+    "uint2", "int1", "uint1",
 ]  # fmt: skip
 
 # Exported as ``jnp.bool`` (NumPy 2's name); not named ``bool`` here so that
@@ -35,6 +39,27 @@ double: Final[ScalarType] = ScalarType(np.dtype(np.float64))
 single: Final[ScalarType] = ScalarType(np.dtype(np.float32))
 cdouble: Final[ScalarType] = ScalarType(np.dtype(np.complex128))
 csingle: Final[ScalarType] = ScalarType(np.dtype(np.complex64))
+
+# ml_dtypes' narrow types: arrays of them are created, converted, printed
+# and computed with (under jit too, but for float6_*, int1 and uint1); they
+# promote only with Python scalars, as in JAX.
+float8_e4m3fn: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float8_e4m3fn))
+float8_e5m2: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float8_e5m2))
+float8_e4m3b11fnuz: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float8_e4m3b11fnuz))
+float8_e4m3fnuz: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float8_e4m3fnuz))
+float8_e5m2fnuz: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float8_e5m2fnuz))
+float8_e3m4: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float8_e3m4))
+float8_e4m3: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float8_e4m3))
+float8_e8m0fnu: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float8_e8m0fnu))
+float4_e2m1fn: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float4_e2m1fn))
+float6_e2m3fn: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float6_e2m3fn))
+float6_e3m2fn: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.float6_e3m2fn))
+int4: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.int4))
+uint4: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.uint4))
+int2: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.int2))
+uint2: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.uint2))
+int1: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.int1))
+uint1: Final[ScalarType] = ScalarType(np.dtype(ml_dtypes.uint1))
 
 object_ = np.object_
 flexible = np.flexible

@@ -240,6 +240,8 @@ def to_host(buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype
         # No PEP 3118 format for bfloat16: read the bits as uint16.
         bits = np.asarray(_bitcast_to_uint16(buffer, aval))
         value = bits.view(_BFLOAT16)
+    elif aval.dtype.type in dtypes.narrow_types():
+        value = _narrow_to_host(buffer, aval)
     elif _HAS_BUFFER_PROTOCOL:
         value = np.asarray(buffer)  # zero-copy on CPU
     else:
@@ -265,6 +267,30 @@ def _bitcast_to_uint16(buffer: DeviceBuffer, aval: ShapedArray) -> DeviceBuffer:
     )
     (result,) = compile_module(text, (aval,), (out,)).execute((buffer,))
     return result
+
+
+def _narrow_to_host(buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
+    """ml_dtypes' narrow types have no PEP 3118 format either: 8-bit
+    floats are read as their bits (uint8), narrower types through a
+    conversion to a byte-sized type (exact: every value fits)."""
+    carrier: np.dtype[Any]
+    if aval.dtype.itemsize == 1 and aval.dtype.type not in dtypes.sub_byte_types():
+        carrier, op = np.dtype(np.uint8), "stablehlo.bitcast_convert"
+    elif dtypes.is_floating(aval.dtype):
+        carrier, op = np.dtype(np.float32), "stablehlo.convert"
+    else:
+        carrier, op = np.dtype(np.int8 if dtypes.is_signed_integer(aval.dtype) else np.uint8), "stablehlo.convert"
+    out = ShapedArray(aval.shape, carrier)
+    text = (
+        "module @narrow_to_host {\n"
+        f"  func.func public @main(%arg0: {tensor_type(aval)}) -> {tensor_type(out)} {{\n"
+        f'    %0 = "{op}"(%arg0) : ({tensor_type(aval)}) -> {tensor_type(out)}\n'
+        f'    "func.return"(%0) : ({tensor_type(out)}) -> ()\n'
+        "  }\n}\n"
+    )
+    (result,) = compile_module(text, (aval,), (out,)).execute((buffer,))
+    host = np.asarray(result)
+    return host.view(aval.dtype) if op == "stablehlo.bitcast_convert" else host.astype(aval.dtype)
 
 
 def _devices_of(buffer: DeviceBuffer) -> frozenset[object]:
