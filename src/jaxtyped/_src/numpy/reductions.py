@@ -23,7 +23,7 @@ from jaxtyped._src.lax.structural import expand_dims, full_like_aval, reshape
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy.promotion import asarray_operand, to_inexact_dtype
 from jaxtyped._src.numpy.ufuncs import where
-from jaxtyped._src.util import canonicalize_axes, canonicalize_axis, name_function
+from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, name_function
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "mean", "all", "any", "argmax", "argmin"]
 
@@ -75,7 +75,7 @@ class ArgExtremumLike(Protocol):
 def _axes(name: str, x: Array, axis: Axis) -> tuple[int, ...]:
     if axis is None:
         return tuple(range(x.ndim))
-    given = (axis,) if isinstance(axis, int) else tuple(axis)
+    given = axis_tuple(axis, f"jnp.{name} axis")
     return tuple(sorted(canonicalize_axes(given, x.ndim, where=f"jnp.{name} axis")))
 
 

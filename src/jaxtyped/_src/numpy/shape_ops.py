@@ -4,7 +4,6 @@
 ``stack``, ``dot``, ``matmul``, ``vdot``, ``inner``, ``outer``,
 ``tensordot``."""
 
-import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -15,6 +14,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMis
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.dot import dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.numpy.creation import check_allocation
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
     broadcast_shapes,
@@ -22,7 +22,7 @@ from jaxtyped._src.numpy.promotion import (
     promote_dtypes,
 )
 from jaxtyped._src.numpy.ufuncs import conjugate, multiply
-from jaxtyped._src.util import canonicalize_axes, canonicalize_axis, is_list_or_tuple, prod
+from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, is_list_or_tuple, prod
 
 __all__ = [
     "reshape", "transpose", "broadcast_to", "expand_dims", "squeeze", "ravel", "moveaxis",
@@ -48,7 +48,7 @@ def size(a: ArrayLike, axis: int | None = None) -> int:
 
 
 def _new_shape(x: Array, newshape: ShapeLike) -> tuple[int, ...]:
-    dims = [operator.index(d) for d in (newshape if isinstance(newshape, Sequence) else [newshape])]
+    dims = list(axis_tuple(newshape, "jnp.reshape: each entry of shape"))
     unknown = [i for i, d in enumerate(dims) if d == -1]
     known = prod(d for d in dims if d != -1)
     if len(unknown) > 1 or any(d < -1 for d in dims):
@@ -92,7 +92,7 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
 def broadcast_to(array: ArrayLike, shape: ShapeLike) -> Array:
     """``array`` broadcast to ``shape`` (NumPy rules)."""
     x = asarray_operand("broadcast_to", array)
-    dims = tuple(operator.index(d) for d in (shape if isinstance(shape, Sequence) else [shape]))
+    dims = axis_tuple(shape, "jnp.broadcast_to: each entry of shape")
     if len(dims) < x.ndim or any(
         d not in (1, t) for d, t in zip(x.shape, dims[len(dims) - x.ndim :])
     ):
@@ -100,13 +100,13 @@ def broadcast_to(array: ArrayLike, shape: ShapeLike) -> Array:
             f"jnp.broadcast_to: incompatible shapes for broadcasting: input {x.aval.str_short()} "
             f"and requested shape {dims}"
         )
-    return broadcast_to_shape(x, dims)
+    return check_allocation("jnp.broadcast_to", broadcast_to_shape(x, dims))
 
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
     """Insert size-1 axes at the positions ``axis`` of the result."""
     x = asarray_operand("expand_dims", a)
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = axis_tuple(axis, "jnp.expand_dims axis")
     return ls.expand_dims(x, axes)
 
 
@@ -116,8 +116,7 @@ def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     if axis is None:
         axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
     else:
-        given = (axis,) if isinstance(axis, int) else tuple(axis)
-        axes = canonicalize_axes(given, x.ndim, where="jnp.squeeze axis")
+        axes = canonicalize_axes(axis_tuple(axis, "jnp.squeeze axis"), x.ndim, where="jnp.squeeze axis")
         if any(x.shape[i] != 1 for i in axes):
             raise JaxtypedValueError(
                 f"jnp.squeeze: cannot select an axis to squeeze out which has size not equal to one, "
@@ -135,8 +134,8 @@ def ravel(a: ArrayLike, order: str = "C") -> Array:
 def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Sequence[int]) -> Array:
     """Move axes to new positions, keeping the others in order."""
     x = asarray_operand("moveaxis", a)
-    src = canonicalize_axes([source] if isinstance(source, int) else list(source), x.ndim, where="jnp.moveaxis source")
-    dst = canonicalize_axes([destination] if isinstance(destination, int) else list(destination), x.ndim, where="jnp.moveaxis destination")
+    src = canonicalize_axes(axis_tuple(source, "jnp.moveaxis source"), x.ndim, where="jnp.moveaxis source")
+    dst = canonicalize_axes(axis_tuple(destination, "jnp.moveaxis destination"), x.ndim, where="jnp.moveaxis destination")
     if len(src) != len(dst):
         raise JaxtypedValueError("jnp.moveaxis: source and destination need the same number of axes")
     rest = [i for i in range(x.ndim) if i not in src]
