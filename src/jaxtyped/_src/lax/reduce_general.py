@@ -23,14 +23,14 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array, ArrayLike, PyTree
+from jaxtyped._src.core.array import Array, ArrayLike, PyTree, require_concrete
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from jaxtyped._src.core.primitive import Primitive, Tangent
-from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import ConcretizationTypeError, JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax import arithmetic, comparison
 from jaxtyped._src.lax.control_flow.common import evaluate_compiled
@@ -96,7 +96,10 @@ class Reduce(Primitive):
         n = len(primals) // 2
         operands, inits = primals[:n], primals[n:]
         if any(not isinstance(t, Zero) for t in tangents[n:]):
-            raise JaxtypedTypeError("jvp of lax.reduce: differentiating with respect to the initial values is not supported")
+            raise NotImplementedError(
+                "jvp of lax.reduce: differentiating a general reduction with respect to its initial values is not "
+                "supported (as in JAX)"
+            )
         # Tangents travel with the inexact operands (zeros made real); the
         # others (indices of an argmax-style pair) have none.
         live = tuple(dtypes.is_inexact(o.dtype) for o in operands)
@@ -167,9 +170,13 @@ def _monoid_reducer(
 ) -> Callable[[Array, Sequence[int]], Array] | None:
     """The reduce_* function for ``computation`` if ``init`` is a concrete
     identity of its monoid (JAX's rule), else None."""
-    if not isinstance(init, ArrayImpl) or init.shape:
+    if init.shape:
         return None
-    value = host_buffer(init).item()
+    try:
+        # A tracer of a known value (under jvp or vmap) counts, as in JAX.
+        value = (host_buffer(init) if isinstance(init, ArrayImpl) else require_concrete(init, "item")).item()
+    except ConcretizationTypeError:
+        return None
     dtype = init.dtype
     if computation is arithmetic.add:
         return reduce_sum if value == 0 else None
