@@ -343,3 +343,12 @@ def test_lowerings_emit_the_stablehlo_ops() -> None:
     for op in ("stablehlo.bitcast_convert", "stablehlo.optimization_barrier", "reducer(", "chlo.mulhi",
                "applies stablehlo.xor", "applies stablehlo.and", "applies stablehlo.or"):  # fmt: skip
         assert op in text, op
+
+
+def test_associative_scan_rounds_as_jax() -> None:
+    # Same pairing order as JAX, so float sums agree to the last bit.
+    values = np.random.default_rng(7).normal(size=(37, 3)).astype(np.float32)
+    for reverse in (False, True):
+        ours = jnp.asarray(library(jnp).lax.associative_scan(library(jnp).lax.add, jnp.asarray(values), reverse=reverse))
+        theirs = jax.lax.associative_scan(jax.lax.add, jax_numpy.asarray(values), reverse=reverse)
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
