@@ -118,6 +118,9 @@ def logic_cases() -> list[Case]:
         Case("signbit-uint", call("signbit", U16)),
         Case("signbit-bool", call("signbit", BOOL)),
         Case("signbit-scalar", call("signbit", -0.0)),
+        Case("signbit-nan_sign", call("signbit", np.negative(host("float32", [NAN, 0.0, 1.0])))),
+        Case("signbit-bfloat16", call("signbit", host("bfloat16", [-0.0, 0.0, -2.0]))),
+        Case("copysign-nan_sign", call("copysign", 2.0, np.negative(host("float32", [NAN, -NAN])))),
     ]
 
 

@@ -17,6 +17,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import complex_ops as lc
+from jaxtyped._src.lax.bitwise_misc import bitcast_convert_type
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import full_like_aval
 from jaxtyped._src.lax.util import scalar_like
@@ -157,8 +158,7 @@ def iterable(y: object) -> bool:
 
 
 def signbit(x: ArrayLike, /) -> Array:
-    """Whether the sign bit is set (``-0.0`` included; the sign of a NaN is
-    not seen: no bitcast primitive exists yet)."""
+    """Whether the sign bit is set (``-0.0`` and ``-nan`` included)."""
     a = asarray_operand("signbit", x)
     if dtypes.is_bool(a.dtype) or dtypes.is_unsigned_integer(a.dtype):
         return _full_bool(a, False)
@@ -166,11 +166,9 @@ def signbit(x: ArrayLike, /) -> Array:
         return lcmp.lt(a, _const(a, 0))
     if dtypes.is_complex(a.dtype):
         raise JaxtypedValueError(f"jnp.signbit: not defined for complex input {a.aval.str_short()}")
-    strong = convert_to(a, a.dtype, weak_type=False)
-    zero = _const(strong, 0)
-    # 1/-0.0 is -inf: the only arithmetic way to see a negative zero's sign.
-    negative_zero = lcmp.bitwise_and(lcmp.eq(strong, zero), lcmp.lt(la.div(_const(strong, 1), strong), zero))
-    return lcmp.bitwise_or(lcmp.lt(strong, zero), negative_zero)
+    # The sign bit is the integer's: negative zeros and NaNs have one too.
+    bits = bitcast_convert_type(a, np.dtype(f"int{8 * a.dtype.itemsize}"))
+    return lcmp.lt(bits, _const(bits, 0))
 
 
 def can_cast(from_: "dtypes.DTypeLike | Array", to: "dtypes.DTypeLike", casting: str = "safe") -> bool:
