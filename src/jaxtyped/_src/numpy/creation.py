@@ -569,6 +569,8 @@ def fromiter(iterable: object, dtype: "dtypes.DTypeLike", count: int = -1) -> Ar
 def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None) -> Array:
     """An array from an object implementing the DLPack protocol on the host
     (a NumPy array, a CPU tensor of another library), copied."""
+    if isinstance(x, ArrayImpl):
+        return array_from_numpy(np.asarray(x), weak_type=x.weak_type, where="jnp.from_dlpack")  # our own arrays: a copy
     if not hasattr(x, "__dlpack__"):
         raise JaxtypedTypeError(f"jnp.from_dlpack: {type(x).__name__} does not implement the DLPack protocol (__dlpack__)")
     try:
