@@ -118,16 +118,22 @@ def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
 
 
 def broadcast_like(arr: ArrayLike, like_arr: ArrayLike) -> Array:
-    """``arr`` broadcast (NumPy's rule) to the shape shared with
-    ``like_arr`` (its dtype kept)."""
+    """``arr`` broadcast (NumPy's rule) to the shape of ``like_arr``, its
+    dtype kept (JAX's ``lax.broadcast_like``)."""
     value = operand(arr, "lax.broadcast_like arr")
-    like = operand(like_arr, "lax.broadcast_like like_arr")
-    shape = broadcast_shapes(value.shape, like.shape)
-    ones = (1,) * (len(shape) - value.ndim) + value.shape
-    kept = [i for i, (a, b) in enumerate(zip(ones, shape)) if a == b and i >= len(shape) - value.ndim]
-    squeezed_axes = tuple(i - (len(shape) - value.ndim) for i, (a, b) in enumerate(zip(ones, shape))
-                          if i >= len(shape) - value.ndim and a != b)
-    return broadcast_in_dim(squeeze(value, squeezed_axes), shape, kept)
+    shape = operand(like_arr, "lax.broadcast_like like_arr").shape
+    if value.ndim > len(shape):
+        raise JaxtypedValueError(
+            f"Cannot broadcast to shape with fewer dimensions: arr_shape={value.shape} shape={shape}"
+        )
+    lead = len(shape) - value.ndim
+    if any(d != 1 and d != shape[lead + i] for i, d in enumerate(value.shape)):
+        raise JaxtypedValueError(
+            f"Incompatible types for broadcasting: input type={value.aval.str_short()} and requested shape {shape}"
+        )
+    stretched = tuple(i for i, d in enumerate(value.shape) if d != shape[lead + i])
+    kept = tuple(lead + i for i in range(value.ndim) if i not in stretched)
+    return broadcast_in_dim(squeeze(value, stretched), shape, kept)
 
 
 def collapse(operand_: ArrayLike, start_dimension: int, stop_dimension: int | None = None) -> Array:
