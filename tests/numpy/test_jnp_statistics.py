@@ -1,6 +1,7 @@
 """The statistics of the math/statistics family against ``jax.numpy``:
 var/std (ddof, correction, where, keepdims, dtype, mean), median,
-percentile/quantile (every method) and their NaN-ignoring forms, average,
+percentile/quantile (every method, weights with 'inverted_cdf') and their
+NaN-ignoring forms, average,
 ptp, count_nonzero, the nan* reductions, cov/corrcoef, the histograms and
 bincount; and the Array methods var/std/ptp/round/clip.
 
@@ -27,6 +28,7 @@ I = host("int32", [[3, 1, 4, 1], [5, 9, 2, 6]])
 H = host("float16", [[1.0, 2.0, 4.0], [0.5, 0.25, 8.0]])
 C = host("complex64", [1 + 1j, 2 - 1j, -1 + 0.5j])
 ALL_NAN = host("float32", [[NAN, NAN], [1.0, NAN]])
+WEIGHTS = host("float32", [[1.0, 2.0, 3.0, 4.0], [0.5, 1.0, 1.0, 2.0], [1.0, 1.0, 1.0, 1.0]])
 TIES = host("float32", [2.0, 1.0, 2.0, 2.0, 5.0, 1.0])
 CONSTANT = host("float32", [3.0, 3.0, 3.0, 3.0])
 SAMPLES = host("float32", RNG.standard_normal(40))
@@ -134,6 +136,17 @@ def quantile_cases() -> list[Case]:
         Case("quantile-q_rank2", call("quantile", Y, host("float32", [[0.5]]))),
         Case("quantile-complex", call("quantile", C, 0.5)),
         Case("quantile-weights", call("quantile", Y, 0.5, weights=Y)),
+        Case("quantile-inverted_cdf", call("quantile", Y, 0.3, axis=1, method="inverted_cdf")),
+        Case("quantile-inverted_cdf_vector", call("quantile", Y, host("float32", [0.1, 0.5, 0.9]), axis=0, method="inverted_cdf", keepdims=True)),
+        Case("quantile-inverted_cdf_weights", call("quantile", Y, 0.3, axis=1, method="inverted_cdf", weights=WEIGHTS)),
+        Case("quantile-inverted_cdf_axis_weights", call("quantile", Y, host("float32", [0.1, 0.9]), axis=1, method="inverted_cdf", weights=WEIGHTS[0])),
+        Case("quantile-inverted_cdf_nan", call("quantile", X, 0.5, axis=1, method="inverted_cdf")),
+        Case("quantile-inverted_cdf_negative_weights", call("quantile", Y, 0.5, method="inverted_cdf", weights=-WEIGHTS)),
+        Case("quantile-inverted_cdf_weights_no_axis", call("quantile", Y, 0.5, method="inverted_cdf", weights=WEIGHTS[0])),
+        Case("quantile-complex_weights", call("quantile", Y, 0.5, method="inverted_cdf", weights=WEIGHTS.astype(np.complex64))),
+        Case("nanquantile-inverted_cdf_weights", call("nanquantile", X, 0.5, axis=1, method="inverted_cdf", weights=WEIGHTS)),
+        Case("percentile-inverted_cdf_axes", call("percentile", Y, 40, axis=(0, 1), method="inverted_cdf", weights=WEIGHTS)),
+        Case("nanpercentile-inverted_cdf", call("nanpercentile", X, host("float32", [10.0, 90.0]), axis=0, method="inverted_cdf")),
         Case("median-default", call("median", Y)),
         Case("median-axis", call("median", Y, axis=1, keepdims=True)),
         Case("median-nan", call("median", X, axis=0)),

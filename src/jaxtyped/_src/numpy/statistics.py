@@ -28,6 +28,8 @@ from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import asarray, full
 from jaxtyped._src.numpy.order_util import sort_last, take_along_last
+from jaxtyped._src.lax.cumulative import cumsum
+from jaxtyped._src.lax.sorting import sort_key_val
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_dtypes, to_inexact_dtype
 from jaxtyped._src.util import canonicalize_axes, canonicalize_axis
 
@@ -162,11 +164,20 @@ def _quantile(
     skip_nans: bool,
     weights: ArrayLike | None,
 ) -> Array:
+    if method not in (*_METHODS, "inverted_cdf"):
+        raise JaxtypedValueError(
+            f"jnp.{name}: method must be one of {', '.join(map(repr, (*_METHODS, 'inverted_cdf')))}, got {method!r}"
+        )
+    w: Array | None = None
     if weights is not None:
-        raise NotImplementedError(f"jnp.{name}: weights (method 'inverted_cdf') are not supported yet")
-    if method not in _METHODS:
-        raise JaxtypedValueError(f"jnp.{name}: method must be one of {', '.join(map(repr, _METHODS))}, got {method!r}")
-    (x,) = promote_dtypes(name, (asarray_operand(name, a),), inexact=True)
+        w = asarray_operand(name, weights, 2)
+        if dtypes.is_complex(w.dtype):
+            raise JaxtypedValueError(f"jnp.{name}: weights cannot be complex, got {w.aval.str_short()}")
+        if method != "inverted_cdf":
+            raise NotImplementedError(f"jnp.{name}: method {method!r} does not take weights; only 'inverted_cdf' does")
+        x, w = promote_dtypes(name, (asarray_operand(name, a), w), inexact=True)
+    else:
+        (x,) = promote_dtypes(name, (asarray_operand(name, a),), inexact=True)
     if dtypes.is_complex(x.dtype):
         raise JaxtypedValueError(f"jnp.{name}: complex input {x.aval.str_short()} is not supported")
     fraction = asarray_operand(name, q, 1)
@@ -180,6 +191,15 @@ def _quantile(
         if len(set(axes)) != len(axes):
             raise JaxtypedValueError(f"jnp.{name}: repeated axis in {axis}")
         axes = tuple(sorted(axes))
+    if w is not None and w.shape != x.shape:
+        if axis is None:
+            raise JaxtypedValueError(f"jnp.{name}: weights must have a's shape when axis is None, got {w.aval.str_short()}")
+        reduced = tuple(x.shape[i] for i in axes)
+        if w.shape != reduced:
+            raise JaxtypedValueError(f"jnp.{name}: weights of shape {w.shape} must match the reduced axes {reduced}")
+        w = broadcast_in_dim(w, x.shape, axes)
+    if method == "inverted_cdf":
+        return _inverted_cdf(x, w, fraction, axes, keepdims, skip_nans)
     rows = sort_last(_rows(x, axes))  # B + (n,), NaNs last
     batch = rows.shape[:-1]
     n = rows.shape[-1]
@@ -229,6 +249,42 @@ def _quantile(
         result = uf.where(nan_rows, float("nan"), result)
     if fraction.ndim:
         result = sh.moveaxis(result, -1, 0)
+    if keepdims:
+        kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
+        result = sh.reshape(result, (*fraction.shape, *kept))
+    return convert_to(result, x.dtype, weak_type=False)
+
+
+def _inverted_cdf(x: Array, w: Array | None, fraction: Array, axes: tuple[int, ...], keepdims: bool, skip_nans: bool) -> Array:
+    """The first sorted value whose cumulative weight reaches ``q`` times
+    the total weight (NumPy's 'inverted_cdf'); NaN where a weight is
+    negative or NaN, or where a (non-skipped) value is NaN."""
+    values = _rows(x, axes)
+    weight_rows = full(values.shape, 1.0, dtype=x.dtype) if w is None else _rows(w, axes)
+    values, weight_rows = sort_key_val(values, weight_rows, dimension=-1)
+    zero = scalar_like(0, weight_rows.dtype, "zero", weak_type=False)
+    bad = uf.logical_or(uf.less(weight_rows, zero), uf.isnan(weight_rows))
+    missing = uf.isnan(values)
+    clean = uf.where(uf.logical_or(bad, missing), zero, weight_rows)
+    running = cumsum(clean, axis=values.ndim - 1)
+    total = running[..., -1:]  # B + (1,)
+    batch, n = values.shape[:-1], values.shape[-1]
+    q_rows = sh.reshape(fraction, (*(1,) * len(batch), -1)) if fraction.ndim else sh.reshape(fraction, (*(1,) * len(batch), 1))
+    target = uf.multiply(q_rows, total)  # B + (Q,)
+    below = uf.less(sh.expand_dims(running, -2), sh.expand_dims(target, -1))  # B + (Q, n)
+    index = red.sum(below, axis=-1, dtype=dtypes.default_int_dtype())
+    valid = red.sum(uf.logical_not(missing), axis=-1, keepdims=True, dtype=dtypes.default_int_dtype()) if skip_nans else None
+    limit = (n - 1) if valid is None else uf.subtract(valid, 1)
+    index = uf.maximum(0, uf.minimum(index, limit))
+    result = take_along_last(values, convert_to(index, np.dtype(np.int32), weak_type=False))  # B + (Q,)
+    force_nan = red.any(bad, axis=-1, keepdims=True)
+    if skip_nans:
+        assert valid is not None
+        force_nan = uf.logical_or(force_nan, uf.equal(valid, 0))
+    else:
+        force_nan = uf.logical_or(force_nan, red.any(missing, axis=-1, keepdims=True))
+    result = uf.where(force_nan, float("nan"), result)
+    result = sh.moveaxis(result, -1, 0) if fraction.ndim else result[..., 0]
     if keepdims:
         kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
         result = sh.reshape(result, (*fraction.shape, *kept))
