@@ -14,7 +14,8 @@ they are traceable: a prefix count places each hit).
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, overload
+from types import EllipsisType
+from typing import Any, Final, Literal, TypeVar, overload
 
 import numpy as np
 
@@ -679,8 +680,29 @@ def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap: bool = False, *, inplace: 
 
 # === index expressions ===
 
-index_exp = np.index_exp
-s_ = np.s_
+_T = TypeVar("_T")
+# One item of an index (what NumPy's index_exp wraps in a tuple).
+IndexPart = int | slice | EllipsisType | None | Array | np.integer[Any] | np.ndarray[Any, np.dtype[Any]]
+
+
+class SliceExpression:
+    """``jnp.s_[...]``: the index expression itself (``s_[1:, ::2]`` is
+    ``(slice(1, None), slice(None, None, 2))``), as NumPy's ``s_``."""
+
+    def __getitem__(self, item: _T, /) -> _T:
+        return item
+
+
+class IndexExpression:
+    """``jnp.index_exp[...]``: the index expression as a tuple
+    (``index_exp[1:]`` is ``(slice(1, None),)``), as NumPy's ``index_exp``."""
+
+    def __getitem__(self, item: tuple[IndexPart, ...] | IndexPart, /) -> tuple[IndexPart, ...]:
+        return item if isinstance(item, tuple) else (item,)
+
+
+index_exp: Final[IndexExpression] = IndexExpression()
+s_: Final[SliceExpression] = SliceExpression()
 
 
 def _python_scalar(value: "np.ndarray[Any, np.dtype[Any]] | np.generic") -> object:
@@ -736,7 +758,7 @@ def _grid_items(name: str, key: slice | tuple[slice, ...]) -> list[Array]:
     return axes
 
 
-class _Mgrid:
+class Mgrid:
     """``jnp.mgrid[...]``: a dense mesh grid, stacked on a leading axis."""
 
     def __getitem__(self, key: slice | tuple[slice, ...]) -> Array:
@@ -747,7 +769,7 @@ class _Mgrid:
         return sh.stack([ls.broadcast_in_dim(a, shape, (i,)) for i, a in enumerate(axes)])
 
 
-class _Ogrid:
+class Ogrid:
     """``jnp.ogrid[...]``: an open mesh grid (one broadcastable array per axis)."""
 
     def __getitem__(self, key: slice | tuple[slice, ...]) -> list[Array]:
@@ -756,13 +778,13 @@ class _Ogrid:
         return [ls.reshape(a, tuple(a.shape[0] if j == i else 1 for j in range(n))) for i, a in enumerate(axes)]
 
 
-mgrid = _Mgrid()
-ogrid = _Ogrid()
+mgrid: Final[Mgrid] = Mgrid()
+ogrid: Final[Ogrid] = Ogrid()
 
 _ConcatItem = ArrayLike | slice | str | list[int] | list[float]
 
 
-class _AxisConcatenator:
+class AxisConcatenator:
     """``jnp.r_`` / ``jnp.c_``: concatenate arrays, scalars and slices
     (``start:stop:step`` is an ``arange``, an imaginary step a ``linspace``)
     along an axis; a leading string ``'axis[,ndmin[,trans1d]]'`` sets it."""
@@ -814,5 +836,5 @@ def _promote_ndmin(array: Array, ndmin: int, trans1d: int) -> Array:
     return ls.reshape(array, shape)
 
 
-r_ = _AxisConcatenator("r_", 0, 1, -1)
-c_ = _AxisConcatenator("c_", -1, 2, 0)
+r_: Final[AxisConcatenator] = AxisConcatenator("r_", 0, 1, -1)
+c_: Final[AxisConcatenator] = AxisConcatenator("c_", -1, 2, 0)
