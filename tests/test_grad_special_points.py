@@ -90,6 +90,18 @@ FUNCTIONS: list[Fn] = [
     *(Fn("numpy", name, arity=2) for name in BINARY_NUMPY),
 ]
 
+# special-function family: jaxtyped.scipy.special and jaxtyped.scipy.stats.norm
+# (betaln and zeta differ from JAX only at points where their values are inf
+# or NaN; tests/scipy/test_scipy_special.py differentiates them elsewhere).
+FUNCTIONS.extend([
+    *(Fn("scipy.special", name) for name in (
+        "erf", "erfc", "erfinv", "expit", "logit", "gammaln", "gamma", "gammasgn", "digamma", "i0e", "i1e",
+        "i0", "i1", "entr", "ndtr", "ndtri", "log_ndtr", "factorial", "logsumexp", "softmax", "log_softmax",
+    )),
+    *(Fn("scipy.special", name, arity=2) for name in ("xlogy", "xlog1py", "gammainc", "gammaincc")),
+    *(Fn("scipy.stats.norm", name) for name in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf")),
+])  # fmt: skip
+
 # Public functions of the namespaces that are not differentiated here, and why.
 NOT_DIFFERENTIABLE: dict[str, str] = {}
 

@@ -19,6 +19,7 @@ from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import complex_ops as lc
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.arithmetic import RoundingMethod
+from jaxtyped._src.lax.elementwise_extra import cbrt as lax_cbrt  # special-function family
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import full_like_aval, select_n
 from jaxtyped._src.lax.util import scalar_like
@@ -104,10 +105,10 @@ degrees: UnaryFunction = _inexact_unary("degrees", lambda a: la.mul(a, _like(a, 
 
 
 def cbrt(x: ArrayLike, /) -> Array:
-    """Cube root (real, sign-preserving)."""
+    """Cube root (real, sign-preserving): the ``cbrt`` primitive, whose
+    derivative is infinite at 0 as JAX's."""
     (a,) = promote_args_inexact("cbrt", x)
-    magnitude = lt.pow(la.abs(a), _like(a, 1.0 / 3.0))
-    return la.mul(la.sign(a), magnitude)
+    return lax_cbrt(a)
 
 
 # === complex parts ===
