@@ -266,7 +266,7 @@ def roll(a: ArrayLike, shift: ArrayLike | Sequence[int], axis: int | Sequence[in
     return x
 
 
-def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Array:
+def rot90(m: ArrayLike, k: int = 1, axes: Sequence[int] = (0, 1)) -> Array:
     """Rotate by 90 degrees ``k`` times in the plane of ``axes``."""
     x = asarray_operand("rot90", m)
     pair = axis_tuple(axes, "jnp.rot90 axes")
@@ -598,7 +598,7 @@ def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False, indexing: 
     return result
 
 
-def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+def broadcast_shapes(*shapes: int | Sequence[int]) -> tuple[int, ...]:
     """The shape that ``shapes`` broadcast to (NumPy rules)."""
     dims = [axis_tuple(s, "jnp.broadcast_shapes: each entry of shapes") for s in shapes]
     try:
