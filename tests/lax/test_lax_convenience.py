@@ -107,6 +107,7 @@ CASES: dict[str, Callable[[M], Any]] = {
         m.np.asarray(X), m.np.ones((2, 2)), -1, 1, allow_negative_indices=False),
     "index_take": lambda m: m.lax.index_take(m.np.arange(12).reshape(3, 4), (m.np.array([0, 2]), m.np.array([1, 3])), (0, 1)),
     "index_take-negative": lambda m: m.lax.index_take(m.np.arange(12).reshape(3, 4), (m.np.array([-1, 2]),), (1,)),
+    "index_take-float": lambda m: m.lax.index_take(m.np.arange(4), (m.np.array([1.0]),), (0,)),
     "index_take-one-axis": lambda m: m.lax.index_take(m.np.arange(12).reshape(3, 4), (m.np.array([0, 2]),), (1,)),
     # products, splitting, tiling, stacking
     "batch_matmul": lambda m: m.lax.batch_matmul(m.np.ones((2, 3, 4)), m.np.ones((2, 4, 5)), precision=m.lax.Precision.HIGHEST),
@@ -125,6 +126,7 @@ CASES: dict[str, Callable[[M], Any]] = {
     "stack-weak": lambda m: m.lax.stack([1.0, 2.0]),
     "stack-ranks": lambda m: m.lax.stack([m.np.ones(2), 1.0]),
     "unstack": lambda m: m.lax.unstack(m.np.asarray(X), 1),
+    "dtype-none": lambda m: m.lax.dtype(None),
     "dtype": lambda m: [np.dtype(m.lax.dtype(v)).num for v in (1, 1.0, True, 1j, np.float64(1), np.int32, m.np.ones(2, np.int8))],
     # logical reductions
     "reduce_and": lambda m: m.lax.reduce_and(m.np.asarray(I), (0,)),

@@ -209,10 +209,11 @@ def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -
     axs = tuple(canonicalize_axis(a, x.ndim, where="lax.index_take axes") for a in axes)
     if len(idxs) != len(axs):
         raise JaxtypedValueError(f"lax.index_take: {len(idxs)} index arrays for {len(axs)} axes")
-    columns = [
-        expand_dims(_wrapped(operand(i, f"lax.index_take idxs[{k}]"), x.shape[a]), (1,))
-        for k, (i, a) in enumerate(zip(idxs, axs))
-    ]
+    given = [operand(i, f"lax.index_take idxs[{k}]") for k, i in enumerate(idxs)]
+    if any(not dtypes.is_integer(i.dtype) for i in given):
+        shown = ", ".join(i.aval.str_short() for i in given)
+        raise JaxtypedValueError(f"lax.index_take: indices must have an integer type, got ({shown})")
+    columns = [expand_dims(_wrapped(i, x.shape[a]), (1,)) for i, a in zip(given, axs)]
     if not columns:
         raise JaxtypedValueError("lax.index_take: needs at least one index array")
     indices = concatenate(columns, 1)
@@ -302,6 +303,8 @@ def dtype(x: object) -> np.dtype[Any]:
     64-bit dtypes become 32-bit without x64."""
     if isinstance(x, Array):
         return x.dtype
+    if x is None:
+        raise JaxtypedValueError("Invalid argument to dtype: None.")
     if is_python_scalar(x):
         return dtypes.python_scalar_dtype(x)
     if is_numpy_value(x):
@@ -363,7 +366,14 @@ def associative_scan(fn: Callable[[T, T], T], elems: T, reverse: bool = False, a
             raise JaxtypedTypeError(
                 f"lax.associative_scan: fn must return the structure of elems ({treedef}), got {out_tree}"
             )
-        return [leaf_as_array(leaf, f"lax.associative_scan fn {name}") for leaf, name in zip(out_leaves, out_names)]
+        outs = [leaf_as_array(leaf, f"lax.associative_scan fn {name}") for leaf, name in zip(out_leaves, out_names)]
+        for out_leaf, name, given in zip(outs, out_names, a):
+            if out_leaf.shape != given.shape:
+                raise JaxtypedTypeError(
+                    f"lax.associative_scan: fn must combine elementwise, returning arrays of its inputs' shapes; "
+                    f"fn {name} is {out_leaf.aval.str_short()} for inputs {given.aval.str_short()}"
+                )
+        return outs
 
     def scan(xs: list[Array]) -> list[Array]:
         n = xs[0].shape[ax]
