@@ -93,7 +93,7 @@ PROBES = [
     Probe("zeros_like-huge", lambda L: L.zeros_like(x(L), shape=HUGE), ("jnp.zeros_like", "4000000000000 bytes")),
     Probe("ones_like-huge", lambda L: L.ones_like(x(L), shape=HUGE), ("jnp.ones_like", "4000000000000 bytes")),
     Probe("full_like-huge", lambda L: L.full_like(x(L), 1.0, shape=HUGE), ("jnp.full", "4000000000000 bytes")),
-    Probe("empty_like-huge", lambda L: L.empty_like(x(L), shape=HUGE), ("jnp.zeros_like", "4000000000000 bytes")),
+    Probe("empty_like-huge", lambda L: L.empty_like(x(L), shape=HUGE), ("jnp.empty_like", "4000000000000 bytes")),
     Probe("broadcast_to-huge", lambda L: L.broadcast_to(1.0, HUGE), ("jnp.broadcast_to", "(1000000, 1000000)", "bytes")),
     Probe("eye-huge", lambda L: L.eye(10**6), ("jnp.eye", "(1000000, 1000000)", "bytes")),
     Probe("tri-huge", lambda L: L.tri(10**6), ("jnp.tri", "(1000000, 1000000)", "bytes")),

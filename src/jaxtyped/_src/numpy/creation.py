@@ -330,7 +330,7 @@ def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | No
 
 def empty_like(prototype: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
     """An array with ``prototype``'s shape and dtype (zeros: arrays are immutable)."""
-    return zeros_like(prototype, dtype, shape)
+    return check_allocation("jnp.empty_like", full_like_aval(_like_aval("empty_like", prototype, dtype, shape), 0))
 
 
 def _concrete_number(name: str, value: ArrayLike | None, what: str) -> float | int | None:
