@@ -10,7 +10,6 @@ is that of ``abs``). ``ldexp``/``frexp`` work on exponents arithmetically
 (no bitcast primitive exists): subnormal inputs are outside their contract.
 """
 
-import math
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.custom_derivatives import custom_jvp
+from jaxtyped._src.lax.bitwise_misc import bitcast_convert_type
 from jaxtyped._src.lax.control_flow.loops import while_loop
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.elementwise_extra import nextafter as lax_nextafter
@@ -111,25 +111,30 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 
 def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     """Mantissa in ``[0.5, 1)`` (by magnitude) and int32 exponent with
-    ``x == mantissa * 2**exponent``; 0, inf and NaN give exponent 0."""
+    ``x == mantissa * 2**exponent``; 0, inf and NaN give exponent 0. Works
+    on the bits (as JAX does), so results agree with JAX's bit for bit."""
     (a,) = promote_args_inexact("frexp", x)
     _reject_complex("frexp", a)
     a = convert_to(a, a.dtype, weak_type=False)
+    info = dtypes.finfo(a.dtype)
+    int_dtype = np.dtype(f"int{8 * a.dtype.itemsize}")
     int32 = np.dtype(np.int32)
+    mantissa_bits, exponent_mask, bias = int(info.nmant), (1 << int(info.nexp)) - 1, 1 - int(info.minexp)
+    # Subnormals first become normal (times 2**nmant), their exponent lowered to match.
+    tiny = lcmp.lt(la.abs(a), _const(a, float(info.tiny)))
+    normal = uf.where(tiny, la.mul(a, _const(a, float(2**mantissa_bits))), a)
+    shift = uf.where(tiny, _const(convert_to(a, int32, weak_type=False), -mantissa_bits), _const(convert_to(a, int32, weak_type=False), 0))
+    bits = bitcast_convert_type(normal, int_dtype)
+    field = lcmp.bitwise_and(lcmp.shift_right_logical(bits, _const(bits, mantissa_bits)), _const(bits, exponent_mask))
+    exponent = la.add(shift, convert_to(la.sub(field, _const(field, bias - 1)), int32, weak_type=False))
+    cleared = lcmp.bitwise_and(bits, _const(bits, ~(exponent_mask << mantissa_bits)))
+    mantissa = bitcast_convert_type(lcmp.bitwise_or(cleared, _const(cleared, (bias - 1) << mantissa_bits)), a.dtype)
     special = lcmp.bitwise_or(lcmp.eq(a, _const(a, 0)), lcmp.bitwise_not(la.is_finite(a)))
-    safe = uf.where(special, _const(a, 1), a)
-    magnitude = la.abs(safe)
-    estimate = la.add(la.floor(la.div(lt.log(magnitude), _const(a, math.log(2.0)))), _const(a, 1))
-    exponent = convert_to(estimate, int32, weak_type=False)
-    mantissa = _scale(safe, la.neg(exponent))
-    # log2 may be off by one next to powers of two: one correction each way.
-    too_big = lcmp.ge(la.abs(mantissa), _const(a, 1))
-    mantissa = uf.where(too_big, la.mul(mantissa, _const(a, 0.5)), mantissa)
-    exponent = uf.where(too_big, la.add(exponent, _const(exponent, 1)), exponent)
-    too_small = lcmp.lt(la.abs(mantissa), _const(a, 0.5))
-    mantissa = uf.where(too_small, la.mul(mantissa, _const(a, 2)), mantissa)
-    exponent = uf.where(too_small, la.sub(exponent, _const(exponent, 1)), exponent)
-    return uf.where(special, a, mantissa), uf.where(special, _const(exponent, 0), exponent)
+    exponent = uf.where(special, _const(exponent, 0), exponent)
+    # The bits carry no derivative; JAX's mantissa has d/dx = 2**-exponent.
+    slope = _power_of_two(la.neg(exponent), a.dtype)
+    mantissa = la.add(mantissa, la.mul(la.sub(a, la.stop_gradient(a)), slope))
+    return uf.where(special, a, mantissa), exponent
 
 
 def modf(x: ArrayLike, /, out: None = None) -> tuple[Array, Array]:
