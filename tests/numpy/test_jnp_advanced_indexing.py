@@ -75,7 +75,13 @@ def _cases() -> list[Case]:
     ints = Case("dtypes-int", lambda L: L.asarray(X.astype(np.int16))[np.array([2, 0])])
     bools = Case("dtypes-bool", lambda L: L.asarray(X > 30)[np.array([2, 0]), :, 1])
     bf16 = Case("dtypes-bfloat16", lambda L: L.asarray(X.astype(jnp.bfloat16))[:, J])
-    return [*cases, weak, ints, bools, bf16]
+    empty = [
+        Case("empty_axis-no-indices", lambda L: L.zeros((0, 3))[np.zeros(0, np.int32)]),
+        Case("empty_axis-empty-batch", lambda L: L.zeros((0, 3))[np.zeros((2, 0), np.int32), None]),
+        Case("empty_axis-some-index", lambda L: L.zeros((0, 3))[np.array([0])]),
+        Case("empty_axis-at-add", lambda L: L.zeros((0, 3)).at[np.zeros(0, np.int32)].add(1.0)),
+    ]
+    return [*cases, weak, ints, bools, bf16, *empty]
 
 
 TABLE = CaseTable("advanced-indexing", _cases)

@@ -99,6 +99,8 @@ def _updates(x: Array, plan: IndexPlan, values: ArrayLike, where: str) -> Array:
 def _scatter(
     op: str, x: Array, plan: IndexPlan, updates: Array, sorted_: bool, unique: bool, mode: GatherScatterMode
 ) -> Array:
+    if plan.selects_nothing_from_empty_axes(x):
+        return x
     prim = _COMBINERS[op](_scatter_dnums(plan), sorted_ or plan.static, unique or plan.static, mode)
     return bind1(prim, x, plan.indices, updates)
 

@@ -354,6 +354,13 @@ class IndexPlan:
     shape: tuple[int, ...]
     static: bool
 
+    def selects_nothing_from_empty_axes(self, x: Array) -> bool:
+        """Whether the index is empty and indexes an empty axis: XLA's
+        gather and scatter reject such windows, NumPy (and JAX) give an
+        empty result."""
+        no_room = any(size > dim for size, dim in zip(self.slice_sizes, x.shape))
+        return no_room and 0 in self.gather_shape
+
 
 @dataclass
 class _Builder:
@@ -367,7 +374,6 @@ class _Builder:
     components: list[tuple[int, Array]] = field(default_factory=list[tuple[int, Array]])
     collapsed: list[int] = field(default_factory=list[int])
     slice_sizes: list[int] = field(default_factory=list[int])
-    static: bool = True
 
 
 _INDEX_DTYPE = np.dtype(np.int32)
@@ -525,6 +531,8 @@ def gather_with_plan(
     unique_indices: bool = False,
 ) -> Array:
     """The gather ``plan`` describes, with the ``None`` axes inserted."""
+    if plan.selects_nothing_from_empty_axes(x):
+        return ls.broadcast_in_dim(scalar_like(0, x.dtype, "index", weak_type=x.weak_type), plan.shape, ())
     out = gather(
         x, plan.indices, plan.dimension_numbers, plan.slice_sizes,
         indices_are_sorted=indices_are_sorted or plan.static, unique_indices=unique_indices or plan.static,
