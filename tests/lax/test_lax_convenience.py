@@ -290,6 +290,18 @@ SOLVER_CASES: dict[str, Callable[[M], Any]] = {
     "linear-nonsym-jacfwd-jacrev": lambda m: m.api.jacfwd(m.api.jacrev(u1(lambda a: (_linear(m, False)(a, m.np.asarray(RHS)) ** 2).sum())))(
         m.np.asarray(A_NONSYM)),
     "root-hessian": lambda m: m.api.hessian(_sqrt_cubed(m))(3.0),
+    "linear-no-transpose-grad": lambda m: m.api.grad(u1(lambda b: m.lax.custom_linear_solve(u1(lambda x: 2.0 * x), b, u2(lambda mv, y: y / 2.0)).sum()))(
+        m.np.asarray(RHS)),
+    "linear-no-transpose-jvp": lambda m: m.api.jvp(u1(lambda b: m.lax.custom_linear_solve(u1(lambda x: 2.0 * x), b, u2(lambda mv, y: y / 2.0))),
+                                                   (m.np.asarray(RHS),), (m.np.ones(2),)),
+    "linear-aux": lambda m: m.lax.custom_linear_solve(u1(lambda x: 2.0 * x), m.np.asarray(RHS), u2(lambda mv, y: (y / 2.0, m.np.sum(y))),
+                                                      symmetric=True, has_aux=True),
+    "linear-dict": lambda m: m.lax.custom_linear_solve(u1(lambda x: {"u": 2.0 * x["u"]}), {"u": m.np.asarray(RHS)},
+                                                       u2(lambda mv, y: {"u": y["u"] / 2.0}), symmetric=True),
+    "linear-bad-solve": lambda m: m.lax.custom_linear_solve(u1(lambda x: 2.0 * x), m.np.asarray(RHS), u2(lambda mv, y: (y, y)), symmetric=True),
+    "linear-bad-matvec": lambda m: m.lax.custom_linear_solve(u1(lambda x: x[:1]), m.np.asarray(RHS), u2(lambda mv, y: y), symmetric=True),
+    "linear-vmap-grad-operator": lambda m: m.api.vmap(m.api.grad(u1(lambda a: (_linear(m, False)(a, m.np.asarray(RHS)) ** 2).sum())))(
+        m.np.stack([m.np.asarray(A_NONSYM), m.np.asarray(A)])),
     "linear-vmap": lambda m: m.api.vmap(u1(lambda b: _linear(m, True)(m.np.asarray(A), b)))(m.np.stack([m.np.asarray(RHS)] * 3)),
 }  # fmt: skip
 

@@ -35,7 +35,7 @@ from jaxtyped._src.custom_derivatives import custom_jvp
 from jaxtyped._src.lax.control_flow.common import evaluate_compiled
 from jaxtyped._src.lowering import lower_jaxpr_inline
 from jaxtyped._src.pjit import batch_jaxpr, consts_as_invars
-from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.arithmetic import neg, stop_gradient, sub
 from jaxtyped._src.lax.structural import bdim_to_front, instantiate, zeros
@@ -69,10 +69,10 @@ def _trace(fun: Callable[[Any], object], like: Sequence[Array], tree: PyTreeDef,
 def _check_same(closed: ClosedJaxpr, out_tree: PyTreeDef, like: Sequence[Array], tree: PyTreeDef, what: str, where: str) -> None:
     """Reject an output of another structure or other types than ``like``."""
     if out_tree != tree:
-        raise JaxtypedTypeError(f"{where}: {what} must return the structure of its input ({tree}), got {out_tree}")
+        raise JaxtypedValueError(f"{where}: {what} must return the structure of its input ({tree}), got {out_tree}")
     for got, want in zip(closed.jaxpr.out_avals, like):
         if got.shape != want.shape or got.dtype != want.dtype:
-            raise JaxtypedTypeError(
+            raise JaxtypedValueError(
                 f"{where}: {what} must return values of its input's types ({want.aval.str_short()}), got {got.str_short()}"
             )
 
@@ -90,7 +90,7 @@ def _trace_solver(
         x, aux = cast(tuple[object, object], result) if has_aux else (result, ())
         x_leaves, x_tree = _flat_arrays(x, "solution", f"{where}: {what}")
         if x_tree != tree:
-            raise JaxtypedTypeError(f"{where}: {what} must return a solution of the structure {tree}, got {x_tree}")
+            raise JaxtypedValueError(f"{where}: {what} must return a solution of the structure {tree}, got {x_tree}")
         aux_leaves, aux_tree = _flat_arrays(aux, "aux", f"{where}: {what}")
         aux_trees.append(aux_tree)
         return (*x_leaves, *aux_leaves)
