@@ -289,11 +289,11 @@ def custom_root(
     s_closed, aux_tree = _trace_solver(solve, _as_function(f_closed, tree, f_closed.consts), guess, tree, has_aux, "solve", where)
     ns = len(s_closed.consts)
 
-    def run(*args: Array) -> tuple[Array, ...]:
+    def root_by_solve(*args: Array) -> tuple[Array, ...]:
         outs = _apply(s_closed, args[nf : nf + ns], args[nf + ns :])
         return (*outs[: len(guess)], *(stop_gradient(a) for a in outs[len(guess) :]))
 
-    def run_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
+    def root_by_implicit_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
         outs = rooted(*primals)
         consts, dconsts = primals[:nf], tangents[:nf]
         root = tree.unflatten(list(outs[: len(guess)]))
@@ -309,8 +309,8 @@ def custom_root(
         droot, _ = _flat_arrays(solved_tangent, "tangent", f"{where}: tangent_solve")
         return outs, (*droot, *_tangent_zeros(outs[len(guess) :]))
 
-    rooted = custom_jvp(run)
-    rooted.defjvp(run_jvp)
+    rooted = custom_jvp(root_by_solve)
+    rooted.defjvp(root_by_implicit_jvp)
     flat = rooted(*f_closed.consts, *s_closed.consts, *guess)
     root_out = tree.unflatten(list(flat[: len(guess)]))
     if not has_aux:
@@ -378,11 +378,11 @@ def custom_linear_solve(
         None if t_closed is None else _solution_only(t_closed, n), nm, ns, nt, symmetric=symmetric,
     )
 
-    def run(*args: Array) -> tuple[Array, ...]:
+    def linear_solve(*args: Array) -> tuple[Array, ...]:
         outs = _apply(s_closed, args[nm : nm + ns], args[nm + ns + nt :])
         return (*outs[:n], *(stop_gradient(a) for a in outs[n:]))
 
-    def run_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
+    def linear_solve_jvp(primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
         outs = solved(*primals)
         consts, dconsts, db = primals[:nm], tangents[:nm], tangents[nm + ns + nt :]
         x = tree.unflatten(list(outs[:n]))
@@ -394,8 +394,8 @@ def custom_linear_solve(
         dx = bind(solve_prim, *primals[: nm + ns + nt], *right)
         return outs, (*dx, *_tangent_zeros(outs[n:]))
 
-    solved = custom_jvp(run)
-    solved.defjvp(run_jvp)
+    solved = custom_jvp(linear_solve)
+    solved.defjvp(linear_solve_jvp)
     flat = solved(*mv_closed.consts, *s_closed.consts, *t_consts, *rhs)
     x_out = tree.unflatten(list(flat[:n]))
     if not has_aux:
