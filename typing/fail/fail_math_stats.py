@@ -109,7 +109,7 @@ jnp.polymul(x, x, trim_leading_zeros="yes")  # expect: mypy[arg-type] pyright[re
 quotient: Array = jnp.polydiv(x, x)  # expect: mypy[assignment] pyright[reportAssignmentType]
 jnp.polyder(x, m="1")  # expect: mypy[arg-type] pyright[reportArgumentType]
 jnp.polyint(x, k="c")  # expect: mypy[arg-type] pyright[reportArgumentType]
-jnp.polyfit(x, x, deg="2")  # expect: mypy[arg-type] pyright[reportArgumentType]
+jnp.polyfit(x, x, deg="2")  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 jnp.roots([1.0, 2.0])  # expect: mypy[arg-type] pyright[reportArgumentType]
 
 # Dtype names, printing, I/O, vectorize.

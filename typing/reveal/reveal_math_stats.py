@@ -116,7 +116,8 @@ def check(x: Array, a: ArrayLike, i: Array, flag: bool) -> None:
     assert_type(jnp.polydiv(x, a), tuple[Array, Array])
     assert_type(jnp.polyder(x, 2), Array)
     assert_type(jnp.polyint(x, k=1.0), Array)
-    assert_type(jnp.polyfit(x, a, 2), Array | tuple[Array, ...])
+    assert_type(jnp.polyfit(x, a, 2), Array)
+    assert_type(jnp.polyfit(x, a, 2, cov=flag), Array | tuple[Array, ...])
     assert_type(jnp.roots(x), Array)
     # Dtype names, printing, I/O, vectorize.
     assert_type(jnp.float_(1.0), Array)

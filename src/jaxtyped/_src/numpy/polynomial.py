@@ -10,6 +10,8 @@ scales it), which matches JAX's SVD-based ``lstsq`` for well-posed fits;
 """
 
 
+from typing import Literal, overload
+
 import numpy as np
 
 from jaxtyped._src import dtypes
@@ -220,6 +222,26 @@ def _inverse_upper(r: Array) -> Array:
     return sh.stack([sh.stack(row) for row in inverse])
 
 
+@overload
+def polyfit(
+    x: ArrayLike,
+    y: ArrayLike,
+    deg: int,
+    rcond: float | None = None,
+    full: Literal[False] = False,
+    w: ArrayLike | None = None,
+    cov: Literal[False] = False,
+) -> Array: ...
+@overload
+def polyfit(
+    x: ArrayLike,
+    y: ArrayLike,
+    deg: int,
+    rcond: float | None = None,
+    full: bool = False,
+    w: ArrayLike | None = None,
+    cov: bool = False,
+) -> Array | tuple[Array, ...]: ...
 def polyfit(
     x: ArrayLike,
     y: ArrayLike,
