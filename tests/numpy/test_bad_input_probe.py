@@ -85,6 +85,12 @@ PROBES = [
     Probe("any-float-axis", lambda L: L.any(x(L), axis=1.5), ("jnp.any", "axis", "1.5")),
     Probe("argmax-float-axis", lambda L: L.argmax(x(L), axis=1.5), ("jnp.argmax", "axis", "1.5")),
     Probe("argmin-str-axis", lambda L: L.argmin(x(L), axis="a"), ("jnp.argmin", "axis", "'a'")),
+    Probe("var-float-axis", lambda L: L.var(x(L), axis=1.5), ("jnp.var", "axis", "1.5")),
+    Probe("std-str-axis", lambda L: L.std(x(L), axis="a"), ("jnp.std", "axis", "'a'")),
+    Probe("median-float-axis", lambda L: L.median(x(L), axis=1.5), ("jnp.median", "axis", "1.5")),
+    Probe("quantile-float-axis", lambda L: L.quantile(x(L), 0.5, axis=1.5), ("jnp.quantile", "axis", "1.5")),
+    Probe("cumsum-float-axis", lambda L: L.cumsum(x(L), axis=1.5), ("jnp.cumsum", "axis", "1.5")),
+    Probe("sort-str-axis", lambda L: L.sort(x(L), axis="a"), ("jnp.sort", "axis", "'a'")),
     # Arrays too large to materialise fail when they are created.
     Probe("zeros-huge", lambda L: L.zeros(HUGE), ("jnp.zeros", "(1000000, 1000000)", "4000000000000 bytes")),
     Probe("ones-huge", lambda L: L.ones(HUGE), ("jnp.ones", "(1000000, 1000000)", "4000000000000 bytes")),

@@ -31,7 +31,7 @@ from jaxtyped._src.numpy.order_util import sort_last, take_along_last
 from jaxtyped._src.lax.cumulative import cumsum
 from jaxtyped._src.lax.sorting import sort_key_val
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_dtypes, to_inexact_dtype
-from jaxtyped._src.util import canonicalize_axes, canonicalize_axis
+from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis
 
 __all__ = [
     "var", "std", "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile",
@@ -45,7 +45,7 @@ Axis = int | Sequence[int] | None
 def _axes(name: str, x: Array, axis: Axis) -> tuple[int, ...]:
     if axis is None:
         return tuple(range(x.ndim))
-    given = (axis,) if isinstance(axis, int) else tuple(axis)
+    given = axis_tuple(axis, f"jnp.{name} axis")
     return tuple(sorted(canonicalize_axes(given, x.ndim, where=f"jnp.{name} axis")))
 
 
@@ -139,6 +139,8 @@ def std(
 ) -> Array:
     """Standard deviation over ``axis``: the square root of :func:`var`."""
     _check_out("std", out)
+    if axis is not None:
+        axis_tuple(axis, "jnp.std axis")  # errors name std, not the var it calls
     return uf.sqrt(var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction))
 
 
@@ -186,7 +188,7 @@ def _quantile(
     if axis is None:
         axes = tuple(range(x.ndim))
     else:
-        given = (axis,) if isinstance(axis, int) else tuple(axis)
+        given = axis_tuple(axis, f"jnp.{name} axis")
         axes = canonicalize_axes(given, x.ndim, where=f"jnp.{name} axis")
         if len(set(axes)) != len(axes):
             raise JaxtypedValueError(f"jnp.{name}: repeated axis in {axis}")
