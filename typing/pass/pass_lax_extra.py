@@ -44,8 +44,9 @@ assert len(rows) == 2 and blank.dtype == np.int8 and kind == np.float32
 precise: Array = lax.dot(x, x.T, precision="highest")
 paired: Array = lax.dot_general(x, x, (((1,), (1,)), ((), ())), precision=(lax.Precision.HIGH, lax.Precision.DEFAULT))
 setting: lax.PrecisionLike = "float32"
-numbers: lax.DotDimensionNumbers = (((1,), (0,)), ((), ()))
-assert precise.shape == paired.shape == (2, 2) and lax.Precision(setting) is lax.Precision.HIGHEST and numbers[1] == ((), ())
+numbers: lax.DotDimensionNumbers = (([1], [0]), ((), ()))
+contracted: Array = lax.dot_general(x, x.T, numbers)
+assert precise.shape == paired.shape == (2, 2) and lax.Precision(setting) is lax.Precision.HIGHEST and numbers[1] == ((), ()) and contracted.shape == (2, 2)
 
 all_bits: Array = lax.reduce_and(ints, (0,))
 any_bits: Array = lax.reduce_or(ints, (1,))

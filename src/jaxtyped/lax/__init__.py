@@ -180,7 +180,8 @@ from jaxtyped._src.lax.convenience import (
     tile,
     unstack,
 )
-from jaxtyped._src.lax.dot import DotDimensionNumbers, Precision, PrecisionLike
+from jaxtyped._src.lax.dot import Precision, PrecisionLike
+from jaxtyped._src.lax.dot import PublicDotDimensionNumbers as DotDimensionNumbers
 from jaxtyped._src.lax.reduce_general import reduce
 from jaxtyped._src.lax.reductions import reduce_and, reduce_or, reduce_xor
 

@@ -29,7 +29,7 @@ from jaxtyped._src.util import prod
 __all__ = [
     "DotGeneral", "DotDimensionNumbers", "dot_general", "dot",
     # lax extras family: precision
-    "Precision", "PrecisionLike", "canonicalize_precision",
+    "Precision", "PrecisionLike", "canonicalize_precision", "PublicDotDimensionNumbers",
 ]
 
 # ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch))
@@ -58,6 +58,11 @@ class Precision(enum.Enum):
 
     def __str__(self) -> str:
         return self.name
+
+
+# Dimension numbers as users write them (JAX's public ``lax.DotDimensionNumbers``):
+# ((lhs_contracting, rhs_contracting), (lhs_batch, rhs_batch)), any int sequences.
+PublicDotDimensionNumbers = tuple[tuple[Sequence[int], Sequence[int]], tuple[Sequence[int], Sequence[int]]]
 
 
 # What ``precision`` parameters accept (JAX's ``lax.PrecisionLike``, without
