@@ -138,6 +138,63 @@ NOT_DIFFERENTIABLE.update({
 })
 
 
+# math, statistics, logic, set and polynomial functions family: the
+# elementwise differentiable ones here; the others' derivatives (where they
+# have any) are compared with JAX in tests/numpy/test_jnp_math_extra.py,
+# test_jnp_statistics.py and test_jnp_setops_poly_io.py.
+_MATH_EDGES: dict[str, tuple[float, ...]] = {
+    "asin": (1.0 - 1e-7, -1.0 + 1e-7), "acos": (1.0 - 1e-7, -1.0 + 1e-7), "atanh": (1.0 - 1e-7,), "acosh": (1.0 + 1e-6, 1.5),
+}  # fmt: skip
+FUNCTIONS.extend([
+    *(Fn("numpy", name, extra_points=_MATH_EDGES.get(name, ())) for name in (
+        "fabs", "i0", "nan_to_num", "angle", "acos", "acosh", "asin", "asinh", "atan", "atanh",
+    )),
+    *(Fn("numpy", name, arity=2) for name in ("heaviside", "copysign", "fmax", "fmin", "float_power", "atan2")),
+])
+_MATH_ELSEWHERE = "grads against JAX in tests/numpy/test_jnp_{}.py"
+NOT_DIFFERENTIABLE.update({
+    **{f"numpy.{name}": "boolean result" for name in (
+        "allclose", "isclose", "array_equal", "array_equiv", "isneginf", "isposinf", "isreal", "iscomplex",
+        "signbit", "isin",
+    )},
+    **{f"numpy.{name}": "a Python value about types or objects, not an array" for name in (
+        "isrealobj", "iscomplexobj", "isscalar", "iterable", "can_cast", "isdtype", "get_printoptions",
+        "set_printoptions", "printoptions", "array_repr", "array_str", "save", "savez", "load",
+    )},
+    **{f"numpy.{name}": "integer operands and results" for name in (
+        "gcd", "lcm", "bitwise_count", "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift",
+        "count_nonzero", "bincount", "nanargmax", "nanargmin",
+    )},
+    **{f"numpy.{name}": "tuple-valued or integer-exponent: " + _MATH_ELSEWHERE.format("math_extra") for name in (
+        "frexp", "modf", "ldexp",
+    )},
+    **{f"numpy.{name}": "not elementwise: " + _MATH_ELSEWHERE.format("math_extra") for name in (
+        "interp", "diff", "ediff1d", "gradient", "trapezoid", "unwrap",
+    )},
+    **{f"numpy.{name}": "a reduction or statistic: " + _MATH_ELSEWHERE.format("statistics") for name in (
+        "var", "std", "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile", "average",
+        "ptp", "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin", "cov", "corrcoef",
+        "histogram", "histogram_bin_edges", "histogram2d", "histogramdd",
+    )},
+    **{f"numpy.{name}": "sorted unique values whose count depends on the data" for name in (
+        "union1d", "intersect1d", "setdiff1d", "setxor1d",
+    )},
+    **{f"numpy.{name}": "polynomial coefficients, not elementwise: " + _MATH_ELSEWHERE.format("setops_poly_io") for name in (
+        "poly", "polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyfit",
+    )},
+    "numpy.roots": "needs eigenvalues (jnp.linalg): raises NotImplementedError",
+    "numpy.nextafter": "JAX defines no derivative for nextafter (NotImplementedError)",
+    "numpy.spacing": "built on nextafter, which JAX does not differentiate",
+    "numpy.frompyfunc": "builds a ufunc from a Python function",
+    **{f"numpy.{name}": "a dtype (callable only to build an array of it)" for name in (
+        "bool", "float_", "int_", "uint", "complex_", "double", "single", "cdouble", "csingle", "float8_e4m3fn",
+        "float8_e5m2", "float8_e4m3b11fnuz", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e3m4", "float8_e4m3",
+        "float8_e8m0fnu", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "int4", "uint4", "int2", "uint2",
+        "int1", "uint1",
+    )},
+})
+
+
 def _points(fn: Fn) -> tuple[np.ndarray[Any, Any], ...]:
     if fn.arity == 1:
         return (np.asarray(UNARY_POINTS + tuple(fn.extra_points), np.float32),)
@@ -196,3 +253,21 @@ def test_every_public_function_is_accounted_for() -> None:
             if f"{namespace}.{name}" not in listed and f"{namespace}.{name}" not in NOT_DIFFERENTIABLE:
                 missing.append(f"{namespace}.{name}")
     assert not missing, f"differentiate these at special points or say why not: {missing}"
+
+
+# advanced indexing family: selections and index builders, none elementwise
+# in one float; their gradients (gathers, scatters, selections) are compared
+# with JAX in tests/numpy/test_jnp_index_functions.py, test_jnp_at.py and
+# test_jnp_advanced_indexing.py.
+_INDEXING_ELSEWHERE = "a selection (gather/scatter/select): grads against JAX in tests/numpy/test_jnp_{}.py"
+NOT_DIFFERENTIABLE.update({
+    **{f"numpy.{name}": _INDEXING_ELSEWHERE.format("index_functions") for name in (
+        "take", "take_along_axis", "put", "put_along_axis", "choose", "compress", "extract", "place", "select",
+        "piecewise", "fill_diagonal", "where",
+    )},
+    **{f"numpy.{name}": "integer indices out, from shapes or values" for name in (
+        "nonzero", "flatnonzero", "argwhere", "ix_", "indices", "ravel_multi_index", "unravel_index",
+        "diag_indices", "diag_indices_from", "tril_indices", "triu_indices", "tril_indices_from",
+        "triu_indices_from", "mask_indices",
+    )},
+})
