@@ -240,14 +240,23 @@ def test_nonzero_with_size_under_jit_and_vmap_matches_jax() -> None:
     assert_same(jt.vmap(f(jnp))(jnp.asarray(X)), jax.vmap(f(jax_numpy))(X))
 
 
-def test_select_and_piecewise_gradients_match_jax() -> None:
+def test_select_piecewise_where_take_choose_fill_diagonal_gradients_match_jax() -> None:
     def select_loss(L: Namespace) -> Callable[[Any], Any]:
         return lambda x: L.sum(L.select([x > 1, x > 3], [x * x, -x], 7.0))
 
     def piecewise_loss(L: Namespace) -> Callable[[Any], Any]:
         return lambda x: L.sum(L.piecewise(x, [x < 0, x > 5], [_square, _negate, 1.0]))
 
-    for loss in (select_loss, piecewise_loss):
+    def where_loss(L: Namespace) -> Callable[[Any], Any]:
+        return lambda x: L.sum(L.where(x > 0, x * x, 2.0 * x))
+
+    def take_loss(L: Namespace) -> Callable[[Any], Any]:
+        return lambda x: L.sum(L.take(x, IDX, axis=1, mode="clip") * 3.0) + L.sum(L.choose(XI % 2, [x, x * x], mode="clip"))
+
+    def fill_diagonal_loss(L: Namespace) -> Callable[[Any], Any]:
+        return lambda x: L.sum(L.fill_diagonal(x, x[0, 0] * 2.0, inplace=False) ** 2)
+
+    for loss in (select_loss, piecewise_loss, where_loss, take_loss, fill_diagonal_loss):
         assert_same(jt.grad(loss(jnp))(jnp.asarray(X)), jax.grad(loss(jax_numpy))(X))
 
 
