@@ -19,7 +19,8 @@ from jaxtyped._src.lax.structural import expand_dims
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
-from jaxtyped._src.numpy.order_util import argsort_last, count_less_equal, take_along_last
+from jaxtyped._src.numpy.order_util import argsort_last, take_along_last
+from jaxtyped._src.numpy.sorting import searchsorted
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape, promote_dtypes
 from jaxtyped._src.util import canonicalize_axis, is_int
 
@@ -218,7 +219,7 @@ def interp(
         knots_x = sh.concatenate([uf.subtract(knots_x[-1:], span), knots_x, uf.add(knots_x[:1], span)])
         knots_f = sh.concatenate([knots_f[-1:], knots_f, knots_f[:1]])
     n = knots_x.shape[0]
-    upper = uf.clip(count_less_equal(knots_x, at), 1, n - 1)
+    upper = uf.clip(searchsorted(knots_x, at, side="right"), 1, n - 1)
     lower = uf.subtract(upper, 1)
 
     def at_knots(values: Array, index: Array) -> Array:

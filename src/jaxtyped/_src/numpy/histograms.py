@@ -25,7 +25,7 @@ from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.calculus import diff
 from jaxtyped._src.numpy.creation import asarray, linspace, ones_like, zeros
-from jaxtyped._src.numpy.order_util import count_less_equal
+from jaxtyped._src.numpy.sorting import searchsorted
 from jaxtyped._src.numpy.promotion import asarray_operand, check_arraylike, promote_dtypes, to_inexact_dtype
 from jaxtyped._src.util import is_int
 
@@ -123,7 +123,7 @@ def histogram(
             raise JaxtypedValueError(f"jnp.histogram: weights must have a's shape, got {w.aval.str_short()} for {data.aval.str_short()}")
     edges = histogram_bin_edges(data, bins, range)
     flat = sh.ravel(data)
-    index = count_less_equal(edges, flat)
+    index = searchsorted(edges, flat, side="right")
     index = uf.where(uf.equal(flat, edges[-1]), edges.shape[0] - 1, index)
     counts = _add_at(edges.shape[0], index, sh.ravel(w))[1:]
     if density:
@@ -164,7 +164,7 @@ def histogramdd(
     for i in builtins.range(d):
         column = points[:, i]
         edges = histogram_bin_edges(column, per_dimension[i], None if range is None else range[i])
-        index = count_less_equal(edges, column)
+        index = searchsorted(edges, column, side="right")
         index = uf.where(uf.equal(column, edges[-1]), uf.subtract(index, 1), index)
         size = edges.shape[0] + 1
         index = uf.clip(index, 0, size - 1)
