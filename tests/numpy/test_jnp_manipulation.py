@@ -37,6 +37,13 @@ def _mark_padding(vector: Any, width: tuple[int, int], axis: int, kwargs: Any) -
     return vector.at[: width[0]].set(-1.0).at[vector.shape[0] - width[1] :].set(9.0)
 
 
+def _repeat_total(counts: np.ndarray[Any, Any]) -> Callable[[Namespace], Any]:
+    def run(L: Namespace) -> Any:
+        return L.repeat(L.asarray(V5), counts, total_repeat_length=7)
+
+    return run
+
+
 def _first(v: Any) -> Any:
     return v[0]
 
@@ -84,6 +91,8 @@ def _cases() -> list[Case]:
     add("repeat-total", lambda L: L.repeat(L.asarray(V5), np.array([1, 2, 0, 1, 1]), total_repeat_length=7))
     add("repeat-total-short", lambda L: L.repeat(L.asarray(V5), np.array([1, 2, 0, 1, 1]), total_repeat_length=3))
     add("repeat-scalar-total", call("repeat", V5, 2, total_repeat_length=12))
+    for counts in ([1, 1, 1, 1, 0], [0, 0, 3, 0, 2], [0, 0, 0, 0, 0], [2, 0, 0, 0, 0]):
+        add(f"repeat-total_{''.join(map(str, counts))}", _repeat_total(np.array(counts)))
     add("repeat-neg-axis", call("repeat", X234, 2, axis=-2))
     add("repeat-bad-len", lambda L: L.repeat(L.asarray(V5), np.array([1, 2]), axis=0))
     add("repeat-float", call("repeat", V5, 1.5))
@@ -630,6 +639,9 @@ def test_repeat_with_traced_repeats_matches_jax() -> None:
         return jnp.repeat(jnp.asarray(V5), r)
 
     assert_same(jt.jit(ours)(jnp.asarray(counts)), jax.jit(theirs)(counts))
+    for other in ([0, 0, 3, 0, 2], [2, 2, 2, 2, 2], [0, 0, 0, 0, 9], [1, 1, 1, 1, 0]):
+        assert_same(jt.jit(ours)(jnp.asarray(other, jnp.int32)), jax.jit(theirs)(np.asarray(other, np.int32)))
+    assert_same(jt.vmap(ours)(jnp.asarray(np.stack([counts, counts[::-1]]))), jax.vmap(theirs)(np.stack([counts, counts[::-1]])))
     with pytest.raises(jt.errors.ConcretizationTypeError):
         jt.jit(ours_unsized)(jnp.asarray(counts))
 

@@ -20,6 +20,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.api import vmap
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.core.array_impl import ArrayImpl
+from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import (
     ConcretizationTypeError,
     JaxtypedIndexError,
@@ -31,11 +32,12 @@ from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.cumulative import cumsum as lax_cumsum
+from jaxtyped._src.lax.gather import ScatterDimensionNumbers, scatter_add
 from jaxtyped._src.lax.slicing import dynamic_slice_in_dim
 from jaxtyped._src.lax.slicing import slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import reductions as red
-from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import array, asarray, check_allocation, check_eager_size
 from jaxtyped._src.numpy.manipulation_util import along, concrete_host, int_host, take_indices, take_static, zeros_of
 from jaxtyped._src.numpy.promotion import (
@@ -111,12 +113,11 @@ def repeat(
             dims = tuple(range(ax + 1)) + tuple(range(ax + 2, x.ndim + 1))
             spread = ls.broadcast_in_dim(x, shape, dims)
             return ls.reshape(spread, x.shape[:ax] + (n * r,) + x.shape[ax + 1 :])
-        index = np.repeat(np.arange(n), per_element)
-        if total is not None:
-            # JAX's rule: truncate, or pad with the last element.
-            index = index[:total] if index.size >= total else np.concatenate(
-                [index, np.full(total - index.size, index[-1] if index.size else 0)]
-            )
+        if total is None:
+            return take_static(x, np.repeat(np.arange(n), per_element), ax)
+        # JAX's rule (as _repeat_traced): truncate, or fill with the last element.
+        starts = np.cumsum(per_element)[:-1]
+        index = np.minimum(np.searchsorted(starts, np.arange(total), side="right"), builtins.max(n - 1, 0))
         return take_static(x, index, ax)
     if total is None:
         raise ConcretizationTypeError(
@@ -126,16 +127,23 @@ def repeat(
 
 
 def _repeat_traced(x: Array, repeats: Array, ax: int, total: int) -> Array:
+    """``repeat`` with traced counts and a static ``total``, in O(n + total):
+    a 1 is added where each element's run starts (after the first), and the
+    running sum of those marks is each output position's source element.
+    Positions past the counts' sum repeat the last element, as in JAX."""
     n = x.shape[ax]
-    counts_t = convert_to(repeats, np.dtype(np.int32), weak_type=False)
-    if counts_t.ndim == 0 or counts_t.size == 1:
-        counts_t = ls.broadcast_in_dim(ls.reshape(counts_t, ()), (n,), ())
-    # Element j of the result comes from the number of cumulative counts <= j.
-    lower = lcmp.le(ls.broadcasted_iota(np.dtype(np.int32), (n, n), 0), ls.broadcasted_iota(np.dtype(np.int32), (n, n), 1))
-    cumulative = red.sum(uf.where(lower, ls.broadcast_in_dim(counts_t, (n, n), (0,)), 0), axis=0, dtype=np.int32)
-    positions = ls.broadcasted_iota(np.dtype(np.int32), (total, n), 0)
-    source = red.sum(lcmp.le(ls.broadcast_in_dim(cumulative, (total, n), (1,)), positions), axis=1, dtype=np.int32)
-    source = la.min(source, scalar_like(builtins.max(n - 1, 0), np.dtype(np.int32), "jnp.repeat", weak_type=False))
+    int32 = np.dtype(np.int32)
+    counts = convert_to(repeats, int32, weak_type=False)
+    if counts.ndim == 0 or counts.size == 1:
+        counts = ls.broadcast_in_dim(ls.reshape(counts, ()), (n,), ())
+    if n <= 1 or total == 0:
+        source = ls.full_like_aval(ShapedArray((total,), int32), 0)
+    else:
+        starts = along(lax_cumsum(counts, 0), 0, 0, n - 1)  # where elements 1..n-1 begin
+        dnums = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+        ones = ls.full_like_aval(ShapedArray((n - 1,), int32), 1)
+        marks = scatter_add(ls.full_like_aval(ShapedArray((total,), int32), 0), ls.reshape(starts, (n - 1, 1)), ones, dnums)
+        source = la.min(lax_cumsum(marks, 0), scalar_like(n - 1, int32, "jnp.repeat", weak_type=False))
     return take_indices(x, ls.reshape(source, (total, 1)), ax)
 
 
