@@ -17,7 +17,6 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.errors import JaxtypedTypeError
-from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcasted_iota
 from jaxtyped._src.numpy import reductions as red
@@ -25,11 +24,15 @@ from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import asarray, full
 from jaxtyped._src.numpy.order_util import sort_last, take_along_last
+from jaxtyped._src.numpy.sorting import searchsorted
+from jaxtyped._src.lax.cumulative import cumsum
+from jaxtyped._src.lax.gather import ScatterDimensionNumbers, scatter
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_dtypes
 
 __all__ = ["isin", "union1d", "intersect1d", "setdiff1d", "setxor1d"]
 
 _INT32 = np.dtype(np.int32)
+_PLACE = ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
 
 
 def _same(a: Array, b: Array) -> Array:
@@ -41,10 +44,15 @@ def _same(a: Array, b: Array) -> Array:
 
 
 def _contains(values: Array, pool: Array) -> Array:
-    """For each of ``values``, whether the 1-d ``pool`` holds it."""
-    if pool.shape[0] == 0:
+    """For each of ``values``, whether the 1-d ``pool`` holds it (a binary
+    search in the sorted pool; NaN is never found, as ``==`` says)."""
+    n = pool.shape[0]
+    if n == 0:
         return full(values.shape, False)
-    return red.any(uf.equal(sh.expand_dims(values, -1), pool), axis=-1)
+    ordered = sort_last(pool)
+    where_ = uf.minimum(searchsorted(ordered, values), n - 1)
+    candidate = sh.reshape(take_along_last(ordered, convert_to(sh.ravel(where_), _INT32, weak_type=False)), values.shape)
+    return uf.equal(candidate, values)
 
 
 def isin(element: ArrayLike, test_elements: ArrayLike, assume_unique: bool = False, invert: bool = False, *, method: str = "auto") -> Array:
@@ -87,19 +95,13 @@ def _selected(name: str, keep: Array, size: int | None) -> tuple[Array, Array]:
         return asarray(chosen), full(chosen.shape, True)
     if n == 0:
         return full((size,), 0, dtype=_INT32), full((size,), False)
-    rank = _running_count(keep)  # 1-based rank among the kept
-    slot = broadcasted_iota(_INT32, (size, n), 0)
-    position = broadcasted_iota(_INT32, (size, n), 1)
-    hits = uf.logical_and(sh.expand_dims(keep, 0), uf.equal(sh.expand_dims(rank, 0), uf.add(slot, 1)))
-    filled = red.any(hits, axis=1)
-    index = red.sum(uf.where(hits, position, 0), axis=1, dtype=_INT32)
-    return uf.where(filled, index, n), filled
-
-
-def _running_count(mask: Array) -> Array:
-    n = mask.shape[0]
-    upto = lcmp.le(broadcasted_iota(_INT32, (n, n), 1), broadcasted_iota(_INT32, (n, n), 0))
-    return red.sum(uf.logical_and(upto, sh.expand_dims(mask, 0)), axis=1, dtype=_INT32)
+    # Each kept element goes to the slot of its rank among the kept; the
+    # others (and those past ``size``) are dropped by the scatter.
+    rank = cumsum(convert_to(keep, _INT32, weak_type=False), axis=0)  # 1-based
+    slot = uf.where(keep, uf.subtract(rank, 1), size)
+    positions = broadcasted_iota(_INT32, (n,), 0)
+    index = scatter(full((size,), n, dtype=_INT32), sh.expand_dims(slot, -1), positions, _PLACE, mode="drop")
+    return index, uf.less(index, n)
 
 
 def _gather(values: Array, index: Array) -> Array:
