@@ -29,6 +29,7 @@ from jaxtyped._src.lax.reductions import reduce_max
 from jaxtyped._src.lax.special import bessel_i0e, bessel_i1e
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import ufuncs as uf
+from jaxtyped._src.numpy.ufuncs import BinaryFunction, UnaryFunction
 from jaxtyped._src.numpy.logic import isneginf, isposinf, signbit
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
@@ -305,13 +306,14 @@ def i0(x: ArrayLike) -> Array:
     return _i0(a)
 
 
-acos = uf.arccos
-acosh = uf.arccosh
-asin = uf.arcsin
-asinh = uf.arcsinh
-atan = uf.arctan
-atanh = uf.arctanh
-atan2 = uf.arctan2
-bitwise_invert = uf.invert
-bitwise_left_shift = uf.left_shift
-bitwise_right_shift = uf.right_shift
+# The Array API's names for NumPy's functions.
+acos: UnaryFunction = uf.arccos
+acosh: UnaryFunction = uf.arccosh
+asin: UnaryFunction = uf.arcsin
+asinh: UnaryFunction = uf.arcsinh
+atan: UnaryFunction = uf.arctan
+atanh: UnaryFunction = uf.arctanh
+atan2: BinaryFunction = uf.arctan2
+bitwise_invert: UnaryFunction = uf.invert
+bitwise_left_shift: BinaryFunction = uf.left_shift
+bitwise_right_shift: BinaryFunction = uf.right_shift

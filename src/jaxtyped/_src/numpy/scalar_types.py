@@ -74,6 +74,12 @@ class ufunc:  # noqa: N801 - NumPy's and JAX's name
     folding along an axis from its first element (``at``/``reduceat`` are
     not provided)."""
 
+    nin: int
+    nout: int
+    nargs: int
+    identity: object
+    __name__: str
+
     def __init__(
         self,
         func: Callable[..., Array],
@@ -93,7 +99,7 @@ class ufunc:  # noqa: N801 - NumPy's and JAX's name
         self.nout = int(nout)
         self.nargs = nin if nargs is None else int(nargs)
         self.identity = identity
-        self.__name__ = name or getattr(func, "__name__", "ufunc")
+        self.__name__ = name or str(getattr(func, "__name__", "ufunc"))
         self._call = call or vectorize(func)
         self._reduce = reduce
         self._accumulate = accumulate

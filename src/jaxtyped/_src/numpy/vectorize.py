@@ -65,6 +65,10 @@ class vectorize(Generic[R]):  # noqa: N801 - NumPy's and JAX's name
     (JAX drops them silently).
     """
 
+    pyfunc: Callable[..., R]
+    excluded: frozenset[int | str]
+    signature: str | None
+
     def __init__(self, pyfunc: Callable[..., R], *, excluded: Collection[int | str] = frozenset(), signature: str | None = None) -> None:
         self.pyfunc = pyfunc
         self.excluded = frozenset(excluded)
