@@ -353,3 +353,46 @@ def test_isdtype_matches_jax(dtype: str, kind: Any) -> None:
 def test_isdtype_unknown_kind_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="kind"):
         jnp.isdtype(jnp.float32, "foo")
+
+
+# === eager and jitted results are equal ===
+
+EAGER_VS_JIT: dict[str, Callable[[Any], Any]] = {
+    "heaviside": lambda x: jnp.heaviside(x, 0.5),
+    "copysign": lambda x: jnp.copysign(2.0, x),
+    "frexp": jnp.frexp,
+    "modf": jnp.modf,
+    "ldexp": lambda x: jnp.ldexp(x, 3),
+    "fmax": lambda x: jnp.fmax(x, 0.0),
+    "spacing": jnp.spacing,
+    "i0": jnp.i0,
+    "nan_to_num": jnp.nan_to_num,
+    "isclose": lambda x: jnp.isclose(x, 1.0),
+    "signbit": jnp.signbit,
+    "diff": lambda x: jnp.diff(x, n=2),
+    "gradient": jnp.gradient,
+    "trapezoid": jnp.trapezoid,
+    "unwrap": jnp.unwrap,
+    "interp": lambda x: jnp.interp(x, jnp.asarray(KNOTS), jnp.asarray(VALUES)),
+    "var": jnp.var,
+    "nanstd": jnp.nanstd,
+    "median": jnp.median,
+    "nanpercentile": lambda x: jnp.nanpercentile(x, 30.0),
+    "quantile": lambda x: jnp.quantile(x, 0.25, method="nearest"),
+    "histogram": lambda x: jnp.histogram(x, bins=3, range=(-3.0, 3.0)),
+    "polyval": lambda x: jnp.polyval(jnp.array([1.0, -2.0, 0.5]), x),
+    "polymul": lambda x: jnp.polymul(x, x),
+    "union1d": lambda x: jnp.union1d(x, x, size=8),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EAGER_VS_JIT))
+def test_eager_and_jit_agree(name: str) -> None:
+    from oracle import assert_same_value, as_tuple
+
+    x = jnp.asarray(host("float32", [0.5, -1.5, 2.0, 0.0, 3.25, -0.0, 1.0, NAN if name.startswith("nan") else 2.5]))
+    fn = EAGER_VS_JIT[name]
+    eager, jitted_ = as_tuple(fn(x)), as_tuple(library(jnp).api.jit(fn)(x))
+    for a, b in zip(eager, jitted_, strict=True):
+        assert (a.shape, a.dtype, a.weak_type) == (b.shape, b.dtype, b.weak_type)
+        assert_same_value(a, b, rtol=1e-6, atol=0.0, where=name)
