@@ -48,6 +48,43 @@ def grad_case(name: str, fn: Callable[[Any, Any], Any], x: Any) -> Case:
     return Case(name, case)
 
 
+def vmapped(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
+    """``fn(L, row)`` for each row of ``x`` under the library's vmap."""
+
+    def case(L: Any) -> Any:
+        def per_row(row: Any) -> Any:
+            return fn(L, row)
+
+        return library(L).api.vmap(per_row)(L.asarray(x))
+
+    return case
+
+
+def vmapped_grad(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
+    """The gradient of ``fn(L, row)`` for each row of ``x`` (vmap of grad)."""
+
+    def case(L: Any) -> Any:
+        def value(row: Any) -> Any:
+            return fn(L, row)
+
+        api = library(L).api
+        return api.vmap(api.grad(value))(L.asarray(x))
+
+    return case
+
+
+def jvp_case(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
+    """The value and jvp of ``fn(L, x)`` along ones."""
+
+    def case(L: Any) -> Any:
+        def at(v: Any) -> Any:
+            return fn(L, v)
+
+        return library(L).api.jvp(at, (L.asarray(x),), (L.ones_like(L.asarray(x)),))
+
+    return case
+
+
 def jitted(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
     """``fn(L, x)`` under the library's own jit (``x`` traced)."""
 
@@ -178,6 +215,13 @@ def grad_cases() -> list[Case]:
         grad_case("cov-grad", lambda L, x: L.cov(L.reshape(x, (2, 3))), TIES),
         grad_case("corrcoef-grad", lambda L, x: L.corrcoef(L.reshape(x, (2, 3))), TIES + host("float32", [0, 0, 0, 0, 0, 1])),
         grad_case("histogram-grad_weights", lambda L, w: L.histogram(SAMPLES[:6], bins=3, weights=w)[0], TIES),
+        Case("bincount-vmap_length", vmapped(lambda L, r: L.bincount(r, length=4), host("int32", [[0, 1, 1, 3], [2, 2, 0, 1]]))),
+        Case("histogram-vmap", vmapped(lambda L, r: L.histogram(r, bins=3)[0], Y)),
+        Case("median-jvp", jvp_case(lambda L, r: L.median(r, axis=1), Y)),
+        Case("var-jvp", jvp_case(lambda L, r: L.var(r, axis=0, ddof=1), Y)),
+        Case("quantile-vmap_grad", vmapped_grad(lambda L, v: L.quantile(v, 0.3), Y)),
+        Case("cov-vmap", vmapped(lambda L, r: L.cov(L.reshape(r, (2, 2))), Y)),
+        Case("nanmean-vmap", vmapped(lambda L, r: L.nanmean(r), X)),
     ]
 
 
