@@ -1020,6 +1020,51 @@ def vmap_cases() -> dict[str, VmapCase]:
     }  # fmt: skip
     for name, fun in indexing.items():
         cases[name] = (fun, (B3,), 0)
+    # math, statistics, logic, set and polynomial functions family (per
+    # example: a vector of 4; set functions with a static size)
+    knots = jnp.array([-2.0, 0.0, 1.0, 3.0])
+
+    def small_ints(a: jt.Array) -> jt.Array:
+        return jnp.astype(jnp.abs(a) * 7, jnp.int32)
+
+    math_stats: dict[str, Fn] = {
+        "heaviside": lambda a: jnp.heaviside(a, 0.5), "copysign": lambda a: jnp.copysign(1.5, a),
+        "ldexp": lambda a: jnp.ldexp(a, small_ints(a)), "frexp": jnp.frexp, "modf": jnp.modf,
+        "gcd": lambda a: jnp.gcd(small_ints(a), 6), "lcm": lambda a: jnp.lcm(small_ints(a), 4),
+        "fmax": lambda a: jnp.fmax(a, a[::-1]), "fmin": lambda a: jnp.fmin(a, 0.0), "fabs": jnp.fabs,
+        "float_power": lambda a: jnp.float_power(jnp.abs(a), 1.5), "spacing": jnp.spacing,
+        "nextafter": lambda a: jnp.nextafter(a, 0.0), "i0": jnp.i0, "angle": jnp.angle, "nan_to_num": jnp.nan_to_num,
+        "interp": lambda a: jnp.interp(a, knots, a), "unwrap": lambda a: jnp.unwrap(a * 4),
+        "diff": lambda a: jnp.diff(a, n=2), "ediff1d": lambda a: jnp.ediff1d(a, to_begin=a[:1]),
+        "gradient": jnp.gradient, "trapezoid": lambda a: jnp.trapezoid(a, knots),
+        "bitwise_count": lambda a: jnp.bitwise_count(small_ints(a)), "bitwise_invert": lambda a: jnp.bitwise_invert(small_ints(a)),
+        "bitwise_left_shift": lambda a: jnp.bitwise_left_shift(small_ints(a), 2),
+        "bitwise_right_shift": lambda a: jnp.bitwise_right_shift(small_ints(a), 1),
+        "acos": lambda a: jnp.acos(jnp.tanh(a)), "acosh": lambda a: jnp.acosh(jnp.abs(a) + 1), "asin": lambda a: jnp.asin(jnp.tanh(a)),
+        "asinh": jnp.asinh, "atan": jnp.atan, "atanh": lambda a: jnp.atanh(jnp.tanh(a)), "atan2": lambda a: jnp.atan2(a, a[::-1]),
+        "allclose": lambda a: jnp.allclose(a, a + 1e-9), "isclose": lambda a: jnp.isclose(a, 0.5, atol=0.6),
+        "array_equal": lambda a: jnp.array_equal(a, jnp.round(a)), "array_equiv": lambda a: jnp.array_equiv(a, a[:1]),
+        "isneginf": lambda a: jnp.isneginf(a / 0.0), "isposinf": lambda a: jnp.isposinf(a / 0.0), "isreal": jnp.isreal,
+        "iscomplex": lambda a: jnp.iscomplex(a * 1j), "signbit": jnp.signbit,
+        "var": jnp.var, "std": lambda a: jnp.std(a, ddof=1), "median": jnp.median, "percentile": lambda a: jnp.percentile(a, 30),
+        "quantile": lambda a: jnp.quantile(a, jnp.array([0.2, 0.9]), method="midpoint"), "nanmedian": jnp.nanmedian,
+        "nanpercentile": lambda a: jnp.nanpercentile(a, 70), "nanquantile": lambda a: jnp.nanquantile(a, 0.4),
+        "average": lambda a: jnp.average(a, weights=knots + 3), "ptp": jnp.ptp, "count_nonzero": lambda a: jnp.count_nonzero(a > 0),
+        "nansum": jnp.nansum, "nanprod": jnp.nanprod, "nanmean": jnp.nanmean, "nanvar": jnp.nanvar, "nanstd": jnp.nanstd,
+        "nanmax": jnp.nanmax, "nanmin": jnp.nanmin, "nanargmax": jnp.nanargmax, "nanargmin": jnp.nanargmin,
+        "corrcoef": lambda a: jnp.corrcoef(m22(a)), "cov": lambda a: jnp.cov(m22(a)),
+        "histogram": lambda a: jnp.histogram(a, bins=3, range=(-2.0, 2.0)), "histogram_bin_edges": lambda a: jnp.histogram_bin_edges(a, 3),
+        "histogram2d": lambda a: jnp.histogram2d(a, a[::-1], bins=2), "histogramdd": lambda a: jnp.histogramdd(m22(a), bins=2)[0],
+        "bincount": lambda a: jnp.bincount(small_ints(a), length=8), "isin": lambda a: jnp.isin(jnp.round(a), knots),
+        "intersect1d": lambda a: jnp.intersect1d(jnp.round(a), knots, size=4),
+        "union1d": lambda a: jnp.union1d(jnp.round(a), knots, size=8), "setdiff1d": lambda a: jnp.setdiff1d(jnp.round(a), knots, size=4),
+        "setxor1d": lambda a: jnp.setxor1d(jnp.round(a), knots, size=8), "poly": jnp.poly, "polyval": lambda a: jnp.polyval(a, knots),
+        "polyadd": lambda a: jnp.polyadd(a, a[:2]), "polysub": lambda a: jnp.polysub(a[:3], a), "polymul": lambda a: jnp.polymul(a, a[:2]),
+        "polydiv": lambda a: jnp.polydiv(a, jnp.array([1.0, 2.0])), "polyder": jnp.polyder, "polyint": lambda a: jnp.polyint(a, k=1.0),
+        "polyfit": lambda a: jnp.polyfit(knots, a, 1),
+    }  # fmt: skip
+    for name, fun in math_stats.items():
+        cases[name] = (fun, (B3,), 0)
     return cases
 
 
@@ -1058,6 +1103,10 @@ def test_vmap_out_axes_and_names_are_covered() -> None:
         "tril_indices_from", "triu_indices_from",
     }
     shape_queries = {"shape", "ndim", "size", "result_type", "promote_types", "issubdtype", "finfo", "iinfo", "dtype"}
+    shape_queries |= {  # math/statistics family: static answers, printing, files; roots needs jnp.linalg
+        "isrealobj", "iscomplexobj", "isscalar", "iterable", "can_cast", "isdtype", "printoptions", "set_printoptions",
+        "get_printoptions", "array_repr", "array_str", "save", "savez", "load", "frompyfunc", "roots",
+    }
     missing = [
         name
         for name in public_functions()
