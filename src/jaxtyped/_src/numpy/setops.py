@@ -111,7 +111,8 @@ def _gather(values: Array, index: Array) -> Array:
 
 
 def _finish(values: Array, filled: Array, fill_value: ArrayLike | None, default: str) -> Array:
-    """Fill the empty slots: with ``fill_value``, 0, or the smallest value."""
+    """Fill the empty slots: with ``fill_value``, 0, or the smallest value
+    (NaN for ``nan_or_min`` when a result is NaN)."""
     if fill_value is not None:
         fill = convert_to(asarray_operand("fill_value", fill_value), values.dtype, weak_type=False)
         return uf.where(filled, values, fill)
@@ -120,7 +121,12 @@ def _finish(values: Array, filled: Array, fill_value: ArrayLike | None, default:
         return uf.where(filled, values, zero)
     # The smallest result is the first (results are sorted); 0 if there is none.
     first_filled, first_value = filled[0], values[0]
-    return uf.where(filled, values, uf.where(first_filled, first_value, zero))
+    smallest = uf.where(first_filled, first_value, zero)
+    if default == "nan_or_min" and dtypes.is_inexact(values.dtype):
+        # JAX's setxor1d pads through max() then min() of its results: NaN
+        # as soon as one result is NaN.
+        smallest = uf.where(red.any(uf.logical_and(filled, uf.isnan(values))), float("nan"), smallest)
+    return uf.where(filled, values, smallest)
 
 
 def _sorted_unique_candidates(*arrays: Array) -> tuple[Array, Array]:
@@ -158,8 +164,15 @@ def setxor1d(
     a, b = promote_dtypes("setxor1d", (sh.ravel(asarray_operand("setxor1d", ar1)), sh.ravel(asarray_operand("setxor1d", ar2, 1))))
     s, first = _sorted_unique_candidates(a, b)
     keep = uf.logical_and(first, uf.not_equal(_contains(s, a), _contains(s, b)))
+    if dtypes.is_inexact(s.dtype) and s.shape[0]:
+        # NaN != NaN, so (as in JAX) each input holding a NaN contributes
+        # one NaN to the result; NaNs sort last, so they are the last ones.
+        nan = uf.isnan(s)
+        sources = uf.add(convert_to(red.any(uf.isnan(a)), _INT32, weak_type=False), convert_to(red.any(uf.isnan(b)), _INT32, weak_type=False))
+        nth_nan = cumsum(convert_to(nan, _INT32, weak_type=False), axis=0)
+        keep = uf.where(nan, uf.less_equal(nth_nan, sources), keep)
     index, filled = _selected("setxor1d", keep, _static_size("setxor1d", size))
-    return _finish(_gather(s, index), filled, fill_value, "min")
+    return _finish(_gather(s, index), filled, fill_value, "nan_or_min")
 
 
 def _first_index(pool: Array, values: Array, filled: Array) -> Array:
