@@ -35,6 +35,14 @@ BINARY_POINTS: tuple[tuple[float, float], ...] = (
 )  # fmt: skip
 
 
+# Vectors for functions of a whole array: ties (max, sort, median), zeros
+# (prod, cumprod), infinities and signed zeros.
+VECTOR_POINTS: tuple[tuple[float, ...], ...] = (
+    (0.0, 0.0, 0.0), (1.0, 1.0, 0.0), (2.0, 2.0, 2.0), (-1.0, -1.0, 3.0), (0.0, -0.0, 0.0), (0.0, 2.0, 3.0),
+    (1.0, 0.0, 0.0), (INF, 1.0, 0.0), (-INF, -INF, 0.0), (INF, -INF, 1.0), (-2.0, 0.5, 1e-30), (3.0, -2.0, 3.0),
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Fn:
     """One function to differentiate: ``namespace.name`` applied to the
@@ -43,7 +51,7 @@ class Fn:
 
     namespace: str
     name: str
-    arity: int = 1
+    arity: int = 1  # 0: a function of one vector (a reduction, a scan), at VECTOR_POINTS
     kwargs: Mapping[str, object] = field(default_factory=dict[str, object])
     extra_points: tuple[Any, ...] = ()
 
@@ -196,6 +204,8 @@ NOT_DIFFERENTIABLE.update({
 
 
 def _points(fn: Fn) -> tuple[np.ndarray[Any, Any], ...]:
+    if fn.arity == 0:
+        return (np.asarray(VECTOR_POINTS + tuple(fn.extra_points), np.float32),)
     if fn.arity == 1:
         return (np.asarray(UNARY_POINTS + tuple(fn.extra_points), np.float32),)
     pairs = BINARY_POINTS + tuple(fn.extra_points)
@@ -210,18 +220,40 @@ def _derivatives(lib: Any, namespace: Any, fn: Fn, points: tuple[np.ndarray[Any,
     def scalar(*xs: Any) -> Any:
         return f(*xs, **fn.kwargs)
 
+    if fn.arity == 0:
+        (vectors,) = points
+
+        def weighted(v: Any) -> Any:
+            # Distinct weights per output element, so no tie cancels out.
+            out = f(v, **fn.kwargs)
+            weights = lib.numpy.arange(1.0, out.size + 1.0, dtype=out.dtype).reshape(out.shape)
+            return lib.numpy.sum(out * weights)
+
+        grads = lib.vmap(lib.grad(weighted))(vectors)
+        _, tangent = lib.jvp(lib.vmap(scalar), (vectors,), (np.ones_like(vectors),))
+        return (grads, tangent)
+
     argnums = tuple(range(fn.arity))
     grads = lib.vmap(lib.grad(scalar, argnums=argnums))(*points)
     ones = tuple(np.ones_like(p) for p in points)
-    _, tangent = lib.jvp(lambda *xs: lib.vmap(scalar)(*xs), points, ones)
+    _, tangent = lib.jvp(lib.vmap(scalar), points, ones)
     return (*grads, tangent)
 
 
-def _describe(points: tuple[np.ndarray[Any, Any], ...], i: int) -> str:
+def _describe(points: tuple[np.ndarray[Any, Any], ...], i: int, fn: Fn, size: int) -> str:
+    if fn.arity == 0:
+        (vectors,) = points
+        per_row = size // vectors.shape[0]
+        return f"{[float(v) for v in vectors[i // per_row]]}[{i % per_row}]"
     return "(" + ", ".join(repr(float(p[i])) for p in points) + ")"
 
 
-@pytest.mark.parametrize("fn", FUNCTIONS, ids=[fn.id for fn in FUNCTIONS])
+def _fn_id(fn: object) -> str:
+    return fn.id if isinstance(fn, Fn) else str(fn)
+
+
+# FUNCTIONS grows below (one block per family); pytest reads it at collection.
+@pytest.mark.parametrize("fn", FUNCTIONS, ids=_fn_id)
 def test_derivatives_at_special_points_match_jax(fn: Fn) -> None:
     points = _points(fn)
     with np.errstate(all="ignore"):
@@ -229,11 +261,11 @@ def test_derivatives_at_special_points_match_jax(fn: Fn) -> None:
         theirs = _derivatives(jax, _theirs(fn.namespace), fn, points)
     problems: list[str] = []
     for k, (a, b) in enumerate(zip(ours, theirs, strict=True)):
-        what = f"d/dx{k}" if k < fn.arity else "jvp"
-        got, want = np.asarray(a, np.float64), np.asarray(b, np.float64)
+        what = f"d/dx{k}" if k < max(fn.arity, 1) else "jvp"
+        got, want = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
         close = np.isclose(got, want, rtol=2e-5, atol=1e-6, equal_nan=True) | (got == want)
         for i in np.flatnonzero(~close):
-            problems.append(f"{what} at {_describe(points, int(i))}: {got[i]} != JAX's {want[i]}")
+            problems.append(f"{what} at {_describe(points, int(i), fn, got.size)}: {got[i]} != JAX's {want[i]}")
     assert not problems, f"{fn.id}:\n" + "\n".join(problems)
 
 
@@ -269,5 +301,70 @@ NOT_DIFFERENTIABLE.update({
         "nonzero", "flatnonzero", "argwhere", "ix_", "indices", "ravel_multi_index", "unravel_index",
         "diag_indices", "diag_indices_from", "tril_indices", "triu_indices", "tril_indices_from",
         "triu_indices_from", "mask_indices",
+    )},
+})
+
+
+# Reductions, scans and sorts: functions of a whole vector, at VECTOR_POINTS
+# (ties, zeros, infinities). Binary products and clip at their own points.
+VECTOR_NUMPY = (
+    "sum", "prod", "max", "min", "amax", "amin", "mean", "cumsum", "cumprod", "cumulative_sum",
+    "cumulative_prod", "nancumsum", "nancumprod", "sort",
+)  # fmt: skip
+FUNCTIONS.extend([
+    *(Fn("numpy", name, arity=0) for name in VECTOR_NUMPY),
+    Fn("numpy", "clip", arity=2),  # clip(x, min): ties x == min and infinities
+    *(Fn("numpy", name, arity=2) for name in ("dot", "inner", "vdot")),
+])
+
+_LINEAR = "linear (a structural or constant map): its derivative is the same map at every point"
+NOT_DIFFERENTIABLE.update({
+    **{f"numpy.{name}": "boolean or integer result" for name in (
+        "all", "any", "argmax", "argmin", "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
+        "isfinite", "isinf", "isnan", "logical_and", "logical_not", "logical_or", "logical_xor", "argsort",
+        "argpartition", "lexsort", "searchsorted", "digitize", "bitwise_and", "bitwise_not", "bitwise_or",
+        "bitwise_xor", "invert", "left_shift", "right_shift", "packbits", "unpackbits",
+    )},
+    **{f"numpy.{name}": "returns a dtype, a shape or a Python value" for name in (
+        "finfo", "iinfo", "issubdtype", "promote_types", "result_type", "ndim", "shape", "size", "broadcast_shapes",
+    )},
+    **{f"numpy.{name}": "a dtype (callable only to build an array of it)" for name in (
+        "bfloat16", "bool_", "complex64", "complex128", "float16", "float32", "float64", "int8", "int16", "int32",
+        "int64", "uint8", "uint16", "uint32", "uint64",
+    )},
+    **{f"numpy.{name}": "builds a constant array: no differentiable input" for name in (
+        "arange", "empty", "eye", "identity", "ones", "zeros", "tri", "bartlett", "blackman", "hamming", "hanning",
+        "frombuffer", "fromstring", "fromiter", "from_dlpack",
+    )},
+    **{f"numpy.{name}": "the result does not depend on the values (constant in x)" for name in (
+        "empty_like", "ones_like", "zeros_like",
+    )},
+    **{f"numpy.{name}": _LINEAR for name in (
+        "array", "asarray", "astype", "broadcast_to", "concatenate", "concat", "expand_dims", "moveaxis", "ravel",
+        "reshape", "squeeze", "stack", "swapaxes", "transpose", "append", "array_split", "atleast_1d", "atleast_2d",
+        "atleast_3d", "block", "broadcast_arrays", "column_stack", "copy", "delete", "diag", "diagflat", "diagonal",
+        "dsplit", "dstack", "flip", "fliplr", "flipud", "hsplit", "hstack", "insert", "matrix_transpose", "meshgrid",
+        "permute_dims", "repeat", "resize", "roll", "rollaxis", "rot90", "split", "tile", "trace", "tril", "triu",
+        "unstack", "vsplit", "vstack", "full", "full_like",
+    )},
+    **{f"numpy.{name}": "bilinear products: grads under jit/vmap against JAX in tests/numpy/test_jnp_functions.py "
+       "and test_jnp_manipulation.py" for name in ("tensordot", "matmul", "outer", "cross", "kron", "matvec", "vecmat", "vecdot")},
+    "numpy.convolve": "bilinear: grads in both operands against JAX in tests/numpy/test_jnp_convolve.py",
+    "numpy.correlate": "bilinear: grads in both operands against JAX in tests/numpy/test_jnp_convolve.py",
+    "numpy.linspace": "linear in its endpoints: grads against JAX in tests/numpy/test_jnp_manipulation.py",
+    "numpy.logspace": "exp of linspace: grads against JAX in tests/numpy/test_jnp_manipulation.py",
+    "numpy.geomspace": "grads against JAX in tests/numpy/test_jnp_manipulation.py (zero endpoints raise)",
+    "numpy.vander": "powers of x with integer exponents: grads in tests/numpy/test_jnp_manipulation.py",
+    "numpy.kaiser": "a window of beta: grads against JAX in tests/numpy/test_jnp_manipulation.py",
+    "numpy.pad": "linear for constant modes, a selection otherwise: grads at ties in tests/numpy/test_jnp_manipulation.py",
+    "numpy.trim_zeros": "the length of the result depends on the values",
+    "numpy.apply_along_axis": "applies a user function: its derivative is the function's",
+    "numpy.apply_over_axes": "applies a user function: its derivative is the function's",
+    "numpy.fromfunction": "applies a user function to index grids: no differentiable input",
+    "numpy.divmod": "tuple of floor_divide and remainder, both differentiated above",
+    "numpy.partition": "a partial sort: grads against JAX in tests/numpy/test_jnp_sorting.py",
+    "numpy.sort_complex": "complex result: grads in tests/numpy/test_jnp_sorting.py",
+    **{f"numpy.{name}": "sorted unique values whose count depends on the data" for name in (
+        "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
     )},
 })
