@@ -349,11 +349,17 @@ def _extras_rows() -> list[Row]:
     x = In((3, 4))
 
     def reduce_custom(o: Ops, a: Any) -> Any:
-        return o.lax.reduce(a, np.array(0, a.dtype), lambda u, v: o.lax.add(u, o.lax.mul(v, o.lax.full_like(v, 1))), (1,))
+        def add_times_one(u: Any, v: Any) -> Any:
+            return o.lax.add(u, o.lax.mul(v, o.lax.full_like(v, 1)))
+
+        return o.lax.reduce(a, np.array(0, a.dtype), add_times_one, (1,))
 
     def reduce_pairs(o: Ops, a: Any, b: Any) -> Any:
         zero = np.array(0, a.dtype)
-        return o.lax.mul(*o.lax.reduce((a, b), (zero, zero), lambda u, v: (o.lax.add(u[0], v[0]), o.lax.add(u[1], v[1])), (0,)))
+        def add_pairs(u: Any, v: Any) -> Any:
+            return (o.lax.add(u[0], v[0]), o.lax.add(u[1], v[1]))
+
+        return o.lax.mul(*o.lax.reduce((a, b), (zero, zero), add_pairs, (0,)))
 
     return [
         Row("reduce", "reduce", k1(reduce_custom), (x,)),
@@ -362,10 +368,10 @@ def _extras_rows() -> list[Row]:
     ]
 
 
-ROWS = [*_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows()]
-ROWS += _windowed_rows()
-ROWS += _extras_rows()  # lax extras family
-ROWS += _special_rows()
+ROWS = [
+    *_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows(),
+    *_windowed_rows(), *_extras_rows(), *_special_rows(),
+]  # fmt: skip
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
 NON_DIFFERENTIABLE: dict[str, str] = {

@@ -558,22 +558,21 @@ def _windowed_rows() -> list[Row]:
 def _special_rows() -> list[Row]:
     x, positive = Arg(S23), Arg(S23, 0.3, 4.0)
     unit = Arg(S23, 0.05, 0.95)
-    nodiff = {"diff": False, "finite_differences": False}
     return [
         Row("lgamma", named("lgamma"), (positive,), F, elementwise=True),
         Row("lgamma_negative", named("lgamma"), (Arg(S23, -2.9, -2.1),), F, elementwise=True),
         Row("digamma", named("digamma"), (positive,), F, elementwise=True),
         Row("polygamma", f1(lambda m, a: m.polygamma(m.convert_element_type(2, a.dtype), a)), (positive,), F, elementwise=True),
-        Row("zeta", named("zeta"), (Arg(S23, 1.5, 4.0), Arg(S23, 0.5, 3.0)), F, **nodiff),
+        Row("zeta", named("zeta"), (Arg(S23, 1.5, 4.0), Arg(S23, 0.5, 3.0)), F, diff=False, finite_differences=False),
         Row("erf_inv", named("erf_inv"), (Arg(S23, -0.9, 0.9),), F, elementwise=True),
         Row("erfc", named("erfc"), (Arg(S23, -2.0, 3.0),), F, elementwise=True),
         Row("bessel_i0e", named("bessel_i0e"), (Arg(S23, -4.0, 4.0),), F, elementwise=True),
         Row("bessel_i1e", named("bessel_i1e"), (Arg(S23, -4.0, 4.0),), F, elementwise=True),
         Row("igamma", named("igamma"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F),
         Row("igammac", named("igammac"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F),
-        Row("igamma_grad_a", named("igamma_grad_a"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F, **nodiff),
-        Row("random_gamma_grad", named("random_gamma_grad"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F, **nodiff),
-        Row("betainc", named("betainc"), (positive, positive, unit), F, **nodiff),
+        Row("igamma_grad_a", named("igamma_grad_a"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F, diff=False, finite_differences=False),
+        Row("random_gamma_grad", named("random_gamma_grad"), (Arg(S23, 0.5, 4.0), Arg(S23, 0.1, 6.0)), F, diff=False, finite_differences=False),
+        Row("betainc", named("betainc"), (positive, positive, unit), F, diff=False, finite_differences=False),
         Row("betainc_x", f1(lambda m, a: m.betainc(m.convert_element_type(2, a.dtype), m.convert_element_type(3, a.dtype), a)),
             (unit,), F, elementwise=True),
         Row("cbrt", named("cbrt"), (Arg(S23, 0.2, 3.0, signs=True),), F, elementwise=True),

@@ -3,7 +3,8 @@
 dtypes, on values chosen to hit each special rule: float to int truncates,
 saturates out of range and maps NaN to 0; anything to bool tests ``!= 0``
 (NaN is true); complex to real keeps the real part; narrowing floats
-rounds to nearest even (float64 to float16 through float32, as XLA).
+rounds to nearest even (float64 to float16 once or through float32, as
+XLA does on the machine at hand: it differs between CPUs).
 """
 
 import functools

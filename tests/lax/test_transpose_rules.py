@@ -340,9 +340,22 @@ def _extras_cases() -> list[Case]:
     ]
 
 
-CASES = [*_elementwise_cases(), *_structural_cases(), *_slicing_cases(), *_dot_cases(), *_jit_cases()]
-CASES += _windowed_cases()
-CASES += _extras_cases()  # lax extras family
+# cumulative sums transpose to sums in the other direction; reduce_precision
+# transposes to itself (as JAX's): exact only where it rounds nothing away,
+# so the pairing test uses float32's own precision (rounding itself is
+# compared with JAX in test_lax_special.py).
+def _cumulative_and_rounding_cases() -> list[Case]:
+    return [
+        Case("cumsum", k1(lambda o, x: o.lax.cumsum(x, axis=1)), (In(S23),), C, ("cumsum",)),
+        Case("cumsum_reverse", k1(lambda o, x: o.lax.cumsum(x, axis=0, reverse=True)), (In(S23),), F, ("cumsum",)),
+        Case("reduce_precision", k1(lambda o, x: o.lax.reduce_precision(x, 8, 23)), (In(S23),), ("float32",), ("reduce_precision",)),
+    ]
+
+
+CASES = [
+    *_elementwise_cases(), *_structural_cases(), *_slicing_cases(), *_dot_cases(), *_jit_cases(),
+    *_windowed_cases(), *_extras_cases(), *_cumulative_and_rounding_cases(),
+]  # fmt: skip
 PARAMS = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES for dtype in case.dtypes]
 COMPARED = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES if case.jax_compare for dtype in case.dtypes]
 FLOAT32 = [pytest.param(case, id=case.id) for case in CASES if "float32" in case.dtypes]

@@ -1065,6 +1065,26 @@ def vmap_cases() -> dict[str, VmapCase]:
     }  # fmt: skip
     for name, fun in math_stats.items():
         cases[name] = (fun, (B3,), 0)
+    # sorting and convolution families (per example: a vector of 4; unique
+    # with a static size)
+    edges = jnp.array([-1.0, 0.0, 1.0])
+    sorting: dict[str, Fn] = {
+        "sort": jnp.sort, "argsort": lambda a: jnp.argsort(a, descending=True), "partition": lambda a: jnp.partition(a, 2),
+        "argpartition": lambda a: jnp.argpartition(a, 1), "lexsort": lambda a: jnp.lexsort((a, jnp.round(a))),
+        "sort_complex": jnp.sort_complex, "searchsorted": lambda a: jnp.searchsorted(edges, a),
+        "digitize": lambda a: jnp.digitize(a, edges), "cumsum": jnp.cumsum, "cumprod": jnp.cumprod,
+        "cumulative_sum": lambda a: jnp.cumulative_sum(a, include_initial=True), "cumulative_prod": jnp.cumulative_prod,
+        "nancumsum": lambda a: jnp.nancumsum(jnp.where(a > 1, jnp.nan, a)),
+        "nancumprod": lambda a: jnp.nancumprod(jnp.where(a > 1, jnp.nan, a)),
+        "unique": lambda a: jnp.unique(jnp.round(a), size=4, fill_value=0.0),
+        "unique_values": lambda a: jnp.unique_values(jnp.round(a), size=4, fill_value=0.0),
+        "unique_counts": lambda a: jnp.unique_counts(jnp.round(a), size=4, fill_value=0.0),
+        "unique_inverse": lambda a: jnp.unique_inverse(jnp.round(a), size=4, fill_value=0.0),
+        "unique_all": lambda a: jnp.unique_all(jnp.round(a), size=4, fill_value=0.0),
+        "convolve": lambda a: jnp.convolve(a, a[:2]), "correlate": lambda a: jnp.correlate(a, a[1:], mode="same"),
+    }  # fmt: skip
+    for name, fun in sorting.items():
+        cases[name] = (fun, (B3,), 0)
     return cases
 
 

@@ -29,19 +29,20 @@ __all__ = ["StagingTracer", "StagingInterpreter"]
 
 @final
 class StagingTracer(ArrayTracer):
-    """A value being staged: stands for variable ``var`` of the jaxpr."""
+    """A value being staged: stands for variable ``jaxpr_var`` of the jaxpr
+    (not ``var``: that is ``Array.var``, the variance)."""
 
-    __slots__ = ("var",)
+    __slots__ = ("jaxpr_var",)
 
-    var: Var
+    jaxpr_var: Var
 
     def __init__(self, interpreter: "StagingInterpreter", var: Var) -> None:
         super().__init__(interpreter)
-        self.var = var
+        self.jaxpr_var = var
 
     @property
     def aval(self) -> ShapedArray:
-        return self.var.aval
+        return self.jaxpr_var.aval
 
 
 class StagingInterpreter(Interpreter):
@@ -68,7 +69,7 @@ class StagingInterpreter(Interpreter):
     def to_atom(self, x: Array) -> Atom:
         """The jaxpr atom standing for ``x``."""
         if type(x) is StagingTracer and x.interpreter is self:
-            return x.var
+            return x.jaxpr_var
         # float0 scalars hold an unhashable np.void: they stay consts.
         if type(x) is ArrayImpl and not x.aval.shape and not dtypes.is_float0(x.aval.dtype):
             return Literal.from_array(x)
@@ -102,7 +103,7 @@ class StagingInterpreter(Interpreter):
 
     def concretize(self, tracer: ArrayTracer, conversion: Conversion) -> NDArray:
         assert isinstance(tracer, StagingTracer)
-        raise concretization_error(tracer, conversion, self._dependency_detail(tracer.var))
+        raise concretization_error(tracer, conversion, self._dependency_detail(tracer.jaxpr_var))
 
     def _dependency_detail(self, var: Var) -> str:
         """Which named inputs ``var`` depends on, for error messages."""

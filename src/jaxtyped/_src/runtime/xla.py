@@ -435,6 +435,25 @@ def clear_compile_cache() -> None:
 
 
 @functools.cache
+def narrows_float64_to_float16_twice() -> bool:
+    """Whether XLA on this machine converts float64 to float16 through
+    float32, rounding twice (it does on some CPUs and not on others), so
+    that eager conversions can round as compiled code does. Asked once, by
+    converting a value whose two roundings differ (1 + 2**-11 + 2**-40)."""
+    f64, f16 = ShapedArray((), np.dtype(np.float64)), ShapedArray((), np.dtype(np.float16))
+    text = (
+        "module @probe_f64_to_f16 {\n"
+        f"  func.func public @main(%arg0: {tensor_type(f64)}) -> {tensor_type(f16)} {{\n"
+        f'    %0 = "stablehlo.convert"(%arg0) : ({tensor_type(f64)}) -> {tensor_type(f16)}\n'
+        f'    "func.return"(%0) : ({tensor_type(f16)}) -> ()\n'
+        "  }\n}\n"
+    )
+    probe = np.array(1.0 + 2.0**-11 + 2.0**-40, np.float64)
+    (result,) = compile_module(text, (f64,), (f16,)).execute((put(probe, f64),))
+    return bool(to_host(result, f16) == 1.0)
+
+
+@functools.cache
 def _mlir_context() -> "ir.Context":
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
     from jaxlib.mlir.dialects import chlo, stablehlo
