@@ -94,7 +94,8 @@ complex128: Final[ScalarType] = ScalarType(np.dtype(np.complex128))
 float0: Final[np.dtype[np.void]] = dtypes.float0
 
 
-def _dtype_arg(dtype: "dtypes.DTypeLike | None") -> np.dtype[Any] | None:
+def dtype_arg(dtype: "dtypes.DTypeLike | None") -> np.dtype[Any] | None:
+    """A ``dtype=`` argument canonicalized (None stays None)."""
     return None if dtype is None else dtypes.canonicalize_dtype(dtypes.dtype(dtype))
 
 
@@ -109,7 +110,7 @@ def _contains_array(x: object) -> bool:
 def array(object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = True, ndmin: int = 0) -> Array:  # noqa: A002 - NumPy's name
     """An array from an array, a scalar, or nested lists/tuples of them
     (JAX's ``jnp.array``); Python scalars give weakly typed arrays."""
-    target = _dtype_arg(dtype)
+    target = dtype_arg(dtype)
     result: Array
     if target is not None and is_python_scalar(object):
         # Straight to the target dtype, so out-of-range values raise (jnp.int8(300)).
@@ -286,7 +287,7 @@ def _broadcast_value(value: Array, dims: tuple[int, ...]) -> Array:
 
 
 def _filled(name: str, shape: ShapeLike, dtype: "dtypes.DTypeLike | None", value: int) -> Array:
-    target = _dtype_arg(dtype) or dtypes.default_float_dtype()
+    target = dtype_arg(dtype) or dtypes.default_float_dtype()
     return check_allocation(f"jnp.{name}", full_like_aval(ShapedArray(_shape_arg(name, shape), target), value))
 
 
@@ -307,7 +308,7 @@ def empty(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
 
 def _like_aval(name: str, a: ArrayLike, dtype: "dtypes.DTypeLike | None", shape: ShapeLike | None) -> ShapedArray:
     x = asarray(a)
-    target = _dtype_arg(dtype) or x.dtype
+    target = dtype_arg(dtype) or x.dtype
     dims = x.shape if shape is None else _shape_arg(name, shape)
     return ShapedArray(dims, target, x.weak_type and dtype is None)
 
@@ -364,7 +365,7 @@ def arange(
     assert first is not None  # start is required
     begin, end = (0, first) if last is None else (first, last)
     stride = 1 if given_step is None else given_step
-    target = _dtype_arg(dtype)
+    target = dtype_arg(dtype)
     if target is None:
         operands = [array(v) for v in (begin, end, stride)]
         target = result_dtype_of(*operands)[0]
@@ -429,7 +430,7 @@ def _linspace(
     lo, hi = promote_dtypes("linspace", (start, stop), inexact=True)
     if lo.ndim or hi.ndim:
         raise JaxtypedValueError("jnp.linspace: start and stop must be scalars")
-    target = _dtype_arg(dtype) or lo.dtype
+    target = dtype_arg(dtype) or lo.dtype
     compute = lo.dtype  # inexact: promote_dtypes made it so
     intervals = (num - 1) if endpoint else num
     step = la.div(la.sub(hi, lo), scalar_like(max(intervals, 1), compute, "jnp.linspace"))
@@ -453,7 +454,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | Non
         raise JaxtypedValueError(f"jnp.eye: k must be a scalar integer, got {k!r}")  # ValueError, as JAX
     if rows < 0 or cols < 0:
         raise JaxtypedValueError(f"jnp.eye: N and M must be non-negative, got {N}, {M}")
-    target = _dtype_arg(dtype) or dtypes.default_float_dtype()
+    target = dtype_arg(dtype) or dtypes.default_float_dtype()
     check_eager_size("jnp.eye", (rows, cols), np.dtype(np.int32))
     row = broadcasted_iota(np.dtype(np.int32), (rows, cols), 0)
     col = broadcasted_iota(np.dtype(np.int32), (rows, cols), 1)
@@ -478,7 +479,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | Non
     if rows < 0 or cols < 0:
         raise JaxtypedValueError(f"jnp.tri: N and M must be non-negative, got {N}, {M}")
     # float32 by default even under x64, as JAX's tri (unlike eye).
-    target = _dtype_arg(dtype) or np.dtype(np.float32)
+    target = dtype_arg(dtype) or np.dtype(np.float32)
     int32 = np.dtype(np.int32)
     check_eager_size("jnp.tri", (rows, cols), int32)
     row = broadcasted_iota(int32, (rows, cols), 0)
@@ -497,7 +498,7 @@ def logspace(
     axis: int = 0,
 ) -> Array:
     """``base ** linspace(start, stop, num)``."""
-    target = _dtype_arg(dtype)
+    target = dtype_arg(dtype)
     exponents = linspace(start, stop, num, endpoint, axis=axis)
     compute = exponents.dtype
     powers = lt.pow(convert_to(array(base), compute, weak_type=False), exponents) if num else exponents
@@ -524,7 +525,7 @@ def geomspace(
     sign = la.sign(lo)
     exponents = linspace(lt.log(la.div(lo, sign)), lt.log(la.div(hi, sign)), num, endpoint, axis=axis)
     values = la.mul(sign, lt.exp(exponents))
-    target = _dtype_arg(dtype) or values.dtype
+    target = dtype_arg(dtype) or values.dtype
     if dtypes.is_integer(target):
         values = la.floor(values)
     return convert_to(values, target, weak_type=False)
@@ -534,7 +535,7 @@ def fromfunction(function: "Callable[..., T]", shape: ShapeLike, *, dtype: "dtyp
     """``function(*indices)`` where ``indices[i]`` holds each element's
     coordinate along axis ``i`` (in ``dtype``)."""
     dims = _shape_arg("fromfunction", shape)
-    target = _dtype_arg(dtype) or dtypes.default_float_dtype()
+    target = dtype_arg(dtype) or dtypes.default_float_dtype()
     return function(*(broadcasted_iota(target, dims, i) for i in range(len(dims))), **kwargs)
 
 

@@ -72,7 +72,9 @@ class ArgExtremumLike(Protocol):
     def __call__(self, a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Array: ...
 
 
-def _axes(name: str, x: Array, axis: Axis) -> tuple[int, ...]:
+def reduction_axes(name: str, x: Array, axis: Axis) -> tuple[int, ...]:
+    """The sorted, nonnegative axes ``axis`` names (all of ``x``'s for
+    None); errors name ``jnp.<name>``."""
     if axis is None:
         return tuple(range(x.ndim))
     given = axis_tuple(axis, f"jnp.{name} axis")
@@ -94,7 +96,8 @@ def _accumulator(x: Array, dtype: "dtypes.DTypeLike | None") -> np.dtype[Any]:
     return x.dtype
 
 
-def _check_out(name: str, out: None) -> None:
+def check_out(name: str, out: None) -> None:
+    """Reject NumPy's ``out=`` argument (arrays are immutable)."""
     if out is not None:
         raise JaxtypedTypeError(f"jnp.{name}: the out argument is not supported (arrays are immutable)")
 
@@ -121,9 +124,9 @@ def _sum_like(
         where: ArrayLike | None = None,
         promote_integers: bool = True,
     ) -> Array:
-        _check_out(name, out)
+        check_out(name, out)
         x = asarray_operand(name, a)
-        axes = _axes(name, x, axis)
+        axes = reduction_axes(name, x, axis)
         accumulator = _accumulator(x, dtype) if promote_integers or dtype is not None else x.dtype
         x = convert_to(x, accumulator, weak_type=False)
         # Booleans have no sum or product primitive: they are or and and.
@@ -151,9 +154,9 @@ def _extremum(name: str, reduce: Callable[[Array, tuple[int, ...]], Array], pick
         initial: ArrayLike | None = None,
         where: ArrayLike | None = None,
     ) -> Array:
-        _check_out(name, out)
+        check_out(name, out)
         x = asarray_operand(name, a)
-        axes = _axes(name, x, axis)
+        axes = reduction_axes(name, x, axis)
         if initial is None and builtins.any(x.shape[i] == 0 for i in axes):
             raise JaxtypedValueError(
                 f"jnp.{name}: zero-size array {x.aval.str_short()} to reduction operation {name}, "
@@ -193,9 +196,9 @@ def mean(
     where: ArrayLike | None = None,
 ) -> Array:
     """Arithmetic mean over ``axis`` (integers give the default float)."""
-    _check_out("mean", out)
+    check_out("mean", out)
     x = asarray_operand("mean", a)
-    axes = _axes("mean", x, axis)
+    axes = reduction_axes("mean", x, axis)
     target = dtypes.canonicalize_dtype(dtypes.dtype(dtype)) if dtype is not None else to_inexact_dtype(x.dtype)
     x = convert_to(x, target, weak_type=False)
     if where is None:
@@ -217,9 +220,9 @@ def all(  # noqa: A001 - NumPy's name
 ) -> Array:
     """Whether every element is true (nonzero) over ``axis`` (elements
     outside ``where`` count as true)."""
-    _check_out("all", out)
+    check_out("all", out)
     x = _masked(_as_bool(asarray_operand("all", a)), where, True)
-    axes = _axes("all", x, axis)
+    axes = reduction_axes("all", x, axis)
     return _keep(lr.reduce_min(x, axes), axes, keepdims)
 
 
@@ -228,9 +231,9 @@ def any(  # noqa: A001 - NumPy's name
 ) -> Array:
     """Whether any element is true (nonzero) over ``axis`` (elements
     outside ``where`` count as false)."""
-    _check_out("any", out)
+    check_out("any", out)
     x = _masked(_as_bool(asarray_operand("any", a)), where, False)
-    axes = _axes("any", x, axis)
+    axes = reduction_axes("any", x, axis)
     return _keep(lr.reduce_max(x, axes), axes, keepdims)
 
 
@@ -242,7 +245,7 @@ def _as_bool(x: Array) -> Array:
 
 def _arg_extremum(name: str, reduce: Callable[[Array, int, "dtypes.DTypeLike"], Array]) -> ArgExtremumLike:
     def fun(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Array:
-        _check_out(name, out)
+        check_out(name, out)
         x = asarray_operand(name, a)
         if axis is None:
             flat = reshape(x, (x.size,))

@@ -9,7 +9,7 @@ are computed in ``q``'s.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -26,7 +26,8 @@ from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
-from jaxtyped._src.numpy.creation import asarray, full
+from jaxtyped._src.numpy.reductions import Axis, check_out, reduction_axes
+from jaxtyped._src.numpy.creation import asarray, dtype_arg, full
 from jaxtyped._src.numpy.order_util import sort_last, take_along_last
 from jaxtyped._src.lax.cumulative import cumsum
 from jaxtyped._src.lax.sorting import sort_key_val
@@ -39,32 +40,13 @@ __all__ = [
     "nanmin", "nanargmax", "nanargmin", "cov", "corrcoef",
 ]  # fmt: skip
 
-Axis = int | Sequence[int] | None
-
-
-def _axes(name: str, x: Array, axis: Axis) -> tuple[int, ...]:
-    if axis is None:
-        return tuple(range(x.ndim))
-    given = axis_tuple(axis, f"jnp.{name} axis")
-    return tuple(sorted(canonicalize_axes(given, x.ndim, where=f"jnp.{name} axis")))
-
-
-def _check_out(name: str, out: None) -> None:
-    if out is not None:
-        raise JaxtypedTypeError(f"jnp.{name}: the out argument is not supported (arrays are immutable)")
-
-
-def _dtype_arg(dtype: "dtypes.DTypeLike | None") -> np.dtype[Any] | None:
-    return None if dtype is None else dtypes.canonicalize_dtype(dtypes.dtype(dtype))
-
-
 # === variance and standard deviation ===
 
 
 def _variance_dtypes(name: str, x: Array, dtype: "dtypes.DTypeLike | None") -> tuple[np.dtype[Any], np.dtype[Any]]:
     """(computation dtype, result dtype), JAX's rule; float16 and bfloat16
     compute in float32."""
-    requested = _dtype_arg(dtype)
+    requested = dtype_arg(dtype)
     if requested is not None:
         if dtypes.is_complex(x.dtype) and not dtypes.is_complex(requested):
             raise JaxtypedValueError(f"jnp.{name}: a real dtype for the variance of complex {x.aval.str_short()} is not supported")
@@ -87,6 +69,32 @@ def _correction(name: str, ddof: int, correction: int | float | None) -> int | f
     return correction
 
 
+def _variance_operand(
+    name: str, x: Array, dtype: "dtypes.DTypeLike | None", axis: Axis
+) -> tuple[Array, np.dtype[Any], np.dtype[Any], tuple[int, ...]]:
+    """``x`` in the computation dtype, that dtype, the result dtype and the
+    reduced axes."""
+    compute, result_dtype = _variance_dtypes(name, x, dtype)
+    x = convert_to(x, compute, weak_type=False)
+    return x, compute, result_dtype, reduction_axes(name, x, axis)
+
+
+def _given_centre(name: str, mean: ArrayLike, x: Array, axes: tuple[int, ...], keepdims: bool) -> Array:
+    """A caller's ``mean`` in ``x``'s dtype, with the reduced axes back
+    (as size 1) so that it broadcasts against ``x``."""
+    centre = convert_to(asarray_operand(name, mean), x.dtype, weak_type=False)
+    if not keepdims and centre.ndim == x.ndim - len(axes) and axes:
+        centre = sh.expand_dims(centre, axes)
+    return centre
+
+
+def _squared_magnitude(centred: Array) -> Array:
+    """``|centred| ** 2``, real for complex input."""
+    if dtypes.is_complex(centred.dtype):
+        return lc.real(la.mul(centred, lc.conj(centred)))
+    return la.integer_pow(centred, 2)
+
+
 def var(
     a: ArrayLike,
     axis: Axis = None,
@@ -101,20 +109,16 @@ def var(
 ) -> Array:
     """Variance over ``axis``: mean squared distance from the mean (``mean``
     if given), divided by the count less ``correction`` (or ``ddof``)."""
-    _check_out("var", out)
+    check_out("var", out)
     x = asarray_operand("var", a)
     shift = _correction("var", ddof, correction)
-    compute, result_dtype = _variance_dtypes("var", x, dtype)
-    x = convert_to(x, compute, weak_type=False)
-    axes = _axes("var", x, axis)
+    x, compute, result_dtype, axes = _variance_operand("var", x, dtype, axis)
     if mean is None:
         centre = red.mean(x, axes, dtype=compute, keepdims=True, where=where)
     else:
-        centre = convert_to(asarray_operand("var", mean), compute, weak_type=False)
-        if not keepdims and centre.ndim == x.ndim - len(axes) and axes:
-            centre = sh.expand_dims(centre, axes)
+        centre = _given_centre("var", mean, x, axes, keepdims)
     centred = la.sub(x, centre) if centre.shape == x.shape or not centre.ndim else uf.subtract(x, centre)
-    squares = lc.real(la.mul(centred, lc.conj(centred))) if dtypes.is_complex(compute) else la.integer_pow(centred, 2)
+    squares = _squared_magnitude(centred)
     if where is None:
         count: Array = scalar_like(math.prod(x.shape[i] for i in axes), squares.dtype, "jnp.var", weak_type=False)
     else:
@@ -138,7 +142,7 @@ def std(
     correction: int | float | None = None,
 ) -> Array:
     """Standard deviation over ``axis``: the square root of :func:`var`."""
-    _check_out("std", out)
+    check_out("std", out)
     if axis is not None:
         axis_tuple(axis, "jnp.std axis")  # errors name std, not the var it calls
     return uf.sqrt(var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction))
@@ -251,10 +255,7 @@ def _quantile(
         result = uf.where(nan_rows, float("nan"), result)
     if fraction.ndim:
         result = sh.moveaxis(result, -1, 0)
-    if keepdims:
-        kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
-        result = sh.reshape(result, (*fraction.shape, *kept))
-    return convert_to(result, x.dtype, weak_type=False)
+    return _quantile_result(result, x, fraction, axes, keepdims)
 
 
 def _inverted_cdf(x: Array, w: Array | None, fraction: Array, axes: tuple[int, ...], keepdims: bool, skip_nans: bool) -> Array:
@@ -287,6 +288,12 @@ def _inverted_cdf(x: Array, w: Array | None, fraction: Array, axes: tuple[int, .
         force_nan = uf.logical_or(force_nan, red.any(missing, axis=-1, keepdims=True))
     result = uf.where(force_nan, float("nan"), result)
     result = sh.moveaxis(result, -1, 0) if fraction.ndim else result[..., 0]
+    return _quantile_result(result, x, fraction, axes, keepdims)
+
+
+def _quantile_result(result: Array, x: Array, fraction: Array, axes: tuple[int, ...], keepdims: bool) -> Array:
+    """Quantiles (``q``'s axis first) with the reduced axes kept as size 1
+    if asked, in ``x``'s dtype."""
     if keepdims:
         kept = [1 if i in axes else d for i, d in enumerate(x.shape)]
         result = sh.reshape(result, (*fraction.shape, *kept))
@@ -306,7 +313,7 @@ def quantile(
 ) -> Array:
     """The ``q``-th quantiles (``q`` in [0, 1], scalar or 1-d; its axis
     comes first) over ``axis``; NaN where a reduced slice holds a NaN."""
-    _check_out("quantile", out)
+    check_out("quantile", out)
     return _quantile("quantile", a, q, axis, method, keepdims, False, weights)
 
 
@@ -322,7 +329,7 @@ def nanquantile(
     weights: ArrayLike | None = None,
 ) -> Array:
     """:func:`quantile` ignoring NaNs."""
-    _check_out("nanquantile", out)
+    check_out("nanquantile", out)
     return _quantile("nanquantile", a, q, axis, method, keepdims, True, weights)
 
 
@@ -343,7 +350,7 @@ def percentile(
     weights: ArrayLike | None = None,
 ) -> Array:
     """The ``q``-th percentiles (``q`` in [0, 100]) over ``axis``."""
-    _check_out("percentile", out)
+    check_out("percentile", out)
     return _quantile("percentile", a, _hundredths("percentile", q), axis, method, keepdims, False, weights)
 
 
@@ -359,7 +366,7 @@ def nanpercentile(
     weights: ArrayLike | None = None,
 ) -> Array:
     """:func:`percentile` ignoring NaNs."""
-    _check_out("nanpercentile", out)
+    check_out("nanpercentile", out)
     return _quantile("nanpercentile", a, _hundredths("nanpercentile", q), axis, method, keepdims, True, weights)
 
 
@@ -368,7 +375,7 @@ def median(
 ) -> Array:
     """The median over ``axis`` (the midpoint of the two middle values for
     an even count)."""
-    _check_out("median", out)
+    check_out("median", out)
     return _quantile("median", a, 0.5, axis, "midpoint", keepdims, False, None)
 
 
@@ -376,7 +383,7 @@ def nanmedian(
     a: ArrayLike, axis: int | tuple[int, ...] | None = None, out: None = None, overwrite_input: bool = False, keepdims: bool = False
 ) -> Array:
     """:func:`median` ignoring NaNs."""
-    _check_out("nanmedian", out)
+    check_out("nanmedian", out)
     return _quantile("nanmedian", a, 0.5, axis, "midpoint", keepdims, True, None)
 
 
@@ -405,7 +412,7 @@ def average(
     if weights is None:
         (x,) = promote_dtypes("average", (a,), inexact=True)
         mean_ = red.mean(x, axis, keepdims=keepdims)
-        total = full(mean_.shape, math.prod(x.shape[i] for i in _axes("average", x, axis)), dtype=mean_.dtype)
+        total = full(mean_.shape, math.prod(x.shape[i] for i in reduction_axes("average", x, axis)), dtype=mean_.dtype)
     else:
         x, w = promote_dtypes("average", (a, weights), inexact=True)
         if x.shape != w.shape:
@@ -432,7 +439,7 @@ def average(
 
 def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     """The range (maximum minus minimum) over ``axis``."""
-    _check_out("ptp", out)
+    check_out("ptp", out)
     x = asarray_operand("ptp", a)
     return uf.subtract(red.max(x, axis, keepdims=keepdims), red.min(x, axis, keepdims=keepdims))
 
@@ -451,6 +458,13 @@ def _without_nans(x: Array, fill: int | float) -> Array:
     return uf.where(uf.isnan(x), scalar_like(fill, x.dtype, "fill", weak_type=False), x)
 
 
+def _nans_replaced(name: str, a: ArrayLike, fill: int) -> Array:
+    """``a`` with its NaNs (if it can hold any) replaced by ``fill``, the
+    identity of the reduction to follow."""
+    x = asarray_operand(name, a)
+    return _without_nans(x, fill) if dtypes.is_inexact(x.dtype) else x
+
+
 def nansum(
     a: ArrayLike,
     axis: Axis = None,
@@ -461,11 +475,8 @@ def nansum(
     where: ArrayLike | None = None,
 ) -> Array:
     """:func:`sum` treating NaNs as zero."""
-    _check_out("nansum", out)
-    x = asarray_operand("nansum", a)
-    if dtypes.is_inexact(x.dtype):
-        x = _without_nans(x, 0)
-    return red.sum(x, axis, dtype, None, keepdims, initial, where)
+    check_out("nansum", out)
+    return red.sum(_nans_replaced("nansum", a, 0), axis, dtype, None, keepdims, initial, where)
 
 
 def nanprod(
@@ -478,61 +489,52 @@ def nanprod(
     where: ArrayLike | None = None,
 ) -> Array:
     """:func:`prod` treating NaNs as one."""
-    _check_out("nanprod", out)
-    x = asarray_operand("nanprod", a)
-    if dtypes.is_inexact(x.dtype):
-        x = _without_nans(x, 1)
-    return red.prod(x, axis, dtype, None, keepdims, initial, where)
+    check_out("nanprod", out)
+    return red.prod(_nans_replaced("nanprod", a, 1), axis, dtype, None, keepdims, initial, where)
 
 
-def _nan_extremum(
-    name: str, a: ArrayLike, axis: Axis, keepdims: bool, initial: ArrayLike | None, where: ArrayLike | None
+def _nan_ignoring(
+    name: str, a: ArrayLike, reduce: Callable[[Array], Array], largest: bool, all_nan: int | float, axis: Axis, keepdims: bool
 ) -> Array:
+    """``reduce`` (a max or min, or their arg forms, over ``axis``) of ``a``
+    with NaNs never picked; ``all_nan`` where a slice is all NaN."""
     x = asarray_operand(name, a)
-    reduce = red.max if name == "nanmax" else red.min
     if not dtypes.is_inexact(x.dtype):
-        return reduce(x, axis, None, keepdims, initial, where)
-    result = reduce(_without_nans(x, float("-inf") if name == "nanmax" else float("inf")), axis, None, keepdims, initial, where)
-    all_nan = red.all(uf.isnan(x), axis, keepdims=keepdims)
-    return uf.where(all_nan, float("nan"), result)
+        return reduce(x)
+    result = reduce(_without_nans(x, float("-inf") if largest else float("inf")))
+    return uf.where(red.all(uf.isnan(x), axis, keepdims=keepdims), all_nan, result)
 
 
 def nanmax(
     a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None
 ) -> Array:
     """:func:`max` ignoring NaNs (NaN where a slice is all NaN)."""
-    _check_out("nanmax", out)
-    return _nan_extremum("nanmax", a, axis, keepdims, initial, where)
+    check_out("nanmax", out)
+    return _nan_ignoring(
+        "nanmax", a, lambda x: red.max(x, axis, None, keepdims, initial, where), True, float("nan"), axis, keepdims
+    )
 
 
 def nanmin(
     a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False, initial: ArrayLike | None = None, where: ArrayLike | None = None
 ) -> Array:
     """:func:`min` ignoring NaNs (NaN where a slice is all NaN)."""
-    _check_out("nanmin", out)
-    return _nan_extremum("nanmin", a, axis, keepdims, initial, where)
-
-
-def _nan_arg_extremum(name: str, a: ArrayLike, axis: int | None, keepdims: bool | None) -> Array:
-    x = asarray_operand(name, a)
-    pick = red.argmax if name == "nanargmax" else red.argmin
-    if not dtypes.is_inexact(x.dtype):
-        return pick(x, axis, None, keepdims)
-    nan = uf.isnan(x)
-    result = pick(_without_nans(x, float("-inf") if name == "nanargmax" else float("inf")), axis, None, keepdims)
-    return uf.where(red.all(nan, axis, keepdims=bool(keepdims)), -1, result)
+    check_out("nanmin", out)
+    return _nan_ignoring(
+        "nanmin", a, lambda x: red.min(x, axis, None, keepdims, initial, where), False, float("nan"), axis, keepdims
+    )
 
 
 def nanargmax(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Array:
     """:func:`argmax` ignoring NaNs (-1 where a slice is all NaN)."""
-    _check_out("nanargmax", out)
-    return _nan_arg_extremum("nanargmax", a, axis, keepdims)
+    check_out("nanargmax", out)
+    return _nan_ignoring("nanargmax", a, lambda x: red.argmax(x, axis, None, keepdims), True, -1, axis, bool(keepdims))
 
 
 def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, keepdims: bool | None = None) -> Array:
     """:func:`argmin` ignoring NaNs (-1 where a slice is all NaN)."""
-    _check_out("nanargmin", out)
-    return _nan_arg_extremum("nanargmin", a, axis, keepdims)
+    check_out("nanargmin", out)
+    return _nan_ignoring("nanargmin", a, lambda x: red.argmin(x, axis, None, keepdims), False, -1, axis, bool(keepdims))
 
 
 def nanmean(
@@ -544,11 +546,11 @@ def nanmean(
     where: ArrayLike | None = None,
 ) -> Array:
     """:func:`mean` ignoring NaNs (NaN where a slice is all NaN)."""
-    _check_out("nanmean", out)
+    check_out("nanmean", out)
     x = asarray_operand("nanmean", a)
     if not dtypes.is_inexact(x.dtype):
         return red.mean(x, axis, dtype, None, keepdims, where)
-    target = _dtype_arg(dtype) or x.dtype
+    target = dtype_arg(dtype) or x.dtype
     present = uf.logical_not(uf.isnan(x))
     count = convert_to(red.sum(present, axis, keepdims=keepdims, where=where), target, weak_type=False)
     return la.div(nansum(x, axis, target, None, keepdims, where=where), count)
@@ -566,20 +568,15 @@ def nanvar(
 ) -> Array:
     """:func:`var` ignoring NaNs (NaN where fewer than ``ddof + 1`` values
     remain)."""
-    _check_out("nanvar", out)
-    x = asarray_operand("nanvar", a)
-    compute, result_dtype = _variance_dtypes("nanvar", x, dtype)
-    x = convert_to(x, compute, weak_type=False)
-    axes = _axes("nanvar", x, axis)
+    check_out("nanvar", out)
+    x, compute, result_dtype, axes = _variance_operand("nanvar", asarray_operand("nanvar", a), dtype, axis)
     if mean is None:
         centre = nanmean(x, axes, compute, None, True, where)
     else:
-        centre = convert_to(asarray_operand("nanvar", mean), compute, weak_type=False)
-        if not keepdims and centre.ndim == x.ndim - len(axes) and axes:
-            centre = sh.expand_dims(centre, axes)
+        centre = _given_centre("nanvar", mean, x, axes, keepdims)
     nan = uf.isnan(x)
     centred = uf.where(nan, scalar_like(0, compute, "zero", weak_type=False), uf.subtract(x, centre))
-    squares = lc.real(la.mul(centred, lc.conj(centred))) if dtypes.is_complex(compute) else la.integer_pow(centred, 2)
+    squares = _squared_magnitude(centred)
     count = uf.subtract(red.sum(uf.logical_not(nan), axes, keepdims=keepdims, where=where), ddof)
     empty = uf.less_equal(count, 0)
     total = red.sum(squares, axes, keepdims=keepdims, where=where)
@@ -599,7 +596,7 @@ def nanstd(
     mean: ArrayLike | None = None,
 ) -> Array:
     """:func:`std` ignoring NaNs."""
-    _check_out("nanstd", out)
+    check_out("nanstd", out)
     return uf.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, where, mean))
 
 
@@ -627,7 +624,7 @@ def cov(
     first = operands[0]
     if first.ndim > 2 or (len(operands) > 1 and operands[1].ndim > 2):
         raise JaxtypedValueError("jnp.cov: m and y must have at most 2 dimensions")
-    requested = _dtype_arg(dtype)
+    requested = dtype_arg(dtype)
     if requested is not None and not dtypes.is_inexact(requested):
         raise JaxtypedValueError(f"jnp.cov: dtype must be a float or complex dtype, got {requested}")
     data = _atleast_2d(first)
@@ -685,7 +682,7 @@ def _check_weights(name: str, w: Array, samples: int) -> None:
 def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, dtype: "dtypes.DTypeLike | None" = None) -> Array:
     """Pearson correlation coefficients of the variables of ``x`` (and
     ``y``), clipped to [-1, 1]."""
-    requested = _dtype_arg(dtype)
+    requested = dtype_arg(dtype)
     if requested is not None and not dtypes.is_inexact(requested):
         raise JaxtypedValueError(f"jnp.corrcoef: dtype must be a float or complex dtype, got {requested}")
     c = cov(x, y, rowvar, dtype=dtype)
