@@ -695,19 +695,34 @@ class ScatterBase(Primitive):
         return (bind1(dataclasses.replace(self, dimension_numbers=new), x, idx, updates),), (0,)
 
 
+def _gather_dnums_of(dn: ScatterDimensionNumbers) -> GatherDimensionNumbers:
+    """The gather that reads back the windows a scatter with ``dn`` writes."""
+    return GatherDimensionNumbers(
+        dn.update_window_dims, dn.inserted_window_dims, dn.scatter_dims_to_operand_dims,
+        dn.operand_batching_dims, dn.scatter_indices_batching_dims,
+    )
+
+
+def _scatter_add_like(prim: ScatterBase) -> "ScatterAdd":
+    """A scatter-add with ``prim``'s dimension numbers, flags and mode."""
+    return ScatterAdd(prim.dimension_numbers, prim.indices_are_sorted, prim.unique_indices, prim.mode)
+
+
+def _no_tangent(x: Array, tangents: tuple[Tangent, ...]) -> bool:
+    """A scatter's output has a zero tangent: neither operand nor updates
+    carry one, or the dtype is not differentiable."""
+    return (isinstance(tangents[0], Zero) and isinstance(tangents[2], Zero)) or not dtypes.is_inexact(x.dtype)
+
+
 def _gather_updates(prim: ScatterBase, ct: Array, idx: Array, updates: ShapedArray) -> Array:
     """The cotangent of a scatter's updates: the windows of ``ct`` the
     updates were written to (a gather; windows the scatter dropped, which
     touched nothing, get zeros)."""
     dn = prim.dimension_numbers
-    gather_dn = GatherDimensionNumbers(
-        dn.update_window_dims, dn.inserted_window_dims, dn.scatter_dims_to_operand_dims,
-        dn.operand_batching_dims, dn.scatter_indices_batching_dims,
-    )
     window = _scatter_window(dn, ct.shape, updates.shape)
     clip = prim.mode == GatherScatterMode.CLIP
     mode = GatherScatterMode.CLIP if clip else GatherScatterMode.FILL_OR_DROP
-    gathered = Gather(gather_dn, window, prim.indices_are_sorted, prim.unique_indices, mode, None if clip else 0)
+    gathered = Gather(_gather_dnums_of(dn), window, prim.indices_are_sorted, prim.unique_indices, mode, None if clip else 0)
     return bind1(gathered, ct, idx)
 
 
@@ -769,8 +784,7 @@ class Scatter(ScatterBase):
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         x, idx, _ = primals
         t_x, t_updates = tangents[0], tangents[2]
-        zero = isinstance(t_x, Zero) and isinstance(t_updates, Zero)
-        if zero or not dtypes.is_inexact(x.dtype):
+        if _no_tangent(x, tangents):
             out = bind1(self, *primals)
             return (out,), (Zero(out.aval.to_tangent_aval()),)
         if self.unique_indices:
@@ -809,14 +823,10 @@ def _scatter_jvp_by_ids(
     ids_prim = Scatter(dn, prim.indices_are_sorted, prim.unique_indices, prim.mode)
     scattered = bind1(ids_prim, zeros(ShapedArray(x.shape, int32)), idx, ids)
     window = _scatter_window(dn, x.shape, updates.shape)
-    back = GatherDimensionNumbers(
-        dn.update_window_dims, dn.inserted_window_dims, dn.scatter_dims_to_operand_dims,
-        dn.operand_batching_dims, dn.scatter_indices_batching_dims,
-    )
-    gathered = bind1(Gather(back, window, mode=GatherScatterMode.CLIP), scattered, idx)
+    gathered = bind1(Gather(_gather_dnums_of(dn), window, mode=GatherScatterMode.CLIP), scattered, idx)
     untouched = eq(scattered, scalar_like(0, int32, "scatter ids"))
     winner = eq(ids, gathered)
-    add_prim = ScatterAdd(dn, prim.indices_are_sorted, prim.unique_indices, prim.mode)
+    add_prim = _scatter_add_like(prim)
 
     def masked(base: Array, values: Array) -> Array:
         kept_base = select_n(untouched, zeros(base.aval.strip_weak_type()), base)
@@ -826,38 +836,61 @@ def _scatter_jvp_by_ids(
     return (masked(x, updates),), (masked(*tangents),)
 
 
-@final
 @dataclass(frozen=True, slots=True)
-class ScatterAdd(ScatterBase):
-    """Scatter that adds the updates to the operand (repeats accumulate)."""
+class _UfuncScatter(ScatterBase):
+    """A scatter whose combiner is one NumPy ufunc (applied with ``.at``, so
+    repeated indices accumulate) and one StableHLO binary op."""
 
-    name = "scatter-add"
-    accepts_bool = False
+    ufunc: ClassVar[np.ufunc]
+    hlo_op: ClassVar[str]
 
     @override
     def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
-        np.add.at(out, index, updates)
+        self.ufunc.at(out, index, updates)
 
     @override
     def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
-        return ctx.op1("stablehlo.add", (current, update), current.aval)
+        return ctx.op1(self.hlo_op, (current, update), current.aval)
+
+
+@dataclass(frozen=True, slots=True)
+class _LinearScatter(_UfuncScatter):
+    """``scatter-add`` / ``scatter-sub``: linear in operand and updates; the
+    updates' cotangent is the gathered windows, negated for subtraction."""
+
+    accepts_bool = False
+    negates_updates: ClassVar[bool]
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         x, idx, _ = primals
         out = bind1(self, *primals)
-        t_x, t_updates = tangents[0], tangents[2]
-        if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
+        if _no_tangent(x, tangents):
             return (out,), (Zero(out.aval.to_tangent_aval()),)
-        return (out,), (bind1(self, instantiate(t_x), idx, instantiate(t_updates)),)
+        return (out,), (bind1(self, instantiate(tangents[0]), idx, instantiate(tangents[2])),)
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
         (ct,), (x, idx, updates) = cts, args
         assert not isinstance(ct, Zero) and not isinstance(idx, UndefinedPrimal)
         ct_x = ct if isinstance(x, UndefinedPrimal) else None
-        ct_updates = _gather_updates(self, ct, idx, updates.aval) if isinstance(updates, UndefinedPrimal) else None
+        ct_updates: Array | None = None
+        if isinstance(updates, UndefinedPrimal):
+            ct_updates = _gather_updates(self, ct, idx, updates.aval)
+            if self.negates_updates:
+                ct_updates = neg(ct_updates)
         return (ct_x, None, ct_updates)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ScatterAdd(_LinearScatter):
+    """Scatter that adds the updates to the operand (repeats accumulate)."""
+
+    name = "scatter-add"
+    ufunc = np.add
+    hlo_op = "stablehlo.add"
+    negates_updates = False
 
 
 def _scatter_dnums(dn: ScatterDimensionNumbers, f: str) -> ScatterDimensionNumbers:
@@ -891,10 +924,9 @@ def scatter(
 ) -> Array:
     """``operand_`` with windows replaced by ``updates`` (JAX's
     ``lax.scatter``); ``mode=None`` drops out-of-bounds windows."""
-    x, idx, upd = _scatter_operands("lax.scatter", operand_, scatter_indices, updates)
-    dn = _scatter_dnums(dimension_numbers, "lax.scatter")
-    prim = Scatter(dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
-    return bind1(prim, x, idx, upd)
+    return _bind_scatter(
+        "lax.scatter", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+    )
 
 
 def scatter_add(
@@ -909,10 +941,9 @@ def scatter_add(
 ) -> Array:
     """``operand_`` with ``updates`` added into windows (JAX's
     ``lax.scatter_add``); ``mode=None`` drops out-of-bounds windows."""
-    x, idx, upd = _scatter_operands("lax.scatter_add", operand_, scatter_indices, updates)
-    dn = _scatter_dnums(dimension_numbers, "lax.scatter_add")
-    prim = ScatterAdd(dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
-    return bind1(prim, x, idx, upd)
+    return _bind_scatter(
+        "lax.scatter_add", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+    )
 
 
 # === the other combiners: subtract, multiply, minimum, maximum ===
@@ -922,72 +953,40 @@ def _inverse_gather(prim: ScatterBase, updates: ShapedArray, x_shape: tuple[int,
     """The gather that reads, at each update element, the operand element it
     lands on (default, clamping mode: JAX's choice in these rules)."""
     dn = prim.dimension_numbers
-    back = GatherDimensionNumbers(
-        dn.update_window_dims, dn.inserted_window_dims, dn.scatter_dims_to_operand_dims,
-        dn.operand_batching_dims, dn.scatter_indices_batching_dims,
-    )
-    return Gather(back, _scatter_window(dn, x_shape, updates.shape), prim.indices_are_sorted, prim.unique_indices)
+    window = _scatter_window(dn, x_shape, updates.shape)
+    return Gather(_gather_dnums_of(dn), window, prim.indices_are_sorted, prim.unique_indices)
 
 
 @final
 @dataclass(frozen=True, slots=True)
-class ScatterSub(ScatterBase):
+class ScatterSub(_LinearScatter):
     """Scatter that subtracts the updates from the operand (repeats
     accumulate); linear, like ``scatter-add``."""
 
     name = "scatter-sub"
-    accepts_bool = False
-
-    @override
-    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
-        np.subtract.at(out, index, updates)
-
-    @override
-    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
-        return ctx.op1("stablehlo.subtract", (current, update), current.aval)
-
-    @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        x, idx, _ = primals
-        out = bind1(self, *primals)
-        t_x, t_updates = tangents[0], tangents[2]
-        if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
-            return (out,), (Zero(out.aval.to_tangent_aval()),)
-        return (out,), (bind1(self, instantiate(t_x), idx, instantiate(t_updates)),)
-
-    @override
-    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
-        (ct,), (x, idx, updates) = cts, args
-        assert not isinstance(ct, Zero) and not isinstance(idx, UndefinedPrimal)
-        ct_x = ct if isinstance(x, UndefinedPrimal) else None
-        ct_updates = neg(_gather_updates(self, ct, idx, updates.aval)) if isinstance(updates, UndefinedPrimal) else None
-        return (ct_x, None, ct_updates)
+    ufunc = np.subtract
+    hlo_op = "stablehlo.subtract"
+    negates_updates = True
 
 
 @final
 @dataclass(frozen=True, slots=True)
-class ScatterMul(ScatterBase):
+class ScatterMul(_UfuncScatter):
     """Scatter that multiplies operand elements by the updates (repeats
     multiply together). Linear in the operand; the derivative in the updates
     exists only with ``unique_indices=True``, as in JAX."""
 
     name = "scatter-mul"
     accepts_bool = False
-
-    @override
-    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
-        np.multiply.at(out, index, updates)
-
-    @override
-    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
-        return ctx.op1("stablehlo.multiply", (current, update), current.aval)
+    ufunc = np.multiply
+    hlo_op = "stablehlo.multiply"
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         x, idx, updates = primals
         out = bind1(self, *primals)
         t_x, t_updates = tangents[0], tangents[2]
-        if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
+        if _no_tangent(x, tangents):
             return (out,), (Zero(out.aval.to_tangent_aval()),)
         tangent: Array | None = None
         if not isinstance(t_x, Zero):
@@ -995,8 +994,7 @@ class ScatterMul(ScatterBase):
         if not isinstance(t_updates, Zero):
             if not self.unique_indices:
                 raise MissingRuleError("scatter_mul gradients are only implemented if `unique_indices=True`")
-            add_prim = ScatterAdd(self.dimension_numbers, self.indices_are_sorted, self.unique_indices, self.mode)
-            spread = bind1(add_prim, zeros(x.aval.strip_weak_type()), idx, t_updates)
+            spread = bind1(_scatter_add_like(self), zeros(x.aval.strip_weak_type()), idx, t_updates)
             by_updates = mul(x, spread)
             tangent = by_updates if tangent is None else add(tangent, by_updates)
         assert tangent is not None
@@ -1014,23 +1012,28 @@ class ScatterMul(ScatterBase):
 
 
 @dataclass(frozen=True, slots=True)
-class ScatterExtremal(ScatterBase):
+class ScatterExtremal(_UfuncScatter):
     """``scatter-min`` / ``scatter-max``: the derivative of an element is
     shared equally among the operand element and the updates that attain
     the result there (JAX's rule)."""
 
     accepts_bool = True
+    update_wins: ClassVar[str]  # the comparison by which an update replaces the element
+
+    @override
+    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
+        return _lower_extremum(ctx, current, update, self.hlo_op, self.update_wins)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         x, idx, updates = primals
         out = bind1(self, *primals)
         t_x, t_updates = tangents[0], tangents[2]
-        if (isinstance(t_x, Zero) and isinstance(t_updates, Zero)) or not dtypes.is_inexact(x.dtype):
+        if _no_tangent(x, tangents):
             return (out,), (Zero(out.aval.to_tangent_aval()),)
         g_x, g_updates = instantiate(t_x), instantiate(t_updates)
         back = _inverse_gather(self, updates.aval, x.shape)
-        add_prim = ScatterAdd(self.dimension_numbers, self.indices_are_sorted, self.unique_indices, self.mode)
+        add_prim = _scatter_add_like(self)
         base = x.aval.strip_weak_type()
         update_aval = updates.aval.strip_weak_type()
         ones_updates = broadcast_in_dim(scalar_like(1, x.dtype, "scatter jvp"), updates.shape, ())
@@ -1073,14 +1076,9 @@ class ScatterMin(ScatterExtremal):
     """Scatter that keeps the minimum of operand and updates (NaN propagates)."""
 
     name = "scatter-min"
-
-    @override
-    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
-        np.minimum.at(out, index, updates)
-
-    @override
-    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
-        return _lower_extremum(ctx, current, update, "stablehlo.minimum", "LT")
+    ufunc = np.minimum
+    hlo_op = "stablehlo.minimum"
+    update_wins = "LT"
 
 
 @final
@@ -1089,17 +1087,14 @@ class ScatterMax(ScatterExtremal):
     """Scatter that keeps the maximum of operand and updates (NaN propagates)."""
 
     name = "scatter-max"
-
-    @override
-    def combine(self, out: NDArray, index: tuple[NDArray, ...], updates: NDArray) -> None:
-        np.maximum.at(out, index, updates)
-
-    @override
-    def lower_combine(self, ctx: LoweringContext, current: HloValue, update: HloValue) -> HloValue:
-        return _lower_extremum(ctx, current, update, "stablehlo.maximum", "GT")
+    ufunc = np.maximum
+    hlo_op = "stablehlo.maximum"
+    update_wins = "GT"
 
 
 _SCATTERS: dict[str, type[ScatterBase]] = {
+    "lax.scatter": Scatter,
+    "lax.scatter_add": ScatterAdd,
     "lax.scatter_sub": ScatterSub,
     "lax.scatter_mul": ScatterMul,
     "lax.scatter_min": ScatterMin,
