@@ -61,6 +61,14 @@ def _axis(name: str, axis: object, ndim: int) -> int:
     return value % ndim
 
 
+def _flat_or_axis(name: str, x: Array, axis: object) -> tuple[Array, int]:
+    """``x`` and the axis to work along: the flattened array's only axis
+    when ``axis`` is None (NumPy's convention), else ``axis`` checked."""
+    if axis is None:
+        return sh.ravel(x), 0
+    return x, _axis(name, axis, x.ndim)
+
+
 def _concrete(name: str, x: Array, fix: str) -> np.ndarray[Any, np.dtype[Any]]:
     try:
         return np.asarray(x)
@@ -102,10 +110,7 @@ def take(
     idx = asarray_operand("take", indices, 1)
     if not dtypes.is_integer(idx.dtype) or dtypes.is_bool(idx.dtype):
         raise JaxtypedValueError(f"jnp.take: indices must have an integer type, got {idx.aval.str_short()}")
-    if axis is None:
-        x, axis_ = sh.ravel(x), 0
-    else:
-        axis_ = _axis("take", axis, x.ndim)
+    x, axis_ = _flat_or_axis("take", x, axis)
     parsed = _check_take_mode("take", mode, ("fill", "clip", "wrap"))
     size = x.shape[axis_]
     if parsed == "wrap":
@@ -162,12 +167,9 @@ def take_along_axis(
     False (its default is ``mode != 'promise_in_bounds'``, as in JAX)."""
     x = asarray_operand("take_along_axis", arr)
     idx = asarray_operand("take_along_axis", indices, 1)
-    if axis is None:
-        x, axis_ = sh.ravel(x), 0
-        if idx.ndim != 1:
-            raise JaxtypedValueError("jnp.take_along_axis: when axis is None, indices must have rank 1")
-    else:
-        axis_ = _axis("take_along_axis", axis, x.ndim)
+    if axis is None and idx.ndim != 1:
+        raise JaxtypedValueError("jnp.take_along_axis: when axis is None, indices must have rank 1")
+    x, axis_ = _flat_or_axis("take_along_axis", x, axis)
     parsed = _check_take_mode("take_along_axis", mode, _MODES)
     wrap = parsed != "promise_in_bounds" if wrap_negative_indices is None else wrap_negative_indices
     if not wrap and dtypes.is_signed_integer(idx.dtype):
@@ -371,10 +373,7 @@ def compress(
     x = asarray_operand("compress", a, 1)
     if cond.ndim != 1:
         raise JaxtypedValueError("condition must be a 1D array")
-    if axis is None:
-        x, axis_ = sh.ravel(x), 0
-    else:
-        axis_ = _axis("compress", axis, x.ndim)
+    x, axis_ = _flat_or_axis("compress", x, axis)
     length = x.shape[axis_]
     if cond.shape[0] > length:
         extra = _concrete("compress", lax_slice(cond, (length,), (cond.shape[0],)), "condition is longer than the axis")

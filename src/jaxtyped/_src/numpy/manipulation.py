@@ -90,10 +90,7 @@ def repeat(
     array by default). Traced ``repeats`` need ``total_repeat_length``."""
     x = asarray_operand("repeat", a)
     check_arraylike("repeat", repeats)
-    if axis is None:
-        x, ax = ravel(x), 0
-    else:
-        ax = canonicalize_axis(axis, x.ndim, where="jnp.repeat axis")
+    x, ax = _flat_or_axis("repeat", x, axis)
     n = x.shape[ax]
     total = None if total_repeat_length is None else index_arg(total_repeat_length, "jnp.repeat: total_repeat_length")
     if not isinstance(repeats, Array) or isinstance(repeats, ArrayImpl):
@@ -124,6 +121,14 @@ def repeat(
             "jnp.repeat: with traced repeats, total_repeat_length must be given (the result's size must be static)"
         )
     return _repeat_traced(x, repeats, ax, total)
+
+
+def _flat_or_axis(name: str, x: Array, axis: int | None) -> tuple[Array, int]:
+    """``x`` and the axis to work along: the flattened array's only axis
+    when ``axis`` is None (NumPy's convention), else ``axis`` checked."""
+    if axis is None:
+        return ravel(x), 0
+    return x, canonicalize_axis(axis, x.ndim, where=f"jnp.{name} axis")
 
 
 def _repeat_traced(x: Array, repeats: Array, ax: int, total: int) -> Array:
@@ -656,10 +661,7 @@ def delete(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], axis: int | N
     """``arr`` without the entries ``obj`` (static indices or a slice) along
     ``axis`` (of the flattened array by default)."""
     x = asarray_operand("delete", arr)
-    if axis is None:
-        x, ax = ravel(x), 0
-    else:
-        ax = canonicalize_axis(axis, x.ndim, where="jnp.delete axis")
+    x, ax = _flat_or_axis("delete", x, axis)
     n = x.shape[ax]
     indices = _positions("delete", n, obj)
     if indices.size and (indices.min() < -n or indices.max() >= n):
@@ -674,10 +676,7 @@ def insert(arr: ArrayLike, obj: ArrayLike | slice | Sequence[int], values: Array
     the flattened array by default), NumPy's ``insert``."""
     x = asarray_operand("insert", arr)
     check_arraylike("insert", values)
-    if axis is None:
-        x, ax = ravel(x), 0
-    else:
-        ax = canonicalize_axis(axis, x.ndim, where="jnp.insert axis")
+    x, ax = _flat_or_axis("insert", x, axis)
     n = x.shape[ax]
     indices = _positions("insert", n + 1, obj) if not isinstance(obj, slice) else np.arange(n)[obj]
     scalar_obj = indices.ndim == 0
@@ -789,10 +788,7 @@ def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> Ar
         raise JaxtypedTypeError(f"jnp.packbits: expected an integer or boolean array, got {x.aval.str_short()}")
     if bitorder not in ("little", "big"):
         raise JaxtypedValueError(f"jnp.packbits: bitorder must be 'little' or 'big', got {bitorder!r}")
-    if axis is None:
-        x, ax = ravel(x), 0
-    else:
-        ax = canonicalize_axis(axis, x.ndim, where="jnp.packbits axis")
+    x, ax = _flat_or_axis("packbits", x, axis)
     uint8 = np.dtype(np.uint8)
     bits = convert_to(lcmp.ne(x, scalar_like(0, x.dtype, "jnp.packbits", weak_type=False)), uint8, weak_type=False)
     n = bits.shape[ax]
@@ -816,10 +812,7 @@ def unpackbits(a: ArrayLike, axis: int | None = None, count: int | None = None, 
         raise JaxtypedTypeError(f"jnp.unpackbits: expected an input of dtype uint8, got {x.aval.str_short()}")
     if bitorder not in ("little", "big"):
         raise JaxtypedValueError(f"jnp.unpackbits: bitorder must be 'little' or 'big', got {bitorder!r}")
-    if axis is None:
-        x, ax = ravel(x), 0
-    else:
-        ax = canonicalize_axis(axis, x.ndim, where="jnp.unpackbits axis")
+    x, ax = _flat_or_axis("unpackbits", x, axis)
     uint8 = x.dtype
     shifts = np.arange(8, dtype=np.uint8) if bitorder == "little" else np.arange(7, -1, -1, dtype=np.uint8)
     spread = ls.broadcast_in_dim(x, (*x.shape, 8), tuple(range(x.ndim)))
