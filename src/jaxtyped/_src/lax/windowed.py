@@ -20,6 +20,7 @@ transpose (the gradient of pooling), batching and lowering come from those
 primitives.
 """
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -95,10 +96,11 @@ def _identity(kind: str, dtype: np.dtype[Any]) -> Any:
     return -np.inf if kind == "max" else np.inf
 
 
+@dataclass(frozen=True, slots=True)
 class _ReduceWindow(Primitive):
-    """The shared rules of the windowed reductions."""
+    """The shared rules of the windowed reductions; the fields (the window's
+    parameters) are the same for all of them."""
 
-    __slots__ = ()
     window_dimensions: tuple[int, ...]
     window_strides: tuple[int, ...]
     padding: tuple[tuple[int, int], ...]
@@ -107,16 +109,6 @@ class _ReduceWindow(Primitive):
     kind: ClassVar[str]  # 'sum', 'max' or 'min'
     accepts: ClassVar[frozenset[Kind]]
     combine: ClassVar[str]  # the StableHLO op of the region
-
-    def with_params(
-        self,
-        window_dimensions: tuple[int, ...],
-        window_strides: tuple[int, ...],
-        padding: tuple[tuple[int, int], ...],
-        base_dilation: tuple[int, ...],
-        window_dilation: tuple[int, ...],
-    ) -> "_ReduceWindow":
-        raise NotImplementedError
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
@@ -173,9 +165,10 @@ class _ReduceWindow(Primitive):
         def widen(values: tuple[Any, ...], unit: Any) -> Any:
             return (*values[:dim], unit, *values[dim:])
 
-        prim = self.with_params(
-            widen(self.window_dimensions, 1), widen(self.window_strides, 1), widen(self.padding, (0, 0)),
-            widen(self.base_dilation, 1), widen(self.window_dilation, 1),
+        prim = dataclasses.replace(
+            self, window_dimensions=widen(self.window_dimensions, 1), window_strides=widen(self.window_strides, 1),
+            padding=widen(self.padding, (0, 0)), base_dilation=widen(self.base_dilation, 1),
+            window_dilation=widen(self.window_dilation, 1),
         )  # fmt: skip
         return (bind1(prim, x),), (dim,)
 
@@ -213,26 +206,10 @@ class _ReduceWindow(Primitive):
 class ReduceWindowSum(_ReduceWindow):
     """Sum over each window."""
 
-    window_dimensions: tuple[int, ...]
-    window_strides: tuple[int, ...]
-    padding: tuple[tuple[int, int], ...]
-    base_dilation: tuple[int, ...]
-    window_dilation: tuple[int, ...]
     name = "reduce_window_sum"
     kind = "sum"
     accepts = NUMBER
     combine = "stablehlo.add"
-
-    @override
-    def with_params(
-        self,
-        window_dimensions: tuple[int, ...],
-        window_strides: tuple[int, ...],
-        padding: tuple[tuple[int, int], ...],
-        base_dilation: tuple[int, ...],
-        window_dilation: tuple[int, ...],
-    ) -> "ReduceWindowSum":
-        return ReduceWindowSum(window_dimensions, window_strides, padding, base_dilation, window_dilation)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -258,10 +235,10 @@ class ReduceWindowSum(_ReduceWindow):
         return (bind1(prim, spread),)
 
 
+@dataclass(frozen=True, slots=True)
 class _ReduceWindowChooser(_ReduceWindow):
     """Maximum or minimum over each window."""
 
-    __slots__ = ()
     keep: ClassVar[Primitive]  # GE for the maximum, LE for the minimum
 
     @override
@@ -300,27 +277,11 @@ class _ReduceWindowChooser(_ReduceWindow):
 class ReduceWindowMax(_ReduceWindowChooser):
     """Maximum over each window."""
 
-    window_dimensions: tuple[int, ...]
-    window_strides: tuple[int, ...]
-    padding: tuple[tuple[int, int], ...]
-    base_dilation: tuple[int, ...]
-    window_dilation: tuple[int, ...]
     name = "reduce_window_max"
     kind = "max"
     accepts = _ORDERED
     combine = "stablehlo.maximum"
     keep = GE
-
-    @override
-    def with_params(
-        self,
-        window_dimensions: tuple[int, ...],
-        window_strides: tuple[int, ...],
-        padding: tuple[tuple[int, int], ...],
-        base_dilation: tuple[int, ...],
-        window_dilation: tuple[int, ...],
-    ) -> "ReduceWindowMax":
-        return ReduceWindowMax(window_dimensions, window_strides, padding, base_dilation, window_dilation)
 
 
 @final
@@ -328,27 +289,11 @@ class ReduceWindowMax(_ReduceWindowChooser):
 class ReduceWindowMin(_ReduceWindowChooser):
     """Minimum over each window."""
 
-    window_dimensions: tuple[int, ...]
-    window_strides: tuple[int, ...]
-    padding: tuple[tuple[int, int], ...]
-    base_dilation: tuple[int, ...]
-    window_dilation: tuple[int, ...]
     name = "reduce_window_min"
     kind = "min"
     accepts = _ORDERED
     combine = "stablehlo.minimum"
     keep = LE
-
-    @override
-    def with_params(
-        self,
-        window_dimensions: tuple[int, ...],
-        window_strides: tuple[int, ...],
-        padding: tuple[tuple[int, int], ...],
-        base_dilation: tuple[int, ...],
-        window_dilation: tuple[int, ...],
-    ) -> "ReduceWindowMin":
-        return ReduceWindowMin(window_dimensions, window_strides, padding, base_dilation, window_dilation)
 
 
 # === lax.reduce_window ===
