@@ -30,8 +30,8 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.lax.arithmetic import add_tangents
-from jaxtyped._src.lax.elementwise_base import ConvertElementType, convert_buffer, convert_to
+from jaxtyped._src.lax.bilinear import bilinear_jvp, check_one_linear, lower_convert
+from jaxtyped._src.lax.elementwise_base import convert_buffer, convert_to
 from jaxtyped._src.lax.structural import reshape, rev, transpose
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
 from jaxtyped._src.util import is_int
@@ -430,7 +430,7 @@ class ConvGeneralDilated(Primitive):
         # integer one with a float result is computed as the eager rule does.
         widen = compute != operands and not (dtypes.is_inexact(operands) and compute == out.dtype)
         if widen:
-            lhs, rhs = _convert(ctx, lhs, compute), _convert(ctx, rhs, compute)
+            lhs, rhs = lower_convert(ctx, lhs, compute), lower_convert(ctx, rhs, compute)
         attrs = {
             "window_strides": i64_array(self.window_strides),
             "padding": padding_attr(self.padding),
@@ -442,25 +442,17 @@ class ConvGeneralDilated(Primitive):
         }
         result_dtype = compute if widen else out.dtype
         result = ctx.op1("stablehlo.convolution", (lhs, rhs), ShapedArray(out.shape, result_dtype), attrs)
-        return (_convert(ctx, result, out.dtype),)
+        return (lower_convert(ctx, result, out.dtype),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        (lhs, rhs), (t_lhs, t_rhs) = primals, tangents
-        out = bind1(self, lhs, rhs)
-        total: Tangent = Zero(out.aval.to_tangent_aval())
-        if not isinstance(t_lhs, Zero):
-            total = add_tangents(total, bind1(self, t_lhs, rhs))
-        if not isinstance(t_rhs, Zero):
-            total = add_tangents(total, bind1(self, lhs, t_rhs))
-        return (out,), (total,)
+        return bilinear_jvp(self, primals, tangents)
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
         (ct,), (lhs, rhs) = cts, args
         assert not isinstance(ct, Zero)
-        if isinstance(lhs, UndefinedPrimal) and isinstance(rhs, UndefinedPrimal):
-            raise JaxtypedTypeError("transpose of conv_general_dilated: the product of two linear values is not linear")
+        check_one_linear("conv_general_dilated", lhs, rhs)
         if isinstance(lhs, UndefinedPrimal):
             assert not isinstance(rhs, UndefinedPrimal)
             return self._lhs_cotangent(ct, rhs, lhs.aval), None
@@ -607,13 +599,6 @@ def window_view(
     view = np.lib.stride_tricks.sliding_window_view(padded, extents, axis=tuple(range(lead, x.ndim)))
     windows: NDArray = view[(*keep, *(slice(None, None, s) for s in strides), *(slice(None, None, t) for t in window_dilation))]
     return windows
-
-
-def _convert(ctx: LoweringContext, x: HloValue, dtype: np.dtype[Any]) -> HloValue:
-    if x.aval.dtype == dtype:
-        return x
-    (converted,) = ConvertElementType(dtype).lower(ctx, (x,), (ShapedArray(x.aval.shape, dtype),))
-    return converted
 
 
 def _cast(ct: Array, dtype: np.dtype[Any]) -> Array:

@@ -20,8 +20,8 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.lax.arithmetic import add_tangents
-from jaxtyped._src.lax.elementwise_base import ConvertElementType, convert_buffer, convert_to
+from jaxtyped._src.lax.bilinear import bilinear_jvp, check_one_linear, lower_convert
+from jaxtyped._src.lax.elementwise_base import convert_buffer, convert_to
 from jaxtyped._src.lax.structural import moveaxis, transpose
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
 from jaxtyped._src.util import prod
@@ -220,7 +220,7 @@ class DotGeneral(Primitive):
         (out,) = out_avals
         lhs, rhs = args
         if lhs.aval.dtype != rhs.aval.dtype:
-            lhs, rhs = _convert(ctx, lhs, out.dtype), _convert(ctx, rhs, out.dtype)
+            lhs, rhs = lower_convert(ctx, lhs, out.dtype), lower_convert(ctx, rhs, out.dtype)
         compute = _compute_dtype(lhs.aval.dtype, out.dtype)
         (lc, rc), (lb, rb) = self.dimension_numbers
         fields = [
@@ -231,29 +231,21 @@ class DotGeneral(Primitive):
         ]
         result = ctx.op1(
             "stablehlo.dot_general",
-            (_convert(ctx, lhs, compute), _convert(ctx, rhs, compute)),
+            (lower_convert(ctx, lhs, compute), lower_convert(ctx, rhs, compute)),
             ShapedArray(out.shape, compute),
             {"dot_dimension_numbers": f"#stablehlo.dot<{', '.join(fields)}>"},
         )
-        return (_convert(ctx, result, out.dtype),)
+        return (lower_convert(ctx, result, out.dtype),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        (lhs, rhs), (t_lhs, t_rhs) = primals, tangents
-        out = bind1(self, lhs, rhs)
-        total: Tangent = Zero(out.aval.to_tangent_aval())
-        if not isinstance(t_lhs, Zero):
-            total = add_tangents(total, bind1(self, t_lhs, rhs))
-        if not isinstance(t_rhs, Zero):
-            total = add_tangents(total, bind1(self, lhs, t_rhs))
-        return (out,), (total,)
+        return bilinear_jvp(self, primals, tangents)
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
         (ct,), (lhs, rhs) = cts, args
         assert not isinstance(ct, Zero)
-        if isinstance(lhs, UndefinedPrimal) and isinstance(rhs, UndefinedPrimal):
-            raise JaxtypedTypeError("transpose of dot_general: the product of two linear values is not linear")
+        check_one_linear("dot_general", lhs, rhs)
         (lc, rc), (lb, rb) = self.dimension_numbers
         num_lhs_free = len(_free(lhs.aval.ndim, lc, lb))
         if isinstance(lhs, UndefinedPrimal):
@@ -327,13 +319,6 @@ def _transpose_operand(
     result = transpose(product, tuple(labels.index(axis) for axis in range(linear.ndim)))
     want = linear.to_tangent_aval()
     return result if result.dtype == want.dtype else convert_to(result, want.dtype, weak_type=want.weak_type)
-
-
-def _convert(ctx: LoweringContext, x: HloValue, dtype: np.dtype[Any]) -> HloValue:
-    if x.aval.dtype == dtype:
-        return x
-    (converted,) = ConvertElementType(dtype).lower(ctx, (x,), (ShapedArray(x.aval.shape, dtype),))
-    return converted
 
 
 def _numbers(dimension_numbers: Sequence[Sequence[Sequence[int]]]) -> DotDimensionNumbers:
