@@ -17,16 +17,13 @@ its compiled steady state. Results are checked against JAX before anything
 is timed.
 """
 
-import argparse
-import importlib
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-import jaxtyped as jt
-from core_overheads import compare
-from jaxtyped import lax
+from side_by_side import benchmark_parser, compare_jitted, import_jax
 
 CASES = ("conv", "conv_grad", "pool", "pool_grad")
 NHWC = ("NHWC", "HWIO", "NHWC")
@@ -68,7 +65,9 @@ def _pool_grad(namespace: Any, api: Any) -> Callable[[Any], Any]:
     return value_and_grad
 
 
-def _make(case: str, namespace: Any, api: Any) -> Callable[..., Any]:
+def _make(case: str, library: Any) -> Callable[..., Any]:
+    """The function of ``case`` in ``library`` (``jaxtyped`` or ``jax``)."""
+    namespace, api = library.lax, library
     if case == "conv":
         return _conv(namespace)
     if case == "conv_grad":
@@ -78,67 +77,22 @@ def _make(case: str, namespace: Any, api: Any) -> Callable[..., Any]:
     return _pool_grad(namespace, api)
 
 
-def _block(value: Any) -> object:
-    for leaf in value if isinstance(value, tuple) else (value,):
-        leaf.block_until_ready()
-    return value
-
-
-def run_case(jax: Any, case: str, hosts: tuple[np.ndarray[Any, Any], ...], repeat: int, number: int) -> None:
-    ours_args = tuple(jt.device_put(h) for h in hosts)
-    ours_steady = jt.jit(_make(case, lax, jt))
-
-    def ours_first() -> object:
-        jt.clear_caches()
-        return _block(jt.jit(_make(case, lax, jt))(*ours_args))
-
-    theirs_first: Callable[[], object] | None = None
-    theirs_steady: Callable[[], object] | None = None
-    if jax is not None:
-        jax_args = tuple(jax.device_put(h) for h in hosts)
-        jax_steady = jax.jit(_make(case, jax.lax, jax))
-        expected = jax.tree_util.tree_leaves(jax_steady(*jax_args))
-        got = jt.tree_util.tree_leaves(ours_steady(*ours_args))
-        for g, e in zip(got, expected, strict=True):
-            scale = float(np.max(np.abs(np.asarray(e)))) or 1.0
-            assert np.allclose(np.asarray(g), np.asarray(e), rtol=1e-4, atol=1e-4 * scale), case
-
-        def theirs_first_fn() -> object:
-            jax.clear_caches()
-            return _block(jax.jit(_make(case, jax.lax, jax))(*jax_args))
-
-        theirs_first = theirs_first_fn
-
-        def theirs_steady_fn() -> object:
-            return _block(jax_steady(*jax_args))
-
-        theirs_steady = theirs_steady_fn
-
-    def ours_steady_fn() -> object:
-        return _block(ours_steady(*ours_args))
-
-    print(f"== {case} ==")
-    compare("first call (trace+compile+run)", ours_first, theirs_first, 1, repeat, "ms")
-    compare("compiled steady state", ours_steady_fn, theirs_steady, number, repeat, "ms")
+def _agree(ours: np.ndarray[Any, Any], theirs: np.ndarray[Any, Any]) -> bool:
+    scale = float(np.max(np.abs(theirs))) or 1.0
+    return bool(np.allclose(ours, theirs, rtol=1e-4, atol=1e-4 * scale))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=7, help="interleaved timings per measurement")
+    parser = benchmark_parser(__doc__, CASES)
     parser.add_argument("--number", type=int, default=5, help="calls per steady-state timing")
-    parser.add_argument("--only", default=",".join(CASES), help="comma-separated subset of " + ",".join(CASES))
     args = parser.parse_args()
-    try:
-        jax: Any = importlib.import_module("jax")
-    except ImportError:
-        jax = None
-        print("JAX is not installed: printing jaxtyped's numbers only")
+    jax = import_jax()
     rng = np.random.default_rng(0)
     images = rng.standard_normal((32, 32, 32, 64)).astype(np.float32)
     kernel = (rng.standard_normal((3, 3, 64, 64)) / 24.0).astype(np.float32)
     for case in args.only.split(","):
         hosts = (images, kernel) if case.startswith("conv") else (images,)
-        run_case(jax, case, hosts, args.repeat, args.number)
+        compare_jitted(jax, case, functools.partial(_make, case), hosts, _agree, repeat=args.repeat, number=args.number)
 
 
 if __name__ == "__main__":

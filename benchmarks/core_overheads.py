@@ -36,10 +36,7 @@ JAX is an optional oracle here: without it only jaxtyped's numbers print.
 These are measurements, not tests: nothing asserts on them.
 """
 
-import argparse
-import importlib
 import statistics
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -47,36 +44,7 @@ import numpy as np
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
-
-
-def _timed(fun: Callable[[], object], number: int) -> float:
-    """Seconds per call of ``fun``, over ``number`` calls."""
-    start = time.perf_counter()
-    for _ in range(number):
-        fun()
-    return (time.perf_counter() - start) / number
-
-
-def compare(
-    name: str, ours: Callable[[], object], theirs: Callable[[], object] | None, number: int, repeat: int, unit: str
-) -> None:
-    """Interleave ``repeat`` timings of each and print medians and the ratio."""
-    scale = {"us": 1e6, "ms": 1e3}[unit]
-    ours()
-    if theirs is not None:
-        theirs()
-    ours_times: list[float] = []
-    theirs_times: list[float] = []
-    for _ in range(repeat):
-        ours_times.append(_timed(ours, number))
-        if theirs is not None:
-            theirs_times.append(_timed(theirs, number))
-    mine = statistics.median(ours_times) * scale
-    if theirs is None:
-        print(f"{name:<34} jaxtyped {mine:10.2f} {unit}")
-        return
-    jax_time = statistics.median(theirs_times) * scale
-    print(f"{name:<34} jaxtyped {mine:10.2f} {unit}   jax {jax_time:10.2f} {unit}   ratio {mine / jax_time:5.2f}")
+from side_by_side import benchmark_parser, compare, import_jax, timed
 
 
 SECTIONS = (
@@ -95,19 +63,14 @@ def _chain(namespace: Any, n: int) -> Callable[[Any], Any]:
 
 def main() -> None:
     """Run every measurement."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=7, help="interleaved timings per measurement")
+    parser = benchmark_parser(__doc__)
     parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections")
     args = parser.parse_args()
     sections = set(args.only.split(","))
     unknown = sections - set(SECTIONS)
     if unknown:
         parser.error(f"unknown sections {sorted(unknown)}; choose from {','.join(SECTIONS)}")
-    try:
-        jax: Any = importlib.import_module("jax")
-    except ImportError:
-        jax = None
-        print("JAX is not installed: printing jaxtyped's numbers only")
+    jax = import_jax()
 
     host = np.ones((4, 4), np.float32)
     x, y = jnp.asarray(host), jnp.asarray(host)
@@ -271,10 +234,10 @@ def matmul(jax: Any, repeat: int) -> None:
         ja, jb = jax.device_put(a), jax.device_put(b)
         jf(ja, jb).block_until_ready()
     for _ in range(repeat):
-        times["jaxtyped"].append(_timed(lambda: ours_f(oa, ob).block_until_ready(), 10))
+        times["jaxtyped"].append(timed(lambda: ours_f(oa, ob).block_until_ready(), 10))
         if jax is not None:
-            times["jax"].append(_timed(lambda: jf(ja, jb).block_until_ready(), 10))
-        times["numpy"].append(_timed(lambda: a @ b, 10))
+            times["jax"].append(timed(lambda: jf(ja, jb).block_until_ready(), 10))
+        times["numpy"].append(timed(lambda: a @ b, 10))
     rates = {k: flops / statistics.median(v) / 1e9 for k, v in times.items() if v}
     line = "   ".join(f"{k} {v:7.1f} GFLOP/s" for k, v in rates.items())
     print(f"{'matmul 1024x1024 f32':<34} {line}")
@@ -295,7 +258,7 @@ def trace(jax: Any, repeat: int) -> None:
 
         number = max(1, 2000 // n)
         compare(f"make_jaxpr n={n}", ours_trace, theirs_trace if jax else None, number, repeat, "ms")
-        per_op = _timed(ours_trace, number) / n * 1e6
+        per_op = timed(ours_trace, number) / n * 1e6
         print(f"{'':<34} jaxtyped per operation: {per_op:.1f} us")
 
 
@@ -318,7 +281,8 @@ def _agree(name: str, ours: object, theirs: object, jax: Any) -> None:
 
 def _block(tree: object) -> object:
     """Wait for every array leaf of a jaxtyped or JAX pytree."""
-    for leaf in jt.tree_util.tree_leaves(tree):
+    leaves: list[Any] = jt.tree_util.tree_leaves(tree)
+    for leaf in leaves:
         leaf.block_until_ready()
     return tree
 
@@ -482,10 +446,10 @@ def grad_trace(jax: Any, repeat: int) -> None:
             _agree(f"grad chain n={n}", jt.grad(_chain(jnp, n))(0.3), jax.grad(_chain(jax.numpy, n))(0.3), jax)
         number = max(1, 200 // n)
         compare(f"make_jaxpr(grad) n={n}", ours_trace, theirs_trace if jax else None, number, repeat, "ms")
-        per_op = _timed(ours_trace, number) / n * 1e6
+        per_op = timed(ours_trace, number) / n * 1e6
         line = f"{'':<34} jaxtyped per operation: {per_op:.1f} us"
         if jax:
-            line += f"   jax per operation: {_timed(theirs_trace, number) / n * 1e6:.1f} us"
+            line += f"   jax per operation: {timed(theirs_trace, number) / n * 1e6:.1f} us"
         print(line)
 
 
