@@ -32,10 +32,10 @@ from jaxtyped._src.lax import special_host as host
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.arithmetic import BinaryDifferentiable, UnaryDifferentiable, add_tangents, const_like
 from jaxtyped._src.lax.control_flow.loops import while_loop
-from jaxtyped._src.lax.elementwise_base import FLOAT, Elementwise, convert_to
+from jaxtyped._src.lax.elementwise_base import FLOAT, Elementwise, bind_binary, bind_unary, convert_to
 from jaxtyped._src.lax.reductions import reduce_max
 from jaxtyped._src.lax.structural import broadcast_scalar, full_like_aval, instantiate, select_n
-from jaxtyped._src.lax.util import operand, operands_same_kind
+from jaxtyped._src.lax.util import operands_same_kind
 
 __all__ = [
     "Lgamma", "Digamma", "Polygamma", "Zeta", "ErfInv", "Erfc", "BesselI0e", "BesselI1e",
@@ -587,67 +587,59 @@ def _betainc_composition(a: Array, b: Array, x: Array) -> Array:
 # === user-facing wrappers (JAX's lax names and signatures) ===
 
 
-def _unary(prim: Elementwise, x: ArrayLike) -> Array:
-    return bind1(prim, operand(x, f"lax.{prim.name} operand"))
-
-
-def _binary(prim: Elementwise, name: str, *xs: ArrayLike) -> Array:
-    return bind1(prim, *operands_same_kind(name, *xs))
-
-
 def lgamma(x: ArrayLike) -> Array:
     """``log |Gamma(x)|``."""
-    return _unary(LGAMMA, x)
+    return bind_unary(LGAMMA, x)
 
 
 def digamma(x: ArrayLike) -> Array:
     """The digamma function."""
-    return _unary(DIGAMMA, x)
+    return bind_unary(DIGAMMA, x)
 
 
 def polygamma(m: ArrayLike, x: ArrayLike) -> Array:
     """The ``m``-th derivative of digamma."""
-    return _binary(POLYGAMMA, "polygamma", m, x)
+    return bind_binary(POLYGAMMA, "polygamma", m, x)
 
 
 def zeta(x: ArrayLike, q: ArrayLike) -> Array:
     """The Hurwitz zeta function."""
-    return _binary(ZETA, "zeta", x, q)
+    return bind_binary(ZETA, "zeta", x, q)
 
 
 def erf_inv(x: ArrayLike) -> Array:
     """The inverse error function."""
-    return _unary(ERF_INV, x)
+    return bind_unary(ERF_INV, x)
 
 
 def erfc(x: ArrayLike) -> Array:
     """The complementary error function."""
-    return _unary(ERFC, x)
+    return bind_unary(ERFC, x)
 
 
 def bessel_i0e(x: ArrayLike) -> Array:
     """``exp(-|x|) I0(x)``."""
-    return _unary(BESSEL_I0E, x)
+    return bind_unary(BESSEL_I0E, x)
 
 
 def bessel_i1e(x: ArrayLike) -> Array:
     """``exp(-|x|) I1(x)``."""
-    return _unary(BESSEL_I1E, x)
+    return bind_unary(BESSEL_I1E, x)
 
 
 def igamma(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized lower incomplete gamma function ``P(a, x)``."""
-    return _binary(IGAMMA, "igamma", a, x)
+    return bind_binary(IGAMMA, "igamma", a, x)
 
 
 def igammac(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized upper incomplete gamma function ``Q(a, x)``."""
-    return _binary(IGAMMAC, "igammac", a, x)
+    return bind_binary(IGAMMAC, "igammac", a, x)
 
 
 def igamma_grad_a(a: ArrayLike, x: ArrayLike) -> Array:
     """``dP(a, x) / da``."""
-    return _binary(IGAMMA_GRAD_A, "igamma_grad_a", a, x)
+    return bind_binary(IGAMMA_GRAD_A, "igamma_grad_a", a, x)
 
 
 def random_gamma_grad(a: ArrayLike, x: ArrayLike) -> Array:
@@ -662,4 +654,4 @@ def random_gamma_grad(a: ArrayLike, x: ArrayLike) -> Array:
 
 def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """The regularized incomplete beta function ``I_x(a, b)``."""
-    return _binary(REGULARIZED_INCOMPLETE_BETA, "betainc", a, b, x)
+    return bind1(REGULARIZED_INCOMPLETE_BETA, *operands_same_kind("betainc", a, b, x))
