@@ -10,7 +10,7 @@ signature (``axis=-1``, ``where``); the ``scipy.special`` spellings
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Literal, overload
+from typing import Literal, Protocol, overload, runtime_checkable
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from jaxtyped._src.numpy import reductions as jr
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_args_inexact
-from jaxtyped._src.util import canonicalize_axes, is_int
+from jaxtyped._src.util import canonicalize_axes, is_int, name_function
 
 __all__ = [
     "Axis", "logsumexp", "softmax", "log_softmax", "special_softmax", "special_log_softmax",
@@ -206,30 +206,6 @@ def _real_only(name: str, x: Array) -> None:
         raise JaxtypedValueError(f"{name} does not support complex-valued inputs.")
 
 
-def erf(x: ArrayLike) -> Array:
-    """The error function."""
-    (a,) = _inexact("erf", x)
-    return lt.erf(a)
-
-
-def erfc(x: ArrayLike) -> Array:
-    """The complementary error function ``1 - erf(x)``."""
-    (a,) = _inexact("erfc", x)
-    return ls.erfc(a)
-
-
-def erfinv(x: ArrayLike) -> Array:
-    """The inverse of ``erf``."""
-    (a,) = _inexact("erfinv", x)
-    return ls.erf_inv(a)
-
-
-def expit(x: ArrayLike) -> Array:
-    """The logistic sigmoid ``1 / (1 + exp(-x))``."""
-    (a,) = _inexact("expit", x)
-    return lt.logistic(a)
-
-
 def _logit(x: Array) -> Array:
     return lt.log(la.div(x, la.sub(_like(x, 1), x)))
 
@@ -243,22 +219,48 @@ _logit_core = custom_jvp(_logit)
 _logit_core.defjvp(_logit_jvp)
 
 
-def logit(x: ArrayLike) -> Array:
-    """``log(x / (1 - x))``, the inverse of ``expit`` (derivative
-    ``1 / (x (1 - x))``, as JAX defines it)."""
-    (a,) = _inexact("logit", x)
-    return _logit_core(a)
+@runtime_checkable  # debug mode checks the factory's return annotation
+class UnaryFunction(Protocol):
+    """The signature of the one-argument functions the table below builds."""
+
+    def __call__(self, x: ArrayLike) -> Array: ...
+
+
+def _unary(name: str, op: Callable[[Array], Array], doc: str) -> UnaryFunction:
+    """``op`` of ``x`` promoted to an inexact dtype, as ``name``."""
+
+    def fun(x: ArrayLike) -> Array:
+        (a,) = _inexact(name, x)
+        return op(a)
+
+    return name_function(fun, name, doc)
+
+
+def _unscaled(scaled: Callable[[Array], Array]) -> Callable[[Array], Array]:
+    """A modified Bessel function from its exponentially scaled form."""
+    return lambda a: la.mul(lt.exp(la.abs(a)), scaled(a))
+
+
+erf: UnaryFunction = _unary("erf", lt.erf, "The error function.")
+erfc: UnaryFunction = _unary("erfc", ls.erfc, "The complementary error function ``1 - erf(x)``.")
+erfinv: UnaryFunction = _unary("erfinv", ls.erf_inv, "The inverse of ``erf``.")
+expit: UnaryFunction = _unary("expit", lt.logistic, "The logistic sigmoid ``1 / (1 + exp(-x))``.")
+logit: UnaryFunction = _unary(
+    "logit", _logit_core, "``log(x / (1 - x))``, the inverse of ``expit`` (derivative ``1 / (x (1 - x))``, as JAX defines it)."
+)
+gammaln: UnaryFunction = _unary("gammaln", ls.lgamma, "``log |Gamma(x)|``.")
+digamma: UnaryFunction = _unary("digamma", ls.digamma, "The digamma function ``Gamma'(x) / Gamma(x)``.")
+i0e: UnaryFunction = _unary("i0e", ls.bessel_i0e, "``exp(-|x|) I0(x)``.")
+i1e: UnaryFunction = _unary("i1e", ls.bessel_i1e, "``exp(-|x|) I1(x)``.")
+i0: UnaryFunction = _unary("i0", _unscaled(ls.bessel_i0e), "The modified Bessel function of order 0.")
+i1: UnaryFunction = _unary("i1", _unscaled(ls.bessel_i1e), "The modified Bessel function of order 1.")
+
 
 
 def _like(x: Array, value: bool | int | float) -> Array:
     # Weakly typed for weakly typed scalars, as JAX's lax._const.
     return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
 
-
-def gammaln(x: ArrayLike) -> Array:
-    """``log |Gamma(x)|``."""
-    (a,) = _inexact("gammaln", x)
-    return ls.lgamma(a)
 
 
 def gammasgn(x: ArrayLike) -> Array:
@@ -282,11 +284,6 @@ def gamma(x: ArrayLike) -> Array:
     _real_only("gamma", a)
     return la.mul(gammasgn(a), lt.exp(ls.lgamma(a)))
 
-
-def digamma(x: ArrayLike) -> Array:
-    """The digamma function ``Gamma'(x) / Gamma(x)``."""
-    (a,) = _inexact("digamma", x)
-    return ls.digamma(a)
 
 
 def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
@@ -371,28 +368,8 @@ def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
     return ls.igammac(p, t)
 
 
-def i0e(x: ArrayLike) -> Array:
-    """``exp(-|x|) I0(x)``."""
-    (a,) = _inexact("i0e", x)
-    return ls.bessel_i0e(a)
 
 
-def i1e(x: ArrayLike) -> Array:
-    """``exp(-|x|) I1(x)``."""
-    (a,) = _inexact("i1e", x)
-    return ls.bessel_i1e(a)
-
-
-def i0(x: ArrayLike) -> Array:
-    """The modified Bessel function of order 0."""
-    (a,) = _inexact("i0", x)
-    return la.mul(lt.exp(la.abs(a)), ls.bessel_i0e(a))
-
-
-def i1(x: ArrayLike) -> Array:
-    """The modified Bessel function of order 1."""
-    (a,) = _inexact("i1", x)
-    return la.mul(lt.exp(la.abs(a)), ls.bessel_i1e(a))
 
 
 def factorial(n: ArrayLike, exact: bool = False) -> Array:
