@@ -459,6 +459,17 @@ class ConvGeneralDilated(Primitive):
         assert isinstance(rhs, UndefinedPrimal)
         return None, self._rhs_cotangent(ct, lhs, rhs.aval)
 
+    def _spatial_params(
+        self, lhs: tuple[int, ...], rhs: tuple[int, ...], out: tuple[int, ...]
+    ) -> tuple[list[int], list[int], tuple[int, ...], list[int], tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...]]:
+        """The arguments of the transpose paddings: input, window and output
+        spatial sizes with this convolution's strides, padding, dilations."""
+        lhs_spec, rhs_spec, out_spec = self.dimension_numbers
+        return (
+            [lhs[a] for a in lhs_spec[2:]], [rhs[a] for a in rhs_spec[2:]], self.window_strides,
+            [out[a] for a in out_spec[2:]], self.padding, self.lhs_dilation, self.rhs_dilation,
+        )  # fmt: skip
+
     def _lhs_cotangent(self, ct: Array, rhs: Array, lhs: ShapedArray) -> Array:
         lhs_spec, rhs_spec, out_spec = self.dimension_numbers
         groups = max(self.feature_group_count, self.batch_group_count)
@@ -468,10 +479,7 @@ class ConvGeneralDilated(Primitive):
             # features: (G*O', I) -> (O', G*I).
             kernel = _merge_axis_into(_split_axis(kernel, rhs_spec[0], groups), rhs_spec[0], rhs_spec[1])
         kernel = rev(kernel, rhs_spec[2:])
-        padding = transpose_lhs_padding(
-            [lhs.shape[a] for a in lhs_spec[2:]], [rhs.shape[a] for a in rhs_spec[2:]], self.window_strides,
-            [ct.shape[a] for a in out_spec[2:]], self.padding, self.lhs_dilation, self.rhs_dilation,
-        )  # fmt: skip
+        padding = transpose_lhs_padding(*self._spatial_params(lhs.shape, rhs.shape, ct.shape))
         prim = ConvGeneralDilated(
             window_strides=self.lhs_dilation,
             padding=padding,
@@ -490,10 +498,7 @@ class ConvGeneralDilated(Primitive):
 
     def _rhs_cotangent(self, ct: Array, lhs: Array, rhs: ShapedArray) -> Array:
         lhs_spec, rhs_spec, out_spec = self.dimension_numbers
-        padding = _transpose_rhs_padding(
-            [lhs.shape[a] for a in lhs_spec[2:]], [rhs.shape[a] for a in rhs_spec[2:]], self.window_strides,
-            [ct.shape[a] for a in out_spec[2:]], self.padding, self.lhs_dilation, self.rhs_dilation,
-        )  # fmt: skip
+        padding = _transpose_rhs_padding(*self._spatial_params(lhs.shape, rhs.shape, ct.shape))
         # Batch and features trade places: feature groups become batch groups
         # and the other way round.
         prim = ConvGeneralDilated(
