@@ -17,7 +17,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 
-from oracle import Case, CaseTable, Group, assert_same, call, host, jax, jax_numpy, library
+from oracle import Case, CaseTable, Group, assert_same, call, grad_of_sum, host, jax, jax_numpy, jitted, library
 
 NAN = float("nan")
 RNG = np.random.default_rng(5)
@@ -34,26 +34,7 @@ YS = host("float32", 2 * np.linspace(-1, 2, 7) ** 2 - np.linspace(-1, 2, 7) + 0.
 
 def jitted_set(name: str, **kwargs: Any) -> Callable[[Any], Any]:
     """``L.name(A, M, **kwargs)`` under the library's own jit (inputs traced)."""
-
-    def case(L: Any) -> Any:
-        def traced(x: Any, y: Any) -> Any:
-            return getattr(L, name)(x, y, **kwargs)
-
-        return library(L).api.jit(traced)(L.asarray(A), L.asarray(M))
-
-    return case
-
-
-def grad_of(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
-    """The gradient of ``L.sum(fn(L, x))`` at ``x`` in the library of ``L``."""
-
-    def case(L: Any) -> Any:
-        def total(v: Any) -> Any:
-            return L.sum(fn(L, v))
-
-        return library(L).api.grad(total)(L.asarray(x))
-
-    return case
+    return jitted(lambda L, x, y: getattr(L, name)(x, y, **kwargs), A, M)
 
 
 def set_cases() -> list[Case]:
@@ -126,9 +107,9 @@ def poly_cases() -> list[Case]:
         Case("polyfit-2d_x", call("polyfit", M, M, 1)),
         Case("polyfit-lengths", call("polyfit", XS, YS[:3], 1)),
         Case("polyfit-negative_degree", call("polyfit", XS, YS, -1)),
-        Case("polyval-grad", grad_of(lambda L, p: L.polyval(p, 1.5), P)),
-        Case("polyfit-grad", grad_of(lambda L, y: L.polyfit(L.asarray(XS), y, 2), YS), rtol=1e-3, atol=1e-3),
-        Case("polymul-grad", grad_of(lambda L, p: L.polymul(p, p), P)),
+        Case("polyval-grad", grad_of_sum(lambda L, p: L.polyval(p, 1.5), P)),
+        Case("polyfit-grad", grad_of_sum(lambda L, y: L.polyfit(L.asarray(XS), y, 2), YS), rtol=1e-3, atol=1e-3),
+        Case("polymul-grad", grad_of_sum(lambda L, p: L.polymul(p, p), P)),
         Case("polyval-jit", lambda L: library(L).api.jit(L.polyval)(L.asarray(P), L.asarray(XS))),
     ]
 

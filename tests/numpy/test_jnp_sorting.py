@@ -20,7 +20,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 
-from oracle import Case, CaseTable, Group, call, host, library
+from oracle import Case, CaseTable, Group, call, host, jitted, library, vmapped
 
 NAN, INF = float("nan"), float("inf")
 RNG = np.random.default_rng(7)
@@ -37,30 +37,6 @@ TIES = host("float32", [2.0, 1.0, 2.0, 3.0, 1.0, 2.0])
 SORTED = host("float32", [-1.0, 0.0, 0.0, 2.5, 2.5, 7.0, NAN])
 QUERY = host("float32", [[0.0, 2.5, -5.0], [NAN, 9.0, 1.0]])
 REPEATS = host("float32", [[3.0, 1.0, NAN], [1.0, NAN, 2.0], [3.0, 3.0, 0.0]])
-
-
-def jitted(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
-    """``fn(L, x)`` under the library's own jit (the input traced)."""
-
-    def run(L: Any) -> Any:
-        def traced(y: Any) -> Any:
-            return fn(L, y)
-
-        return library(L).api.jit(traced)(L.asarray(x))
-
-    return run
-
-
-def jitted2(fn: Callable[[Any, Any, Any], Any], x: Any, y: Any) -> Callable[[Any], Any]:
-    """``fn(L, x, y)`` under the library's own jit (both inputs traced)."""
-
-    def run(L: Any) -> Any:
-        def traced(a: Any, b: Any) -> Any:
-            return fn(L, a, b)
-
-        return library(L).api.jit(traced)(L.asarray(x), L.asarray(y))
-
-    return run
 
 
 def weak_input(name: str) -> Callable[[Any], Any]:
@@ -243,14 +219,14 @@ def jit_cases() -> list[Case]:
     return [
         Case("jit_sort-special", jitted(lambda L, x: L.sort(x, descending=True), F1)),
         Case("jit_argsort-ties", jitted(lambda L, x: L.argsort(x, descending=True), TIES)),
-        Case("jit_lexsort-two", jitted2(lambda L, a, b: L.lexsort((a, b)), TIES, host("int32", [1, 0, 1, 0, 1, 0]))),
+        Case("jit_lexsort-two", jitted(lambda L, a, b: L.lexsort((a, b)), TIES, host("int32", [1, 0, 1, 0, 1, 0]))),
         Case("jit_partition-float", jitted(lambda L, x: L.partition(x, 2), F34)),
         Case("jit_argpartition-float", jitted(lambda L, x: L.argpartition(x, 1, axis=0), F34)),
-        Case("jit_searchsorted-left", jitted2(lambda L, a, v: L.searchsorted(a, v), SORTED, QUERY)),
-        Case("jit_searchsorted-sorter", jitted2(
+        Case("jit_searchsorted-left", jitted(lambda L, a, v: L.searchsorted(a, v), SORTED, QUERY)),
+        Case("jit_searchsorted-sorter", jitted(
             lambda L, a, s: L.searchsorted(a, host("float32", [2.0, 0.0]), side="right", sorter=s),
             TIES, host("int32", [1, 4, 0, 2, 5, 3]))),
-        Case("jit_digitize-decreasing", jitted2(lambda L, x, b: L.digitize(x, b), QUERY, host("float32", [8.0, 2.5, 0.0]))),
+        Case("jit_digitize-decreasing", jitted(lambda L, x, b: L.digitize(x, b), QUERY, host("float32", [8.0, 2.5, 0.0]))),
         Case("jit_cumsum-axis1", jitted(lambda L, x: L.cumsum(x, axis=1), F34)),
         Case("jit_cumprod-reverse_free", jitted(lambda L, x: L.cumprod(x), I34)),
         Case("jit_nancumsum-nan", jitted(lambda L, x: L.nancumsum(x), F1)),
@@ -261,18 +237,6 @@ def jit_cases() -> list[Case]:
         Case("jit_unique_all-sized", jitted(lambda L, x: L.unique_all(x, size=4), I34)),
         Case("jit_unique_counts-no_size", jitted(lambda L, x: L.unique_counts(x), I34)),
     ]  # fmt: skip
-
-
-def vmapped(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
-    """``fn(L, row)`` over the rows of ``x`` under the library's vmap."""
-
-    def run(L: Any) -> Any:
-        def per_row(y: Any) -> Any:
-            return fn(L, y)
-
-        return library(L).api.vmap(per_row)(L.asarray(x))
-
-    return run
 
 
 def vmap_cases() -> list[Case]:

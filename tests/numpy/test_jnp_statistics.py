@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from oracle import Case, CaseTable, Group, call, host, library
+from oracle import Case, CaseTable, Group, call, grad_of_sum, host, jitted, library, vmapped
 
 NAN = float("nan")
 RNG = np.random.default_rng(11)
@@ -34,30 +34,6 @@ CONSTANT = host("float32", [3.0, 3.0, 3.0, 3.0])
 SAMPLES = host("float32", RNG.standard_normal(40))
 POINTS = host("float32", RNG.standard_normal((30, 3)))
 METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
-
-
-def grad_case(name: str, fn: Callable[[Any, Any], Any], x: Any) -> Case:
-    """``grad(lambda x: L.sum(fn(L, x)))`` at ``x`` in both libraries."""
-
-    def case(L: Any) -> Any:
-        def total(v: Any) -> Any:
-            return L.sum(fn(L, v))
-
-        return library(L).api.grad(total)(L.asarray(x))
-
-    return Case(name, case)
-
-
-def vmapped(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
-    """``fn(L, row)`` for each row of ``x`` under the library's vmap."""
-
-    def case(L: Any) -> Any:
-        def per_row(row: Any) -> Any:
-            return fn(L, row)
-
-        return library(L).api.vmap(per_row)(L.asarray(x))
-
-    return case
 
 
 def vmapped_grad(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
@@ -81,18 +57,6 @@ def jvp_case(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
             return fn(L, v)
 
         return library(L).api.jvp(at, (L.asarray(x),), (L.ones_like(L.asarray(x)),))
-
-    return case
-
-
-def jitted(fn: Callable[[Any, Any], Any], x: Any) -> Callable[[Any], Any]:
-    """``fn(L, x)`` under the library's own jit (``x`` traced)."""
-
-    def case(L: Any) -> Any:
-        def traced(v: Any) -> Any:
-            return fn(L, v)
-
-        return library(L).api.jit(traced)(L.asarray(x))
 
     return case
 
@@ -200,21 +164,21 @@ def quantile_cases() -> list[Case]:
 
 def grad_cases() -> list[Case]:
     return [
-        grad_case("var-grad_constant", lambda L, x: L.var(x), CONSTANT),
-        grad_case("std-grad_values", lambda L, x: L.std(x, ddof=1), TIES),
-        grad_case("var-grad_where", lambda L, x: L.var(x, where=x > 1.5), TIES),
-        grad_case("nanvar-grad", lambda L, x: L.nanvar(x), host("float32", [1.0, NAN, 3.0, 4.0])),
-        grad_case("median-grad_ties", lambda L, x: L.median(x), TIES),
-        grad_case("median-grad_odd", lambda L, x: L.median(x), TIES[:5]),
-        grad_case("percentile-grad_ties", lambda L, x: L.percentile(x, host("float32", [0.0, 25.0, 50.0, 100.0])), TIES),
-        grad_case("quantile-grad_nearest", lambda L, x: L.quantile(x, 0.5, method="nearest"), TIES),
-        grad_case("nanmedian-grad", lambda L, x: L.nanmedian(x), host("float32", [2.0, NAN, 2.0, 1.0])),
-        grad_case("average-grad", lambda L, x: L.average(x, weights=L.arange(6.0)), TIES),
-        grad_case("ptp-grad_ties", lambda L, x: L.ptp(x), TIES),
-        grad_case("nanmax-grad", lambda L, x: L.nanmax(x), host("float32", [2.0, NAN, 5.0, 1.0])),
-        grad_case("cov-grad", lambda L, x: L.cov(L.reshape(x, (2, 3))), TIES),
-        grad_case("corrcoef-grad", lambda L, x: L.corrcoef(L.reshape(x, (2, 3))), TIES + host("float32", [0, 0, 0, 0, 0, 1])),
-        grad_case("histogram-grad_weights", lambda L, w: L.histogram(SAMPLES[:6], bins=3, weights=w)[0], TIES),
+        Case("var-grad_constant", grad_of_sum(lambda L, x: L.var(x), CONSTANT)),
+        Case("std-grad_values", grad_of_sum(lambda L, x: L.std(x, ddof=1), TIES)),
+        Case("var-grad_where", grad_of_sum(lambda L, x: L.var(x, where=x > 1.5), TIES)),
+        Case("nanvar-grad", grad_of_sum(lambda L, x: L.nanvar(x), host("float32", [1.0, NAN, 3.0, 4.0]))),
+        Case("median-grad_ties", grad_of_sum(lambda L, x: L.median(x), TIES)),
+        Case("median-grad_odd", grad_of_sum(lambda L, x: L.median(x), TIES[:5])),
+        Case("percentile-grad_ties", grad_of_sum(lambda L, x: L.percentile(x, host("float32", [0.0, 25.0, 50.0, 100.0])), TIES)),
+        Case("quantile-grad_nearest", grad_of_sum(lambda L, x: L.quantile(x, 0.5, method="nearest"), TIES)),
+        Case("nanmedian-grad", grad_of_sum(lambda L, x: L.nanmedian(x), host("float32", [2.0, NAN, 2.0, 1.0]))),
+        Case("average-grad", grad_of_sum(lambda L, x: L.average(x, weights=L.arange(6.0)), TIES)),
+        Case("ptp-grad_ties", grad_of_sum(lambda L, x: L.ptp(x), TIES)),
+        Case("nanmax-grad", grad_of_sum(lambda L, x: L.nanmax(x), host("float32", [2.0, NAN, 5.0, 1.0]))),
+        Case("cov-grad", grad_of_sum(lambda L, x: L.cov(L.reshape(x, (2, 3))), TIES)),
+        Case("corrcoef-grad", grad_of_sum(lambda L, x: L.corrcoef(L.reshape(x, (2, 3))), TIES + host("float32", [0, 0, 0, 0, 0, 1]))),
+        Case("histogram-grad_weights", grad_of_sum(lambda L, w: L.histogram(SAMPLES[:6], bins=3, weights=w)[0], TIES)),
         Case("bincount-vmap_length", vmapped(lambda L, r: L.bincount(r, length=4), host("int32", [[0, 1, 1, 3], [2, 2, 0, 1]]))),
         Case("histogram-vmap", vmapped(lambda L, r: L.histogram(r, bins=3)[0], Y)),
         Case("median-jvp", jvp_case(lambda L, r: L.median(r, axis=1), Y)),

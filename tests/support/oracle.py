@@ -25,7 +25,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pytest
@@ -41,7 +41,7 @@ jax_config: Any = pytest.importorskip("jax._src.config")
 __all__ = [
     "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
     "assert_same", "assert_same_value", "host", "call", "tol", "jax", "jax_numpy", "jax_config",
-    "ERROR_KINDS", "expect_same_error", "library",
+    "ERROR_KINDS", "expect_same_error", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn",
 ]  # fmt: skip
 
 Namespace = Any  # jaxtyped.numpy or jax.numpy: same API by contract
@@ -251,3 +251,68 @@ def library(L: Namespace) -> Any:
     if L is jnp:
         return SimpleNamespace(api=jt, lax=jt.lax, np=jnp)
     return SimpleNamespace(api=jax, lax=jax.lax, np=L)
+
+
+# Case builders: ``fn(L, *inputs)`` under one of the library's own
+# transformations, each NumPy input converted with ``L.asarray`` (and traced).
+
+
+# One overload per arity, so that a lambda's parameters get their types.
+@overload
+def jitted(fn: Callable[[Namespace, Any], Any], x: Any, /) -> Callable[[Namespace], Any]: ...
+@overload
+def jitted(fn: Callable[[Namespace, Any, Any], Any], x: Any, y: Any, /) -> Callable[[Namespace], Any]: ...
+def jitted(fn: Callable[..., Any], *inputs: Any) -> Callable[[Namespace], Any]:
+    """``fn(L, *inputs)`` under the library's own ``jit`` (every input traced)."""
+
+    def case(L: Namespace) -> Any:
+        def traced(*args: Any) -> Any:
+            return fn(L, *args)
+
+        return library(L).api.jit(traced)(*(L.asarray(x) for x in inputs))
+
+    return case
+
+
+def vmapped(fn: Callable[[Namespace, Any], Any], x: Any) -> Callable[[Namespace], Any]:
+    """``fn(L, row)`` for each row of ``x`` under the library's own ``vmap``."""
+
+    def case(L: Namespace) -> Any:
+        def per_row(row: Any) -> Any:
+            return fn(L, row)
+
+        return library(L).api.vmap(per_row)(L.asarray(x))
+
+    return case
+
+
+@overload
+def grad_of_sum(fn: Callable[[Namespace, Any], Any], x: Any, /) -> Callable[[Namespace], Any]: ...
+@overload
+def grad_of_sum(fn: Callable[[Namespace, Any, Any], Any], x: Any, y: Any, /) -> Callable[[Namespace], Any]: ...
+def grad_of_sum(fn: Callable[..., Any], *inputs: Any) -> Callable[[Namespace], Any]:
+    """The gradient of ``L.sum(fn(L, *inputs))`` in the library's own
+    ``grad``, with respect to every input (a tuple of gradients for several)."""
+
+    def case(L: Namespace) -> Any:
+        def total(*args: Any) -> Any:
+            return L.sum(fn(L, *args))
+
+        argnums = 0 if len(inputs) == 1 else tuple(range(len(inputs)))
+        return library(L).api.grad(total, argnums=argnums)(*(L.asarray(x) for x in inputs))
+
+    return case
+
+
+# Identity functions that give a lambda handed to an untyped transformation
+# (``library(L).api.grad`` is Any) typed parameters, for the strict checkers.
+
+
+def unary_fn(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``fn``, a function of one argument."""
+    return fn
+
+
+def binary_fn(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``fn``, a function of two arguments."""
+    return fn
