@@ -25,23 +25,9 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped import lax
 
-from oracle import Case, CaseTable, Group, Namespace, Raised, assert_same_value, expect_same_error, host, jax, jax_numpy
+from oracle import Case, CaseTable, Group, Namespace, Raised, assert_same_value, binary_fn, expect_same_error, host, jax, jax_numpy, library, unary_fn
 
 RNG = np.random.default_rng(3)
-
-
-def ops(L: Namespace) -> tuple[Any, Any]:
-    """The (lax, transformations) pair matching the namespace ``L``."""
-    return (jax.lax, jax) if L is jax_numpy else (lax, jt)
-
-
-# Typed wrappers, so that lambdas handed to transformations get typed parameters.
-def f1(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return fn
-
-
-def f2(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    return fn
 
 
 def normal(*shape: int) -> np.ndarray[Any, Any]:
@@ -54,7 +40,7 @@ def ints(*shape: int) -> np.ndarray[Any, Any]:
 
 def conv_case(case_id: str, x: Any, k: Any, *args: Any, rtol: float = 1e-4, atol: float = 1e-4, **kwargs: Any) -> Case:
     def fn(L: Namespace) -> Any:
-        return ops(L)[0].conv_general_dilated(x, k, *args, **kwargs)
+        return library(L).lax.conv_general_dilated(x, k, *args, **kwargs)
 
     return Case(case_id, fn, rtol=rtol, atol=atol)
 
@@ -107,7 +93,7 @@ def _value_cases() -> list[Case]:
         conv_case("dtypes-bool", ints(1, 2, 4, 4) > 0, ints(2, 2, 2, 2) > 0, (1, 1), "VALID"),
         conv_case("dtypes-complex", (normal(1, 2, 4, 4) + 1j * normal(1, 2, 4, 4)).astype(np.complex64),
                   (normal(2, 2, 2, 2) - 1j * normal(2, 2, 2, 2)).astype(np.complex64), (1, 1), "SAME"),
-        Case("dtypes-weak", lambda L: ops(L)[0].conv(L.ones((1, 1, 3, 3)) * 2.0, L.ones((1, 1, 2, 2)), (1, 1), "VALID")),
+        Case("dtypes-weak", lambda L: library(L).lax.conv(L.ones((1, 1, 3, 3)) * 2.0, L.ones((1, 1, 2, 2)), (1, 1), "VALID")),
     ]  # fmt: skip
     return cases
 
@@ -120,19 +106,19 @@ def _derivative_cases() -> list[Case]:
         x, k, tx, tk = normal(*xs), normal(*ks), normal(*xs), normal(*ks)
 
         def conv(L: Namespace, a: Any, b: Any, args: Any = args, kwargs: Any = kwargs) -> Any:
-            return ops(L)[0].conv_general_dilated(a, b, *args, **kwargs)
+            return library(L).lax.conv_general_dilated(a, b, *args, **kwargs)
 
-        out_shape = jax.eval_shape(f2(lambda a, b: conv(jax_numpy, a, b)), x, k).shape
+        out_shape = jax.eval_shape(binary_fn(lambda a, b: conv(jax_numpy, a, b)), x, k).shape
         weights = normal(*out_shape)
 
         def grad(L: Namespace, conv: Any = conv, x: Any = x, k: Any = k, weights: Any = weights) -> Any:
-            return ops(L)[1].grad(f2(lambda a, b: (conv(L, a, b) * weights).sum()), argnums=(0, 1))(x, k)
+            return library(L).api.grad(binary_fn(lambda a, b: (conv(L, a, b) * weights).sum()), argnums=(0, 1))(x, k)
 
         def jvp(L: Namespace, conv: Any = conv, x: Any = x, k: Any = k, tx: Any = tx, tk: Any = tk) -> Any:
-            return ops(L)[1].jvp(f2(lambda a, b: conv(L, a, b)), (x, k), (tx, tk))
+            return library(L).api.jvp(binary_fn(lambda a, b: conv(L, a, b)), (x, k), (tx, tk))
 
         def jvp_lhs(L: Namespace, conv: Any = conv, x: Any = x, k: Any = k, tx: Any = tx) -> Any:
-            return ops(L)[1].jvp(f1(lambda a: conv(L, a, k)), (x,), (tx,))[1]
+            return library(L).api.jvp(unary_fn(lambda a: conv(L, a, k)), (x,), (tx,))[1]
 
         cases += [Case(f"grad-{name}", grad, rtol=1e-4, atol=1e-4), Case(f"jvp-{name}", jvp, rtol=1e-4, atol=1e-4),
                   Case(f"jvp-{name}-lhs-only", jvp_lhs, rtol=1e-4, atol=1e-4)]  # fmt: skip
@@ -140,13 +126,13 @@ def _derivative_cases() -> list[Case]:
 
     def grad_bf16(L: Namespace) -> Any:
         def loss(a: Any, b: Any) -> Any:
-            out = ops(L)[0].conv(a, b, (1, 1), "SAME", preferred_element_type=np.float32)
+            out = library(L).lax.conv(a, b, (1, 1), "SAME", preferred_element_type=np.float32)
             return out.sum()
 
-        return ops(L)[1].grad(loss, argnums=(0, 1))(host("bfloat16", x), host("bfloat16", k))
+        return library(L).api.grad(loss, argnums=(0, 1))(host("bfloat16", x), host("bfloat16", k))
 
     def second_order(L: Namespace) -> Any:
-        lax_, api = ops(L)
+        lax_, api = library(L).lax, library(L).api
 
         def inner(a: Any) -> Any:
             return (lax_.conv(a, k, (1, 1), "SAME") ** 2).sum()
@@ -165,7 +151,7 @@ def _vmap_cases() -> list[Case]:
             continue
 
         def conv(L: Namespace, a: Any, b: Any, args: Any = args, kwargs: Any = kwargs) -> Any:
-            return ops(L)[0].conv_general_dilated(a, b, *args, **kwargs)
+            return library(L).lax.conv_general_dilated(a, b, *args, **kwargs)
 
         xb, kb = normal(3, *xs), normal(3, *ks)
         x, k = xb[0], kb[0]
@@ -175,7 +161,7 @@ def _vmap_cases() -> list[Case]:
                                          ("rhs", (None, 1), (x, k_mid)), ("both_front", (0, 0), (xb, kb))):  # fmt: skip
 
             def batched(L: Namespace, conv: Any = conv, in_axes: Any = in_axes, operands: Any = operands) -> Any:
-                return ops(L)[1].vmap(f2(lambda a, b: conv(L, a, b)), in_axes)(*operands)
+                return library(L).api.vmap(binary_fn(lambda a, b: conv(L, a, b)), in_axes)(*operands)
 
             cases.append(Case(f"vmap-{name}-{which}", batched, rtol=1e-4, atol=1e-4))
     return cases
@@ -186,16 +172,16 @@ def _helper_cases() -> list[Case]:
     xt, xt4, kt = normal(2, 5, 6, 3), normal(2, 5, 6, 4), normal(3, 2, 3, 4)
     x1, k1 = normal(2, 7, 3), normal(3, 3, 2)
     cases = [
-        Case("conv-same", lambda L: ops(L)[0].conv(x, k, (1, 2), "SAME"), rtol=1e-4, atol=1e-4),
-        Case("conv-valid", lambda L: ops(L)[0].conv(x, k, (2, 1), "VALID"), rtol=1e-4, atol=1e-4),
+        Case("conv-same", lambda L: library(L).lax.conv(x, k, (1, 2), "SAME"), rtol=1e-4, atol=1e-4),
+        Case("conv-valid", lambda L: library(L).lax.conv(x, k, (2, 1), "VALID"), rtol=1e-4, atol=1e-4),
         Case("conv_with_general_padding-dilated",
-             lambda L: ops(L)[0].conv_with_general_padding(x, k, (1, 2), [(1, 1), (0, 2)], (2, 1), (1, 2)), rtol=1e-4, atol=1e-4),
+             lambda L: library(L).lax.conv_with_general_padding(x, k, (1, 2), [(1, 1), (0, 2)], (2, 1), (1, 2)), rtol=1e-4, atol=1e-4),
         Case("conv_with_general_padding-defaults",
-             lambda L: ops(L)[0].conv_with_general_padding(x, k, (1, 1), "SAME", None, None), rtol=1e-4, atol=1e-4),
+             lambda L: library(L).lax.conv_with_general_padding(x, k, (1, 1), "SAME", None, None), rtol=1e-4, atol=1e-4),
         Case("conv_general_dilated_patches-nchw",
-             lambda L: ops(L)[0].conv_general_dilated_patches(x, (2, 3), (1, 2), "SAME"), rtol=1e-5, atol=1e-5),
+             lambda L: library(L).lax.conv_general_dilated_patches(x, (2, 3), (1, 2), "SAME"), rtol=1e-5, atol=1e-5),
         Case("conv_general_dilated_patches-nhwc",
-             lambda L: ops(L)[0].conv_general_dilated_patches(xt, (3, 2), (2, 1), "VALID", rhs_dilation=(1, 2),
+             lambda L: library(L).lax.conv_general_dilated_patches(xt, (3, 2), (2, 1), "VALID", rhs_dilation=(1, 2),
                                                               dimension_numbers=NHWC), rtol=1e-5, atol=1e-5),
     ]  # fmt: skip
     for padding in ("SAME", "VALID", [(1, 2), (0, 1)]):
@@ -206,19 +192,19 @@ def _helper_cases() -> list[Case]:
                 lhs = xt4 if flip else xt
 
                 def transposed(L: Namespace, padding: Any = padding, strides: Any = strides, flip: Any = flip, lhs: Any = lhs) -> Any:
-                    return ops(L)[0].conv_transpose(lhs, kt, strides, padding, transpose_kernel=flip)
+                    return library(L).lax.conv_transpose(lhs, kt, strides, padding, transpose_kernel=flip)
 
                 cases.append(Case(f"conv_transpose-{tag}", transposed, rtol=1e-4, atol=1e-4))
     cases += [
-        Case("conv_transpose-dilated", lambda L: ops(L)[0].conv_transpose(xt, kt, (2, 1), "SAME", rhs_dilation=(2, 1)),
+        Case("conv_transpose-dilated", lambda L: library(L).lax.conv_transpose(xt, kt, (2, 1), "SAME", rhs_dilation=(2, 1)),
              rtol=1e-4, atol=1e-4),
-        Case("conv_transpose-consistent", lambda L: ops(L)[0].conv_transpose(xt, kt, (2, 2), [(1, 0), (0, 1)],
+        Case("conv_transpose-consistent", lambda L: library(L).lax.conv_transpose(xt, kt, (2, 2), [(1, 0), (0, 1)],
                                                                              use_consistent_padding=True), rtol=1e-4, atol=1e-4),
-        Case("conv_transpose-1d", lambda L: ops(L)[0].conv_transpose(x1, k1, (2,), "VALID"), rtol=1e-4, atol=1e-4),
-        Case("conv_transpose-nchw", lambda L: ops(L)[0].conv_transpose(x, k.transpose(1, 0, 2, 3), (2, 2), "SAME",
+        Case("conv_transpose-1d", lambda L: library(L).lax.conv_transpose(x1, k1, (2,), "VALID"), rtol=1e-4, atol=1e-4),
+        Case("conv_transpose-nchw", lambda L: library(L).lax.conv_transpose(x, k.transpose(1, 0, 2, 3), (2, 2), "SAME",
                                                                        dimension_numbers=NCHW), rtol=1e-4, atol=1e-4),
-        Case("conv_transpose-grad", lambda L: ops(L)[1].grad(
-            f2(lambda a, b: (ops(L)[0].conv_transpose(a, b, (2, 2), "SAME") ** 2).sum()), argnums=(0, 1))(xt, kt),
+        Case("conv_transpose-grad", lambda L: library(L).api.grad(
+            binary_fn(lambda a, b: (library(L).lax.conv_transpose(a, b, (2, 2), "SAME") ** 2).sum()), argnums=(0, 1))(xt, kt),
              rtol=1e-4, atol=1e-4),
     ]  # fmt: skip
     return cases
@@ -230,7 +216,7 @@ def _error_cases() -> list[Case]:
 
     def conv(*args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
         def fn(L: Namespace) -> Any:
-            return ops(L)[0].conv_general_dilated(*args, **kwargs)
+            return library(L).lax.conv_general_dilated(*args, **kwargs)
 
         return fn
 

@@ -22,23 +22,9 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped import lax
 
-from oracle import Case, CaseTable, Group, Namespace, Raised, assert_same_value, host, jax, jax_numpy
+from oracle import Case, CaseTable, Group, Namespace, Raised, assert_same_value, host, jax, jax_numpy, library, unary_fn
 
 RNG = np.random.default_rng(5)
-
-
-def ops(L: Namespace) -> tuple[Any, Any]:
-    """The (lax, transformations) pair matching the namespace ``L``."""
-    return (jax.lax, jax) if L is jax_numpy else (lax, jt)
-
-
-# Typed wrappers, so that lambdas handed to transformations get typed parameters.
-def f1(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    return fn
-
-
-def f2(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    return fn
 
 
 def normal(*shape: int) -> np.ndarray[Any, Any]:
@@ -54,7 +40,7 @@ MONOIDS: dict[str, tuple[str, float]] = {"sum": ("add", 0.0), "max": ("max", -np
 
 
 def reduce(L: Namespace, kind: str, x: Any, *args: Any, init: Any = None, **kwargs: Any) -> Any:
-    lax_ = ops(L)[0]
+    lax_ = library(L).lax
     name, identity = MONOIDS[kind]
     return lax_.reduce_window(x, identity if init is None else init, getattr(lax_, name), *args, **kwargs)
 
@@ -81,14 +67,14 @@ def generic_case(
     of combination (``0.5 * acc + element``)."""
 
     def fn(L: Namespace) -> Any:
-        lax_, api = ops(L)
+        lax_, api = library(L).lax, library(L).api
 
         def ordered(acc: Any, element: Any) -> Any:
             return lax_.add(lax_.mul(acc, np.float32(0.5)), element)
 
         computation = lax_.mul if which == "mul" else ordered
         if batched:
-            return api.vmap(f1(lambda v: lax_.reduce_window(v, init, computation, *args, **kwargs)))(x)
+            return api.vmap(unary_fn(lambda v: lax_.reduce_window(v, init, computation, *args, **kwargs)))(x)
         return lax_.reduce_window(x, init, computation, *args, **kwargs)
 
     return fn
@@ -127,11 +113,11 @@ def _value_cases() -> list[Case]:
     u8 = RNG.integers(0, 255, size=(6, 8)).astype(np.uint8)
     i32 = RNG.integers(-9, 9, size=(6, 8)).astype(np.int32)
     cases += [
-        Case("dtypes-max-bool", lambda L: ops(L)[0].reduce_window(b, False, ops(L)[0].max, *pool)),
-        Case("dtypes-min-bool", lambda L: ops(L)[0].reduce_window(b, True, ops(L)[0].min, *pool)),
-        Case("dtypes-max-uint8", lambda L: ops(L)[0].reduce_window(u8, np.uint8(0), ops(L)[0].max, *pool)),
-        Case("dtypes-max-int-identity", lambda L: ops(L)[0].reduce_window(i32, -(2**31), ops(L)[0].max, *pool)),
-        Case("dtypes-max-int-inf-identity", lambda L: ops(L)[0].reduce_window(i32, -np.inf, ops(L)[0].max, *pool)),
+        Case("dtypes-max-bool", lambda L: library(L).lax.reduce_window(b, False, library(L).lax.max, *pool)),
+        Case("dtypes-min-bool", lambda L: library(L).lax.reduce_window(b, True, library(L).lax.min, *pool)),
+        Case("dtypes-max-uint8", lambda L: library(L).lax.reduce_window(u8, np.uint8(0), library(L).lax.max, *pool)),
+        Case("dtypes-max-int-identity", lambda L: library(L).lax.reduce_window(i32, -(2**31), library(L).lax.max, *pool)),
+        Case("dtypes-max-int-inf-identity", lambda L: library(L).lax.reduce_window(i32, -np.inf, library(L).lax.max, *pool)),
         Case("dtypes-weak", lambda L: reduce(L, "sum", L.ones(5) * 2.0, (2,), (1,), "VALID")),
         Case("dtypes-strong", lambda L: reduce(L, "sum", L.ones(5, L.float32) * 2.0, (2,), (1,), "VALID")),
         # Other initial values enter each window once; padding takes no part.
@@ -139,7 +125,7 @@ def _value_cases() -> list[Case]:
         Case("init-max-zero", lambda L: reduce(L, "max", x, (2, 3), (1, 1), [(1, 1), (0, 2)], init=0.0)),
         Case("init-min-int", lambda L: reduce(L, "min", i32, (2, 2), (2, 1), "SAME", init=np.int32(-3))),
         Case("init-max-base-dilated", lambda L: reduce(L, "max", x, (2, 2), (1, 1), "VALID", init=0.5, base_dilation=(2, 2))),
-        Case("init-default-strides", lambda L: ops(L)[0].reduce_window(x, 0.0, ops(L)[0].add, (2, 3))),
+        Case("init-default-strides", lambda L: library(L).lax.reduce_window(x, 0.0, library(L).lax.add, (2, 3))),
     ]  # fmt: skip
     # Other computations fold each window's elements in window order.
     for name, args, kwargs in (("valid", ((2, 2), (1, 1), "VALID"), {}), ("same", ((3, 2), (1, 2), "SAME"), {}),
@@ -165,16 +151,16 @@ def _derivative_cases() -> list[Case]:
             weights = normal(*out_shape)
 
             def grad(L: Namespace, k: str = kind, x: Any = x, a: Any = args, kw: Any = kwargs, w: Any = weights) -> Any:
-                return ops(L)[1].grad(f1(lambda v: (reduce(L, k, v, *a, **kw) * w).sum()))(x)
+                return library(L).api.grad(unary_fn(lambda v: (reduce(L, k, v, *a, **kw) * w).sum()))(x)
 
             def jvp(L: Namespace, k: str = kind, x: Any = x, t: Any = t, a: Any = args, kw: Any = kwargs) -> Any:
-                return ops(L)[1].jvp(f1(lambda v: reduce(L, k, v, *a, **kw)), (x,), (t,))
+                return library(L).api.jvp(unary_fn(lambda v: reduce(L, k, v, *a, **kw)), (x,), (t,))
 
             cases += [Case(f"grad-{kind}-{name}", grad), Case(f"jvp-{kind}-{name}", jvp)]
     x = ties(2, 8, 8, 3)
 
     def max_pool_loss(L: Namespace) -> Any:
-        lax_, api = ops(L)
+        lax_, api = library(L).lax, library(L).api
 
         def loss(v: Any) -> Any:
             pooled = lax_.reduce_window(v, -np.inf, lax_.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
@@ -183,7 +169,7 @@ def _derivative_cases() -> list[Case]:
         return api.grad(loss)(x)
 
     def avg_pool_loss(L: Namespace) -> Any:
-        lax_, api = ops(L)
+        lax_, api = library(L).lax, library(L).api
 
         def loss(v: Any) -> Any:
             pooled = lax_.reduce_window(v, 0.0, lax_.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME") / 9.0
@@ -193,13 +179,13 @@ def _derivative_cases() -> list[Case]:
 
     def all_equal(L: Namespace) -> Any:
         # Every window is one big tie: its first element gets the cotangent.
-        return ops(L)[1].grad(f1(lambda v: reduce(L, "max", v, (2, 3), (1, 2), "SAME").sum()))(np.ones((4, 6), np.float32))
+        return library(L).api.grad(unary_fn(lambda v: reduce(L, "max", v, (2, 3), (1, 2), "SAME").sum()))(np.ones((4, 6), np.float32))
 
     y = normal(5, 6)
 
     def second_order(L: Namespace) -> Any:
-        api = ops(L)[1]
-        return api.grad(f1(lambda v: api.grad(f1(lambda w: (reduce(L, "max", w, (2, 2), (1, 1), "VALID") ** 3).sum()))(v).sum()))(y)
+        api = library(L).api
+        return api.grad(unary_fn(lambda v: api.grad(unary_fn(lambda w: (reduce(L, "max", w, (2, 2), (1, 1), "VALID") ** 3).sum()))(v).sum()))(y)
 
     cases += [Case("pool-max-grad", max_pool_loss), Case("pool-avg-grad", avg_pool_loss),
               Case("pool-all-equal", all_equal), Case("pool-second-order", second_order, rtol=1e-4, atol=1e-4)]  # fmt: skip
@@ -216,14 +202,14 @@ def _vmap_cases() -> list[Case]:
         for kind in MONOIDS:
 
             def batched(L: Namespace, k: str = kind, a: Any = args, kw: Any = kwargs, xb: Any = xb, axis: int = axis) -> Any:
-                return ops(L)[1].vmap(f1(lambda v: reduce(L, k, v, *a, **kw)), axis)(xb)
+                return library(L).api.vmap(unary_fn(lambda v: reduce(L, k, v, *a, **kw)), axis)(xb)
 
             cases.append(Case(f"vmap-{kind}-{name}", batched))
         if "window_dilation" not in kwargs and "negative" not in name:
 
             def batched_grad(L: Namespace, a: Any = args, kw: Any = kwargs, xb: Any = xb, axis: int = axis) -> Any:
-                api = ops(L)[1]
-                return api.vmap(api.grad(f1(lambda v: reduce(L, "max", v, *a, **kw).sum())), axis)(xb)
+                api = library(L).api
+                return api.vmap(api.grad(unary_fn(lambda v: reduce(L, "max", v, *a, **kw).sum())), axis)(xb)
 
             cases.append(Case(f"vmap-grad-max-{name}", batched_grad))
     return cases
