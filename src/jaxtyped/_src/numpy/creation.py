@@ -502,10 +502,7 @@ def logspace(
     exponents = linspace(start, stop, num, endpoint, axis=axis)
     compute = exponents.dtype
     powers = lt.pow(convert_to(array(base), compute, weak_type=False), exponents) if num else exponents
-    result_dtype = target or compute
-    if dtypes.is_integer(result_dtype):
-        powers = la.floor(powers)
-    return convert_to(powers, result_dtype, weak_type=False)
+    return _floored_into(powers, target)
 
 
 def geomspace(
@@ -524,11 +521,16 @@ def geomspace(
             raise JaxtypedValueError("jnp.geomspace: start and stop must be non-zero")
     sign = la.sign(lo)
     exponents = linspace(lt.log(la.div(lo, sign)), lt.log(la.div(hi, sign)), num, endpoint, axis=axis)
-    values = la.mul(sign, lt.exp(exponents))
-    target = dtype_arg(dtype) or values.dtype
-    if dtypes.is_integer(target):
+    return _floored_into(la.mul(sign, lt.exp(exponents)), dtype_arg(dtype))
+
+
+def _floored_into(values: Array, target: np.dtype[Any] | None) -> Array:
+    """``values`` in ``target`` (their own dtype if None), rounded down
+    first for an integer target, as JAX's logspace and geomspace do."""
+    result_dtype = target or values.dtype
+    if dtypes.is_integer(result_dtype):
         values = la.floor(values)
-    return convert_to(values, target, weak_type=False)
+    return convert_to(values, result_dtype, weak_type=False)
 
 
 def fromfunction(function: "Callable[..., T]", shape: ShapeLike, *, dtype: "dtypes.DTypeLike" = float, **kwargs: object) -> "T":
@@ -585,34 +587,47 @@ def _window_arg(name: str, M: int) -> int:  # noqa: N803 - NumPy's name
     return index_arg(M, f"jnp.{name}: M")
 
 
-def _cosine_window(name: str, M: int, coefficients: Sequence[float]) -> Array:  # noqa: N803
-    """``sum_k c_k cos(k pi n / (M - 1))`` for ``n = 1 - M, 3 - M, ..., M - 1``."""
+def _window(name: str, M: int, points: Callable[[int, np.dtype[Any]], Array]) -> Array:  # noqa: N803
+    """An ``M``-point window in the default float dtype: empty for ``M < 1``,
+    ``[1.]`` for ``M == 1``, else ``points(M, dtype)``."""
     size = _window_arg(name, M)
     target = dtypes.default_float_dtype()
     if size < 1:
         return array_from_numpy(np.zeros((0,), target))
     if size == 1:
         return full_like_aval(ShapedArray((1,), target), 1)
-    n = la.add(la.mul(broadcasted_iota(target, (size,), 0), scalar_like(2.0, target, name)), scalar_like(1.0 - size, target, name))
-    angle = la.mul(n, scalar_like(np.pi / (size - 1), target, name))
-    result = full_like_aval(ShapedArray((size,), target), coefficients[0])
-    for k, c in enumerate(coefficients[1:], start=1):
-        term = la.mul(scalar_like(c, target, name), lt.cos(la.mul(angle, scalar_like(float(k), target, name))))
-        result = la.add(result, term)
-    return result
+    return points(size, target)
+
+
+def _odd_offsets(name: str, size: int, target: np.dtype[Any]) -> Array:
+    """``1 - M, 3 - M, ..., M - 1``: twice each point's offset from the
+    window's centre."""
+    iota = broadcasted_iota(target, (size,), 0)
+    return la.add(la.mul(iota, scalar_like(2.0, target, name)), scalar_like(1.0 - size, target, name))
+
+
+def _cosine_window(name: str, M: int, coefficients: Sequence[float]) -> Array:  # noqa: N803
+    """``sum_k c_k cos(k pi n / (M - 1))`` for ``n = 1 - M, 3 - M, ..., M - 1``."""
+
+    def points(size: int, target: np.dtype[Any]) -> Array:
+        angle = la.mul(_odd_offsets(name, size, target), scalar_like(np.pi / (size - 1), target, name))
+        result = full_like_aval(ShapedArray((size,), target), coefficients[0])
+        for k, c in enumerate(coefficients[1:], start=1):
+            term = la.mul(scalar_like(c, target, name), lt.cos(la.mul(angle, scalar_like(float(k), target, name))))
+            result = la.add(result, term)
+        return result
+
+    return _window(name, M, points)
 
 
 def bartlett(M: int) -> Array:  # noqa: N803 - NumPy's name
     """The Bartlett (triangular) window of ``M`` points."""
-    size = _window_arg("bartlett", M)
-    target = dtypes.default_float_dtype()
-    if size < 1:
-        return array_from_numpy(np.zeros((0,), target))
-    if size == 1:
-        return full_like_aval(ShapedArray((1,), target), 1)
-    n = la.add(la.mul(broadcasted_iota(target, (size,), 0), scalar_like(2.0, target, "bartlett")), scalar_like(1.0 - size, target, "bartlett"))
-    ratio = la.div(la.abs(n), scalar_like(float(size - 1), target, "bartlett"))
-    return la.sub(scalar_like(1.0, target, "bartlett"), ratio)
+
+    def points(size: int, target: np.dtype[Any]) -> Array:
+        ratio = la.div(la.abs(_odd_offsets("bartlett", size, target)), scalar_like(float(size - 1), target, "bartlett"))
+        return la.sub(scalar_like(1.0, target, "bartlett"), ratio)
+
+    return _window("bartlett", M, points)
 
 
 def blackman(M: int) -> Array:  # noqa: N803 - NumPy's name
@@ -640,15 +655,13 @@ def _scaled_i0_ratio(x: Array, b: Array) -> Array:
 
 def kaiser(M: int, beta: ArrayLike) -> Array:  # noqa: N803 - NumPy's name
     """The Kaiser window of ``M`` points with shape parameter ``beta``."""
-    size = _window_arg("kaiser", M)
-    target = dtypes.default_float_dtype()
-    if size < 1:
-        return array_from_numpy(np.zeros((0,), target))
-    if size == 1:
-        return full_like_aval(ShapedArray((1,), target), 1)
-    b = convert_to(array(beta), target, weak_type=False)
-    alpha = (size - 1) / 2.0
-    n = la.div(la.sub(broadcasted_iota(target, (size,), 0), scalar_like(alpha, target, "kaiser")), scalar_like(alpha, target, "kaiser"))
-    radial = lt.sqrt(la.max(la.sub(scalar_like(1.0, target, "kaiser"), la.mul(n, n)), scalar_like(0.0, target, "kaiser")))
-    argument = la.mul(broadcast_in_dim(b, (size,), ()), radial)
-    return _scaled_i0_ratio(argument, broadcast_in_dim(b, (size,), ()))
+
+    def points(size: int, target: np.dtype[Any]) -> Array:
+        b = convert_to(array(beta), target, weak_type=False)
+        alpha = (size - 1) / 2.0
+        n = la.div(la.sub(broadcasted_iota(target, (size,), 0), scalar_like(alpha, target, "kaiser")), scalar_like(alpha, target, "kaiser"))
+        radial = lt.sqrt(la.max(la.sub(scalar_like(1.0, target, "kaiser"), la.mul(n, n)), scalar_like(0.0, target, "kaiser")))
+        argument = la.mul(broadcast_in_dim(b, (size,), ()), radial)
+        return _scaled_i0_ratio(argument, broadcast_in_dim(b, (size,), ()))
+
+    return _window("kaiser", M, points)
