@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from oracle import Case, CaseTable, Group, Namespace, jax, jax_numpy
+from oracle import Case, CaseTable, Group, Namespace, jax, jax_numpy, library
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
@@ -28,16 +28,6 @@ X_EDGES = [0.0, 1.0, 0.0, INF, 1.0, -1.0, 1.0, NAN, INF, 1.0, 1e-3, 3.0, 9.5, 30
 UNARY = ("lgamma", "digamma", "erf_inv", "erfc", "bessel_i0e", "bessel_i1e", "cbrt", "exp2", "square", "reciprocal")
 BINARY_GAMMA = ("igamma", "igammac", "igamma_grad_a", "random_gamma_grad")
 FLOATS = ("float32", "float16", "bfloat16")
-
-
-def lax_of(L: Namespace) -> Any:
-    """The lax module that goes with the numpy namespace ``L``."""
-    return jt.lax if L is jnp else jax.lax
-
-
-def api_of(L: Namespace) -> Any:
-    """The transformations that go with the numpy namespace ``L``."""
-    return jt if L is jnp else jax
 
 
 def _rtol(dtype: str, name: str) -> float:
@@ -60,8 +50,8 @@ def _domain(name: str) -> list[float]:
 def _apply(name: str, values: list[list[float]], dtype: str, jit: bool) -> Callable[[Namespace], Any]:
     def fn(L: Namespace) -> Any:
         args = [L.asarray(np.asarray(v, np.float64).astype(L.dtype(dtype))) for v in values]
-        f = getattr(lax_of(L), name)
-        return api_of(L).jit(f)(*args) if jit else f(*args)
+        f = getattr(library(L).lax, name)
+        return library(L).api.jit(f)(*args) if jit else f(*args)
 
     return fn
 
@@ -140,7 +130,7 @@ def _bits_cases() -> list[Case]:
 def _ints(name: str, values: list[int], dtype: str) -> Callable[[Namespace], Any]:
     def fn(L: Namespace) -> Any:
         x = L.asarray(np.array(values).astype(dtype))  # wraps for unsigned dtypes
-        return getattr(lax_of(L), name)(x), api_of(L).jit(getattr(lax_of(L), name))(x)
+        return getattr(library(L).lax, name)(x), library(L).api.jit(getattr(library(L).lax, name))(x)
 
     return fn
 
@@ -151,9 +141,9 @@ def _reduce(values: list[float], dtype: str, exponent_bits: int, mantissa_bits: 
             x = L.asarray(np.array(values).astype(L.dtype(dtype)))
 
         def reduce(v: Any) -> Any:
-            return lax_of(L).reduce_precision(v, exponent_bits, mantissa_bits)
+            return library(L).lax.reduce_precision(v, exponent_bits, mantissa_bits)
 
-        return reduce(x), api_of(L).jit(reduce)(x)
+        return reduce(x), library(L).api.jit(reduce)(x)
 
     return fn
 
@@ -191,7 +181,7 @@ def _grad_at(f: Callable[[Any, Any], Any], points: list[float], dtype: str = "fl
     """``vmap(grad(x -> f(lax, x)))`` at ``points``, and the jvp there."""
 
     def fn(L: Namespace) -> Any:
-        api, lax = api_of(L), lax_of(L)
+        api, lax = library(L).api, library(L).lax
         x = L.asarray(np.array(points, dtype))
         def at(v: Any) -> Any:
             return f(lax, v)
@@ -258,14 +248,14 @@ def test_derivatives_match_jax_float64(group: Group) -> None:
 
 def _vmap_cases() -> list[Case]:
     def igamma_rows(L: Namespace) -> Any:
-        api, lax = api_of(L), lax_of(L)
+        api, lax = library(L).api, library(L).lax
         a = L.asarray(np.array([[0.5, 1.0, 2.0], [3.0, 4.0, 5.0]], np.float32))
         x = L.asarray(np.array([0.3, 1.5, 4.0], np.float32))
         return (api.vmap(lax.igamma, in_axes=(0, None))(a, x), api.vmap(lax.betainc, in_axes=(None, 1, 0))(x, a, x / 5),
                 api.vmap(lambda v: lax.clamp(v[0], v, v[2]))(a), api.vmap(lax.bessel_i0e, out_axes=0)(a))  # fmt: skip  # pyright: ignore[reportUnknownLambdaType]  # rows of Any
 
     def errors(L: Namespace, which: int) -> Any:
-        lax = lax_of(L)
+        lax = library(L).lax
         x = L.asarray(np.ones((3,), np.float32))
         bad: list[Callable[[], Any]] = [
             lambda: lax.lgamma(L.asarray(np.ones(3, np.int32))),

@@ -4,7 +4,7 @@ bfloat16, integers where JAX accepts them), weak types, shapes, errors;
 function (0, kinks, ties, large ``|x|``, infinities) and second derivatives.
 
 Cases are written once as ``fn(L)`` with ``L`` the numpy namespace
-(``jaxtyped.numpy`` or ``jax.numpy``); ``nn(L)`` and ``api(L)`` give the
+(``jaxtyped.numpy`` or ``jax.numpy``); ``nn(L)`` and ``library(L).api`` give the
 matching ``nn`` module and transformation namespace, so JAX runs the same
 code, every table in one ``jax.jit``.
 """
@@ -19,7 +19,7 @@ import jaxtyped as jt
 import jaxtyped.nn as jnn
 import jaxtyped.numpy as jnp
 
-from oracle import Case, CaseTable, Group, Namespace, debug_violations, host, jax, jax_numpy, tol
+from oracle import Case, CaseTable, Group, Namespace, debug_violations, host, jax, jax_numpy, library, tol
 
 jax_nn: Any = pytest.importorskip("jax.nn")
 RNG = np.random.default_rng(3)
@@ -28,11 +28,6 @@ RNG = np.random.default_rng(3)
 def nn(L: Namespace) -> Any:
     """The nn module that goes with numpy namespace ``L``."""
     return jnn if L is jnp else jax_nn
-
-
-def api(L: Namespace) -> Any:
-    """The transformations (grad, jvp, vmap, jit) that go with ``L``."""
-    return jt if L is jnp else jax
 
 
 # Elementwise functions of one array argument (differentiable ones first).
@@ -69,7 +64,7 @@ def derivative(
     ``jvp``."""
 
     def fn(L: Namespace) -> Any:
-        T = api(L)
+        T = library(L).api
 
         def f(v: Any) -> Any:
             return getattr(nn(L), name)(v, *params, **kwargs)
@@ -98,7 +93,7 @@ def gradient(
             out = getattr(nn(L), name)(v, **options)
             return out if weights is None else L.sum(out * L.asarray(weights))
 
-        return api(L).grad(f)(L.asarray(x))
+        return library(L).api.grad(f)(L.asarray(x))
 
     return fn
 
@@ -107,7 +102,7 @@ def one_hot_vmapped(L: Namespace) -> Any:
     def encode(i: Any) -> Any:
         return nn(L).one_hot(i, 4)
 
-    return api(L).vmap(encode)(L.asarray(np.array([3, 0, 1], np.int32)))
+    return library(L).api.vmap(encode)(L.asarray(np.array([3, 0, 1], np.int32)))
 
 
 def _unary_cases() -> list[Case]:
@@ -213,7 +208,7 @@ def attention_loss(L: Namespace, **kwargs: Any) -> Any:
     def loss(q: Any, k: Any, v: Any) -> Any:
         return L.sum(L.sin(nn(L).dot_product_attention(q, k, v, **kwargs)))
 
-    return api(L).grad(loss, argnums=(0, 1, 2))(L.asarray(Q), L.asarray(KEY), L.asarray(VALUE))
+    return library(L).api.grad(loss, argnums=(0, 1, 2))(L.asarray(Q), L.asarray(KEY), L.asarray(VALUE))
 
 
 def _attention_cases() -> list[Case]:

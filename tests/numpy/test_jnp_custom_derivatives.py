@@ -14,7 +14,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.typing import ArrayLike
 
-from oracle import Case, CaseTable, Group, Namespace, call, host, jax, tol
+from oracle import Case, CaseTable, Group, Namespace, call, host, library, tol
 
 INF, NAN = np.inf, np.nan
 # (x1, x2) pairs: ties, zeros, infinities of each sign, NaN, large and
@@ -32,10 +32,6 @@ X2 = np.array([p[1] for p in PAIRS])
 SAFE = np.array([abs(a) not in (1e30, 1e-30) for a, _ in PAIRS])
 
 
-def api(L: Namespace) -> Any:
-    return jt if L is jnp else jax
-
-
 def binary(name: str, dtype: str) -> Callable[[Namespace], Any]:
     def fn(L: Namespace) -> Any:
         return getattr(L, name)(L.asarray(host(dtype, X1)), L.asarray(host(dtype, X2)))
@@ -48,7 +44,7 @@ def binary_grads(name: str, order: int = 1, x1: np.ndarray[Any, Any] = X1[SAFE],
     the first, for order 2: d2/dx1^2 and d2/dx1 dx2)."""
 
     def fn(L: Namespace) -> Any:
-        T = api(L)
+        T = library(L).api
 
         def f(a: Any, b: Any) -> Any:
             return getattr(L, name)(a, b)
@@ -69,7 +65,7 @@ def binary_jvp(name: str) -> Callable[[Namespace], Any]:
 
         xs = (L.asarray(host("float32", X1[SAFE])), L.asarray(host("float32", X2[SAFE])))
         ts = (L.asarray(host("float32", np.linspace(-1, 1, int(SAFE.sum())))), L.ones_like(xs[1]))
-        return api(L).jvp(f, xs, ts)
+        return library(L).api.jvp(f, xs, ts)
 
     return fn
 
@@ -84,7 +80,7 @@ def complex_jvp(name: str) -> Callable[[Namespace], Any]:
             return getattr(L, name)(a, b)
 
         xs = (L.asarray(COMPLEX_A), L.asarray(COMPLEX_B))
-        return api(L).jvp(f, xs, (L.ones_like(xs[0]), L.asarray(COMPLEX_B * 1j)))
+        return library(L).api.jvp(f, xs, (L.ones_like(xs[0]), L.asarray(COMPLEX_B * 1j)))
 
     return fn
 
@@ -97,7 +93,7 @@ SINC_GRAD_POINTS = host("float32", [0.0, -0.0, 0.5, -1.0, 1.0, 2.5, 100.0, INF, 
 
 def sinc_derivative(order: int, points: np.ndarray[Any, Any] = SINC_GRAD_POINTS) -> Callable[[Namespace], Any]:
     def fn(L: Namespace) -> Any:
-        T = api(L)
+        T = library(L).api
         f: Any = L.sinc
         for _ in range(order):
             f = T.grad(f)

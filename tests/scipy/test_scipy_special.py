@@ -1,7 +1,7 @@
 """``jaxtyped.scipy.special`` against ``jax.scipy.special``.
 
 Each case is ``fn(L)`` for ``L`` in (``jaxtyped.numpy``, ``jax.numpy``);
-``special_of(L)`` and ``api_of(L)`` give the matching ``scipy.special``
+``special_of(L)`` and ``library(L).api`` give the matching ``scipy.special``
 module and transformations. Values (and dtypes, weak types, shapes) over
 each domain and at its edges, eager and under ``jit``, in float32 and
 float64; ``logsumexp``'s ``b``/``return_sign``/``where``/``keepdims`` and
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from oracle import Case, CaseTable, Group, Namespace, jax
+from oracle import Case, CaseTable, Group, Namespace, jax, library
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
@@ -43,11 +43,6 @@ def special_of(L: Namespace) -> Any:
     return special if L is jnp else jax_special
 
 
-def api_of(L: Namespace) -> Any:
-    """The transformations that go with the numpy namespace ``L``."""
-    return jt if L is jnp else jax
-
-
 def _tol(dtype: str, name: str) -> float:
     if dtype == "float64":
         return 1e-9
@@ -60,7 +55,7 @@ def _unary(name: str, values: list[float], dtype: str, jit: bool) -> Callable[[N
     def fn(L: Namespace) -> Any:
         x = L.asarray(np.array(values, dtype))
         f = getattr(special_of(L), name)
-        return api_of(L).jit(f)(x) if jit else f(x)
+        return library(L).api.jit(f)(x) if jit else f(x)
 
     return fn
 
@@ -186,7 +181,7 @@ def _grad(name: str, points: list[float], argnum: int = 0, other: float | None =
     ``argnum``, the other argument fixed at ``other``) and the jvp there."""
 
     def fn(L: Namespace) -> Any:
-        api, sp = api_of(L), special_of(L)
+        api, sp = library(L).api, special_of(L)
         x = L.asarray(np.array(points, dtype))
 
         def f(v: Any) -> Any:
@@ -242,11 +237,11 @@ def _polygamma_grad(L: Namespace, dtype: str) -> Any:
     def f(v: Any) -> Any:
         return special_of(L).polygamma(1, v)
 
-    return api_of(L).grad(f)(L.asarray(np.array(2.0, dtype)))
+    return library(L).api.grad(f)(L.asarray(np.array(2.0, dtype)))
 
 
 def _logsumexp_grad(L: Namespace) -> Any:
-    api, sp = api_of(L), special_of(L)
+    api, sp = library(L).api, special_of(L)
     x = L.asarray(np.array([[1.0, -INF, 2.0], [-INF, -INF, -INF], [0.0, 0.0, 0.0]], np.float32))
     b = L.asarray(np.array([1.0, -0.5, 2.0], np.float32))
     losses: list[Callable[[Any], Any]] = [
@@ -302,7 +297,7 @@ def _betainc_grad_a(L: Namespace) -> Any:
     def f(a: Any) -> Any:
         return special_of(L).betainc(a, 1.0, 0.5)
 
-    return api_of(L).grad(f)(1.0)
+    return library(L).api.grad(f)(1.0)
 
 
 ERRORS = CaseTable("scipy_special_errors", _error_cases)

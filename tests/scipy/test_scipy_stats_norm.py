@@ -9,9 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from oracle import Case, CaseTable, Group, Namespace, expect_same_error, jax
+from oracle import Case, CaseTable, Group, Namespace, expect_same_error, library
 
-import jaxtyped as jt
 import jaxtyped.numpy as jnp
 import jaxtyped.scipy.stats.norm as norm
 
@@ -28,11 +27,6 @@ def norm_of(L: Namespace) -> Any:
     return norm if L is jnp else jax_norm
 
 
-def api_of(L: Namespace) -> Any:
-    """The transformations that go with the numpy namespace ``L``."""
-    return jt if L is jnp else jax
-
-
 def _case(name: str, dtype: str, jit: bool, *params: Any) -> Callable[[Namespace], Any]:
     points = Q if name in ("ppf", "isf") else X
 
@@ -40,7 +34,7 @@ def _case(name: str, dtype: str, jit: bool, *params: Any) -> Callable[[Namespace
         x = L.asarray(np.array(points, dtype))
         args = [L.asarray(p) if isinstance(p, np.ndarray) else p for p in params]
         f = getattr(norm_of(L), name)
-        return api_of(L).jit(f)(x, *args) if jit else f(x, *args)
+        return library(L).api.jit(f)(x, *args) if jit else f(x, *args)
 
     return fn
 
@@ -76,7 +70,7 @@ def _grads(name: str, points: list[float]) -> Callable[[Namespace], Any]:
     """Gradients in x, loc and scale at each point (vmap of grad)."""
 
     def fn(L: Namespace) -> Any:
-        api = api_of(L)
+        api = library(L).api
         f = getattr(norm_of(L), name)
         x = L.asarray(np.array(points, np.float32))
         loc = L.asarray(np.full(len(points), 0.5, np.float32))
