@@ -85,15 +85,21 @@ def _keep(x: Array, axes: tuple[int, ...], keepdims: bool) -> Array:
     return expand_dims(x, axes) if keepdims and axes else x
 
 
+def accumulation_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """The dtype sums and products of ``dtype`` accumulate in: booleans
+    and integers narrower than the default (unsigned) integer widen to it."""
+    if dtypes.is_bool(dtype):
+        return dtypes.default_int_dtype()
+    if dtypes.is_integer(dtype):
+        default = dtypes.default_uint_dtype() if dtypes.is_unsigned_integer(dtype) else dtypes.default_int_dtype()
+        return default if dtype.itemsize < default.itemsize else dtype
+    return dtype
+
+
 def _accumulator(x: Array, dtype: "dtypes.DTypeLike | None") -> np.dtype[Any]:
     if dtype is not None:
         return dtypes.canonicalize_dtype(dtypes.dtype(dtype))
-    if dtypes.is_bool(x.dtype):
-        return dtypes.default_int_dtype()
-    if dtypes.is_integer(x.dtype):
-        default = dtypes.default_uint_dtype() if dtypes.is_unsigned_integer(x.dtype) else dtypes.default_int_dtype()
-        return default if x.dtype.itemsize < default.itemsize else x.dtype
-    return x.dtype
+    return accumulation_dtype(x.dtype)
 
 
 def check_out(name: str, out: None) -> None:

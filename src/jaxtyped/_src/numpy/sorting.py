@@ -39,6 +39,7 @@ from jaxtyped._src.lax.structural import (
 )
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy.promotion import asarray_operand, check_arraylike, promote_dtypes
+from jaxtyped._src.numpy.reductions import accumulation_dtype
 from jaxtyped._src.util import canonicalize_axis, is_int
 
 __all__ = [
@@ -385,15 +386,6 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False, *, method: str 
 # === cumulative reductions ===
 
 
-def _promoted_integer(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    if dtypes.is_bool(dtype):
-        return dtypes.default_int_dtype()
-    if dtypes.is_integer(dtype):
-        default = dtypes.default_uint_dtype() if dtypes.is_unsigned_integer(dtype) else dtypes.default_int_dtype()
-        return default if dtype.itemsize < default.itemsize else dtype
-    return dtype
-
-
 def _cumulative(
     name: str,
     reduce: Callable[[Array, int], Array],
@@ -416,7 +408,7 @@ def _cumulative(
 
         x = _where(isnan(x), full_like_aval(x.aval, nan_fill), x)
     if dtype is None:
-        result = _promoted_integer(x.dtype) if promote_integers or dtypes.is_bool(x.dtype) else x.dtype
+        result = accumulation_dtype(x.dtype) if promote_integers or dtypes.is_bool(x.dtype) else x.dtype
         compute = result
     else:
         result = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
@@ -424,7 +416,7 @@ def _cumulative(
         if dtypes.is_bool(result):
             if not dtypes.is_bool(x.dtype):
                 x = lc.ne(x, full_like_aval(x.aval.strip_weak_type(), 0))
-            compute = _promoted_integer(result)
+            compute = accumulation_dtype(result)
     out_array = reduce(convert_to(x, compute, weak_type=False), ax)
     return convert_to(out_array, result, weak_type=False)
 
