@@ -11,6 +11,7 @@ scan decides how ``cummax``/``cummin`` split a tangent among tied values,
 so it follows JAX's exactly.
 """
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, final
@@ -145,10 +146,10 @@ def _narrow_float(x: NDArray) -> NDArray:
     return x.astype(np.float32) if x.dtype.itemsize == 2 and dtypes.is_floating(x.dtype) else x
 
 
+@dataclass(frozen=True, slots=True)
 class _Cumulative(Primitive):
     """A cumulative reduction along ``axis`` (from the end if ``reverse``)."""
 
-    __slots__ = ()
     axis: int
     reverse: bool
     # The stablehlo op that combines two elements, and the identity.
@@ -160,9 +161,6 @@ class _Cumulative(Primitive):
 
     def accumulate(self, x: NDArray) -> NDArray:
         """The forward cumulative reduction along the last axis."""
-        raise NotImplementedError
-
-    def with_axis(self, axis: int) -> "_Cumulative":
         raise NotImplementedError
 
     @override
@@ -194,7 +192,7 @@ class _Cumulative(Primitive):
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         (x,), (dim,) = args, dims
         assert dim is not None
-        return (bind1(self.with_axis(self.axis + (dim <= self.axis)), x),), (dim,)
+        return (bind1(dataclasses.replace(self, axis=self.axis + (dim <= self.axis)), x),), (dim,)
 
     def region(self, ctx: LoweringContext, a: HloValue, b: HloValue) -> HloValue:
         """The combining step inside the reduce_window region."""
@@ -233,10 +231,10 @@ def _extreme(dtype: np.dtype[Any], *, low: bool) -> object:
     return -np.inf if low else np.inf
 
 
+@dataclass(frozen=True, slots=True)
 class _ScannedJvp(_Cumulative):
     """Cumulative reductions differentiated through the prefix scan."""
 
-    __slots__ = ()
     step: ClassVar[Callable[[Pair, Pair], Pair]]
 
     @override
@@ -254,8 +252,6 @@ class _ScannedJvp(_Cumulative):
 class CumSum(_Cumulative):
     """Cumulative sum along ``axis``."""
 
-    axis: int
-    reverse: bool
     name = "cumsum"
     combiner = "stablehlo.add"
 
@@ -264,9 +260,6 @@ class CumSum(_Cumulative):
 
     def accumulate(self, x: NDArray) -> NDArray:
         return np.cumsum(x, axis=-1, dtype=x.dtype)
-
-    def with_axis(self, axis: int) -> "CumSum":
-        return CumSum(axis, self.reverse)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -286,8 +279,6 @@ class CumSum(_Cumulative):
 class CumProd(_ScannedJvp):
     """Cumulative product along ``axis``."""
 
-    axis: int
-    reverse: bool
     name = "cumprod"
     combiner = "stablehlo.multiply"
     step = _mul_pair
@@ -298,17 +289,12 @@ class CumProd(_ScannedJvp):
     def accumulate(self, x: NDArray) -> NDArray:
         return np.cumprod(x, axis=-1, dtype=x.dtype)
 
-    def with_axis(self, axis: int) -> "CumProd":
-        return CumProd(axis, self.reverse)
-
 
 @final
 @dataclass(frozen=True, slots=True)
 class CumMax(_ScannedJvp):
     """Cumulative maximum along ``axis`` (NaN propagates)."""
 
-    axis: int
-    reverse: bool
     name = "cummax"
     combiner = "stablehlo.maximum"
     step = _max_pair
@@ -320,17 +306,12 @@ class CumMax(_ScannedJvp):
         out: NDArray = np.maximum.accumulate(x, axis=-1)
         return out
 
-    def with_axis(self, axis: int) -> "CumMax":
-        return CumMax(axis, self.reverse)
-
 
 @final
 @dataclass(frozen=True, slots=True)
 class CumMin(_ScannedJvp):
     """Cumulative minimum along ``axis`` (NaN propagates)."""
 
-    axis: int
-    reverse: bool
     name = "cummin"
     combiner = "stablehlo.minimum"
     step = _min_pair
@@ -342,17 +323,12 @@ class CumMin(_ScannedJvp):
         out: NDArray = np.minimum.accumulate(x, axis=-1)
         return out
 
-    def with_axis(self, axis: int) -> "CumMin":
-        return CumMin(axis, self.reverse)
-
 
 @final
 @dataclass(frozen=True, slots=True)
 class CumLogSumExp(_ScannedJvp):
     """Cumulative ``log(sum(exp(x)))`` along ``axis``, without overflow."""
 
-    axis: int
-    reverse: bool
     name = "cumlogsumexp"
     combiner = "stablehlo.add"  # unused: region() below
     accepts_integers = False
@@ -364,9 +340,6 @@ class CumLogSumExp(_ScannedJvp):
     def accumulate(self, x: NDArray) -> NDArray:
         out: NDArray = np.logaddexp.accumulate(x, axis=-1)
         return out
-
-    def with_axis(self, axis: int) -> "CumLogSumExp":
-        return CumLogSumExp(axis, self.reverse)
 
     @override
     def region(self, ctx: LoweringContext, a: HloValue, b: HloValue) -> HloValue:

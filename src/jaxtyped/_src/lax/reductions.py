@@ -1,7 +1,8 @@
 """Reduction primitives (layer L4): reduce_sum, reduce_prod, reduce_max,
 reduce_min, argmax, argmin."""
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, final
 
@@ -18,9 +19,8 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import DIV, MUL, const_like
 from jaxtyped._src.lax.comparison import EQ
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to
-from jaxtyped._src.lax.util import kind_of
 from jaxtyped._src.lax.structural import broadcast_in_dim, pad, reshape, rev, transpose
-from jaxtyped._src.lax.util import check_arity, check_axes_in_range, check_int_tuple, operand
+from jaxtyped._src.lax.util import check_arity, check_axes_in_range, check_int_tuple, kind_of, operand
 from jaxtyped._src.util import canonicalize_axis, prod
 
 __all__ = [
@@ -39,10 +39,10 @@ def _batched_axes(axes: tuple[int, ...], dim: int) -> tuple[tuple[int, ...], int
     return moved, dim - sum(a < dim for a in moved)
 
 
+@dataclass(frozen=True, slots=True)
 class _Reduction(Primitive):
     """Reduce over ``axes`` (distinct, in range)."""
 
-    __slots__ = ()
     axes: tuple[int, ...]
     accepts: ClassVar[frozenset[Kind]]
 
@@ -59,15 +59,12 @@ class _Reduction(Primitive):
         shape = tuple(d for i, d in enumerate(x.shape) if i not in self.axes)
         return (ShapedArray(shape, self.out_dtype(x), x.weak_type),)
 
-    def with_axes(self, axes: tuple[int, ...]) -> "_Reduction":
-        raise NotImplementedError
-
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         (x,), (dim,) = args, dims
         assert dim is not None
         axes, out_dim = _batched_axes(self.axes, dim)
-        return (bind1(self.with_axes(axes), x),), (out_dim,)
+        return (bind1(dataclasses.replace(self, axes=axes), x),), (out_dim,)
 
 
 def _accumulate_dtype(x: NDArray) -> NDArray:
@@ -102,12 +99,8 @@ def _lower_reduce(
 class ReduceSum(_Reduction):
     """Sum over ``axes``."""
 
-    axes: tuple[int, ...]
     name = "reduce_sum"
     accepts = NUMBER
-
-    def with_axes(self, axes: tuple[int, ...]) -> "ReduceSum":
-        return ReduceSum(axes)
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
@@ -139,12 +132,8 @@ class ReduceSum(_Reduction):
 class ReduceProd(_Reduction):
     """Product over ``axes``."""
 
-    axes: tuple[int, ...]
     name = "reduce_prod"
     accepts = NUMBER
-
-    def with_axes(self, axes: tuple[int, ...]) -> "ReduceProd":
-        return ReduceProd(axes)
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
@@ -228,12 +217,8 @@ def _identity_for_min(dtype: np.dtype[Any]) -> Any:
 class ReduceMax(_Reduction):
     """Maximum over ``axes`` (-inf, or the dtype's minimum, when empty)."""
 
-    axes: tuple[int, ...]
     name = "reduce_max"
     accepts = _ORDERED
-
-    def with_axes(self, axes: tuple[int, ...]) -> "ReduceMax":
-        return ReduceMax(axes)
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
@@ -261,12 +246,8 @@ class ReduceMax(_Reduction):
 class ReduceMin(_Reduction):
     """Minimum over ``axes`` (+inf, or the dtype's maximum, when empty)."""
 
-    axes: tuple[int, ...]
     name = "reduce_min"
     accepts = _ORDERED
-
-    def with_axes(self, axes: tuple[int, ...]) -> "ReduceMin":
-        return ReduceMin(axes)
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
@@ -288,11 +269,11 @@ class ReduceMin(_Reduction):
         return _max_min_jvp(self, primals[0], t)
 
 
+@dataclass(frozen=True, slots=True)
 class _ArgReduction(_Reduction):
     """Index of the extremum along one axis (the first one; NaN counts as
     the extremum, as in JAX)."""
 
-    __slots__ = ()
     index_dtype: np.dtype[Any]
 
     @override
@@ -359,13 +340,8 @@ def _lower_arg_reduce(ctx: LoweringContext, x: HloValue, axis: int, out: ShapedA
 class ArgMax(_ArgReduction):
     """Index of the maximum along ``axes[0]``."""
 
-    axes: tuple[int, ...]
-    index_dtype: np.dtype[Any]
     name = "argmax"
     accepts = _ORDERED
-
-    def with_axes(self, axes: tuple[int, ...]) -> "ArgMax":
-        return ArgMax(axes, self.index_dtype)
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
@@ -383,13 +359,8 @@ class ArgMax(_ArgReduction):
 class ArgMin(_ArgReduction):
     """Index of the minimum along ``axes[0]``."""
 
-    axes: tuple[int, ...]
-    index_dtype: np.dtype[Any]
     name = "argmin"
     accepts = _ORDERED
-
-    def with_axes(self, axes: tuple[int, ...]) -> "ArgMin":
-        return ArgMin(axes, self.index_dtype)
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
@@ -407,28 +378,32 @@ def _reduce_axes(name: str, x: Array, axes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(canonicalize_axis(a, x.ndim, where=f"lax.{name} axes") for a in given))
 
 
+def _bind_reduction(
+    prim: Callable[[tuple[int, ...]], _Reduction], name: str, operand_: ArrayLike, axes: Sequence[int]
+) -> Array:
+    """``lax.<name>``: the reduction ``prim`` over the checked ``axes``."""
+    x = operand(operand_, f"lax.{name} operand")
+    return bind1(prim(_reduce_axes(name, x, axes)), x)
+
+
 def reduce_sum(operand_: ArrayLike, axes: Sequence[int]) -> Array:
     """Sum over ``axes`` (JAX's ``lax.reduce_sum``)."""
-    x = operand(operand_, "lax.reduce_sum operand")
-    return bind1(ReduceSum(_reduce_axes("reduce_sum", x, axes)), x)
+    return _bind_reduction(ReduceSum, "reduce_sum", operand_, axes)
 
 
 def reduce_prod(operand_: ArrayLike, axes: Sequence[int]) -> Array:
     """Product over ``axes`` (JAX's ``lax.reduce_prod``)."""
-    x = operand(operand_, "lax.reduce_prod operand")
-    return bind1(ReduceProd(_reduce_axes("reduce_prod", x, axes)), x)
+    return _bind_reduction(ReduceProd, "reduce_prod", operand_, axes)
 
 
 def reduce_max(operand_: ArrayLike, axes: Sequence[int]) -> Array:
     """Maximum over ``axes`` (JAX's ``lax.reduce_max``)."""
-    x = operand(operand_, "lax.reduce_max operand")
-    return bind1(ReduceMax(_reduce_axes("reduce_max", x, axes)), x)
+    return _bind_reduction(ReduceMax, "reduce_max", operand_, axes)
 
 
 def reduce_min(operand_: ArrayLike, axes: Sequence[int]) -> Array:
     """Minimum over ``axes`` (JAX's ``lax.reduce_min``)."""
-    x = operand(operand_, "lax.reduce_min operand")
-    return bind1(ReduceMin(_reduce_axes("reduce_min", x, axes)), x)
+    return _bind_reduction(ReduceMin, "reduce_min", operand_, axes)
 
 
 def argmax(operand_: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> Array:
@@ -445,16 +420,15 @@ def argmin(operand_: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> A
     return bind1(ArgMin((ax,), dtypes.canonicalize_dtype(dtypes.dtype(index_dtype))), x)
 
 
-
 # === lax extras family: logical reductions (bool and integer operands) ===
 
 _LOGICAL: frozenset[Kind] = frozenset({"bool", "int", "uint"})
 
 
+@dataclass(frozen=True, slots=True)
 class _LogicalReduction(_Reduction):
     """A bitwise reduction; no derivative (integer and bool operands)."""
 
-    __slots__ = ()
     ufunc: ClassVar[np.ufunc]
     combine: ClassVar[str]
     identity: ClassVar[int]
@@ -493,15 +467,11 @@ class _LogicalReduction(_Reduction):
 class ReduceAnd(_LogicalReduction):
     """Bitwise (logical for bool) "and" over ``axes``."""
 
-    axes: tuple[int, ...]
     name = "reduce_and"
     accepts = _LOGICAL
     ufunc = np.bitwise_and
     combine = "stablehlo.and"
     identity = -1  # all bits set; True for bool
-
-    def with_axes(self, axes: tuple[int, ...]) -> "ReduceAnd":
-        return ReduceAnd(axes)
 
 
 @final
@@ -509,15 +479,11 @@ class ReduceAnd(_LogicalReduction):
 class ReduceOr(_LogicalReduction):
     """Bitwise (logical for bool) "or" over ``axes``."""
 
-    axes: tuple[int, ...]
     name = "reduce_or"
     accepts = _LOGICAL
     ufunc = np.bitwise_or
     combine = "stablehlo.or"
     identity = 0
-
-    def with_axes(self, axes: tuple[int, ...]) -> "ReduceOr":
-        return ReduceOr(axes)
 
 
 @final
@@ -525,30 +491,23 @@ class ReduceOr(_LogicalReduction):
 class ReduceXor(_LogicalReduction):
     """Bitwise (logical for bool) "xor" over ``axes``."""
 
-    axes: tuple[int, ...]
     name = "reduce_xor"
     accepts = _LOGICAL
     ufunc = np.bitwise_xor
     combine = "stablehlo.xor"
     identity = 0
 
-    def with_axes(self, axes: tuple[int, ...]) -> "ReduceXor":
-        return ReduceXor(axes)
-
 
 def reduce_and(operand_: ArrayLike, axes: Sequence[int]) -> Array:
     """Bitwise "and" over ``axes`` (JAX's ``lax.reduce_and``)."""
-    x = operand(operand_, "lax.reduce_and operand")
-    return bind1(ReduceAnd(_reduce_axes("reduce_and", x, axes)), x)
+    return _bind_reduction(ReduceAnd, "reduce_and", operand_, axes)
 
 
 def reduce_or(operand_: ArrayLike, axes: Sequence[int]) -> Array:
     """Bitwise "or" over ``axes`` (JAX's ``lax.reduce_or``)."""
-    x = operand(operand_, "lax.reduce_or operand")
-    return bind1(ReduceOr(_reduce_axes("reduce_or", x, axes)), x)
+    return _bind_reduction(ReduceOr, "reduce_or", operand_, axes)
 
 
 def reduce_xor(operand_: ArrayLike, axes: Sequence[int]) -> Array:
     """Bitwise "xor" over ``axes`` (JAX's ``lax.reduce_xor``)."""
-    x = operand(operand_, "lax.reduce_xor operand")
-    return bind1(ReduceXor(_reduce_axes("reduce_xor", x, axes)), x)
+    return _bind_reduction(ReduceXor, "reduce_xor", operand_, axes)
