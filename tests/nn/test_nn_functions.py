@@ -19,7 +19,7 @@ import jaxtyped as jt
 import jaxtyped.nn as jnn
 import jaxtyped.numpy as jnp
 
-from oracle import Case, CaseTable, Group, Namespace, debug_violations, host, jax, jax_numpy, library, tol
+from oracle import Case, CaseTable, Group, Namespace, call_in, debug_violations, host, jax, jax_numpy, library, tol
 
 jax_nn: Any = pytest.importorskip("jax.nn")
 RNG = np.random.default_rng(3)
@@ -48,12 +48,7 @@ GRAD_POINTS = [-1e4, -100.0, -30.0, -6.0, -3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0, 
 
 def nn_call(name: str, *args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
     """A case calling ``nn(L).name`` on ``args`` (NumPy arrays converted)."""
-
-    def fn(L: Namespace) -> Any:
-        converted = [L.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
-        return getattr(nn(L), name)(*converted, **kwargs)
-
-    return fn
+    return call_in(nn, name, *args, **kwargs)
 
 
 def derivative(

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from oracle import Case, CaseTable, Group, Namespace, jax, library
+from oracle import Case, CaseTable, Group, Namespace, call_in, jax, library
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
@@ -62,12 +62,7 @@ def _unary(name: str, values: list[float], dtype: str, jit: bool) -> Callable[[N
 
 def _call(name: str, *args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
     """``special.name(*args, **kwargs)`` with NumPy arrays converted by ``L.asarray``."""
-
-    def fn(L: Namespace) -> Any:
-        converted = [L.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
-        return getattr(special_of(L), name)(*converted, **kwargs)
-
-    return fn
+    return call_in(special_of, name, *args, **kwargs)
 
 
 def _value_cases(dtype: str) -> list[Case]:

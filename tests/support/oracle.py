@@ -41,7 +41,7 @@ jax_config: Any = pytest.importorskip("jax._src.config")
 __all__ = [
     "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
     "assert_same", "assert_same_value", "host", "call", "tol", "jax", "jax_numpy", "jax_config",
-    "ERROR_KINDS", "expect_same_error", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn",
+    "ERROR_KINDS", "expect_same_error", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn", "call_in",
 ]  # fmt: skip
 
 Namespace = Any  # jaxtyped.numpy or jax.numpy: same API by contract
@@ -235,6 +235,18 @@ def call(name: str, *args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
         for part in name.split("."):
             target = getattr(target, part)
         return target(*map(convert, args), **{k: convert(v) for k, v in kwargs.items()})
+
+    return fn
+
+
+def call_in(module_of: Callable[[Namespace], Any], name: str, *args: Any, **kwargs: Any) -> Callable[[Namespace], Any]:
+    """A case that calls ``module_of(L).name(*args, **kwargs)`` (``module_of``
+    picks the library's module that goes with ``L``, e.g. its ``nn``), NumPy
+    arrays among the positional arguments converted with ``L.asarray``."""
+
+    def fn(L: Namespace) -> Any:
+        converted = [L.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+        return getattr(module_of(L), name)(*converted, **kwargs)
 
     return fn
 
