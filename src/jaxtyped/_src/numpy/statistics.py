@@ -32,7 +32,7 @@ from jaxtyped._src.numpy.order_util import sort_last, take_along_last
 from jaxtyped._src.lax.cumulative import cumsum
 from jaxtyped._src.lax.sorting import sort_key_val
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_dtypes, to_inexact_dtype
-from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis
+from jaxtyped._src.util import axis_tuple, canonicalize_axis
 
 __all__ = [
     "var", "std", "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile",
@@ -189,14 +189,7 @@ def _quantile(
     fraction = asarray_operand(name, q, 1)
     if fraction.ndim > 1:
         raise JaxtypedValueError(f"jnp.{name}: q must have rank <= 1, got {fraction.aval.str_short()}")
-    if axis is None:
-        axes = tuple(range(x.ndim))
-    else:
-        given = axis_tuple(axis, f"jnp.{name} axis")
-        axes = canonicalize_axes(given, x.ndim, where=f"jnp.{name} axis")
-        if len(set(axes)) != len(axes):
-            raise JaxtypedValueError(f"jnp.{name}: repeated axis in {axis}")
-        axes = tuple(sorted(axes))
+    axes = reduction_axes(name, x, axis)  # rejects repeated axes
     if w is not None and w.shape != x.shape:
         if axis is None:
             raise JaxtypedValueError(f"jnp.{name}: weights must have a's shape when axis is None, got {w.aval.str_short()}")
