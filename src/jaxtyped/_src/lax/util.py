@@ -15,6 +15,8 @@ from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten_with_path
 from jaxtyped._src.util import is_int
 
 __all__ = [
+    "strong_constant_like",
+    "constant_like_scalar",
     "short_types",
     "check_arity",
     "check_int_tuple",
@@ -107,6 +109,19 @@ def scalar_like(
         if not low <= value <= high:
             raise OverflowError(f"{where}: Python int {value} is too large to convert to {dtype.name}")
     return array_from_numpy(np.array(value, dtype=dtype), weak_type=weak_type, where=where)
+
+
+def strong_constant_like(x: Array, value: bool | int | float) -> Array:
+    """A strongly typed scalar of ``x``'s dtype (JAX's ``_constant_like``):
+    it makes results strongly typed."""
+    return scalar_like(value, x.dtype, "constant", weak_type=False)
+
+
+def constant_like_scalar(x: Array, value: bool | int | float) -> Array:
+    """A scalar of ``x``'s dtype, weakly typed when ``x`` is a weakly typed
+    scalar (JAX's ``lax._const``): results of Python-scalar inputs stay weak,
+    others are strongly typed."""
+    return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
 
 
 def operands_same_kind(name: str, *xs: ArrayLike) -> tuple[Array, ...]:

@@ -20,7 +20,7 @@ from jaxtyped._src.lax import complex_ops as lc
 from jaxtyped._src.lax.bitwise_misc import bitcast_convert_type
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import full_like_aval
-from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.lax.util import scalar_like, strong_constant_like
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import asarray
@@ -31,10 +31,6 @@ __all__ = [
     "iscomplex", "isrealobj", "iscomplexobj", "isscalar", "iterable", "signbit", "can_cast",
     "isdtype",
 ]  # fmt: skip
-
-
-def _const(x: Array, value: bool | int | float) -> Array:
-    return scalar_like(value, x.dtype, "constant", weak_type=False)
 
 
 def _full_bool(like: Array, value: bool) -> Array:
@@ -94,7 +90,7 @@ def _infinity_test(name: str, x: ArrayLike, value: float) -> Array:
         return _full_bool(a, False)
     if dtypes.is_complex(a.dtype):
         raise JaxtypedValueError(f"jnp.{name}: isposinf/isneginf are not defined for complex input {a.aval.str_short()}")
-    return lcmp.eq(a, _const(a, value))
+    return lcmp.eq(a, strong_constant_like(a, value))
 
 
 def isneginf(x: ArrayLike, /, out: None = None) -> Array:
@@ -163,12 +159,12 @@ def signbit(x: ArrayLike, /) -> Array:
     if dtypes.is_bool(a.dtype) or dtypes.is_unsigned_integer(a.dtype):
         return _full_bool(a, False)
     if dtypes.is_integer(a.dtype):
-        return lcmp.lt(a, _const(a, 0))
+        return lcmp.lt(a, strong_constant_like(a, 0))
     if dtypes.is_complex(a.dtype):
         raise JaxtypedValueError(f"jnp.signbit: not defined for complex input {a.aval.str_short()}")
     # The sign bit is the integer's: negative zeros and NaNs have one too.
     bits = bitcast_convert_type(a, np.dtype(f"int{8 * a.dtype.itemsize}"))
-    return lcmp.lt(bits, _const(bits, 0))
+    return lcmp.lt(bits, strong_constant_like(bits, 0))
 
 
 def can_cast(from_: "dtypes.DTypeLike | Array", to: "dtypes.DTypeLike", casting: str = "safe") -> bool:

@@ -27,7 +27,7 @@ from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.elementwise_extra import nextafter as lax_nextafter
 from jaxtyped._src.lax.reductions import reduce_max
 from jaxtyped._src.lax.special import bessel_i0e, bessel_i1e
-from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.lax.util import constant_like_scalar, scalar_like, strong_constant_like
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.ufuncs import BinaryFunction, UnaryFunction
 from jaxtyped._src.numpy.logic import isneginf, isposinf, signbit
@@ -46,10 +46,6 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _const(x: Array, value: bool | int | float) -> Array:
-    return scalar_like(value, x.dtype, "constant", weak_type=False)
-
-
 def _reject_complex(name: str, x: Array, kind: type[Exception] = JaxtypedTypeError) -> None:
     if dtypes.is_complex(x.dtype):
         raise kind(f"jnp.{name} does not support complex input {x.aval.str_short()}")
@@ -58,14 +54,9 @@ def _reject_complex(name: str, x: Array, kind: type[Exception] = JaxtypedTypeErr
 def heaviside(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """0 where ``x1 < 0``, 1 where ``x1 > 0``, ``x2`` where ``x1 == 0``."""
     a, b = promote_args_inexact("heaviside", x1, x2)
-    zero = _like(a, 0)
+    zero = constant_like_scalar(a, 0)
     at_zero = uf.where(uf.isnan(a), a, b)  # NaN stays NaN
-    return uf.where(lcmp.lt(a, zero), zero, uf.where(lcmp.gt(a, zero), _like(a, 1), at_zero))
-
-
-def _like(x: Array, value: bool | int | float) -> Array:
-    # Weakly typed for a weak scalar (results of Python scalars stay weak).
-    return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
+    return uf.where(lcmp.lt(a, zero), zero, uf.where(lcmp.gt(a, zero), constant_like_scalar(a, 1), at_zero))
 
 
 def copysign(x1: ArrayLike, x2: ArrayLike, /) -> Array:
@@ -102,12 +93,12 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     _reject_complex("ldexp", mantissa)
     limit = 2 * (dtypes.finfo(mantissa.dtype).maxexp + dtypes.finfo(mantissa.dtype).nmant + 2)
     wide = convert_to(exponent, dtypes.canonicalize_dtype(np.dtype(np.int32)) if exponent.dtype.itemsize < 4 else exponent.dtype, weak_type=False)
-    clipped = la.max(la.min(wide, _const(wide, limit)), _const(wide, -limit))
+    clipped = la.max(la.min(wide, strong_constant_like(wide, limit)), strong_constant_like(wide, -limit))
     shape = broadcast_shapes("ldexp", mantissa.shape, clipped.shape)
     x = broadcast_to_shape(mantissa, shape)
     scaled = _scale(x, broadcast_to_shape(clipped, shape))
     # Zeros and infinities pass through (so does their derivative, as in JAX).
-    return uf.where(lcmp.bitwise_or(uf.isinf(x), lcmp.eq(x, _like(x, 0))), x, scaled)
+    return uf.where(lcmp.bitwise_or(uf.isinf(x), lcmp.eq(x, constant_like_scalar(x, 0))), x, scaled)
 
 
 def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
@@ -122,16 +113,16 @@ def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
     int32 = np.dtype(np.int32)
     mantissa_bits, exponent_mask, bias = int(info.nmant), (1 << int(info.nexp)) - 1, 1 - int(info.minexp)
     # Subnormals first become normal (times 2**nmant), their exponent lowered to match.
-    tiny = lcmp.lt(la.abs(a), _const(a, float(info.tiny)))
-    normal = uf.where(tiny, la.mul(a, _const(a, float(2**mantissa_bits))), a)
-    shift = uf.where(tiny, _const(convert_to(a, int32, weak_type=False), -mantissa_bits), _const(convert_to(a, int32, weak_type=False), 0))
+    tiny = lcmp.lt(la.abs(a), strong_constant_like(a, float(info.tiny)))
+    normal = uf.where(tiny, la.mul(a, strong_constant_like(a, float(2**mantissa_bits))), a)
+    shift = uf.where(tiny, strong_constant_like(convert_to(a, int32, weak_type=False), -mantissa_bits), strong_constant_like(convert_to(a, int32, weak_type=False), 0))
     bits = bitcast_convert_type(normal, int_dtype)
-    field = lcmp.bitwise_and(lcmp.shift_right_logical(bits, _const(bits, mantissa_bits)), _const(bits, exponent_mask))
-    exponent = la.add(shift, convert_to(la.sub(field, _const(field, bias - 1)), int32, weak_type=False))
-    cleared = lcmp.bitwise_and(bits, _const(bits, ~(exponent_mask << mantissa_bits)))
-    mantissa = bitcast_convert_type(lcmp.bitwise_or(cleared, _const(cleared, (bias - 1) << mantissa_bits)), a.dtype)
-    special = lcmp.bitwise_or(lcmp.eq(a, _const(a, 0)), lcmp.bitwise_not(la.is_finite(a)))
-    exponent = uf.where(special, _const(exponent, 0), exponent)
+    field = lcmp.bitwise_and(lcmp.shift_right_logical(bits, strong_constant_like(bits, mantissa_bits)), strong_constant_like(bits, exponent_mask))
+    exponent = la.add(shift, convert_to(la.sub(field, strong_constant_like(field, bias - 1)), int32, weak_type=False))
+    cleared = lcmp.bitwise_and(bits, strong_constant_like(bits, ~(exponent_mask << mantissa_bits)))
+    mantissa = bitcast_convert_type(lcmp.bitwise_or(cleared, strong_constant_like(cleared, (bias - 1) << mantissa_bits)), a.dtype)
+    special = lcmp.bitwise_or(lcmp.eq(a, strong_constant_like(a, 0)), lcmp.bitwise_not(la.is_finite(a)))
+    exponent = uf.where(special, strong_constant_like(exponent, 0), exponent)
     # The bits carry no derivative; JAX's mantissa has d/dx = 2**-exponent.
     slope = _power_of_two(la.neg(exponent), a.dtype)
     mantissa = la.add(mantissa, la.mul(la.sub(a, la.stop_gradient(a)), slope))
@@ -141,7 +132,7 @@ def frexp(x: ArrayLike, /) -> tuple[Array, Array]:
 def modf(x: ArrayLike, /, out: None = None) -> tuple[Array, Array]:
     """Fractional and integral parts, both with the sign of ``x``."""
     (a,) = promote_args_inexact("modf", x)
-    whole = uf.where(lcmp.ge(a, _like(a, 0)), uf.floor(a), uf.ceil(a))
+    whole = uf.where(lcmp.ge(a, constant_like_scalar(a, 0)), uf.floor(a), uf.ceil(a))
     return la.sub(a, whole), whole
 
 
@@ -159,13 +150,13 @@ def gcd(x1: ArrayLike, x2: ArrayLike) -> Array:
     a, b = broadcast_to_shape(a, shape), broadcast_to_shape(b, shape)
 
     def unfinished(carry: tuple[Array, Array]) -> Array:
-        return reduce_max(lcmp.ne(carry[1], _const(carry[1], 0)), tuple(range(len(shape))))
+        return reduce_max(lcmp.ne(carry[1], strong_constant_like(carry[1], 0)), tuple(range(len(shape))))
 
     def step(carry: tuple[Array, Array]) -> tuple[Array, Array]:
         p, q = carry
-        nonzero = lcmp.ne(q, _const(q, 0))
-        safe_q = uf.where(nonzero, q, _const(q, 1))
-        return uf.where(nonzero, q, p), uf.where(nonzero, la.rem(p, safe_q), _const(q, 0))
+        nonzero = lcmp.ne(q, strong_constant_like(q, 0))
+        safe_q = uf.where(nonzero, q, strong_constant_like(q, 1))
+        return uf.where(nonzero, q, p), uf.where(nonzero, la.rem(p, safe_q), strong_constant_like(q, 0))
 
     return while_loop(unfinished, step, (a, b))[0]
 
@@ -174,8 +165,8 @@ def lcm(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Least common multiple of ``|x1|`` and ``|x2|`` (0 if either is 0)."""
     a, b = _integer_operands("lcm", x1, x2)
     divisor = gcd(a, b)
-    safe = uf.where(lcmp.eq(divisor, _const(divisor, 0)), _const(divisor, 1), divisor)
-    return uf.where(lcmp.eq(divisor, _const(divisor, 0)), _const(divisor, 0), uf.multiply(a, uf.floor_divide(b, safe)))
+    safe = uf.where(lcmp.eq(divisor, strong_constant_like(divisor, 0)), strong_constant_like(divisor, 1), divisor)
+    return uf.where(lcmp.eq(divisor, strong_constant_like(divisor, 0)), strong_constant_like(divisor, 0), uf.multiply(a, uf.floor_divide(b, safe)))
 
 
 def fmax(x1: ArrayLike, x2: ArrayLike) -> Array:
@@ -241,10 +232,10 @@ def bitwise_count(x: ArrayLike, /) -> Array:
     if dtypes.is_signed_integer(a.dtype):
         a = la.abs(a)  # the most negative value stays itself: one bit, as NumPy
     unsigned = convert_to(a, np.dtype(f"uint{bits}"), weak_type=False)
-    one = _const(unsigned, 1)
+    one = strong_constant_like(unsigned, 1)
     count = convert_to(lcmp.bitwise_and(unsigned, one), uint8, weak_type=False)
     for shift in range(1, bits):
-        bit = lcmp.bitwise_and(lcmp.shift_right_logical(unsigned, _const(unsigned, shift)), one)
+        bit = lcmp.bitwise_and(lcmp.shift_right_logical(unsigned, strong_constant_like(unsigned, shift)), one)
         count = la.add(count, convert_to(bit, uint8, weak_type=False))
     return count
 
@@ -273,12 +264,12 @@ def spacing(x: ArrayLike, /) -> Array:
     (a,) = promote_args_inexact("spacing", x)
     if dtypes.is_complex(a.dtype):
         raise JaxtypedValueError(f"jnp.spacing is not defined for complex input {a.aval.str_short()}")
-    infinity = _like(a, float("inf"))
+    infinity = constant_like_scalar(a, float("inf"))
     if a.dtype == np.dtype(np.float16):
         return la.sub(lax_nextafter(a, infinity), a)
     step = la.sub(lax_nextafter(a, copysign(infinity, a)), a)
-    tiny = copysign(_const(a, float(dtypes.finfo(a.dtype).smallest_subnormal)), a)
-    return uf.where(lcmp.eq(step, _like(step, 0)), tiny, step)
+    tiny = copysign(strong_constant_like(a, float(dtypes.finfo(a.dtype).smallest_subnormal)), a)
+    return uf.where(lcmp.eq(step, constant_like_scalar(step, 0)), tiny, step)
 
 
 def _i0_of(x: Array) -> Array:

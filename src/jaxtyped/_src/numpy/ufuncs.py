@@ -22,7 +22,7 @@ from jaxtyped._src.lax.arithmetic import RoundingMethod
 from jaxtyped._src.lax.elementwise_extra import cbrt as lax_cbrt  # special-function family
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import full_like_aval, select_n
-from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.lax.util import constant_like_scalar, strong_constant_like
 from jaxtyped._src.util import index_arg, is_int, name_function
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
@@ -54,18 +54,6 @@ UnaryFunction = Callable[[ArrayLike], Array]
 BinaryFunction = Callable[[ArrayLike, ArrayLike], Array]
 
 
-def _const(x: Array, value: bool | int | float) -> Array:
-    # A strongly typed constant of x's dtype (JAX's _constant_like): it
-    # makes results strongly typed.
-    return scalar_like(value, x.dtype, "constant", weak_type=False)
-
-
-def _like(x: Array, value: bool | int | float) -> Array:
-    # JAX's lax._const: weakly typed when x is a weakly typed scalar (so
-    # results of Python-scalar inputs stay weak), strongly typed otherwise.
-    return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
-
-
 # === unary functions that compute in an inexact dtype ===
 
 
@@ -94,14 +82,14 @@ expm1: UnaryFunction = _inexact_unary("expm1", lt.expm1)
 log: UnaryFunction = _inexact_unary("log", lt.log)
 log1p: UnaryFunction = _inexact_unary("log1p", lt.log1p)
 sqrt: UnaryFunction = _inexact_unary("sqrt", lt.sqrt)
-exp2: UnaryFunction = _inexact_unary("exp2", lambda a: lt.exp(la.mul(a, _like(a, math.log(2.0)))))
-log2: UnaryFunction = _inexact_unary("log2", lambda a: la.div(lt.log(a), _const(a, math.log(2.0))))
-log10: UnaryFunction = _inexact_unary("log10", lambda a: la.div(lt.log(a), _const(a, math.log(10.0))))
+exp2: UnaryFunction = _inexact_unary("exp2", lambda a: lt.exp(la.mul(a, constant_like_scalar(a, math.log(2.0)))))
+log2: UnaryFunction = _inexact_unary("log2", lambda a: la.div(lt.log(a), strong_constant_like(a, math.log(2.0))))
+log10: UnaryFunction = _inexact_unary("log10", lambda a: la.div(lt.log(a), strong_constant_like(a, math.log(10.0))))
 reciprocal: UnaryFunction = _inexact_unary("reciprocal", lambda a: la.integer_pow(a, -1))
-deg2rad: UnaryFunction = _inexact_unary("deg2rad", lambda a: la.mul(a, _like(a, math.pi / 180.0)))
-rad2deg: UnaryFunction = _inexact_unary("rad2deg", lambda a: la.mul(a, _like(a, 180.0 / math.pi)))
-radians: UnaryFunction = _inexact_unary("radians", lambda a: la.mul(a, _like(a, math.pi / 180.0)))
-degrees: UnaryFunction = _inexact_unary("degrees", lambda a: la.mul(a, _like(a, 180.0 / math.pi)))
+deg2rad: UnaryFunction = _inexact_unary("deg2rad", lambda a: la.mul(a, constant_like_scalar(a, math.pi / 180.0)))
+rad2deg: UnaryFunction = _inexact_unary("rad2deg", lambda a: la.mul(a, constant_like_scalar(a, 180.0 / math.pi)))
+radians: UnaryFunction = _inexact_unary("radians", lambda a: la.mul(a, constant_like_scalar(a, math.pi / 180.0)))
+degrees: UnaryFunction = _inexact_unary("degrees", lambda a: la.mul(a, constant_like_scalar(a, 180.0 / math.pi)))
 
 
 def cbrt(x: ArrayLike, /) -> Array:
@@ -218,7 +206,7 @@ def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's nam
     def to_places(r: Array) -> Array:
         if decimals == 0:
             return la.round(r, RoundingMethod.TO_NEAREST_EVEN)
-        factor = _const(r, 10.0**decimals)
+        factor = strong_constant_like(r, 10.0**decimals)
         return la.div(la.round(la.mul(r, factor), RoundingMethod.TO_NEAREST_EVEN), factor)
 
     return _round_parts(x, to_places)
@@ -229,7 +217,7 @@ def _round_integers(x: Array, factor: int) -> Array:
     quotient = floor_divide(x, factor)
     remainder_ = subtract(x, multiply(quotient, factor))
     twice = multiply(remainder_, 2)
-    odd = lcmp.ne(la.rem(quotient, _const(quotient, 2)), _const(quotient, 0))
+    odd = lcmp.ne(la.rem(quotient, strong_constant_like(quotient, 2)), strong_constant_like(quotient, 0))
     up = logical_or(greater(twice, factor), logical_and(equal(twice, factor), odd))
     return multiply(where(up, add(quotient, 1), quotient), factor)
 
@@ -260,7 +248,7 @@ def isinf(x: ArrayLike, /) -> Array:
         return _full_bool(a, False)
     if dtypes.is_complex(a.dtype):
         return lcmp.bitwise_or(isinf(lc.real(a)), isinf(lc.imag(a)))
-    return lcmp.eq(la.abs(a), _const(la.abs(a), float("inf")))
+    return lcmp.eq(la.abs(a), strong_constant_like(la.abs(a), float("inf")))
 
 
 def _full_bool(like: Array, value: bool) -> Array:
@@ -283,7 +271,7 @@ bitwise_not = invert
 def _as_bool(a: Array) -> Array:
     if dtypes.is_bool(a.dtype):
         return a
-    return lcmp.ne(a, _like(a, 0))
+    return lcmp.ne(a, constant_like_scalar(a, 0))
 
 
 # === binary functions ===
@@ -323,7 +311,7 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
         return la.div(a, b)
     if dtypes.is_integer(a.dtype):
         quotient = la.div(a, b)
-        adjust = lcmp.bitwise_and(lcmp.ne(la.sign(a), la.sign(b)), lcmp.ne(la.rem(a, b), _const(a, 0)))
+        adjust = lcmp.bitwise_and(lcmp.ne(la.sign(a), la.sign(b)), lcmp.ne(la.rem(a, b), strong_constant_like(a, 0)))
         return where(adjust, subtract(quotient, 1), quotient)  # a Python 1 keeps weak types
     return _float_divmod(a, b)[0]
 
@@ -331,9 +319,9 @@ def floor_divide(x: ArrayLike, y: ArrayLike, /) -> Array:
 def _float_divmod(a: Array, b: Array) -> tuple[Array, Array]:
     # CPython's float_divmod; x / 0 keeps x so that the quotient is +-inf.
     mod = la.rem(a, b)
-    corrected = where(lcmp.eq(b, _const(b, 0)), a, la.sub(a, mod))
+    corrected = where(lcmp.eq(b, strong_constant_like(b, 0)), a, la.sub(a, mod))
     quotient = la.div(corrected, b)
-    fix = lcmp.bitwise_and(lcmp.ne(mod, _const(mod, 0)), lcmp.ne(la.sign(b), la.sign(mod)))
+    fix = lcmp.bitwise_and(lcmp.ne(mod, strong_constant_like(mod, 0)), lcmp.ne(la.sign(b), la.sign(mod)))
     mod = where(fix, la.add(mod, b), mod)
     quotient = where(fix, subtract(quotient, 1.0), quotient)  # a Python 1.0 keeps weak types
     return la.round(quotient, RoundingMethod.TO_NEAREST_EVEN), mod
@@ -343,10 +331,10 @@ def remainder(x: ArrayLike, y: ArrayLike, /) -> Array:
     """``x % y`` with the sign of ``y`` (Python's rule)."""
     a, b = promote_args_numeric("remainder", x, y)
     if dtypes.is_integer(b.dtype):
-        b = where(lcmp.eq(b, _const(b, 0)), full_like_aval(b.aval, 1), b)
+        b = where(lcmp.eq(b, strong_constant_like(b, 0)), full_like_aval(b.aval, 1), b)
     truncated = la.rem(a, b)
-    zero = _const(truncated, 0)
-    fix = lcmp.bitwise_and(lcmp.ne(lcmp.lt(truncated, zero), lcmp.lt(b, _const(b, 0))), lcmp.ne(truncated, zero))
+    zero = strong_constant_like(truncated, 0)
+    fix = lcmp.bitwise_and(lcmp.ne(lcmp.lt(truncated, zero), lcmp.lt(b, strong_constant_like(b, 0))), lcmp.ne(truncated, zero))
     return where(fix, la.add(truncated, b), truncated)
 
 
@@ -358,7 +346,7 @@ def fmod(x: ArrayLike, y: ArrayLike, /) -> Array:
     0 gives 0, as in JAX."""
     a, b = promote_args_numeric("fmod", x, y)
     if dtypes.is_integer(b.dtype):
-        b = where(lcmp.eq(b, _const(b, 0)), full_like_aval(b.aval, 1), b)
+        b = where(lcmp.eq(b, strong_constant_like(b, 0)), full_like_aval(b.aval, 1), b)
     return la.rem(a, b)
 
 
@@ -402,8 +390,8 @@ def _concrete_integer(y: ArrayLike) -> int | None:
 
 
 def _integer_power(base: Array, exponent: Array) -> Array:
-    zero, one = _const(exponent, 0), _const(exponent, 1)
-    acc = where(lcmp.bitwise_and(lcmp.eq(base, _const(base, 0)), lcmp.ne(exponent, zero)), _const(base, 0), _const(base, 1))
+    zero, one = strong_constant_like(exponent, 0), strong_constant_like(exponent, 1)
+    acc = where(lcmp.bitwise_and(lcmp.eq(base, strong_constant_like(base, 0)), lcmp.ne(exponent, zero)), strong_constant_like(base, 0), strong_constant_like(base, 1))
     for _ in range(6):  # more bits overflow for any base > 1
         acc = where(lcmp.ne(lcmp.bitwise_and(exponent, one), zero), la.mul(acc, base), acc)
         base = la.mul(base, base)
@@ -440,14 +428,14 @@ def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     big, small = maximum(a, b), minimum(a, b)
     # The same composition as JAX's, so that derivatives agree where it
     # has kinks (at 0 and at ties): big * sqrt(1 + (small / big)**2).
-    is_zero = lcmp.eq(big, _like(big, 0))
+    is_zero = lcmp.eq(big, constant_like_scalar(big, 0))
     ratio = la.div(small, where(is_zero, full_like_aval(big.aval, 1), big))
-    result = where(is_zero, big, la.mul(big, lt.sqrt(la.add(_like(ratio, 1), la.integer_pow(ratio, 2)))))
-    return where(infinite, _like(result, float("inf")), result)
+    result = where(is_zero, big, la.mul(big, lt.sqrt(la.add(constant_like_scalar(ratio, 1), la.integer_pow(ratio, 2)))))
+    return where(infinite, constant_like_scalar(result, float("inf")), result)
 
 
 def _is_pos_inf(x: Array) -> Array:
-    return lcmp.eq(x, _like(x, float("inf")))
+    return lcmp.eq(x, constant_like_scalar(x, float("inf")))
 
 
 # === logaddexp, logaddexp2 and sinc: JAX's own derivative rules ===
@@ -461,7 +449,7 @@ def _logaddexp_base(a: Array, b: Array, exp_: Callable[[Array], Array], log_scal
     if dtypes.is_complex(a.dtype):
         # Shifted by the (lexicographic) larger operand; the imaginary part
         # is wrapped into one period, [-pi, pi) scaled to the base.
-        delta = la.sub(la.add(a, b), la.mul(biggest, _like(biggest, 2)))
+        delta = la.sub(la.add(a, b), la.mul(biggest, constant_like_scalar(biggest, 2)))
         out = la.add(biggest, _scaled(lt.log1p(exp_(delta)), log_scale))
         return lc.complex(lc.real(out), _wrap_between(lc.imag(out), math.pi * log_scale))
     delta = la.sub(a, b)
@@ -472,19 +460,19 @@ def _logaddexp_base(a: Array, b: Array, exp_: Callable[[Array], Array], log_scal
 
 
 def _scaled(x: Array, factor: float) -> Array:
-    return x if factor == 1.0 else la.mul(_like(x, factor), x)
+    return x if factor == 1.0 else la.mul(constant_like_scalar(x, factor), x)
 
 
 def _wrap_between(x: Array, half_period: float) -> Array:
     """``x`` moved by whole periods into ``[-half_period, half_period)``."""
-    period = _like(x, 2 * half_period)
-    rem = la.rem(la.add(x, _like(x, half_period)), period)
-    rem = where(lcmp.lt(rem, _like(rem, 0)), la.add(rem, period), rem)
-    return la.sub(rem, _like(rem, half_period))
+    period = constant_like_scalar(x, 2 * half_period)
+    rem = la.rem(la.add(x, constant_like_scalar(x, half_period)), period)
+    rem = where(lcmp.lt(rem, constant_like_scalar(rem, 0)), la.add(rem, period), rem)
+    return la.sub(rem, constant_like_scalar(rem, half_period))
 
 
 def _exp2(x: Array) -> Array:
-    return lt.exp(la.mul(x, _like(x, math.log(2.0))))
+    return lt.exp(la.mul(x, constant_like_scalar(x, math.log(2.0))))
 
 
 def _finite_or_zero(x: Array) -> Array:
@@ -544,10 +532,10 @@ def _sinc_taylor_fun(k: int, x: Array) -> Array:
     """The ``k``-th Taylor coefficient term of ``sin(x)/x`` at 0, shaped
     like ``x``: the value of its ``k``-th derivative there, times ``k!``
     folded in (``(-1)**(k/2) / (k + 1)`` for even ``k``, 0 for odd)."""
-    zero = la.mul(x, _like(x, 0))
+    zero = la.mul(x, constant_like_scalar(x, 0))
     if k % 2:
         return zero
-    return la.add(zero, _like(x, (-1) ** (k // 2) / (k + 1)))
+    return la.add(zero, constant_like_scalar(x, (-1) ** (k // 2) / (k + 1)))
 
 
 def _sinc_taylor_jvp(k: int, primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
@@ -565,9 +553,9 @@ def sinc(x: ArrayLike, /) -> Array:
     """``sin(pi x) / (pi x)``, 1 at 0, with derivatives of every order
     right at 0 (JAX's rule)."""
     (a,) = promote_args_inexact("sinc", x)
-    at_zero = lcmp.eq(a, _like(a, 0))
-    pi_x = la.mul(_like(a, math.pi), a)
-    safe = where(at_zero, _like(a, 1), pi_x)
+    at_zero = lcmp.eq(a, constant_like_scalar(a, 0))
+    pi_x = la.mul(constant_like_scalar(a, math.pi), a)
+    safe = where(at_zero, constant_like_scalar(a, 1), pi_x)
     return where(at_zero, _sinc_taylor(0, pi_x), la.div(lt.sin(safe), safe))
 
 

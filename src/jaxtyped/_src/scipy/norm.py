@@ -10,7 +10,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.elementwise_base import convert_to
-from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.lax.util import constant_like_scalar
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy.promotion import promote_args_inexact
@@ -19,18 +19,14 @@ from jaxtyped._src.scipy import special
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "ppf", "sf", "logsf", "isf"]
 
 
-def _like(x: Array, value: bool | int | float) -> Array:
-    return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
-
-
 def logpdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """The log of the normal density at ``x``."""
     v, mu, sigma = promote_args_inexact("norm.logpdf", x, loc, scale)
     variance = la.mul(sigma, sigma)
-    log_normalizer = lt.log(ju.multiply(_like(v, 2 * math.pi), variance))
+    log_normalizer = lt.log(ju.multiply(constant_like_scalar(v, 2 * math.pi), variance))
     centred = ju.subtract(v, mu)
     quadratic = ju.divide(ju.multiply(centred, centred), variance)
-    return ju.divide(ju.add(log_normalizer, quadratic), _like(v, -2))
+    return ju.divide(ju.add(log_normalizer, quadratic), constant_like_scalar(v, -2))
 
 
 def pdf(x: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
@@ -74,4 +70,4 @@ def isf(q: ArrayLike, loc: ArrayLike = 0, scale: ArrayLike = 1) -> Array:
     """The inverse survival function at ``q``."""
     # Not promoted first (as in JAX): integer q reaches ndtri, which rejects it.
     p = asarray(q)
-    return ppf(la.sub(_like(p, 1), p), loc, scale)
+    return ppf(la.sub(constant_like_scalar(p, 1), p), loc, scale)

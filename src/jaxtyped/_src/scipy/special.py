@@ -27,7 +27,7 @@ from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import expand_dims, full_like_aval, select_n
-from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.lax.util import constant_like_scalar, strong_constant_like
 from jaxtyped._src.numpy import reductions as jr
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.creation import asarray
@@ -42,11 +42,6 @@ __all__ = [
 ]  # fmt: skip
 
 Axis = int | Sequence[int] | None
-
-
-def _const(x: Array, value: bool | int | float) -> Array:
-    """A strongly typed constant of ``x``'s dtype."""
-    return scalar_like(value, x.dtype, "constant", weak_type=False)
 
 
 def _reduction_axes(name: str, x: Array, axis: Axis) -> tuple[int, ...]:
@@ -107,7 +102,7 @@ def logsumexp(
         a = ju.where(where, a, 0)
     if b is not None:
         x, scale = promote_args_inexact("logsumexp", a, b)
-        x = ju.where(lcmp.ne(scale, _const(scale, 0)), x, -np.inf)
+        x = ju.where(lcmp.ne(scale, strong_constant_like(scale, 0)), x, -np.inf)
     else:
         (x,) = promote_args_inexact("logsumexp", a)
         scale = x
@@ -116,7 +111,7 @@ def logsumexp(
     biggest = jr.max(real_x, axis=axes, keepdims=keepdims, where=where, initial=-np.inf)
     # The shift only keeps exp in range: it gets no derivative, and an
     # infinite maximum (all -inf, or +inf) shifts by 0.
-    biggest = la.stop_gradient(ju.where(ju.isfinite(biggest), biggest, _const(biggest, 0)))
+    biggest = la.stop_gradient(ju.where(ju.isfinite(biggest), biggest, strong_constant_like(biggest, 0)))
     shift = biggest if keepdims else expand_dims(biggest, axes)
     terms = lt.exp(ju.subtract(x, convert_to(shift, x.dtype, weak_type=x.weak_type)))
     if b is not None:
@@ -129,7 +124,7 @@ def logsumexp(
     if return_sign:
         return out, sign
     if b is not None and not dtypes.is_complex(out.dtype):
-        out = ju.where(lcmp.lt(sign, _const(sign, 0)), _const(out, math.nan), out)
+        out = ju.where(lcmp.lt(sign, strong_constant_like(sign, 0)), strong_constant_like(out, math.nan), out)
     return out
 
 
@@ -207,12 +202,12 @@ def _real_only(name: str, x: Array) -> None:
 
 
 def _logit(x: Array) -> Array:
-    return lt.log(la.div(x, la.sub(_like(x, 1), x)))
+    return lt.log(la.div(x, la.sub(constant_like_scalar(x, 1), x)))
 
 
 def _logit_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
     (x,), (dx,) = primals, tangents
-    return _logit_core(x), la.div(dx, la.mul(x, la.sub(_like(x, 1), x)))
+    return _logit_core(x), la.div(dx, la.mul(x, la.sub(constant_like_scalar(x, 1), x)))
 
 
 _logit_core = custom_jvp(_logit)
@@ -256,25 +251,18 @@ i0: UnaryFunction = _unary("i0", _unscaled(ls.bessel_i0e), "The modified Bessel 
 i1: UnaryFunction = _unary("i1", _unscaled(ls.bessel_i1e), "The modified Bessel function of order 1.")
 
 
-
-def _like(x: Array, value: bool | int | float) -> Array:
-    # Weakly typed for weakly typed scalars, as JAX's lax._const.
-    return scalar_like(value, x.dtype, "constant", weak_type=x.weak_type and not x.ndim)
-
-
-
 def gammasgn(x: ArrayLike) -> Array:
     """The sign of ``Gamma(x)``: the sign of a zero at 0, NaN at the
     negative poles, at ``-inf`` and for NaN."""
     (a,) = _inexact("gammasgn", x)
     floor = la.floor(a)
-    odd = lcmp.ne(la.sub(floor, la.mul(la.floor(la.mul(floor, _like(a, 0.5))), _like(a, 2))), _like(a, 0))
-    negative_side = lcmp.bitwise_and(lcmp.lt(a, _like(a, 0)), odd)
-    sign = ju.where(negative_side, _like(a, -1), _like(a, 1))
+    odd = lcmp.ne(la.sub(floor, la.mul(la.floor(la.mul(floor, constant_like_scalar(a, 0.5))), constant_like_scalar(a, 2))), constant_like_scalar(a, 0))
+    negative_side = lcmp.bitwise_and(lcmp.lt(a, constant_like_scalar(a, 0)), odd)
+    sign = ju.where(negative_side, constant_like_scalar(a, -1), constant_like_scalar(a, 1))
     # 1 / (+-0) is +-inf: the sign of the zero.
-    sign = ju.where(lcmp.eq(a, _like(a, 0)), la.sign(la.div(_like(a, 1), a)), sign)
-    pole = lcmp.bitwise_and(lcmp.lt(a, _like(a, 0)), lcmp.eq(a, floor))
-    result = ju.where(lcmp.bitwise_or(pole, ju.isnan(a)), _like(a, math.nan), sign)
+    sign = ju.where(lcmp.eq(a, constant_like_scalar(a, 0)), la.sign(la.div(constant_like_scalar(a, 1), a)), sign)
+    pole = lcmp.bitwise_and(lcmp.lt(a, constant_like_scalar(a, 0)), lcmp.eq(a, floor))
+    result = ju.where(lcmp.bitwise_or(pole, ju.isnan(a)), constant_like_scalar(a, math.nan), sign)
     return convert_to(result, result.dtype, weak_type=False)  # JAX's is never weakly typed
 
 
@@ -283,7 +271,6 @@ def gamma(x: ArrayLike) -> Array:
     (a,) = _inexact("gamma", x)
     _real_only("gamma", a)
     return la.mul(gammasgn(a), lt.exp(ls.lgamma(a)))
-
 
 
 def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
@@ -368,17 +355,13 @@ def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
     return ls.igammac(p, t)
 
 
-
-
-
-
 def factorial(n: ArrayLike, exact: bool = False) -> Array:
     """``n!`` as ``Gamma(n + 1)`` (0 for negative ``n``); ``exact=True`` is
     not implemented (as in JAX)."""
     if exact:
         raise NotImplementedError("factorial with exact=True")
     (a,) = _inexact("factorial", n)
-    return ju.where(lcmp.lt(a, _like(a, 0)), 0, lt.exp(ls.lgamma(la.add(a, _like(a, 1)))))
+    return ju.where(lcmp.lt(a, constant_like_scalar(a, 0)), 0, lt.exp(ls.lgamma(la.add(a, constant_like_scalar(a, 1)))))
 
 
 def multigammaln(a: ArrayLike, d: int) -> Array:
@@ -386,7 +369,7 @@ def multigammaln(a: ArrayLike, d: int) -> Array:
     if not is_int(d):
         raise JaxtypedTypeError(f"multigammaln: d must be a concrete int, got {type(d).__name__}")
     x, dim = _inexact("multigammaln", a, d)
-    constant = la.mul(la.mul(la.mul(_like(x, 0.25), dim), la.sub(dim, _like(x, 1))), _like(x, math.log(math.pi)))
+    constant = la.mul(la.mul(la.mul(constant_like_scalar(x, 0.25), dim), la.sub(dim, constant_like_scalar(x, 1))), constant_like_scalar(x, math.log(math.pi)))
     total = jr.sum(
         ls.lgamma(ju.subtract(expand_dims(x, (x.ndim,)), np.arange(int(d), dtype=x.dtype) / 2)), axis=-1
     )
@@ -399,7 +382,7 @@ def multigammaln(a: ArrayLike, d: int) -> Array:
 def _xlog_fun(log: Callable[[Array], Array]) -> Callable[[Array, Array], Array]:
     def fun(x: Array, y: Array) -> Array:
         # 0 * log(0) is 0; a NaN y still propagates (SciPy's convention).
-        keep = lcmp.bitwise_or(lcmp.ne(x, _like(x, 0)), ju.isnan(y))
+        keep = lcmp.bitwise_or(lcmp.ne(x, constant_like_scalar(x, 0)), ju.isnan(y))
         return ju.where(keep, ju.multiply(x, log(y)), 0)
 
     return fun
@@ -409,14 +392,14 @@ def _xlogy_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> t
     (x, y), (dx, dy) = primals, tangents
     out = _xlogy_core(x, y)
     slope = ju.add(ju.multiply(dx, lt.log(y)), ju.divide(ju.multiply(dy, x), y))
-    return out, convert_to(ju.multiply(slope, _like(out, 1)), out.dtype, weak_type=out.weak_type)
+    return out, convert_to(ju.multiply(slope, constant_like_scalar(out, 1)), out.dtype, weak_type=out.weak_type)
 
 
 def _xlog1py_jvp(primals: tuple[Array, Array], tangents: tuple[Array, Array]) -> tuple[Array, Array]:
     (x, y), (dx, dy) = primals, tangents
     out = _xlog1py_core(x, y)
     slope = ju.add(ju.multiply(dx, lt.log1p(y)), ju.divide(ju.multiply(dy, x), ju.add(y, 1)))
-    return out, convert_to(ju.multiply(slope, _like(out, 1)), out.dtype, weak_type=out.weak_type)
+    return out, convert_to(ju.multiply(slope, constant_like_scalar(out, 1)), out.dtype, weak_type=out.weak_type)
 
 
 _xlogy_core = custom_jvp(_xlog_fun(lt.log))
@@ -445,7 +428,7 @@ def _xlogx(x: Array) -> Array:
 
 def _xlogx_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Array]:
     (x,), (dx,) = primals, tangents
-    return _xlogx_core(x), la.mul(dx, la.add(lt.log(x), _like(x, 1)))
+    return _xlogx_core(x), la.mul(dx, la.add(lt.log(x), constant_like_scalar(x, 1)))
 
 
 _xlogx_core = custom_jvp(_xlogx)
@@ -457,7 +440,7 @@ def entr(x: ArrayLike) -> Array:
     JAX's derivative ``-(log x + 1)``."""
     (a,) = _inexact("entr", x)
     _real_only("entr", a)
-    return select_n(lcmp.lt(a, _like(a, 0)), la.neg(_xlogx_core(a)), full_like_aval(a.aval, -math.inf))
+    return select_n(lcmp.lt(a, constant_like_scalar(a, 0)), la.neg(_xlogx_core(a)), full_like_aval(a.aval, -math.inf))
 
 
 # === the normal distribution: ndtr, ndtri, log_ndtr ===
@@ -473,7 +456,7 @@ def _float_only(name: str, x: ArrayLike) -> Array:
 
 def _ndtr(x: Array) -> Array:
     # erfc keeps the digits of both tails (1 - erf would lose the left one).
-    return la.mul(_like(x, 0.5), ls.erfc(la.mul(x, _like(x, -1 / math.sqrt(2)))))
+    return la.mul(constant_like_scalar(x, 0.5), ls.erfc(la.mul(x, constant_like_scalar(x, -1 / math.sqrt(2)))))
 
 
 def ndtr(x: ArrayLike) -> Array:
@@ -482,14 +465,14 @@ def ndtr(x: ArrayLike) -> Array:
 
 
 def _norm_logpdf(x: Array) -> Array:
-    return la.sub(la.mul(la.mul(x, x), _like(x, -0.5)), _like(x, 0.5 * math.log(2 * math.pi)))
+    return la.sub(la.mul(la.mul(x, x), constant_like_scalar(x, -0.5)), constant_like_scalar(x, 0.5 * math.log(2 * math.pi)))
 
 
 def _log_ndtr_value(x: Array, series_order: int) -> Array:
     # Three segments: log(ndtr) in the middle; -ndtr(-x) (log1p of a tiny
     # number) far right; the asymptotic series of the left tail far left.
     lower, upper = (-20.0, 8.0) if x.dtype == np.dtype(np.float64) else (-10.0, 5.0)
-    lo, up = _like(x, lower), _like(x, upper)
+    lo, up = constant_like_scalar(x, lower), constant_like_scalar(x, upper)
     right = lcmp.gt(x, up)
     middle = lcmp.gt(x, lo)
     # Unchosen branches get safe arguments, so that no NaN reaches a
@@ -502,13 +485,13 @@ def _log_ndtr_value(x: Array, series_order: int) -> Array:
 def _log_ndtr_tail(x: Array, series_order: int) -> Array:
     """log ndtr(x) for very negative x: the Mills-ratio asymptotic series."""
     x2 = la.mul(x, x)
-    log_scale = la.sub(la.sub(la.mul(x2, _like(x, -0.5)), lt.log(la.neg(x))), _like(x, 0.5 * math.log(2 * math.pi)))
+    log_scale = la.sub(la.sub(la.mul(x2, constant_like_scalar(x, -0.5)), lt.log(la.neg(x))), constant_like_scalar(x, 0.5 * math.log(2 * math.pi)))
     total = full_like_aval(x.aval, 1)
     power = x2
     double_factorial = 1
     for n in range(1, series_order + 1):
         double_factorial *= 2 * n - 1
-        term = la.div(_like(x, float(double_factorial)), power)
+        term = la.div(constant_like_scalar(x, float(double_factorial)), power)
         total = la.sub(total, term) if n % 2 else la.add(total, term)
         power = la.mul(power, x2)
     return la.add(log_scale, lt.log(total))
@@ -541,21 +524,21 @@ def _ndtri_value(p: Array) -> Array:
     # The centre: sqrt(2) erfinv(2p - 1). The tails (p or 1 - p below
     # exp(-2)): Newton steps on log ndtr from the asymptotic first guess
     # -sqrt(-2 log p), which keeps relative accuracy down to the smallest p.
-    small = ju.where(lcmp.gt(p, _like(p, 0.5)), la.sub(_like(p, 1), p), p)
-    safe = ju.where(lcmp.gt(small, _like(p, 0)), small, _like(p, 0.5))
-    centre = la.mul(_like(p, math.sqrt(2)), ls.erf_inv(la.sub(la.mul(p, _like(p, 2)), _like(p, 1))))
+    small = ju.where(lcmp.gt(p, constant_like_scalar(p, 0.5)), la.sub(constant_like_scalar(p, 1), p), p)
+    safe = ju.where(lcmp.gt(small, constant_like_scalar(p, 0)), small, constant_like_scalar(p, 0.5))
+    centre = la.mul(constant_like_scalar(p, math.sqrt(2)), ls.erf_inv(la.sub(la.mul(p, constant_like_scalar(p, 2)), constant_like_scalar(p, 1))))
     log_p = lt.log(safe)
-    z = lt.sqrt(la.mul(log_p, _like(p, -2)))
-    x = la.neg(la.sub(z, la.div(lt.log(la.mul(z, _like(p, 2 * math.pi))), la.mul(z, _like(p, 2)))))
-    x = la.min(x, _like(p, -1))
+    z = lt.sqrt(la.mul(log_p, constant_like_scalar(p, -2)))
+    x = la.neg(la.sub(z, la.div(lt.log(la.mul(z, constant_like_scalar(p, 2 * math.pi))), la.mul(z, constant_like_scalar(p, 2)))))
+    x = la.min(x, constant_like_scalar(p, -1))
     for _ in range(4):
         value = _log_ndtr_value(x, 3)
         x = la.sub(x, la.mul(la.sub(value, log_p), lt.exp(la.sub(value, _norm_logpdf(x)))))
-    tail = ju.where(lcmp.gt(p, _like(p, 0.5)), la.neg(x), x)
-    in_tail = lcmp.lt(small, _like(p, math.exp(-2)))
+    tail = ju.where(lcmp.gt(p, constant_like_scalar(p, 0.5)), la.neg(x), x)
+    in_tail = lcmp.lt(small, constant_like_scalar(p, math.exp(-2)))
     x = ju.where(in_tail, tail, centre)
-    x = ju.where(lcmp.eq(p, _like(p, 0)), -math.inf, ju.where(lcmp.eq(p, _like(p, 1)), math.inf, x))
-    outside = lcmp.bitwise_or(lcmp.lt(p, _like(p, 0)), lcmp.gt(p, _like(p, 1)))
+    x = ju.where(lcmp.eq(p, constant_like_scalar(p, 0)), -math.inf, ju.where(lcmp.eq(p, constant_like_scalar(p, 1)), math.inf, x))
+    outside = lcmp.bitwise_or(lcmp.lt(p, constant_like_scalar(p, 0)), lcmp.gt(p, constant_like_scalar(p, 1)))
     return ju.where(lcmp.bitwise_or(outside, ju.isnan(p)), math.nan, x)
 
 
@@ -564,7 +547,7 @@ def _ndtri_jvp(primals: tuple[Array], tangents: tuple[Array]) -> tuple[Array, Ar
     x = _ndtri_core(p)
     slope = lt.exp(la.neg(_norm_logpdf(x)))
     # JAX's value: 0 at p = 0 and p = 1 (its composition selects constants there).
-    edge = lcmp.bitwise_or(lcmp.eq(p, _like(p, 0)), lcmp.eq(p, _like(p, 1)))
+    edge = lcmp.bitwise_or(lcmp.eq(p, constant_like_scalar(p, 0)), lcmp.eq(p, constant_like_scalar(p, 1)))
     return x, la.mul(dp, ju.where(edge, 0, slope))
 
 
