@@ -334,7 +334,7 @@ NOT_DIFFERENTIABLE.update({
     )},
     **{f"numpy.{name}": "builds a constant array: no differentiable input" for name in (
         "arange", "empty", "eye", "identity", "ones", "zeros", "tri", "bartlett", "blackman", "hamming", "hanning",
-        "frombuffer", "fromstring", "fromiter", "from_dlpack",
+        "frombuffer", "fromstring", "fromfile", "fromiter", "from_dlpack",
     )},
     **{f"numpy.{name}": "the result does not depend on the values (constant in x)" for name in (
         "empty_like", "ones_like", "zeros_like",

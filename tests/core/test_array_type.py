@@ -418,6 +418,7 @@ def test_format_spec_on_non_scalar_is_a_type_error() -> None:
 
 def _subclasses(cls: type) -> set[type]:
     found: set[type] = set()
+    sub: type
     for sub in cls.__subclasses__():
         found |= {sub, *_subclasses(sub)}
     return found
@@ -427,10 +428,11 @@ def test_no_array_subclass_shadows_a_public_array_member() -> None:
     """A tracer's or concrete array's own attribute must not hide a public
     member of ``Array`` (a staging tracer's ``var`` once hid ``x.var()``,
     so the variance method failed under jit only)."""
-    import jaxtyped._src.interpreters.batching  # noqa: F401 - define every tracer class
-    import jaxtyped._src.interpreters.jvp  # noqa: F401
-    import jaxtyped._src.interpreters.staging  # noqa: F401
+    from jaxtyped._src.interpreters.batching import BatchTracer
+    from jaxtyped._src.interpreters.jvp import JVPTracer
+    from jaxtyped._src.interpreters.staging import StagingTracer
 
+    assert {BatchTracer, JVPTracer, StagingTracer} <= _subclasses(jt.Array)
     public = {name for name in dir(jt.Array) if not name.startswith("_")}
     clashes = sorted(
         f"{sub.__qualname__}.{name}"
@@ -446,8 +448,13 @@ def test_array_methods_work_on_every_kind_of_tracer() -> None:
     x = jnp.arange(6.0).reshape(2, 3)
     methods = ("var", "std", "ptp", "sum", "mean", "max", "min", "prod", "cumsum", "sort", "argsort", "ravel", "round")
     for name in methods:
-        eager = getattr(x, name)()
-        staged = jt.jit(lambda a, name=name: getattr(a, name)())(x)
-        batched = jt.vmap(lambda a, name=name: getattr(a, name)())(x[None])[0]
+
+        def method(a: jt.Array, name: str = name) -> jt.Array:
+            result: jt.Array = getattr(a, name)()
+            return result
+
+        eager = method(x)
+        staged = jt.jit(method)(x)
+        batched = jt.vmap(method)(x[None])[0]
         np.testing.assert_allclose(np.asarray(staged), np.asarray(eager), rtol=1e-6, err_msg=name)
         np.testing.assert_allclose(np.asarray(batched), np.asarray(eager), rtol=1e-6, err_msg=name)

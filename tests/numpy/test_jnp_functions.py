@@ -1115,7 +1115,7 @@ def test_vmap_out_axes_and_names_are_covered() -> None:
     """Every function of jnp.__all__ that takes arrays appears under vmap."""
     creation_only = {"arange", "eye", "identity", "zeros", "ones", "empty", "linspace"}
     creation_only |= {  # array manipulation family: no array arguments (trim_zeros: concrete only)
-        "tri", "bartlett", "blackman", "hamming", "hanning", "fromfunction", "frombuffer", "fromiter",
+        "tri", "bartlett", "blackman", "hamming", "hanning", "fromfunction", "frombuffer", "fromfile", "fromiter",
         "fromstring", "from_dlpack", "broadcast_shapes", "trim_zeros",
     }
     creation_only |= {  # advanced indexing family: index builders from shapes (or an array's shape)
@@ -1321,7 +1321,7 @@ ELSEWHERE = {
         "atleast_2d", "atleast_3d", "bartlett", "blackman", "block", "broadcast_arrays",
         "broadcast_shapes", "column_stack", "concat", "copy", "cross", "delete", "diag", "diagflat",
         "diagonal", "dsplit", "dstack", "flip", "fliplr", "flipud", "from_dlpack", "frombuffer",
-        "fromfunction", "fromiter", "fromstring", "geomspace", "hamming", "hanning", "hsplit",
+        "fromfile", "fromfunction", "fromiter", "fromstring", "geomspace", "hamming", "hanning", "hsplit",
         "hstack", "insert", "kaiser", "kron", "logspace", "matrix_transpose", "matvec", "meshgrid",
         "packbits", "pad", "permute_dims", "repeat", "resize", "roll", "rollaxis", "rot90", "split",
         "tile", "trace", "tri", "tril", "trim_zeros", "triu", "unpackbits", "unstack", "vander",

@@ -280,6 +280,7 @@ def _cases() -> list[Case]:
     add("frombuffer-offset", lambda L: L.frombuffer(b"\x01\x02\x03\x04", dtype=L.uint8, count=2, offset=1))
     add("fromstring-sep", lambda L: L.fromstring("1 2 3.5", dtype=L.float32, sep=" "))
     add("fromiter-range", lambda L: L.fromiter(iter(range(3)), L.float32))
+    add("fromfile-path", lambda L: L.fromfile("data.bin", dtype=L.float32))
     add("vander-default", call("vander", V5[:4]))
     add("vander-N", call("vander", np.array([1, 2, 3], np.int32), 2, increasing=True))
     add("vander-2d", call("vander", X34))

@@ -25,7 +25,7 @@ from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitiv
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis
 from jaxtyped._src.lax.util import check_arity, kind_of, operand, operands_same_kind
-from jaxtyped._src.runtime.xla import narrows_float64_to_float16_twice
+from jaxtyped._src.runtime import xla
 
 __all__ = [
     "Kind",
@@ -243,7 +243,7 @@ def convert_buffer(x: NDArray, dtype: np.dtype[Any]) -> NDArray:
         return _to_integer(x, dtype)
     if dtypes.is_complex(x.dtype) and not dtypes.is_complex(dtype):
         x = np.real(x)
-    if dtype == np.dtype(np.float16) and x.dtype == np.dtype(np.float64) and narrows_float64_to_float16_twice():
+    if dtype == np.dtype(np.float16) and x.dtype == np.dtype(np.float64) and xla.narrows_float64_to_float16_twice():
         # XLA narrows float64 to float16 through float32 (rounding twice)
         # on some CPUs; NumPy rounds once, as XLA does on the others.
         x = x.astype(np.float32)

@@ -37,7 +37,7 @@ __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float0",
     # array manipulation family
-    "tri", "logspace", "geomspace", "fromfunction", "frombuffer", "fromstring", "fromiter", "from_dlpack",
+    "tri", "logspace", "geomspace", "fromfunction", "frombuffer", "fromstring", "fromfile", "fromiter", "from_dlpack",
     "bartlett", "blackman", "hamming", "hanning", "kaiser", "check_allocation", "check_eager_size",
 ]
 
@@ -566,6 +566,16 @@ def fromiter(iterable: object, dtype: "dtypes.DTypeLike", count: int = -1) -> Ar
     raise NotImplementedError(
         "jnp.fromiter() is not implemented because it may be non-pure and thus unsafe for use with JIT "
         "and other JAX transformations. Consider using jnp.asarray(np.fromiter(...)) instead."
+    )
+
+
+def fromfile(*args: object, **kwargs: object) -> Array:
+    """Not supported, as in JAX: reading a file is not a pure array
+    operation; use ``jnp.asarray(np.fromfile(...))``."""
+    del args, kwargs
+    raise NotImplementedError(
+        "jnp.fromfile() is not implemented because it may be non-pure and thus unsafe for use with JIT "
+        "and other JAX transformations. Consider using jnp.asarray(np.fromfile(...)) instead."
     )
 
 
