@@ -183,33 +183,61 @@ def widen(x: Any) -> np.ndarray[Any, Any]:
     return value.astype(np.complex128 if value.dtype.kind == "c" else np.float64)
 
 
-def assert_same(ours: Any, theirs: Any, rtol: float = 1e-5, atol: float = 1e-6, where: str = "result") -> None:
+def assert_same(
+    ours: Any,
+    theirs: Any,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+    where: str = "result",
+    *,
+    weak: bool = True,
+    kind: type[Any] = jt.Array,
+    tree: bool = False,
+) -> None:
     """``ours`` is a jaxtyped Array (or a tuple/list of them, or a pytree of
-    dicts) equal to JAX's ``theirs`` in shape, dtype, weak type and values."""
+    dicts) equal to JAX's ``theirs`` in shape, dtype, weak type and values.
+
+    ``weak=False`` leaves the weak type out; ``kind`` is the class ``ours``
+    must be (``jax.Array`` to compare JAX with itself); float0 arrays (of
+    integer tangents) are equal in shape and dtype. ``tree``: any pytrees
+    of the same structure as ``jax.tree_util`` prints it (container and
+    NamedTuple types, dict keys, ``None``), compared leaf by leaf, each leaf
+    of JAX's as ``jax.numpy.asarray`` of it (JAX hands back a float0 tangent
+    as a NumPy array, an untouched loop carry as the Python scalar it got)."""
+    if tree:
+        ours_leaves, ours_def = jax.tree_util.tree_flatten(ours)
+        theirs_leaves, theirs_def = jax.tree_util.tree_flatten(theirs)
+        assert str(ours_def) == str(theirs_def), f"{where}: tree {ours_def} != JAX's {theirs_def}"
+        for i, (a, b) in enumerate(zip(ours_leaves, theirs_leaves, strict=True)):
+            assert_same(a, jax_numpy.asarray(b), rtol, atol, f"{where} leaf {i}", weak=weak, kind=kind)
+        return
     if isinstance(theirs, dict):
         assert isinstance(ours, dict), f"{where}: {type(ours).__name__} is not a dict"
         expected_tree = dict[Any, Any](theirs)  # pyright: ignore[reportUnknownArgumentType]  # a pytree of Any
         ours_tree = dict[Any, Any](ours)  # pyright: ignore[reportUnknownArgumentType]  # a pytree of Any
         assert sorted(map(str, ours_tree)) == sorted(map(str, expected_tree)), f"{where}: keys differ"
         for key, value in expected_tree.items():
-            assert_same(ours_tree[key], value, rtol, atol, f"{where}[{key!r}]")
+            assert_same(ours_tree[key], value, rtol, atol, f"{where}[{key!r}]", weak=weak, kind=kind)
         return
     if isinstance(theirs, (tuple, list)):
         mine, expected = as_tuple(ours), as_tuple(theirs)
         assert isinstance(ours, (tuple, list)) and len(mine) == len(expected), where
         for i, (a, b) in enumerate(zip(mine, expected)):
-            assert_same(a, b, rtol, atol, f"{where}[{i}]")
+            assert_same(a, b, rtol, atol, f"{where}[{i}]", weak=weak, kind=kind)
         return
-    if not isinstance(theirs, jax.Array):
+    if not isinstance(theirs, jax.Array) and getattr(theirs, "dtype", None) != jnp.float0:
         # A Python or NumPy value (a static result): equal as such.
         assert not isinstance(ours, jt.Array) or ours.ndim == 0, f"{where}: {ours!r} != JAX's {theirs!r}"
         np.testing.assert_allclose(widen(ours), widen(theirs), rtol=rtol, atol=atol, err_msg=where)
         return
-    assert isinstance(ours, jt.Array), f"{where}: {type(ours).__name__} is not a jaxtyped Array"
+    assert isinstance(ours, kind), f"{where}: {type(ours).__name__} is not a {kind.__name__}"
     assert ours.shape == theirs.shape, f"{where}: shape {ours.shape} != JAX's {theirs.shape}"
     assert ours.dtype == theirs.dtype, f"{where}: dtype {ours.dtype} != JAX's {theirs.dtype}"
-    assert ours.weak_type == theirs.weak_type, f"{where}: weak_type {ours.weak_type} != JAX's {theirs.weak_type}"
-    assert_same_value(ours, theirs, rtol, atol, where)
+    # JAX's float0 tangents (of integer inputs) are NumPy arrays, with a weak type or without.
+    if weak and hasattr(theirs, "weak_type"):
+        assert ours.weak_type == theirs.weak_type, f"{where}: weak_type {ours.weak_type} != JAX's {theirs.weak_type}"
+    if theirs.dtype != jnp.float0:
+        assert_same_value(ours, theirs, rtol, atol, where)
 
 
 def assert_same_value(ours: Any, theirs: Any, rtol: float = 1e-5, atol: float = 1e-6, where: str = "result") -> None:
