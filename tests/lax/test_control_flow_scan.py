@@ -10,6 +10,7 @@ Each program is written once as a function of an :class:`Impl` (the
 ``lax``/``numpy``/API namespaces) and run on both libraries.
 """
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -20,6 +21,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.errors import JaxtypedTypeError, JaxtypedValueError
+from oracle import assert_same as oracle_assert_same
 
 jax: Any = pytest.importorskip("jax")
 jax_numpy: Any = pytest.importorskip("jax.numpy")
@@ -53,18 +55,7 @@ def xs_lane(k: int) -> dict[str, Any]:
     return {"a": XSB["a"][k], "b": (XSB["b"][0][k],)}
 
 
-def assert_same(ours: object, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-5) -> None:
-    """Same tree structure and, per leaf, a jt.Array with JAX's shape,
-    dtype, weak type and values."""
-    ours_leaves, ours_tree = jt.tree_util.tree_flatten(ours)
-    theirs_leaves, theirs_tree = jax.tree_util.tree_flatten(theirs)
-    assert str(ours_tree) == str(theirs_tree)
-    for a, b in zip(ours_leaves, theirs_leaves, strict=True):
-        b = jax_numpy.asarray(b)
-        assert isinstance(a, jt.Array), type(a)
-        assert (a.shape, a.dtype, a.weak_type) == (b.shape, b.dtype, b.weak_type), (a, b)
-        if a.dtype != jnp.float0:
-            np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
+assert_same = functools.partial(oracle_assert_same, tree=True, atol=1e-5)
 
 
 def oracle(thunk: Callable[[], Any]) -> Any:
