@@ -24,6 +24,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.errors import JaxtypedTypeError
 from jaxtyped.test_util import check_grads
+from oracle import assert_same as oracle_assert_same
 
 jax: Any = pytest.importorskip("jax")
 jaxnp: Any = pytest.importorskip("jax.numpy")
@@ -65,23 +66,7 @@ DEBUG_MODE = "|violates type hint" if jt.DEBUG else ""
 LANES = np.array([1.0, -1.0, 0.5], np.float32)
 
 
-def _is_instance(x: object, kind: type) -> bool:
-    # isinstance, without narrowing the (untyped) argument for the checkers.
-    return isinstance(x, kind)
-
-
-def assert_same(ours: Any, theirs: Any, rtol: float = 2e-5, kind: type = jt.Array) -> None:
-    """Same pytree structure; leaves of the same shape, dtype and weak type
-    (where JAX's leaf has one) and close values."""
-    ours_flat, ours_tree = jax.tree_util.tree_flatten(ours)
-    theirs_flat, theirs_tree = jax.tree_util.tree_flatten(theirs)
-    assert str(ours_tree) == str(theirs_tree)
-    for a, b in zip(ours_flat, theirs_flat, strict=True):
-        assert _is_instance(a, kind), type(a)
-        assert (a.shape, a.dtype) == (np.shape(b), np.asarray(b).dtype), (a.aval.str_short(), np.shape(b), b.dtype)
-        if isinstance(b, jax.Array):
-            assert a.weak_type == b.weak_type, (a.aval.str_short(), b)
-        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=rtol)
+assert_same = functools.partial(oracle_assert_same, tree=True, rtol=2e-5, atol=2e-5)
 
 
 def jax_jitted(run: Callable[[Libs], Any]) -> Any:
@@ -378,7 +363,8 @@ def jax_results(program_id: str) -> dict[str, Any]:
 def test_program_matches_jax(program: Program, transform: str) -> None:
     ours = TRANSFORMS[transform](OURS, program, program.args)
     theirs = jax_results(program.id)[SAME_AS.get(transform, transform)]
-    assert_same(ours, theirs, rtol=1e-4 if transform == "hvp" else 2e-5)
+    tolerance = 1e-4 if transform == "hvp" else 2e-5
+    assert_same(ours, theirs, rtol=tolerance, atol=tolerance)
 
 
 def test_eager_jax_agrees_with_jitted_jax() -> None:
@@ -386,7 +372,7 @@ def test_eager_jax_agrees_with_jitted_jax() -> None:
     # against eager JAX.
     p = BY_ID["cond_data_pred"]
     for name in ("eager", "grad"):
-        assert_same(jax_results(p.id)[name], TRANSFORMS[name](THEIRS, p, p.args), rtol=1e-6, kind=jax.Array)
+        assert_same(jax_results(p.id)[name], TRANSFORMS[name](THEIRS, p, p.args), rtol=1e-6, atol=1e-6, kind=jax.Array)
 
 
 def test_programs_take_both_branches_under_vmap() -> None:
@@ -698,7 +684,7 @@ def test_second_order_grad(s: float) -> None:
         x = np.float32(s)
         return T.grad(T.grad(f))(x), T.hessian(g)(x * X, Y), T.jit(T.grad(T.grad(f)))(x)
 
-    assert_same(run(OURS), jax_jitted(run), rtol=1e-4)
+    assert_same(run(OURS), jax_jitted(run), rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.usefixtures("x64")
