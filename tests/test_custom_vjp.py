@@ -23,6 +23,7 @@ from jaxtyped._src.pjit import batch_jaxpr, consts_as_invars
 from jaxtyped._src.core.avals import BatchAxis
 from jaxtyped.core import eval_jaxpr
 from jaxtyped.errors import JaxtypedTypeError, MissingRuleError, UnexpectedTracerError
+from oracle import assert_same as oracle_assert_same
 
 jx: Any = pytest.importorskip("jax")
 jxnp: Any = pytest.importorskip("jax.numpy")
@@ -53,14 +54,7 @@ def fn3(f: F3) -> F3:
     return f
 
 
-def assert_same(ours: Any, theirs: Any, *, rtol: float = 2e-5, atol: float = 2e-6) -> None:
-    ours_flat, ours_tree = jx.tree_util.tree_flatten(ours)
-    theirs_flat, theirs_tree = jx.tree_util.tree_flatten(theirs)
-    assert str(ours_tree) == str(theirs_tree)
-    for a, b in zip(ours_flat, theirs_flat, strict=True):
-        assert isinstance(a, jt.Array), type(a)
-        assert a.shape == b.shape and a.dtype == b.dtype, (a.aval.str_short(), b.shape, b.dtype)
-        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
+assert_same = functools.partial(oracle_assert_same, tree=True, rtol=2e-5, atol=2e-6, weak=False)
 
 
 # === the examples, written once for both libraries ===
