@@ -6,6 +6,7 @@ Each program is written once against a pair of namespaces (``T`` is
 ``jaxtyped`` or ``jax``, ``N`` is ``jaxtyped.numpy`` or ``jax.numpy``).
 """
 
+import functools
 import importlib
 from collections.abc import Callable
 from types import ModuleType
@@ -16,6 +17,7 @@ import pytest
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
+from oracle import assert_same as oracle_assert_same
 
 jx: Any = importlib.import_module("jax")
 jxnp: Any = importlib.import_module("jax.numpy")
@@ -44,21 +46,7 @@ PARAMS = {
 }
 
 
-def assert_same(ours: Any, theirs: Any, *, rtol: float = 2e-5, atol: float = 2e-5) -> None:
-    ours_flat, ours_tree = jx.tree_util.tree_flatten(ours)
-    theirs_flat, theirs_tree = jx.tree_util.tree_flatten(theirs)
-    assert str(ours_tree) == str(theirs_tree)
-    for a, b in zip(ours_flat, theirs_flat, strict=True):
-        assert isinstance(a, jt.Array), type(a)
-        b_np = np.asarray(b)
-        assert a.shape == b_np.shape
-        if b_np.dtype == jx.dtypes.float0:
-            assert a.dtype == jnp.float0
-            continue
-        assert a.dtype == b_np.dtype
-        np.testing.assert_allclose(np.asarray(a), b_np, rtol=rtol, atol=atol)
-        if isinstance(b, jx.Array):
-            assert a.weak_type == b.weak_type
+assert_same = functools.partial(oracle_assert_same, tree=True, rtol=2e-5, atol=2e-5)
 
 
 def both(program: Program, **kwargs: Any) -> None:
