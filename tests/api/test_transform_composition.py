@@ -19,6 +19,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.core import ClosedJaxpr, check_closed_jaxpr, eval_jaxpr, jaxpr_as_fun
+from oracle import assert_same as oracle_assert_same
 
 # The oracle, untyped and imported by name: JAX's annotations are partly
 # unknown to pyright strict, and type checkers need not resolve JAX at all.
@@ -65,28 +66,7 @@ PARAMS = {
 # === comparison helpers ===
 
 
-def leaves(tree: Any) -> tuple[list[Any], str]:
-    # jx.tree_util sees jaxtyped Arrays as leaves; the containers are the
-    # standard ones, so both results flatten the same way.
-    flat, treedef = jx.tree_util.tree_flatten(tree)
-    return flat, str(treedef)
-
-
-def assert_same(ours: Any, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-5, weak: bool = True) -> None:
-    ours_flat, ours_tree = leaves(ours)
-    theirs_flat, theirs_tree = leaves(theirs)
-    assert ours_tree == theirs_tree
-    for a, b in zip(ours_flat, theirs_flat, strict=True):
-        assert isinstance(a, jt.Array), type(a)
-        b_np = np.asarray(b)
-        assert a.shape == b_np.shape
-        if b_np.dtype != jx.dtypes.float0:
-            assert a.dtype == b_np.dtype
-            np.testing.assert_allclose(np.asarray(a), b_np, rtol=rtol, atol=atol)
-        else:
-            assert a.dtype == jnp.float0
-        if weak and isinstance(b, jx.Array):
-            assert a.weak_type == b.weak_type
+assert_same = functools.partial(oracle_assert_same, tree=True, atol=1e-5)
 
 
 def run_jax(thunk: Callable[[], Any]) -> Any:
