@@ -8,6 +8,7 @@ structural primitives in the compiled program (``broadcast_in_dim``,
 skips instead of failing while a lowering rule is still missing.
 """
 
+import functools
 import re
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.errors import MissingRuleError
+from oracle import assert_same as oracle_assert_same
 
 jax: Any = pytest.importorskip("jax")
 jax_numpy: Any = pytest.importorskip("jax.numpy")
@@ -40,19 +42,7 @@ def needs_lowering_rules() -> Generator[None, None, None]:
         pytest.skip(f"lowering rule not available yet: {err}")
 
 
-def assert_same(ours: object, theirs: Any, *, rtol: float = 1e-5, atol: float = 1e-6) -> None:
-    """Same tree structure; per leaf a jt.Array with JAX's shape, dtype,
-    weak type and values."""
-    ours_leaves, ours_tree = jt.tree_util.tree_flatten(ours)
-    theirs_leaves, theirs_tree = jax.tree_util.tree_flatten(theirs)
-    assert str(ours_tree) == str(theirs_tree)
-    for a, b in zip(ours_leaves, theirs_leaves, strict=True):
-        assert isinstance(a, jt.Array), type(a)
-        assert a.shape == b.shape
-        assert a.dtype == b.dtype, (a.dtype, b.dtype)
-        assert a.weak_type == b.weak_type
-        if a.dtype != jnp.float0:
-            np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
+assert_same = functools.partial(oracle_assert_same, tree=True)
 
 
 def poly(x: Any, y: Any) -> Any:
