@@ -36,7 +36,7 @@ def _is_float(a: NDArray) -> bool:
     return a.dtype.kind in "fc" or a.dtype == BF16
 
 
-def assert_same(actual: object, expected: object) -> None:
+def assert_bitwise_equal(actual: object, expected: object) -> None:
     """Same shape and dtype and bit-for-bit the same values, except that
     any NaN matches any NaN."""
     a, e = np.asarray(actual), np.asarray(expected)
@@ -60,7 +60,7 @@ def both(fn: Callable[[Any], Any]) -> tuple[Any, Any]:
 
 def check(fn: Callable[[Any], Any]) -> None:
     ours, theirs = both(fn)
-    assert_same(ours, theirs)
+    assert_bitwise_equal(ours, theirs)
 
 
 def signed_edges(dtype: np.dtype[Any]) -> tuple[NDArray, NDArray]:
@@ -165,7 +165,7 @@ def test_complex_to_real_keeps_the_real_part(dst: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         theirs = jax.lax.convert_element_type(x, np.dtype(dst))
-    assert_same(ours, theirs)
+    assert_bitwise_equal(ours, theirs)
 
 
 @pytest.mark.parametrize("dst", ["float16", "bfloat16", "float32"])
@@ -452,7 +452,7 @@ def _jvps(fn: LaxFn, primals: Sequence[NDArray], tangents: Sequence[NDArray]) ->
 
 def _check_jvp(fn: LaxFn, primals: Sequence[NDArray], tangents: Sequence[NDArray]) -> None:
     (p, t), (jp, jt_) = _jvps(fn, primals, tangents)
-    assert_same(p, jp)
+    assert_bitwise_equal(p, jp)
     a, e = np.asarray(t), np.asarray(jt_)
     assert (a.shape, a.dtype) == (e.shape, e.dtype)
     np.testing.assert_allclose(a, e, rtol=1e-6, equal_nan=True)
@@ -494,7 +494,7 @@ def test_jvp_of_abs_at_zero_array() -> None:
 def test_jvp_of_integer_output_gives_float0() -> None:
     x = np.array([1.5, -2.5], np.float32)
     (_, tangent), (_, expected) = _jvps(f1(lambda m, a: m.convert_element_type(a, np.int32)), (x,), (x,))
-    assert_same(tangent, expected)
+    assert_bitwise_equal(tangent, expected)
 
 
 # === hypothesis properties: random shapes (zero-size included) and dtypes ===
