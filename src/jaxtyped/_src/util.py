@@ -94,6 +94,8 @@ def index_arg(value: object, where: str) -> int:
         JaxtypedTypeError: naming ``where`` (the function and argument) and
             the value given, as JAX raises a TypeError there.
     """
+    if type(value) is int:  # the common case, first: this runs on every eager op with an axis
+        return value
     if isinstance(value, SupportsIndex) and not isinstance(value, (float, complex)):
         return operator.index(value)
     raise JaxtypedTypeError(f"{where} must be an integer, got {value!r} of type {type(value).__name__}")
