@@ -36,7 +36,8 @@ EXPECT_RE = re.compile(r"#\s*expect\s*:")  # the marker typecheck/run.py reads
 
 TRANSFORMATIONS = (
     "jit", "grad", "value_and_grad", "jvp", "vjp", "linearize", "vmap", "jacfwd", "jacrev",
-    "hessian", "checkpoint", "remat", "custom_jvp", "custom_vjp", "make_jaxpr",
+    "hessian", "checkpoint", "remat", "custom_jvp", "custom_vjp", "make_jaxpr", "eval_shape",
+    "ensure_compile_time_eval",
 )  # fmt: skip
 CONTROL_FLOW = ("cond", "switch", "while_loop", "fori_loop", "scan", "map")
 TREE = (
