@@ -146,7 +146,7 @@ def _from_list(items: Sequence[object], target: np.dtype[Any] | None) -> Array:
         raise JaxtypedValueError("jnp.array: None is not a valid value (in a list)")  # ValueError, as JAX
     numeric = all(is_python_scalar(leaf) or is_numpy_value(leaf) for leaf in leaves)
     if not numeric:
-        return _from_host(items)  # strings, None, ...: the error names them
+        return _from_host(items)  # strings and other objects: its error names them
     dtype = target if target is not None else _leaf_dtype(leaves)
     if dtypes.is_integer(dtype):
         low, high = dtypes.integer_bounds(dtype)  # ml_dtypes-aware (int4 & co.)
