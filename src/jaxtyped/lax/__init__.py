@@ -221,3 +221,6 @@ __all__ = [
     "reduce_and", "reduce_or", "reduce_xor", "select", "split", "stack", "tile", "unstack",
     "approx_max_k", "approx_min_k", "mulhi",
 ]
+
+# A submodule, reachable as ``lax.linalg`` as in JAX.
+from jaxtyped.lax import linalg  # noqa: E402

@@ -430,6 +430,9 @@ from jaxtyped._src.numpy.statistics import (
 )
 from jaxtyped._src.numpy.vectorize import vectorize
 
+# Submodules, reachable as ``jnp.linalg`` and ``jnp.fft`` as in JAX.
+from jaxtyped.numpy import fft, linalg  # noqa: E402
+
 pi: float = _np.pi
 e: float = _np.e
 inf: float = _np.inf

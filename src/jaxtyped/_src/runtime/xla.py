@@ -402,6 +402,8 @@ def compile_module(
             the message includes the module text.
     """
     key = (text, in_avals, out_avals)
+    if _CPU_KERNEL_MARK in text:
+        _register_cpu_kernels()
     with _compile_lock:
         hit = _compile_cache.get(key)
         if hit is not None:
@@ -421,6 +423,33 @@ def compile_module(
         while len(_compile_cache) > _COMPILE_CACHE_SIZE:
             _compile_cache.popitem(last=False)
     return executable
+
+
+# Custom-call targets of jaxlib's CPU kernels (LAPACK, ``lapack_sgetrf_ffi``)
+# all end this way in a module's text; other modules skip the registration.
+_CPU_KERNEL_MARK: Final = '_ffi"'
+_kernels_lock = threading.Lock()
+_kernels_registered: list[bool] = []
+
+
+def _register_cpu_kernels() -> None:
+    """Register jaxlib's LAPACK kernels as XLA FFI targets, once per process.
+
+    Deferred to the first module that calls one: loading the kernels imports
+    SciPy (whose LAPACK they run), about 0.2 s. A registered kernel without
+    ``initialize()`` would crash the process at execution (notes, section 12).
+    """
+    if _kernels_registered:
+        return
+    with _kernels_lock:
+        if _kernels_registered:
+            return
+        from jaxlib.cpu import _lapack
+
+        _lapack.initialize()
+        for name, capsule in _lapack.registrations().items():
+            xc.register_custom_call_target(name, capsule, platform="cpu", api_version=1)
+        _kernels_registered.append(True)
 
 
 def compile_cache_info() -> tuple[int, int, int]:

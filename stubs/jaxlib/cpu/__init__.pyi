@@ -1,0 +1,1 @@
+# jaxlib.cpu: the CPU kernels jaxlib ships as XLA custom-call targets.
