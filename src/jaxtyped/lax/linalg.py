@@ -8,10 +8,13 @@ through jaxlib's LAPACK kernels."""
 # --- lu and qr family ---
 # --- eigh and svd family ---
 # --- eig, schur and tridiagonal family ---
+from jaxtyped._src.lax.linalg.eig import EigImplementation as EigImplementation, eig as eig
 
 __all__: list[str] = [
     # --- cholesky and triangular_solve family ---
     # --- lu and qr family ---
     # --- eigh and svd family ---
     # --- eig, schur and tridiagonal family ---
+    "EigImplementation",
+    "eig",
 ]
