@@ -185,6 +185,9 @@ from jaxtyped._src.lax.dot import PublicDotDimensionNumbers as DotDimensionNumbe
 from jaxtyped._src.lax.reduce_general import reduce
 from jaxtyped._src.lax.reductions import reduce_and, reduce_or, reduce_xor
 
+# FFT family
+from jaxtyped._src.lax.fft import FftType, fft
+
 __all__ = [
     "cond", "switch", "while_loop", "fori_loop", "scan", "map",
     "RoundingMethod", "abs", "complex", "conj", "imag", "real", "acos", "acosh", "add", "argmax", "argmin", "asin", "asinh",
@@ -220,6 +223,8 @@ __all__ = [
     "index_in_dim", "index_take", "optimization_barrier", "Precision", "PrecisionLike", "reduce",
     "reduce_and", "reduce_or", "reduce_xor", "select", "split", "stack", "tile", "unstack",
     "approx_max_k", "approx_min_k", "mulhi",
+    # FFT family
+    "FftType", "fft",
 ]
 
 # A submodule, reachable as ``lax.linalg`` as in JAX.
