@@ -5,6 +5,13 @@ through jaxlib's LAPACK kernels."""
 
 # Each family adds its own import block and its own ``__all__`` block.
 # --- cholesky and triangular_solve family ---
+from jaxtyped._src.lax.linalg.cholesky import (
+    cholesky as cholesky,
+    cholesky_update as cholesky_update,
+    symmetric_product as symmetric_product,
+    triangular_solve as triangular_solve,
+)
+from jaxtyped._src.lax.linalg.tridiagonal_solve import tridiagonal_solve as tridiagonal_solve
 # --- lu and qr family ---
 # --- eigh and svd family ---
 # --- eig, schur and tridiagonal family ---
@@ -12,6 +19,11 @@ from jaxtyped._src.lax.linalg.eig import EigImplementation as EigImplementation,
 
 __all__: list[str] = [
     # --- cholesky and triangular_solve family ---
+    "cholesky",
+    "cholesky_update",
+    "symmetric_product",
+    "triangular_solve",
+    "tridiagonal_solve",
     # --- lu and qr family ---
     # --- eigh and svd family ---
     # --- eig, schur and tridiagonal family ---
