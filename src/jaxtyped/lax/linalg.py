@@ -16,6 +16,8 @@ from jaxtyped._src.lax.linalg.tridiagonal_solve import tridiagonal_solve as trid
 # --- eigh and svd family ---
 # --- eig, schur and tridiagonal family ---
 from jaxtyped._src.lax.linalg.eig import EigImplementation as EigImplementation, eig as eig
+from jaxtyped._src.lax.linalg.hessenberg import hessenberg as hessenberg, tridiagonal as tridiagonal
+from jaxtyped._src.lax.linalg.schur import schur as schur
 
 __all__: list[str] = [
     # --- cholesky and triangular_solve family ---
@@ -29,4 +31,7 @@ __all__: list[str] = [
     # --- eig, schur and tridiagonal family ---
     "EigImplementation",
     "eig",
+    "hessenberg",
+    "schur",
+    "tridiagonal",
 ]
