@@ -368,9 +368,42 @@ def _extras_rows() -> list[Row]:
     ]
 
 
+# FFT family: every transform kind, odd and even lengths (more in test_lax_fft.py).
+def _fft_rows() -> list[Row]:
+    return [
+        Row("fft", "fft", k1(lambda o, a: o.lax.fft(a, "fft", (3, 4))), (In((2, 3, 4)),), CPLX),
+        Row("fft_ifft", "fft", k1(lambda o, a: o.lax.fft(a, "ifft", (5,))), (In((2, 5)),), CPLX),
+        Row("fft_rfft", "fft", k1(lambda o, a: o.lax.fft(a, "rfft", (3, 6))), (In((2, 3, 6)),), F),
+        Row("fft_irfft", "fft", k1(lambda o, a: o.lax.fft(a, "irfft", (7,))), (In((2, 4)),), CPLX),
+    ]
+
+
+# LU and QR family: lu's packed factors (square, tall, wide, batched) and
+# qr's factors, reduced and full, tall and wide (more in test_lax_linalg_lu_qr.py).
+def _lu_qr_rows() -> list[Row]:
+    def lu0(o: Ops, a: Any) -> Any:
+        return o.lax.linalg.lu(a)[0]
+
+    def qr_part(index: int, full_matrices: bool) -> Fn:
+        return k1(lambda o, a: o.lax.linalg.qr(a, full_matrices=full_matrices)[index])
+
+    return [
+        Row("lu", "lu", k1(lu0), (In((2, 3, 3)),), FC),
+        Row("lu_tall", "lu", k1(lu0), (In((4, 3)),)),
+        Row("lu_wide", "lu", k1(lu0), (In((3, 4)),)),
+        Row("qr_q", "qr", qr_part(0, False), (In((4, 3)),), FC),
+        Row("qr_r", "qr", qr_part(1, False), (In((4, 3)),), FC),
+        Row("qr_full_q", "qr", qr_part(0, True), (In((4, 2)),)),
+        # float64 only: float32 finite differences of its second order are noise-sized.
+        Row("qr_wide_q", "qr", qr_part(0, True), (In((2, 3)),), ("float64",)),
+        Row("qr_wide_r", "qr", qr_part(1, False), (In((2, 3)),), FC),
+    ]
+
 ROWS = [
     *_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows(),
     *_windowed_rows(), *_extras_rows(), *_special_rows(),
+    *_lu_qr_rows(),  # LU and QR family
+    *_fft_rows(),  # FFT family
 ]  # fmt: skip
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
@@ -410,6 +443,11 @@ NON_DIFFERENTIABLE: dict[str, str] = {
     "nextafter": "piecewise constant: zero derivative",
     "population_count": "integer operands only",
     "clz": "integer operands only",
+    # LU and QR family
+    "lu_pivots_to_permutation": "integer operands only",
+    "geqrf": "no derivative rule, as in JAX",
+    "householder_product": "no derivative rule, as in JAX",
+    "ormqr": "no derivative rule, as in JAX",
 }
 
 
