@@ -1,3 +1,51 @@
-"""SciPy-style linear algebra (JAX's ``jax.scipy.linalg``)."""
+"""SciPy-style linear algebra (JAX's ``jax.scipy.linalg``): decompositions,
+solvers, the matrix exponential and special matrices, batched over leading
+dimensions where JAX batches them, differentiable where JAX is.
 
-__all__: list[str] = []
+Example:
+    >>> import jaxtyped.numpy as jnp
+    >>> import jaxtyped.scipy.linalg as sla
+    >>> sla.solve_triangular(jnp.array([[2.0, 1.0], [0.0, 4.0]]), jnp.array([4.0, 8.0]))
+    Array([1., 2.], dtype=float32)
+"""
+
+from jaxtyped._src.scipy.linalg import (
+    cho_factor,
+    cho_solve,
+    cholesky,
+    det,
+    eigh,
+    hessenberg,
+    inv,
+    lu,
+    lu_factor,
+    lu_solve,
+    polar,
+    qr,
+    schur,
+    solve,
+    solve_triangular,
+    svd,
+)
+from jaxtyped._src.scipy.linalg_expm import expm
+from jaxtyped._src.scipy.linalg_matrices import (
+    block_diag,
+    circulant,
+    companion,
+    dft,
+    fiedler,
+    hadamard,
+    hankel,
+    helmert,
+    hilbert,
+    leslie,
+    pascal,
+    toeplitz,
+)
+
+__all__ = [
+    "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion", "det", "dft",
+    "eigh", "expm", "fiedler", "hadamard", "hankel", "helmert", "hessenberg", "hilbert", "inv",
+    "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "schur", "solve",
+    "solve_triangular", "svd", "toeplitz",
+]  # fmt: skip

@@ -1,0 +1,543 @@
+"""Decompositions and solvers of ``jaxtyped.scipy.linalg`` (layer L5), with
+JAX's ``jax.scipy.linalg`` signatures and semantics, on top of the
+``lax.linalg`` primitives and ``jnp.linalg``.
+
+SciPy's ``overwrite_*``, ``check_finite``, ``lwork``, ``turbo`` and
+``debug`` arguments are accepted and ignored, as JAX does. Solvers take a
+right-hand side ``b`` of shape ``[..., n, k]``, or ``[..., n]`` when
+``b`` has one dimension fewer than ``a``; batch dimensions broadcast (a
+``jnp.vectorize`` over the core signature, as in JAX).
+"""
+
+from collections.abc import Callable
+from typing import Literal, overload
+
+from jaxtyped._src.lax.arithmetic import stop_gradient
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.lax.linalg import cholesky as lax_cholesky
+from jaxtyped._src.lax.linalg import eigh as lax_eigh
+from jaxtyped._src.lax.linalg import hessenberg as lax_hessenberg
+from jaxtyped._src.lax.linalg import lu as lax_lu
+from jaxtyped._src.lax.linalg import qr as lax_qr
+from jaxtyped._src.lax.linalg import schur as lax_schur
+from jaxtyped._src.lax.linalg import svd as lax_svd
+from jaxtyped._src.api_solvers import custom_linear_solve
+from jaxtyped._src.numpy import creation as jc
+from jaxtyped._src.numpy import linalg_solvers as jnp_linalg_solve
+from jaxtyped._src.numpy import manipulation as jm
+from jaxtyped._src.numpy import shape_ops as js
+from jaxtyped._src.numpy import ufuncs as ju
+from jaxtyped._src.numpy.promotion import asarray_operand, promote_dtypes
+from jaxtyped._src.numpy.vectorize import vectorize
+
+__all__ = [
+    "cholesky", "cho_factor", "cho_solve", "solve_triangular", "lu", "lu_factor", "lu_solve",
+    "qr", "svd", "eigh", "det", "inv", "solve", "schur", "hessenberg", "polar",
+]  # fmt: skip
+
+Trans = Literal[0, 1, 2, "N", "T", "C"]
+
+
+def _inexact(name: str, *args: ArrayLike) -> list[Array]:
+    """The operands as arrays promoted to one inexact dtype."""
+    return promote_dtypes(name, [asarray_operand(name, a, i) for i, a in enumerate(args)], inexact=True)
+
+
+def _swap(x: Array) -> Array:
+    return js.swapaxes(x, -1, -2)
+
+
+def _adjoint(x: Array) -> Array:
+    return ju.conjugate(_swap(x))
+
+
+def _check_square(name: str, a: Array) -> None:
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise JaxtypedValueError(f"{name}: a must be a (batch of) square matrices, got {a.aval.str_short()}")
+
+
+def _solve_core(
+    name: str, a: Array, b: Array, solve_matrix: Callable[[Array, Array], Array], extra_a: tuple[Array, ...] = ()
+) -> Array:
+    """``solve_matrix(a, b)`` over broadcast batch dimensions: ``b`` is a
+    batch of vectors when it is 1-d, or has one dimension fewer than ``a``
+    and ends in ``a``'s size; else a batch of ``[n, k]`` matrices (JAX's
+    rule)."""
+    if b.ndim < 1:
+        raise JaxtypedValueError(f"{name}: b must have at least one dimension, got {b.aval.str_short()}")
+    vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape[-1] == a.shape[-1])
+    signature = "(n,n),(n)->(n)" if vector else "(n,n),(n,k)->(n,k)"
+    if extra_a:
+        signature = "(n,n)," + ",".join("(n)" for _ in extra_a) + signature[5:]
+
+    def solve_one(matrix: Array, *rest: Array) -> Array:
+        *others, rhs = rest
+        column = rhs[:, None] if vector else rhs
+        out = solve_matrix(matrix, column) if not others else _with_extras(solve_matrix, matrix, others, column)
+        return out[:, 0] if vector else out
+
+    return vectorize(solve_one, signature=signature)(a, *extra_a, b)
+
+
+def _with_extras(solve_matrix: Callable[..., Array], matrix: Array, others: list[Array], column: Array) -> Array:
+    return solve_matrix(matrix, *others, column)
+
+
+# === Cholesky ===
+
+
+def _cholesky(a: Array, lower: bool) -> Array:
+    # The upper factor of A is the lower factor of A^T (conjugated), transposed.
+    source = a if lower else _adjoint(a)
+    factor = jm.tril(lax_cholesky.cholesky(source, symmetrize_input=False))
+    return factor if lower else _adjoint(factor)
+
+
+def cholesky(a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Array:
+    """The Cholesky factor of a Hermitian positive-definite matrix (or a
+    batch): upper ``U`` with ``a = U^H U`` by default, lower ``L`` with
+    ``a = L L^H`` when ``lower``. Only the chosen triangle of ``a`` is read;
+    a matrix that is not positive definite gives NaNs (as in JAX)."""
+    (x,) = _inexact("cholesky", a)
+    _check_square("cholesky", x)
+    return _cholesky(x, lower)
+
+
+def cho_factor(
+    a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, bool]:
+    """``(c, lower)`` for :func:`cho_solve`: the Cholesky factor of ``a``
+    (zero in its other triangle) and which triangle it is."""
+    return cholesky(a, lower=lower), lower
+
+
+def _cho_solve_matrix(c: Array, b: Array, lower: bool) -> Array:
+    # a = L L^H: solve L y = b, then L^H x = y (a = U^H U: U^H first, then U).
+    first = lax_cholesky.triangular_solve(
+        c, b, left_side=True, lower=lower, transpose_a=not lower, conjugate_a=not lower
+    )
+    return lax_cholesky.triangular_solve(c, first, left_side=True, lower=lower, transpose_a=lower, conjugate_a=lower)
+
+
+def cho_solve(
+    c_and_lower: tuple[ArrayLike, bool], b: ArrayLike, overwrite_b: bool = False, check_finite: bool = True
+) -> Array:
+    """The solution ``x`` of ``a x = b`` from ``cho_factor(a)``'s
+    ``(c, lower)``."""
+    c_in, lower = c_and_lower
+    c, rhs = _inexact("cho_solve", c_in, b)
+    _check_square("cho_solve", c)
+    return _solve_core("cho_solve", c, rhs, lambda m, r: _cho_solve_matrix(m, r, bool(lower)))
+
+
+# === triangular solves ===
+
+
+def _trans_flags(name: str, trans: object) -> tuple[bool, bool]:
+    """``(transpose_a, conjugate_a)`` for SciPy's ``trans`` code."""
+    flags = {0: (False, False), "N": (False, False), 1: (True, False), "T": (True, False), 2: (True, True), "C": (True, True)}
+    if isinstance(trans, (int, str)) and not isinstance(trans, bool) and trans in flags:
+        return flags[trans]
+    raise JaxtypedValueError(f"{name}: invalid 'trans' value {trans!r}: expected 0, 1, 2, 'N', 'T' or 'C'")
+
+
+def solve_triangular(
+    a: ArrayLike,
+    b: ArrayLike,
+    trans: int | str = 0,
+    lower: bool = False,
+    unit_diagonal: bool = False,
+    overwrite_b: bool = False,
+    debug: object = None,
+    check_finite: bool = True,
+) -> Array:
+    """The solution ``x`` of ``op(a) x = b`` for a triangular ``a`` (upper
+    unless ``lower``; only that triangle is read), ``op`` the identity,
+    the transpose or the conjugate transpose for ``trans`` 0/'N', 1/'T',
+    2/'C'; ``unit_diagonal`` assumes ones on the diagonal.
+
+    Raises:
+        JaxtypedValueError: an invalid ``trans`` or mismatched shapes.
+    """
+    transpose_a, conjugate_a = _trans_flags("solve_triangular", trans)
+    x, rhs = _inexact("solve_triangular", a, b)
+    _check_square("solve_triangular", x)
+
+    def solve_matrix(m: Array, r: Array) -> Array:
+        return lax_cholesky.triangular_solve(
+            m, r, left_side=True, lower=bool(lower), transpose_a=transpose_a,
+            conjugate_a=conjugate_a, unit_diagonal=bool(unit_diagonal),
+        )  # fmt: skip
+
+    return _solve_core("solve_triangular", x, rhs, solve_matrix)
+
+
+# === LU ===
+
+
+def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> tuple[Array, Array]:
+    """``(lu, piv)``: the packed LU factors of ``a`` with partial pivoting
+    (``L`` unit lower, ``U`` upper) and LAPACK's 0-based row interchanges,
+    for :func:`lu_solve`."""
+    (x,) = _inexact("lu_factor", a)
+    packed, pivots, _ = lax_lu.lu(x)
+    return packed, pivots
+
+
+@overload
+def lu(
+    a: ArrayLike, permute_l: Literal[False] = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array, Array]: ...
+@overload
+def lu(
+    a: ArrayLike, permute_l: Literal[True], overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array]: ...
+@overload
+def lu(
+    a: ArrayLike, permute_l: bool, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array, Array] | tuple[Array, Array]: ...
+def lu(
+    a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array, Array] | tuple[Array, Array]:
+    """The LU decomposition ``a = P L U`` of an ``[..., m, n]`` matrix:
+    ``(P, L, U)`` (``P`` a permutation matrix, ``L`` ``[m, k]`` unit lower,
+    ``U`` ``[k, n]`` upper, ``k = min(m, n)``), or ``(P L, U)`` with
+    ``permute_l``."""
+    (x,) = _inexact("lu", a)
+    if x.ndim < 2:
+        raise JaxtypedValueError(f"lu: a must have at least 2 dimensions, got {x.aval.str_short()}")
+    packed, _, permutation = lax_lu.lu(x)
+    m, n = x.shape[-2], x.shape[-1]
+    k = min(m, n)
+    rows = jc.arange(m, dtype=permutation.dtype)
+    # P[i, j] = 1 where row i of P L U is row permutation[j] of a... so that a = P (L U).
+    p = ju.real(jm.astype(ju.equal(permutation[..., None, :], rows[:, None]), x.dtype))
+    lower = ju.add(jm.tril(packed[..., :, :k], -1), jc.eye(m, k, dtype=x.dtype))
+    upper = jm.triu(packed[..., :k, :])
+    if permute_l:
+        return js.matmul(p, lower), upper
+    return p, lower, upper
+
+
+def _lu_solve_matrix(packed: Array, permutation: Array, b: Array, trans: int) -> Array:
+    n = packed.shape[-1]
+    if trans == 0:
+        rows = b[permutation, :]
+        y = lax_cholesky.triangular_solve(packed, rows, left_side=True, lower=True, unit_diagonal=True)
+        return lax_cholesky.triangular_solve(packed, y, left_side=True, lower=False)
+    conjugate = trans == 2
+    y = lax_cholesky.triangular_solve(packed, b, left_side=True, lower=False, transpose_a=True, conjugate_a=conjugate)
+    x = lax_cholesky.triangular_solve(
+        packed, y, left_side=True, lower=True, transpose_a=True, conjugate_a=conjugate, unit_diagonal=True
+    )
+    inverse = jc.zeros((n,), permutation.dtype).at[permutation].set(jc.arange(n, dtype=permutation.dtype))
+    return x[inverse, :]
+
+
+def lu_solve(
+    lu_and_piv: tuple[ArrayLike, ArrayLike],
+    b: ArrayLike,
+    trans: int = 0,
+    overwrite_b: bool = False,
+    check_finite: bool = True,
+) -> Array:
+    """The solution ``x`` of ``a x = b`` (``trans=0``), ``a^T x = b`` (1)
+    or ``a^H x = b`` (2) from :func:`lu_factor`'s ``(lu, piv)``.
+
+    Raises:
+        JaxtypedValueError: ``trans`` is not 0, 1 or 2, or shapes mismatch.
+    """
+    if trans not in (0, 1, 2) or isinstance(trans, bool):
+        raise JaxtypedValueError(f"lu_solve: 'trans' value must be 0, 1, or 2, got {trans!r}")
+    packed_in, pivots_in = lu_and_piv
+    packed, rhs = _inexact("lu_solve", packed_in, b)
+    _check_square("lu_solve", packed)
+    pivots = asarray_operand("lu_solve", pivots_in, 1)
+    permutation = lax_lu.lu_pivots_to_permutation(pivots, packed.shape[-1])
+    return _solve_core(
+        "lu_solve", packed, rhs, lambda m, p, r: _lu_solve_matrix(m, p, r, int(trans)), extra_a=(permutation,)
+    )
+
+
+# === QR, SVD, eigh, Schur, Hessenberg ===
+
+QRMode = Literal["full", "r", "economic"]
+
+
+@overload
+def qr(
+    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: Literal["full", "economic"] = "full",
+    pivoting: Literal[False] = False, check_finite: bool = True,
+) -> tuple[Array, Array]: ...  # fmt: skip
+@overload
+def qr(
+    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, *, mode: Literal["r"],
+    pivoting: Literal[False] = False, check_finite: bool = True,
+) -> tuple[Array]: ...  # fmt: skip
+@overload
+def qr(
+    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: Literal["full", "economic"] = "full",
+    *, pivoting: Literal[True], check_finite: bool = True,
+) -> tuple[Array, Array, Array]: ...  # fmt: skip
+@overload
+def qr(
+    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, *, mode: Literal["r"],
+    pivoting: Literal[True], check_finite: bool = True,
+) -> tuple[Array, Array]: ...  # fmt: skip
+@overload
+def qr(
+    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: str = "full",
+    pivoting: bool = False, check_finite: bool = True,
+) -> tuple[Array, ...]: ...  # fmt: skip
+def qr(
+    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: str = "full",
+    pivoting: bool = False, check_finite: bool = True,
+) -> tuple[Array, ...]:  # fmt: skip
+    """The QR decomposition ``a[..., :, p] = q r``: ``(q, r)`` for ``mode``
+    ``"full"`` (``q`` ``[m, m]``) or ``"economic"`` (``[m, k]``, ``r``
+    ``[k, n]``), ``(r,)`` for ``"r"``; the column permutation ``p`` is
+    appended when ``pivoting``.
+
+    Raises:
+        JaxtypedValueError: an unsupported ``mode`` (``"raw"`` included, as
+            in JAX).
+    """
+    if mode not in ("full", "r", "economic"):
+        raise JaxtypedValueError(f"qr: unsupported QR decomposition mode {mode!r}")
+    (x,) = _inexact("qr", a)
+    outs = lax_qr.qr(x, pivoting=bool(pivoting), full_matrices=mode != "economic")
+    return outs[1:] if mode == "r" else tuple(outs)
+
+
+@overload
+def svd(
+    a: ArrayLike, full_matrices: bool = True, compute_uv: Literal[True] = True, overwrite_a: bool = False,
+    check_finite: bool = True, lapack_driver: str = "gesdd",
+) -> tuple[Array, Array, Array]: ...  # fmt: skip
+@overload
+def svd(
+    a: ArrayLike, full_matrices: bool = True, *, compute_uv: Literal[False], overwrite_a: bool = False,
+    check_finite: bool = True, lapack_driver: str = "gesdd",
+) -> Array: ...  # fmt: skip
+@overload
+def svd(
+    a: ArrayLike, full_matrices: bool, compute_uv: Literal[False], overwrite_a: bool = False,
+    check_finite: bool = True, lapack_driver: str = "gesdd",
+) -> Array: ...  # fmt: skip
+@overload
+def svd(
+    a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
+    check_finite: bool = True, lapack_driver: str = "gesdd",
+) -> Array | tuple[Array, Array, Array]: ...  # fmt: skip
+def svd(
+    a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
+    check_finite: bool = True, lapack_driver: str = "gesdd",
+) -> Array | tuple[Array, Array, Array]:  # fmt: skip
+    """The singular value decomposition ``a = u @ diag(s) @ vh``:
+    ``(u, s, vh)`` (``s`` descending), or ``s`` alone without
+    ``compute_uv``; ``full_matrices=False`` gives the reduced ``u`` and
+    ``vh``."""
+    (x,) = _inexact("svd", a)
+    if not compute_uv:
+        return lax_svd.svd(x, full_matrices=bool(full_matrices), compute_uv=False)
+    u, s, vh = lax_svd.svd(x, full_matrices=bool(full_matrices), compute_uv=True)
+    return u, s, vh
+
+
+def _check_eigh_options(b: ArrayLike | None, eigvals: None, type: int) -> None:  # noqa: A002 - SciPy's name
+    if b is not None:
+        raise NotImplementedError("eigh: only the b=None case is implemented")
+    if type != 1:
+        raise NotImplementedError("eigh: only the type=1 case is implemented")
+    if eigvals is not None:
+        raise NotImplementedError("eigh: only the eigvals=None case is implemented")
+
+
+@overload
+def eigh(
+    a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_only: Literal[False] = False,
+    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
+    type: int = 1, check_finite: bool = True,
+) -> tuple[Array, Array]: ...  # fmt: skip
+@overload
+def eigh(
+    a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, *, eigvals_only: Literal[True],
+    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
+    type: int = 1, check_finite: bool = True,
+) -> Array: ...  # fmt: skip
+@overload
+def eigh(
+    a: ArrayLike, b: ArrayLike | None, lower: bool, eigvals_only: Literal[True],
+    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
+    type: int = 1, check_finite: bool = True,
+) -> Array: ...  # fmt: skip
+@overload
+def eigh(
+    a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_only: bool = False,
+    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
+    type: int = 1, check_finite: bool = True,
+) -> Array | tuple[Array, Array]: ...  # fmt: skip
+def eigh(
+    a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_only: bool = False,
+    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
+    type: int = 1, check_finite: bool = True,  # noqa: A002 - SciPy's name
+) -> Array | tuple[Array, Array]:  # fmt: skip
+    """The eigenvalues ``w`` (ascending) and eigenvectors ``v`` (columns)
+    of a Hermitian matrix, ``(w, v)``, or ``w`` alone with
+    ``eigvals_only``. ``a`` is symmetrized as ``(a + a^H) / 2`` first;
+    ``lower`` picks the triangle LAPACK reads (as in JAX).
+
+    Raises:
+        NotImplementedError: ``b``, ``eigvals`` or ``type != 1``
+            (the generalized problem), as in JAX.
+    """
+    _check_eigh_options(b, eigvals, type)
+    (x,) = _inexact("eigh", a)
+    symmetric = ju.divide(ju.add(x, _adjoint(x)), 2)
+    v, w = lax_eigh.eigh(symmetric, lower=bool(lower), symmetrize_input=False)
+    return w if eigvals_only else (w, v)
+
+
+def schur(a: ArrayLike, output: Literal["real", "complex"] = "real") -> tuple[Array, Array]:
+    """The Schur decomposition ``a = Z T Z^H``: ``(T, Z)``, ``T`` quasi upper
+    triangular (``"real"``) or upper triangular over the complex numbers
+    (``"complex"``).
+
+    Raises:
+        JaxtypedValueError: ``output`` is neither ``"real"`` nor ``"complex"``.
+    """
+    if output not in ("real", "complex"):
+        raise JaxtypedValueError(f"schur: 'output' must be either 'real' or 'complex', got {output!r}")
+    x = asarray_operand("schur", a)
+    if output == "complex":
+        x = promote_dtypes("schur", [x, jc.zeros((), "complex64")])[0]
+    t, z = lax_schur.schur(x)
+    return t, z
+
+
+@overload
+def hessenberg(
+    a: ArrayLike, *, calc_q: Literal[False] = False, overwrite_a: bool = False, check_finite: bool = True
+) -> Array: ...
+@overload
+def hessenberg(
+    a: ArrayLike, *, calc_q: Literal[True], overwrite_a: bool = False, check_finite: bool = True
+) -> tuple[Array, Array]: ...
+@overload
+def hessenberg(
+    a: ArrayLike, *, calc_q: bool, overwrite_a: bool = False, check_finite: bool = True
+) -> Array | tuple[Array, Array]: ...
+def hessenberg(
+    a: ArrayLike, *, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True
+) -> Array | tuple[Array, Array]:
+    """The Hessenberg form ``h`` of a square matrix (zero below the first
+    sub-diagonal), with ``a = q h q^H``: ``h``, or ``(h, q)`` with
+    ``calc_q``."""
+    x = asarray_operand("hessenberg", a)
+    packed, taus = lax_hessenberg.hessenberg(x)
+    h = jm.triu(packed, -1)
+    if not calc_q:
+        return h
+    n = packed.shape[-1]
+    if n <= 1:
+        return h, jc.ones_like(packed)
+    reflectors = lax_qr.householder_product(packed[..., 1:, :-1], taus)
+    batch = packed.shape[:-2]
+    corner = js.broadcast_to(jc.ones((1, 1), packed.dtype), (*batch, 1, 1))
+    top = js.concatenate([corner, jc.zeros((*batch, 1, n - 1), packed.dtype)], axis=-1)
+    rest = js.concatenate([jc.zeros((*batch, n - 1, 1), packed.dtype), reflectors], axis=-1)
+    return h, js.concatenate([top, rest], axis=-2)
+
+
+# === det, inv, solve ===
+
+
+def det(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
+    """The determinant of a square matrix (or a batch), with JAX's
+    derivative (``jnp.linalg.det``)."""
+    return jnp_linalg_solve.det(a)
+
+
+def inv(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
+    """The inverse of a square matrix (or a batch): ``jnp.linalg.inv``."""
+    return jnp_linalg_solve.inv(a)
+
+
+def solve(
+    a: ArrayLike,
+    b: ArrayLike,
+    lower: bool = False,
+    overwrite_a: bool = False,
+    overwrite_b: bool = False,
+    debug: bool = False,
+    check_finite: bool = True,
+    assume_a: Literal["gen", "sym", "her", "pos"] = "gen",
+) -> Array:
+    """The solution ``x`` of ``a x = b``. ``assume_a="pos"`` solves through
+    a Cholesky factorization of the ``lower`` (or upper) triangle, with the
+    derivative of the linear system; the other structures solve by LU
+    (``jnp.linalg.solve``), as in JAX.
+
+    Raises:
+        JaxtypedValueError: an unknown ``assume_a`` or mismatched shapes.
+    """
+    kinds = ("gen", "sym", "her", "pos")
+    if assume_a not in kinds:
+        raise JaxtypedValueError(f"solve: expected assume_a to be one of {list(kinds)}, got {assume_a!r}")
+    if assume_a != "pos":
+        return jnp_linalg_solve.solve(a, b)
+    x, rhs = _inexact("solve", a, b)
+    vector_ok = rhs.ndim == 1 and x.ndim == 2
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2] or not (vector_ok or (rhs.ndim == x.ndim and rhs.shape[-2] == x.shape[-1])):
+        raise JaxtypedValueError(
+            "solve: the arguments must have shapes a=[..., m, m] and b=[..., m, k] or b=[..., m], "
+            f"got a={x.aval.str_short()} and b={rhs.aval.str_short()}"
+        )
+    factor = _cholesky(stop_gradient(x), bool(lower))
+
+    def solve_positive(matrix: Array, factor_: Array, column: Array) -> Array:
+        return custom_linear_solve(
+            lambda v: js.matmul(matrix, v),
+            column,
+            lambda _matvec, r: _cho_solve_matrix(factor_, r, bool(lower)),
+            symmetric=True,
+        )
+
+    if vector_ok:
+        return solve_positive(x, factor, rhs[:, None])[:, 0]
+    return vectorize(solve_positive, signature="(n,n),(n,n),(n,k)->(n,k)")(x, factor, rhs)
+
+
+# === polar ===
+
+
+def polar(
+    a: ArrayLike,
+    side: Literal["right", "left"] = "right",
+    *,
+    method: Literal["qdwh", "svd"] = "qdwh",
+    eps: float | None = None,
+    max_iterations: int | None = None,
+) -> tuple[Array, Array]:
+    """The polar decomposition ``a = u p`` (``side="right"``) or ``a = p u``
+    (``"left"``): ``(u, p)``, ``u`` with orthonormal columns, ``p``
+    Hermitian positive semi-definite. Both methods compute it from the SVD
+    (``"qdwh"``'s iteration converges to the same factors).
+
+    Raises:
+        JaxtypedValueError: an unknown ``side`` or ``method``.
+    """
+    if side not in ("right", "left"):
+        raise JaxtypedValueError(f"polar: side must be 'left' or 'right', got {side!r}")
+    if method not in ("qdwh", "svd"):
+        raise JaxtypedValueError(f"polar: unknown polar decomposition method {method!r}")
+    (x,) = _inexact("polar", a)
+    if x.ndim != 2:
+        raise JaxtypedValueError(f"polar: a must be a matrix, got {x.aval.str_short()}")
+    u_svd, s, vh = lax_svd.svd(x, full_matrices=False, compute_uv=True)
+    unitary = js.matmul(u_svd, vh)
+    scale = ju.multiply(jm.astype(s, x.dtype)[:, None], vh if side == "right" else _adjoint(u_svd))
+    positive = js.matmul(_adjoint(vh), scale) if side == "right" else js.matmul(u_svd, scale)
+    return unitary, positive
+
