@@ -163,15 +163,14 @@ class Cholesky(DeviceEvaluated, BatchedOverLeadingDims):
     def jvp(
         self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]
     ) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        # With a = L L^H and a symmetric tangent s: dL = L phi(L^-1 s L^-H),
-        # phi taking the lower triangle with the diagonal halved. The
-        # tangent is symmetrised first, as JAX does, so that a tangent of
-        # the input's upper triangle counts like one of its lower.
+        # With a = L L^H and a tangent s: dL = L phi(L^-1 s L^-H), phi
+        # taking the lower triangle with the diagonal halved. Like JAX, the
+        # tangent is used as given (exact for Hermitian tangents, which the
+        # wrapper's symmetrisation makes).
         (x,), (t,) = primals, tangents
         out = bind1(self, x)
         factor = triangle(out, lower=True)
-        tangent = instantiate(t)
-        sym = div(add(tangent, hermitian_transpose(tangent)), scalar_like(2, tangent.dtype, "cholesky jvp"))
+        sym = instantiate(t)
         right = triangular_solve(factor, sym, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
         inner = triangular_solve(factor, right, left_side=True, lower=True)
         lower = triangle(inner, lower=True)
