@@ -23,7 +23,7 @@ from jaxtyped._src.core.primitive import LinearArg, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError
 from jaxtyped._src.lax.arithmetic import mul, neg, sub
 from jaxtyped._src.lax.linalg.base import BatchedOverLeadingDims, DeviceEvaluated, Layout, info_ok, lapack_call, where_ok
-from jaxtyped._src.lax.structural import expand_dims, pad
+from jaxtyped._src.lax.structural import broadcast_in_dim, pad
 from jaxtyped._src.lax.util import check_arity, operand, scalar_like
 
 __all__ = ["TridiagonalSolve", "tridiagonal_solve"]
@@ -126,7 +126,7 @@ class TridiagonalSolve(DeviceEvaluated, BatchedOverLeadingDims):
         for t, xs in zip(tangents[:3], neighbours, strict=True):
             if isinstance(t, Zero):
                 continue
-            change = mul(expand_dims(t, (t.ndim,)), xs)
+            change = mul(broadcast_in_dim(t, xs.shape, tuple(range(t.ndim))), xs)
             rhs = neg(change) if rhs is None else sub(rhs, change)
         assert rhs is not None
         return (x,), (bind1(self, dl, d, du, rhs),)
