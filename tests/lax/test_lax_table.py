@@ -678,6 +678,21 @@ def _extras_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+# FFT family: one row per transform kind (more cases, norms, errors and
+# gradients in test_lax_fft.py and tests/numpy/test_jnp_fft.py).
+def _fft_rows() -> list[Row]:
+    c64, f32 = ("complex64",), ("float32",)
+    return [
+        Row("fft", f1(lambda m, a: m.fft(a, m.FftType.FFT, (3, 4))), (Arg((2, 3, 4)),), c64, finite_differences=False,
+            np_ref=r1(lambda a: np.fft.fftn(a, axes=(1, 2)))),
+        Row("fft_ifft", f1(lambda m, a: m.fft(a, "ifft", (5,))), (Arg((3, 5)),), c64, finite_differences=False,
+            np_ref=r1(lambda a: np.fft.ifft(a))),
+        Row("fft_rfft", f1(lambda m, a: m.fft(a, "rfft", (3, 5))), (Arg((2, 3, 5)),), f32, finite_differences=False,
+            np_ref=r1(lambda a: np.fft.rfftn(a, axes=(1, 2)))),
+        Row("fft_irfft", f1(lambda m, a: m.fft(a, m.FftType.IRFFT, (6,))), (Arg((3, 4)),), c64, finite_differences=False),
+    ]  # fmt: skip
+
+
 ROWS: list[Row] = [
     *_unary_rows(),
     *_arith_rows(),
@@ -692,6 +707,7 @@ ROWS: list[Row] = [
     *_sorting_rows(),
     *_special_rows(),
     *_extras_rows(),  # lax extras family
+    *_fft_rows(),  # FFT family
 ]
 BY_ID = {r.id: r for r in ROWS}
 

@@ -352,9 +352,23 @@ def _cumulative_and_rounding_cases() -> list[Case]:
     ]
 
 
+# FFT family: FFT and IFFT transpose to themselves; RFFT to a padded FFT's
+# real part, IRFFT to a weighted, conjugated RFFT (odd and even lengths).
+def _fft_cases() -> list[Case]:
+    return [
+        Case("fft", k1(lambda o, x: o.lax.fft(x, "fft", (3, 4))), (In((2, 3, 4)),), CPLX, ("fft",)),
+        Case("fft_ifft", k1(lambda o, x: o.lax.fft(x, "ifft", (5,))), (In((2, 5)),), CPLX, ("fft",)),
+        Case("fft_rfft", k1(lambda o, x: o.lax.fft(x, "rfft", (3, 6))), (In((2, 3, 6)),), F, ("fft",)),
+        Case("fft_rfft_odd", k1(lambda o, x: o.lax.fft(x, "rfft", (7,))), (In((2, 7)),), F, ("fft",)),
+        Case("fft_irfft", k1(lambda o, x: o.lax.fft(x, "irfft", (3, 6))), (In((2, 3, 4)),), CPLX, ("fft",)),
+        Case("fft_irfft_odd", k1(lambda o, x: o.lax.fft(x, "irfft", (7,))), (In((2, 4)),), CPLX, ("fft",)),
+    ]
+
+
 CASES = [
     *_elementwise_cases(), *_structural_cases(), *_slicing_cases(), *_dot_cases(), *_jit_cases(),
     *_windowed_cases(), *_extras_cases(), *_cumulative_and_rounding_cases(),
+    *_fft_cases(),  # FFT family
 ]  # fmt: skip
 PARAMS = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES for dtype in case.dtypes]
 COMPARED = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES if case.jax_compare for dtype in case.dtypes]

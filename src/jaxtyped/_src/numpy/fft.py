@@ -19,7 +19,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import array_from_numpy
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import div as lax_div
 from jaxtyped._src.lax.complex_ops import conj
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -27,6 +27,7 @@ from jaxtyped._src.lax.fft import MAX_FFT_AXES, FftType, complex_dtype_for, fft 
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.structural import inverse_permutation, pad, transpose
 from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy.manipulation import roll
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_args, to_inexact_dtype
 from jaxtyped._src.numpy.ufuncs import divide, multiply
@@ -190,17 +191,38 @@ def irfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None =
     return _one_axis("irfft", FftType.IRFFT, a, n, axis, norm)
 
 
+def _check_axes_in_range(name: str, x: Array, axes: tuple[int, ...]) -> None:
+    """``hfft``, ``ihfft`` and the shifts reject an out-of-range axis with
+    an IndexError, as JAX's do (the other transforms raise ValueError)."""
+    for axis in axes:
+        if not -x.ndim <= axis < x.ndim:
+            raise JaxtypedIndexError(f"jnp.fft.{name}: axis {axis} is out of bounds for an array of rank {x.ndim}")
+
+
 def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The transform of a Hermitian-symmetric signal given by its first
-    half: a real spectrum of size ``n``."""
+    half: a real spectrum of size ``n``.
+
+    Raises:
+        JaxtypedIndexError: ``axis`` is out of range (JAX's error kind).
+    """
     mode = _SWAPPED[_norm("hfft", norm)]
-    return _one_axis("hfft", FftType.IRFFT, conj(_as_input("hfft", a, FftType.FFT)), n, axis, mode)
+    x = _as_input("hfft", a, FftType.FFT)
+    _check_axes_in_range("hfft", x, (index_arg(axis, "jnp.fft.hfft axis"),))
+    return _one_axis("hfft", FftType.IRFFT, conj(x), n, axis, mode)
 
 
 def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The inverse of :func:`hfft`, from a real input."""
+    """The inverse of :func:`hfft`, from a real input (lists are accepted,
+    as JAX's ``ihfft`` accepts them).
+
+    Raises:
+        JaxtypedIndexError: ``axis`` is out of range (JAX's error kind).
+    """
     mode = _SWAPPED[_norm("ihfft", norm)]
-    return conj(_one_axis("ihfft", FftType.RFFT, a, n, axis, mode))
+    x = asarray(a) if is_list_or_tuple(a) else asarray_operand("fft.ihfft", a)
+    _check_axes_in_range("ihfft", x, (index_arg(axis, "jnp.fft.ihfft axis"),))
+    return conj(_one_axis("ihfft", FftType.RFFT, x, n, axis, mode))
 
 
 def fft2(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
@@ -281,7 +303,9 @@ def _shift(name: str, x: ArrayLike, axes: int | Sequence[int] | None, sign: int)
     if axes is None:
         axes_ = tuple(range(array.ndim))
     else:
-        axes_ = canonicalize_axes(axis_tuple(axes, f"jnp.fft.{name} axes"), array.ndim, where=f"jnp.fft.{name} axes")
+        given = axis_tuple(axes, f"jnp.fft.{name} axes")
+        _check_axes_in_range(name, array, given)
+        axes_ = canonicalize_axes(given, array.ndim, where=f"jnp.fft.{name} axes")
     if not axes_:
         return array
     shifts = [sign * (array.shape[a] // 2) for a in axes_]
@@ -289,11 +313,19 @@ def _shift(name: str, x: ArrayLike, axes: int | Sequence[int] | None, sign: int)
 
 
 def fftshift(x: ArrayLike, axes: int | Sequence[int] | None = None) -> Array:
-    """Move the zero-frequency term to the centre of ``axes`` (default: all)."""
+    """Move the zero-frequency term to the centre of ``axes`` (default: all).
+
+    Raises:
+        JaxtypedIndexError: an axis is out of range (JAX's error kind).
+    """
     return _shift("fftshift", x, axes, 1)
 
 
 def ifftshift(x: ArrayLike, axes: int | Sequence[int] | None = None) -> Array:
-    """The inverse of :func:`fftshift`."""
+    """The inverse of :func:`fftshift`.
+
+    Raises:
+        JaxtypedIndexError: an axis is out of range (JAX's error kind).
+    """
     return _shift("ifftshift", x, axes, -1)
 
