@@ -399,10 +399,42 @@ def _lu_qr_rows() -> list[Row]:
         Row("qr_wide_r", "qr", qr_part(1, False), (In((2, 3)),), FC),
     ]
 
+# Cholesky and triangular_solve family: cholesky of a positive-definite
+# Gram matrix, triangular_solve (dominant diagonal) in both operands under
+# several flags, tridiagonal_solve in all four operands (more in
+# test_lax_linalg_cholesky.py and test_lax_linalg_tridiagonal_solve.py).
+def _cholesky_rows() -> list[Row]:
+    def spd(o: Ops, a: Any) -> Any:
+        gram = o.lax.dot_general(a, a, (((1,), (1,)), ((), ())))
+        return o.lax.add(gram, np.asarray(4 * np.eye(a.shape[0]), a.dtype))
+
+    def solve(**flags: bool) -> Fn:
+        def fn(o: Ops, a: Any, b: Any) -> Any:
+            dominant = o.lax.add(a, np.asarray(np.broadcast_to(6 * np.eye(a.shape[-1]), a.shape), a.dtype))
+            return o.lax.linalg.triangular_solve(dominant, b, **flags)
+
+        return k2(fn)
+
+    def tridiagonal(o: Ops, dl: Any, d: Any, du: Any, b: Any) -> Any:
+        return o.lax.linalg.tridiagonal_solve(dl, o.lax.add(d, np.full(d.shape, 6, d.dtype)), du, b)
+
+    square, tall, wide = In((3, 3)), In((3, 2)), In((2, 3))
+    return [
+        Row("cholesky", "cholesky", k1(lambda o, a: o.lax.linalg.cholesky(spd(o, a))), (square,)),
+        Row("triangular_solve_left_lower", "triangular_solve", solve(left_side=True, lower=True), (square, tall), FC),
+        Row("triangular_solve_right_adjoint", "triangular_solve", solve(transpose_a=True, conjugate_a=True),
+            (square, wide), FC),
+        Row("triangular_solve_unit_transposed", "triangular_solve",
+            solve(left_side=True, transpose_a=True, unit_diagonal=True), (In((2, 3, 3)), In((2, 3, 2)))),
+        Row("tridiagonal_solve", "tridiagonal_solve", k4(tridiagonal), (In((4,)), In((4,)), In((4,)), In((4, 2))), FC),
+    ]  # fmt: skip
+
+
 ROWS = [
     *_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows(),
     *_windowed_rows(), *_extras_rows(), *_special_rows(),
     *_lu_qr_rows(),  # LU and QR family
+    *_cholesky_rows(),  # Cholesky and triangular_solve family
     *_fft_rows(),  # FFT family
 ]  # fmt: skip
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
