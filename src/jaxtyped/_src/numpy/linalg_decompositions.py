@@ -57,16 +57,18 @@ class SVDResult(NamedTuple):
     Vh: Array
 
 
-def inexact_matrix(name: str, x: ArrayLike, square: bool = False) -> Array:
-    """``x`` promoted to an inexact dtype; a (stack of) matrices, square
-    when asked, else JAX's ValueError naming ``jnp.linalg.<name>``."""
+def inexact_matrix(name: str, x: ArrayLike, square: type[Exception] | None = None) -> Array:
+    """``x`` promoted to an inexact dtype, checked to be a stack of
+    matrices (a TypeError otherwise, as JAX's) and, when ``square`` names
+    the error kind JAX raises for that function, square matrices."""
     (a,) = promote_dtypes(f"linalg.{name}", (x,), inexact=True)
     if a.ndim < 2:
-        raise JaxtypedValueError(
+        raise JaxtypedTypeError(
             f"jnp.linalg.{name}: argument must have at least 2 dimensions (a stack of matrices), got {a.aval.str_short()}"
         )
-    if square and a.shape[-1] != a.shape[-2]:
-        raise JaxtypedValueError(f"jnp.linalg.{name}: argument must be a (stack of) square matrices, got {a.aval.str_short()}")
+    if square is not None and a.shape[-1] != a.shape[-2]:
+        message = f"jnp.linalg.{name}: argument must be a (stack of) square matrices, got {a.aval.str_short()}"
+        raise JaxtypedValueError(message) if square is ValueError else JaxtypedTypeError(message)
     return a
 
 
@@ -78,7 +80,7 @@ def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True
     """The Cholesky factor of Hermitian positive-definite matrices: lower
     ``L`` with ``a = L @ L^H`` (``upper``: ``U = L^H``). Matrices that are
     not positive definite give NaNs, as JAX's."""
-    x = inexact_matrix("cholesky", a, square=True)
+    x = inexact_matrix("cholesky", a, square=TypeError)
     factor = lax_cholesky.cholesky(x, symmetrize_input=symmetrize_input)
     return _hermitian_transpose(factor) if upper else factor
 
@@ -86,16 +88,22 @@ def cholesky(a: ArrayLike, *, upper: bool = False, symmetrize_input: bool = True
 @overload
 def qr(a: ArrayLike, mode: Literal["r"]) -> Array: ...
 @overload
+def qr(a: ArrayLike, mode: Literal["raw"]) -> QRResult: ...
+@overload
 def qr(a: ArrayLike, mode: Literal["reduced", "complete"] = "reduced") -> QRResult: ...
 @overload
 def qr(a: ArrayLike, mode: str) -> Array | QRResult: ...
 def qr(a: ArrayLike, mode: str = "reduced") -> Array | QRResult:
     """The QR decomposition ``a = Q @ R``: ``"reduced"`` (``Q`` of shape
-    ``(m, k)``, ``k = min(m, n)``), ``"complete"`` (``Q`` square) or ``"r"``
-    (``R`` only)."""
-    if mode not in ("reduced", "complete", "r"):
-        raise JaxtypedValueError(f"jnp.linalg.qr: unsupported mode {mode!r}; use 'reduced', 'complete' or 'r'")
+    ``(m, k)``, ``k = min(m, n)``), ``"complete"`` (``Q`` square), ``"r"``
+    (``R`` only) or ``"raw"`` (LAPACK's packed reflectors, transposed as
+    NumPy's, and their scales)."""
+    if mode not in ("reduced", "complete", "r", "raw"):
+        raise JaxtypedValueError(f"jnp.linalg.qr: unsupported mode {mode!r}; use 'reduced', 'complete', 'r' or 'raw'")
     x = inexact_matrix("qr", a)
+    if mode == "raw":
+        packed, taus = lax_qr.geqrf(x)
+        return QRResult(man.matrix_transpose(packed), taus)
     q, r = lax_qr.qr(x, full_matrices=mode == "complete")
     return r if mode == "r" else QRResult(q, r)
 
@@ -163,7 +171,7 @@ def svd(
     x = inexact_matrix("svd", a)
     if hermitian:
         if x.shape[-1] != x.shape[-2]:
-            raise JaxtypedValueError(f"jnp.linalg.svd: hermitian=True needs square matrices, got {x.aval.str_short()}")
+            raise JaxtypedTypeError(f"jnp.linalg.svd: hermitian=True needs square matrices, got {x.aval.str_short()}")
         return _hermitian_svd(x, compute_uv)
     if compute_uv:
         u, s, vh = lax_svd.svd(x, full_matrices=full_matrices, compute_uv=True, subset_by_index=subset_by_index)
@@ -187,7 +195,7 @@ def _lower(name: str, uplo: str | None) -> bool:
 def eigh(a: ArrayLike, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:  # noqa: N803 - NumPy's name
     """Eigenvalues (ascending) and eigenvectors of Hermitian matrices, read
     from the lower (``UPLO="L"``) or upper triangle."""
-    x = inexact_matrix("eigh", a, square=True)
+    x = inexact_matrix("eigh", a, square=TypeError)
     v, w = lax_eigh.eigh(x, lower=_lower("eigh", UPLO), symmetrize_input=symmetrize_input)
     return EighResult(w, v)
 
@@ -200,14 +208,14 @@ def eigvalsh(a: ArrayLike, UPLO: str | None = "L", *, symmetrize_input: bool = T
 def eig(a: ArrayLike) -> EigResult:
     """Eigenvalues and right eigenvectors of general square matrices
     (complex; CPU only, as JAX's)."""
-    x = inexact_matrix("eig", a, square=True)
+    x = inexact_matrix("eig", a, square=ValueError)
     w, v = lax_eig.eig(x, compute_left_eigenvectors=False)
     return EigResult(w, v)
 
 
 def eigvals(a: ArrayLike) -> Array:
     """The eigenvalues of general square matrices (complex)."""
-    x = inexact_matrix("eigvals", a, square=True)
+    x = inexact_matrix("eigvals", a, square=ValueError)
     (w,) = lax_eig.eig(x, compute_left_eigenvectors=False, compute_right_eigenvectors=False)
     return w
 

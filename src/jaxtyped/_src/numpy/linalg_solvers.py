@@ -118,11 +118,13 @@ def solve(a: ArrayLike, b: ArrayLike) -> Array:
     if x.shape[-1] != x.shape[-2]:
         raise JaxtypedValueError(f"jnp.linalg.solve: a must be (a stack of) square matrices, got {x.aval.str_short()}")
     n = x.shape[-1]
-    vector = y.ndim == 1 or y.ndim == x.ndim - 1
-    if vector and y.ndim > 1 and y.shape[:-1] != x.shape[:-2]:
+    vector = y.ndim == 1
+    if y.ndim > 1 and y.ndim == x.ndim - 1:
+        # JAX >= 0.5 reads b as vectors only when it is 1-d; this shape was
+        # once a batch of vectors and is now refused, as JAX refuses it.
         raise JaxtypedValueError(
-            f"jnp.linalg.solve: invalid shapes {x.aval.str_short()} and {y.aval.str_short()}: a 1-d-per-matrix b "
-            "needs a's batch shape exactly; add a trailing axis to b for a matrix right-hand side"
+            f"jnp.linalg.solve: invalid shapes {x.aval.str_short()} and {y.aval.str_short()}; "
+            "for a batch of vectors use solve(a, b[..., None])[..., 0]"
         )
     if y.ndim == 0 or y.shape[-1 if vector else -2] != n:
         raise JaxtypedValueError(f"jnp.linalg.solve: shapes {x.aval.str_short()} and {y.aval.str_short()} do not match")
@@ -205,7 +207,8 @@ def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
 # adj(a) b = det(a) a^-1 b = d' U'^-1 diag(u_nn, ..., u_nn, 1) L^-1 b[p],
 # where d' is the product of the other pivots times the permutation's
 # sign. Nothing divides by u_nn: the adjugate of a matrix of rank n - 1
-# (whose zero pivot partial pivoting puts last) comes out finite.
+# (whose zero pivot partial pivoting puts last) comes out finite; with a
+# zero among the other pivots the adjugate is taken as zero, as JAX's.
 
 
 def _det_and_adjugate_product(a: Array, b: Array) -> tuple[Array, Array]:
@@ -224,12 +227,18 @@ def _det_and_adjugate_product(a: Array, b: Array) -> tuple[Array, Array]:
         (lu.ndim - 2, lu.ndim - 1),
     )
     unit_corner = uf.where(corner, strong_constant_like(a, 1), lu)
-    x = _rows(b, permutation)
+    # Another zero pivot means rank <= n - 2 and a zero adjugate; U' is then
+    # singular, so its solve is masked on both sides (zeros in, so that the
+    # transposed solve sees no NaN either; zeros out).
+    deficient = ls.broadcast_in_dim(red.any(uf.equal(diag[..., : n - 1], 0), axis=-1), b.shape, tuple(range(b.ndim - 2)))
+    zero = zeros(b.shape, b.dtype)
+    x = _rows(uf.where(deficient, zero, b), permutation)
     x = lax_cholesky.triangular_solve(unit_corner, x, left_side=True, lower=True, unit_diagonal=True)
     is_last = uf.equal(ls.broadcasted_iota(np.dtype(np.int32), (n,), 0), n - 1)
     scale = uf.where(is_last, strong_constant_like(a, 1), ls.expand_dims(last, (last.ndim,)))
     x = uf.multiply(x, ls.expand_dims(scale, (scale.ndim,)))
     x = lax_cholesky.triangular_solve(unit_corner, x, left_side=True, lower=False)
+    x = uf.where(deficient, zero, x)
     return determinant, uf.multiply(x, ls.expand_dims(partial, (partial.ndim, partial.ndim + 1)))
 
 
@@ -296,11 +305,11 @@ def lstsq(
     u, s, vh = svd(x, full_matrices=False)
     cutoff = eps * max(n, m) if rcond is None else (eps if rcond < 0 else float(rcond))
     if s.shape[0] == 0:
-        rank = zeros((), np.int32)
+        rank = zeros((), dtypes.default_int_dtype())
         solution = zeros((n, rhs.shape[1]), x.dtype)
     else:
         mask = uf.greater_equal(s, uf.multiply(s[0], cutoff))
-        rank = red.sum(mask, dtype=np.int32)
+        rank = red.sum(mask, dtype=dtypes.default_int_dtype())
         safe = convert_to(uf.where(mask, s, 1.0), x.dtype, weak_type=False)
         s_inv = ls.expand_dims(uf.where(mask, uf.divide(1.0, safe), 0.0), (1,))
         solution = shape_ops.matmul(_H(vh), uf.multiply(s_inv, shape_ops.matmul(_H(u), rhs)))
@@ -385,7 +394,7 @@ def matrix_rank(
     if rtol is not None and tol is not None:
         raise JaxtypedValueError("jnp.linalg.matrix_rank: only one of tol or rtol may be specified")
     if x.ndim < 2:
-        return convert_to(red.any(uf.not_equal(x, 0)), np.dtype(np.int32), weak_type=False)
+        return convert_to(red.any(uf.not_equal(x, 0)), np.dtype(np.int32), weak_type=False)  # int32, as JAX's
     s = svd(x, full_matrices=False, compute_uv=False, hermitian=hermitian)
     if tol is not None:
         threshold = convert_to(asarray_operand("linalg.matrix_rank", tol, 1), s.dtype, weak_type=False)
@@ -396,7 +405,7 @@ def matrix_rank(
         else:
             threshold = uf.multiply(largest, convert_to(asarray_operand("linalg.matrix_rank", rtol, 1), s.dtype, weak_type=False))
     above = uf.greater(s, ls.expand_dims(threshold, (threshold.ndim,)))
-    return red.sum(above, axis=-1, dtype=np.int32)
+    return red.sum(above, axis=-1, dtype=dtypes.default_int_dtype())
 
 
 def cond(x: ArrayLike, p: int | float | str | None = None) -> Array:
