@@ -19,9 +19,10 @@ import pytest
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
+import jaxtyped.numpy.fft as jfft
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, call, host, jax_numpy, jitted, library, vmapped
+from oracle import Case, CaseTable, Group, call, host, jax_numpy, jitted, library, unary_fn, vmapped
 
 RNG = np.random.default_rng(41)
 NORMS = (None, "backward", "ortho", "forward")
@@ -54,6 +55,16 @@ def _input(name: str, real: np.ndarray[Any, Any], cplx: np.ndarray[Any, Any]) ->
     return real if name in REAL_INPUT else cplx
 
 
+def _of_weak(name: str, shape: tuple[int, ...]) -> Callable[[Any], Any]:
+    """``L.fft.<name>`` of a weakly typed array."""
+    return lambda L: getattr(L.fft, name)(L.broadcast_to(1.5, shape))
+
+
+def _applied(name: str, kwargs: dict[str, Any]) -> Callable[[Any, Any], Any]:
+    """``L.fft.<name>(x, **kwargs)`` as a function of ``(L, x)``."""
+    return lambda L, x: getattr(L.fft, name)(x, **kwargs)
+
+
 def one_axis_cases() -> list[Case]:
     cases: list[Case] = []
     for name in ONE_AXIS:
@@ -67,7 +78,7 @@ def one_axis_cases() -> list[Case]:
             Case(f"{name}-axis1_n", call(f"fft.{name}", x3, n=6, axis=1)),
             Case(f"{name}-int", call(f"fft.{name}", I6)),
             Case(f"{name}-bool", call(f"fft.{name}", B5)),
-            Case(f"{name}-weak", lambda L, name=name: getattr(L.fft, name)(L.broadcast_to(1.5, (4,)))),
+            Case(f"{name}-weak", _of_weak(name, (4,))),
             Case(f"{name}-python_scalar_input", call(f"fft.{name}", 2.0)),
             Case(f"{name}-list_input", call(f"fft.{name}", [1.0, 2.0])),
             Case(f"{name}-n_zero", call(f"fft.{name}", x8, n=0)),
@@ -103,8 +114,8 @@ def multi_axis_cases() -> list[Case]:
             Case(f"{name}-axes_out_of_range", call(f"fft.{name}", x3, axes=(0, 3))),
             Case(f"{name}-s_axes_mismatch", call(f"fft.{name}", x3, s=(4, 4, 4), axes=(0, 1))),
             Case(f"{name}-s_negative", call(f"fft.{name}", x3, s=(4, -1))),
-            Case(f"{name}-int", lambda L, name=name: getattr(L.fft, name)(L.asarray(I6).reshape(2, 3))),
-            Case(f"{name}-weak", lambda L, name=name: getattr(L.fft, name)(L.broadcast_to(1.5, (2, 4)))),
+            Case(f"{name}-int", call(f"fft.{name}", I6.reshape(2, 3))),
+            Case(f"{name}-weak", _of_weak(name, (2, 4))),
             Case(f"{name}-1d_input", call(f"fft.{name}", _input(name, R8, C8))),
         ]
         cases += [Case(f"{name}-norm_{norm}", call(f"fft.{name}", x3, s=(3, 5), norm=norm)) for norm in NORMS]
@@ -162,7 +173,7 @@ def _weighted(name: str, weights: np.ndarray[Any, Any], **kwargs: Any) -> Callab
 
 def _grad(name: str, x: np.ndarray[Any, Any], weights: np.ndarray[Any, Any], **kwargs: Any) -> Callable[[Any], Any]:
     loss = _weighted(name, weights, **kwargs)
-    return lambda L: library(L).api.grad(lambda a: loss(L, a))(L.asarray(x))
+    return lambda L: library(L).api.grad(unary_fn(lambda a: loss(L, a)))(L.asarray(x))
 
 
 # (name, input, keyword arguments): every transform, with shape-changing n/s.
@@ -196,7 +207,7 @@ def transformation_cases() -> list[Case]:
                        RNG.standard_normal(shape) + (0 if name in ("irfft", "hfft", "irfft2", "irfftn") else 1j) * RNG.standard_normal(shape))  # fmt: skip
         cases += [
             Case(f"grad_{name}-weighted", _grad(name, x, weights, **kwargs), rtol=1e-4, atol=1e-4),
-            Case(f"jit_{name}-traced", jitted(lambda L, a, name=name, kwargs=kwargs: getattr(L.fft, name)(a, **kwargs), x)),
+            Case(f"jit_{name}-traced", jitted(_applied(name, kwargs), x)),
         ]
     cases += [
         Case("vmap_fft-rows", vmapped(lambda L, row: L.fft.fft(row, n=6), C345)),
@@ -204,10 +215,10 @@ def transformation_cases() -> list[Case]:
         Case("vmap_irfftn-rows", vmapped(lambda L, row: L.fft.irfftn(row, s=(3, 4, 5)), C2343)),
         Case("vmap_fftshift-rows", vmapped(lambda L, row: L.fft.fftshift(row), R345)),
         Case("jit_fftfreq-traced_spacing", jitted(lambda L, d: L.fft.fftfreq(8, d), host("float32", 0.1))),
-        Case("grad_fftfreq-spacing", lambda L: library(L).api.grad(lambda d: L.sum(L.fft.fftfreq(8, d) ** 2))(
+        Case("grad_fftfreq-spacing", lambda L: library(L).api.grad(unary_fn(lambda d: L.sum(L.fft.fftfreq(8, d) ** 2)))(
             L.asarray(host("float32", 0.5)))),
         Case("grad_fftshift-weighted", lambda L: library(L).api.grad(
-            lambda a: L.sum(L.fft.fftshift(a) * L.asarray(R345)))(L.asarray(R345))),
+            unary_fn(lambda a: L.sum(L.fft.fftshift(a) * L.asarray(R345))))(L.asarray(R345))),
     ]  # fmt: skip
     return cases
 
@@ -253,41 +264,41 @@ def test_matches_jax(table: str, group: Group) -> None:
 @pytest.mark.parametrize(("name", "x", "kwargs"), [pytest.param(*p, id=p[0]) for p in GRAD_POINTS])
 def test_check_grads_order_2(name: str, x: np.ndarray[Any, Any], kwargs: dict[str, Any], x64: None) -> None:
     wide = jnp.asarray(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
-    check_grads(lambda a: getattr(jnp.fft, name)(a, **kwargs), (wide,), order=2, modes=("fwd", "rev"))
+    check_grads(unary_fn(lambda a: getattr(jfft, name)(a, **kwargs)), (wide,), order=2, modes=("fwd", "rev"))
 
 
 @pytest.mark.parametrize(("name", "x", "kwargs"), [pytest.param(*p, id=p[0]) for p in GRAD_POINTS])
 def test_eager_equals_jit(name: str, x: np.ndarray[Any, Any], kwargs: dict[str, Any]) -> None:
     def f(a: jt.Array) -> jt.Array:
-        result: jt.Array = getattr(jnp.fft, name)(a, **kwargs)
+        result: jt.Array = getattr(jfft, name)(a, **kwargs)
         return result
 
-    eager, compiled = f(jnp.asarray(x)), jt.jit(f)(x)
+    eager, compiled = f(jnp.asarray(x)), jt.jit(f)(jnp.asarray(x))
     assert eager.dtype == compiled.dtype and eager.shape == compiled.shape
     np.testing.assert_allclose(np.asarray(eager), np.asarray(compiled), rtol=1e-6, atol=1e-6)
 
 
 def test_vmap_equals_a_loop() -> None:
     def f(a: jt.Array) -> jt.Array:
-        return jnp.fft.irfft2(a, s=(3, 6), axes=(0, 1))
+        return jfft.irfft2(a, s=(3, 6), axes=(0, 1))
 
-    batched = jt.vmap(f, in_axes=2, out_axes=1)(C2343)
+    batched = jt.vmap(f, in_axes=2, out_axes=1)(jnp.asarray(C2343))
     expected = jnp.stack([f(jnp.asarray(C2343[:, :, i])) for i in range(C2343.shape[2])], axis=1)
     assert batched.dtype == expected.dtype and batched.shape == expected.shape
     np.testing.assert_allclose(np.asarray(batched), np.asarray(expected), rtol=1e-6, atol=1e-6)
 
 
 def test_roundtrips() -> None:
-    np.testing.assert_allclose(np.asarray(jnp.fft.irfftn(jnp.fft.rfftn(R2345), s=R2345.shape)), R2345, atol=1e-5)
-    np.testing.assert_allclose(np.asarray(jnp.fft.ifft(jnp.fft.fft(C7, norm="ortho"), norm="ortho")), C7, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(jfft.irfftn(jfft.rfftn(R2345), s=R2345.shape)), R2345, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(jfft.ifft(jfft.fft(C7, norm="ortho"), norm="ortho")), C7, atol=1e-5)
     hermitian_half = C7.copy()
     hermitian_half[0] = hermitian_half[0].real  # hfft ignores the DC term's imaginary part
-    np.testing.assert_allclose(np.asarray(jnp.fft.ihfft(jnp.fft.hfft(hermitian_half, n=13), n=13)), hermitian_half, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(jfft.ihfft(jfft.hfft(hermitian_half, n=13), n=13)), hermitian_half, atol=1e-5)
 
 
 def test_fftfreq_on_a_device() -> None:
     device = jt.devices()[0]
-    out = jnp.fft.fftfreq(4, device=device)
+    out = jfft.fftfreq(4, device=device)
     np.testing.assert_allclose(np.asarray(out), [0.0, 0.25, -0.5, -0.25])
 
 
@@ -297,5 +308,5 @@ def test_fftfreq_on_a_device() -> None:
 def test_every_jax_numpy_fft_name_exists() -> None:
     theirs = {name for name in dir(jax_numpy.fft) if not name.startswith("_")}
     assert {"fft", "rfftn", "fftshift"} <= theirs  # the census cannot pass vacuously
-    assert sorted(theirs - set(jnp.fft.__all__)) == []
-    assert all(callable(getattr(jnp.fft, name)) for name in jnp.fft.__all__)
+    assert sorted(theirs - set(jfft.__all__)) == []
+    assert all(callable(getattr(jfft, name)) for name in jfft.__all__)

@@ -29,12 +29,12 @@ from jaxtyped._src.lax.structural import inverse_permutation, pad, transpose
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy.manipulation import roll
-from jaxtyped._src.numpy.promotion import asarray_operand, promote_args, to_inexact_dtype
+from jaxtyped._src.numpy.promotion import asarray_operand, check_arraylike, promote_args, to_inexact_dtype
 from jaxtyped._src.numpy.ufuncs import divide, multiply
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, index_arg, is_list_or_tuple, prod
 
 if TYPE_CHECKING:
-    from jaxtyped._src.runtime.xla import Device
+    from jaxtyped._src.runtime import xla
 
 __all__ = [
     "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -111,14 +111,18 @@ def _transform(x: Array, kind: FftType, sizes: tuple[int, ...]) -> Array:
     return x
 
 
+def _int_tuple(where: str, values: object) -> tuple[int, ...]:
+    if not is_list_or_tuple(values):
+        raise JaxtypedTypeError(f"{where} must be a sequence of ints, got {values!r}")
+    return tuple(index_arg(n, where) for n in values)
+
+
 def _sizes_and_axes(
     name: str, x: Array, s: Sequence[int] | None, axes: Sequence[int] | None, kind: FftType
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The canonical axes and the logical transform size along each."""
     where = f"jnp.fft.{name}"
-    if s is not None and not is_list_or_tuple(s):
-        raise JaxtypedTypeError(f"{where}: s must be a sequence of ints, got {s!r}")
-    sizes = None if s is None else tuple(index_arg(n, f"{where} s") for n in s)
+    sizes = None if s is None else _int_tuple(f"{where} s", s)
     if axes is None:
         count = x.ndim if sizes is None else len(sizes)
         if count > x.ndim:
@@ -212,6 +216,12 @@ def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = 
     return _one_axis("hfft", FftType.IRFFT, conj(x), n, axis, mode)
 
 
+def _ihfft_operand(a: object) -> Array:
+    if not is_list_or_tuple(a):
+        check_arraylike("fft.ihfft", a)
+    return asarray(a)
+
+
 def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
     """The inverse of :func:`hfft`, from a real input (lists are accepted,
     as JAX's ``ihfft`` accepts them).
@@ -220,7 +230,7 @@ def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None =
         JaxtypedIndexError: ``axis`` is out of range (JAX's error kind).
     """
     mode = _SWAPPED[_norm("ihfft", norm)]
-    x = asarray(a) if is_list_or_tuple(a) else asarray_operand("fft.ihfft", a)
+    x = _ihfft_operand(a)
     _check_axes_in_range("ihfft", x, (index_arg(axis, "jnp.fft.ihfft axis"),))
     return conj(_one_axis("ihfft", FftType.RFFT, x, n, axis, mode))
 
@@ -267,14 +277,14 @@ def irfftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | N
 
 
 def _frequencies(
-    name: str, numerators: "np.ndarray[Any, np.dtype[Any]]", n: int, d: ArrayLike, dtype: "dtypes.DTypeLike | None", device: "Device | None"
+    name: str, numerators: "np.ndarray[Any, np.dtype[Any]]", n: int, d: ArrayLike, dtype: "dtypes.DTypeLike | None", device: "xla.Device | None"
 ) -> Array:
     """``numerators / (d * n)`` in ``dtype`` (default: the default float)."""
     target = dtypes.canonicalize_dtype(dtypes.default_float_dtype() if dtype is None else dtypes.dtype(dtype))
-    k = array_from_numpy(numerators.astype(target))
+    frequencies = array_from_numpy(numerators.astype(target))
     spacing = d * n if isinstance(d, (int, float)) and not isinstance(d, bool) else multiply(asarray_operand(f"fft.{name}", d), n)
     scale = convert_to(asarray_operand(f"fft.{name}", spacing), target, weak_type=False)
-    k, scale = promote_args(f"fft.{name}", k, scale)
+    k, scale = promote_args(f"fft.{name}", frequencies, scale)
     # Integer dtypes divide as lax does (truncating), keeping the dtype.
     result = divide(k, scale) if dtypes.is_inexact(target) else lax_div(k, scale)
     if device is None:
@@ -284,7 +294,7 @@ def _frequencies(
     return device_put(result, device)
 
 
-def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: "Device | None" = None) -> Array:
+def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: "xla.Device | None" = None) -> Array:
     """The sample frequencies of :func:`fft` for ``n`` samples spaced
     ``d`` apart: ``[0, 1, ..., -2, -1] / (d * n)``."""
     size = max(index_arg(n, "jnp.fft.fftfreq n"), 0)
@@ -292,7 +302,7 @@ def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = No
     return _frequencies("fftfreq", numerators, size, d, dtype, device)
 
 
-def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: "Device | None" = None) -> Array:
+def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: "xla.Device | None" = None) -> Array:
     """The sample frequencies of :func:`rfft`: ``[0, 1, ..., n // 2] / (d * n)``."""
     size = max(index_arg(n, "jnp.fft.rfftfreq n"), 0)
     return _frequencies("rfftfreq", np.arange(0, size // 2 + 1), size, d, dtype, device)
