@@ -365,9 +365,38 @@ def _fft_cases() -> list[Case]:
     ]
 
 
+# Cholesky and triangular_solve family: the solves are linear in b (the
+# matrix a closed-over, well-conditioned constant): b's cotangent solves
+# with the transpose flag flipped, or with the transposed tridiagonal.
+def _cholesky_family_cases() -> list[Case]:
+    rng = np.random.default_rng(14)
+    base = rng.standard_normal((2, 3, 3)) + 1j * rng.standard_normal((2, 3, 3)) + 6 * np.eye(3)
+    diagonals = rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4)) + np.array([[0.0], [6.0], [0.0]])
+
+    def like(value: NDArray, x: Any) -> NDArray:
+        return np.asarray(value if np.dtype(x.dtype).kind == "c" else value.real, x.dtype)
+
+    def solve(batched: bool, **flags: bool) -> Fn:
+        return k1(lambda o, b: o.lax.linalg.triangular_solve(like(base if batched else base[0], b), b, **flags))
+
+    def tridiagonal(o: Ops, b: Any) -> Any:
+        dl, d, du = like(diagonals, b)
+        return o.lax.linalg.tridiagonal_solve(dl, d, du, b)
+
+    return [
+        Case("triangular_solve_left_lower", solve(False, left_side=True, lower=True), (In((3, 2)),), C, ("triangular_solve",)),
+        Case("triangular_solve_right_adjoint", solve(False, transpose_a=True, conjugate_a=True), (In((2, 3)),), CPLX,
+             ("triangular_solve",)),
+        Case("triangular_solve_conjugate_unit", solve(True, left_side=True, conjugate_a=True, unit_diagonal=True),
+             (In((2, 3, 2)),), C, ("triangular_solve",)),
+        Case("tridiagonal_solve", k1(tridiagonal), (In((4, 2)),), C, ("tridiagonal_solve",)),
+    ]  # fmt: skip
+
+
 CASES = [
     *_elementwise_cases(), *_structural_cases(), *_slicing_cases(), *_dot_cases(), *_jit_cases(),
     *_windowed_cases(), *_extras_cases(), *_cumulative_and_rounding_cases(),
+    *_cholesky_family_cases(),  # Cholesky and triangular_solve family
     *_fft_cases(),  # FFT family
 ]  # fmt: skip
 PARAMS = [pytest.param(case, dtype, id=f"{case.id}-{dtype}") for case in CASES for dtype in case.dtypes]
