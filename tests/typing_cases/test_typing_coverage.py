@@ -28,6 +28,7 @@ from jaxtyped import nn  # einsum family
 from jaxtyped import numpy as jnp
 from jaxtyped.scipy import special  # special-function family
 from jaxtyped.scipy.stats import norm  # special-function family
+from jaxtyped.numpy import fft as jnp_fft  # FFT family
 
 Kind = Literal["pass", "reveal", "fail"]
 KINDS: tuple[Kind, ...] = ("pass", "reveal", "fail")
@@ -143,8 +144,14 @@ def required_names() -> tuple[str, ...]:
         "igammac", "igamma_grad_a", "random_gamma_grad", "betainc", "cbrt", "exp2", "square", "reciprocal",
         "clamp", "nextafter", "population_count", "clz", "reduce_precision",
     )]  # fmt: skip
+    # Cholesky and triangular_solve family
+    names += [f"jaxtyped.lax.linalg.{n}" for n in (
+        "cholesky", "triangular_solve", "tridiagonal_solve", "cholesky_update", "symmetric_product",
+    )]  # fmt: skip
     names += [f"jaxtyped.scipy.special.{n}" for n in special.__all__]
     names += [f"jaxtyped.scipy.stats.norm.{n}" for n in norm.__all__]
+    # FFT family
+    names += [f"jaxtyped.numpy.fft.{n}" for n in jnp_fft.__all__] + ["jaxtyped.lax.fft", "jaxtyped.lax.FftType"]
     return tuple(names)
 
 
@@ -260,6 +267,8 @@ def test_required_names_exist() -> None:
     modules["jaxtyped.nn"] = nn  # einsum family
     modules["jaxtyped.scipy.special"] = special  # special-function family
     modules["jaxtyped.scipy.stats.norm"] = norm  # special-function family
+    modules["jaxtyped.lax.linalg"] = lax.linalg  # Cholesky and triangular_solve family
+    modules["jaxtyped.numpy.fft"] = jnp_fft  # FFT family
     for name in required_names():
         module, _, attr = name.rpartition(".")
         assert hasattr(modules[module], attr), f"{name} is listed but does not exist"
