@@ -228,4 +228,4 @@ __all__ = [
 ]
 
 # A submodule, reachable as ``lax.linalg`` as in JAX.
-from jaxtyped.lax import linalg  # noqa: E402
+from jaxtyped.lax import linalg as linalg  # noqa: E402 - explicit re-export, for the type checkers
