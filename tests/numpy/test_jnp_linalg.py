@@ -11,7 +11,7 @@ differentiable function, gradients at special points (singular ``det``,
 
 import math
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -20,7 +20,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, assert_same, assert_same_value, call, host, jax, jax_numpy
+from oracle import Case, CaseTable, Group, assert_same, assert_same_value, call, host, jax, jax_numpy, unary_fn
 
 RNG = np.random.default_rng(14)
 INF = math.inf
@@ -91,10 +91,12 @@ def norm_cases() -> list[Case]:
     for ord_ in (None, 2, 1, 0, -1, INF, -INF, 3, 0.5, -2):
         cases.append(Case(f"norm-vector_ord_{ord_}", call("linalg.norm", X234, ord=ord_, axis=1), **TOL))
         cases.append(Case(f"vector_norm-ord_{ord_}", call("linalg.vector_norm", X234, ord=ord_, axis=-1), **TOL))
-    for ord_ in (None, "fro", 1, -1, INF, -INF, 2, -2, "nuc"):
-        cases.append(Case(f"norm-matrix_ord_{ord_}", call("linalg.norm", X234, ord=ord_, axis=(2, 0)), **TOL))
-        cases.append(Case(f"norm-matrix_keep_{ord_}", call("linalg.norm", X234, ord=ord_, axis=(0, 1), keepdims=True), **TOL))
-        cases.append(Case(f"matrix_norm-ord_{ord_}", call("linalg.matrix_norm", X234, ord=ord_ or "fro"), **TOL))
+    for matrix_ord in (None, "fro", 1, -1, INF, -INF, 2, -2, "nuc"):
+        cases.append(Case(f"norm-matrix_ord_{matrix_ord}", call("linalg.norm", X234, ord=matrix_ord, axis=(2, 0)), **TOL))
+        cases.append(
+            Case(f"norm-matrix_keep_{matrix_ord}", call("linalg.norm", X234, ord=matrix_ord, axis=(0, 1), keepdims=True), **TOL)
+        )
+        cases.append(Case(f"matrix_norm-ord_{matrix_ord}", call("linalg.matrix_norm", X234, ord=matrix_ord or "fro"), **TOL))
     return cases
 
 
@@ -370,7 +372,7 @@ def test_cholesky_not_positive_definite_is_nan() -> None:
 
 def test_result_types_have_jax_field_names() -> None:
     x = jnp.asarray(S3)
-    pairs = [
+    pairs: list[tuple[Any, Any]] = [
         (jnp.linalg.eigh(x), jax_numpy.linalg.eigh(S3)),
         (jnp.linalg.eig(x), jax_numpy.linalg.eig(S3)),
         (jnp.linalg.qr(x), jax_numpy.linalg.qr(S3)),
@@ -403,9 +405,9 @@ EAGER_VS_JIT: list[tuple[str, Callable[[Any], Any], np.ndarray[Any, Any]]] = [
 
 @pytest.mark.parametrize(("fn", "x"), [(f, x) for _, f, x in EAGER_VS_JIT], ids=[n for n, _, _ in EAGER_VS_JIT])
 def test_eager_equals_jit(fn: Callable[[Any], Any], x: np.ndarray[Any, Any]) -> None:
-    eager = fn(jnp.asarray(x))
-    jitted = jt.jit(fn)(jnp.asarray(x))
-    for a, b in zip(jt.tree_util.tree_leaves(eager), jt.tree_util.tree_leaves(jitted), strict=True):
+    eager = cast(list[jt.Array], jt.tree_util.tree_leaves(fn(jnp.asarray(x))))
+    jitted = cast(list[jt.Array], jt.tree_util.tree_leaves(jt.jit(fn)(jnp.asarray(x))))
+    for a, b in zip(eager, jitted, strict=True):
         assert (a.shape, a.dtype) == (b.shape, b.dtype)
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-6)
 
@@ -436,7 +438,7 @@ def test_vmap_equals_loop(fn: Callable[[Any], Any], x: np.ndarray[Any, Any]) -> 
 
 def test_vmap_of_solve_over_the_right_hand_side() -> None:
     bs = _random((4, 3))
-    batched = jt.vmap(lambda b: jnp.linalg.solve(jnp.asarray(A3), b))(jnp.asarray(bs))
+    batched = jt.vmap(unary_fn(lambda b: jnp.linalg.solve(jnp.asarray(A3), b)))(jnp.asarray(bs))
     looped = np.stack([np.asarray(jnp.linalg.solve(jnp.asarray(A3), jnp.asarray(b))) for b in bs])
     np.testing.assert_allclose(np.asarray(batched), looped, rtol=1e-5, atol=1e-5)
 
@@ -456,7 +458,19 @@ def x64() -> Iterator[None]:
         jt.config.update("jax_enable_x64", previous)
 
 
-GRADS: list[tuple[str, Callable[..., Any], tuple[np.ndarray[Any, Any], ...]]] = [
+def _svd_product(x: jt.Array) -> jt.Array:
+    """U diag(S) Vh: invariant under the SVD's sign choices."""
+    u, s, vh = jnp.linalg.svd(x, full_matrices=False)
+    return (u * s[None, :]) @ vh
+
+
+def _first_eigenprojector(x: jt.Array) -> jt.Array:
+    """v v^T of the first eigenvector: invariant under its sign."""
+    v = jnp.linalg.eigh(x).eigenvectors[:, :1]
+    return v @ v.T
+
+
+GRADS_UNARY: list[tuple[str, Callable[[Any], Any], tuple[np.ndarray[Any, Any], ...]]] = [
     ("norm_default", lambda x: jnp.linalg.norm(x), (X234,)),
     ("norm_vector_3", lambda x: jnp.linalg.norm(x, ord=3, axis=0), (R43,)),
     ("norm_vector_1", lambda x: jnp.linalg.norm(x, ord=1, axis=1), (R43,)),
@@ -471,26 +485,29 @@ GRADS: list[tuple[str, Callable[..., Any], tuple[np.ndarray[Any, Any], ...]]] = 
     ("slogdet", lambda x: jnp.linalg.slogdet(x).logabsdet, (B3,)),
     ("slogdet_complex", lambda x: jnp.linalg.slogdet(x), (C3,)),
     ("inv", lambda x: jnp.linalg.inv(x), (B3,)),
-    ("solve", lambda a, b: jnp.linalg.solve(a, b), (A3, R34)),
-    ("solve_complex", lambda a, b: jnp.linalg.solve(a, b), (C3, V3)),
     ("cholesky", lambda x: jnp.linalg.cholesky(x), (S3,)),
     ("qr", lambda x: jnp.linalg.qr(x), (R43,)),
     ("svd_values", lambda x: jnp.linalg.svdvals(x), (R43,)),
-    ("svd_product", lambda x: (lambda u, s, vh: (u * s[None, :]) @ vh)(*jnp.linalg.svd(x, full_matrices=False)), (R43,)),
+    ("svd_product", lambda x: _svd_product(x), (R43,)),
     ("eigh_values", lambda x: jnp.linalg.eigvalsh(x), (S3,)),
-    ("eigh_projector", lambda x: (lambda w, v: v[:, :1] @ v[:, :1].T)(*jnp.linalg.eigh(x)), (S3,)),
+    ("eigh_projector", lambda x: _first_eigenprojector(x), (S3,)),
     ("pinv", lambda x: jnp.linalg.pinv(x), (R43,)),
     ("pinv_wide", lambda x: jnp.linalg.pinv(x), (R34,)),
-    ("lstsq", lambda a, b: jnp.linalg.lstsq(a, b)[0], (R43, V4)),
     ("matrix_power", lambda x: jnp.linalg.matrix_power(x, 3), (A3,)),
     ("matrix_power_negative", lambda x: jnp.linalg.matrix_power(x, -2), (A3,)),
-    ("multi_dot", lambda a, b: jnp.linalg.multi_dot([a, b, a]), (R43, R34)),
     ("cond", lambda x: jnp.linalg.cond(x), (A3,)),
     ("cond_1", lambda x: jnp.linalg.cond(x, 1), (A3,)),
     ("tensorinv", lambda x: jnp.linalg.tensorinv(x.reshape(3, 1, 3), ind=2), (A3,)),
+]
+GRADS_BINARY: list[tuple[str, Callable[[Any, Any], Any], tuple[np.ndarray[Any, Any], ...]]] = [
+    ("solve", lambda a, b: jnp.linalg.solve(a, b), (A3, R34)),
+    ("solve_complex", lambda a, b: jnp.linalg.solve(a, b), (C3, V3)),
+    ("lstsq", lambda a, b: jnp.linalg.lstsq(a, b)[0], (R43, V4)),
+    ("multi_dot", lambda a, b: jnp.linalg.multi_dot([a, b, a]), (R43, R34)),
     ("tensorsolve", lambda a, b: jnp.linalg.tensorsolve(a, b), (A3, V3)),
     ("products", lambda a, b: jnp.linalg.cross(a[0], b[0]) + jnp.linalg.trace(a @ b.T) + jnp.linalg.vecdot(a, b)[0], (R43, R43)),
 ]
+GRADS: list[tuple[str, Callable[..., Any], tuple[np.ndarray[Any, Any], ...]]] = [*GRADS_UNARY, *GRADS_BINARY]
 
 
 @pytest.mark.parametrize(("fn", "args"), [(f, a) for _, f, a in GRADS], ids=[n for n, _, _ in GRADS])
@@ -534,19 +551,19 @@ def test_eigvals_first_order_only_as_jax() -> None:
     derivatives JAX (and we) refuse without ``enable_eigvec_derivs``: first
     order is checked, second order and ``eig``'s vectors raise as JAX's."""
     x = jnp.asarray(A3)
-    check_grads(lambda x: jnp.linalg.eigvals(x).real, (x,), order=1, modes=("fwd", "rev"), atol=2e-2, rtol=2e-2)
-    ours = jt.grad(lambda x: jnp.linalg.eigvals(x).real.sum())(x)
-    theirs = jax.grad(lambda x: jax_numpy.linalg.eigvals(x).real.sum())(jax_numpy.asarray(A3))
+    check_grads(unary_fn(lambda y: jnp.linalg.eigvals(y).real), (x,), order=1, modes=("fwd", "rev"), atol=2e-2, rtol=2e-2)
+    ours = jt.grad(unary_fn(lambda y: jnp.linalg.eigvals(y).real.sum()))(x)
+    theirs = jax.grad(unary_fn(lambda y: jax_numpy.linalg.eigvals(y).real.sum()))(jax_numpy.asarray(A3))
     assert_same(ours, theirs, 1e-4, 1e-5)
     with pytest.raises(NotImplementedError):
-        jt.hessian(lambda x: jnp.linalg.eigvals(x).real.sum())(x)
+        jt.hessian(unary_fn(lambda y: jnp.linalg.eigvals(y).real.sum()))(x)
     with pytest.raises(NotImplementedError):
-        jt.grad(lambda x: jnp.abs(jnp.linalg.eig(x).eigenvectors).sum())(x)
+        jt.grad(unary_fn(lambda y: jnp.abs(jnp.linalg.eig(y).eigenvectors).sum()))(x)
 
 
 def test_jvp_of_slogdet_matches_jax() -> None:
-    ours = jt.jvp(lambda x: jnp.linalg.slogdet(x), (jnp.asarray(C3),), (jnp.asarray(C3),))
-    theirs = jax.jvp(lambda x: jax_numpy.linalg.slogdet(x), (jax_numpy.asarray(C3),), (jax_numpy.asarray(C3),))
+    ours = jt.jvp(unary_fn(lambda x: jnp.linalg.slogdet(x)), (jnp.asarray(C3),), (jnp.asarray(C3),))
+    theirs = jax.jvp(unary_fn(lambda x: jax_numpy.linalg.slogdet(x)), (jax_numpy.asarray(C3),), (jax_numpy.asarray(C3),))
     assert_same(ours, theirs, 1e-4, 1e-5, tree=True)
 
 

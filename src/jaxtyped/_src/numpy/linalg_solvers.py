@@ -373,6 +373,7 @@ def pinv(
             raise JaxtypedValueError("jnp.linalg.pinv: give rtol or its old name rcond, not both")
         rtol = rcond
     real = dtypes.finfo(x.dtype).dtype
+    tolerance: Array
     if rtol is None:
         tolerance = scalar_like(10.0 * max(x.shape[-2:]) * float(dtypes.finfo(x.dtype).eps), real, "jnp.linalg.pinv", weak_type=False)
     else:
