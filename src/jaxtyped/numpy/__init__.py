@@ -431,7 +431,7 @@ from jaxtyped._src.numpy.statistics import (
 from jaxtyped._src.numpy.vectorize import vectorize
 
 # Submodules, reachable as ``jnp.linalg`` and ``jnp.fft`` as in JAX.
-from jaxtyped.numpy import fft, linalg  # noqa: E402
+from jaxtyped.numpy import fft as fft, linalg as linalg  # noqa: E402  # redundant aliases: public for type checkers
 
 pi: float = _np.pi
 e: float = _np.e
