@@ -430,12 +430,29 @@ def _cholesky_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+# eig, schur and tridiagonal family: eig's eigenvalues and its (opt-in)
+# right and left eigenvectors; schur, hessenberg and tridiagonal have no
+# derivative, as in JAX (more in test_lax_linalg_eig_schur.py).
+def _eig_rows() -> list[Row]:
+    def eig_output(index: int, **flags: bool) -> Fn:
+        return k1(lambda o, a: o.lax.linalg.eig(a, enable_eigvec_derivs=True, **flags)[index])
+
+    no_vectors = {"compute_left_eigenvectors": False, "compute_right_eigenvectors": False}
+    return [
+        # Not complex64: its second-order finite differences are noise-sized.
+        Row("eig_eigenvalues", "eig", eig_output(0, **no_vectors), (In((2, 3, 3)),), ("float32", "float64", "complex128")),
+        Row("eig_left_vectors", "eig", eig_output(1, compute_right_eigenvectors=False), (In((3, 3)),), ("float64", "complex128")),
+        Row("eig_right_vectors", "eig", eig_output(2), (In((3, 3)),), ("float64", "complex128")),
+    ]  # fmt: skip
+
+
 ROWS = [
     *_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows(),
     *_windowed_rows(), *_extras_rows(), *_special_rows(),
     *_lu_qr_rows(),  # LU and QR family
     *_cholesky_rows(),  # Cholesky and triangular_solve family
     *_fft_rows(),  # FFT family
+    *_eig_rows(),  # eig, schur and tridiagonal family
 ]  # fmt: skip
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
@@ -475,6 +492,10 @@ NON_DIFFERENTIABLE: dict[str, str] = {
     "nextafter": "piecewise constant: zero derivative",
     "population_count": "integer operands only",
     "clz": "integer operands only",
+    # eig, schur and tridiagonal family
+    "schur": "no derivative rule, as in JAX",
+    "hessenberg": "no derivative rule, as in JAX",
+    "tridiagonal": "no derivative rule, as in JAX",
     # LU and QR family
     "lu_pivots_to_permutation": "integer operands only",
     "geqrf": "no derivative rule, as in JAX",
