@@ -148,10 +148,14 @@ def required_names() -> tuple[str, ...]:
     names += [f"jaxtyped.lax.linalg.{n}" for n in (
         "cholesky", "triangular_solve", "tridiagonal_solve", "cholesky_update", "symmetric_product",
     )]  # fmt: skip
+    # eig, schur and tridiagonal family
+    names += [f"jaxtyped.lax.linalg.{n}" for n in ("eig", "EigImplementation", "schur", "hessenberg", "tridiagonal")]
     names += [f"jaxtyped.scipy.special.{n}" for n in special.__all__]
     names += [f"jaxtyped.scipy.stats.norm.{n}" for n in norm.__all__]
     # FFT family
     names += [f"jaxtyped.numpy.fft.{n}" for n in jnp_fft.__all__] + ["jaxtyped.lax.fft", "jaxtyped.lax.FftType"]
+    # jnp.linalg family: every function (the result named tuples are classes)
+    names += [f"jaxtyped.numpy.linalg.{n}" for n in jnp.linalg.__all__ if not n.endswith("Result")]
     return tuple(names)
 
 
@@ -269,6 +273,7 @@ def test_required_names_exist() -> None:
     modules["jaxtyped.scipy.stats.norm"] = norm  # special-function family
     modules["jaxtyped.lax.linalg"] = lax.linalg  # Cholesky and triangular_solve family
     modules["jaxtyped.numpy.fft"] = jnp_fft  # FFT family
+    modules["jaxtyped.numpy.linalg"] = jnp.linalg  # jnp.linalg family
     for name in required_names():
         module, _, attr = name.rpartition(".")
         assert hasattr(modules[module], attr), f"{name} is listed but does not exist"
