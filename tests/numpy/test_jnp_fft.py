@@ -80,7 +80,9 @@ def one_axis_cases() -> list[Case]:
             Case(f"{name}-bool", call(f"fft.{name}", B5)),
             Case(f"{name}-weak", _of_weak(name, (4,))),
             Case(f"{name}-python_scalar_input", call(f"fft.{name}", 2.0)),
-            Case(f"{name}-list_input", call(f"fft.{name}", [1.0, 2.0])),
+            # (JAX's ihfft alone accepts a list; jaxtyped's rejects it as every
+            # other function does: its parameter is an ArrayLike)
+            *([] if name == "ihfft" else [Case(f"{name}-list_input", call(f"fft.{name}", [1.0, 2.0]))]),
             Case(f"{name}-n_zero", call(f"fft.{name}", x8, n=0)),
             Case(f"{name}-n_float", call(f"fft.{name}", x8, n=4.0)),
             Case(f"{name}-axis_out_of_range", call(f"fft.{name}", x8, axis=1)),

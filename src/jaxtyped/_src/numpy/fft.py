@@ -12,7 +12,7 @@ by ``N``, so ``"backward"`` needs no scaling at all.
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -27,14 +27,12 @@ from jaxtyped._src.lax.fft import MAX_FFT_AXES, FftType, complex_dtype_for, fft 
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.structural import inverse_permutation, pad, transpose
 from jaxtyped._src.lax.util import scalar_like
-from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy.manipulation import roll
-from jaxtyped._src.numpy.promotion import asarray_operand, check_arraylike, promote_args, to_inexact_dtype
+from jaxtyped._src.numpy.promotion import asarray_operand, promote_args, to_inexact_dtype
 from jaxtyped._src.numpy.ufuncs import divide, multiply
+from jaxtyped._src.runtime import xla
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, index_arg, is_list_or_tuple, prod
 
-if TYPE_CHECKING:
-    from jaxtyped._src.runtime import xla
 
 __all__ = [
     "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -216,21 +214,14 @@ def hfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = 
     return _one_axis("hfft", FftType.IRFFT, conj(x), n, axis, mode)
 
 
-def _ihfft_operand(a: object) -> Array:
-    if not is_list_or_tuple(a):
-        check_arraylike("fft.ihfft", a)
-    return asarray(a)
-
-
 def ihfft(a: ArrayLike, n: int | None = None, axis: int = -1, norm: str | None = None) -> Array:
-    """The inverse of :func:`hfft`, from a real input (lists are accepted,
-    as JAX's ``ihfft`` accepts them).
+    """The inverse of :func:`hfft`, from a real input.
 
     Raises:
         JaxtypedIndexError: ``axis`` is out of range (JAX's error kind).
     """
     mode = _SWAPPED[_norm("ihfft", norm)]
-    x = _ihfft_operand(a)
+    x = asarray_operand("fft.ihfft", a)
     _check_axes_in_range("ihfft", x, (index_arg(axis, "jnp.fft.ihfft axis"),))
     return conj(_one_axis("ihfft", FftType.RFFT, x, n, axis, mode))
 
@@ -277,7 +268,7 @@ def irfftn(a: ArrayLike, s: Sequence[int] | None = None, axes: Sequence[int] | N
 
 
 def _frequencies(
-    name: str, numerators: "np.ndarray[Any, np.dtype[Any]]", n: int, d: ArrayLike, dtype: "dtypes.DTypeLike | None", device: "xla.Device | None"
+    name: str, numerators: "np.ndarray[Any, np.dtype[Any]]", n: int, d: ArrayLike, dtype: "dtypes.DTypeLike | None", device: xla.Device | None
 ) -> Array:
     """``numerators / (d * n)`` in ``dtype`` (default: the default float)."""
     target = dtypes.canonicalize_dtype(dtypes.default_float_dtype() if dtype is None else dtypes.dtype(dtype))
@@ -294,7 +285,7 @@ def _frequencies(
     return device_put(result, device)
 
 
-def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: "xla.Device | None" = None) -> Array:
+def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: xla.Device | None = None) -> Array:
     """The sample frequencies of :func:`fft` for ``n`` samples spaced
     ``d`` apart: ``[0, 1, ..., -2, -1] / (d * n)``."""
     size = max(index_arg(n, "jnp.fft.fftfreq n"), 0)
@@ -302,7 +293,7 @@ def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = No
     return _frequencies("fftfreq", numerators, size, d, dtype, device)
 
 
-def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: "xla.Device | None" = None) -> Array:
+def rfftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: xla.Device | None = None) -> Array:
     """The sample frequencies of :func:`rfft`: ``[0, 1, ..., n // 2] / (d * n)``."""
     size = max(index_arg(n, "jnp.fft.rfftfreq n"), 0)
     return _frequencies("rfftfreq", np.arange(0, size // 2 + 1), size, d, dtype, device)
