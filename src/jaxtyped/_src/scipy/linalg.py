@@ -12,6 +12,8 @@ right-hand side ``b`` of shape ``[..., n, k]``, or ``[..., n]`` when
 from collections.abc import Callable
 from typing import Literal, overload
 
+import numpy as np
+
 from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedValueError
@@ -67,6 +69,13 @@ def _solve_core(
     if b.ndim < 1:
         raise JaxtypedValueError(f"{name}: b must have at least one dimension, got {b.aval.str_short()}")
     vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape[-1] == a.shape[-1])
+    batch_a, batch_b = a.shape[:-2], b.shape[: -1 if vector else -2]
+    try:
+        np.broadcast_shapes(batch_a, batch_b)
+    except ValueError:
+        raise JaxtypedValueError(
+            f"{name}: batch dimensions of a and b do not broadcast: {a.aval.str_short()} and {b.aval.str_short()}"
+        ) from None
     signature = "(n,n),(n)->(n)" if vector else "(n,n),(n,k)->(n,k)"
     if extra_a:
         signature = "(n,n)," + ",".join("(n)" for _ in extra_a) + signature[5:]
@@ -488,24 +497,27 @@ def solve(
     if assume_a != "pos":
         return jnp_linalg_solve.solve(a, b)
     x, rhs = _inexact("solve", a, b)
-    vector_ok = rhs.ndim == 1 and x.ndim == 2
-    if x.ndim < 2 or x.shape[-1] != x.shape[-2] or not (vector_ok or (rhs.ndim == x.ndim and rhs.shape[-2] == x.shape[-1])):
+    square = x.ndim >= 2 and x.shape[-1] == x.shape[-2]
+    vector = square and rhs.ndim == x.ndim - 1 and rhs.shape[-1] == x.shape[-1]
+    matrix = square and rhs.ndim == x.ndim and rhs.shape[-2] == x.shape[-1]
+    if not (vector or matrix):
         raise JaxtypedValueError(
             "solve: the arguments must have shapes a=[..., m, m] and b=[..., m, k] or b=[..., m], "
             f"got a={x.aval.str_short()} and b={rhs.aval.str_short()}"
         )
     factor = _cholesky(stop_gradient(x), bool(lower))
 
-    def solve_positive(matrix: Array, factor_: Array, column: Array) -> Array:
+    def solve_positive(matrix_: Array, factor_: Array, column: Array) -> Array:
         return custom_linear_solve(
-            lambda v: js.matmul(matrix, v),
+            lambda v: js.matmul(matrix_, v),
             column,
             lambda _matvec, r: _cho_solve_matrix(factor_, r, bool(lower)),
             symmetric=True,
         )
 
-    if vector_ok:
-        return solve_positive(x, factor, rhs[:, None])[:, 0]
+    if vector:
+        solved = vectorize(solve_positive, signature="(n,n),(n,n),(n,k)->(n,k)")(x, factor, rhs[..., None])
+        return solved[..., 0]
     return vectorize(solve_positive, signature="(n,n),(n,n),(n,k)->(n,k)")(x, factor, rhs)
 
 
