@@ -150,8 +150,6 @@ def required_names() -> tuple[str, ...]:
     )]  # fmt: skip
     # eig, schur and tridiagonal family
     names += [f"jaxtyped.lax.linalg.{n}" for n in ("eig", "EigImplementation", "schur", "hessenberg", "tridiagonal")]
-    # eig, schur and tridiagonal family
-    names += [f"jaxtyped.lax.linalg.{n}" for n in ("eig", "EigImplementation", "schur", "hessenberg", "tridiagonal")]
     names += [f"jaxtyped.scipy.special.{n}" for n in special.__all__]
     names += [f"jaxtyped.scipy.stats.norm.{n}" for n in norm.__all__]
     # FFT family
