@@ -19,7 +19,7 @@ import jaxtyped as jt
 from jaxtyped import lax
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, assert_same_value, host, library
+from oracle import Case, CaseTable, Group, assert_same_value, host, library, unary_fn
 
 RNG = np.random.default_rng(1415)
 
@@ -72,29 +72,44 @@ def _cases(dtype: str) -> list[Case]:
     ignored = np.array(dl), np.array(du)
     ignored[0][..., 0] = 100.0
     ignored[1][..., -1] = -100.0
+    empty = host(dtype, np.zeros((2, 0)))
+
+    def all4(m: Any) -> Callable[..., Any]:
+        def solve(*xs: Any) -> Any:
+            return _solve(m, *xs)
+
+        return solve
+
+    def b_only(m: Any) -> Callable[[Any], Any]:
+        return unary_fn(lambda y: _solve(m, dl, d, du, y))
+
+    def b_only_unbatched(m: Any) -> Callable[[Any], Any]:
+        return unary_fn(lambda y: _solve(m, dl[0], d[0], du[0], y))
+
+    def d_only(m: Any) -> Callable[[Any], Any]:
+        return unary_fn(lambda x: _solve(m, dl[0], x, du[0], b[0]))
+
     return [
         case(f"tridiagonal_solve-{dtype}", lambda m: _solve(m, *args)),
         case(f"tridiagonal_solve-{dtype}_unbatched", lambda m: _solve(m, dl[0], d[0], du[0], b[0])),
         case(f"tridiagonal_solve-{dtype}_ends_ignored", lambda m: _solve(m, ignored[0], d, ignored[1], b)),
         case(f"tridiagonal_solve-{dtype}_singular", lambda m: _solve(m, *singular)),
         case(f"tridiagonal_solve-{dtype}_perturbed", lambda m: m.lax.linalg.tridiagonal_solve(*args, perturb_singular=True)),
-        case(f"tridiagonal_solve-{dtype}_empty", lambda m: _solve(
-            m, *(host(dtype, np.zeros((2, 0))),) * 3, host(dtype, np.zeros((2, 0, 3))))),
-        case(f"tridiagonal_solve_jit-{dtype}", lambda m: m.api.jit(lambda *xs: _solve(m, *xs))(*args)),
-        case(f"tridiagonal_solve_vmap-{dtype}_all", lambda m: m.api.vmap(lambda *xs: _solve(m, *xs))(*args)),
-        case(f"tridiagonal_solve_vmap-{dtype}_b_only", lambda m: m.api.vmap(
-            lambda y: _solve(m, dl[0], d[0], du[0], y), in_axes=2, out_axes=2)(b)),
-        case(f"tridiagonal_solve_vmap-{dtype}_d_only", lambda m: m.api.vmap(
-            lambda x: _solve(m, dl[0], x, du[0], b[0]))(d)),
-        case(f"tridiagonal_solve_jvp-{dtype}", lambda m: m.api.jvp(lambda *xs: _solve(m, *xs), args, tangents), rtol=1e-4, atol=1e-4),
-        case(f"tridiagonal_solve_jvp-{dtype}_b_only", lambda m: m.api.jvp(
-            lambda y: _solve(m, dl, d, du, y), (b,), (tangents[3],)), rtol=1e-4, atol=1e-4),
+        case(f"tridiagonal_solve-{dtype}_empty", lambda m: _solve(m, empty, empty, empty, host(dtype, np.zeros((2, 0, 3))))),
+        case(f"tridiagonal_solve_jit-{dtype}", lambda m: m.api.jit(all4(m))(*args)),
+        case(f"tridiagonal_solve_vmap-{dtype}_all", lambda m: m.api.vmap(all4(m))(*args)),
+        case(f"tridiagonal_solve_vmap-{dtype}_b_only", lambda m: m.api.vmap(b_only_unbatched(m), in_axes=2, out_axes=2)(b)),
+        case(f"tridiagonal_solve_vmap-{dtype}_d_only", lambda m: m.api.vmap(d_only(m))(d)),
+        case(f"tridiagonal_solve_jvp-{dtype}", lambda m: m.api.jvp(all4(m), args, tangents), rtol=1e-4, atol=1e-4),
+        case(f"tridiagonal_solve_jvp-{dtype}_b_only", lambda m: m.api.jvp(b_only(m), (b,), (tangents[3],)), rtol=1e-4, atol=1e-4),
         case(f"tridiagonal_solve_grad-{dtype}", _grad_all(args, dtype), rtol=1e-4, atol=1e-4),
     ]
 
 
 def _error_cases() -> list[Case]:
-    z = lambda *shape: host("float32", np.ones(shape))  # noqa: E731 - a case
+    def z(*shape: int) -> Any:
+        return host("float32", np.ones(shape))
+
     i = host("int32", np.ones(3))
     return [
         case("error-b_vector", lambda m: _solve(m, z(3), z(3), z(3), z(3))),
