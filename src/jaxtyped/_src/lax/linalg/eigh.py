@@ -51,6 +51,7 @@ from jaxtyped._src.lax.linalg.spectral import (
     matmul,
     outer_difference,
     real_dtype,
+    require_lapack_dtype,
 )
 from jaxtyped._src.lax.util import operand, short_types
 
@@ -120,6 +121,7 @@ class Eigh(DeviceEvaluated, BatchedOverLeadingDims):
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         (a,) = args
+        require_lapack_dtype("eigh", a.aval.dtype)
         n = a.aval.shape[-1]
         if self.algorithm not in (None, EighImplementation.QR):
             raise NotImplementedError(f"eigh: the {self.algorithm} implementation is not supported on CPU")

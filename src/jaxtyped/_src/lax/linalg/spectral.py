@@ -32,6 +32,7 @@ __all__ = [
     "outer_difference",
     "as_dtype",
     "real_dtype",
+    "require_lapack_dtype",
 ]
 
 
@@ -98,3 +99,13 @@ def outer_difference(v: Array) -> Array:
     by_column = broadcast_in_dim(v, shape, (*batch, v.ndim))
     by_row = broadcast_in_dim(v, shape, (*batch, v.ndim - 1))
     return sub(by_column, by_row)
+
+
+_LAPACK_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
+
+
+def require_lapack_dtype(name: str, dtype: np.dtype[Any]) -> None:
+    """Raise NotImplementedError, as JAX's lowering does, for an inexact
+    dtype LAPACK has no kernel for (float16, bfloat16)."""
+    if dtype not in _LAPACK_DTYPES:
+        raise NotImplementedError(f"{name}: unsupported dtype {dtype} on CPU (LAPACK takes float32/64, complex64/128)")

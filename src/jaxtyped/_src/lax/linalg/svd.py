@@ -60,6 +60,7 @@ from jaxtyped._src.lax.linalg.spectral import (
     matmul,
     outer_difference,
     real_dtype,
+    require_lapack_dtype,
     scale_columns,
     scale_rows,
 )
@@ -131,6 +132,7 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         (a,) = args
+        require_lapack_dtype("svd", a.aval.dtype)
         *batch, m, n = a.aval.shape
         kernel = _kernel(self.algorithm)
         if self.subset_by_index not in (None, (0, min(m, n))):
