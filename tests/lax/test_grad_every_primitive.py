@@ -446,6 +446,27 @@ def _eig_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+# eigh and svd family: eigenvalues and singular values, and matrix functions
+# v diag(sin w) v^T, u diag(sin s) vh of the reduced factors, which do not
+# depend on the vectors' signs (more in test_lax_linalg_eigh_svd.py).
+def _eigh_svd_rows() -> list[Row]:
+    def eigh_function(o: Ops, a: Any) -> Any:
+        v, w = o.lax.linalg.eigh(a)
+        scaled = o.lax.mul(v, o.lax.broadcast_in_dim(o.lax.sin(w), v.shape, (0, 2)))
+        return o.lax.batch_matmul(scaled, o.lax.transpose(v, (0, 2, 1)))
+
+    def svd_function(o: Ops, a: Any) -> Any:
+        u, s, vh = o.lax.linalg.svd(a, full_matrices=False)
+        return o.lax.dot(o.lax.mul(u, o.lax.broadcast_in_dim(o.lax.sin(s), u.shape, (1,))), vh)
+
+    return [
+        Row("eigh_eigenvalues", "eigh", k1(lambda o, a: o.lax.linalg.eigh(a)[1]), (In((2, 3, 3)),), ("float32", "float64", "complex128")),
+        Row("eigh_function", "eigh", k1(eigh_function), (In((2, 3, 3)),), ("float64",)),
+        Row("svd_values", "svd", k1(lambda o, a: o.lax.linalg.svd(a, compute_uv=False)), (In((2, 4, 3)),), ("float32", "float64", "complex128")),
+        Row("svd_function_tall", "svd", k1(svd_function), (In((4, 3)),), ("float64",)),
+        Row("svd_function_wide", "svd", k1(svd_function), (In((3, 4)),), ("float64",)),
+    ]  # fmt: skip
+
 ROWS = [
     *_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows(),
     *_windowed_rows(), *_extras_rows(), *_special_rows(),
@@ -453,6 +474,7 @@ ROWS = [
     *_cholesky_rows(),  # Cholesky and triangular_solve family
     *_fft_rows(),  # FFT family
     *_eig_rows(),  # eig, schur and tridiagonal family
+    *_eigh_svd_rows(),  # eigh and svd family
 ]  # fmt: skip
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
