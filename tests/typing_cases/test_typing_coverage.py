@@ -150,6 +150,8 @@ def required_names() -> tuple[str, ...]:
     )]  # fmt: skip
     # eig, schur and tridiagonal family
     names += [f"jaxtyped.lax.linalg.{n}" for n in ("eig", "EigImplementation", "schur", "hessenberg", "tridiagonal")]
+    # eigh and svd family
+    names += [f"jaxtyped.lax.linalg.{n}" for n in ("eigh", "svd", "EighImplementation", "SvdAlgorithm")]
     names += [f"jaxtyped.scipy.special.{n}" for n in special.__all__]
     names += [f"jaxtyped.scipy.stats.norm.{n}" for n in norm.__all__]
     # FFT family
