@@ -89,6 +89,7 @@ def value_cases() -> list[Case]:
         case("empty-lengths_identity", lambda m: m.lax.fft(C25, "fft", ())),
         case("empty-axis", lambda m: m.lax.fft(m.np.zeros((3, 0), m.np.complex64), "fft", (0,))),
         case("empty-batch", lambda m: m.lax.fft(m.np.zeros((0, 4), m.np.complex64), "ifft", (4,))),
+        case("empty-irfft_signal", lambda m: m.lax.fft(C25[:, :1], "irfft", (0,))),
         case("roundtrip-rfft_irfft_odd", lambda m: m.lax.fft(m.lax.fft(R27, "rfft", (7,)), "irfft", (7,))),
         case("roundtrip-fft_ifft_3d", lambda m: m.lax.fft(m.lax.fft(C234, "fft", (2, 3, 4)), "ifft", (2, 3, 4))),
     ]
@@ -227,6 +228,13 @@ def test_vmap_equals_a_loop() -> None:
 
 
 # === derivatives against finite differences ===
+
+
+def test_gradient_through_an_empty_irfft_signal_is_zero() -> None:
+    # JAX divides by the signal size here (ZeroDivisionError); nothing flows back.
+    grad = jt.grad(unary_fn(lambda a: jtnp.sum(lax.fft(a, "irfft", (0,)))))(C25[:, :1])
+    assert grad.shape == (2, 1) and grad.dtype == np.complex64 and not np.any(np.asarray(grad))
+
 
 
 @pytest.mark.parametrize(("id_", "x", "kind", "n"), [pytest.param(*t, id=t[0]) for t in TRANSFORMS])

@@ -96,6 +96,13 @@ def one_axis_cases() -> list[Case]:
         Case("ihfft-complex_input", call("fft.ihfft", C8)),
         Case("irfft-n1", call("fft.irfft", C8, n=1)),
         Case("irfft-n2_of_length1", call("fft.irfft", C8[:1], n=2)),
+        Case("irfft-default_n_of_length1", call("fft.irfft", C8[:1])),
+        Case("fft-float64_without_x64", call("fft.fft", R8.astype(np.float64))),
+        Case("rfft-float64_without_x64", call("fft.rfft", R8.astype(np.float64))),
+        Case("ifft-complex128_without_x64", call("fft.ifft", C8.astype(np.complex128))),
+        Case("fft2-scalar", call("fft.fft2", 2.0)),
+        Case("fftn-scalar", call("fft.fftn", 2.0)),
+        Case("rfftn-scalar", call("fft.rfftn", 2.0)),
     ]
     return cases
 

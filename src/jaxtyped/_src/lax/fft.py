@@ -42,7 +42,7 @@ from jaxtyped._src.lax.arithmetic import MUL, const_like
 from jaxtyped._src.lax.complex_ops import CONJ, REAL
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.linalg.base import BatchedOverLeadingDims, DeviceEvaluated
-from jaxtyped._src.lax.structural import broadcast_in_dim, instantiate, linear_operand, pad
+from jaxtyped._src.lax.structural import broadcast_in_dim, instantiate, linear_operand, pad, zeros
 from jaxtyped._src.lax.util import check_arity, operand
 from jaxtyped._src.util import index_arg, is_list_or_tuple, prod
 
@@ -109,7 +109,7 @@ class Fft(DeviceEvaluated, BatchedOverLeadingDims):
             raise JaxtypedValueError(f"{where}: at most {MAX_FFT_AXES} axes can be transformed at once, got {len(lengths)}")
         if not lengths and kind in (FftType.RFFT, FftType.IRFFT):
             raise JaxtypedValueError(f"{where}: a real transform needs at least one length")
-        if any(n < 0 for n in lengths) or (kind in (FftType.RFFT, FftType.IRFFT) and lengths[-1] == 0):
+        if any(n < 0 for n in lengths) or (kind == FftType.RFFT and lengths[-1] == 0):
             raise JaxtypedValueError(f"{where}: lengths must be positive")
         if kind == FftType.RFFT:
             if x.dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
@@ -155,8 +155,10 @@ class Fft(DeviceEvaluated, BatchedOverLeadingDims):
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
-        ct, _ = linear_operand(cts[0], args[0])
+        ct, aval = linear_operand(cts[0], args[0])
         kind, lengths = self.fft_type, self.fft_lengths
+        if kind == FftType.IRFFT and lengths[-1] == 0:
+            return (zeros(aval),)  # an empty signal: nothing flows back
         if kind in (FftType.FFT, FftType.IFFT) or not lengths:
             return (bind1(self, ct),)
         if kind == FftType.RFFT:

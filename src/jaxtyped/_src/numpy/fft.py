@@ -131,8 +131,10 @@ def _sizes_and_axes(
     if sizes is None:
         sizes = tuple(x.shape[a] for a in axes_)
         if kind == FftType.IRFFT and axes_:
+            # A one-term spectrum gives an empty signal, as in JAX.
             sizes = (*sizes[:-1], 2 * (sizes[-1] - 1))
-    elif len(sizes) != len(axes_):
+        return sizes, axes_
+    if len(sizes) != len(axes_):
         raise JaxtypedValueError(f"{where}: s={sizes} and axes={axes_} must have the same length")
     if any(n < 1 for n in sizes):
         raise JaxtypedValueError(f"{where}: every transform size must be positive, got {sizes}")
