@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import jaxtyped as jt
-from jaxtyped import lax
+from jaxtyped import errors, lax
 from jaxtyped.test_util import check_grads
 
 from oracle import Case, CaseTable, Group, assert_same_value, binary_fn, host, library, unary_fn
@@ -222,6 +222,17 @@ def _error_cases() -> list[Case]:
         case("triangular_solve-float16", lambda m: tri(m, host("float16", 2 * np.eye(3) + np.tril(np.ones((3, 3)))),
                                                          host("float16", np.arange(6.0).reshape(3, 2)), left_side=True, lower=True),
              rtol=2e-3, atol=2e-3),
+        case("triangular_solve-bfloat16_adjoint", lambda m: tri(m, host("bfloat16", 2 * np.eye(3) + np.triu(np.ones((3, 3)))),
+                                                                 host("bfloat16", np.arange(6.0).reshape(3, 2)), left_side=True,
+                                                                 transpose_a=True, conjugate_a=True), rtol=2e-2, atol=2e-2),
+        case("error-cholesky_update_complex", lambda m: m.lax.linalg.cholesky_update(
+            host("complex64", np.eye(3)), host("complex64", np.ones(3)))),
+        case("error-cholesky_update_sizes", lambda m: m.lax.linalg.cholesky_update(z(3, 3), z(4))),
+        case("error-cholesky_update_batched", lambda m: m.lax.linalg.cholesky_update(z(2, 3, 3), z(2, 3))),
+        case("error-symmetric_product_complex", lambda m: m.lax.linalg.symmetric_product(
+            host("complex64", np.ones((3, 2))), host("complex64", np.eye(3)))),
+        case("error-symmetric_product_int", lambda m: m.lax.linalg.symmetric_product(host(i, np.ones((3, 2))), host(i, np.eye(3)))),
+        case("error-symmetric_product_sizes", lambda m: m.lax.linalg.symmetric_product(z(3, 2), z(4, 4))),
         case("triangular_solve-empty", lambda m: tri(m, z(0, 0), z(0, 4), left_side=True)),
         case("triangular_solve-empty_b", lambda m: tri(m, z(3, 3), z(3, 0), left_side=True)),
         case("error-tridiagonal_solve_b_vector", lambda m: m.lax.linalg.tridiagonal_solve(z(3), z(3), z(3), z(3))),
@@ -249,6 +260,13 @@ def cases_64() -> list[Case]:
     return cases
 
 
+# JAX raises these while lowering, which would end the one jit of a table.
+LOWERING_ERRORS = CaseTable("lax_linalg_cholesky_lowering_errors", lambda: [
+    case("error-cholesky_float16", lambda m: m.lax.linalg.cholesky(host("float16", np.eye(3)))),
+    case("error-cholesky_float16_jit", lambda m: m.api.jit(m.lax.linalg.cholesky)(host("float16", np.eye(3)))),
+    case("error-tridiagonal_solve_float16", lambda m: m.lax.linalg.tridiagonal_solve(
+        *(host("float16", np.ones(3)),) * 3, host("float16", np.ones((3, 2))))),
+], eager=True)
 TABLE_32 = CaseTable("lax_linalg_cholesky_32", cases_32)
 TABLE_64 = CaseTable("lax_linalg_cholesky_64", cases_64, x64=True)
 
@@ -256,6 +274,11 @@ TABLE_64 = CaseTable("lax_linalg_cholesky_64", cases_64, x64=True)
 @pytest.mark.parametrize("group", TABLE_32.params())
 def test_32_bit_matches_jax(group: Group) -> None:
     TABLE_32.check(group)
+
+
+@pytest.mark.parametrize("group", LOWERING_ERRORS.params())
+def test_errors_jax_raises_while_lowering(group: Group) -> None:
+    LOWERING_ERRORS.check(group)
 
 
 @pytest.mark.parametrize("group", TABLE_64.params())
@@ -334,6 +357,16 @@ def test_jaxpr_names_jax_params() -> None:
         np.eye(3, dtype=np.float32), np.ones((3, 2), np.float32)))
     assert "triangular_solve[" in text and "lower=True" in text and "left_side=True" in text
     assert "cholesky " in str(jt.make_jaxpr(lax.linalg.cholesky)(np.eye(3, dtype=np.float32)))
+
+
+def test_mismatched_batch_dimensions_are_a_value_error() -> None:
+    # JAX fails only while lowering (a sharding-rule error); ours is checked
+    # when the solve is applied, eager or traced.
+    a, b = np.ones((2, 3, 3), np.float32), np.ones((4, 3, 2), np.float32)
+    with pytest.raises(errors.JaxtypedValueError, match="triangular_solve: incompatible shapes f32\\[2,3,3\\] and f32\\[4,3,2\\]"):
+        lax.linalg.triangular_solve(a, b, left_side=True)
+    with pytest.raises(errors.JaxtypedValueError):
+        jt.jit(binary_fn(lambda x, y: lax.linalg.triangular_solve(x, y, left_side=True)))(a, b)
 
 
 def test_not_positive_definite_is_nan_not_crash() -> None:

@@ -21,7 +21,7 @@ from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Undefined
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import LinearArg, Primitive, Tangent
-from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError, MissingRuleError
 from jaxtyped._src.lax.arithmetic import add, div, mul, neg, sub
 from jaxtyped._src.lax.comparison import eq, ge
 from jaxtyped._src.lax.complex_ops import conj
@@ -138,7 +138,8 @@ class Cholesky(DeviceEvaluated, BatchedOverLeadingDims):
         (x,) = avals
         _check_lapack_dtype(self.name, x)
         if x.dtype not in _LAPACK_TYPES:
-            raise JaxtypedTypeError(
+            # JAX's kind of error (NotImplementedError) for the types LAPACK lacks.
+            raise MissingRuleError(
                 f"cholesky: no LAPACK kernel for {x.dtype.name} (operand {x.str_short()}); "
                 "use float32, float64, complex64 or complex128"
             )
@@ -392,18 +393,29 @@ def cholesky_update(r_matrix: ArrayLike, w_vector: ArrayLike) -> Array:
     from the updated product, which is differentiable)."""
     r = operand(r_matrix, "lax.linalg.cholesky_update r_matrix")
     w = operand(w_vector, "lax.linalg.cholesky_update w_vector")
-    if r.ndim != 2 or r.shape[0] != r.shape[1] or w.shape != r.shape[:1]:
+    if r.ndim != 2 or w.ndim != 1:
+        raise JaxtypedTypeError(
+            "lax.linalg.cholesky_update: r_matrix must have rank 2 and w_vector rank 1, "
+            f"got {r.aval.str_short()} and {w.aval.str_short()}"
+        )
+    _check_real_floating("lax.linalg.cholesky_update", r, w)
+    if r.shape[0] != r.shape[1] or w.shape != r.shape[:1]:
         raise JaxtypedValueError(
             "lax.linalg.cholesky_update: r_matrix must be a square matrix and w_vector a vector of its order, "
             f"got {r.aval.str_short()} and {w.aval.str_short()}"
         )
-    if r.dtype != w.dtype:
-        raise DTypeMismatchError(
-            f"lax.linalg.cholesky_update: r_matrix and w_vector must have the same dtype, got {r.aval.str_short()} and {w.aval.str_short()}"
-        )
     column = expand_dims(w, (1,))
     updated = add(batch_matmul(hermitian_transpose(r), r), batch_matmul(column, hermitian_transpose(column)))
     return hermitian_transpose(cholesky(updated, symmetrize_input=False))
+
+
+def _check_real_floating(name: str, *xs: Array) -> None:
+    # JAX defines these two for real floating types only.
+    for x in xs:
+        if not dtypes.is_floating(x.dtype):
+            raise JaxtypedTypeError(f"{name}: operands must be real floating, got {x.aval.str_short()}")
+    if len({x.dtype for x in xs}) != 1:
+        raise DTypeMismatchError(f"{name}: operands must have the same dtype, got " + ", ".join(x.aval.str_short() for x in xs))
 
 
 def symmetric_product(
@@ -419,6 +431,7 @@ def symmetric_product(
     a = operand(a_matrix, "lax.linalg.symmetric_product a_matrix")
     c = operand(c_matrix, "lax.linalg.symmetric_product c_matrix")
     check_rank_at_least_2("lax.linalg.symmetric_product", (a.aval, c.aval))
+    _check_real_floating("lax.linalg.symmetric_product", a, c)
     rows = a.shape[-2]
     if c.shape[-2:] != (rows, rows) or a.shape[:-2] != c.shape[:-2]:
         raise JaxtypedValueError(

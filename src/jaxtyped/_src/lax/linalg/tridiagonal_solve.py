@@ -20,7 +20,7 @@ from jaxtyped._src.core.avals import ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import LinearArg, Tangent
-from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, MissingRuleError
 from jaxtyped._src.lax.arithmetic import mul, neg, sub
 from jaxtyped._src.lax.linalg.base import BatchedOverLeadingDims, DeviceEvaluated, Layout, info_ok, lapack_call, where_ok
 from jaxtyped._src.lax.structural import broadcast_in_dim, pad
@@ -64,9 +64,12 @@ class TridiagonalSolve(DeviceEvaluated, BatchedOverLeadingDims):
                 "tridiagonal_solve: dl, d, du and b must have the same dtype, got "
                 + ", ".join(aval.str_short() for aval in avals)
             )
-        if not dtypes.is_inexact(b.dtype) or b.dtype.itemsize < 4:
-            raise JaxtypedTypeError(
-                f"tridiagonal_solve: operands must be float32, float64, complex64 or complex128, got {b.str_short()}"
+        if not dtypes.is_inexact(b.dtype):
+            raise JaxtypedTypeError(f"tridiagonal_solve: operands must be floating or complex, got {b.str_short()}")
+        if b.dtype.itemsize < 4:
+            # JAX's kind of error (NotImplementedError) for the types LAPACK lacks.
+            raise MissingRuleError(
+                f"tridiagonal_solve: no LAPACK kernel for {b.dtype.name}; use float32, float64, complex64 or complex128"
             )
         if len({dl.ndim, d.ndim, du.ndim, b.ndim - 1}) != 1:
             raise JaxtypedTypeError(
