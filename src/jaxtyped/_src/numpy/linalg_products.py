@@ -21,7 +21,7 @@ from jaxtyped._src.numpy import shape_ops
 from jaxtyped._src.numpy import vector_products as vp
 from jaxtyped._src.numpy.creation import eye
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape
-from jaxtyped._src.util import canonicalize_axis
+from jaxtyped._src.util import canonicalize_axis, is_list_or_tuple
 
 __all__ = [
     "matmul", "tensordot", "vecdot", "outer", "cross", "trace", "diagonal", "matrix_transpose",
@@ -144,12 +144,17 @@ def _chain_order(dims: Sequence[int]) -> list[list[int]]:
     return split
 
 
+def _is_list_or_tuple(value: object) -> bool:
+    # A plain bool, so that the checkers keep the declared element type.
+    return is_list_or_tuple(value)
+
+
 def multi_dot(arrays: Sequence[ArrayLike], *, precision: PrecisionLike = None) -> Array:
     """The product of a chain of matrices, multiplied in the cheapest order
     (the first and the last may be vectors)."""
     canonicalize_precision(precision, "jnp.linalg.multi_dot")
-    if isinstance(arrays, (str, bytes)) or not isinstance(arrays, Sequence):
-        raise JaxtypedTypeError(f"jnp.linalg.multi_dot: arrays must be a sequence of arrays, got {type(arrays).__name__}")
+    if not _is_list_or_tuple(arrays):
+        raise JaxtypedTypeError(f"jnp.linalg.multi_dot: arrays must be a list or tuple of arrays, got {type(arrays).__name__}")
     mats = [asarray_operand("linalg.multi_dot", a, i) for i, a in enumerate(arrays)]
     if len(mats) < 2:
         raise JaxtypedValueError(f"jnp.linalg.multi_dot: needs at least two arrays, got {len(mats)}")

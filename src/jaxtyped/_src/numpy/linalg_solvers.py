@@ -27,6 +27,7 @@ from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.linalg import cholesky as lax_cholesky
 from jaxtyped._src.lax.util import scalar_like, strong_constant_like
 from jaxtyped._src.lax.linalg import lu as lax_lu
+from jaxtyped._src.lax.linalg import qr as lax_qr
 from jaxtyped._src.numpy import manipulation as man
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops
@@ -188,17 +189,36 @@ def _slogdet_rule(primals: tuple[Array], tangents: tuple[Array]) -> tuple[tuple[
     return (sign, log_magnitude), (zeros(sign.shape, sign.dtype), log_dot)
 
 
+def _slogdet_qr(a: Array) -> tuple[Array, Array]:
+    # det(a) = det(Q) det(R): each Householder reflector with a nonzero
+    # scale flips the sign, as JAX counts them (the last one never acts).
+    packed, taus = lax_qr.geqrf(a)
+    diag = man.diagonal(packed, 0, -2, -1)
+    log_magnitude = red.sum(uf.log(uf.abs(diag)), axis=-1)
+    sign = red.prod(uf.sign(diag), axis=-1)
+    reflections = uf.where(uf.not_equal(taus[..., : a.shape[-1] - 1], 0), -1, 1)
+    flips = convert_to(red.prod(convert_to(reflections, np.dtype(np.int32), weak_type=False), axis=-1), a.dtype, weak_type=False)
+    return uf.multiply(sign, flips), log_magnitude
+
+
 _slogdet_core = custom_jvp(_slogdet_lu)
 _slogdet_core.defjvp(_slogdet_rule)
+_slogdet_qr_core = custom_jvp(_slogdet_qr)
+_slogdet_qr_core.defjvp(_slogdet_rule)
 
 
 def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
     """The sign and the log-magnitude of the determinants of a (stack of)
-    square matrices (sign 0 and log -inf for singular ones)."""
-    if method not in (None, "lu"):
-        raise JaxtypedValueError(f"jnp.linalg.slogdet: unsupported method {method!r}; only 'lu' is implemented")
+    square matrices (sign 0 and log -inf for singular ones), from an LU
+    (default) or a QR (``method="qr"``) factorisation."""
+    if method not in (None, "lu", "qr"):
+        raise JaxtypedValueError(f"jnp.linalg.slogdet: unknown method {method!r}; use 'lu' or 'qr'")
     x = _square("slogdet", a)
-    sign, log_magnitude = _slogdet_core(x)
+    if method == "qr" and dtypes.is_complex(x.dtype):
+        raise NotImplementedError(
+            f"jnp.linalg.slogdet: method='qr' is not implemented for complex input (as in JAX), got {x.aval.str_short()}"
+        )
+    sign, log_magnitude = _slogdet_qr_core(x) if method == "qr" else _slogdet_core(x)
     return SlogdetResult(sign, log_magnitude)
 
 
