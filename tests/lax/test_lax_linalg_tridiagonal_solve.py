@@ -160,3 +160,9 @@ def test_vmap_equals_loop() -> None:
 def test_check_grads(dtype: str, x64: None) -> None:
     args = _system(dtype, batch=(), m=4, n=2)
     check_grads(lax.linalg.tridiagonal_solve, args, order=2, modes=("fwd", "rev"))
+
+
+def test_jaxpr_names_jax_params() -> None:
+    ones = np.ones(3, np.float32)
+    text = str(jt.make_jaxpr(lax.linalg.tridiagonal_solve)(ones, ones, ones, np.ones((3, 2), np.float32)))
+    assert "tridiagonal_solve[perturb_singular=False] a b c d" in text
