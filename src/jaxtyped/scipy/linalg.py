@@ -28,24 +28,28 @@ from jaxtyped._src.scipy.linalg import (
     svd,
 )
 from jaxtyped._src.scipy.linalg_expm import expm
+from jaxtyped._src.scipy.linalg_functions import eigh_tridiagonal, expm_frechet, sqrtm
 from jaxtyped._src.scipy.linalg_matrices import (
     block_diag,
     circulant,
     companion,
+    convolution_matrix,
     dft,
     fiedler,
     hadamard,
     hankel,
     helmert,
     hilbert,
+    invhilbert,
+    invpascal,
     leslie,
     pascal,
     toeplitz,
 )
 
 __all__ = [
-    "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion", "det", "dft",
-    "eigh", "expm", "fiedler", "hadamard", "hankel", "helmert", "hessenberg", "hilbert", "inv",
-    "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "schur", "solve",
-    "solve_triangular", "svd", "toeplitz",
+    "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion", "convolution_matrix",
+    "det", "dft", "eigh", "eigh_tridiagonal", "expm", "expm_frechet", "fiedler", "hadamard", "hankel",
+    "helmert", "hessenberg", "hilbert", "inv", "invhilbert", "invpascal", "leslie", "lu", "lu_factor",
+    "lu_solve", "pascal", "polar", "qr", "schur", "solve", "solve_triangular", "sqrtm", "svd", "toeplitz",
 ]  # fmt: skip

@@ -60,7 +60,7 @@ def _check_square(name: str, a: Array) -> None:
 
 
 def _solve_core(
-    name: str, a: Array, b: Array, solve_matrix: Callable[[Array, Array], Array], extra_a: tuple[Array, ...] = ()
+    name: str, a: Array, b: Array, solve_matrix: Callable[..., Array], extra_a: tuple[Array, ...] = ()
 ) -> Array:
     """``solve_matrix(a, b)`` over broadcast batch dimensions: ``b`` is a
     batch of vectors when it is 1-d, or has one dimension fewer than ``a``
@@ -83,14 +83,10 @@ def _solve_core(
     def solve_one(matrix: Array, *rest: Array) -> Array:
         *others, rhs = rest
         column = rhs[:, None] if vector else rhs
-        out = solve_matrix(matrix, column) if not others else _with_extras(solve_matrix, matrix, others, column)
+        out = solve_matrix(matrix, *others, column)
         return out[:, 0] if vector else out
 
     return vectorize(solve_one, signature=signature)(a, *extra_a, b)
-
-
-def _with_extras(solve_matrix: Callable[..., Array], matrix: Array, others: list[Array], column: Array) -> Array:
-    return solve_matrix(matrix, *others, column)
 
 
 # === Cholesky ===
@@ -137,7 +133,10 @@ def cho_solve(
     c_in, lower = c_and_lower
     c, rhs = _inexact("cho_solve", c_in, b)
     _check_square("cho_solve", c)
-    return _solve_core("cho_solve", c, rhs, lambda m, r: _cho_solve_matrix(m, r, bool(lower)))
+    def solve_matrix(m: Array, r: Array) -> Array:
+        return _cho_solve_matrix(m, r, bool(lower))
+
+    return _solve_core("cho_solve", c, rhs, solve_matrix)
 
 
 # === triangular solves ===
@@ -257,16 +256,17 @@ def lu_solve(
     Raises:
         JaxtypedValueError: ``trans`` is not 0, 1 or 2, or shapes mismatch.
     """
-    if trans not in (0, 1, 2) or isinstance(trans, bool):
+    if isinstance(trans, bool) or trans not in (0, 1, 2):
         raise JaxtypedValueError(f"lu_solve: 'trans' value must be 0, 1, or 2, got {trans!r}")
     packed_in, pivots_in = lu_and_piv
     packed, rhs = _inexact("lu_solve", packed_in, b)
     _check_square("lu_solve", packed)
     pivots = asarray_operand("lu_solve", pivots_in, 1)
     permutation = lax_lu.lu_pivots_to_permutation(pivots, packed.shape[-1])
-    return _solve_core(
-        "lu_solve", packed, rhs, lambda m, p, r: _lu_solve_matrix(m, p, r, int(trans)), extra_a=(permutation,)
-    )
+    def solve_matrix(m: Array, p: Array, r: Array) -> Array:
+        return _lu_solve_matrix(m, p, r, int(trans))
+
+    return _solve_core("lu_solve", packed, rhs, solve_matrix, extra_a=(permutation,))
 
 
 # === QR, SVD, eigh, Schur, Hessenberg ===

@@ -149,6 +149,9 @@ def expm(A: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 1
         return _expm_matrix(a, upper_triangular, limit)
     n = a.shape[-1]
     flat = js.reshape(a, (-1, n, n))
-    result = vmap(lambda m: _expm_matrix(m, upper_triangular, limit))(flat)
+    def one(m: Array) -> Array:
+        return _expm_matrix(m, upper_triangular, limit)
+
+    result = vmap(one)(flat)
     return js.reshape(result, a.shape)
 

@@ -34,7 +34,7 @@ from jaxtyped._src.util import index_arg
 
 __all__ = [
     "block_diag", "toeplitz", "hankel", "circulant", "companion", "leslie", "fiedler",
-    "hilbert", "pascal", "helmert", "dft", "hadamard",
+    "convolution_matrix", "hilbert", "invhilbert", "pascal", "invpascal", "helmert", "dft", "hadamard",
 ]  # fmt: skip
 
 
@@ -184,6 +184,37 @@ def fiedler(a: ArrayLike) -> Array:
     return _strong(ju.abs(ju.subtract(values[..., :, None], values[..., None, :])))
 
 
+def convolution_matrix(a: ArrayLike, n: int, mode: Literal["full", "valid", "same"] = "full") -> Array:
+    """The matrix ``M`` with ``M @ v == convolve(a, v, mode)`` for vectors
+    ``v`` of length ``n`` (batched over the leading dimensions of ``a``).
+
+    Raises:
+        JaxtypedValueError: ``a`` is a scalar or empty, ``n < 1``, or an
+            unknown ``mode``.
+    """
+    if mode not in ("full", "valid", "same"):
+        raise JaxtypedValueError(f"convolution_matrix: mode must be one of 'full', 'valid', 'same', got {mode!r}")
+    size = index_arg(n, "convolution_matrix n")
+    if size < 1:
+        raise JaxtypedValueError(f"convolution_matrix: n must be a positive integer, got {size}")
+    kernel = asarray_operand("convolution_matrix", a)
+    if kernel.ndim == 0:
+        raise JaxtypedValueError("convolution_matrix: a must be at least 1-dimensional, got a scalar")
+    m = kernel.shape[-1]
+    if m < 1:
+        raise JaxtypedValueError(f"convolution_matrix: len(a) must be at least 1, got shape {kernel.shape}")
+    # Row i of the full matrix holds a[i - j] at column j: one padded vector
+    # [0 * (n-1), a, 0 * (n-1)] read at i - j + n - 1.
+    pad = jc.zeros((*kernel.shape[:-1], size - 1), kernel.dtype)
+    values = js.concatenate([pad, kernel, pad], axis=-1)
+    full_rows = m + size - 1
+    trim = min(size, m) - 1
+    first, last = {"full": (0, full_rows), "same": (trim // 2, full_rows - (trim - trim // 2)), "valid": (trim, full_rows - trim)}[mode]
+    rows = np.arange(first, last)
+    index = rows[:, None] - np.arange(size)[None, :] + (size - 1)
+    return _strong(_gather_last(values, index))
+
+
 def _host_matrix(values: np.ndarray[Any, Any], dtype: np.dtype[Any] | None = None) -> Array:
     """A host-computed float64/complex128 matrix rounded once to ``dtype``
     (the default float, or complex, dtype)."""
@@ -206,6 +237,53 @@ def hilbert(n: int) -> Array:
     return _host_matrix(1.0 / (i[:, None] + i[None, :] + 1.0))
 
 
+def invhilbert(n: int) -> Array:
+    """The inverse of the ``n``-by-``n`` Hilbert matrix, from its exact
+    integer formula."""
+    size = _size("invhilbert", n)
+    entries = [
+        [
+            (-1) ** (i + j) * (i + j + 1) * math.comb(size + i, size - j - 1) * math.comb(size + j, size - i - 1)
+            * math.comb(i + j, i) ** 2
+            for j in range(size)
+        ]
+        for i in range(size)
+    ]  # fmt: skip
+    return _host_matrix(np.array(entries, dtype=np.float64).reshape(size, size))
+
+
+def _pascal_kind(name: str, kind: str | None) -> str:
+    kinds = ("symmetric", "lower", "upper")
+    chosen = "symmetric" if kind is None else kind
+    if chosen not in kinds:
+        raise JaxtypedValueError(f"{name}: kind must be one of {list(kinds)}, got {kind!r}")
+    return chosen
+
+
+def invpascal(n: int, kind: Literal["symmetric", "lower", "upper"] | None = None) -> Array:
+    """The inverse of :func:`pascal`'s matrix of the same ``n`` and ``kind``
+    (exact integers, rounded once).
+
+    Raises:
+        JaxtypedValueError: an unknown ``kind``.
+    """
+    chosen = _pascal_kind("invpascal", kind)
+    size = _size("invpascal", n)
+    # The lower Pascal matrix's inverse is the signed one; the symmetric
+    # matrix L L^T has the inverse L^-T L^-1 (Python integers: exact).
+    inverse_lower = [[(-1) ** (i + j) * math.comb(i, j) for j in range(size)] for i in range(size)]
+    if chosen == "lower":
+        entries = inverse_lower
+    elif chosen == "upper":
+        entries = [list(row) for row in zip(*inverse_lower, strict=True)] if size else []
+    else:
+        entries = [
+            [sum(inverse_lower[k][i] * inverse_lower[k][j] for k in range(size)) for j in range(size)]
+            for i in range(size)
+        ]  # fmt: skip
+    return _host_matrix(np.array(entries, dtype=np.float64).reshape(size, size))
+
+
 def pascal(n: int, kind: Literal["symmetric", "lower", "upper"] | None = None) -> Array:
     """The ``n``-by-``n`` Pascal matrix of binomial coefficients:
     ``kind`` ``"symmetric"`` (default), ``"lower"`` or ``"upper"``.
@@ -213,10 +291,7 @@ def pascal(n: int, kind: Literal["symmetric", "lower", "upper"] | None = None) -
     Raises:
         JaxtypedValueError: an unknown ``kind``.
     """
-    kinds = ("symmetric", "lower", "upper")
-    chosen = "symmetric" if kind is None else kind
-    if chosen not in kinds:
-        raise JaxtypedValueError(f"pascal: kind must be one of {list(kinds)}, got {kind!r}")
+    chosen = _pascal_kind("pascal", kind)
     size = _size("pascal", n)
     lower = np.array([[math.comb(i, j) for j in range(size)] for i in range(size)], dtype=np.float64).reshape(size, size)
     matrix = {"lower": lower, "upper": lower.T, "symmetric": lower @ lower.T}[chosen]

@@ -1,0 +1,178 @@
+"""Matrix functions and tridiagonal eigenproblems of
+``jaxtyped.scipy.linalg`` (layer L5): ``sqrtm``, ``expm_frechet`` and
+``eigh_tridiagonal``, with JAX's signatures, dtypes and errors.
+"""
+
+from typing import Literal, overload
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.api import jvp
+from jaxtyped._src.api_jit import jit
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.numpy import creation as jc
+from jaxtyped._src.numpy import manipulation as jm
+from jaxtyped._src.numpy import shape_ops as js
+from jaxtyped._src.numpy import ufuncs as ju
+from jaxtyped._src.numpy.promotion import asarray_operand, promote_dtypes
+from jaxtyped._src.scipy import linalg
+from jaxtyped._src.scipy.linalg_expm import expm
+
+__all__ = ["sqrtm", "expm_frechet", "eigh_tridiagonal"]
+
+
+# === sqrtm ===
+
+
+def _sqrtm_upper_triangular(t: Array) -> Array:
+    """The principal square root ``R`` of an upper triangular ``T``.
+
+    ``R[i, j]`` (``i < j``) is ``(T[i, j] - sum_{i<k<j} R[i, k] R[k, j]) /
+    (R[i, i] + R[j, j])``, which needs only entries nearer the diagonal: so
+    the superdiagonals are filled one at a time, each all at once, the sum
+    being ``(R @ R)[i, j]`` while ``R[i, j]`` is still zero. A zero
+    numerator gives 0 (a 0/0 of a repeated zero eigenvalue), as in JAX.
+    """
+    n = t.shape[-1]
+    r = jm.diag(ju.sqrt(jm.diagonal(t)))
+    rows, cols = np.indices((n, n))
+    roots = jm.diagonal(r)
+    denominators = ju.add(roots[:, None], roots[None, :])
+    for offset in range(1, n):
+        on_band = jc.asarray(cols - rows == offset)
+        numerator = ju.subtract(t, js.matmul(r, r))
+        value = ju.where(ju.equal(numerator, 0), jc.zeros((), t.dtype), ju.divide(numerator, denominators))
+        r = ju.where(on_band, value, r)
+    return r
+
+
+def sqrtm(A: ArrayLike, blocksize: int = 1) -> Array:  # noqa: N803 - SciPy's name
+    """The principal square root of a square matrix, through its complex
+    Schur form (always complex, as in JAX).
+
+    Raises:
+        NotImplementedError: ``blocksize > 1`` (JAX has no blocked version).
+        JaxtypedValueError: ``A`` is not a square matrix.
+    """
+    if blocksize > 1:
+        raise NotImplementedError("sqrtm: the blocked version (blocksize > 1) is not implemented")
+    a = asarray_operand("sqrtm", A)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise JaxtypedValueError(f"sqrtm: A must be a square matrix, got {a.aval.str_short()}")
+    return _sqrtm_compiled(a)
+
+
+@jit
+def _sqrtm_compiled(a: Array) -> Array:
+    # Compiled even when called eagerly (as JAX's is): a singular matrix's
+    # inf/NaN entries then flow through the products as in XLA, without the
+    # eager NumPy matmul's RuntimeWarning.
+    t, z = linalg.schur(a, output="complex")
+    root = _sqrtm_upper_triangular(t)
+    return js.matmul(js.matmul(z, root), ju.conjugate(js.swapaxes(z, -1, -2)))
+
+
+# === expm_frechet ===
+
+
+@overload
+def expm_frechet(
+    A: ArrayLike, E: ArrayLike, *, method: str | None = None, compute_expm: Literal[True] = True  # noqa: N803
+) -> tuple[Array, Array]: ...
+@overload
+def expm_frechet(
+    A: ArrayLike, E: ArrayLike, *, method: str | None = None, compute_expm: Literal[False]  # noqa: N803
+) -> Array: ...
+@overload
+def expm_frechet(
+    A: ArrayLike, E: ArrayLike, *, method: str | None = None, compute_expm: bool  # noqa: N803
+) -> Array | tuple[Array, Array]: ...
+def expm_frechet(
+    A: ArrayLike, E: ArrayLike, *, method: str | None = None, compute_expm: bool = True  # noqa: N803 - SciPy's names
+) -> Array | tuple[Array, Array]:
+    """The Frechet derivative of the matrix exponential at ``A`` in the
+    direction ``E`` (the forward derivative of :func:`expm`), with
+    ``expm(A)`` first when ``compute_expm``. ``method`` is accepted and
+    ignored, as in JAX.
+
+    Raises:
+        JaxtypedValueError: ``A`` is not a (batch of) square matrices, or
+            ``E``'s shape differs.
+        JaxtypedTypeError: ``A`` and ``E`` are not of one inexact dtype
+            (the rule of a jvp's primal and tangent).
+    """
+    a = asarray_operand("expm_frechet", A, 0)
+    e = asarray_operand("expm_frechet", E, 1)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise JaxtypedValueError(f"expm_frechet: expected A to be a (batched) square matrix, got {a.aval.str_short()}")
+    if a.shape != e.shape:
+        raise JaxtypedValueError(f"expm_frechet: expected A and E to be the same shape, got {a.aval.str_short()} and {e.aval.str_short()}")
+    if a.dtype != e.dtype or not dtypes.is_inexact(a.dtype):
+        raise JaxtypedTypeError(
+            f"expm_frechet: A and E must have one floating or complex dtype, got {a.aval.str_short()} and {e.aval.str_short()}"
+        )
+    value, derivative = jvp(expm, (a,), (e,))
+    return (value, derivative) if compute_expm else derivative
+
+
+# === eigh_tridiagonal ===
+
+
+@overload
+def eigh_tridiagonal(
+    d: ArrayLike, e: ArrayLike, *, eigvals_only: Literal[False] = False, select: Literal["a", "i", "v"] = "a",
+    select_range: tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
+) -> tuple[Array, Array]: ...  # fmt: skip
+@overload
+def eigh_tridiagonal(
+    d: ArrayLike, e: ArrayLike, *, eigvals_only: Literal[True], select: Literal["a", "i", "v"] = "a",
+    select_range: tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
+) -> Array: ...  # fmt: skip
+@overload
+def eigh_tridiagonal(
+    d: ArrayLike, e: ArrayLike, *, eigvals_only: bool, select: Literal["a", "i", "v"] = "a",
+    select_range: tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
+) -> Array | tuple[Array, Array]: ...  # fmt: skip
+def eigh_tridiagonal(
+    d: ArrayLike, e: ArrayLike, *, eigvals_only: bool = False, select: Literal["a", "i", "v"] = "a",
+    select_range: tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
+) -> Array | tuple[Array, Array]:  # fmt: skip
+    """The eigenvalues (ascending) and eigenvectors of the real symmetric
+    tridiagonal matrix with diagonal ``d`` and off-diagonal ``e``: ``w``
+    with ``eigvals_only``, else ``(w, v)``. ``select="i"`` keeps the
+    eigenvalues with indices ``select_range[0]..select_range[1]``
+    (inclusive). Computed with ``eigh`` of the dense matrix (JAX bisects:
+    the values agree to rounding); ``tol`` and ``key`` are ignored.
+
+    Raises:
+        JaxtypedTypeError: ``d`` and ``e`` are not both float32 or both
+            float64, or their lengths do not fit.
+        JaxtypedValueError: an unknown ``select``.
+        NotImplementedError: ``select="v"``, as in JAX.
+    """
+    if select not in ("a", "i", "v"):
+        raise JaxtypedValueError(f"eigh_tridiagonal: select must have a value in {{'a', 'i', 'v'}}, got {select!r}")
+    if select == "v":
+        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
+    diagonal = asarray_operand("eigh_tridiagonal", d, 0)
+    off = asarray_operand("eigh_tridiagonal", e, 1)
+    floats = (np.dtype(np.float32), np.dtype(np.float64))
+    if diagonal.dtype != off.dtype or diagonal.dtype not in floats:
+        raise JaxtypedTypeError(
+            "eigh_tridiagonal: only float32 and float64 inputs of one dtype are supported, "
+            f"got {diagonal.aval.str_short()} and {off.aval.str_short()}"
+        )
+    if diagonal.ndim != 1 or off.ndim != 1 or off.shape[0] != max(diagonal.shape[0] - 1, 0):
+        raise JaxtypedTypeError(
+            f"eigh_tridiagonal: d must be a vector and e one entry shorter, got {diagonal.aval.str_short()} and {off.aval.str_short()}"
+        )
+    (matrix,) = promote_dtypes("eigh_tridiagonal", [ju.add(jm.diag(diagonal), ju.add(jm.diag(off, 1), jm.diag(off, -1)))])
+    values, vectors = linalg.eigh(matrix)
+    if select == "i":
+        if select_range is None:
+            raise JaxtypedValueError("eigh_tridiagonal: select='i' needs select_range=(first, last)")
+        first, last = int(select_range[0]), int(select_range[1])
+        values, vectors = values[first : last + 1], vectors[:, first : last + 1]
+    return values if eigvals_only else (values, vectors)
