@@ -36,7 +36,8 @@ __all__ = ["Hessenberg", "Tridiagonal", "hessenberg", "tridiagonal"]
 
 
 def _real_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    return np.dtype(np.float64) if dtype in (np.dtype(np.float64), np.dtype(np.complex128)) else np.dtype(np.float32)
+    """float32 for float32/complex64, float64 for float64/complex128."""
+    return np.dtype(dtypes.finfo(dtype).dtype)
 
 
 @final
