@@ -29,6 +29,7 @@ from jaxtyped import numpy as jnp
 from jaxtyped.scipy import special  # special-function family
 from jaxtyped.scipy.stats import norm  # special-function family
 from jaxtyped.numpy import fft as jnp_fft  # FFT family
+from jaxtyped.scipy import linalg as scipy_linalg  # scipy.linalg family
 
 Kind = Literal["pass", "reveal", "fail"]
 KINDS: tuple[Kind, ...] = ("pass", "reveal", "fail")
@@ -158,6 +159,8 @@ def required_names() -> tuple[str, ...]:
     names += [f"jaxtyped.numpy.fft.{n}" for n in jnp_fft.__all__] + ["jaxtyped.lax.fft", "jaxtyped.lax.FftType"]
     # jnp.linalg family: every function (the result named tuples are classes)
     names += [f"jaxtyped.numpy.linalg.{n}" for n in jnp.linalg.__all__ if not n.endswith("Result")]
+    # scipy.linalg family: every function
+    names += [f"jaxtyped.scipy.linalg.{n}" for n in scipy_linalg.__all__]
     return tuple(names)
 
 
@@ -276,6 +279,7 @@ def test_required_names_exist() -> None:
     modules["jaxtyped.lax.linalg"] = lax.linalg  # Cholesky and triangular_solve family
     modules["jaxtyped.numpy.fft"] = jnp_fft  # FFT family
     modules["jaxtyped.numpy.linalg"] = jnp.linalg  # jnp.linalg family
+    modules["jaxtyped.scipy.linalg"] = scipy_linalg  # scipy.linalg family
     for name in required_names():
         module, _, attr = name.rpartition(".")
         assert hasattr(modules[module], attr), f"{name} is listed but does not exist"
