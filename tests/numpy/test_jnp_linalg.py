@@ -146,6 +146,10 @@ def solver_cases() -> list[Case]:
         Case("det-singular", call("linalg.det", _random((4, 4)) * host("float32", [1, 1, 1, 0])[:, None]), **TOL),
         Case("det-weak", lambda L: L.linalg.det(L.broadcast_to(2.0, (2, 2)))),
         Case("det-nonsquare", call("linalg.det", R43)),
+        Case("det-float16_2x2", call("linalg.det", host("float16", [[2.0, 1.0], [1.0, 3.0]])), rtol=1e-2),
+        Case("det-empty", call("linalg.det", host("float32", np.zeros((0, 0))))),
+        Case("inv-empty", call("linalg.inv", host("float32", np.zeros((2, 0, 0))))),
+        Case("solve-empty", call("linalg.solve", host("float32", np.zeros((0, 0))), host("float32", np.zeros(0)))),
         Case("det-1d", call("linalg.det", V3)),
         Case("slogdet-batched", call("linalg.slogdet", B3), **TOL),
         Case("slogdet-complex", call("linalg.slogdet", C3), **TOL),
@@ -223,6 +227,10 @@ def decomposition_cases() -> list[Case]:
         Case("cholesky-not_pd", call("linalg.cholesky", -S3)),
         Case("cholesky-nonsquare", call("linalg.cholesky", R43)),
         Case("cholesky-1d", call("linalg.cholesky", V3)),
+        Case("cholesky-lower_only", call("linalg.cholesky", np.tril(S3) + 5 * np.triu(S3, 1), symmetrize_input=False), **TOL),
+        Case("eigvalsh-upper_only", call("linalg.eigvalsh", np.triu(S3) + 5 * np.tril(S3, -1), "U", symmetrize_input=False), **TOL),
+        Case("eigvalsh-empty", call("linalg.eigvalsh", host("float32", np.zeros((0, 0))))),
+        Case("svd-subset", call("linalg.svd", S3, subset_by_index=(0, 2))),
         Case("eigvalsh-batched", call("linalg.eigvalsh", SB), **TOL),
         Case("eigvalsh-upper", call("linalg.eigvalsh", SC, "U"), **TOL),
         Case("eigvalsh-int", call("linalg.eigvalsh", I3), **TOL),
@@ -252,6 +260,20 @@ NORMS = CaseTable("linalg_norms", norm_cases)
 PRODUCTS = CaseTable("linalg_products", product_cases)
 SOLVERS = CaseTable("linalg_solvers", solver_cases)
 DECOMPOSITIONS = CaseTable("linalg_decompositions", decomposition_cases)
+HALF = CaseTable(
+    "linalg_half_precision",  # eager: JAX refuses these while lowering, which would fail a whole jitted table
+    lambda: [
+        Case("det-float16_4x4", call("linalg.det", host("float16", np.eye(4)))),
+        Case("inv-float16", call("linalg.inv", host("float16", np.eye(3)))),
+        Case("solve-float16", call("linalg.solve", host("float16", np.eye(3)), host("float16", [1, 2, 3]))),
+        Case("slogdet-bfloat16", call("linalg.slogdet", host("bfloat16", np.eye(3)))),
+        Case("cholesky-float16", call("linalg.cholesky", host("float16", np.eye(3)))),
+        Case("svd-float16", call("linalg.svd", host("float16", np.eye(3)))),
+        Case("qr-float16", call("linalg.qr", host("float16", np.eye(3)))),
+        Case("eigvals-float16", call("linalg.eigvals", host("float16", np.eye(3)))),
+    ],
+    eager=True,
+)
 ILL = CaseTable(
     "linalg_ill_conditioned",
     lambda: [
@@ -290,6 +312,11 @@ def test_solvers(group: Group) -> None:
 @pytest.mark.parametrize("group", DECOMPOSITIONS.params())
 def test_decompositions(group: Group) -> None:
     DECOMPOSITIONS.check(group)
+
+
+@pytest.mark.parametrize("group", HALF.params())
+def test_half_precision(group: Group) -> None:
+    HALF.check(group)
 
 
 @pytest.mark.parametrize("group", ILL.params())

@@ -7,6 +7,8 @@ JAX's).
 
 from typing import Literal, NamedTuple, overload
 
+import numpy as np
+
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.linalg import cholesky as lax_cholesky
@@ -23,7 +25,7 @@ from jaxtyped._src.numpy.index_functions import take_along_axis
 from jaxtyped._src.numpy.promotion import broadcast_to_shape, promote_dtypes
 
 __all__ = [
-    "EighResult", "EigResult", "QRResult", "SVDResult", "inexact_matrix",
+    "EighResult", "EigResult", "QRResult", "SVDResult", "inexact_matrix", "check_lapack_dtype",
     "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals",
 ]  # fmt: skip
 
@@ -57,6 +59,17 @@ class SVDResult(NamedTuple):
     Vh: Array
 
 
+_LAPACK_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
+
+
+def check_lapack_dtype(name: str, x: Array) -> None:
+    """LAPACK has no half-precision kernels: NotImplementedError, as JAX's."""
+    if x.dtype not in _LAPACK_DTYPES:
+        raise NotImplementedError(
+            f"jnp.linalg.{name}: LAPACK supports float32, float64, complex64 and complex128, got {x.aval.str_short()}"
+        )
+
+
 def inexact_matrix(name: str, x: ArrayLike, square: type[Exception] | None = None) -> Array:
     """``x`` promoted to an inexact dtype, checked to be a stack of
     matrices (a TypeError otherwise, as JAX's) and, when ``square`` names
@@ -69,6 +82,7 @@ def inexact_matrix(name: str, x: ArrayLike, square: type[Exception] | None = Non
     if square is not None and a.shape[-1] != a.shape[-2]:
         message = f"jnp.linalg.{name}: argument must be a (stack of) square matrices, got {a.aval.str_short()}"
         raise JaxtypedValueError(message) if square is ValueError else JaxtypedTypeError(message)
+    check_lapack_dtype(name, a)
     return a
 
 

@@ -34,7 +34,7 @@ from jaxtyped._src.numpy import shape_ops
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import eye, zeros
 from jaxtyped._src.numpy.index_functions import take_along_axis
-from jaxtyped._src.numpy.linalg_decompositions import svd
+from jaxtyped._src.numpy.linalg_decompositions import check_lapack_dtype, svd
 from jaxtyped._src.numpy.linalg_norms import norm
 from jaxtyped._src.numpy.linalg_products import check_square_stack, power_by_squaring
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_shapes, broadcast_to_shape, promote_dtypes
@@ -60,6 +60,8 @@ def _square(name: str, x: ArrayLike) -> Array:
     (a,) = promote_dtypes(f"linalg.{name}", (x,), inexact=True)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise JaxtypedValueError(f"jnp.linalg.{name}: argument must have shape [..., n, n], got {a.aval.str_short()}")
+    if name != "det" or a.shape[-1] not in (2, 3):  # det's closed forms need no LAPACK
+        check_lapack_dtype(name, a)
     return a
 
 
@@ -118,6 +120,7 @@ def solve(a: ArrayLike, b: ArrayLike) -> Array:
         raise JaxtypedValueError(f"jnp.linalg.solve: left hand array must be at least two dimensional, got {x.aval.str_short()}")
     if x.shape[-1] != x.shape[-2]:
         raise JaxtypedValueError(f"jnp.linalg.solve: a must be (a stack of) square matrices, got {x.aval.str_short()}")
+    check_lapack_dtype("solve", x)
     n = x.shape[-1]
     vector = y.ndim == 1
     if y.ndim > 1 and y.ndim == x.ndim - 1:
