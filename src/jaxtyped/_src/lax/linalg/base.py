@@ -172,7 +172,9 @@ def where_ok(ctx: LoweringContext, ok: HloValue, value: HloValue) -> HloValue:
     the batch shape, a prefix of ``value``'s shape."""
     shape = value.aval.shape
     mask = ctx.broadcast_in_dim(ok, shape, tuple(range(ok.aval.ndim)))
-    nan = ctx.broadcast_in_dim(ctx.scalar(np.nan, value.aval.dtype), shape, ())
+    # A complex entry is NaN in both parts, as JAX's.
+    fill = complex(np.nan, np.nan) if dtypes.is_complex(value.aval.dtype) else np.nan
+    nan = ctx.broadcast_in_dim(ctx.scalar(fill, value.aval.dtype), shape, ())
     return ctx.select(mask, value, nan)
 
 
