@@ -17,10 +17,11 @@ Note [svd derivative]: with ``k = min(m, n)``, the reduced factors ``u``
 
 where ``F[i, j] = 1 / (s[j]^2 - s[i]^2)`` off the diagonal (0 on it),
 computed as ``1 / (I + s[j]^2 - s[i]^2) - I`` so that repeated singular
-values give the inf/NaN tangents JAX gives, and ``S^-1`` treats a zero
-singular value as having inverse 0. The projections vanish for square
-matrices. For complex matrices ``u`` also turns by ``i imag(diag(P)) / s``
-in each column (the phase convention JAX uses). JAX defines no derivative
+values give the inf/NaN tangents JAX gives; a zero singular value makes
+the projection terms (which vanish for square matrices) inf/NaN as in
+JAX. For complex matrices each column of ``u`` also turns by
+``i imag(diag(P)) / s`` (the phase convention JAX uses), taken as 0 where
+``s`` is 0, as JAX does. JAX defines no derivative
 of the full (``full_matrices=True``) factors: neither do we.
 """
 
@@ -38,7 +39,7 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.lax.arithmetic import add, div, mul, sub
+from jaxtyped._src.lax.arithmetic import add, mul, sub
 from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.complex_ops import complex as make_complex
 from jaxtyped._src.lax.complex_ops import imag, real
@@ -192,18 +193,18 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
         s_p = scale_rows(s, projected)
         du = matmul(u, mul(f, add(p_s, adjoint(p_s))))
         dv = matmul(v, mul(f, add(s_p, adjoint(s_p))))
-        zero = strong_constant_like(s, 0)
-        is_zero = as_dtype(eq(s, broadcast_in_dim(zero, s.shape, ())), s.dtype)
-        s_inverse = sub(reciprocal(add(s, is_zero)), is_zero)
         m, n = a.shape[-2:]
         if m > n:
             da_v = matmul(da, v)
-            du = add(du, scale_columns(sub(da_v, matmul(u, matmul(adjoint(u), da_v))), s_inverse))
+            du = add(du, scale_columns(sub(da_v, matmul(u, matmul(adjoint(u), da_v))), reciprocal(s)))
         if n > m:
             da_u = matmul(adjoint(da), u)
-            dv = add(dv, scale_columns(sub(da_u, matmul(v, matmul(adjoint(v), da_u))), s_inverse))
+            dv = add(dv, scale_columns(sub(da_u, matmul(v, matmul(adjoint(v), da_u))), reciprocal(s)))
         if dtypes.is_complex(a.dtype):
-            turn = make_complex(broadcast_in_dim(zero, s.shape, ()), div(imag(diag), s))
+            zeros = broadcast_in_dim(strong_constant_like(s, 0), s.shape, ())
+            is_zero = as_dtype(eq(s, zeros), s.dtype)
+            masked_inverse = sub(reciprocal(add(s, is_zero)), is_zero)
+            turn = make_complex(zeros, mul(imag(diag), masked_inverse))
             du = add(du, scale_columns(u, turn))
         return (s, u, vh), (ds, du, adjoint(dv))
 
