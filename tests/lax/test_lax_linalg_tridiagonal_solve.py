@@ -154,6 +154,11 @@ def test_vmap_equals_loop() -> None:
     batched = jt.vmap(lax.linalg.tridiagonal_solve, in_axes=(None, 0, None, 0))(dl[0], d, du[0], b)
     loop = np.stack([np.asarray(lax.linalg.tridiagonal_solve(dl[0], d[k], du[0], b[k])) for k in range(3)])
     assert_same_value(batched, loop, rtol=1e-6, atol=1e-6)
+    # Only b batched: folded into one solve's columns.
+    rhs = np.swapaxes(b, 0, 1)  # (5, 3, 3): the batch in the middle
+    folded = jt.vmap(lax.linalg.tridiagonal_solve, in_axes=(None, None, None, 1))(dl[0], d[0], du[0], rhs)
+    columns = np.stack([np.asarray(lax.linalg.tridiagonal_solve(dl[0], d[0], du[0], rhs[:, k])) for k in range(3)])
+    assert_same_value(folded, columns, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])

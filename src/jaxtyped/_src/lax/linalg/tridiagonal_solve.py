@@ -16,14 +16,14 @@ from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import ShapedArray, UndefinedPrimal, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import LinearArg, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, MissingRuleError
 from jaxtyped._src.lax.arithmetic import mul, neg, sub
 from jaxtyped._src.lax.linalg.base import BatchedOverLeadingDims, DeviceEvaluated, Layout, info_ok, lapack_call, where_ok
-from jaxtyped._src.lax.structural import broadcast_in_dim, pad
+from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis, pad, reshape
 from jaxtyped._src.lax.util import check_arity, operand, scalar_like
 
 __all__ = ["TridiagonalSolve", "tridiagonal_solve"]
@@ -114,6 +114,21 @@ class TridiagonalSolve(DeviceEvaluated, BatchedOverLeadingDims):
             aliases={0: 0, 1: 1, 2: 2, 3: 3},
         )
         return (where_ok(ctx, info_ok(ctx, outs[4]), outs[3]),)
+
+    @override
+    def batch(
+        self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]
+    ) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        b, dim = args[3], dims[3]
+        if dim is None or any(d is not None for d in dims[:3]):
+            return BatchedOverLeadingDims.batch(self, axis, args, dims)
+        # One matrix for every b: fold the batch into b's columns and solve once.
+        last = b.ndim - 1
+        moved = moveaxis(b, dim, last)
+        shape = moved.shape
+        folded = reshape(moved, (*shape[:-2], shape[-2] * shape[-1]))
+        solved = bind1(self, *args[:3], folded)
+        return (reshape(solved, shape),), (last,)
 
     @override
     def jvp(
