@@ -12,7 +12,10 @@ Note [eigh derivative]: with ``P = v^H da v``, the eigenvalues move by
 computed as ``1 / (I + w[j] - w[i]) - I``, so a repeated eigenvalue makes
 the off-diagonal entry infinite and the eigenvector tangent inf or NaN:
 these are exactly the values JAX gives there (the eigenvectors of a
-repeated eigenvalue are not differentiable; the eigenvalues are).
+repeated eigenvalue are not differentiable; the eigenvalues are). As in
+JAX, the rule decomposes ``(a + a^H) / 2`` even where ``symmetrize_input``
+was off, so for a non-Hermitian ``a`` the primal outputs under ``jvp``
+are those of the symmetrized matrix.
 """
 
 import enum
@@ -148,7 +151,9 @@ class Eigh(DeviceEvaluated, BatchedOverLeadingDims):
         (a,) = primals
         (da,) = tangents
         assert isinstance(da, Array)  # the only operand, so its tangent is not zero
-        v, w = bind(self, a)
+        # JAX's rule decomposes the symmetrized input: the primal outputs of
+        # a jvp differ from eigh's own where the input is not Hermitian.
+        v, w = bind(self, _symmetrized(a))
         projected = matmul(adjoint(v), matmul(da, v))
         eye = identity_like(projected)
         real_eye = as_dtype(eye, w.dtype)
