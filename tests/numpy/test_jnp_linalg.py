@@ -60,6 +60,8 @@ CV = _random((5,), "complex64")
 SINGULAR2 = host("float32", [[1.0, 2.0], [2.0, 4.0]])
 SINGULAR3 = host("float32", [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]])
 RANK1 = host("float32", np.outer([1.0, 2.0, 3.0], [1.0, -1.0, 0.5]))
+SINGULAR4 = host("float32", [[2.0, 1.0, 0.0, 1.0], [1.0, 3.0, 1.0, 0.0], [3.0, 4.0, 1.0, 1.0], [0.0, 1.0, 2.0, 1.0]])
+RANK2_4 = host("float32", np.outer([1.0, 2.0, 0.0, 1.0], [1.0, 0.0, 2.0, 1.0]) + np.outer([0.0, 1.0, 1.0, 3.0], [2.0, 1.0, 0.0, 1.0]))
 HILBERT = host("float64", 1.0 / (np.arange(6)[:, None] + np.arange(6)[None, :] + 1.0))
 ZERO3 = host("float32", np.zeros(3))
 ZERO22 = host("float32", np.zeros((2, 2)))
@@ -554,6 +556,8 @@ SPECIAL_GRADS: list[tuple[str, Callable[[Any], Callable[[Any], Any]], np.ndarray
     ("det_singular_3x3", lambda L: L.linalg.det, SINGULAR3),
     ("det_rank1", lambda L: L.linalg.det, RANK1),
     ("det_zero", lambda L: L.linalg.det, ZERO22),
+    ("det_singular_4x4", lambda L: L.linalg.det, SINGULAR4),
+    ("det_rank2_4x4", lambda L: L.linalg.det, RANK2_4),
     ("slogdet", lambda L: (lambda x: L.linalg.slogdet(x).logabsdet), A3),
     ("norm_zero", lambda L: L.linalg.norm, ZERO3),
     ("norm_zero_matrix", lambda L: L.linalg.norm, ZERO22),
@@ -592,6 +596,13 @@ def test_eigvals_first_order_only_as_jax() -> None:
         jt.hessian(unary_fn(lambda y: jnp.linalg.eigvals(y).real.sum()))(x)
     with pytest.raises(NotImplementedError):
         jt.grad(unary_fn(lambda y: jnp.abs(jnp.linalg.eig(y).eigenvectors).sum()))(x)
+
+
+@pytest.mark.parametrize("x", [RANK1, SINGULAR4], ids=["rank1_3x3", "rank3_4x4"])
+def test_hessian_of_det_at_singular_matrices(x: np.ndarray[Any, Any]) -> None:
+    ours = jt.hessian(jnp.linalg.det)(jnp.asarray(x))
+    theirs = jax.hessian(jax_numpy.linalg.det)(jax_numpy.asarray(x))
+    assert_same(ours, theirs, 1e-4, 1e-4)
 
 
 def test_jvp_of_slogdet_matches_jax() -> None:

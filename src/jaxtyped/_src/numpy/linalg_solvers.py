@@ -4,10 +4,11 @@
 
 Derivatives are JAX's: ``solve`` (and so ``inv``) is a
 ``custom_linear_solve`` over one LU factorisation, so that forward and
-reverse mode reuse it; ``det``'s derivative is the trace of the adjugate
-times the tangent, computed from the LU factors with the last pivot left
-out (Note [adjugate from LU]), so it is finite at matrices of rank
-``n - 1``; ``slogdet``'s is ``trace(solve(a, da))``; ``pinv``'s is the
+reverse mode reuse it; ``det`` of 2x2 and 3x3 matrices is a polynomial,
+differentiated as such; for larger ones its derivative is the trace of
+the adjugate times the tangent, computed from the LU factors with the last
+pivot left out (Note [adjugate from LU]), so it is finite at matrices of
+rank ``n - 1``; ``slogdet``'s is ``trace(solve(a, da))``; ``pinv``'s is the
 Golub-Pereyra formula.
 """
 
@@ -282,8 +283,6 @@ def _det_closed_form(a: Array) -> Array:
 
 
 def _det_primal(a: Array) -> Array:
-    if a.shape[-1] in (2, 3):
-        return _det_closed_form(a)
     sign, log_magnitude = _slogdet_lu(a)
     return uf.multiply(sign, convert_to(uf.exp(log_magnitude), sign.dtype, weak_type=False))
 
@@ -301,7 +300,12 @@ _det_core.defjvp(_det_rule)
 def det(a: ArrayLike) -> Array:
     """The determinants of a (stack of) square matrices; differentiable at
     singular matrices of rank ``n - 1`` too (the adjugate), as JAX's."""
-    return _det_core(_square("det", a))
+    x = _square("det", a)
+    if x.shape[-1] in (2, 3):
+        # Closed forms, differentiated as polynomials (exact at every
+        # singular matrix), as JAX's.
+        return _det_closed_form(x)
+    return _det_core(x)
 
 
 # === least squares, pseudo-inverse, rank, condition number ===
