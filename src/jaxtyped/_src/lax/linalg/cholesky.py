@@ -171,8 +171,8 @@ class Cholesky(DeviceEvaluated, BatchedOverLeadingDims):
         (x,), (t,) = primals, tangents
         out = bind1(self, x)
         factor = triangle(out, lower=True)
-        sym = instantiate(t)
-        right = triangular_solve(factor, sym, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
+        tangent = instantiate(t)
+        right = triangular_solve(factor, tangent, left_side=False, lower=True, transpose_a=True, conjugate_a=True)
         inner = triangular_solve(factor, right, left_side=True, lower=True)
         lower = triangle(inner, lower=True)
         halved = select_n(_diagonal_mask(lower), lower, mul(lower, scalar_like(0.5, lower.dtype, "cholesky jvp")))
