@@ -21,7 +21,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.api_solvers import custom_linear_solve
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.custom_derivatives import custom_jvp
-from jaxtyped._src.errors import ConcretizationTypeError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -350,12 +350,9 @@ def lstsq(
 
 
 def _numpy_resid_empty(rank: Array, n: int, m: int) -> bool:
-    if m <= n:
-        return True
-    try:
-        return int(np.asarray(rank)) < n
-    except ConcretizationTypeError:
-        raise JaxtypedTypeError("jnp.linalg.lstsq: numpy_resid=True needs a concrete rank (not under jit)") from None
+    # NumPy leaves the residuals empty unless the rank is full and m > n. The
+    # rank is read first, so under jit this raises (a traced bool), as JAX's.
+    return bool(uf.less(rank, n)) or m <= n
 
 
 def _pinv_primal(a: Array, rtol: Array, hermitian: bool) -> Array:
