@@ -154,8 +154,10 @@ def lapack_call(
         "result_layouts": "[" + ", ".join(_layout_attr(a, lay) for a, lay in results) + "]",
     }
     if aliases:
+        # A one-result call's result is not a tuple: its index path is empty.
         pairs = ", ".join(
-            f"#stablehlo.output_operand_alias<output_tuple_indices = [{r}], operand_index = {o}, operand_tuple_indices = []>"
+            f"#stablehlo.output_operand_alias<output_tuple_indices = [{r if len(results) > 1 else ''}], "
+            f"operand_index = {o}, operand_tuple_indices = []>"
             for r, o in aliases.items()
         )
         text["output_operand_aliases"] = f"[{pairs}]"
