@@ -100,6 +100,12 @@ def _qr(full: bool, pivoting: bool = False) -> Callable[[Any, Any], Any]:
     return lambda m, x: m.lax.linalg.qr(x, full_matrices=full, pivoting=pivoting)
 
 
+def _flat_qr(m: Any, x: Any, full: bool) -> Any:
+    """Both factors, flattened into one differentiable output."""
+    q, r = m.lax.linalg.qr(x, full_matrices=full)
+    return m.np.concatenate([m.np.ravel(q), m.np.ravel(r)])
+
+
 SHAPES = {"square": (4, 4), "tall": (5, 3), "wide": (3, 5), "batched": (2, 3, 4, 3)}
 
 
@@ -146,16 +152,20 @@ def _qr_cases(dtype: str) -> list[Case]:
             tag = f"{dtype}_{name}_{'full' if full else 'reduced'}"
             cases.append(case(f"qr-{tag}", lambda m, x=x, full=full: _qr(full)(m, x), rtol=1e-4, atol=1e-5))
             cases.append(case(f"qr_pivoting-{tag}", lambda m, x=x, full=full: _qr(full, True)(m, x), rtol=1e-4, atol=1e-5))
-            t = _random(x.shape, dtype)
-            cases.append(case(f"qr_jvp-{tag}", _jvp(_qr(full), x, t), rtol=1e-4, atol=1e-4))
-            # JAX's pivoting jvp is wrong for wide matrices (module docstring)
-            # and raises for batches: ours is checked by check_grads there.
-            if name in ("square", "tall"):
-                pivoted = _qr(full, True)
-                cases.append(case(f"qr_jvp-{tag}_pivoting", _jvp(lambda m, y, f=pivoted: f(m, y)[:2], x, t),
-                                  rtol=1e-4, atol=1e-4))
-            cases.append(case(f"qr_grad-{tag}", _grad(lambda m, y, full=full: _qr(full)(m, y)[0], x, dtype), rtol=1e-4, atol=1e-4))
-            cases.append(case(f"qr_grad-{tag}_r", _grad(lambda m, y, full=full: _qr(full)(m, y)[1], x, dtype), rtol=1e-4, atol=1e-4))
+    # Each path of the derivative: square, tall full (the trailing columns
+    # of q), tall reduced, wide, batched.
+    for name, full in (("square", True), ("tall", True), ("tall", False), ("wide", False), ("batched", False)):
+        tag = f"{dtype}_{name}_{'full' if full else 'reduced'}"
+        x = mats[name]
+        t = _random(x.shape, dtype)
+        cases.append(case(f"qr_jvp-{tag}", _jvp(_qr(full), x, t), rtol=1e-4, atol=1e-4))
+        cases.append(case(f"qr_grad-{tag}", _grad(lambda m, y, full=full: _flat_qr(m, y, full), x, dtype), rtol=1e-4, atol=1e-4))
+        # JAX's pivoting jvp is wrong for wide matrices (module docstring)
+        # and raises for batches: ours is checked by check_grads there.
+        if name in ("square", "tall") and full == (name == "square"):
+            pivoted = _qr(full, True)
+            cases.append(case(f"qr_jvp-{tag}_pivoting", _jvp(lambda m, y, f=pivoted: f(m, y)[:2], x, t),
+                              rtol=1e-4, atol=1e-4))
     batched = mats["batched"]
     singular = _singular(dtype)
     cases += [
@@ -212,6 +222,9 @@ def _error_cases() -> list[Case]:
         case("error-householder_product_taus", lambda m: hp(m, z(4, 3), z(4))),
         case("error-householder_product_batch", lambda m: hp(m, z(4, 3), z(2, 3))),
         case("error-ormqr_left_rows", lambda m: m.lax.linalg.ormqr(z(4, 3), z(3), z(5, 2))),
+        case("error-geqrf_jvp", lambda m: m.api.jvp(lambda a: _geqrf(m)(a)[0], (z(3, 3),), (z(3, 3),))),
+        case("error-householder_product_jvp", lambda m: m.api.jvp(lambda a: hp(m, a, z(2)), (z(3, 3),), (z(3, 3),))),
+        case("error-ormqr_jvp", lambda m: m.api.jvp(lambda c: m.lax.linalg.ormqr(z(3, 3), z(2), c), (z(3, 3),), (z(3, 3),))),
         case("error-ormqr_right_cols", lambda m: m.lax.linalg.ormqr(z(4, 3), z(3), z(4, 2), left=False)),
     ]
 

@@ -153,6 +153,10 @@ def required_names() -> tuple[str, ...]:
     names += [f"jaxtyped.lax.linalg.{n}" for n in ("eig", "EigImplementation", "schur", "hessenberg", "tridiagonal")]
     # eigh and svd family
     names += [f"jaxtyped.lax.linalg.{n}" for n in ("eigh", "svd", "EighImplementation", "SvdAlgorithm")]
+    # LU and QR family
+    names += [f"jaxtyped.lax.linalg.{n}" for n in (
+        "lu", "lu_pivots_to_permutation", "qr", "geqrf", "householder_product", "ormqr",
+    )]  # fmt: skip
     names += [f"jaxtyped.scipy.special.{n}" for n in special.__all__]
     names += [f"jaxtyped.scipy.stats.norm.{n}" for n in norm.__all__]
     # FFT family

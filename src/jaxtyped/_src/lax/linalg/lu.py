@@ -226,6 +226,14 @@ class LuPivotsToPermutation(DeviceEvaluated, BatchedOverLeadingDims):
 
         return ctx.lower_fun(permutation, args)
 
+    @override
+    def jvp(
+        self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]
+    ) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        # Integer in, integer out: the tangent is a symbolic zero.
+        outs = bind(self, *primals)
+        return outs, (Zero(outs[0].aval.to_tangent_aval()),)
+
 
 def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
     """The permutation that the row swaps ``pivots`` (``int32[..., k]``,

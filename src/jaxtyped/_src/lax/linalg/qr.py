@@ -19,7 +19,7 @@ from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind, bind1
 from jaxtyped._src.core.primitive import Tangent
-from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError, MissingRuleError
 from jaxtyped._src.lax.arithmetic import add, mul, sub
 from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.complex_ops import real
@@ -85,12 +85,27 @@ def _check_matrix_operand(name: str, aval: ShapedArray, position: int = 0) -> No
     lapack_prefix(aval.dtype, name)
 
 
+class _NotDifferentiable(DeviceEvaluated):
+    """Family base of the LAPACK building blocks JAX defines no derivative
+    for (differentiate ``qr`` instead)."""
+
+    __slots__ = ()
+
+    @override
+    def jvp(
+        self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]
+    ) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        raise MissingRuleError(
+            f"jvp: primitive '{self.name}' has no differentiation rule (nor has it in JAX); differentiate qr instead"
+        )
+
+
 # === geqrf ===
 
 
 @final
 @dataclass(frozen=True, slots=True)
-class Geqrf(DeviceEvaluated, BatchedOverLeadingDims):
+class Geqrf(_NotDifferentiable, BatchedOverLeadingDims):
     """Householder QR in LAPACK's packed form (``geqrf``): outputs ``(a,
     taus)``, ``R`` on and above the diagonal of ``a``, the reflectors'
     vectors below it and their scales in ``taus`` (``[..., min(m, n)]``)."""
@@ -127,7 +142,7 @@ def geqrf(a: ArrayLike) -> tuple[Array, Array]:
 
 @final
 @dataclass(frozen=True, slots=True)
-class HouseholderProduct(DeviceEvaluated, BatchedOverLeadingDims):
+class HouseholderProduct(_NotDifferentiable, BatchedOverLeadingDims):
     """The first ``n`` columns of the product of the Householder reflectors
     packed in ``a`` (``[..., m, n]``, ``m >= n``) with scales ``taus``
     (``[..., k]``, ``k <= n``): LAPACK ``orgqr`` / ``ungqr``."""
@@ -177,7 +192,7 @@ def householder_product(a: ArrayLike, taus: ArrayLike) -> Array:
 
 @final
 @dataclass(frozen=True, slots=True)
-class Ormqr(DeviceEvaluated, BatchedOverLeadingDims):
+class Ormqr(_NotDifferentiable, BatchedOverLeadingDims):
     """``op(Q) @ c`` (``left``) or ``c @ op(Q)`` with ``Q`` the product of
     the Householder reflectors in ``(a, taus)`` and ``op`` the conjugate
     transpose when ``adjoint_q`` (JAX's ``transpose``): LAPACK ``ormqr`` / ``unmqr``."""
