@@ -134,6 +134,13 @@ def _matrix_cases() -> list[Case]:
         Case("convolution_matrix-bad_n", _call("convolution_matrix", r, 0)),
         Case("convolution_matrix-bad_mode", _call("convolution_matrix", r, 2, "x")),
         Case("convolution_matrix-scalar", _call("convolution_matrix", np.array(1.0, np.float32), 2)),
+        Case("fiedler_companion-7", _call("fiedler_companion", np.arange(2, 9, dtype=np.float32))),
+        Case("fiedler_companion-6", _call("fiedler_companion", np.arange(2, 8, dtype=np.float32))),
+        Case("fiedler_companion-batch", _call("fiedler_companion", A)),
+        Case("fiedler_companion-int", _call("fiedler_companion", i3)),
+        Case("fiedler_companion-complex", _call("fiedler_companion", z)),
+        Case("fiedler_companion-short", _call("fiedler_companion", np.array([2.0], np.float32))),
+        Case("fiedler_companion-scalar", _call("fiedler_companion", 2.0)),
         Case("invhilbert-4", _call("invhilbert", 4), rtol=1e-4, atol=1e-2),
         Case("invhilbert-1", _call("invhilbert", 1)),
         Case("invpascal-symmetric", _call("invpascal", 5), rtol=1e-4, atol=1e-4),
@@ -247,6 +254,22 @@ def _unique_cases() -> list[Case]:
         Case("sqrtm-int", _call("sqrtm", np.eye(3, dtype=np.int32))),
         Case("sqrtm-batch", _call("sqrtm", S_BATCH)),
         Case("sqrtm-blocked", _call("sqrtm", S, blocksize=2)),
+        Case("funm-exp", lambda L: sla_of(L).funm(L.asarray(0.5 * A), L.exp), rtol=1e-3, atol=1e-3),
+        Case("funm-sin_complex", lambda L: sla_of(L).funm(L.asarray(0.5 * Z), L.sin), rtol=1e-3, atol=1e-3),
+        Case("funm-identity", lambda L: sla_of(L).funm(L.eye(3), L.exp)),
+        Case("funm-batch", lambda L: sla_of(L).funm(L.asarray(A_BATCH), L.exp)),
+        Case("solve_sylvester-real", _call("solve_sylvester", A, S[:2, :2], B), rtol=1e-3, atol=1e-3),
+        Case("solve_sylvester-eigen", _call("solve_sylvester", S, S[:2, :2], B, method="eigen"), rtol=1e-3, atol=1e-3),
+        Case("solve_sylvester-complex", _call("solve_sylvester", Z, H[:2, :2], ZB), rtol=1e-3, atol=1e-3),
+        Case("solve_sylvester-batch", _call("solve_sylvester", S_BATCH, S[:2, :2], B), rtol=1e-3, atol=1e-3),
+        Case("solve_sylvester-singular", _call("solve_sylvester", np.eye(2, dtype=np.float32), -np.eye(2, dtype=np.float32), B[:2])),
+        Case("solve_sylvester-int", _call("solve_sylvester", np.eye(3, dtype=np.int32), np.eye(2, dtype=np.int32), np.ones((3, 2), np.int32))),
+        Case("solve_sylvester-bad_method", _call("solve_sylvester", S, S[:2, :2], B, method="x")),
+        Case("solve_sylvester-shapes", _call("solve_sylvester", S, S[:2, :2], B.T)),
+        Case("qr_multiply-right", lambda L: L.abs(sla_of(L).qr_multiply(L.asarray(TALL), L.asarray(np.eye(5, dtype=np.float32)))[0]), **loose),
+        Case("qr_multiply-left_vector", lambda L: L.abs(sla_of(L).qr_multiply(L.asarray(TALL), L.asarray(V[:3]), mode="left")[1]), **loose),
+        Case("qr_multiply-bad_mode", _call("qr_multiply", TALL, B.T, mode="x")),
+        Case("qr_multiply-shapes", _call("qr_multiply", TALL, B.T)),
         Case("expm_frechet-both", _call("expm_frechet", 0.5 * A, B[:, :1] @ B[:, 1:].T), **loose),
         Case("expm_frechet-derivative", _call("expm_frechet", A, A.T, compute_expm=False), rtol=1e-3, atol=1e-3),
         Case("expm_frechet-batch", _call("expm_frechet", A_BATCH, A_BATCH), rtol=1e-3, atol=1e-3),
@@ -378,6 +401,23 @@ def test_batched_vector_right_hand_sides() -> None:
         assert_same(ours, theirs, rtol=2e-4, atol=2e-4)
 
 
+def test_qr_multiply_applies_q() -> None:
+    c = _f32(2, 5)
+    product, r = sla.qr_multiply(TALL, c)
+    q, r2 = sla.qr(TALL, mode="economic")
+    _close(product, c @ np.asarray(q))
+    _close(r, r2)
+    left, _, perm = sla.qr_multiply(TALL, V[:3], mode="left", pivoting=True)
+    q3, _, perm3 = sla.qr(TALL, mode="economic", pivoting=True)
+    _close(left, np.asarray(q3) @ V[:3])
+    assert np.array_equal(np.asarray(perm), np.asarray(perm3))
+
+
+def test_solve_sylvester_solves() -> None:
+    x = np.asarray(sla.solve_sylvester(A, S[:2, :2], B))
+    _close(A @ x + x @ S[:2, :2], B, 1e-3)
+
+
 def test_lu_batched_matches_a_loop_of_jax() -> None:
     # JAX's scipy lu rejects batches; ours factors each matrix.
     p, l, u = sla.lu(A_BATCH)
@@ -501,11 +541,7 @@ def test_cholesky_of_non_positive_definite_is_nan() -> None:
 
 # jax.scipy.linalg names that jaxtyped.scipy.linalg leaves out, with why.
 MISSING: dict[str, str] = {
-    "fiedler_companion": "not built yet (JAX-specific layout for degree >= 4)",
-    "funm": "not built yet (Schur-Parlett recurrence)",
-    "qr_multiply": "not built yet",
-    "rsf2csf": "not built yet (Givens sweep over the real Schur form)",
-    "solve_sylvester": "not built yet (Bartels-Stewart on the Schur forms)",
+    "rsf2csf": "not built yet (a Givens sweep over the real Schur form; schur(output='complex') gives the complex form)",
 }
 
 

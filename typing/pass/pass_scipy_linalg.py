@@ -45,10 +45,14 @@ value, derivative = sla.expm_frechet(a, a)
 only_derivative: Array = sla.expm_frechet(a, a, compute_expm=False)
 tri_values: Array = sla.eigh_tridiagonal(v, v[:2], eigvals_only=True)
 tri_w, tri_v = sla.eigh_tridiagonal(v, v[:2])
+applied, r_mult = sla.qr_multiply(a, b.T)
+applied_left, r_left, perm_left = sla.qr_multiply(a, v, mode="left", pivoting=True)
+exp_a: Array = sla.funm(a, jnp.exp)
+sylvester: Array = sla.solve_sylvester(a, a[:2, :2], b, method="eigen")
 
 matrices: list[Array] = [
     sla.block_diag(a, v, 1.0), sla.toeplitz(v), sla.toeplitz(v, b[:, 0]), sla.hankel(v),
-    sla.circulant(v), sla.companion(v), sla.leslie(v, v[:2]), sla.fiedler(v),
+    sla.circulant(v), sla.companion(v), sla.fiedler_companion(v), sla.leslie(v, v[:2]), sla.fiedler(v),
     sla.convolution_matrix(v, 4, "same"), sla.hilbert(3), sla.invhilbert(3), sla.pascal(3, "lower"),
     sla.invpascal(3), sla.helmert(4, full=True), sla.dft(4, "sqrtn"), sla.hadamard(4, dtype=jnp.float32),
 ]  # fmt: skip

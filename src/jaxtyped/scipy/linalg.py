@@ -22,13 +22,14 @@ from jaxtyped._src.scipy.linalg import (
     lu_solve,
     polar,
     qr,
+    qr_multiply,
     schur,
     solve,
     solve_triangular,
     svd,
 )
 from jaxtyped._src.scipy.linalg_expm import expm
-from jaxtyped._src.scipy.linalg_functions import eigh_tridiagonal, expm_frechet, sqrtm
+from jaxtyped._src.scipy.linalg_functions import eigh_tridiagonal, expm_frechet, funm, solve_sylvester, sqrtm
 from jaxtyped._src.scipy.linalg_matrices import (
     block_diag,
     circulant,
@@ -36,6 +37,7 @@ from jaxtyped._src.scipy.linalg_matrices import (
     convolution_matrix,
     dft,
     fiedler,
+    fiedler_companion,
     hadamard,
     hankel,
     helmert,
@@ -49,7 +51,8 @@ from jaxtyped._src.scipy.linalg_matrices import (
 
 __all__ = [
     "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion", "convolution_matrix",
-    "det", "dft", "eigh", "eigh_tridiagonal", "expm", "expm_frechet", "fiedler", "hadamard", "hankel",
-    "helmert", "hessenberg", "hilbert", "inv", "invhilbert", "invpascal", "leslie", "lu", "lu_factor",
-    "lu_solve", "pascal", "polar", "qr", "schur", "solve", "solve_triangular", "sqrtm", "svd", "toeplitz",
+    "det", "dft", "eigh", "eigh_tridiagonal", "expm", "expm_frechet", "fiedler", "fiedler_companion",
+    "funm", "hadamard", "hankel", "helmert", "hessenberg", "hilbert", "inv", "invhilbert", "invpascal",
+    "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "qr_multiply", "schur", "solve",
+    "solve_sylvester", "solve_triangular", "sqrtm", "svd", "toeplitz",
 ]  # fmt: skip

@@ -35,7 +35,7 @@ from jaxtyped._src.numpy.vectorize import vectorize
 
 __all__ = [
     "cholesky", "cho_factor", "cho_solve", "solve_triangular", "lu", "lu_factor", "lu_solve",
-    "qr", "svd", "eigh", "det", "inv", "solve", "schur", "hessenberg", "polar",
+    "qr", "qr_multiply", "svd", "eigh", "det", "inv", "solve", "schur", "hessenberg", "polar",
 ]  # fmt: skip
 
 Trans = Literal[0, 1, 2, "N", "T", "C"]
@@ -317,6 +317,65 @@ def qr(
     (x,) = _inexact("qr", a)
     outs = lax_qr.qr(x, pivoting=bool(pivoting), full_matrices=mode != "economic")
     return outs[1:] if mode == "r" else tuple(outs)
+
+
+@overload
+def qr_multiply(
+    a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right", pivoting: Literal[False] = False,
+    conjugate: bool = False, overwrite_a: bool = False, overwrite_c: bool = False,
+) -> tuple[Array, Array]: ...  # fmt: skip
+@overload
+def qr_multiply(
+    a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right", *, pivoting: Literal[True],
+    conjugate: bool = False, overwrite_a: bool = False, overwrite_c: bool = False,
+) -> tuple[Array, Array, Array]: ...  # fmt: skip
+@overload
+def qr_multiply(
+    a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right", pivoting: bool = False,
+    conjugate: bool = False, overwrite_a: bool = False, overwrite_c: bool = False,
+) -> tuple[Array, Array] | tuple[Array, Array, Array]: ...  # fmt: skip
+def qr_multiply(
+    a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right", pivoting: bool = False,
+    conjugate: bool = False, overwrite_a: bool = False, overwrite_c: bool = False,
+) -> tuple[Array, Array] | tuple[Array, Array, Array]:  # fmt: skip
+    """The reduced QR decomposition of ``a`` with ``Q`` applied to ``c``:
+    ``(c @ Q, R)`` (``mode="right"``) or ``(Q @ c, R)`` (``"left"``), ``Q``
+    conjugated when ``conjugate``; the column permutation is appended when
+    ``pivoting``. A 1-D ``c`` is a row (right) or column (left) vector, and
+    the product is 1-D.
+
+    Raises:
+        JaxtypedValueError: an unknown ``mode`` or shapes that do not fit.
+    """
+    if mode not in ("right", "left"):
+        raise JaxtypedValueError(f"qr_multiply: mode must be 'right' or 'left', got {mode!r}")
+    x, other = _inexact("qr_multiply", a, c)
+    if x.ndim < 2:
+        raise JaxtypedValueError(f"qr_multiply: a must have at least 2 dimensions, got {x.aval.str_short()}")
+    outs = lax_qr.qr(x, pivoting=bool(pivoting), full_matrices=False)
+    q = ju.conjugate(outs[0]) if conjugate else outs[0]
+    m, k = q.shape[-2], q.shape[-1]
+    vector = other.ndim == 1
+    if mode == "right":
+        operand = other[None, :] if vector else other
+        if operand.shape[-1] != m:
+            raise JaxtypedValueError(
+                f"qr_multiply: shapes do not fit c @ Q: a is {x.aval.str_short()} so Q has {m} rows, "
+                f"but c is {other.aval.str_short()}"
+            )
+        product = js.matmul(operand, q)
+    else:
+        operand = other[:, None] if vector else other
+        if operand.shape[-2] != k:
+            raise JaxtypedValueError(
+                f"qr_multiply: shapes do not fit Q @ c: a is {x.aval.str_short()} so Q has {k} columns, "
+                f"but c is {other.aval.str_short()}"
+            )
+        product = js.matmul(q, operand)
+    result = js.ravel(product) if vector else product
+    if len(outs) == 3:
+        return result, outs[1], outs[2]
+    return result, outs[1]
 
 
 @overload

@@ -3,6 +3,7 @@
 ``eigh_tridiagonal``, with JAX's signatures, dtypes and errors.
 """
 
+from collections.abc import Callable
 from typing import Literal, overload
 
 import numpy as np
@@ -14,13 +15,15 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.numpy import creation as jc
 from jaxtyped._src.numpy import manipulation as jm
+from jaxtyped._src.numpy import reductions as jr
 from jaxtyped._src.numpy import shape_ops as js
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_dtypes
+from jaxtyped._src.numpy.vectorize import vectorize
 from jaxtyped._src.scipy import linalg
 from jaxtyped._src.scipy.linalg_expm import expm
 
-__all__ = ["sqrtm", "expm_frechet", "eigh_tridiagonal"]
+__all__ = ["sqrtm", "funm", "solve_sylvester", "expm_frechet", "eigh_tridiagonal"]
 
 
 # === sqrtm ===
@@ -72,6 +75,105 @@ def _sqrtm_compiled(a: Array) -> Array:
     t, z = linalg.schur(a, output="complex")
     root = _sqrtm_upper_triangular(t)
     return js.matmul(js.matmul(z, root), ju.conjugate(js.swapaxes(z, -1, -2)))
+
+
+# === funm ===
+
+
+def _parlett(t: Array, f_diagonal: Array) -> Array:
+    """``F = f(T)`` of an upper triangular ``T`` from its diagonal
+    ``f(T[i, i])`` by Parlett's recurrence (``F T = T F``):
+    ``F[i, j] = (T @ F - F @ T)[i, j] / (T[j, j] - T[i, i])`` while
+    ``F[i, j]`` is still zero, filled one superdiagonal at a time. A zero
+    numerator gives 0 (a repeated eigenvalue of a diagonal block)."""
+    n = t.shape[-1]
+    f = jm.diag(f_diagonal)
+    rows, cols = np.indices((n, n))
+    eigenvalues = jm.diagonal(t)
+    gaps = ju.subtract(eigenvalues[None, :], eigenvalues[:, None])
+    for offset in range(1, n):
+        on_band = jc.asarray(cols - rows == offset)
+        numerator = ju.subtract(js.matmul(t, f), js.matmul(f, t))
+        value = ju.where(ju.equal(numerator, 0), jc.zeros((), t.dtype), ju.divide(numerator, gaps))
+        f = ju.where(on_band, value, f)
+    return f
+
+
+def funm(A: ArrayLike, func: Callable[[Array], Array], disp: Literal[True] = True) -> Array:  # noqa: N803 - SciPy's name
+    """The matrix function ``func(A)`` of a square matrix, by the
+    Schur-Parlett method: ``func`` is applied (vectorized) to the
+    eigenvalues on the diagonal of the complex Schur form. The result is
+    complex, as in JAX.
+
+    Raises:
+        NotImplementedError: ``disp=False`` (the error estimate).
+        JaxtypedValueError: ``A`` is not a square matrix.
+    """
+    if not disp:
+        raise NotImplementedError("funm: disp=False (the error estimate) is not implemented")
+    a = asarray_operand("funm", A)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise JaxtypedValueError(f"funm: expected a square matrix, got {a.aval.str_short()}")
+
+    def compute(x: Array) -> Array:
+        t, z = linalg.schur(x, output="complex")
+        f = _parlett(t, func(jm.diagonal(t)))
+        return js.matmul(js.matmul(z, f), ju.conjugate(js.swapaxes(z, -1, -2)))
+
+    # Compiled, as JAX's: a 0/0 on a repeated eigenvalue flows as in XLA.
+    return jit(compute)(a)
+
+
+# === solve_sylvester ===
+
+
+def solve_sylvester(
+    A: ArrayLike, B: ArrayLike, C: ArrayLike, *, method: Literal["schur", "eigen"] = "schur", tol: float = 1e-8  # noqa: N803
+) -> Array:
+    """The solution ``X`` of ``A X + X B = C`` (batch dimensions
+    broadcast), by Bartels-Stewart on the complex Schur forms of ``A`` and
+    ``B``; NaN where an eigenvalue of ``A`` plus one of ``B`` is within
+    ``tol`` of zero (no unique solution), as in JAX. Both methods give the
+    same solution (``"eigen"`` is JAX's faster, less accurate variant).
+
+    Raises:
+        JaxtypedValueError: an unknown ``method`` or mismatched shapes.
+    """
+    if method not in ("schur", "eigen"):
+        raise JaxtypedValueError(f"solve_sylvester: unrecognized method {method!r}: expected 'schur' or 'eigen'")
+    a, b, c = promote_dtypes(
+        "solve_sylvester", [asarray_operand("solve_sylvester", x, i) for i, x in enumerate((A, B, C))], inexact=True
+    )
+    for name, x in (("A", a), ("B", b)):
+        if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+            raise JaxtypedValueError(f"solve_sylvester: {name} must be a (batch of) square matrices, got {x.aval.str_short()}")
+    if c.ndim < 2 or c.shape[-2:] != (a.shape[-1], b.shape[-1]):
+        raise JaxtypedValueError(
+            f"solve_sylvester: C must have shape [..., m, n] for A [..., m, m] and B [..., n, n], got "
+            f"{a.aval.str_short()}, {b.aval.str_short()} and {c.aval.str_short()}"
+        )
+    real = not dtypes.is_complex(c.dtype)
+
+    def solve_one(a_: Array, b_: Array, c_: Array) -> Array:
+        r, u = linalg.schur(a_, output="complex")
+        s, v = linalg.schur(b_, output="complex")
+        f = js.matmul(js.matmul(ju.conjugate(js.swapaxes(u, -1, -2)), c_.astype(r.dtype)), v)
+        # R Y + Y S = F with S upper triangular: column j needs columns < j.
+        columns: list[Array] = []
+        eye = jc.eye(r.shape[-1], dtype=r.dtype)
+        for j in range(s.shape[-1]):
+            rhs = f[:, j]
+            for k, column in enumerate(columns):
+                rhs = ju.subtract(rhs, ju.multiply(s[k, j], column))
+            columns.append(linalg.solve_triangular(ju.add(r, ju.multiply(s[j, j], eye)), rhs))
+        y = js.stack(columns, axis=-1) if columns else jc.zeros(f.shape, f.dtype)
+        x = js.matmul(js.matmul(u, y), ju.conjugate(js.swapaxes(v, -1, -2)))
+        sums = ju.abs(ju.add(jm.diagonal(r)[:, None], jm.diagonal(s)[None, :]))
+        singular = jr.any(ju.less(sums, tol)) if sums.size else jc.asarray(False)
+        x = ju.real(x) if real else x
+        return ju.where(singular, jc.full_like(x, np.nan), x)
+
+    return vectorize(solve_one, signature="(m,m),(n,n),(m,n)->(m,n)")(a, b, c)
 
 
 # === expm_frechet ===

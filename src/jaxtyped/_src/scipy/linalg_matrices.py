@@ -33,7 +33,7 @@ from jaxtyped._src.numpy.promotion import (
 from jaxtyped._src.util import index_arg
 
 __all__ = [
-    "block_diag", "toeplitz", "hankel", "circulant", "companion", "leslie", "fiedler",
+    "block_diag", "toeplitz", "hankel", "circulant", "companion", "fiedler_companion", "leslie", "fiedler",
     "convolution_matrix", "hilbert", "invhilbert", "pascal", "invpascal", "helmert", "dft", "hadamard",
 ]  # fmt: skip
 
@@ -147,6 +147,39 @@ def companion(a: ArrayLike) -> Array:
     first = ju.negative(ju.divide(coeffs[..., 1:], coeffs[..., :1]))
     shift = js.broadcast_to(jc.eye(n - 1, n, dtype=coeffs.dtype), (*coeffs.shape[:-1], n - 1, n))
     return _strong(js.concatenate([first[..., None, :], shift], axis=-2))
+
+
+def fiedler_companion(a: ArrayLike) -> Array:
+    """Fiedler's pentadiagonal companion matrix of the polynomial with
+    coefficients ``a`` (highest degree first, batched over leading
+    dimensions), in an inexact dtype; ``(0, 0)`` for fewer than two
+    coefficients."""
+    coeffs = asarray_operand("fiedler_companion", a)
+    if coeffs.ndim == 0 or coeffs.shape[-1] < 2:
+        (empty,) = promote_dtypes("fiedler_companion", [coeffs], inexact=True)
+        return jc.zeros((*coeffs.shape[:-1], 0, 0), empty.dtype) if coeffs.ndim else convert_to(
+            jc.zeros((0, 0), empty.dtype), empty.dtype, weak_type=empty.weak_type
+        )
+    (coeffs,) = promote_dtypes("fiedler_companion", [coeffs], inexact=True)
+    n = coeffs.shape[-1] - 1
+    # Entries are 0, 1 or -a[k]/a[0]: one vector [0, 1, -a[1:]/a[0]] read
+    # through a static table (index 2 + k - 1 for -a[k]).
+    negated = ju.negative(ju.divide(coeffs[..., 1:], coeffs[..., :1]))
+    zero_one = js.broadcast_to(jc.asarray(np.array([0, 1]), dtype=coeffs.dtype), (*coeffs.shape[:-1], 2))
+    values = js.concatenate([zero_one, negated], axis=-1)
+    index = np.zeros((n, n), np.int64)
+    index[0, 0] = 2  # -a[1]
+    if n > 1:
+        index[1, 0] = 1
+    for row, col in zip(range(3, n, 2), range(1, n - 2, 2), strict=False):
+        index[row, col] = 1
+    for row, col in zip(range(0, n - 2, 2), range(2, n, 2), strict=False):
+        index[row, col] = 1
+    for k, (row, col) in enumerate(zip(range(0, n - 1, 2), range(1, n, 2), strict=False)):
+        index[row, col] = 2 + 2 * k + 1  # -a[2], -a[4], ...
+    for k, (row, col) in enumerate(zip(range(2, n, 2), range(1, n - 1, 2), strict=False)):
+        index[row, col] = 2 + 2 * k + 2  # -a[3], -a[5], ...
+    return _strong(_gather_last(values, index))
 
 
 def leslie(f: ArrayLike, s: ArrayLike) -> Array:
