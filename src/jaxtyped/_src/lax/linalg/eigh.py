@@ -50,7 +50,7 @@ from jaxtyped._src.lax.linalg.spectral import (
     adjoint,
     as_dtype,
     diagonal,
-    identity_like,
+    diagonal_mask,
     matmul,
     outer_difference,
     real_dtype,
@@ -155,8 +155,7 @@ class Eigh(DeviceEvaluated, BatchedOverLeadingDims):
         # a jvp differ from eigh's own where the input is not Hermitian.
         v, w = bind(self, _symmetrized(a))
         projected = matmul(adjoint(v), matmul(da, v))
-        eye = identity_like(projected)
-        real_eye = as_dtype(eye, w.dtype)
+        real_eye = as_dtype(diagonal_mask(projected.shape), w.dtype)
         gaps = reciprocal(add(real_eye, outer_difference(w)))
         inverse_gaps = sub(gaps, real_eye)
         dv = matmul(v, mul(as_dtype(inverse_gaps, a.dtype), projected))

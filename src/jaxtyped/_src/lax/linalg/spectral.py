@@ -25,7 +25,6 @@ __all__ = [
     "adjoint",
     "matmul",
     "diagonal_mask",
-    "identity_like",
     "diagonal",
     "scale_columns",
     "scale_rows",
@@ -65,11 +64,6 @@ def diagonal_mask(shape: tuple[int, ...]) -> Array:
     rows = broadcasted_iota(np.int32, shape, len(shape) - 2)
     cols = broadcasted_iota(np.int32, shape, len(shape) - 1)
     return eq(rows, cols)
-
-
-def identity_like(x: Array) -> Array:
-    """Identity matrices of ``x``'s (square) shape and dtype."""
-    return convert_element_type(diagonal_mask(x.shape), x.dtype)
 
 
 def diagonal(x: Array) -> Array:

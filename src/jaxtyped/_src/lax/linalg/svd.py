@@ -57,7 +57,7 @@ from jaxtyped._src.lax.linalg.spectral import (
     adjoint,
     as_dtype,
     diagonal,
-    identity_like,
+    diagonal_mask,
     matmul,
     outer_difference,
     real_dtype,
@@ -186,7 +186,7 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
         if not self.compute_uv:
             return (s,), (ds,)
         squares = mul(s, s)
-        real_eye = identity_like(broadcast_in_dim(s, (*s.shape, s.shape[-1]), tuple(range(s.ndim))))
+        real_eye = as_dtype(diagonal_mask((*s.shape, s.shape[-1])), s.dtype)
         gaps = sub(reciprocal(add(real_eye, outer_difference(squares))), real_eye)
         f = as_dtype(gaps, a.dtype)
         p_s = scale_columns(projected, s)
