@@ -97,11 +97,17 @@ def _lu_solve(lu: Array, permutation: Array, b: Array, transpose: bool) -> Array
 
 
 def _solve_matrices(a: Array, b: Array) -> Array:
-    # a: (..., n, n), b: (..., n, k), same batch shape.
-    lu, _, permutation = lax_lu.lu(stop_gradient(a))
+    # a: (..., n, n) with a batch shape that broadcasts to b's (..., n, k):
+    # each distinct matrix is factored once.
+    n = a.shape[-1]
+    batch = b.shape[:-2]
+    lu_, _, permutation_ = lax_lu.lu(stop_gradient(a))
+    lu = broadcast_to_shape(lu_, (*batch, n, n))
+    permutation = broadcast_to_shape(permutation_, (*batch, n))
+    matrix = broadcast_to_shape(a, (*batch, n, n))
 
     def matvec(x: Array) -> Array:
-        return shape_ops.matmul(a, x)
+        return shape_ops.matmul(matrix, x)
 
     def forward(_: object, x: Array) -> Array:
         return _lu_solve(lu, permutation, x, transpose=False)
@@ -135,7 +141,7 @@ def solve(a: ArrayLike, b: ArrayLike) -> Array:
         raise JaxtypedValueError(f"jnp.linalg.solve: shapes {x.aval.str_short()} and {y.aval.str_short()} do not match")
     rhs = ls.expand_dims(y, (y.ndim,)) if vector else y
     batch = broadcast_shapes("linalg.solve", x.shape[:-2], rhs.shape[:-2], types=[x.aval.str_short(), y.aval.str_short()])
-    result = _solve_matrices(broadcast_to_shape(x, (*batch, n, n)), broadcast_to_shape(rhs, (*batch, *rhs.shape[-2:])))
+    result = _solve_matrices(x, broadcast_to_shape(rhs, (*batch, *rhs.shape[-2:])))
     return ls.squeeze(result, (result.ndim - 1,)) if vector else result
 
 
