@@ -84,9 +84,11 @@ class SvdAlgorithm(enum.Enum):
 
 
 def _kernel(algorithm: SvdAlgorithm | None) -> str:
-    if algorithm in (SvdAlgorithm.JACOBI, SvdAlgorithm.POLAR):
-        raise NotImplementedError("svd: the Jacobi and Polar algorithms are not implemented on CPU (as in JAX)")
-    return "gesvd" if algorithm is SvdAlgorithm.QR else "gesdd"
+    if algorithm is SvdAlgorithm.QR:
+        return "gesvd"
+    if algorithm in (None, SvdAlgorithm.DEFAULT, SvdAlgorithm.DIVIDE_AND_CONQUER):
+        return "gesdd"
+    raise NotImplementedError(f"svd: algorithm {algorithm} is not implemented on CPU (as in JAX)")
 
 
 @final
