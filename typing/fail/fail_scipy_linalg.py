@@ -23,6 +23,7 @@ sla.expm(x, max_squarings="16")  # expect: mypy[arg-type] pyright[reportArgument
 sla.sqrtm(x, "1")  # expect: mypy[arg-type] pyright[reportArgumentType]
 sla.eigh_tridiagonal(x, x, select="z")  # expect: mypy[call-overload] pyright[reportArgumentType]
 sla.qr_multiply(x)  # expect: mypy[call-overload] pyright[reportCallIssue]
+sla.rsf2csf(x)  # expect: mypy[call-arg] pyright[reportCallIssue]
 sla.funm(x, 2.0)  # expect: mypy[arg-type] pyright[reportArgumentType]
 sla.solve_sylvester(x, x, x, method="qr")  # expect: mypy[arg-type] pyright[reportArgumentType]
 sla.fiedler_companion("a")  # expect: mypy[arg-type] pyright[reportArgumentType]

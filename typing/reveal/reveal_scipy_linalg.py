@@ -35,6 +35,7 @@ def check(x: Array, a: ArrayLike, flag: bool) -> None:
     assert_type(sla.inv(a), Array)
     assert_type(sla.solve(x, a, assume_a="sym"), Array)
     assert_type(sla.schur(a), tuple[Array, Array])
+    assert_type(sla.rsf2csf(a, x), tuple[Array, Array])
     assert_type(sla.hessenberg(a), Array)
     assert_type(sla.hessenberg(a, calc_q=True), tuple[Array, Array])
     assert_type(sla.polar(a), tuple[Array, Array])

@@ -29,7 +29,14 @@ from jaxtyped._src.scipy.linalg import (
     svd,
 )
 from jaxtyped._src.scipy.linalg_expm import expm
-from jaxtyped._src.scipy.linalg_functions import eigh_tridiagonal, expm_frechet, funm, solve_sylvester, sqrtm
+from jaxtyped._src.scipy.linalg_functions import (
+    eigh_tridiagonal,
+    expm_frechet,
+    funm,
+    rsf2csf,
+    solve_sylvester,
+    sqrtm,
+)
 from jaxtyped._src.scipy.linalg_matrices import (
     block_diag,
     circulant,
@@ -53,6 +60,6 @@ __all__ = [
     "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion", "convolution_matrix",
     "det", "dft", "eigh", "eigh_tridiagonal", "expm", "expm_frechet", "fiedler", "fiedler_companion",
     "funm", "hadamard", "hankel", "helmert", "hessenberg", "hilbert", "inv", "invhilbert", "invpascal",
-    "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "qr_multiply", "schur", "solve",
+    "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "qr_multiply", "rsf2csf", "schur", "solve",
     "solve_sylvester", "solve_triangular", "sqrtm", "svd", "toeplitz",
 ]  # fmt: skip

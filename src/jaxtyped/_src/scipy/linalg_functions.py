@@ -23,7 +23,7 @@ from jaxtyped._src.numpy.vectorize import vectorize
 from jaxtyped._src.scipy import linalg
 from jaxtyped._src.scipy.linalg_expm import expm
 
-__all__ = ["sqrtm", "funm", "solve_sylvester", "expm_frechet", "eigh_tridiagonal"]
+__all__ = ["sqrtm", "funm", "solve_sylvester", "rsf2csf", "expm_frechet", "eigh_tridiagonal"]
 
 
 # === sqrtm ===
@@ -174,6 +174,60 @@ def solve_sylvester(
         return ju.where(singular, jc.full_like(x, np.nan), x)
 
     return vectorize(solve_one, signature="(m,m),(n,n),(m,n)->(m,n)")(a, b, c)
+
+
+# === rsf2csf ===
+
+
+def _rsf2csf_matrix(t: Array, z: Array) -> tuple[Array, Array]:
+    """One real Schur pair made complex: each 2-by-2 diagonal block (a
+    non-negligible sub-diagonal entry) is triangularized by a Givens
+    rotation built from its eigenvalue with the positive imaginary part,
+    applied to the rows and columns of ``T`` and the columns of ``Z``,
+    from the bottom block up (SciPy's algorithm)."""
+    n = t.shape[-1]
+    eps = float(np.finfo(ju.real(t).dtype).eps)
+    rows, cols = np.indices((n, n))
+    for m in range(n - 1, 0, -1):
+        sub, top, bottom = t[m, m - 1], t[m - 1, m - 1], t[m, m]
+        significant = ju.greater(ju.abs(sub), ju.multiply(eps, ju.add(ju.abs(top), ju.abs(bottom))))
+        half_gap = ju.divide(ju.subtract(top, bottom), 2)
+        mu = ju.add(half_gap, ju.sqrt(ju.add(ju.multiply(half_gap, half_gap), ju.multiply(t[m - 1, m], sub))))
+        radius = ju.sqrt(ju.add(ju.square(ju.abs(mu)), ju.square(ju.abs(sub))))
+        c, s_ = ju.divide(mu, radius), ju.divide(sub, radius)
+        # The rotation embedded in the identity at rows/columns m-1, m.
+        entries = {(m - 1, m - 1): ju.conjugate(c), (m - 1, m): s_, (m, m - 1): ju.negative(s_), (m, m): c}
+        g = jc.eye(n, dtype=t.dtype)
+        for (i, j), value in entries.items():
+            g = ju.where(jc.asarray((rows == i) & (cols == j)), value, g)
+        g_h = ju.conjugate(js.swapaxes(g, -1, -2))
+        t = ju.where(significant, js.matmul(js.matmul(g, t), g_h), t)
+        z = ju.where(significant, js.matmul(z, g_h), z)
+        t = ju.where(jc.asarray((rows == m) & (cols == m - 1)), jc.zeros((), t.dtype), t)
+    return t, z
+
+
+def rsf2csf(T: ArrayLike, Z: ArrayLike, check_finite: bool = True) -> tuple[Array, Array]:  # noqa: N803 - SciPy's names
+    """The complex Schur form ``(T, Z)`` (upper triangular ``T``, unitary
+    ``Z``, same ``Z T Z^H``) of a real Schur form, batched over leading
+    dimensions; always complex.
+
+    Raises:
+        JaxtypedValueError: ``T`` is not square or ``Z``'s shape differs.
+    """
+    t = asarray_operand("rsf2csf", T, 0)
+    z = asarray_operand("rsf2csf", Z, 1)
+    if t.ndim < 2 or t.shape[-1] != t.shape[-2]:
+        raise JaxtypedValueError(f"rsf2csf: input 'T' must be square, got {t.aval.str_short()}")
+    if z.shape != t.shape:
+        raise JaxtypedValueError(f"rsf2csf: input array shapes must match: Z {z.aval.str_short()} vs. T {t.aval.str_short()}")
+    t, z = promote_dtypes("rsf2csf", [t, z, jc.zeros((), np.complex64)])[:2]
+
+    def one(t_: Array, z_: Array) -> tuple[Array, Array]:
+        return _rsf2csf_matrix(t_, z_)
+
+    out_t, out_z = vectorize(one, signature="(n,n),(n,n)->(n,n),(n,n)")(t, z)
+    return out_t, out_z
 
 
 # === expm_frechet ===
