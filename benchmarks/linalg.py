@@ -48,8 +48,10 @@ def _make(name: str, library: Any) -> Callable[..., Any]:
     ``jaxtyped`` or ``jax``), returning a tuple of arrays."""
 
     def f(*args: Any) -> Any:
-        out = getattr(library.numpy.linalg, name)(*args)
-        return tuple(out) if isinstance(out, tuple) else out
+        out: Any = getattr(library.numpy.linalg, name)(*args)
+        # Named tuples (svd, eigh) as plain tuples: both libraries' leaves.
+        fields: int | None = getattr(out, "_fields", None) and len(out._fields)
+        return tuple(out[i] for i in range(fields)) if fields else out
 
     return f
 
