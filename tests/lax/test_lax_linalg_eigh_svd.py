@@ -339,6 +339,7 @@ def _error_cases() -> list[Case]:
         case("eigh_error-subset", lambda m: m.lax.linalg.eigh(square, subset_by_index=(1, 3))),
         case("eigh_error-jacobi", lambda m: m.lax.linalg.eigh(square, implementation=m.lax.linalg.EighImplementation.JACOBI)),
         case("eigh_error-full_subset", lambda m: m.lax.linalg.eigh(square, subset_by_index=(0, 3))),
+        case("svd_error-list", lambda m: m.lax.linalg.svd([[1.0, 2.0], [3.0, 4.0]])),
         case("svd_error-rank1", lambda m: m.lax.linalg.svd(host("float32", np.ones(3)))),
         case("svd_error-int", lambda m: m.lax.linalg.svd(np.eye(3, dtype=np.int32))),
         case("svd_error-float16", lambda m: m.lax.linalg.svd(host("float16", np.eye(3)))),
@@ -439,6 +440,9 @@ def test_vmap_equals_loop(dtype: str, request: pytest.FixtureRequest) -> None:
         np.testing.assert_array_equal(np.asarray(u)[i], np.asarray(lu))
         np.testing.assert_array_equal(np.asarray(s)[:, i], np.asarray(ls))
         np.testing.assert_array_equal(np.asarray(vh)[:, :, i], np.asarray(lvh))
+    values = jt.vmap(unary_fn(lambda y: lax.linalg.svd(y, compute_uv=False)), in_axes=1)(x)
+    for i in range(x.shape[1]):
+        np.testing.assert_array_equal(np.asarray(values)[i], np.asarray(lax.linalg.svd(x[:, i], compute_uv=False)))
 
 
 @pytest.mark.parametrize("dtype", ("float64", "complex128"))
