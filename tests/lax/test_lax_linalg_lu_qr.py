@@ -26,7 +26,7 @@ import jaxtyped as jt
 from jaxtyped import lax
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, assert_same_value, host, jax, library
+from oracle import Case, CaseTable, Group, assert_same_value, binary_fn, host, library, unary_fn
 
 RNG = np.random.default_rng(1415)
 jax_linalg_internal: Any = pytest.importorskip("jax._src.lax.linalg")
@@ -37,9 +37,19 @@ def case(id_: str, fn: Callable[[Any], Any], rtol: float = 1e-5, atol: float = 1
     return Case(id_, lambda L: fn(library(L)), rtol, atol)
 
 
+def bound(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
+    """The case ``fn(m, *args, **kwargs)``."""
+
+    def run(m: Any) -> Any:
+        return fn(m, *args, **kwargs)
+
+    return run
+
+
 def _geqrf(m: Any) -> Callable[[Any], Any]:
     """``geqrf``: public in jaxtyped, internal in JAX."""
-    return m.lax.linalg.geqrf if m.api is jt else jax_linalg_internal.geqrf
+    found: Callable[[Any], Any] = m.lax.linalg.geqrf if m.api is jt else jax_linalg_internal.geqrf
+    return found
 
 
 def _random(shape: tuple[int, ...], dtype: str) -> Any:
@@ -76,7 +86,7 @@ def _loss(m: Any, out: Any, weights: Any) -> Any:
 def _grad(fn: Callable[[Any, Any], Any], x: Any, dtype: str) -> Callable[[Any], Any]:
     def run(m: Any) -> Any:
         weights = _weights(np.shape(fn(m, m.np.asarray(x))), dtype)
-        return m.api.grad(lambda y: _loss(m, fn(m, y), weights))(x)
+        return m.api.grad(unary_fn(lambda y: _loss(m, fn(m, y), weights)))(x)
 
     return run
 
@@ -85,7 +95,7 @@ def _jvp(fn: Callable[[Any, Any], Any], x: Any, t: Any) -> Callable[[Any], Any]:
     """``jvp`` of ``fn`` at ``x`` along ``t``, jitted with both traced (JAX's
     lu and pivoted-qr jvps index with the permutation through NumPy, which
     fails on constants closed over by the table's jit)."""
-    return lambda m: m.api.jit(lambda y, s: m.api.jvp(lambda z: fn(m, z), (y,), (s,)))(x, t)
+    return lambda m: m.api.jit(binary_fn(lambda y, s: m.api.jvp(unary_fn(lambda z: fn(m, z)), (y,), (s,))))(x, t)
 
 
 def _lu(m: Any, x: Any) -> Any:
@@ -100,10 +110,27 @@ def _qr(full: bool, pivoting: bool = False) -> Callable[[Any, Any], Any]:
     return lambda m, x: m.lax.linalg.qr(x, full_matrices=full, pivoting=pivoting)
 
 
-def _flat_qr(m: Any, x: Any, full: bool) -> Any:
+def _flat_qr(full: bool) -> Callable[[Any, Any], Any]:
     """Both factors, flattened into one differentiable output."""
-    q, r = m.lax.linalg.qr(x, full_matrices=full)
-    return m.np.concatenate([m.np.ravel(q), m.np.ravel(r)])
+
+    def fn(m: Any, x: Any) -> Any:
+        q, r = m.lax.linalg.qr(x, full_matrices=full)
+        return m.np.concatenate([m.np.ravel(q), m.np.ravel(r)])
+
+    return fn
+
+
+def _pivoted_factors(full: bool) -> Callable[[Any, Any], Any]:
+    """``q`` and ``r`` of the pivoted QR (the permutation has no tangent)."""
+
+    def fn(m: Any, x: Any) -> Any:
+        return m.lax.linalg.qr(x, full_matrices=full, pivoting=True)[:2]
+
+    return fn
+
+
+def _ormqr(m: Any, a: Any, c: Any, *, left: bool, transpose: bool) -> Any:
+    return m.lax.linalg.ormqr(*_geqrf(m)(a), c, left=left, transpose=transpose)
 
 
 SHAPES = {"square": (4, 4), "tall": (5, 3), "wide": (3, 5), "batched": (2, 3, 4, 3)}
@@ -113,15 +140,15 @@ def _lu_cases(dtype: str) -> list[Case]:
     mats = {name: _random(shape, dtype) for name, shape in SHAPES.items()}
     singular = _singular(dtype)
     zeros = host(dtype, np.zeros((3, 3)))
-    cases = [case(f"lu-{dtype}_{name}", lambda m, x=x: _lu(m, x)) for name, x in mats.items()]
+    cases = [case(f"lu-{dtype}_{name}", bound(_lu, x)) for name, x in mats.items()]
     cases += [
         case(f"lu-{dtype}_singular", lambda m: _lu(m, singular)),
         case(f"lu-{dtype}_zeros", lambda m: _lu(m, zeros)),
         case(f"lu-{dtype}_hilbert", lambda m: _lu(m, _hilbert(6, dtype)), rtol=1e-4, atol=1e-5),
         case(f"lu-{dtype}_empty_rows", lambda m: _lu(m, host(dtype, np.zeros((2, 0, 3))))),
         case(f"lu-{dtype}_empty_cols", lambda m: _lu(m, host(dtype, np.zeros((3, 0))))),
-        case(f"lu_jit-{dtype}", lambda m: m.api.jit(lambda x: _lu(m, x))(mats["batched"])),
-        case(f"lu_vmap-{dtype}", lambda m: m.api.vmap(lambda x: _lu(m, x), in_axes=1)(mats["batched"])),
+        case(f"lu_jit-{dtype}", lambda m: m.api.jit(unary_fn(lambda x: _lu(m, x)))(mats["batched"])),
+        case(f"lu_vmap-{dtype}", lambda m: m.api.vmap(unary_fn(lambda x: _lu(m, x)), in_axes=1)(mats["batched"])),
         case(f"lu_grad-{dtype}_singular_lower", _grad(lambda m, x: m.np.tril(_lu0(m, x), -1), singular, dtype),
              rtol=1e-3, atol=1e-3),
     ]
@@ -137,9 +164,9 @@ def _lu_cases(dtype: str) -> list[Case]:
         case(f"lu_pivots_to_permutation-{dtype}", lambda m: m.lax.linalg.lu_pivots_to_permutation(pivots, 5)),
         case(f"lu_pivots_to_permutation-{dtype}_exact", lambda m: m.lax.linalg.lu_pivots_to_permutation(pivots, 4)),
         case(f"lu_pivots_to_permutation-{dtype}_jit", lambda m: m.api.jit(
-            lambda p: m.lax.linalg.lu_pivots_to_permutation(p, 6))(pivots)),
+            unary_fn(lambda p: m.lax.linalg.lu_pivots_to_permutation(p, 6)))(pivots)),
         case(f"lu_pivots_to_permutation-{dtype}_vmap", lambda m: m.api.vmap(
-            lambda p: m.lax.linalg.lu_pivots_to_permutation(p, 4), in_axes=1)(pivots.T)),
+            unary_fn(lambda p: m.lax.linalg.lu_pivots_to_permutation(p, 4)), in_axes=1)(pivots.T)),
     ]
     return cases
 
@@ -150,8 +177,8 @@ def _qr_cases(dtype: str) -> list[Case]:
     for name, x in mats.items():
         for full in (True, False):
             tag = f"{dtype}_{name}_{'full' if full else 'reduced'}"
-            cases.append(case(f"qr-{tag}", lambda m, x=x, full=full: _qr(full)(m, x), rtol=1e-4, atol=1e-5))
-            cases.append(case(f"qr_pivoting-{tag}", lambda m, x=x, full=full: _qr(full, True)(m, x), rtol=1e-4, atol=1e-5))
+            cases.append(case(f"qr-{tag}", bound(_qr(full), x), rtol=1e-4, atol=1e-5))
+            cases.append(case(f"qr_pivoting-{tag}", bound(_qr(full, True), x), rtol=1e-4, atol=1e-5))
     # Each path of the derivative: square, tall full (the trailing columns
     # of q), tall reduced, wide, batched.
     for name, full in (("square", True), ("tall", True), ("tall", False), ("wide", False), ("batched", False)):
@@ -159,13 +186,11 @@ def _qr_cases(dtype: str) -> list[Case]:
         x = mats[name]
         t = _random(x.shape, dtype)
         cases.append(case(f"qr_jvp-{tag}", _jvp(_qr(full), x, t), rtol=1e-4, atol=1e-4))
-        cases.append(case(f"qr_grad-{tag}", _grad(lambda m, y, full=full: _flat_qr(m, y, full), x, dtype), rtol=1e-4, atol=1e-4))
+        cases.append(case(f"qr_grad-{tag}", _grad(_flat_qr(full), x, dtype), rtol=1e-4, atol=1e-4))
         # JAX's pivoting jvp is wrong for wide matrices (module docstring)
         # and raises for batches: ours is checked by check_grads there.
         if name in ("square", "tall") and full == (name == "square"):
-            pivoted = _qr(full, True)
-            cases.append(case(f"qr_jvp-{tag}_pivoting", _jvp(lambda m, y, f=pivoted: f(m, y)[:2], x, t),
-                              rtol=1e-4, atol=1e-4))
+            cases.append(case(f"qr_jvp-{tag}_pivoting", _jvp(_pivoted_factors(full), x, t), rtol=1e-4, atol=1e-4))
     batched = mats["batched"]
     singular = _singular(dtype)
     cases += [
@@ -174,8 +199,9 @@ def _qr_cases(dtype: str) -> list[Case]:
         case(f"qr-{dtype}_empty_rows", lambda m: _qr(True)(m, host(dtype, np.zeros((2, 0, 3))))),
         case(f"qr-{dtype}_empty_cols", lambda m: _qr(True)(m, host(dtype, np.zeros((3, 0))))),
         case(f"qr-{dtype}_empty_cols_reduced_pivoting", lambda m: _qr(False, True)(m, host(dtype, np.zeros((3, 0))))),
-        case(f"qr_jit-{dtype}", lambda m: m.api.jit(lambda x: _qr(False, True)(m, x))(batched), rtol=1e-4, atol=1e-5),
-        case(f"qr_vmap-{dtype}", lambda m: m.api.vmap(lambda x: _qr(True)(m, x), in_axes=2, out_axes=1)(batched),
+        case(f"qr_jit-{dtype}", lambda m: m.api.jit(unary_fn(lambda x: _qr(False, True)(m, x)))(batched),
+             rtol=1e-4, atol=1e-5),
+        case(f"qr_vmap-{dtype}", lambda m: m.api.vmap(unary_fn(lambda x: _qr(True)(m, x)), in_axes=2, out_axes=1)(batched),
              rtol=1e-4, atol=1e-5),
     ]
     return cases
@@ -194,20 +220,24 @@ def _householder_cases(dtype: str) -> list[Case]:
         case(f"householder_product-{dtype}_fewer_taus", lambda m: m.lax.linalg.householder_product(
             _geqrf(m)(tall)[0], _geqrf(m)(tall)[1][..., :2]), rtol=1e-4, atol=1e-5),
         case(f"householder_product-{dtype}_vmap", lambda m: m.api.vmap(
-            lambda a, t: m.lax.linalg.householder_product(a, t))(*_geqrf(m)(tall)), rtol=1e-4, atol=1e-5),
+            binary_fn(lambda a, t: m.lax.linalg.householder_product(a, t)))(*_geqrf(m)(tall)), rtol=1e-4, atol=1e-5),
     ]
     for left, c in ((True, c_left), (False, c_right)):
         for transpose in (False, True):
             tag = f"{dtype}_{'left' if left else 'right'}{'_transpose' if transpose else ''}"
-            cases.append(case(f"ormqr-{tag}", lambda m, c=c, left=left, transpose=transpose: m.lax.linalg.ormqr(
-                *_geqrf(m)(tall), c, left=left, transpose=transpose), rtol=1e-4, atol=1e-5))
+            cases.append(case(f"ormqr-{tag}", bound(_ormqr, tall, c, left=left, transpose=transpose), rtol=1e-4, atol=1e-5))
     return cases
 
 
 def _error_cases() -> list[Case]:
     f, i = "float32", "int32"
-    z = lambda *shape: host(f, np.ones(shape))  # noqa: E731 - a case
-    hp = lambda m, a, t: m.lax.linalg.householder_product(a, t)  # noqa: E731 - a case
+
+    def z(*shape: int) -> Any:
+        return host(f, np.ones(shape))
+
+    def hp(m: Any, a: Any, t: Any) -> Any:
+        return m.lax.linalg.householder_product(a, t)
+
     return [
         case("error-lu_int", lambda m: m.lax.linalg.lu(host(i, np.eye(3)))),
         case("error-lu_vector", lambda m: m.lax.linalg.lu(z(3))),
@@ -222,9 +252,10 @@ def _error_cases() -> list[Case]:
         case("error-householder_product_taus", lambda m: hp(m, z(4, 3), z(4))),
         case("error-householder_product_batch", lambda m: hp(m, z(4, 3), z(2, 3))),
         case("error-ormqr_left_rows", lambda m: m.lax.linalg.ormqr(z(4, 3), z(3), z(5, 2))),
-        case("error-geqrf_jvp", lambda m: m.api.jvp(lambda a: _geqrf(m)(a)[0], (z(3, 3),), (z(3, 3),))),
-        case("error-householder_product_jvp", lambda m: m.api.jvp(lambda a: hp(m, a, z(2)), (z(3, 3),), (z(3, 3),))),
-        case("error-ormqr_jvp", lambda m: m.api.jvp(lambda c: m.lax.linalg.ormqr(z(3, 3), z(2), c), (z(3, 3),), (z(3, 3),))),
+        case("error-geqrf_jvp", lambda m: m.api.jvp(unary_fn(lambda a: _geqrf(m)(a)[0]), (z(3, 3),), (z(3, 3),))),
+        case("error-householder_product_jvp", lambda m: m.api.jvp(unary_fn(lambda a: hp(m, a, z(2))), (z(3, 3),), (z(3, 3),))),
+        case("error-ormqr_jvp", lambda m: m.api.jvp(
+            unary_fn(lambda c: m.lax.linalg.ormqr(z(3, 3), z(2), c)), (z(3, 3),), (z(3, 3),))),
         case("error-ormqr_right_cols", lambda m: m.lax.linalg.ormqr(z(4, 3), z(3), z(4, 2), left=False)),
     ]
 
@@ -284,7 +315,7 @@ def test_lu_eager_equals_jit_and_reconstructs(shape: tuple[int, ...]) -> None:
 
 
 def test_lu_of_singular_matrix_is_finite() -> None:
-    out = np.asarray(jt.jit(lambda x: lax.linalg.lu(x)[0])(np.asarray(_singular("float32"))))
+    out = np.asarray(jt.jit(unary_fn(lambda x: lax.linalg.lu(x)[0]))(np.asarray(_singular("float32"))))
     assert np.isfinite(out).all()
     assert np.isfinite(np.asarray(lax.linalg.lu(np.zeros((3, 3), np.float32))[0])).all()
 
@@ -294,7 +325,7 @@ def test_lu_of_singular_matrix_is_finite() -> None:
 def test_qr_eager_equals_jit_and_reconstructs(shape: tuple[int, ...], full: bool) -> None:
     a = _random(shape, "complex64")
     q, r = lax.linalg.qr(a, full_matrices=full)
-    qj, rj = jt.jit(lambda x: lax.linalg.qr(x, full_matrices=full))(a)
+    qj, rj = jt.jit(unary_fn(lambda x: lax.linalg.qr(x, full_matrices=full)))(a)
     np.testing.assert_array_equal(np.asarray(q), np.asarray(qj))
     np.testing.assert_array_equal(np.asarray(r), np.asarray(rj))
     np.testing.assert_allclose(np.asarray(q) @ np.asarray(r), a, rtol=1e-5, atol=1e-5)
@@ -311,13 +342,14 @@ def test_qr_eager_equals_jit_and_reconstructs(shape: tuple[int, ...], full: bool
 
 def test_vmap_equals_loop() -> None:
     a = _random((3, 4, 3), "float32")
-    for fn in (lax.linalg.lu, lambda x: lax.linalg.qr(x, full_matrices=False, pivoting=True)):
+    pivoted_qr: Callable[[Any], tuple[Any, ...]] = lambda x: lax.linalg.qr(x, full_matrices=False, pivoting=True)
+    for fn in (lax.linalg.lu, pivoted_qr):
         batched = jt.vmap(fn)(a)
         for j, out in enumerate(batched):
             loop = np.stack([np.asarray(fn(a[i])[j]) for i in range(3)])
             assert_same_value(out, loop, rtol=1e-6, atol=1e-6, where=f"output {j}")
     taus = _random((3,), "float32")
-    batched_hp = jt.vmap(lambda x: lax.linalg.householder_product(x, taus))(a)
+    batched_hp = jt.vmap(unary_fn(lambda x: lax.linalg.householder_product(x, taus)))(a)
     loop_hp = np.stack([np.asarray(lax.linalg.householder_product(a[i], taus)) for i in range(3)])
     assert_same_value(batched_hp, loop_hp, rtol=1e-6, atol=1e-6)
 
@@ -328,7 +360,7 @@ GRAD_DTYPES = ("float64", "complex128")
 @pytest.mark.parametrize("dtype", GRAD_DTYPES)
 @pytest.mark.parametrize("shape", [(3, 3), (4, 3), (3, 4), (2, 3, 3)], ids=["square", "tall", "wide", "batched"])
 def test_lu_check_grads(dtype: str, shape: tuple[int, ...], x64: None) -> None:
-    check_grads(lambda x: lax.linalg.lu(x)[0], (_random(shape, dtype),), order=2, modes=("fwd", "rev"))
+    check_grads(unary_fn(lambda x: lax.linalg.lu(x)[0]), (_random(shape, dtype),), order=2, modes=("fwd", "rev"))
 
 
 @pytest.mark.parametrize("dtype", GRAD_DTYPES)
@@ -336,26 +368,26 @@ def test_lu_check_grads(dtype: str, shape: tuple[int, ...], x64: None) -> None:
 @pytest.mark.parametrize("shape", [(3, 3), (4, 2), (2, 4), (2, 3, 2)], ids=["square", "tall", "wide", "batched"])
 def test_qr_check_grads(dtype: str, full: bool, shape: tuple[int, ...], x64: None) -> None:
     x = _random(shape, dtype)
-    check_grads(lambda y: lax.linalg.qr(y, full_matrices=full), (x,), order=2, modes=("fwd", "rev"))
+    check_grads(unary_fn(lambda y: lax.linalg.qr(y, full_matrices=full)), (x,), order=2, modes=("fwd", "rev"))
 
 
 @pytest.mark.parametrize("shape", [(4, 2), (2, 4)], ids=["tall", "wide"])
 def test_qr_pivoting_wide_jvp_is_the_derivative(shape: tuple[int, ...], x64: None) -> None:
     x = _random(shape, "float64")
-    check_grads(lambda y: lax.linalg.qr(y, full_matrices=False, pivoting=True)[:2], (x,), order=2, modes=("fwd", "rev"))
+    check_grads(unary_fn(lambda y: lax.linalg.qr(y, full_matrices=False, pivoting=True)[:2]), (x,), order=2, modes=("fwd", "rev"))
 
 
 def test_qr_float32_check_grads() -> None:
     x = _random((4, 3), "float32")
-    check_grads(lambda y: lax.linalg.qr(y, full_matrices=False), (x,), order=1, modes=("fwd", "rev"), atol=1e-2, rtol=1e-2)
+    check_grads(unary_fn(lambda y: lax.linalg.qr(y, full_matrices=False)), (x,), order=1, modes=("fwd", "rev"), atol=1e-2, rtol=1e-2)
 
 
 def test_jaxpr_names_jax_params() -> None:
     x = np.ones((4, 3), np.float32)
-    text = str(jt.make_jaxpr(lambda a: lax.linalg.qr(a, full_matrices=False))(x))
+    text = str(jt.make_jaxpr(unary_fn(lambda a: lax.linalg.qr(a, full_matrices=False)))(x))
     assert "qr[" in text and "full_matrices=False" in text and "pivoting=False" in text and "use_magma=None" in text
     assert " = lu a" in str(jt.make_jaxpr(lax.linalg.lu)(x))
-    text = str(jt.make_jaxpr(lambda a, c: lax.linalg.ormqr(*lax.linalg.geqrf(a), c, left=False, transpose=True))(x, x.T))
+    text = str(jt.make_jaxpr(binary_fn(lambda a, c: lax.linalg.ormqr(*lax.linalg.geqrf(a), c, left=False, transpose=True)))(x, x.T))
     assert "geqrf a" in text and "ormqr[left=False transpose=True]" in text
     assert "lu_pivots_to_permutation[permutation_size=5]" in str(
-        jt.make_jaxpr(lambda p: lax.linalg.lu_pivots_to_permutation(p, 5))(np.zeros(3, np.int32)))
+        jt.make_jaxpr(unary_fn(lambda p: lax.linalg.lu_pivots_to_permutation(p, 5)))(np.zeros(3, np.int32)))
