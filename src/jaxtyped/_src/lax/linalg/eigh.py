@@ -36,6 +36,7 @@ from jaxtyped._src.lax.arithmetic import add, div, mul, sub
 from jaxtyped._src.lax.comparison import bitwise_or
 from jaxtyped._src.lax.complex_ops import real
 from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.convenience import batch_matmul
 from jaxtyped._src.lax.elementwise_extra import reciprocal
 from jaxtyped._src.lax.linalg.base import (
     BatchedOverLeadingDims,
@@ -51,7 +52,6 @@ from jaxtyped._src.lax.linalg.spectral import (
     as_dtype,
     diagonal,
     diagonal_mask,
-    matmul,
     outer_difference,
     real_dtype,
     require_lapack_dtype,
@@ -154,11 +154,11 @@ class Eigh(DeviceEvaluated, BatchedOverLeadingDims):
         # JAX's rule decomposes the symmetrized input: the primal outputs of
         # a jvp differ from eigh's own where the input is not Hermitian.
         v, w = bind(self, _symmetrized(a))
-        projected = matmul(adjoint(v), matmul(da, v))
+        projected = batch_matmul(adjoint(v), batch_matmul(da, v))
         real_eye = as_dtype(diagonal_mask(projected.shape), w.dtype)
         gaps = reciprocal(add(real_eye, outer_difference(w)))
         inverse_gaps = sub(gaps, real_eye)
-        dv = matmul(v, mul(as_dtype(inverse_gaps, a.dtype), projected))
+        dv = batch_matmul(v, mul(as_dtype(inverse_gaps, a.dtype), projected))
         diag = diagonal(projected)
         dw = real(diag) if dtypes.is_complex(diag.dtype) else diag
         return (v, w), (dv, dw)

@@ -15,7 +15,6 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.lax.arithmetic import mul, sub
 from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.complex_ops import conj
-from jaxtyped._src.lax.convenience import batch_matmul
 from jaxtyped._src.lax.elementwise_base import convert_element_type
 from jaxtyped._src.lax.reductions import reduce_sum
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, select_n, transpose
@@ -23,7 +22,6 @@ from jaxtyped._src.lax.util import strong_constant_like
 
 __all__ = [
     "adjoint",
-    "matmul",
     "diagonal_mask",
     "diagonal",
     "scale_columns",
@@ -52,11 +50,6 @@ def adjoint(x: Array) -> Array:
     perm = (*range(x.ndim - 2), x.ndim - 1, x.ndim - 2)
     swapped = transpose(x, perm)
     return conj(swapped) if dtypes.is_complex(x.dtype) else swapped
-
-
-def matmul(a: Array, b: Array) -> Array:
-    """Batched matrix product (equal batch dimensions)."""
-    return batch_matmul(a, b)
 
 
 def diagonal_mask(shape: tuple[int, ...]) -> Array:

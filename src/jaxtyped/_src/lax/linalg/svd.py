@@ -43,6 +43,7 @@ from jaxtyped._src.lax.arithmetic import add, mul, sub
 from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.complex_ops import complex as make_complex
 from jaxtyped._src.lax.complex_ops import imag, real
+from jaxtyped._src.lax.convenience import batch_matmul
 from jaxtyped._src.lax.elementwise_extra import reciprocal
 from jaxtyped._src.lax.linalg.base import (
     BatchedOverLeadingDims,
@@ -58,7 +59,6 @@ from jaxtyped._src.lax.linalg.spectral import (
     as_dtype,
     diagonal,
     diagonal_mask,
-    matmul,
     outer_difference,
     real_dtype,
     require_lapack_dtype,
@@ -182,7 +182,7 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
         reduced = Svd(False, True, self.subset_by_index, self.algorithm)
         s, u, vh = bind(reduced, a)
         v = adjoint(vh)
-        projected = matmul(adjoint(u), matmul(da, v))
+        projected = batch_matmul(adjoint(u), batch_matmul(da, v))
         diag = diagonal(projected)
         ds = real(diag) if dtypes.is_complex(diag.dtype) else diag
         if not self.compute_uv:
@@ -193,15 +193,15 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
         f = as_dtype(gaps, a.dtype)
         p_s = scale_columns(projected, s)
         s_p = scale_rows(s, projected)
-        du = matmul(u, mul(f, add(p_s, adjoint(p_s))))
-        dv = matmul(v, mul(f, add(s_p, adjoint(s_p))))
+        du = batch_matmul(u, mul(f, add(p_s, adjoint(p_s))))
+        dv = batch_matmul(v, mul(f, add(s_p, adjoint(s_p))))
         m, n = a.shape[-2:]
         if m > n:
-            da_v = matmul(da, v)
-            du = add(du, scale_columns(sub(da_v, matmul(u, matmul(adjoint(u), da_v))), reciprocal(s)))
+            da_v = batch_matmul(da, v)
+            du = add(du, scale_columns(sub(da_v, batch_matmul(u, batch_matmul(adjoint(u), da_v))), reciprocal(s)))
         if n > m:
-            da_u = matmul(adjoint(da), u)
-            dv = add(dv, scale_columns(sub(da_u, matmul(v, matmul(adjoint(v), da_u))), reciprocal(s)))
+            da_u = batch_matmul(adjoint(da), u)
+            dv = add(dv, scale_columns(sub(da_u, batch_matmul(v, batch_matmul(adjoint(v), da_u))), reciprocal(s)))
         if dtypes.is_complex(a.dtype):
             zeros = broadcast_in_dim(strong_constant_like(s, 0), s.shape, ())
             is_zero = as_dtype(eq(s, zeros), s.dtype)
