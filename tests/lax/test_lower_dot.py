@@ -235,3 +235,13 @@ def test_lowered_text() -> None:
     # Narrow floats are summed in float32 and rounded once.
     narrow = jt.jit(dot_fn(MATMUL)).lower(np.ones((2, 3), BF16), np.ones((3, 4), BF16)).as_text()
     assert "-> tensor<2x4xf32>" in narrow and "stablehlo.convert" in narrow
+
+
+def test_non_finite_products_are_silent_and_match_jit() -> None:
+    """inf * 0 is NaN and a product overflows to inf, eagerly as under XLA,
+    without NumPy's RuntimeWarning (the suite turns warnings into errors)."""
+    a = jtnp.array([[np.inf, 1.0], [0.0, 3e38]], dtype=jtnp.float32)
+    eager = np.asarray(a @ a)
+    compiled = np.asarray(jt.jit(lambda x: x @ x)(a))
+    np.testing.assert_array_equal(eager, compiled)
+    assert np.isnan(eager[1, 0]) and np.isinf(eager[1, 1])

@@ -204,9 +204,10 @@ class DotGeneral(Primitive):
         m, k, n = prod(lhs.shape[a] for a in lf), prod(lhs.shape[a] for a in lc), prod(rhs.shape[a] for a in rf)
         a = np.transpose(lhs, (*lb, *lf, *lc)).astype(compute, copy=False).reshape((*batch_shape, m, k))
         b = np.transpose(rhs, (*rb, *rc, *rf)).astype(compute, copy=False).reshape((*batch_shape, k, n))
-        out = np.matmul(a, b)
         shape = batch_shape + tuple(lhs.shape[a_] for a_ in lf) + tuple(rhs.shape[b_] for b_ in rf)
+        # inf * 0 and overflow give NaN or inf silently, as under XLA.
         with np.errstate(all="ignore"):
+            out = np.matmul(a, b)
             return (convert_buffer(out.reshape(shape), out_dtype),)
 
     @override
