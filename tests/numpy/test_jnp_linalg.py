@@ -467,6 +467,12 @@ VMAPPED: list[tuple[str, Callable[[Any], Any], np.ndarray[Any, Any]]] = [
     ("lstsq", lambda x: jnp.linalg.lstsq(x, jnp.ones(4))[0], RB43),
     ("matrix_power", lambda x: jnp.linalg.matrix_power(x, 3), B3),
     ("cond", lambda x: jnp.linalg.cond(x), B3),
+    ("eigh_vectors", lambda x: jnp.linalg.eigh(x).eigenvectors, SB),
+    ("qr_q", lambda x: jnp.linalg.qr(x).Q, RB43),
+    ("svd_u", lambda x: jnp.linalg.svd(x).U, RB43),
+    ("eigvals", lambda x: jnp.linalg.eigvals(x), B3),
+    ("det_4x4", lambda x: jnp.linalg.det(x), _well_conditioned((3, 4, 4))),
+    ("norm_matrix_1", lambda x: jnp.linalg.norm(x, ord=1), RB43),
 ]
 
 
