@@ -240,6 +240,11 @@ def decomposition_cases() -> list[Case]:
         Case("eigh-1d", call("linalg.eigh", V3)),
         Case("eigh-uplo", call("linalg.eigh", S3, UPLO="X")),
         Case("eigh-values", lambda L: L.linalg.eigh(S3).eigenvalues, **TOL),
+        # The same LAPACK kernels as JAX's: the vectors' signs agree too.
+        Case("eigh-full", call("linalg.eigh", SB), **TOL),
+        Case("svd-full", call("linalg.svd", RB43), **TOL),
+        Case("qr-full", call("linalg.qr", C3), **TOL),
+        Case("eig-full", call("linalg.eig", A3), **TOL),
         Case("svdvals-tall", call("linalg.svdvals", RB43), **TOL),
         Case("svdvals-complex", call("linalg.svdvals", C3), **TOL),
         Case("svdvals-int", call("linalg.svdvals", I3), **TOL),
@@ -247,6 +252,9 @@ def decomposition_cases() -> list[Case]:
         Case("svd-values_only", call("linalg.svd", R34, compute_uv=False), **TOL),
         Case("svd-hermitian_values", call("linalg.svd", host("float32", [[2.0, 1.0], [1.0, -3.0]]), compute_uv=False, hermitian=True), **TOL),
         Case("svd-1d", call("linalg.svd", V3)),
+        # Through eigh (the same kernel as JAX's): the vectors are JAX's too.
+        Case("svd-hermitian", call("linalg.svd", host("float32", [[2.0, 1.0, 0.0], [1.0, -3.0, 0.5], [0.0, 0.5, 1.0]]), hermitian=True), **TOL),
+        Case("svd-hermitian_complex", call("linalg.svd", SC, hermitian=True), **TOL),
         Case("qr-r", call("linalg.qr", R43, mode="r"), **TOL),
         Case("qr-raw", call("linalg.qr", R43, mode="raw"), **TOL),
         Case("qr-bad_mode", call("linalg.qr", R43, mode="bad")),
