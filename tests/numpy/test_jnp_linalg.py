@@ -9,6 +9,7 @@ differentiable function, gradients at special points (singular ``det``,
 ``norm`` at zero) against ``jax.grad``, and a census of JAX's names.
 """
 
+import inspect
 import math
 from collections.abc import Callable, Iterator
 from typing import Any, cast
@@ -640,3 +641,14 @@ def test_every_jax_numpy_linalg_name_exists() -> None:
     missing = sorted(name for name in theirs if not hasattr(jnp.linalg, name))
     assert not missing, f"jnp.linalg lacks {missing}"
     assert theirs <= set(jnp.linalg.__all__)
+
+
+def test_signatures_match_jax() -> None:
+    """Parameter names, kinds and defaults are JAX's (annotations aside)."""
+    differ: list[str] = []
+    for name in sorted(n for n in dir(jax_numpy.linalg) if not n.startswith("_")):
+        theirs = inspect.signature(getattr(jax_numpy.linalg, name)).parameters.values()
+        ours = inspect.signature(getattr(jnp.linalg, name)).parameters.values()
+        if [(p.name, p.kind, p.default) for p in ours] != [(p.name, p.kind, p.default) for p in theirs]:
+            differ.append(name)
+    assert not differ, f"signatures differ from JAX's: {differ}"

@@ -59,10 +59,13 @@ def tensordot(
     axes: int | tuple[Sequence[int], Sequence[int]] = 2,
     precision: PrecisionLike = None,
     preferred_element_type: "dtypes.DTypeLike | None" = None,
+    out_sharding: None = None,
 ) -> Array:
     """Sum of products over ``axes`` (``jnp.tensordot`` with the array
-    API's keyword-only ``axes``)."""
+    API's keyword-only ``axes``); ``out_sharding`` must be None (one device)."""
     canonicalize_precision(precision, "jnp.linalg.tensordot")
+    if out_sharding is not None:
+        raise JaxtypedValueError("jnp.linalg.tensordot: out_sharding is not supported (one device); pass None")
     return _preferred(shape_ops.tensordot(x1, x2, axes), preferred_element_type)
 
 
