@@ -279,21 +279,21 @@ def expm_frechet(
 @overload
 def eigh_tridiagonal(
     d: ArrayLike, e: ArrayLike, *, eigvals_only: Literal[False] = False, select: Literal["a", "i", "v"] = "a",
-    select_range: tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
+    select_range: tuple[int, int] | tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
 ) -> tuple[Array, Array]: ...  # fmt: skip
 @overload
 def eigh_tridiagonal(
     d: ArrayLike, e: ArrayLike, *, eigvals_only: Literal[True], select: Literal["a", "i", "v"] = "a",
-    select_range: tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
+    select_range: tuple[int, int] | tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
 ) -> Array: ...  # fmt: skip
 @overload
 def eigh_tridiagonal(
     d: ArrayLike, e: ArrayLike, *, eigvals_only: bool, select: Literal["a", "i", "v"] = "a",
-    select_range: tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
+    select_range: tuple[int, int] | tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
 ) -> Array | tuple[Array, Array]: ...  # fmt: skip
 def eigh_tridiagonal(
     d: ArrayLike, e: ArrayLike, *, eigvals_only: bool = False, select: Literal["a", "i", "v"] = "a",
-    select_range: tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
+    select_range: tuple[int, int] | tuple[float, float] | None = None, tol: float | None = None, key: Array | None = None,
 ) -> Array | tuple[Array, Array]:  # fmt: skip
     """The eigenvalues (ascending) and eigenvectors of the real symmetric
     tridiagonal matrix with diagonal ``d`` and off-diagonal ``e``: ``w``

@@ -50,7 +50,7 @@ def _batch_broadcast(name: str, x: Array, y: Array) -> tuple[Array, Array]:
     return broadcast_to_shape(x, (*batch, x.shape[-1])), broadcast_to_shape(y, (*batch, y.shape[-1]))
 
 
-def _gather_last(values: Array, index: np.ndarray[Any, Any]) -> Array:
+def _gather_last(values: Array, index: np.ndarray[Any, np.dtype[Any]]) -> Array:
     """``values[..., index]`` for a static 2-d integer table ``index``."""
     return ji.take(values, jc.asarray(index.astype(np.int32)), axis=-1)
 
@@ -248,7 +248,7 @@ def convolution_matrix(a: ArrayLike, n: int, mode: Literal["full", "valid", "sam
     return _strong(_gather_last(values, index))
 
 
-def _host_matrix(values: np.ndarray[Any, Any], dtype: np.dtype[Any] | None = None) -> Array:
+def _host_matrix(values: np.ndarray[Any, np.dtype[Any]], dtype: np.dtype[Any] | None = None) -> Array:
     """A host-computed float64/complex128 matrix rounded once to ``dtype``
     (the default float, or complex, dtype)."""
     if dtype is None:
