@@ -47,6 +47,7 @@ def _spd(shape: tuple[int, ...], dtype: str = "float32") -> np.ndarray[Any, Any]
 A3 = _well_conditioned((3, 3))
 B3 = _well_conditioned((2, 3, 3))
 C3 = _well_conditioned((3, 3), "complex64")
+C4 = _well_conditioned((4, 4), "complex64")
 S3 = _spd((3, 3))
 SB = _spd((2, 3, 3))
 SC = _spd((3, 3), "complex64")
@@ -595,11 +596,21 @@ SPECIAL_GRADS: list[tuple[str, Callable[[Any], Callable[[Any], Any]], np.ndarray
     ("norm_nuc_zero", lambda L: (lambda x: L.linalg.norm(x, ord="nuc")), ZERO22),
     ("pinv_rank1", lambda L: (lambda x: L.sum(L.linalg.pinv(x))), RANK1),
     ("matrix_norm_fro_zero", lambda L: L.linalg.matrix_norm, ZERO22),
+    # Complex input: JAX's convention for the gradient of a real function.
+    ("complex_norm_2", lambda L: (lambda x: L.linalg.norm(x, 2)), C3),
+    ("complex_det_4x4", lambda L: (lambda x: L.abs(L.linalg.det(x))), C4),
+    ("complex_slogdet_sign", lambda L: (lambda x: L.linalg.slogdet(x).sign.imag), C4),
+    ("complex_inv", lambda L: (lambda x: L.abs(L.linalg.inv(x)).sum()), C3),
+    ("complex_pinv", lambda L: (lambda x: L.abs(L.linalg.pinv(x)).sum()), C3),
+    ("complex_cholesky", lambda L: (lambda x: L.abs(L.linalg.cholesky(x)).sum()), SC),
+    ("complex_eigvalsh", lambda L: (lambda x: L.linalg.eigvalsh(x)[0]), SC),
+    ("complex_qr", lambda L: (lambda x: L.abs(L.linalg.qr(x).R).sum()), C3),
+    ("complex_lstsq", lambda L: (lambda x: L.abs(L.linalg.lstsq(x, L.ones(3))[0]).sum()), C3),
 ]
 
 
 @pytest.mark.parametrize(("fn", "x"), [(f, x) for _, f, x in SPECIAL_GRADS], ids=[n for n, _, _ in SPECIAL_GRADS])
-def test_grad_at_special_points(fn: Callable[[Any], Callable[[Any], Any]], x: np.ndarray[Any, Any]) -> None:
+def test_grad_matches_jax(fn: Callable[[Any], Callable[[Any], Any]], x: np.ndarray[Any, Any]) -> None:
     ours = jt.grad(fn(jnp))(jnp.asarray(x))
     theirs = jax.grad(fn(jax_numpy))(jax_numpy.asarray(x))
     assert_same(ours, theirs, 1e-4, 1e-5)
