@@ -8,8 +8,9 @@ factor ``U``; ``pivots`` (``int32[..., min(m, n)]``, 0-based) says that row
 ``i`` was swapped with row ``pivots[i]``; ``permutation`` (``int32[..., m]``)
 is the resulting row order, so ``a[..., permutation, :] == L @ U``.
 
-Also the small matrix helpers (triangles, identity, adjoint, products) the
-QR module shares.
+Also the small matrix helpers (identity, slices, padding, row
+permutation) the QR module shares; triangles and transposes come from
+``cholesky.py``.
 """
 
 from dataclasses import dataclass
@@ -18,7 +19,6 @@ from typing import final
 import numpy as np
 from typing_extensions import override
 
-from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
@@ -26,8 +26,7 @@ from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add, sub
-from jaxtyped._src.lax.comparison import eq, ge
-from jaxtyped._src.lax.complex_ops import conj
+from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.control_flow.scan import fori_loop
 from jaxtyped._src.lax.convenience import batch_matmul
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -38,18 +37,11 @@ from jaxtyped._src.lax.linalg.base import (
     lapack_call,
     lapack_prefix,
 )
+from jaxtyped._src.lax.linalg.cholesky import triangle, triangular_solve
 from jaxtyped._src.lax.reductions import reduce_sum
 from jaxtyped._src.lax.slicing import dynamic_slice_in_dim, slice as slice_
-from jaxtyped._src.lax.structural import (
-    broadcast_in_dim,
-    broadcasted_iota,
-    instantiate,
-    pad,
-    select_n,
-    transpose,
-    zeros,
-)
-from jaxtyped._src.lax.util import check_arity, operand, scalar_like, strong_constant_like
+from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, instantiate, pad, select_n, zeros
+from jaxtyped._src.lax.util import check_arity, operand, strong_constant_like
 
 __all__ = [
     "Lu",
@@ -57,15 +49,10 @@ __all__ = [
     "lu",
     "lu_pivots_to_permutation",
     "check_rank_at_least",
-    "tril",
-    "triu",
     "eye_like",
-    "adjoint",
-    "matmul",
     "take_rows",
     "slice_matrix",
     "pad_matrix",
-    "transpose_matrix",
 ]
 
 _I32 = np.dtype(np.int32)
@@ -82,56 +69,12 @@ def check_rank_at_least(name: str, aval: ShapedArray, rank: int, position: int =
         )
 
 
-def _full_i32(shape: tuple[int, ...], value: int) -> Array:
-    return broadcast_in_dim(scalar_like(value, _I32, "lax.linalg", weak_type=False), shape, ())
-
-
-def _offset_mask(shape: tuple[int, ...], k: int, lower: bool) -> Array:
-    """Boolean mask of the entries on or below (``lower``) / on or above the
-    ``k``-th diagonal of the trailing two dimensions of ``shape``."""
-    rows = broadcasted_iota(_I32, shape, len(shape) - 2)
-    cols = broadcasted_iota(_I32, shape, len(shape) - 1)
-    if lower:
-        return ge(sub(rows, cols), _full_i32(shape, -k))  # col <= row + k
-    return ge(sub(cols, rows), _full_i32(shape, k))  # col >= row + k
-
-
-def _keep(mask: Array, x: Array) -> Array:
-    return select_n(mask, zeros(x.aval.strip_weak_type()), x)
-
-
-def tril(x: Array, k: int = 0) -> Array:
-    """``x`` with the entries above its ``k``-th diagonal zeroed."""
-    return _keep(_offset_mask(x.shape, k, lower=True), x)
-
-
-def triu(x: Array, k: int = 0) -> Array:
-    """``x`` with the entries below its ``k``-th diagonal zeroed."""
-    return _keep(_offset_mask(x.shape, k, lower=False), x)
-
-
 def eye_like(x: Array, n: int) -> Array:
     """An ``n``-by-``n`` identity of ``x``'s dtype with ``x``'s batch
     dimensions."""
     shape = (*x.shape[:-2], n, n)
     diagonal = eq(broadcasted_iota(_I32, shape, len(shape) - 2), broadcasted_iota(_I32, shape, len(shape) - 1))
     return convert_to(diagonal, x.dtype, weak_type=False)
-
-
-def adjoint(x: Array) -> Array:
-    """The conjugate transpose of a batch of matrices."""
-    moved = transpose_matrix(x)
-    return conj(moved) if dtypes.is_complex(x.dtype) else moved
-
-
-def transpose_matrix(x: Array) -> Array:
-    """The transpose (no conjugation) of a batch of matrices."""
-    return transpose(x, (*range(x.ndim - 2), x.ndim - 1, x.ndim - 2))
-
-
-def matmul(a: Array, b: Array) -> Array:
-    """Batched matrix product of operands with the same batch dimensions."""
-    return batch_matmul(a, b)
 
 
 def slice_matrix(x: Array, rows: tuple[int, int], cols: tuple[int, int]) -> Array:
@@ -155,7 +98,7 @@ def take_rows(x: Array, permutation: Array) -> Array:
     shape = (*batch, size, x.shape[-2])
     chosen = broadcast_in_dim(permutation, shape, (*range(len(batch)), len(batch)))
     one_hot = eq(chosen, broadcasted_iota(_I32, shape, len(shape) - 1))
-    return matmul(convert_to(one_hot, x.dtype, weak_type=False), x)
+    return batch_matmul(convert_to(one_hot, x.dtype, weak_type=False), x)
 
 
 # === lu_pivots_to_permutation ===
@@ -180,7 +123,7 @@ def _permutation_from_pivots(pivots: Array, size: int) -> Array:
         at_step = eq(positions, broadcast_in_dim(step, shape, ()))
         at_pivot = eq(positions, pivot)
         here = spread(dynamic_slice_in_dim(perm, step, 1, axis=last))
-        there = broadcast_in_dim(reduce_sum(_keep(at_pivot, perm), (last,)), shape, tuple(range(last)))
+        there = broadcast_in_dim(reduce_sum(select_n(at_pivot, zeros(perm.aval), perm), (last,)), shape, tuple(range(last)))
         # When the pivot is the step itself both masks hold: it stays.
         return select_n(at_step, select_n(at_pivot, perm, here), there)
 
@@ -250,28 +193,22 @@ def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
 def _lu_tangent(lu_: Array, permutation: Array, a_dot: Array) -> Array:
     """The tangent of the packed factors: with ``P A = L U``,
     ``inv(L) P dA inv(U) = inv(L) dL + dU inv(U)``, whose strictly lower
-    part is ``inv(L) dL`` and upper part ``dU inv(U)``. Non-square
-    matrices are completed to square ``L`` (``m x m``) and ``U`` (``n x n``)
-    with identity blocks."""
-    from jaxtyped._src.lax.linalg.cholesky import triangular_solve  # noqa: PLC0415 - sibling family, imported late
-
+    part is ``inv(L) dL`` and upper part ``dU inv(U)`` (De Hoog, Anderssen
+    and Lukas). Non-square matrices are completed to square ``L``
+    (``m x m``) and ``U`` (``n x n``) with identity blocks."""
     m, n = lu_.shape[-2:]
     k = min(m, n)
-    l_factor = add(pad_matrix(tril(slice_matrix(lu_, (0, m), (0, k)), -1), m, m), eye_like(lu_, m))
-    u_top = pad_matrix(triu(slice_matrix(lu_, (0, k), (0, n))), n, n)
-    u_factor = u_top if k == n else add(u_top, _corner_identity(lu_, n, k))
-    permuted = take_rows(a_dot, permutation)
-    la = triangular_solve(l_factor, permuted, left_side=True, lower=True, unit_diagonal=True)
+    l_factor = add(pad_matrix(triangle(slice_matrix(lu_, (0, m), (0, k)), lower=True, k=-1), m, m), eye_like(lu_, m))
+    u_factor = pad_matrix(triangle(slice_matrix(lu_, (0, k), (0, n)), lower=False), n, n)
+    if k < n:
+        # ones on the trailing n - k diagonal entries
+        u_factor = add(u_factor, sub(eye_like(lu_, n), pad_matrix(eye_like(lu_, k), n, n)))
+    la = triangular_solve(l_factor, take_rows(a_dot, permutation), left_side=True, lower=True, unit_diagonal=True)
     lau = triangular_solve(u_factor, la, left_side=False, lower=False)
-    return add(matmul(l_factor, tril(lau, -1)), matmul(triu(lau), u_factor))
-
-
-def _corner_identity(x: Array, n: int, k: int) -> Array:
-    """An ``n x n`` matrix of ``x``'s dtype and batch that is the identity
-    on its trailing ``n - k`` diagonal entries and zero elsewhere."""
-    full = eye_like(x, n)
-    beyond = ge(broadcasted_iota(_I32, full.shape, full.ndim - 1), _full_i32(full.shape, k))
-    return _keep(beyond, full)
+    return add(
+        batch_matmul(l_factor, triangle(lau, lower=True, k=-1)),
+        batch_matmul(triangle(lau, lower=False), u_factor),
+    )
 
 
 @final

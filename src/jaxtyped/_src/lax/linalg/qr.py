@@ -22,6 +22,7 @@ from jaxtyped._src.core.primitive import Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError, MissingRuleError
 from jaxtyped._src.lax.arithmetic import add, mul, sub
 from jaxtyped._src.lax.comparison import eq
+from jaxtyped._src.lax.convenience import batch_matmul
 from jaxtyped._src.lax.complex_ops import real
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.linalg.base import (
@@ -31,19 +32,8 @@ from jaxtyped._src.lax.linalg.base import (
     lapack_call,
     lapack_prefix,
 )
-from jaxtyped._src.lax.linalg.lu import (
-    Lu,
-    adjoint,
-    check_rank_at_least,
-    eye_like,
-    matmul,
-    pad_matrix,
-    slice_matrix,
-    take_rows,
-    transpose_matrix,
-    tril,
-    triu,
-)
+from jaxtyped._src.lax.linalg.cholesky import hermitian_transpose, matrix_transpose, triangle, triangular_solve
+from jaxtyped._src.lax.linalg.lu import Lu, check_rank_at_least, eye_like, pad_matrix, slice_matrix, take_rows
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, concatenate, instantiate, zeros
 from jaxtyped._src.lax.util import check_arity, operand, short_types
 
@@ -175,7 +165,7 @@ class HouseholderProduct(_NotDifferentiable, BatchedOverLeadingDims):
     ) -> tuple[HloValue, ...]:
         a, taus = args
         kernel = "ungqr" if dtypes.is_complex(a.aval.dtype) else "orgqr"
-        return lapack_call(ctx, kernel, [(a, "matrix"), (taus, "vector")], [(out_avals[0], "matrix")])
+        return lapack_call(ctx, kernel, [(a, "matrix"), (taus, "vector")], [(out_avals[0], "matrix")], aliases={0: 0})
 
 
 def householder_product(a: ArrayLike, taus: ArrayLike) -> Array:
@@ -237,7 +227,8 @@ class Ormqr(_NotDifferentiable, BatchedOverLeadingDims):
         kernel = "unmqr" if dtypes.is_complex(a.aval.dtype) else "ormqr"
         attrs = {"left": str(self.left).lower(), "transpose": str(self.adjoint_q).lower()}
         return lapack_call(
-            ctx, kernel, [(a, "matrix"), (taus, "vector"), (c, "matrix")], [(out_avals[0], "matrix")], attrs
+            ctx, kernel, [(a, "matrix"), (taus, "vector"), (c, "matrix")], [(out_avals[0], "matrix")], attrs,
+            aliases={0: 2},
         )
 
 
@@ -266,7 +257,7 @@ def _assemble(packed: Array, taus: Array, full_matrices: bool) -> tuple[Array, A
         reflectors = packed
     q = bind1(HouseholderProduct(), reflectors, taus)
     upper = packed if full_matrices or m <= n else slice_matrix(packed, (0, n), (0, n))
-    return q, triu(upper)
+    return q, triangle(upper, lower=False)
 
 
 def _empty_qr(x: Array, q_aval: ShapedArray, r_aval: ShapedArray) -> tuple[Array, Array]:
@@ -366,7 +357,7 @@ class Qr(DeviceEvaluated, BatchedOverLeadingDims):
 
 def _take_columns(x: Array, permutation: Array) -> Array:
     """``x[..., :, permutation]``."""
-    return transpose_matrix(take_rows(transpose_matrix(x), permutation))
+    return matrix_transpose(take_rows(matrix_transpose(x), permutation))
 
 
 def _thin_qr_tangents(q: Array, r: Array, dx: Array) -> tuple[Array, Array]:
@@ -375,17 +366,15 @@ def _thin_qr_tangents(q: Array, r: Array, dx: Array) -> tuple[Array, Array]:
     ``q^H dq = W`` (skew-Hermitian, from the strict lower part of ``C``,
     whose diagonal is ``i Im diag(C)``), ``dr = (C - W) r`` and
     ``dq = dx r^-1 - q (C - W)``."""
-    from jaxtyped._src.lax.linalg.cholesky import triangular_solve  # noqa: PLC0415 - sibling family, imported late
-
     dx_rinv = triangular_solve(r, dx, left_side=False, lower=False)
-    c = matmul(adjoint(q), dx_rinv)
-    strict = tril(c, -1)
-    w = sub(strict, adjoint(strict))
+    c = batch_matmul(hermitian_transpose(q), dx_rinv)
+    strict = triangle(c, lower=True, k=-1)
+    w = sub(strict, hermitian_transpose(strict))
     if dtypes.is_complex(c.dtype):
         imaginary = sub(c, convert_to(real(c), c.dtype, weak_type=False))
         w = add(w, mul(eye_like(c, c.shape[-1]), imaginary))
     c_minus_w = sub(c, w)
-    return sub(dx_rinv, matmul(q, c_minus_w)), matmul(c_minus_w, r)
+    return sub(dx_rinv, batch_matmul(q, c_minus_w)), batch_matmul(c_minus_w, r)
 
 
 def _tall_qr_tangents(q: Array, r: Array, dx: Array, full_matrices: bool) -> tuple[Array, Array]:
@@ -400,13 +389,13 @@ def _tall_qr_tangents(q: Array, r: Array, dx: Array, full_matrices: bool) -> tup
     q_nn = slice_matrix(q_mn, (0, n), (0, n))
     q_pn = slice_matrix(q_mn, (n, m), (0, n))
     q_mp = slice_matrix(q, (0, m), (n, m))
-    z_h = _solve_adjoint(sub(q_nn, eye_like(q_nn, n)), adjoint(q_pn))
-    z = adjoint(z_h)
+    z_h = _solve_adjoint(sub(q_nn, eye_like(q_nn, n)), hermitian_transpose(q_pn))
+    z = hermitian_transpose(z_h)
     dq_nn = slice_matrix(dq_mn, (0, n), (0, n))
     dq_pn = slice_matrix(dq_mn, (n, m), (0, n))
     dq_mp = sub(
-        matmul(dq_mn, z_h),
-        matmul(add(q_mn, matmul(q_mp, z)), adjoint(sub(dq_pn, matmul(z, dq_nn)))),
+        batch_matmul(dq_mn, z_h),
+        batch_matmul(add(q_mn, batch_matmul(q_mp, z)), hermitian_transpose(sub(dq_pn, batch_matmul(z, dq_nn)))),
     )
     dq = concatenate([dq_mn, dq_mp], dq_mn.ndim - 1)
     dr = concatenate([dr_nn, zeros(ShapedArray((*dr_nn.shape[:-2], m - n, n), dr_nn.dtype))], dr_nn.ndim - 2)
@@ -416,12 +405,10 @@ def _tall_qr_tangents(q: Array, r: Array, dx: Array, full_matrices: bool) -> tup
 def _solve_adjoint(a: Array, b: Array) -> Array:
     """``a^-H b`` through ``a``'s LU factors: with ``a[perm] = L U``,
     ``a^H = U^H L^H P``."""
-    from jaxtyped._src.lax.linalg.cholesky import triangular_solve  # noqa: PLC0415 - sibling family, imported late
-
     packed, _, permutation = bind(Lu(), a)
-    y = triangular_solve(triu(packed), b, left_side=True, lower=False, transpose_a=True, conjugate_a=True)
+    y = triangular_solve(triangle(packed, lower=False), b, left_side=True, lower=False, transpose_a=True, conjugate_a=True)
     z = triangular_solve(
-        tril(packed), y, left_side=True, lower=True, transpose_a=True, conjugate_a=True, unit_diagonal=True
+        triangle(packed, lower=True), y, left_side=True, lower=True, transpose_a=True, conjugate_a=True, unit_diagonal=True
     )
     return _put_rows(z, permutation)
 
@@ -434,7 +421,7 @@ def _put_rows(z: Array, permutation: Array) -> Array:
     # one_hot[j, i] = (permutation[i] == j): the transpose of take_rows'.
     chosen = broadcast_in_dim(permutation, shape, (*range(len(batch)), len(batch) + 1))
     one_hot = eq(chosen, broadcasted_iota(_I32, shape, len(batch)))
-    return matmul(convert_to(one_hot, z.dtype, weak_type=False), z)
+    return batch_matmul(convert_to(one_hot, z.dtype, weak_type=False), z)
 
 
 def _wide_qr_tangents(q: Array, r: Array, x: Array, dx: Array) -> tuple[Array, Array]:
@@ -444,7 +431,7 @@ def _wide_qr_tangents(q: Array, r: Array, x: Array, dx: Array) -> tuple[Array, A
     dq, dr1 = _thin_qr_tangents(q, slice_matrix(r, (0, m), (0, m)), slice_matrix(dx, (0, m), (0, m)))
     x2 = slice_matrix(x, (0, m), (m, n))
     dx2 = slice_matrix(dx, (0, m), (m, n))
-    dr2 = add(matmul(adjoint(dq), x2), matmul(adjoint(q), dx2))
+    dr2 = add(batch_matmul(hermitian_transpose(dq), x2), batch_matmul(hermitian_transpose(q), dx2))
     return dq, concatenate([dr1, dr2], dr1.ndim - 1)
 
 
