@@ -65,6 +65,8 @@ RANK1 = host("float32", np.outer([1.0, 2.0, 3.0], [1.0, -1.0, 0.5]))
 SINGULAR4 = host("float32", [[2.0, 1.0, 0.0, 1.0], [1.0, 3.0, 1.0, 0.0], [3.0, 4.0, 1.0, 1.0], [0.0, 1.0, 2.0, 1.0]])
 RANK2_4 = host("float32", np.outer([1.0, 2.0, 0.0, 1.0], [1.0, 0.0, 2.0, 1.0]) + np.outer([0.0, 1.0, 1.0, 3.0], [2.0, 1.0, 0.0, 1.0]))
 HILBERT = host("float64", 1.0 / (np.arange(6)[:, None] + np.arange(6)[None, :] + 1.0))
+INT8 = host("int8", np.full((2, 2), 100))
+HALF22 = host("float16", np.full((2, 2), 300.0))
 ZERO3 = host("float32", np.zeros(3))
 ZERO22 = host("float32", np.zeros((2, 2)))
 
@@ -110,6 +112,13 @@ def product_cases() -> list[Case]:
         Case("matmul-batched", call("linalg.matmul", B3, R34), **TOL),
         Case("matmul-int", call("linalg.matmul", I3, I3)),
         Case("matmul-preferred", call("linalg.matmul", I3, I3, preferred_element_type="float32")),
+        Case("matmul-preferred_wider", call("linalg.matmul", INT8, INT8, preferred_element_type="int32")),
+        Case("matmul-preferred_narrower", call("linalg.matmul", A3 * 1e4, A3, preferred_element_type="float16"), rtol=1e-2),
+        Case("matmul-float16_to_float32", call("linalg.matmul", HALF22, HALF22, preferred_element_type="float32")),
+        Case("vecdot-preferred", call("linalg.vecdot", INT8, INT8, preferred_element_type="int32")),
+        Case("tensordot-preferred", call("linalg.tensordot", INT8, INT8, axes=1, preferred_element_type="int32")),
+        Case("matmul-precision", call("linalg.matmul", A3, A3, precision="highest"), **TOL),
+        Case("matmul-bad_precision", call("linalg.matmul", A3, A3, precision="best")),
         Case("matmul-mismatch", call("linalg.matmul", R43, R43)),
         Case("tensordot-default", call("linalg.tensordot", X234, _random((3, 4, 2))), **TOL),
         Case("tensordot-axes", call("linalg.tensordot", X234, R34, axes=([1], [0])), **TOL),

@@ -8,9 +8,10 @@ the last two, ``cross`` on 3-vectors only, ``outer`` on 1-d inputs only,
 as JAX's ``jax.numpy.linalg`` does.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.dtypes import promote_types
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import structural as ls
@@ -20,7 +21,7 @@ from jaxtyped._src.numpy import manipulation as man
 from jaxtyped._src.numpy import shape_ops
 from jaxtyped._src.numpy import vector_products as vp
 from jaxtyped._src.numpy.creation import eye
-from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape
+from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape, promote_dtypes
 from jaxtyped._src.util import canonicalize_axis, is_list_or_tuple
 
 __all__ = [
@@ -29,13 +30,19 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _preferred(result: Array, preferred_element_type: "dtypes.DTypeLike | None") -> Array:
-    # On CPU the product is computed in the operands' dtype; a preferred
-    # element type only changes the result's dtype.
+def _with_preferred(
+    product: Callable[[Array, Array], Array], x1: ArrayLike, x2: ArrayLike, name: str, preferred_element_type: "dtypes.DTypeLike | None"
+) -> Array:
+    """``product(x1, x2)`` accumulated in ``preferred_element_type``: the
+    operands are widened to it first (so that int8 products do not wrap),
+    or, for a narrower type, the result is narrowed after."""
     if preferred_element_type is None:
-        return result
+        return product(asarray_operand(name, x1), asarray_operand(name, x2, 1))
+    a, b = promote_dtypes(name, (x1, x2))
     dtype = dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type))
-    return convert_to(result, dtype, weak_type=False)
+    if promote_types(a.dtype, dtype) == dtype:
+        return product(convert_to(a, dtype, weak_type=False), convert_to(b, dtype, weak_type=False))
+    return convert_to(product(a, b), dtype, weak_type=False)
 
 
 def matmul(
@@ -48,7 +55,7 @@ def matmul(
 ) -> Array:
     """Matrix product with broadcast batch dimensions (``jnp.matmul``)."""
     canonicalize_precision(precision, "jnp.linalg.matmul")
-    return _preferred(shape_ops.matmul(x1, x2), preferred_element_type)
+    return _with_preferred(shape_ops.matmul, x1, x2, "linalg.matmul", preferred_element_type)
 
 
 def tensordot(
@@ -66,7 +73,7 @@ def tensordot(
     canonicalize_precision(precision, "jnp.linalg.tensordot")
     if out_sharding is not None:
         raise JaxtypedValueError("jnp.linalg.tensordot: out_sharding is not supported (one device); pass None")
-    return _preferred(shape_ops.tensordot(x1, x2, axes), preferred_element_type)
+    return _with_preferred(lambda a, b: shape_ops.tensordot(a, b, axes), x1, x2, "linalg.tensordot", preferred_element_type)
 
 
 def vecdot(
@@ -80,7 +87,7 @@ def vecdot(
 ) -> Array:
     """``sum(conj(x1) * x2)`` along ``axis``, batch axes broadcast."""
     canonicalize_precision(precision, "jnp.linalg.vecdot")
-    return _preferred(vp.vecdot(x1, x2, axis=axis), preferred_element_type)
+    return _with_preferred(lambda a, b: vp.vecdot(a, b, axis=axis), x1, x2, "linalg.vecdot", preferred_element_type)
 
 
 def outer(x1: ArrayLike, x2: ArrayLike, /) -> Array:
