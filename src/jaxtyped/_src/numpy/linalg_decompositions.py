@@ -11,13 +11,13 @@ import numpy as np
 
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax import structural as ls
+from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.linalg import cholesky as lax_cholesky
 from jaxtyped._src.lax.linalg import eig as lax_eig
 from jaxtyped._src.lax.linalg import eigh as lax_eigh
 from jaxtyped._src.lax.linalg import qr as lax_qr
 from jaxtyped._src.lax.linalg import svd as lax_svd
-from jaxtyped._src.lax import structural as ls
-from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.numpy import manipulation as man
 from jaxtyped._src.numpy import sorting
 from jaxtyped._src.numpy import ufuncs as uf
