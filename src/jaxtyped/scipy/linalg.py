@@ -14,20 +14,14 @@ from jaxtyped._src.scipy.linalg import (
     cho_solve,
     cholesky,
     det,
-    eigh,
-    hessenberg,
     inv,
     lu,
     lu_factor,
     lu_solve,
-    polar,
-    qr,
-    qr_multiply,
-    schur,
     solve,
     solve_triangular,
-    svd,
 )
+from jaxtyped._src.scipy.linalg_decompositions import eigh, hessenberg, polar, qr, qr_multiply, schur, svd
 from jaxtyped._src.scipy.linalg_expm import expm
 from jaxtyped._src.scipy.linalg_functions import (
     eigh_tridiagonal,

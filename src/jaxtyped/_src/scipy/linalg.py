@@ -1,9 +1,10 @@
-"""Decompositions and solvers of ``jaxtyped.scipy.linalg`` (layer L5), with
+"""Factorizations and solvers of ``jaxtyped.scipy.linalg`` (layer L5), with
 JAX's ``jax.scipy.linalg`` signatures and semantics, on top of the
-``lax.linalg`` primitives and ``jnp.linalg``.
+``lax.linalg`` primitives and ``jnp.linalg``: Cholesky, LU, triangular
+and general solves, ``det`` and ``inv``. The other decompositions are in
+``linalg_decompositions``.
 
-SciPy's ``overwrite_*``, ``check_finite``, ``lwork``, ``turbo`` and
-``debug`` arguments are accepted and ignored, as JAX does. Solvers take a
+SciPy's ``overwrite_*``, ``check_finite`` and ``debug`` arguments are accepted and ignored, as JAX does. Solvers take a
 right-hand side ``b`` of shape ``[..., n, k]``, or ``[..., n]`` when
 ``b`` has one dimension fewer than ``a``; batch dimensions broadcast (a
 ``jnp.vectorize`` over the core signature, as in JAX).
@@ -14,17 +15,12 @@ from typing import Literal, overload
 
 import numpy as np
 
-from jaxtyped._src.lax.arithmetic import stop_gradient
+from jaxtyped._src.api_solvers import custom_linear_solve
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.lax.linalg import cholesky as lax_cholesky
-from jaxtyped._src.lax.linalg import eigh as lax_eigh
-from jaxtyped._src.lax.linalg import hessenberg as lax_hessenberg
 from jaxtyped._src.lax.linalg import lu as lax_lu
-from jaxtyped._src.lax.linalg import qr as lax_qr
-from jaxtyped._src.lax.linalg import schur as lax_schur
-from jaxtyped._src.lax.linalg import svd as lax_svd
-from jaxtyped._src.api_solvers import custom_linear_solve
 from jaxtyped._src.numpy import creation as jc
 from jaxtyped._src.numpy import linalg_solvers as jnp_linalg_solve
 from jaxtyped._src.numpy import manipulation as jm
@@ -35,14 +31,11 @@ from jaxtyped._src.numpy.vectorize import vectorize
 
 __all__ = [
     "cholesky", "cho_factor", "cho_solve", "solve_triangular", "lu", "lu_factor", "lu_solve",
-    "qr", "qr_multiply", "svd", "eigh", "det", "inv", "solve", "schur", "hessenberg", "polar",
+    "det", "inv", "solve", "inexact_operands", "adjoint",
 ]  # fmt: skip
 
-Trans = Literal[0, 1, 2, "N", "T", "C"]
-
-
-def _inexact(name: str, *args: ArrayLike) -> list[Array]:
-    """The operands as arrays promoted to one inexact dtype."""
+def inexact_operands(name: str, *args: ArrayLike) -> list[Array]:
+    """The operands of ``name`` as arrays promoted to one inexact dtype."""
     return promote_dtypes(name, [asarray_operand(name, a, i) for i, a in enumerate(args)], inexact=True)
 
 
@@ -50,7 +43,8 @@ def _swap(x: Array) -> Array:
     return js.swapaxes(x, -1, -2)
 
 
-def _adjoint(x: Array) -> Array:
+def adjoint(x: Array) -> Array:
+    """The conjugate transpose of each trailing matrix."""
     return ju.conjugate(_swap(x))
 
 
@@ -94,9 +88,9 @@ def _solve_core(
 
 def _cholesky(a: Array, lower: bool) -> Array:
     # The upper factor of A is the lower factor of A^T (conjugated), transposed.
-    source = a if lower else _adjoint(a)
+    source = a if lower else adjoint(a)
     factor = jm.tril(lax_cholesky.cholesky(source, symmetrize_input=False))
-    return factor if lower else _adjoint(factor)
+    return factor if lower else adjoint(factor)
 
 
 def cholesky(a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Array:
@@ -104,7 +98,7 @@ def cholesky(a: ArrayLike, lower: bool = False, overwrite_a: bool = False, check
     batch): upper ``U`` with ``a = U^H U`` by default, lower ``L`` with
     ``a = L L^H`` when ``lower``. Only the chosen triangle of ``a`` is read;
     a matrix that is not positive definite gives NaNs (as in JAX)."""
-    (x,) = _inexact("cholesky", a)
+    (x,) = inexact_operands("cholesky", a)
     _check_square("cholesky", x)
     return _cholesky(x, lower)
 
@@ -131,7 +125,7 @@ def cho_solve(
     """The solution ``x`` of ``a x = b`` from ``cho_factor(a)``'s
     ``(c, lower)``."""
     c_in, lower = c_and_lower
-    c, rhs = _inexact("cho_solve", c_in, b)
+    c, rhs = inexact_operands("cho_solve", c_in, b)
     _check_square("cho_solve", c)
     def solve_matrix(m: Array, r: Array) -> Array:
         return _cho_solve_matrix(m, r, bool(lower))
@@ -169,7 +163,7 @@ def solve_triangular(
         JaxtypedValueError: an invalid ``trans`` or mismatched shapes.
     """
     transpose_a, conjugate_a = _trans_flags("solve_triangular", trans)
-    x, rhs = _inexact("solve_triangular", a, b)
+    x, rhs = inexact_operands("solve_triangular", a, b)
     _check_square("solve_triangular", x)
 
     def solve_matrix(m: Array, r: Array) -> Array:
@@ -188,7 +182,7 @@ def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
     """``(lu, piv)``: the packed LU factors of ``a`` with partial pivoting
     (``L`` unit lower, ``U`` upper) and LAPACK's 0-based row interchanges,
     for :func:`lu_solve`."""
-    (x,) = _inexact("lu_factor", a)
+    (x,) = inexact_operands("lu_factor", a)
     packed, pivots, _ = lax_lu.lu(x)
     return packed, pivots
 
@@ -212,7 +206,7 @@ def lu(
     ``(P, L, U)`` (``P`` a permutation matrix, ``L`` ``[m, k]`` unit lower,
     ``U`` ``[k, n]`` upper, ``k = min(m, n)``), or ``(P L, U)`` with
     ``permute_l``."""
-    (x,) = _inexact("lu", a)
+    (x,) = inexact_operands("lu", a)
     if x.ndim < 2:
         raise JaxtypedValueError(f"lu: a must have at least 2 dimensions, got {x.aval.str_short()}")
     packed, _, permutation = lax_lu.lu(x)
@@ -259,7 +253,7 @@ def lu_solve(
     if isinstance(trans, bool) or trans not in (0, 1, 2):
         raise JaxtypedValueError(f"lu_solve: 'trans' value must be 0, 1, or 2, got {trans!r}")
     packed_in, pivots_in = lu_and_piv
-    packed, rhs = _inexact("lu_solve", packed_in, b)
+    packed, rhs = inexact_operands("lu_solve", packed_in, b)
     _check_square("lu_solve", packed)
     pivots = asarray_operand("lu_solve", pivots_in, 1)
     permutation = lax_lu.lu_pivots_to_permutation(pivots, packed.shape[-1])
@@ -267,255 +261,6 @@ def lu_solve(
         return _lu_solve_matrix(m, p, r, int(trans))
 
     return _solve_core("lu_solve", packed, rhs, solve_matrix, extra_a=(permutation,))
-
-
-# === QR, SVD, eigh, Schur, Hessenberg ===
-
-QRMode = Literal["full", "r", "economic"]
-
-
-@overload
-def qr(
-    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: Literal["full", "economic"] = "full",
-    pivoting: Literal[False] = False, check_finite: bool = True,
-) -> tuple[Array, Array]: ...  # fmt: skip
-@overload
-def qr(
-    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, *, mode: Literal["r"],
-    pivoting: Literal[False] = False, check_finite: bool = True,
-) -> tuple[Array]: ...  # fmt: skip
-@overload
-def qr(
-    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: Literal["full", "economic"] = "full",
-    *, pivoting: Literal[True], check_finite: bool = True,
-) -> tuple[Array, Array, Array]: ...  # fmt: skip
-@overload
-def qr(
-    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, *, mode: Literal["r"],
-    pivoting: Literal[True], check_finite: bool = True,
-) -> tuple[Array, Array]: ...  # fmt: skip
-@overload
-def qr(
-    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: str = "full",
-    pivoting: bool = False, check_finite: bool = True,
-) -> tuple[Array, ...]: ...  # fmt: skip
-def qr(
-    a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: str = "full",
-    pivoting: bool = False, check_finite: bool = True,
-) -> tuple[Array, ...]:  # fmt: skip
-    """The QR decomposition ``a[..., :, p] = q r``: ``(q, r)`` for ``mode``
-    ``"full"`` (``q`` ``[m, m]``) or ``"economic"`` (``[m, k]``, ``r``
-    ``[k, n]``), ``(r,)`` for ``"r"``; the column permutation ``p`` is
-    appended when ``pivoting``.
-
-    Raises:
-        JaxtypedValueError: an unsupported ``mode`` (``"raw"`` included, as
-            in JAX).
-    """
-    if mode not in ("full", "r", "economic"):
-        raise JaxtypedValueError(f"qr: unsupported QR decomposition mode {mode!r}")
-    (x,) = _inexact("qr", a)
-    outs = lax_qr.qr(x, pivoting=bool(pivoting), full_matrices=mode != "economic")
-    return outs[1:] if mode == "r" else tuple(outs)
-
-
-@overload
-def qr_multiply(
-    a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right", pivoting: Literal[False] = False,
-    conjugate: bool = False, overwrite_a: bool = False, overwrite_c: bool = False,
-) -> tuple[Array, Array]: ...  # fmt: skip
-@overload
-def qr_multiply(
-    a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right", *, pivoting: Literal[True],
-    conjugate: bool = False, overwrite_a: bool = False, overwrite_c: bool = False,
-) -> tuple[Array, Array, Array]: ...  # fmt: skip
-@overload
-def qr_multiply(
-    a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right", pivoting: bool = False,
-    conjugate: bool = False, overwrite_a: bool = False, overwrite_c: bool = False,
-) -> tuple[Array, Array] | tuple[Array, Array, Array]: ...  # fmt: skip
-def qr_multiply(
-    a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right", pivoting: bool = False,
-    conjugate: bool = False, overwrite_a: bool = False, overwrite_c: bool = False,
-) -> tuple[Array, Array] | tuple[Array, Array, Array]:  # fmt: skip
-    """The reduced QR decomposition of ``a`` with ``Q`` applied to ``c``:
-    ``(c @ Q, R)`` (``mode="right"``) or ``(Q @ c, R)`` (``"left"``), ``Q``
-    conjugated when ``conjugate``; the column permutation is appended when
-    ``pivoting``. A 1-D ``c`` is a row (right) or column (left) vector, and
-    the product is 1-D.
-
-    Raises:
-        JaxtypedValueError: an unknown ``mode`` or shapes that do not fit.
-    """
-    if mode not in ("right", "left"):
-        raise JaxtypedValueError(f"qr_multiply: mode must be 'right' or 'left', got {mode!r}")
-    x, other = _inexact("qr_multiply", a, c)
-    if x.ndim < 2:
-        raise JaxtypedValueError(f"qr_multiply: a must have at least 2 dimensions, got {x.aval.str_short()}")
-    outs = lax_qr.qr(x, pivoting=bool(pivoting), full_matrices=False)
-    q = ju.conjugate(outs[0]) if conjugate else outs[0]
-    m, k = q.shape[-2], q.shape[-1]
-    vector = other.ndim == 1
-    if mode == "right":
-        operand = other[None, :] if vector else other
-        if operand.shape[-1] != m:
-            raise JaxtypedValueError(
-                f"qr_multiply: shapes do not fit c @ Q: a is {x.aval.str_short()} so Q has {m} rows, "
-                f"but c is {other.aval.str_short()}"
-            )
-        product = js.matmul(operand, q)
-    else:
-        operand = other[:, None] if vector else other
-        if operand.shape[-2] != k:
-            raise JaxtypedValueError(
-                f"qr_multiply: shapes do not fit Q @ c: a is {x.aval.str_short()} so Q has {k} columns, "
-                f"but c is {other.aval.str_short()}"
-            )
-        product = js.matmul(q, operand)
-    result = js.ravel(product) if vector else product
-    if len(outs) == 3:
-        return result, outs[1], outs[2]
-    return result, outs[1]
-
-
-@overload
-def svd(
-    a: ArrayLike, full_matrices: bool = True, compute_uv: Literal[True] = True, overwrite_a: bool = False,
-    check_finite: bool = True, lapack_driver: str = "gesdd",
-) -> tuple[Array, Array, Array]: ...  # fmt: skip
-@overload
-def svd(
-    a: ArrayLike, full_matrices: bool = True, *, compute_uv: Literal[False], overwrite_a: bool = False,
-    check_finite: bool = True, lapack_driver: str = "gesdd",
-) -> Array: ...  # fmt: skip
-@overload
-def svd(
-    a: ArrayLike, full_matrices: bool, compute_uv: Literal[False], overwrite_a: bool = False,
-    check_finite: bool = True, lapack_driver: str = "gesdd",
-) -> Array: ...  # fmt: skip
-@overload
-def svd(
-    a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
-    check_finite: bool = True, lapack_driver: str = "gesdd",
-) -> Array | tuple[Array, Array, Array]: ...  # fmt: skip
-def svd(
-    a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
-    check_finite: bool = True, lapack_driver: str = "gesdd",
-) -> Array | tuple[Array, Array, Array]:  # fmt: skip
-    """The singular value decomposition ``a = u @ diag(s) @ vh``:
-    ``(u, s, vh)`` (``s`` descending), or ``s`` alone without
-    ``compute_uv``; ``full_matrices=False`` gives the reduced ``u`` and
-    ``vh``."""
-    (x,) = _inexact("svd", a)
-    if not compute_uv:
-        return lax_svd.svd(x, full_matrices=bool(full_matrices), compute_uv=False)
-    u, s, vh = lax_svd.svd(x, full_matrices=bool(full_matrices), compute_uv=True)
-    return u, s, vh
-
-
-def _check_eigh_options(b: ArrayLike | None, eigvals: None, type: int) -> None:  # noqa: A002 - SciPy's name
-    if b is not None:
-        raise NotImplementedError("eigh: only the b=None case is implemented")
-    if type != 1:
-        raise NotImplementedError("eigh: only the type=1 case is implemented")
-    if eigvals is not None:
-        raise NotImplementedError("eigh: only the eigvals=None case is implemented")
-
-
-@overload
-def eigh(
-    a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_only: Literal[False] = False,
-    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
-    type: int = 1, check_finite: bool = True,
-) -> tuple[Array, Array]: ...  # fmt: skip
-@overload
-def eigh(
-    a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, *, eigvals_only: Literal[True],
-    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
-    type: int = 1, check_finite: bool = True,
-) -> Array: ...  # fmt: skip
-@overload
-def eigh(
-    a: ArrayLike, b: ArrayLike | None, lower: bool, eigvals_only: Literal[True],
-    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
-    type: int = 1, check_finite: bool = True,
-) -> Array: ...  # fmt: skip
-@overload
-def eigh(
-    a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_only: bool = False,
-    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
-    type: int = 1, check_finite: bool = True,
-) -> Array | tuple[Array, Array]: ...  # fmt: skip
-def eigh(
-    a: ArrayLike, b: ArrayLike | None = None, lower: bool = True, eigvals_only: bool = False,
-    overwrite_a: bool = False, overwrite_b: bool = False, turbo: bool = True, eigvals: None = None,
-    type: int = 1, check_finite: bool = True,  # noqa: A002 - SciPy's name
-) -> Array | tuple[Array, Array]:  # fmt: skip
-    """The eigenvalues ``w`` (ascending) and eigenvectors ``v`` (columns)
-    of a Hermitian matrix, ``(w, v)``, or ``w`` alone with
-    ``eigvals_only``. ``a`` is symmetrized as ``(a + a^H) / 2`` first;
-    ``lower`` picks the triangle LAPACK reads (as in JAX).
-
-    Raises:
-        NotImplementedError: ``b``, ``eigvals`` or ``type != 1``
-            (the generalized problem), as in JAX.
-    """
-    _check_eigh_options(b, eigvals, type)
-    (x,) = _inexact("eigh", a)
-    symmetric = ju.divide(ju.add(x, _adjoint(x)), 2)
-    v, w = lax_eigh.eigh(symmetric, lower=bool(lower), symmetrize_input=False)
-    return w if eigvals_only else (w, v)
-
-
-def schur(a: ArrayLike, output: Literal["real", "complex"] = "real") -> tuple[Array, Array]:
-    """The Schur decomposition ``a = Z T Z^H``: ``(T, Z)``, ``T`` quasi upper
-    triangular (``"real"``) or upper triangular over the complex numbers
-    (``"complex"``).
-
-    Raises:
-        JaxtypedValueError: ``output`` is neither ``"real"`` nor ``"complex"``.
-    """
-    if output not in ("real", "complex"):
-        raise JaxtypedValueError(f"schur: 'output' must be either 'real' or 'complex', got {output!r}")
-    x = asarray_operand("schur", a)
-    if output == "complex":
-        x = promote_dtypes("schur", [x, jc.zeros((), "complex64")])[0]
-    t, z = lax_schur.schur(x)
-    return t, z
-
-
-@overload
-def hessenberg(
-    a: ArrayLike, *, calc_q: Literal[False] = False, overwrite_a: bool = False, check_finite: bool = True
-) -> Array: ...
-@overload
-def hessenberg(
-    a: ArrayLike, *, calc_q: Literal[True], overwrite_a: bool = False, check_finite: bool = True
-) -> tuple[Array, Array]: ...
-@overload
-def hessenberg(
-    a: ArrayLike, *, calc_q: bool, overwrite_a: bool = False, check_finite: bool = True
-) -> Array | tuple[Array, Array]: ...
-def hessenberg(
-    a: ArrayLike, *, calc_q: bool = False, overwrite_a: bool = False, check_finite: bool = True
-) -> Array | tuple[Array, Array]:
-    """The Hessenberg form ``h`` of a square matrix (zero below the first
-    sub-diagonal), with ``a = q h q^H``: ``h``, or ``(h, q)`` with
-    ``calc_q``."""
-    x = asarray_operand("hessenberg", a)
-    packed, taus = lax_hessenberg.hessenberg(x)
-    h = jm.triu(packed, -1)
-    if not calc_q:
-        return h
-    n = packed.shape[-1]
-    if n <= 1:
-        return h, jc.ones_like(packed)
-    reflectors = lax_qr.householder_product(packed[..., 1:, :-1], taus)
-    batch = packed.shape[:-2]
-    corner = js.broadcast_to(jc.ones((1, 1), packed.dtype), (*batch, 1, 1))
-    top = js.concatenate([corner, jc.zeros((*batch, 1, n - 1), packed.dtype)], axis=-1)
-    rest = js.concatenate([jc.zeros((*batch, n - 1, 1), packed.dtype), reflectors], axis=-1)
-    return h, js.concatenate([top, rest], axis=-2)
 
 
 # === det, inv, solve ===
@@ -555,7 +300,7 @@ def solve(
         raise JaxtypedValueError(f"solve: expected assume_a to be one of {list(kinds)}, got {assume_a!r}")
     if assume_a != "pos":
         return jnp_linalg_solve.solve(a, b)
-    x, rhs = _inexact("solve", a, b)
+    x, rhs = inexact_operands("solve", a, b)
     square = x.ndim >= 2 and x.shape[-1] == x.shape[-2]
     vector = square and rhs.ndim == x.ndim - 1 and rhs.shape[-1] == x.shape[-1]
     matrix = square and rhs.ndim == x.ndim and rhs.shape[-2] == x.shape[-1]
@@ -578,37 +323,3 @@ def solve(
         solved = vectorize(solve_positive, signature="(n,n),(n,n),(n,k)->(n,k)")(x, factor, rhs[..., None])
         return solved[..., 0]
     return vectorize(solve_positive, signature="(n,n),(n,n),(n,k)->(n,k)")(x, factor, rhs)
-
-
-# === polar ===
-
-
-def polar(
-    a: ArrayLike,
-    side: Literal["right", "left"] = "right",
-    *,
-    method: Literal["qdwh", "svd"] = "qdwh",
-    eps: float | None = None,
-    max_iterations: int | None = None,
-) -> tuple[Array, Array]:
-    """The polar decomposition ``a = u p`` (``side="right"``) or ``a = p u``
-    (``"left"``): ``(u, p)``, ``u`` with orthonormal columns, ``p``
-    Hermitian positive semi-definite. Both methods compute it from the SVD
-    (``"qdwh"``'s iteration converges to the same factors).
-
-    Raises:
-        JaxtypedValueError: an unknown ``side`` or ``method``.
-    """
-    if side not in ("right", "left"):
-        raise JaxtypedValueError(f"polar: side must be 'left' or 'right', got {side!r}")
-    if method not in ("qdwh", "svd"):
-        raise JaxtypedValueError(f"polar: unknown polar decomposition method {method!r}")
-    (x,) = _inexact("polar", a)
-    if x.ndim != 2:
-        raise JaxtypedValueError(f"polar: a must be a matrix, got {x.aval.str_short()}")
-    u_svd, s, vh = lax_svd.svd(x, full_matrices=False, compute_uv=True)
-    unitary = js.matmul(u_svd, vh)
-    scale = ju.multiply(jm.astype(s, x.dtype)[:, None], vh if side == "right" else _adjoint(u_svd))
-    positive = js.matmul(_adjoint(vh), scale) if side == "right" else js.matmul(u_svd, scale)
-    return unitary, positive
-

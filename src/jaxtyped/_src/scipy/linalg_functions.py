@@ -20,7 +20,7 @@ from jaxtyped._src.numpy import shape_ops as js
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_dtypes
 from jaxtyped._src.numpy.vectorize import vectorize
-from jaxtyped._src.scipy import linalg
+from jaxtyped._src.scipy import linalg, linalg_decompositions
 from jaxtyped._src.scipy.linalg_expm import expm
 
 __all__ = ["sqrtm", "funm", "solve_sylvester", "rsf2csf", "expm_frechet", "eigh_tridiagonal"]
@@ -72,7 +72,7 @@ def _sqrtm_compiled(a: Array) -> Array:
     # Compiled even when called eagerly (as JAX's is): a singular matrix's
     # inf/NaN entries then flow through the products as in XLA, without the
     # eager NumPy matmul's RuntimeWarning.
-    t, z = linalg.schur(a, output="complex")
+    t, z = linalg_decompositions.schur(a, output="complex")
     root = _sqrtm_upper_triangular(t)
     return js.matmul(js.matmul(z, root), ju.conjugate(js.swapaxes(z, -1, -2)))
 
@@ -116,7 +116,7 @@ def funm(A: ArrayLike, func: Callable[[Array], Array], disp: Literal[True] = Tru
         raise JaxtypedValueError(f"funm: expected a square matrix, got {a.aval.str_short()}")
 
     def compute(x: Array) -> Array:
-        t, z = linalg.schur(x, output="complex")
+        t, z = linalg_decompositions.schur(x, output="complex")
         f = _parlett(t, func(jm.diagonal(t)))
         return js.matmul(js.matmul(z, f), ju.conjugate(js.swapaxes(z, -1, -2)))
 
@@ -155,8 +155,8 @@ def solve_sylvester(
     real = not dtypes.is_complex(c.dtype)
 
     def solve_one(a_: Array, b_: Array, c_: Array) -> Array:
-        r, u = linalg.schur(a_, output="complex")
-        s, v = linalg.schur(b_, output="complex")
+        r, u = linalg_decompositions.schur(a_, output="complex")
+        s, v = linalg_decompositions.schur(b_, output="complex")
         f = js.matmul(js.matmul(ju.conjugate(js.swapaxes(u, -1, -2)), c_.astype(r.dtype)), v)
         # R Y + Y S = F with S upper triangular: column j needs columns < j.
         columns: list[Array] = []
@@ -325,7 +325,7 @@ def eigh_tridiagonal(
             f"eigh_tridiagonal: d must be a vector and e one entry shorter, got {diagonal.aval.str_short()} and {off.aval.str_short()}"
         )
     (matrix,) = promote_dtypes("eigh_tridiagonal", [ju.add(jm.diag(diagonal), ju.add(jm.diag(off, 1), jm.diag(off, -1)))])
-    values, vectors = linalg.eigh(matrix)
+    values, vectors = linalg_decompositions.eigh(matrix)
     if select == "i":
         if select_range is None:
             raise JaxtypedValueError("eigh_tridiagonal: select='i' needs select_range=(first, last)")
