@@ -26,6 +26,7 @@ __all__ = ["qr", "qr_multiply", "svd", "eigh", "schur", "hessenberg", "polar"]
 
 # === QR, SVD, eigh, Schur, Hessenberg ===
 
+
 @overload
 def qr(
     a: ArrayLike, overwrite_a: bool = False, lwork: object = None, mode: Literal["full", "economic"] = "full",
