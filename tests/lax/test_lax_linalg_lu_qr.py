@@ -26,7 +26,7 @@ import jaxtyped as jt
 from jaxtyped import lax
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, assert_same_value, binary_fn, host, library, unary_fn
+from oracle import Case, CaseTable, Group, Raised, assert_same_value, binary_fn, host, library, unary_fn
 
 RNG = np.random.default_rng(1415)
 jax_linalg_internal: Any = pytest.importorskip("jax._src.lax.linalg")
@@ -140,6 +140,7 @@ def _lu_cases(dtype: str) -> list[Case]:
     mats = {name: _random(shape, dtype) for name, shape in SHAPES.items()}
     singular = _singular(dtype)
     zeros = host(dtype, np.zeros((3, 3)))
+    ones = host(dtype, np.ones((3, 3)))
     cases = [case(f"lu-{dtype}_{name}", bound(_lu, x)) for name, x in mats.items()]
     cases += [
         case(f"lu-{dtype}_singular", lambda m: _lu(m, singular)),
@@ -149,6 +150,11 @@ def _lu_cases(dtype: str) -> list[Case]:
         case(f"lu-{dtype}_empty_cols", lambda m: _lu(m, host(dtype, np.zeros((3, 0))))),
         case(f"lu_jit-{dtype}", lambda m: m.api.jit(unary_fn(lambda x: _lu(m, x)))(mats["batched"])),
         case(f"lu_vmap-{dtype}", lambda m: m.api.vmap(unary_fn(lambda x: _lu(m, x)), in_axes=1)(mats["batched"])),
+        # Degenerate points: JAX's NaNs (a zero pivot) and finite values alike.
+        case(f"lu_jvp-{dtype}_singular", _jvp(_lu0, singular, singular), rtol=1e-4, atol=1e-4),
+        case(f"lu_jvp-{dtype}_zeros", _jvp(_lu0, zeros, ones)),
+        case(f"qr_jvp-{dtype}_singular", _jvp(_qr(True), singular, singular), rtol=1e-4, atol=1e-4),
+        case(f"qr_jvp-{dtype}_zeros", _jvp(_qr(False), zeros, ones)),
         case(f"lu_grad-{dtype}_singular_lower", _grad(lambda m, x: m.np.tril(_lu0(m, x), -1), singular, dtype),
              rtol=1e-3, atol=1e-3),
     ]
@@ -286,6 +292,15 @@ def test_32_bit_matches_jax(group: Group) -> None:
 @pytest.mark.parametrize("group", TABLE_64.params())
 def test_64_bit_matches_jax(group: Group) -> None:
     TABLE_64.check(group)
+
+
+@pytest.mark.parametrize("table", [TABLE_32, TABLE_64], ids=["32", "64"])
+def test_only_error_cases_raise_in_jax(table: CaseTable) -> None:
+    """A case that raises in JAX only checks that ours raises too: make sure
+    that is what each such case means (a wrong shape in a case would
+    otherwise pass silently)."""
+    raised = {id_ for id_, value in table.jax_results.items() if isinstance(value, Raised)}
+    assert raised == {c.id for c in table.cases if c.id.startswith("error-")}
 
 
 # === jaxtyped alone: eager == jit, reconstruction, vmap == loop, check_grads ===
