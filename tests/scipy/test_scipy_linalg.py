@@ -490,6 +490,14 @@ EAGER_JIT: list[tuple[str, Callable[[jt.Array], Any]]] = [
     ("polar", lambda x: sla.polar(x)),
     ("toeplitz", lambda x: sla.toeplitz(x[0], x[1])),
     ("block_diag", lambda x: sla.block_diag(x, x[0])),
+    ("sqrtm", lambda x: sla.sqrtm(x @ x.T)),
+    ("funm", lambda x: sla.funm(x, jnp.sin)),
+    ("expm_frechet", lambda x: sla.expm_frechet(x, x.T)),
+    ("solve_sylvester", lambda x: sla.solve_sylvester(x, x.T + 8 * jnp.eye(4), x[:, :3] @ x[:3])),
+    ("rsf2csf", lambda x: sla.rsf2csf(*sla.schur(x))),
+    ("qr_multiply", lambda x: sla.qr_multiply(x, x[:2])),
+    ("eigh_tridiagonal", lambda x: sla.eigh_tridiagonal(x[0], x[1, :3], eigvals_only=True)),
+    ("fiedler_companion", lambda x: sla.fiedler_companion(x[0])),
 ]
 
 
@@ -500,16 +508,23 @@ def test_eager_equals_jit(name: str, fn: Callable[[jt.Array], Any]) -> None:
 
 
 VMAPPED: list[tuple[str, Callable[[jt.Array], Any]]] = [
-    (n, f) for n, f in EAGER_JIT if n in ("cholesky", "cho_solve", "solve_triangular", "lu_solve", "det", "inv", "solve", "solve_pos", "expm", "toeplitz")
+    (n, f) for n, f in EAGER_JIT if n in (
+        "cholesky", "cho_solve", "solve_triangular", "lu_solve", "det", "inv", "solve", "solve_pos", "expm",
+        "toeplitz", "expm_frechet", "solve_sylvester", "eigh_tridiagonal",
+    )
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("name", "fn"), VMAPPED, ids=[n for n, _ in VMAPPED])
 def test_vmap_equals_loop(name: str, fn: Callable[[jt.Array], Any]) -> None:
     xs = jnp.asarray(A_BATCH)
-    batched = jt.vmap(fn)(xs)
-    looped = jnp.stack([fn(xs[i]) for i in range(xs.shape[0])])
-    np.testing.assert_allclose(np.asarray(batched), np.asarray(looped), rtol=1e-4, atol=1e-4, err_msg=name)
+    batched: Any = jt.vmap(fn)(xs)
+    rows: list[Any] = [fn(xs[i]) for i in range(xs.shape[0])]
+    leaves: list[Any] = list(batched) if isinstance(batched, tuple) else [batched]  # pyright: ignore[reportUnknownArgumentType]  # either result structure
+    per_row: list[list[Any]] = [list(r) if isinstance(r, tuple) else [r] for r in rows]  # pyright: ignore[reportUnknownArgumentType]  # idem
+    for k, got in enumerate(leaves):
+        parts = [row[k] for row in per_row]
+        np.testing.assert_allclose(np.asarray(got), np.stack([np.asarray(p) for p in parts]), rtol=1e-4, atol=1e-4, err_msg=name)
 
 
 # === derivatives ===
