@@ -453,7 +453,10 @@ def test_result_types_have_jax_field_names() -> None:
 
 EAGER_VS_JIT: list[tuple[str, Callable[[Any], Any], np.ndarray[Any, Any]]] = [
     ("det", lambda x: jnp.linalg.det(x), B3),
+    ("det_4x4", lambda x: jnp.linalg.det(x), C4),
     ("slogdet", lambda x: jnp.linalg.slogdet(x), C3),
+    ("slogdet_qr", lambda x: jnp.linalg.slogdet(x, method="qr"), B3),
+    ("grad_det_4x4", lambda x: jt.grad(unary_fn(lambda y: jnp.linalg.det(y)))(x), C4.real.copy()),
     ("inv", lambda x: jnp.linalg.inv(x), B3),
     ("solve", lambda x: jnp.linalg.solve(x, jnp.ones(3)), A3),
     ("cholesky", lambda x: jnp.linalg.cholesky(x), SB),
