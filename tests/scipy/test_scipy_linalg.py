@@ -546,6 +546,10 @@ DIFFERENTIABLE: list[tuple[str, Callable[[Namespace, Any, Any], Any], tuple[np.n
     ("inv", lambda L, a, b: sla_of(L).inv(a) @ b, (A64, B64)),
     ("solve", lambda L, a, b: sla_of(L).solve(a, b), (A64, B64)),
     ("solve_pos", lambda L, a, b: sla_of(L).solve(a @ a.T + 4 * L.eye(4), b, assume_a="pos"), (A64, B64)),
+    ("cholesky", lambda L, a, b: sla_of(L).cholesky(a @ a.T + 4 * L.eye(4)) @ b, (A64, B64)),
+    ("eigh_values", lambda L, a, b: sla_of(L).eigh(a + a.T, eigvals_only=True) * b[:, 0], (A64, B64)),
+    ("svd_values", lambda L, a, b: sla_of(L).svd(a, compute_uv=False) * b[:, 0], (A64, B64)),
+    ("expm_frechet", lambda L, a, b: sla_of(L).expm_frechet(a, b @ b.T, compute_expm=False), (0.5 * A64, B64)),
 ]  # fmt: skip
 
 
