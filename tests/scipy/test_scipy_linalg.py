@@ -534,7 +534,8 @@ S64 = S.astype(np.float64)
 B64 = B.astype(np.float64)
 UPPER64 = UPPER.astype(np.float64)
 
-DIFFERENTIABLE: list[tuple[str, Callable[[Namespace, Any, Any], Any], tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]] = [
+Differentiable = tuple[str, Callable[[Namespace, Any, Any], Any], tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]
+DIFFERENTIABLE: list[Differentiable] = [
     # (scaled so that expm squares: every part of the program is differentiated)
     ("expm", lambda L, a, b: sla_of(L).expm(a) @ b, (3.0 * A64, B64)),
     ("solve_triangular", lambda L, a, b: sla_of(L).solve_triangular(a, b), (UPPER64, B64)),
@@ -561,7 +562,18 @@ def test_check_grads_order_2(name: str, fn: Callable[[Namespace, Any, Any], Any]
     check_grads(ours, tuple(jnp.asarray(x) for x in args), order=2, modes=("fwd", "rev"))
 
 
-@pytest.mark.parametrize(("name", "fn", "args"), DIFFERENTIABLE, ids=[d[0] for d in DIFFERENTIABLE])
+RANK_3 = (A64[:, :3] @ A64[:3, :]).astype(np.float64)
+# Special points: the zero matrix (expm's smallest Pade degree, no squaring)
+# and a singular (rank n-1) matrix for det, compared with JAX only.
+SPECIAL_POINTS: list[Differentiable] = [
+    ("expm_at_zero", lambda L, a, b: sla_of(L).expm(a) @ b, (0.0 * A64, B64)),
+    ("det_singular", lambda L, a, b: sla_of(L).det(a) * b, (RANK_3, B64)),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "fn", "args"), DIFFERENTIABLE + SPECIAL_POINTS, ids=[d[0] for d in DIFFERENTIABLE + SPECIAL_POINTS]
+)
 def test_grad_matches_jax(name: str, fn: Callable[[Namespace, Any, Any], Any], args: Any) -> None:
     a, b = (x.astype(np.float32) for x in args)
 
