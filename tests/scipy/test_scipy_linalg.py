@@ -296,7 +296,30 @@ def _unique_cases() -> list[Case]:
 
 UNIQUE = CaseTable("scipy_linalg_unique", _unique_cases)
 
-TABLES = {"matrices": MATRICES, "unique": UNIQUE}
+
+def _x64_cases() -> list[Case]:
+    a, s, b = A.astype(np.float64), S.astype(np.float64), B.astype(np.float64)
+    tight = {"rtol": 1e-10, "atol": 1e-10}
+    return [
+        # float64 takes expm's double-precision Pade degrees (up to 13).
+        Case("expm-f64_pade9", _call("expm", 0.5 * a), **tight),
+        Case("expm-f64_pade13", _call("expm", 5 * a), rtol=1e-9, atol=1e-9),
+        Case("expm-int64", _call("expm", np.eye(3, dtype=np.int64)), **tight),
+        Case("cholesky-f64", _call("cholesky", s), **tight),
+        Case("solve_triangular-f64", _call("solve_triangular", np.triu(s), b), **tight),
+        Case("solve-f64_pos", _call("solve", s, b, assume_a="pos"), **tight),
+        Case("lu-f64", _call("lu", a), **tight),
+        Case("hilbert-f64", _call("hilbert", 4), **tight),
+        Case("dft-c128", _call("dft", 4), **tight),
+        Case("helmert-f64", _call("helmert", 3), **tight),
+        Case("companion-int64", _call("companion", np.array([2, 3, 4], np.int64)), **tight),
+        Case("sqrtm-f64", _call("sqrtm", s), rtol=1e-9, atol=1e-9),
+    ]
+
+
+UNIQUE64 = CaseTable("scipy_linalg_x64", _x64_cases, x64=True)
+
+TABLES = {"matrices": MATRICES, "unique": UNIQUE, "x64": UNIQUE64}
 
 
 # Cases passing a string outside a parameter's Literal type: JAX raises
