@@ -26,7 +26,19 @@ import jaxtyped as jt
 from jaxtyped import lax
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, Raised, assert_same_value, binary_fn, host, library, unary_fn
+from oracle import (
+    Case,
+    CaseTable,
+    Group,
+    Raised,
+    assert_same_value,
+    binary_fn,
+    expect_same_error,
+    host,
+    jax,
+    library,
+    unary_fn,
+)
 
 RNG = np.random.default_rng(1415)
 jax_linalg_internal: Any = pytest.importorskip("jax._src.lax.linalg")
@@ -262,6 +274,11 @@ def _error_cases() -> list[Case]:
         case("error-householder_product_jvp", lambda m: m.api.jvp(unary_fn(lambda a: hp(m, a, z(2))), (z(3, 3),), (z(3, 3),))),
         case("error-ormqr_jvp", lambda m: m.api.jvp(
             unary_fn(lambda c: m.lax.linalg.ormqr(z(3, 3), z(2), c)), (z(3, 3),), (z(3, 3),))),
+        case("error-lu_bool", lambda m: m.lax.linalg.lu(host("bool", np.eye(3)))),
+        case("error-householder_product_dtypes", lambda m: hp(m, z(4, 3), host("complex64", np.ones(3)))),
+        case("error-ormqr_dtypes", lambda m: m.lax.linalg.ormqr(z(4, 3), z(3), host("complex64", np.ones((4, 3))))),
+        case("error-ormqr_batch", lambda m: m.lax.linalg.ormqr(z(4, 3), z(3), z(2, 4, 3))),
+        case("error-ormqr_int", lambda m: m.lax.linalg.ormqr(*(host(i, np.ones(s)) for s in ((4, 3), (3,), (4, 3))))),
         case("error-ormqr_right_cols", lambda m: m.lax.linalg.ormqr(z(4, 3), z(3), z(4, 2), left=False)),
     ]
 
@@ -301,6 +318,19 @@ def test_only_error_cases_raise_in_jax(table: CaseTable) -> None:
     otherwise pass silently)."""
     raised = {id_ for id_, value in table.jax_results.items() if isinstance(value, Raised)}
     assert raised == {c.id for c in table.cases if c.id.startswith("error-")}
+
+
+def test_batch_size_mismatch_errors() -> None:
+    """JAX finds these only when it lowers (so not inside the tables' jit)."""
+    a, taus, c = (np.ones(shape, np.float32) for shape in ((2, 4, 3), (3, 3), (3, 4, 3)))
+    calls: list[Callable[[Any], Any]] = [
+        lambda m: m.lax.linalg.householder_product(a, taus),
+        lambda m: m.lax.linalg.ormqr(a, taus, c),
+    ]
+    for fn in calls:
+        with pytest.raises(ValueError) as theirs:
+            fn(jax)
+        expect_same_error(theirs.value, lambda: fn(jt))
 
 
 # === jaxtyped alone: eager == jit, reconstruction, vmap == loop, check_grads ===
