@@ -303,7 +303,18 @@ SOLVER_CASES: dict[str, Callable[[M], Any]] = {
     "linear-vmap-grad-operator": lambda m: m.api.vmap(m.api.grad(u1(lambda a: (_linear(m, False)(a, m.np.asarray(RHS)) ** 2).sum())))(
         m.np.stack([m.np.asarray(A_NONSYM), m.np.asarray(A)])),
     "linear-vmap": lambda m: m.api.vmap(u1(lambda b: _linear(m, True)(m.np.asarray(A), b)))(m.np.stack([m.np.asarray(RHS)] * 3)),
+    # A solve applied to a tangent inside another function's jvp rule is transposed by grad.
+    "linear-inside-custom-jvp-grad": lambda m: m.api.grad(_sum_solve_with_custom_jvp(m))(m.np.asarray(RHS)),
 }  # fmt: skip
+
+
+def _sum_solve_with_custom_jvp(m: Any) -> Callable[[Any], Any]:
+    def sum_solve(b: Any) -> Any:
+        return _linear(m, True)(m.np.asarray(A), b).sum()
+
+    f = m.api.custom_jvp(sum_solve)
+    f.defjvp(lambda primals, tangents: (f(primals[0]), sum_solve(tangents[0])))
+    return f
 
 
 @pytest.mark.parametrize("name", sorted(SOLVER_CASES))

@@ -394,10 +394,16 @@ def custom_linear_solve(
         dx = bind(solve_prim, *primals[: nm + ns + nt], *right)
         return outs, (*dx, *_tangent_zeros(outs[n:]))
 
+    operands = (*mv_closed.consts, *s_closed.consts, *t_consts, *rhs)
+    if not has_aux:
+        # The primitive itself, as JAX's linear_solve_p: a solve applied to
+        # a tangent (inside another function's jvp rule) is then transposed
+        # by its own rule, the transposed system's solve.
+        x_out = tree.unflatten(list(bind(solve_prim, *operands)))
+        return x_out
+    # aux is an output of the user's solver that the primitive does not
+    # return: a custom_jvp call carries it, with a zero tangent.
     solved = custom_jvp(linear_solve)
     solved.defjvp(linear_solve_jvp)
-    flat = solved(*mv_closed.consts, *s_closed.consts, *t_consts, *rhs)
-    x_out = tree.unflatten(list(flat[:n]))
-    if not has_aux:
-        return x_out
-    return x_out, aux_tree.unflatten(list(flat[n:]))
+    flat = solved(*operands)
+    return tree.unflatten(list(flat[:n])), aux_tree.unflatten(list(flat[n:]))
