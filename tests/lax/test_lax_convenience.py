@@ -312,8 +312,12 @@ def _sum_solve_with_custom_jvp(m: Any) -> Callable[[Any], Any]:
     def sum_solve(b: Any) -> Any:
         return _linear(m, True)(m.np.asarray(A), b).sum()
 
-    f = m.api.custom_jvp(sum_solve)
-    f.defjvp(lambda primals, tangents: (f(primals[0]), sum_solve(tangents[0])))
+    f: Callable[[Any], Any] = m.api.custom_jvp(sum_solve)
+
+    def sum_solve_jvp(primals: tuple[Any], tangents: tuple[Any]) -> tuple[Any, Any]:
+        return f(primals[0]), sum_solve(tangents[0])
+
+    m.api.custom_jvp.defjvp(f, sum_solve_jvp)
     return f
 
 
