@@ -167,6 +167,8 @@ def _lu_cases(dtype: str) -> list[Case]:
         case(f"lu_jvp-{dtype}_zeros", _jvp(_lu0, zeros, ones)),
         case(f"qr_jvp-{dtype}_singular", _jvp(_qr(True), singular, singular), rtol=1e-4, atol=1e-4),
         case(f"qr_jvp-{dtype}_zeros", _jvp(_qr(False), zeros, ones)),
+        # Q = I: the trailing columns' tangent solves with Q_nn - I = 0 (NaN, as JAX).
+        case(f"qr_jvp-{dtype}_identity_full", _jvp(_qr(True), host(dtype, np.eye(4, 2)), host(dtype, np.ones((4, 2))))),
         case(f"lu_grad-{dtype}_singular_lower", _grad(lambda m, x: m.np.tril(_lu0(m, x), -1), singular, dtype),
              rtol=1e-3, atol=1e-3),
     ]
