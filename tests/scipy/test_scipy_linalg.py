@@ -236,6 +236,11 @@ def _unique_cases() -> list[Case]:
         Case("expm-int", _call("expm", np.eye(3, dtype=np.int32)), **loose),
         Case("expm-vector", _call("expm", V)),
         Case("expm-nonsquare", _call("expm", TALL)),
+        Case("expm-float16", _call("expm", np.eye(2, dtype=np.float16))),
+        Case("expm-empty", _call("expm", np.zeros((0, 0), np.float32))),
+        Case("cholesky-empty", _call("cholesky", np.zeros((0, 0), np.float32))),
+        Case("det-empty", _call("det", np.zeros((0, 0), np.float32))),
+        Case("solve_triangular-empty", _call("solve_triangular", np.zeros((0, 0), np.float32), np.zeros(0, np.float32))),
         # Unique parts of the other decompositions.
         Case("svd-values", _call("svd", TALL, compute_uv=False), **loose),
         Case("svd-values_complex", _call("svd", Z, compute_uv=False), **loose),
@@ -482,6 +487,13 @@ def test_rsf2csf_batched_and_errors() -> None:
 def test_solve_sylvester_solves() -> None:
     x = np.asarray(sla.solve_sylvester(A, S[:2, :2], B))
     _close(A @ x + x @ S[:2, :2], B, 1e-3)
+
+
+def test_empty_decompositions_match_jax() -> None:
+    empty = np.zeros((0, 0), np.float32)
+    assert_same(sla.hessenberg(empty, calc_q=True), jax_sla.hessenberg(empty, calc_q=True))
+    assert_same(sla.lu(empty), jax_sla.lu(empty))
+    assert_same(sla.svd(empty, compute_uv=False), jax_sla.svd(empty, compute_uv=False))
 
 
 def test_lu_batched_matches_a_loop_of_jax() -> None:

@@ -256,6 +256,9 @@ def hessenberg(
     sub-diagonal), with ``a = q h q^H``: ``h``, or ``(h, q)`` with
     ``calc_q``."""
     x = asarray_operand("hessenberg", a)
+    if x.ndim >= 2 and x.shape[-1] == x.shape[-2] == 0:
+        # An empty matrix is its own Hessenberg form (LAPACK wants a row).
+        return (x, x) if calc_q else x
     packed, taus = lax_hessenberg.hessenberg(x)
     h = jm.triu(packed, -1)
     if not calc_q:

@@ -20,7 +20,7 @@ import numpy as np
 
 from jaxtyped._src.api import vmap
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.control_flow.cond import cond, switch
 from jaxtyped._src.lax.control_flow.scan import scan
 from jaxtyped._src.numpy import creation as jc
@@ -45,6 +45,8 @@ _PADE: Final[dict[int, tuple[int, ...]]] = {
         10559470521600, 670442572800, 33522128640, 1323241920, 40840800, 960960, 16380, 182, 1,
     ),
 }  # fmt: skip
+
+_LAPACK_DTYPES: Final = tuple(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
 # The largest 1-norm each degree handles to unit roundoff (Higham's theta_m):
 # the first ones choose the degree, the last one bounds the scaled norm.
@@ -140,11 +142,15 @@ def expm(A: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 1
 
     Raises:
         JaxtypedValueError: ``A`` is not a (batch of) square matrices.
+        JaxtypedTypeError: ``A`` is float16 or bfloat16.
     """
     (a,) = promote_dtypes("expm", [asarray_operand("expm", A)], inexact=True)
     limit = index_arg(max_squarings, "expm max_squarings")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise JaxtypedValueError(f"expm: A must be a (batched) square matrix, got {a.aval.str_short()}")
+    if a.dtype not in _LAPACK_DTYPES:
+        # (float16 and bfloat16 have no LAPACK solve; JAX refuses them too.)
+        raise JaxtypedTypeError(f"expm: A.dtype={a.dtype} is not supported (float32, float64, complex64, complex128)")
     if a.ndim == 2:
         return _expm_matrix(a, upper_triangular, limit)
     n = a.shape[-1]
