@@ -48,6 +48,7 @@ tri_w, tri_v = sla.eigh_tridiagonal(v, v[:2])
 applied, r_mult = sla.qr_multiply(a, b.T)
 applied_left, r_left, perm_left = sla.qr_multiply(a, v, mode="left", pivoting=True)
 exp_a: Array = sla.funm(a, jnp.exp)
+exp_b, estimate = sla.funm(a, jnp.exp, disp=False)
 t_complex, z_complex = sla.rsf2csf(*sla.schur(a))
 sylvester: Array = sla.solve_sylvester(a, a[:2, :2], b, method="eigen")
 

@@ -44,6 +44,7 @@ def check(x: Array, a: ArrayLike, flag: bool) -> None:
     assert_type(sla.expm_frechet(a, x, compute_expm=False), Array)
     assert_type(sla.sqrtm(a), Array)
     assert_type(sla.funm(a, lambda w: w * 2), Array)
+    assert_type(sla.funm(a, lambda w: w * 2, disp=False), tuple[Array, Array])
     assert_type(sla.solve_sylvester(a, x, a), Array)
     assert_type(sla.eigh_tridiagonal(a, x), tuple[Array, Array])
     assert_type(sla.eigh_tridiagonal(a, x, eigvals_only=True), Array)

@@ -12,7 +12,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.api import jvp
 from jaxtyped._src.api_jit import jit
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.numpy import creation as jc
 from jaxtyped._src.numpy import manipulation as jm
 from jaxtyped._src.numpy import reductions as jr
@@ -99,29 +99,64 @@ def _parlett(t: Array, f_diagonal: Array) -> Array:
     return f
 
 
-def funm(A: ArrayLike, func: Callable[[Array], Array], disp: Literal[True] = True) -> Array:  # noqa: N803 - SciPy's name
+def _schur_complex(x: Array) -> tuple[Array, Array]:
+    """The complex Schur form of ``x``: a real matrix's real form made
+    complex by :func:`rsf2csf` (as JAX's ``funm`` does: the off-diagonal
+    entries, and so the error estimate, depend on the route)."""
+    if dtypes.is_complex(x.dtype):
+        return linalg_decompositions.schur(x)
+    return rsf2csf(*linalg_decompositions.schur(x))
+
+
+def _funm_error(t: Array) -> Array:
+    """SciPy's error estimate of the Parlett recurrence:
+    ``min(1, max(tol, tol / minden * ||triu(T, 1)||_1))``, ``minden`` the
+    smallest of ``|T[0, 0]|`` and the eigenvalue gaps (``tol`` if zero)."""
+    n = t.shape[-1]
+    real = ju.real(t).dtype
+    tol = jc.asarray(float(np.finfo(real).eps), dtype=real)
+    diagonal = jm.diagonal(t)
+    gaps = ju.abs(ju.subtract(diagonal[None, :], diagonal[:, None]))
+    above = jc.asarray(np.triu(np.ones((n, n), bool), 1))
+    smallest = jr.min(ju.where(above, gaps, jc.asarray(np.inf, dtype=real)), initial=float(np.inf))
+    minden = ju.minimum(smallest, ju.abs(t[0, 0]))
+    minden = ju.where(ju.equal(minden, 0), tol, minden)
+    norm = jr.max(jr.sum(ju.abs(jm.triu(t, 1)), axis=0))
+    return ju.minimum(jc.asarray(1.0, dtype=real), ju.maximum(tol, ju.multiply(ju.divide(tol, minden), norm)))
+
+
+@overload
+def funm(A: ArrayLike, func: Callable[[Array], Array], disp: Literal[True] = True) -> Array: ...  # noqa: N803
+@overload
+def funm(A: ArrayLike, func: Callable[[Array], Array], disp: Literal[False]) -> tuple[Array, Array]: ...  # noqa: N803
+@overload
+def funm(A: ArrayLike, func: Callable[[Array], Array], disp: bool) -> Array | tuple[Array, Array]: ...  # noqa: N803
+def funm(A: ArrayLike, func: Callable[[Array], Array], disp: bool = True) -> Array | tuple[Array, Array]:  # noqa: N803 - SciPy's name
     """The matrix function ``func(A)`` of a square matrix, by the
     Schur-Parlett method: ``func`` is applied (vectorized) to the
     eigenvalues on the diagonal of the complex Schur form. The result is
-    complex, as in JAX.
+    complex, as in JAX; ``disp=False`` also returns SciPy's estimate of
+    the relative error.
 
     Raises:
-        NotImplementedError: ``disp=False`` (the error estimate).
         JaxtypedValueError: ``A`` is not a square matrix.
+        JaxtypedIndexError: ``A`` is empty.
     """
-    if not disp:
-        raise NotImplementedError("funm: disp=False (the error estimate) is not implemented")
     a = asarray_operand("funm", A)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise JaxtypedValueError(f"funm: expected a square matrix, got {a.aval.str_short()}")
+    if a.shape[0] == 0:
+        # (JAX fails indexing the empty Schur form: the same kind of error.)
+        raise JaxtypedIndexError(f"funm: A is empty ({a.aval.str_short()}): there is no T[0, 0] for the error estimate")
 
-    def compute(x: Array) -> Array:
-        t, z = linalg_decompositions.schur(x, output="complex")
+    def compute(x: Array) -> tuple[Array, Array]:
+        t, z = _schur_complex(x)
         f = _parlett(t, func(jm.diagonal(t)))
-        return js.matmul(js.matmul(z, f), ju.conjugate(js.swapaxes(z, -1, -2)))
+        return js.matmul(js.matmul(z, f), ju.conjugate(js.swapaxes(z, -1, -2))), _funm_error(t)
 
     # Compiled, as JAX's: a 0/0 on a repeated eigenvalue flows as in XLA.
-    return jit(compute)(a)
+    result, error = jit(compute)(a)
+    return result if disp else (result, error)
 
 
 # === solve_sylvester ===
