@@ -602,6 +602,27 @@ def test_check_grads_order_2(name: str, fn: Callable[[Namespace, Any, Any], Any]
     check_grads(ours, tuple(jnp.asarray(x) for x in args), order=2, modes=("fwd", "rev"))
 
 
+Z128 = Z.astype(np.complex128)
+ZB128 = ZB.astype(np.complex128)
+COMPLEX_DIFFERENTIABLE: list[Differentiable] = [
+    ("expm", lambda L, a, b: sla_of(L).expm(0.5 * a) @ b, (Z128, ZB128)),
+    ("solve_triangular_C", lambda L, a, b: sla_of(L).solve_triangular(a + 4 * L.eye(4), b, trans=2), (Z128, ZB128)),
+    ("cho_solve", lambda L, a, b: sla_of(L).cho_solve(sla_of(L).cho_factor(a @ L.conj(a.T) + 4 * L.eye(4)), b), (Z128, ZB128)),
+    ("lu_solve_C", lambda L, a, b: sla_of(L).lu_solve(sla_of(L).lu_factor(a), b, trans=2), (Z128, ZB128)),
+    ("det", lambda L, a, b: sla_of(L).det(a) * b, (Z128, ZB128)),
+    ("inv", lambda L, a, b: sla_of(L).inv(a) @ b, (Z128, ZB128)),
+    ("solve", lambda L, a, b: sla_of(L).solve(a, b), (Z128, ZB128)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "fn", "args"), COMPLEX_DIFFERENTIABLE, ids=[d[0] for d in COMPLEX_DIFFERENTIABLE])
+def test_check_grads_order_2_complex(name: str, fn: Callable[[Namespace, Any, Any], Any], args: Any, x64: None) -> None:
+    def ours(a: jt.Array, b: jt.Array) -> Any:
+        return fn(jnp, a, b)
+
+    check_grads(ours, tuple(jnp.asarray(x) for x in args), order=2, modes=("fwd", "rev"))
+
+
 RANK_3 = (A64[:, :3] @ A64[:3, :]).astype(np.float64)
 # Special points: the zero matrix (expm's smallest Pade degree, no squaring)
 # and a singular (rank n-1) matrix for det, compared with JAX only.
