@@ -8,16 +8,18 @@ jaxtyped / JAX):
 - ``jnp.linalg.svd`` of a 256x256 matrix (``u``, ``s``, ``vh``);
 - ``jnp.linalg.inv`` of a batch of 1000 8x8 matrices;
 - ``jnp.linalg.eigh`` of a 256x256 symmetric matrix;
+- ``scipy.linalg.expm`` of a 64x64 matrix (Pade approximant, squarings);
 
 each as its first call (trace + lower + compile + run, caches cleared, a new
 function) and its compiled steady state. Results are checked against JAX
 before anything is timed (decompositions up to the sign of each singular
 or eigen vector).
 
-``--only solve,cholesky,svd,inv,eigh`` runs a subset.
+``--only solve,cholesky,svd,inv,eigh,expm`` runs a subset.
 """
 
 import functools
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +27,7 @@ import numpy as np
 
 from side_by_side import Agree, benchmark_parser, compare_jitted, import_jax
 
-CASES = ("solve", "cholesky", "svd", "inv", "eigh")
+CASES = ("solve", "cholesky", "svd", "inv", "eigh", "expm")
 
 
 def _inputs(name: str) -> tuple[np.ndarray[Any, Any], ...]:
@@ -39,15 +41,21 @@ def _inputs(name: str) -> tuple[np.ndarray[Any, Any], ...]:
         return (rng.standard_normal((256, 256)).astype(np.float32),)
     if name == "inv":
         return ((rng.standard_normal((1000, 8, 8)) + 4 * np.eye(8)).astype(np.float32),)
+    if name == "expm":
+        return ((rng.standard_normal((64, 64)) / 4).astype(np.float32),)
     x = rng.standard_normal((256, 256)).astype(np.float32)
     return ((x + x.T).astype(np.float32),)
 
 
 def _make(name: str, library: Any) -> Callable[..., Any]:
-    """``library.numpy.linalg.<name>`` as a new function (``library``:
-    ``jaxtyped`` or ``jax``), returning a tuple of arrays."""
+    """``library.numpy.linalg.<name>`` (``library.scipy.linalg.expm``) as a
+    new function (``library``: ``jaxtyped`` or ``jax``), returning an array
+    or a tuple of arrays."""
 
     def f(*args: Any) -> Any:
+        if name == "expm":
+            scipy_linalg: Any = importlib.import_module(f"{library.__name__}.scipy.linalg")
+            return scipy_linalg.expm(args[0])
         out: Any = getattr(library.numpy.linalg, name)(*args)
         # Named tuples (svd, eigh) as plain tuples: both libraries' leaves.
         fields: int | None = getattr(out, "_fields", None) and len(out._fields)
@@ -58,7 +66,7 @@ def _make(name: str, library: Any) -> Callable[..., Any]:
 
 def _agree(name: str) -> Agree:
     """Values to float32 rounding; the vectors of svd and eigh up to sign."""
-    tolerance = {"solve": 1e-2, "cholesky": 1e-3, "inv": 1e-3}.get(name, 2e-3)
+    tolerance = {"solve": 1e-2, "cholesky": 1e-3, "inv": 1e-3, "expm": 1e-3}.get(name, 2e-3)
     if name in ("svd", "eigh"):
         return lambda ours, theirs: bool(np.allclose(np.abs(ours), np.abs(theirs), rtol=tolerance, atol=tolerance))
     return lambda ours, theirs: bool(np.allclose(ours, theirs, rtol=tolerance, atol=tolerance))
@@ -70,6 +78,7 @@ TITLES = {
     "svd": "jnp.linalg.svd 256x256 (jit)",
     "inv": "jnp.linalg.inv 1000x8x8 (jit)",
     "eigh": "jnp.linalg.eigh 256x256 (jit)",
+    "expm": "scipy.linalg.expm 64x64 (jit)",
 }
 
 
