@@ -438,3 +438,17 @@ def test_jaxpr_names_jax_params() -> None:
     assert "geqrf a" in text and "ormqr[left=False transpose=True]" in text
     assert "lu_pivots_to_permutation[permutation_size=5]" in str(
         jt.make_jaxpr(unary_fn(lambda p: lax.linalg.lu_pivots_to_permutation(p, 5)))(np.zeros(3, np.int32)))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_is_not_implemented_as_in_jax(dtype: str) -> None:
+    """LAPACK has no half-precision kernels: JAX raises NotImplementedError
+    (when it lowers), and so do we."""
+    calls: list[Callable[[Any], Any]] = [
+        lambda m: m.lax.linalg.lu(m.numpy.ones((3, 3), dtype)),
+        lambda m: m.lax.linalg.qr(m.numpy.ones((3, 3), dtype)),
+    ]
+    for fn in calls:
+        with pytest.raises(NotImplementedError) as theirs:
+            fn(jax)
+        expect_same_error(theirs.value, lambda: fn(jt))

@@ -33,7 +33,7 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.jaxpr import JaxprBuilder
 from jaxtyped._src.core.primitive import Primitive
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, MissingRuleError
 from jaxtyped._src.lax.structural import bdim_to_front
 from jaxtyped._src.pjit import executable_for, run_executable
 
@@ -99,14 +99,17 @@ def lapack_prefix(dtype: np.dtype[Any], name: str) -> str:
     """LAPACK's type letter for ``dtype`` (``s``, ``d``, ``c``, ``z``).
 
     Raises:
-        JaxtypedTypeError: ``dtype`` is not float32/64 or complex64/128.
+        MissingRuleError: a floating type LAPACK has no kernel for (float16,
+            bfloat16): a ``NotImplementedError``, as JAX's.
+        JaxtypedTypeError: ``dtype`` is not floating or complex.
     """
     try:
         return _LAPACK_PREFIX[dtype]
     except KeyError:
-        raise JaxtypedTypeError(
-            f"{name}: LAPACK supports float32, float64, complex64 and complex128, got {dtype}"
-        ) from None
+        message = f"{name}: LAPACK supports float32, float64, complex64 and complex128, got {dtype}"
+        if dtypes.is_inexact(dtype):
+            raise MissingRuleError(message) from None
+        raise JaxtypedTypeError(message) from None
 
 
 def _layout_attr(aval: ShapedArray, layout: Layout) -> str:

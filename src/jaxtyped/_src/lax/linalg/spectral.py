@@ -16,6 +16,7 @@ from jaxtyped._src.lax.arithmetic import mul, sub
 from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.complex_ops import conj
 from jaxtyped._src.lax.elementwise_base import convert_element_type
+from jaxtyped._src.lax.linalg.base import lapack_prefix
 from jaxtyped._src.lax.reductions import reduce_sum
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, select_n, transpose
 from jaxtyped._src.lax.util import strong_constant_like
@@ -88,11 +89,7 @@ def outer_difference(v: Array) -> Array:
     return sub(by_column, by_row)
 
 
-_LAPACK_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
-
-
 def require_lapack_dtype(name: str, dtype: np.dtype[Any]) -> None:
-    """Raise NotImplementedError, as JAX's lowering does, for an inexact
-    dtype LAPACK has no kernel for (float16, bfloat16)."""
-    if dtype not in _LAPACK_DTYPES:
-        raise NotImplementedError(f"{name}: unsupported dtype {dtype} on CPU (LAPACK takes float32/64, complex64/128)")
+    """Raise a NotImplementedError (``MissingRuleError``), as JAX's lowering
+    does, for an inexact dtype LAPACK has no kernel for (float16, bfloat16)."""
+    lapack_prefix(dtype, name)
