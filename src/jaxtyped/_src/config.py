@@ -54,6 +54,14 @@ _OPTIONS: Final[tuple[_BoolOption, ...]] = (
         "Run jitted functions as plain Python (for debugging); see jaxtyped.disable_jit.",
         affects_tracing=False,
     ),
+    # random family (issue 15): JAX 0.10's default scheme of PRNG counters.
+    _BoolOption(
+        "jax_threefry_partitionable",
+        True,
+        "JAX_THREEFRY_PARTITIONABLE",
+        "Hash each random element's own index (shard-local); False: JAX's older counter layout.",
+        affects_tracing=True,
+    ),
 )
 
 
@@ -73,7 +81,7 @@ def _env_bool(option: _BoolOption) -> bool:
 
 
 # The names config.update accepts (checked statically and at run time).
-OptionName = Literal["jax_enable_x64", "jax_enable_checks", "jax_disable_jit"]
+OptionName = Literal["jax_enable_x64", "jax_enable_checks", "jax_disable_jit", "jax_threefry_partitionable"]
 
 
 @final
@@ -108,6 +116,11 @@ class Config:
     def jax_disable_jit(self) -> bool:
         """Whether ``jit`` runs functions as plain Python instead of compiling."""
         return self._values["jax_disable_jit"]
+
+    @property
+    def jax_threefry_partitionable(self) -> bool:
+        """Whether random bits hash each element's own index (default: True, as JAX 0.10)."""
+        return self._values["jax_threefry_partitionable"]
 
     def update(self, name: OptionName, value: bool) -> None:
         """Set option ``name`` to ``value`` for the whole process.

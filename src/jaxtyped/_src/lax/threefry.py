@@ -1,0 +1,194 @@
+"""``threefry2x32``: the Threefry-2x32 block cipher behind jaxtyped.random (layer L4).
+
+The primitive hashes counters ``(x0, x1)`` under keys ``(k0, k1)``, four
+``uint32`` operands of one shape, elementwise, into ``(y0, y1)``: 20 rounds
+of add/rotate/xor with a key injection after every 4 (Salmon et al., 2011,
+with the rotation constants and key-schedule parity JAX uses). All
+arithmetic wraps modulo 2**32. It lowers to plain StableHLO integer ops
+(unrolled), so no custom call is needed on any backend.
+
+It is not in ``jaxtyped.lax.__all__`` (JAX does not export it there either);
+``jaxtyped.extend.random.threefry_2x32`` is the public entry point.
+"""
+
+from dataclasses import dataclass
+from typing import Final, final
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
+from jaxtyped._src.core.interpreter import bind
+from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
+from jaxtyped._src.lax.slicing import slice_in_dim
+from jaxtyped._src.lax.structural import broadcast_in_dim, concatenate, moveaxis, pad, reshape
+from jaxtyped._src.lax.util import check_arity, operand, short_types
+
+__all__ = ["Threefry2x32", "threefry2x32", "threefry_2x32"]
+
+_UINT32: Final = np.dtype(np.uint32)
+# Rotation distances of the even and odd groups of four rounds.
+_ROTATIONS: Final = ((13, 15, 26, 6), (17, 29, 16, 24))
+# The key-schedule parity constant (Threefish's C240 for 32-bit words).
+_PARITY: Final = 0x1BD11BDA
+_GROUPS: Final = 5
+
+
+def _rotl(x: NDArray, r: int) -> NDArray:
+    return (x << np.uint32(r)) | (x >> np.uint32(32 - r))
+
+
+def threefry_reference(k0: NDArray, k1: NDArray, x0: NDArray, x1: NDArray) -> tuple[NDArray, NDArray]:
+    """The hash on NumPy ``uint32`` buffers of one shape (wrapping arithmetic)."""
+    ks = (k0, k1, k0 ^ k1 ^ np.uint32(_PARITY))
+    x0 = x0 + ks[0]
+    x1 = x1 + ks[1]
+    for group in range(_GROUPS):
+        for r in _ROTATIONS[group % 2]:
+            x0 = x0 + x1
+            x1 = _rotl(x1, r) ^ x0
+        x0 = x0 + ks[(group + 1) % 3]
+        x1 = x1 + ks[(group + 2) % 3] + np.uint32(group + 1)
+    return x0, x1
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Threefry2x32(Primitive):
+    """Threefry-2x32 on ``(k0, k1, x0, x1)``, four ``uint32`` arrays of one
+    shape; outputs ``(y0, y1)`` of that shape."""
+
+    name = "threefry2x32"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 4)
+        if any(a.dtype != _UINT32 for a in avals):
+            raise JaxtypedTypeError(
+                f"threefry2x32 requires uint32 arguments, got {short_types(avals)}"
+            )
+        shape = avals[0].shape
+        if any(a.shape != shape for a in avals[1:]):
+            raise ShapeMismatchError(
+                f"threefry2x32 requires all arguments to have the same shape, got {short_types(avals)}"
+            )
+        out = ShapedArray(shape, _UINT32, False)
+        return (out, out)
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
+        k0, k1, x0, x1 = (np.asarray(a, dtype=np.uint32).reshape(a.shape) for a in args)
+        y0, y1 = threefry_reference(k0, k1, x0, x1)
+        return (np.asarray(y0, dtype=np.uint32), np.asarray(y1, dtype=np.uint32))
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        # Integer outputs: their tangents are float0 zeros, as in JAX.
+        outs = bind(self, *primals)
+        return outs, tuple(Zero(o.aval.to_tangent_aval()) for o in outs)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        example = next(a for a, d in zip(args, dims) if d is not None)
+        dim = next(d for d in dims if d is not None)
+        assert dim is not None
+        shape = (axis.size, *example.shape[:dim], *example.shape[dim + 1 :])
+        moved = [
+            moveaxis(a, d, 0) if d is not None else broadcast_in_dim(a, shape, tuple(range(1, len(shape))))
+            for a, d in zip(args, dims)
+        ]
+        return bind(self, *moved), (0, 0)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        aval = out_avals[0]
+
+        def binary(op: str, a: HloValue, b: HloValue) -> HloValue:
+            return ctx.op1(f"stablehlo.{op}", (a, b), aval)
+
+        def const(value: int) -> HloValue:
+            return ctx.constant(value, aval)
+
+        k0, k1, x0, x1 = args
+        ks = (k0, k1, binary("xor", binary("xor", k0, k1), const(_PARITY)))
+        x0 = binary("add", x0, ks[0])
+        x1 = binary("add", x1, ks[1])
+        for group in range(_GROUPS):
+            for r in _ROTATIONS[group % 2]:
+                x0 = binary("add", x0, x1)
+                rotated = binary(
+                    "or",
+                    binary("shift_left", x1, const(r)),
+                    binary("shift_right_logical", x1, const(32 - r)),
+                )
+                x1 = binary("xor", rotated, x0)
+            x0 = binary("add", x0, ks[(group + 1) % 3])
+            x1 = binary("add", binary("add", x1, ks[(group + 2) % 3]), const(group + 1))
+        return (x0, x1)
+
+
+_THREEFRY: Final = Threefry2x32()
+
+
+def threefry2x32(k0: ArrayLike, k1: ArrayLike, x0: ArrayLike, x1: ArrayLike) -> tuple[Array, Array]:
+    """Threefry-2x32 of counters ``(x0, x1)`` under keys ``(k0, k1)``:
+    ``uint32`` arrays broadcast together; returns ``(y0, y1)``."""
+    arrays = [
+        operand(x, f"threefry2x32 {name}") for x, name in zip((k0, k1, x0, x1), ("k0", "k1", "x0", "x1"))
+    ]
+    if any(a.dtype != _UINT32 for a in arrays):
+        shown = ", ".join(repr(a.dtype) for a in arrays)
+        raise JaxtypedTypeError(f"threefry_2x32 requires uint32 arguments, got [{shown}]")
+    try:
+        shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        shown = ", ".join(str(a.shape) for a in arrays)
+        raise JaxtypedValueError(f"threefry2x32: operand shapes {shown} do not broadcast") from None
+    same = [
+        a if a.shape == shape else broadcast_in_dim(a, shape, tuple(range(len(shape) - a.ndim, len(shape))))
+        for a in arrays
+    ]
+    y0, y1 = bind(_THREEFRY, *same)
+    return y0, y1
+
+
+def threefry_2x32(keypair: tuple[ArrayLike, ArrayLike] | ArrayLike, count: ArrayLike) -> Array:
+    """Hash a ``uint32`` array ``count`` under the key pair ``keypair`` (two
+    ``uint32`` scalars, or a ``uint32[2]`` array), JEP 15856's
+    ``jax.extend.random.threefry_2x32``: the flattened counts (padded to even
+    length) are split in halves that are hashed as ``(x0, x1)``; the result
+    has ``count``'s shape."""
+    if isinstance(keypair, tuple):
+        k0 = operand(keypair[0], "threefry_2x32 keypair[0]")
+        k1 = operand(keypair[1], "threefry_2x32 keypair[1]")
+    else:
+        pair = operand(keypair, "threefry_2x32 keypair")
+        if pair.shape != (2,):
+            raise JaxtypedValueError(f"threefry_2x32: keypair must be a pair, got shape {pair.shape}")
+        k0, k1 = (reshape(slice_in_dim(pair, i, i + 1), ()) for i in (0, 1))
+    counts = operand(count, "threefry_2x32 count")
+    if any(a.dtype != _UINT32 for a in (k0, k1, counts)):
+        shown = ", ".join(repr(a.dtype) for a in (k0, k1, counts))
+        raise JaxtypedTypeError(f"threefry_2x32 requires uint32 arguments, got [{shown}]")
+    if k0.shape != () or k1.shape != ():
+        raise JaxtypedValueError(
+            f"threefry_2x32: keypair must be two scalars, got shapes {k0.shape} and {k1.shape}"
+        )
+    size = counts.size
+    if size == 0:
+        return counts
+    flat = reshape(counts, (size,))
+    odd = size % 2
+    if odd:
+        flat = pad(flat, np.uint32(0), ((0, 1, 0),))
+    half = (size + odd) // 2
+    y0, y1 = threefry2x32(k0, k1, slice_in_dim(flat, 0, half), slice_in_dim(flat, half, 2 * half))
+    out = concatenate((y0, y1), 0)
+    if odd:
+        out = slice_in_dim(out, 0, size)
+    return reshape(out, counts.shape)

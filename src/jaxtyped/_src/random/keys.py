@@ -1,0 +1,662 @@
+"""Typed PRNG key arrays and the key API of ``jaxtyped.random`` (layer L5).
+
+Note [key arrays are pytree nodes]: a typed key array (:class:`KeyArray`,
+dtype ``key<fry>``) is an ``Array`` subclass that wraps a ``uint32[*shape,
+2]`` data array (concrete or a tracer) and is registered as a pytree node
+whose only child is that data. Every transformation therefore sees plain
+``uint32`` arrays: jit, vmap, scan, cond, while_loop and tree_map carry
+keys without knowing about them. Axis arguments of vmap count over the key
+shape for non-negative axes; a negative axis counts from the data's
+trailing word axis (known difference from JAX, which counts from the key
+shape's end).
+
+Numbers come from ``threefry2x32`` exactly as JAX 0.10 computes them (see
+``jaxlib-0.10-facts.md`` section 14); the internals are jitted with static
+shapes, as JAX's are, so eager, jit and JAX agree bit for bit.
+"""
+
+import math
+import operator
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal, NoReturn, TypeAlias, final, overload
+
+import numpy as np
+from typing_extensions import override
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.api_jit import jit
+from jaxtyped._src.config import config
+from jaxtyped._src.core.array import Array, ArrayLike, Conversion, ShapeLike, late_bound_array_methods
+from jaxtyped._src.core.array_impl import ArrayImpl
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax.comparison import bitwise_or, bitwise_xor, eq, shift_left, shift_right_logical
+from jaxtyped._src.lax.elementwise_base import convert_element_type
+from jaxtyped._src.lax.reductions import reduce_and
+from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, concatenate, reshape
+from jaxtyped._src.lax.threefry import threefry2x32, threefry_2x32
+from jaxtyped._src.lax.slicing import slice_in_dim
+from jaxtyped._src.numpy.creation import asarray
+from jaxtyped._src.tree_util import register_pytree_node
+
+if TYPE_CHECKING:
+    from jaxtyped._src.core.array import Index
+
+__all__ = [
+    "KeyArray",
+    "KeyArrayLike",
+    "KeyDType",
+    "PRNGImpl",
+    "PRNGKey",
+    "bits",
+    "canonical_shape",
+    "check_single_key",
+    "clone",
+    "fold_in",
+    "key",
+    "key_data",
+    "key_impl",
+    "random_bits",
+    "split",
+    "wrap_key_data",
+]
+
+_UINT32: Final = np.dtype(np.uint32)
+_IMPL_NAME: Final = "threefry2x32"
+# The implementations JAX knows but jaxtyped does not provide.
+_UNSUPPORTED_IMPLS: Final = ("philox2x32", "philox4x32", "rbg", "unsafe_rbg", "threefry4x32")
+
+PRNGImpl: TypeAlias = Literal["threefry2x32"]
+
+
+@final
+class KeyDType:
+    """The dtype of typed key arrays: ``key<fry>`` (JAX's
+    ``jax.dtypes.prng_key`` family). Not a NumPy dtype: keys hold no numbers."""
+
+    __slots__ = ()
+    name: Final = "key<fry>"
+    # Two uint32 words per key, as in JAX.
+    itemsize: Final = 8
+    kind: Final = "V"
+
+    @property
+    def impl(self) -> str:
+        """The PRNG implementation's name."""
+        return _IMPL_NAME
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, KeyDType) or other == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+KEY_DTYPE: Final = KeyDType()
+
+
+def _key_type_error(operation: str) -> JaxtypedTypeError:
+    return JaxtypedTypeError(
+        f"{operation} does not accept dtype {KEY_DTYPE.name}: typed PRNG keys hold no numbers; "
+        "use jaxtyped.random.key_data(key) to get the underlying uint32 array"
+    )
+
+
+class KeyArray(Array):
+    """An array of typed PRNG keys (dtype ``key<fry>``), as made by
+    :func:`key`, :func:`split`, :func:`wrap_key_data`.
+
+    ``shape``, ``ndim``, ``size`` and ``len`` are the key shape's; indexing,
+    ``reshape``, ``T``, iteration and equality work; arithmetic is rejected.
+    It is a pytree node (its child is the ``uint32[*shape, 2]`` data), so
+    keys pass through ``jit``, ``vmap``, ``scan`` and ``tree_map``.
+
+    Example:
+        >>> import jaxtyped as jt
+        >>> k = jt.random.key(0)
+        >>> k.shape, k.dtype
+        ((), key<fry>)
+    """
+
+    __slots__ = ("_data",)
+    _data: Array
+
+    def __init__(self, data: Array) -> None:
+        if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != 2:
+            raise _invalid_key_data(data)
+        self._data = data
+
+    @classmethod
+    def _unchecked(cls, data: Any) -> "KeyArray":  # noqa: ANN401 - pytree children may be any leaf
+        """Wrap ``data`` without checks (pytree unflattening passes
+        placeholders such as axis specs or None)."""
+        out = cls.__new__(cls)
+        out._data = data
+        return out
+
+    # --- what the Array ABC asks for ------------------------------------------
+
+    @property
+    @override
+    def aval(self) -> ShapedArray:
+        """Keys have no numeric abstract value; this always raises."""
+        raise _key_type_error("this operation")
+
+    @override
+    def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
+        raise JaxtypedTypeError(
+            f"a key array cannot be converted to a Python value ({conversion}); "
+            "use jaxtyped.random.key_data(key)"
+        )
+
+    # --- metadata: the key shape --------------------------------------------------
+
+    @property
+    @override
+    def shape(self) -> tuple[int, ...]:
+        """The key shape (the data's shape without its trailing 2)."""
+        return tuple(self._data.shape[:-1])
+
+    @property
+    @override
+    def dtype(self) -> KeyDType:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # an extended dtype, as JAX's key<fry>
+        """``key<fry>``."""
+        return KEY_DTYPE
+
+    @property
+    @override
+    def ndim(self) -> int:
+        """Number of key dimensions."""
+        return self._data.ndim - 1
+
+    @property
+    @override
+    def size(self) -> int:
+        """Number of keys."""
+        return math.prod(self.shape)
+
+    @property
+    @override
+    def weak_type(self) -> bool:
+        """Keys are never weakly typed."""
+        return False
+
+    @property
+    @override
+    def itemsize(self) -> int:
+        """8 bytes per key (two uint32 words)."""
+        return KEY_DTYPE.itemsize
+
+    @property
+    @override
+    def nbytes(self) -> int:
+        """Bytes of key data."""
+        return self.size * KEY_DTYPE.itemsize
+
+    # --- printing -----------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        if isinstance(self._data, ArrayImpl):
+            return f"Array({self.shape}, dtype={KEY_DTYPE.name}) overlaying:\n{np.asarray(self._data)}"
+        return f"KeyArray({self.shape}, dtype={KEY_DTYPE.name}) overlaying:\n{self._data!r}"
+
+    def __str__(self) -> str:
+        return repr(self)
+
+    def __format__(self, format_spec: str) -> str:
+        return repr(self)
+
+    # --- conversions JAX refuses ------------------------------------------------------
+
+    def __array__(self, dtype: object = None, copy: object = None) -> NoReturn:
+        """NumPy conversion is refused, as in JAX."""
+        raise JaxtypedTypeError(
+            "JAX array with PRNGKey dtype cannot be converted to a NumPy array. Use "
+            "jaxtyped.random.key_data(arr) if you wish to extract the underlying integer array."
+        )
+
+    @override
+    def __bool__(self) -> bool:
+        raise JaxtypedTypeError("key array cannot be converted to boolean.")
+
+    @override
+    def __int__(self) -> int:
+        raise _key_type_error("int()")
+
+    @override
+    def __float__(self) -> float:
+        raise _key_type_error("float()")
+
+    @override
+    def __complex__(self) -> complex:
+        raise _key_type_error("complex()")
+
+    @override
+    def __index__(self) -> int:
+        raise _key_type_error("__index__")
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-free but compared elementwise, as JAX: unhashable
+
+    # --- shape operations (act on the key shape) -------------------------------
+
+    @override
+    def __len__(self) -> int:
+        if not self.shape:
+            raise JaxtypedTypeError("len() of unsized object")
+        return self.shape[0]
+
+    @override
+    def __iter__(self) -> Iterator[Array]:
+        if not self.shape:
+            raise JaxtypedTypeError("iteration over a 0-d key array")
+        return (self[i] for i in range(self.shape[0]))
+
+    @override
+    def __getitem__(self, index: "Index") -> "KeyArray":
+        items = index if isinstance(index, tuple) else (index,)
+        if any(item is Ellipsis for item in items):
+            return KeyArray(self._data[(*items, slice(None))])
+        return KeyArray(self._data[(*items, Ellipsis, slice(None))])
+
+    @override
+    def __eq__(self, other: object) -> Array:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # elementwise over keys, as in JAX
+        if not isinstance(other, KeyArray):
+            raise _key_type_error("eq")
+        return reduce_and(eq(self._data, other._data), (self._data.ndim - 1,))
+
+    @override
+    def __ne__(self, other: object) -> Array:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # elementwise over keys, as in JAX
+        if not isinstance(other, KeyArray):
+            raise _key_type_error("ne")
+        return ~(self == other)
+
+    @property
+    @override
+    def T(self) -> "KeyArray":  # noqa: N802 - NumPy's name
+        """The transposed key array."""
+        return self.transpose()
+
+    @property
+    @override
+    def mT(self) -> "KeyArray":  # noqa: N802 - the array API's name
+        """The key array with its last two key axes swapped."""
+        return self.swapaxes(-2, -1)
+
+    @overload
+    def reshape(self, shape: Sequence[int], /, *, order: str = "C") -> "KeyArray": ...
+    @overload
+    def reshape(self, *shape: int, order: str = "C") -> "KeyArray": ...
+    @override
+    def reshape(self, *shape: int | Sequence[int], order: str = "C") -> "KeyArray":
+        """The keys in a new key shape (``-1`` infers one dimension)."""
+        dims: Sequence[int | Sequence[int]] = shape
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            dims = shape[0]
+        flat = [operator.index(d) for d in dims]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # checked at run time
+        return KeyArray(self._data.reshape((*flat, 2), order=order))  # pyright: ignore[reportCallIssue]  # Array.reshape accepts a sequence
+
+    @overload
+    def transpose(self, axes: Sequence[int] | None, /) -> "KeyArray": ...
+    @overload
+    def transpose(self, *axes: int) -> "KeyArray": ...
+    @override
+    def transpose(self, *axes: int | Sequence[int] | None) -> "KeyArray":
+        """The key axes permuted (reversed by default)."""
+        order: Sequence[int]
+        if not axes or (len(axes) == 1 and axes[0] is None):
+            order = tuple(reversed(range(self.ndim)))
+        elif len(axes) == 1 and not isinstance(axes[0], int):
+            order = tuple(axes[0])  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # a sequence here
+        else:
+            order = tuple(operator.index(a) for a in axes)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # ints here
+        normalized = [a % self.ndim if self.ndim else a for a in order]
+        return KeyArray(self._data.transpose((*normalized, self.ndim)))
+
+    @override
+    def swapaxes(self, axis1: int, axis2: int) -> "KeyArray":
+        """Two key axes exchanged."""
+        order = list(range(self.ndim))
+        a, b = axis1 % self.ndim, axis2 % self.ndim
+        order[a], order[b] = order[b], order[a]
+        return self.transpose(order)
+
+    @override
+    def squeeze(self, axis: int | Sequence[int] | None = None) -> "KeyArray":
+        """Key axes of length 1 removed."""
+        if axis is None:
+            return self.reshape([d for d in self.shape if d != 1])
+        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        normalized = {a % self.ndim for a in axes}
+        return KeyArray(self._data.squeeze(tuple(sorted(normalized))))
+
+    @override
+    def flatten(self) -> "KeyArray":
+        """The keys as a 1-d key array."""
+        return self.reshape(self.size)
+
+    @override
+    def ravel(self) -> "KeyArray":
+        """The keys as a 1-d key array."""
+        return self.reshape(self.size)
+
+    @override
+    def copy(self) -> "KeyArray":
+        """A copy of the keys."""
+        return KeyArray(self._data.copy())
+
+    def block_until_ready(self) -> "KeyArray":
+        """Wait until the key data is computed."""
+        if isinstance(self._data, ArrayImpl):
+            self._data.block_until_ready()
+        return self
+
+
+def _reject(name: str) -> Callable[..., NoReturn]:
+    operation = name.strip("_").removeprefix("r") if name.startswith("__r") else name.strip("_")
+
+    def rejected(self: KeyArray, *args: object, **kwargs: object) -> NoReturn:
+        raise _key_type_error(operation)
+
+    rejected.__name__ = name
+    rejected.__doc__ = f"Rejected: keys hold no numbers ({operation})."
+    return rejected
+
+
+# Everything numeric that Array declares is refused on keys, by name.
+_KEY_SUPPORTED: Final = frozenset(
+    {"__getitem__", "__eq__", "__ne__", "T", "mT", "reshape", "transpose", "swapaxes", "squeeze",
+     "flatten", "ravel", "copy"}
+)
+for _name in sorted(late_bound_array_methods() - _KEY_SUPPORTED):
+    if _name in ("real", "imag", "at"):
+        setattr(KeyArray, _name, property(_reject(_name)))
+    else:
+        setattr(KeyArray, _name, _reject(_name))
+
+
+register_pytree_node(
+    KeyArray,
+    lambda k: ((k._data,), None),  # pyright: ignore[reportPrivateUsage]  # the node's own child
+    lambda _aux, children: KeyArray._unchecked(next(iter(children))),  # pyright: ignore[reportPrivateUsage]
+)
+
+# A typed key, or a legacy ``uint32[..., 2]`` key (any array-like).
+KeyArrayLike: TypeAlias = ArrayLike
+
+
+def _invalid_key_data(data: Array) -> JaxtypedTypeError:
+    if data.dtype != _UINT32:
+        return JaxtypedTypeError(
+            f"invalid PRNG key data: expected key_data.dtype = uint32; got dtype={data.dtype}"
+        )
+    if data.ndim < 1:
+        return JaxtypedTypeError(f"invalid PRNG key data: expected key_data.ndim >= 1; got ndim={data.ndim}")
+    return JaxtypedTypeError(
+        f"invalid PRNG key data: expected key_data.shape to end with (2,); got shape={data.shape} "
+        f"for impl={_IMPL_NAME}"
+    )
+
+
+def _check_impl(impl: str | None, fun_name: str) -> None:
+    if impl is None or impl == _IMPL_NAME:
+        return
+    if impl in _UNSUPPORTED_IMPLS:
+        raise NotImplementedError(
+            f"random.{fun_name}: PRNG implementation {impl!r} is not provided by jaxtyped; "
+            f"only {_IMPL_NAME!r} is"
+        )
+    known = ", ".join(f'"{name}"' for name in (_IMPL_NAME, *_UNSUPPORTED_IMPLS))
+    raise JaxtypedValueError(f'unrecognized PRNG implementation "{impl}". Did you mean one of: {known}?')
+
+
+def _as_key(fun_name: str, key: KeyArrayLike) -> KeyArray:
+    """A typed key array from a typed key or a legacy ``uint32[..., 2]`` key."""
+    if isinstance(key, KeyArray):
+        return key
+    data = asarray(key)
+    if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != 2:
+        error = _invalid_key_data(data)
+        raise JaxtypedTypeError(f"random.{fun_name}: {error}")
+    return KeyArray(data)
+
+
+def check_single_key(fun_name: str, key: KeyArrayLike) -> KeyArray:
+    """The typed key of shape ``()`` that ``key`` stands for (legacy
+    ``uint32[2]`` keys are wrapped); clear errors for non-keys and for
+    arrays of keys (JAX's ``_check_prng_key`` and scalar-key check)."""
+    typed = _as_key(fun_name, key)
+    if typed.shape:
+        raise JaxtypedValueError(
+            f"{fun_name} accepts a single key, but was given a key array of shape {typed.shape} != (). "
+            "Use jaxtyped.vmap for batching."
+        )
+    return typed
+
+
+def _return_like(original: KeyArrayLike, typed: KeyArray) -> Array:
+    """A typed result for a typed input, the raw data for a legacy key."""
+    return typed if isinstance(original, KeyArray) else typed._data  # pyright: ignore[reportPrivateUsage]
+
+
+def canonical_shape(fun_name: str, shape: ShapeLike) -> tuple[int, ...]:
+    """``shape`` as a tuple of non-negative ints (an int is a 1-d shape)."""
+    try:
+        dims = (operator.index(shape),) if not isinstance(shape, Sequence) else tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise JaxtypedTypeError(
+            f"{fun_name}: shape must be an int or a sequence of ints, got {shape!r}"
+        ) from None
+    if any(d < 0 for d in dims):
+        raise JaxtypedValueError(f"{fun_name}: shape {dims} has a negative dimension")
+    return dims
+
+
+# --- seeds -----------------------------------------------------------------------
+
+
+def _seed_array(fun_name: str, seed: ArrayLike) -> Array:
+    if isinstance(seed, KeyArray):
+        raise JaxtypedTypeError(f"{fun_name} accepts a scalar seed, but was given a PRNG key.")
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        if not -(2**63) <= seed < 2**63:
+            raise OverflowError(f"{fun_name}: seed {seed} does not fit in a 64-bit integer")
+        # A 64-bit seed; with x64 off it is first narrowed to int32, as JAX does.
+        return asarray(np.int64(seed)) if config.jax_enable_x64 else asarray(np.int64(seed).astype(np.int32))
+    array = asarray(seed)
+    if not (dtypes.is_integer(array.dtype) or dtypes.is_bool(array.dtype)):
+        raise JaxtypedTypeError(f"PRNG key seed must be an integer; got {array.dtype.name}")
+    if array.shape:
+        raise JaxtypedTypeError(
+            f"{fun_name} accepts a scalar seed, but was given an array of shape {array.shape} != (). "
+            "Use jaxtyped.vmap for batching"
+        )
+    return array
+
+
+def _seed_data(seed: Array) -> Array:
+    low = reshape(convert_element_type(seed, _UINT32), (1,))
+    if seed.dtype.itemsize == 8:
+        high = reshape(convert_element_type(shift_right_logical(seed, np.array(32, seed.dtype)), _UINT32), (1,))
+    else:
+        high = reshape(convert_element_type(np.uint32(0), _UINT32), (1,))
+    return concatenate((high, low), 0)
+
+
+_seed_data_jit: Final = jit(_seed_data)
+
+
+def key(seed: ArrayLike, *, impl: str | None = None) -> KeyArray:
+    """A typed PRNG key (dtype ``key<fry>``, shape ``()``) from an integer
+    seed (JAX's ``jax.random.key``). 64-bit seeds use both words; with
+    ``jax_enable_x64`` off the seed is first narrowed to int32, as in JAX.
+
+    Example:
+        >>> import jaxtyped as jt
+        >>> jt.random.key_data(jt.random.key(42))
+        Array([ 0, 42], dtype=uint32)
+    """
+    _check_impl(impl, "key")
+    return KeyArray(_seed_data_jit(_seed_array("key", seed)))
+
+
+def PRNGKey(seed: ArrayLike, *, impl: str | None = None) -> Array:  # noqa: N802 - JAX's name
+    """A legacy PRNG key: the ``uint32[2]`` data of ``key(seed)`` (JAX's
+    ``jax.random.PRNGKey``)."""
+    _check_impl(impl, "PRNGKey")
+    return _seed_data_jit(_seed_array("PRNGKey", seed))
+
+
+# --- key data ----------------------------------------------------------------------
+
+
+def key_data(keys: KeyArrayLike) -> Array:
+    """The ``uint32[*shape, 2]`` data of a typed key array (a legacy key is
+    returned as it is)."""
+    return _as_key("key_data", keys)._data  # pyright: ignore[reportPrivateUsage]
+
+
+def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None) -> KeyArray:
+    """A typed key array over ``uint32[*shape, 2]`` data (JAX's
+    ``jax.random.wrap_key_data``)."""
+    _check_impl(impl, "wrap_key_data")
+    if isinstance(key_bits_array, KeyArray):
+        raise JaxtypedTypeError("invalid PRNG key data: expected key_data.ndim >= 1; got ndim=0")
+    data = asarray(key_bits_array)
+    if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != 2:
+        raise _invalid_key_data(data)
+    return KeyArray(data)
+
+
+def key_impl(keys: KeyArrayLike) -> PRNGImpl:
+    """The PRNG implementation's name: ``'threefry2x32'``."""
+    _as_key("key_impl", keys)
+    return "threefry2x32"
+
+
+@overload
+def clone(key: KeyArray) -> KeyArray: ...
+@overload
+def clone(key: ArrayLike) -> Array: ...
+def clone(key: KeyArrayLike) -> Array:
+    """The key itself (JAX's ``jax.random.clone``: a no-op without key reuse checking)."""
+    return key if isinstance(key, Array) else asarray(key)
+
+
+# --- split / fold_in / bits ----------------------------------------------------------
+
+
+def _counters(shape: tuple[int, ...]) -> tuple[Array, Array]:
+    """The row-major flat index of every element of ``shape`` as two
+    uint32 words (high, low)."""
+    size = math.prod(shape)
+    if size > 2**32:
+        raise NotImplementedError(f"random: more than 2**32 elements ({size}) are not supported")
+    flat = broadcasted_iota(_UINT32, (size,), 0)
+    # Only arrays of more than 2**32 elements need a non-zero high word.
+    return broadcast_in_dim(np.uint32(0), shape, ()), reshape(flat, shape)
+
+
+def _hash_counters(data: Array, shape: tuple[int, ...]) -> tuple[Array, Array]:
+    k0 = reshape(slice_in_dim(data, 0, 1), ())
+    k1 = reshape(slice_in_dim(data, 1, 2), ())
+    high, low = _counters(shape)
+    return threefry2x32(k0, k1, high, low)
+
+
+def _split_data(data: Array, shape: tuple[int, ...], partitionable: bool) -> Array:
+    if partitionable:
+        y0, y1 = _hash_counters(data, shape)
+        return concatenate((reshape(y0, (*shape, 1)), reshape(y1, (*shape, 1))), len(shape))
+    count = math.prod(shape)
+    return reshape(threefry_2x32(data, broadcasted_iota(_UINT32, (2 * count,), 0)), (*shape, 2))
+
+
+_split_jit: Final = jit(_split_data, static_argnums=(1, 2))
+
+
+def _fold_in_data(data: Array, word: Array) -> Array:
+    counts = concatenate((reshape(convert_element_type(np.uint32(0), _UINT32), (1,)), reshape(word, (1,))), 0)
+    return threefry_2x32(data, counts)
+
+
+_fold_in_jit: Final = jit(_fold_in_data)
+
+
+def split(key: KeyArrayLike, num: int | tuple[int, ...] = 2) -> Array:
+    """``num`` new keys from one key (``num`` an int or a shape); a typed
+    key gives typed keys, a legacy key a ``uint32[*num, 2]`` array."""
+    typed = check_single_key("split", key)
+    shape = (operator.index(num),) if not isinstance(num, tuple) else tuple(operator.index(n) for n in num)
+    if any(n < 0 for n in shape):
+        raise JaxtypedValueError(f"split: num must be non-negative, got {num}")
+    data = _split_jit(typed._data, shape, config.jax_threefry_partitionable)  # pyright: ignore[reportPrivateUsage]
+    return _return_like(key, KeyArray(data))
+
+
+def fold_in(key: KeyArrayLike, data: ArrayLike) -> Array:
+    """A new key from a key and a 32-bit integer ``data`` (JAX's
+    ``jax.random.fold_in``)."""
+    typed = check_single_key("fold_in", key)
+    if isinstance(data, int) and not isinstance(data, bool) and not 0 <= data < 2**32:
+        raise OverflowError(f"Python integer {data} out of bounds for uint32")
+    value = asarray(data)
+    if value.shape:
+        raise JaxtypedTypeError(
+            f"fold_in accepts a scalar, but was given an array ofshape {value.shape} != (). "
+            "Use jaxtyped.vmap for batching."
+        )
+    word = convert_element_type(value, _UINT32)
+    return _return_like(key, KeyArray(_fold_in_jit(typed._data, word)))  # pyright: ignore[reportPrivateUsage]
+
+
+def _random_bits_data(data: Array, bit_width: int, shape: tuple[int, ...], partitionable: bool) -> Array:
+    out_dtype = np.dtype(f"uint{bit_width}")
+    if partitionable:
+        y0, y1 = _hash_counters(data, shape)
+        if bit_width == 64:
+            high = shift_left(convert_element_type(y0, out_dtype), np.array(32, out_dtype))
+            return bitwise_or(high, convert_element_type(y1, out_dtype))
+        mixed = bitwise_xor(y0, y1)
+        return mixed if bit_width == 32 else convert_element_type(mixed, out_dtype)
+    size = math.prod(shape)
+    words = -(-bit_width * size // 32)
+    raw = threefry_2x32(data, broadcasted_iota(_UINT32, (words,), 0))
+    if bit_width == 64:
+        high = shift_left(convert_element_type(slice_in_dim(raw, 0, size), out_dtype), np.array(32, out_dtype))
+        return reshape(bitwise_or(high, convert_element_type(slice_in_dim(raw, size, 2 * size), out_dtype)), shape)
+    if bit_width == 32:
+        return reshape(raw, shape)
+    # 8 and 16 bits: the words' bytes in little-endian order.
+    per_word = 32 // bit_width
+    shifts = broadcast_in_dim(np.arange(per_word, dtype=np.uint32) * np.uint32(bit_width), (words, per_word), (1,))
+    spread = shift_right_logical(broadcast_in_dim(raw, (words, per_word), (0,)), shifts)
+    narrow = convert_element_type(reshape(spread, (words * per_word,)), out_dtype)
+    return reshape(slice_in_dim(narrow, 0, size), shape)
+
+
+_random_bits_jit: Final = jit(_random_bits_data, static_argnums=(1, 2, 3))
+
+
+def random_bits(key: KeyArray, bit_width: int, shape: tuple[int, ...]) -> Array:
+    """Unsigned integers of ``bit_width`` (8, 16, 32, 64) bits and ``shape``
+    from one typed key (JAX's ``_random_bits``); 64 needs x64."""
+    if bit_width not in (8, 16, 32, 64):
+        raise JaxtypedValueError(f"random_bits: bit_width must be 8, 16, 32 or 64, got {bit_width}")
+    return _random_bits_jit(key._data, bit_width, shape, config.jax_threefry_partitionable)  # pyright: ignore[reportPrivateUsage]
+
+
+def bits(key: KeyArrayLike, shape: ShapeLike = (), dtype: "dtypes.DTypeLike | None" = None) -> Array:
+    """Uniform random bits as unsigned integers of ``dtype`` (default
+    uint32; uint64 becomes uint32 without x64), JAX's ``jax.random.bits``."""
+    typed = check_single_key("bits", key)
+    wanted = np.dtype(np.uint32) if dtype is None else dtypes.dtype(dtype)
+    if not dtypes.is_unsigned_integer(wanted):
+        raise JaxtypedValueError(f"dtype argument to `bits` must be an unsigned int dtype, got {wanted.name}")
+    wanted = dtypes.canonicalize_dtype(wanted)
+    return random_bits(typed, 8 * wanted.itemsize, canonical_shape("bits", shape))

@@ -1,0 +1,48 @@
+"""Pseudo-random numbers with JAX's ``jax.random`` names and signatures,
+bit-exact with JAX 0.10 (threefry2x32, partitionable counters by default).
+
+Keys are explicit: make one with :func:`key` (a typed key array, dtype
+``key<fry>``) or :func:`PRNGKey` (a legacy ``uint32[2]``), derive new ones
+with :func:`split` or :func:`fold_in`, and pass one to each sampler.
+
+Example:
+    >>> import jaxtyped as jt
+    >>> k1, k2 = jt.random.split(jt.random.key(0))
+    >>> jt.random.bits(k1, (2,)).dtype
+    dtype('uint32')
+"""
+
+# Each family adds its own import block and its own ``__all__`` block.
+# --- keys (R1) ---
+from jaxtyped._src.random.keys import (
+    KeyArray as KeyArray,
+    PRNGKey as PRNGKey,
+    bits as bits,
+    clone as clone,
+    fold_in as fold_in,
+    key as key,
+    key_data as key_data,
+    key_impl as key_impl,
+    split as split,
+    wrap_key_data as wrap_key_data,
+)
+# --- continuous distributions (R2) ---
+# --- gamma family (R3) ---
+# --- discrete and multivariate (R4) ---
+
+__all__: list[str] = [
+    # --- keys (R1) ---
+    "KeyArray",
+    "PRNGKey",
+    "bits",
+    "clone",
+    "fold_in",
+    "key",
+    "key_data",
+    "key_impl",
+    "split",
+    "wrap_key_data",
+    # --- continuous distributions (R2) ---
+    # --- gamma family (R3) ---
+    # --- discrete and multivariate (R4) ---
+]
