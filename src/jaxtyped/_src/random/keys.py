@@ -241,7 +241,8 @@ class KeyArray(Array):
     def __index__(self) -> int:
         raise _key_type_error("__index__")
 
-    __hash__ = None  # type: ignore[assignment]  # mutable-free but compared elementwise, as JAX: unhashable
+    # Compared elementwise, so unhashable, as JAX's key arrays.
+    __hash__ = None
 
     # --- shape operations (act on the key shape) -------------------------------
 
@@ -265,13 +266,13 @@ class KeyArray(Array):
         return KeyArray(self._data[(*items, Ellipsis, slice(None))])
 
     @override
-    def __eq__(self, other: object) -> Array:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # elementwise over keys, as in JAX
+    def __eq__(self, other: object) -> Array:  # type: ignore[override]  # elementwise over keys, as in JAX
         if not isinstance(other, KeyArray):
             raise _key_type_error("eq")
         return reduce_and(eq(self._data, other._data), (self._data.ndim - 1,))
 
     @override
-    def __ne__(self, other: object) -> Array:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # elementwise over keys, as in JAX
+    def __ne__(self, other: object) -> Array:  # type: ignore[override]  # elementwise over keys, as in JAX
         if not isinstance(other, KeyArray):
             raise _key_type_error("ne")
         return ~(self == other)
@@ -299,7 +300,7 @@ class KeyArray(Array):
         if len(shape) == 1 and not isinstance(shape[0], int):
             dims = shape[0]
         flat = [operator.index(d) for d in dims]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # checked at run time
-        return KeyArray(self._data.reshape((*flat, 2), order=order))  # pyright: ignore[reportCallIssue]  # Array.reshape accepts a sequence
+        return KeyArray(self._data.reshape((*flat, 2), order=order))
 
     @overload
     def transpose(self, axes: Sequence[int] | None, /) -> "KeyArray": ...
