@@ -27,6 +27,18 @@ from jaxtyped._src.random.keys import (
     wrap_key_data as wrap_key_data,
 )
 # --- continuous distributions (R2) ---
+from jaxtyped._src.random.continuous import (
+    bernoulli as bernoulli,
+    cauchy as cauchy,
+    exponential as exponential,
+    gumbel as gumbel,
+    laplace as laplace,
+    logistic as logistic,
+    normal as normal,
+    rademacher as rademacher,
+    truncated_normal as truncated_normal,
+    uniform as uniform,
+)
 # --- gamma family (R3) ---
 # --- discrete and multivariate (R4) ---
 
@@ -43,6 +55,16 @@ __all__: list[str] = [
     "split",
     "wrap_key_data",
     # --- continuous distributions (R2) ---
+    "bernoulli",
+    "cauchy",
+    "exponential",
+    "gumbel",
+    "laplace",
+    "logistic",
+    "normal",
+    "rademacher",
+    "truncated_normal",
+    "uniform",
     # --- gamma family (R3) ---
     # --- discrete and multivariate (R4) ---
 ]
