@@ -40,7 +40,29 @@ from jaxtyped._src.random.continuous import (
     uniform as uniform,
 )
 # --- gamma family (R3) ---
+from jaxtyped._src.random.counts import binomial as binomial, geometric as geometric, poisson as poisson
+from jaxtyped._src.random.gamma import (
+    beta as beta,
+    chisquare as chisquare,
+    dirichlet as dirichlet,
+    f as f,
+    gamma as gamma,
+    loggamma as loggamma,
+    t as t,
+)
 # --- discrete and multivariate (R4) ---
+from jaxtyped._src.random.discrete import (
+    categorical as categorical,
+    choice as choice,
+    multinomial as multinomial,
+    permutation as permutation,
+    randint as randint,
+)
+from jaxtyped._src.random.multivariate import (
+    ball as ball,
+    multivariate_normal as multivariate_normal,
+    orthogonal as orthogonal,
+)
 
 __all__: list[str] = [
     # --- keys (R1) ---
@@ -66,5 +88,23 @@ __all__: list[str] = [
     "truncated_normal",
     "uniform",
     # --- gamma family (R3) ---
+    "beta",
+    "binomial",
+    "chisquare",
+    "dirichlet",
+    "f",
+    "gamma",
+    "geometric",
+    "loggamma",
+    "poisson",
+    "t",
     # --- discrete and multivariate (R4) ---
+    "ball",
+    "categorical",
+    "choice",
+    "multinomial",
+    "multivariate_normal",
+    "orthogonal",
+    "permutation",
+    "randint",
 ]
