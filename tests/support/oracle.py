@@ -286,11 +286,11 @@ def tol(dtype: str) -> float:
 
 def library(L: Namespace) -> Any:
     """The library the numpy namespace ``L`` belongs to, as
-    ``.api`` (jit, vmap, jvp, grad, ...), ``.lax`` and ``.np``, so that a
-    case can use transformations and lax as well (added with the sorting tests)."""
+    ``.api`` (jit, vmap, jvp, grad, ...), ``.lax``, ``.np`` and ``.random``, so that a
+    case can use transformations, lax and the PRNG as well (added with the sorting tests)."""
     if L is jnp:
-        return SimpleNamespace(api=jt, lax=jt.lax, np=jnp)
-    return SimpleNamespace(api=jax, lax=jax.lax, np=L)
+        return SimpleNamespace(api=jt, lax=jt.lax, np=jnp, random=jt.random)
+    return SimpleNamespace(api=jax, lax=jax.lax, np=L, random=jax.random)
 
 
 # Case builders: ``fn(L, *inputs)`` under one of the library's own
