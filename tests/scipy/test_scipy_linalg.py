@@ -296,6 +296,13 @@ def _unique_cases() -> list[Case]:
         Case("polar-right", _call("polar", A), **loose),
         Case("polar-left_svd", _call("polar", TALL, "left", method="svd"), **loose),
         Case("polar-tall", _call("polar", TALL), **loose),
+        Case("polar-batch", _call("polar", A_BATCH), **loose),
+        Case("polar-wide_left", _call("polar", TALL.T, "left"), **loose),
+        Case("polar-wide_right_qdwh", _call("polar", TALL.T)),
+        Case("polar-square_left_qdwh", _call("polar", A, "left")),
+        Case("polar-square_left_svd", _call("polar", A, "left", method="svd"), **loose),
+        Case("polar-bad_side", _call("polar", A, "up")),
+        Case("polar-bad_method", _call("polar", A, method="newton")),
         Case("qr-r_only", lambda L: L.abs(sla_of(L).qr(L.asarray(TALL), mode="r")[0]), **loose),
         Case("qr-raw", _call("qr", TALL, mode="raw")),
         Case("qr-bad", _call("qr", TALL, mode="x")),
@@ -338,6 +345,7 @@ TABLES = {"matrices": MATRICES, "unique": UNIQUE, "x64": UNIQUE64}
 ILL_TYPED = {
     "pascal-bad", "invpascal-bad", "dft-bad", "convolution_matrix-bad_mode", "solve-bad_assume",
     "solve_sylvester-bad_method", "qr_multiply-bad_mode", "eigh_tridiagonal-bad_select", "schur-bad",
+    "polar-bad_side", "polar-bad_method",
 }  # fmt: skip
 
 

@@ -286,23 +286,35 @@ def polar(
     max_iterations: int | None = None,
 ) -> tuple[Array, Array]:
     """The polar decomposition ``a = u p`` (``side="right"``) or ``a = p u``
-    (``"left"``): ``(u, p)``, ``u`` with orthonormal columns, ``p``
-    Hermitian positive semi-definite. Both methods compute it from the SVD
-    (``"qdwh"``'s iteration converges to the same factors).
+    (``"left"``) of a matrix or a batch: ``(u, p)``, ``u`` with orthonormal
+    columns (rows), ``p`` Hermitian positive semi-definite. Both methods
+    compute it from the SVD (``"qdwh"``'s iteration converges to the same
+    factors; it takes the shapes JAX's takes: ``m >= n`` on the right,
+    ``m < n`` on the left). ``eps`` and ``max_iterations`` are ignored.
 
     Raises:
-        JaxtypedValueError: an unknown ``side`` or ``method``.
+        JaxtypedValueError: an unknown ``side`` or ``method``, or ``a`` has
+            fewer than two dimensions.
+        NotImplementedError: ``"qdwh"`` with a shape it does not take.
     """
     if side not in ("right", "left"):
         raise JaxtypedValueError(f"polar: side must be 'left' or 'right', got {side!r}")
     if method not in ("qdwh", "svd"):
         raise JaxtypedValueError(f"polar: unknown polar decomposition method {method!r}")
     (x,) = inexact_operands("polar", a)
-    if x.ndim != 2:
-        raise JaxtypedValueError(f"polar: a must be a matrix, got {x.aval.str_short()}")
+    if x.ndim < 2:
+        raise JaxtypedValueError(f"polar: a must be a (batch of) matrices, got {x.aval.str_short()}")
+    m, n = x.shape[-2], x.shape[-1]
+    if method == "qdwh" and (m < n if side == "right" else m >= n):
+        raise NotImplementedError(
+            f"polar: method='qdwh' takes m x n matrices with m >= n for side='right' and m < n for side='left', "
+            f"got {x.aval.str_short()} with side={side!r}"
+        )
     u_svd, s, vh = lax_svd.svd(x, full_matrices=False, compute_uv=True)
     unitary = js.matmul(u_svd, vh)
-    scale = ju.multiply(jm.astype(s, x.dtype)[:, None], vh if side == "right" else adjoint(u_svd))
-    positive = js.matmul(adjoint(vh), scale) if side == "right" else js.matmul(u_svd, scale)
+    weights = jm.astype(s, x.dtype)[..., :, None]
+    if side == "right":
+        positive = js.matmul(adjoint(vh), ju.multiply(weights, vh))
+    else:
+        positive = js.matmul(u_svd, ju.multiply(weights, adjoint(u_svd)))
     return unitary, positive
-
