@@ -39,6 +39,17 @@ from jaxtyped._src.random.continuous import (
     truncated_normal as truncated_normal,
     uniform as uniform,
 )
+from jaxtyped._src.random.continuous_derived import (
+    double_sided_maxwell as double_sided_maxwell,
+    generalized_normal as generalized_normal,
+    lognormal as lognormal,
+    maxwell as maxwell,
+    pareto as pareto,
+    rayleigh as rayleigh,
+    triangular as triangular,
+    wald as wald,
+    weibull_min as weibull_min,
+)
 # --- gamma family (R3) ---
 from jaxtyped._src.random.counts import binomial as binomial, geometric as geometric, poisson as poisson
 from jaxtyped._src.random.gamma import (
@@ -87,6 +98,15 @@ __all__: list[str] = [
     "rademacher",
     "truncated_normal",
     "uniform",
+    "double_sided_maxwell",
+    "generalized_normal",
+    "lognormal",
+    "maxwell",
+    "pareto",
+    "rayleigh",
+    "triangular",
+    "wald",
+    "weibull_min",
     # --- gamma family (R3) ---
     "beta",
     "binomial",

@@ -41,7 +41,7 @@ __all__ = [
     "uniform", "normal", "truncated_normal", "exponential", "laplace", "logistic", "gumbel", "cauchy",
     "bernoulli", "rademacher",
     "sampler_float_dtype", "param_as", "result_shape", "shape_of", "constant", "split_in_two",
-    "uniform_impl", "normal_impl", "normal_real_impl", "exponential_impl", "bernoulli_impl",
+    "uniform_impl", "normal_impl", "normal_real_impl", "exponential_impl", "bernoulli_impl", "rademacher_impl",
 ]  # fmt: skip
 
 DType = np.dtype[Any]
@@ -374,13 +374,14 @@ def bernoulli(key: KeyArrayLike, p: ArrayLike = 0.5, shape: ShapeLike | None = N
     return _bernoulli(typed_key, prob, out_shape, mode)
 
 
-def _rademacher_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
+def rademacher_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
+    """``rademacher``'s samples: fair coin flips as ``2 * flip - 1`` in ``dtype``."""
     half = constant(0.5, dtypes.default_float_dtype())
     flips = convert_element_type(bernoulli_impl(key, half, shape, "low"), dtype)
     return convert_element_type(ju.subtract(ju.multiply(2, flips), 1), dtype)
 
 
-_rademacher = jit(_rademacher_impl, static_argnums=(1, 2))
+_rademacher = jit(rademacher_impl, static_argnums=(1, 2))
 
 
 def rademacher(key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None) -> Array:
