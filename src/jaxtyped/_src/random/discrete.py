@@ -28,7 +28,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.api_jit import jit
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
-from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax.control_flow.scan import scan
 from jaxtyped._src.lax.cumulative import cumsum as lax_cumsum
@@ -49,13 +49,22 @@ from jaxtyped._src.random.counts import binomial
 from jaxtyped._src.random.keys import KeyArray, KeyArrayLike, canonical_shape, check_single_key, random_bits, split
 from jaxtyped._src.util import canonicalize_axis, index_arg
 
-__all__ = ["randint", "permutation", "choice", "categorical", "multinomial", "check_shape_argument", "split_pair"]
+__all__ = ["randint", "permutation", "choice", "categorical", "multinomial", "check_shape_argument", "split_pair", "broadcast_shapes_checked"]
 
 
 def split_pair(name: str, key: KeyArray) -> tuple[KeyArray, KeyArray]:
     """``split(key)``'s two keys, typed."""
     first, second = split(key)
     return check_single_key(name, first), check_single_key(name, second)
+
+
+def broadcast_shapes_checked(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy broadcasting of parameter shapes; a ValueError (JAX's
+    ``lax.broadcast_shapes`` error kind) when they do not broadcast."""
+    try:
+        return broadcast_shapes(name, *shapes)
+    except ShapeMismatchError as error:
+        raise JaxtypedValueError(f"{name}: incompatible shapes for broadcasting: {shapes}") from error
 
 
 def check_shape_argument(name: str, shape: tuple[int, ...], *param_shapes: tuple[int, ...]) -> None:
@@ -67,7 +76,7 @@ def check_shape_argument(name: str, shape: tuple[int, ...], *param_shapes: tuple
     """
     if not param_shapes:
         return
-    result = broadcast_shapes(name, shape, *param_shapes)
+    result = broadcast_shapes_checked(name, shape, *param_shapes)
     if result != shape:
         raise JaxtypedValueError(
             f"{name} parameter shapes must be broadcast-compatible with shape argument, and the result of "

@@ -27,10 +27,11 @@ from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.einsum import einsum
 from jaxtyped._src.numpy.linalg_decompositions import cholesky, eigh, qr, svd
 from jaxtyped._src.numpy.linalg_products import diagonal, matrix_transpose
-from jaxtyped._src.numpy.promotion import broadcast_shapes, promote_dtypes
+from jaxtyped._src.numpy.promotion import promote_dtypes
 from jaxtyped._src.numpy.shape_ops import expand_dims
 from jaxtyped._src.random.continuous import exponential, normal
-from jaxtyped._src.random.discrete import check_shape_argument, split_pair
+from jaxtyped._src.random.continuous_derived import generalized_normal
+from jaxtyped._src.random.discrete import broadcast_shapes_checked, check_shape_argument, split_pair
 from jaxtyped._src.random.keys import KeyArray, KeyArrayLike, canonical_shape, check_single_key
 from jaxtyped._src.util import index_arg
 
@@ -64,7 +65,7 @@ def _multivariate_normal_impl(
             f"multivariate_normal requires cov.shape == (..., n, n) for n={n}, but got cov.shape == {cov.shape}."
         )
     if shape is None:
-        shape = broadcast_shapes("multivariate_normal", mean.shape[:-1], cov.shape[:-2])
+        shape = broadcast_shapes_checked("multivariate_normal", mean.shape[:-1], cov.shape[:-2])
     else:
         check_shape_argument("normal", shape, mean.shape[:-1], cov.shape[:-2])
     if method == "svd":
@@ -115,8 +116,6 @@ def multivariate_normal(
 
 
 def _ball_impl(key: KeyArray, p: ArrayLike, d: int, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Array:
-    from jaxtyped._src.random.continuous import generalized_normal  # TEMP until R2 lands it
-
     key_g, key_e = split_pair("ball", key)
     g = generalized_normal(key_g, p, (*shape, d), dtype)
     e = exponential(key_e, shape, dtype)
