@@ -604,8 +604,10 @@ def fold_in(key: KeyArrayLike, data: ArrayLike) -> Array:
     """A new key from a key and a 32-bit integer ``data`` (JAX's
     ``jax.random.fold_in``)."""
     typed = check_single_key("fold_in", key)
-    if isinstance(data, int) and not isinstance(data, bool) and not 0 <= data < 2**32:
-        raise OverflowError(f"Python integer {data} out of bounds for uint32")
+    if isinstance(data, int) and not isinstance(data, bool):
+        if not 0 <= data < 2**32:
+            raise OverflowError(f"Python integer {data} out of bounds for uint32")
+        data = np.uint32(data)
     value = asarray(data)
     if value.shape:
         raise JaxtypedTypeError(
