@@ -47,7 +47,7 @@ from jaxtyped import core  # noqa: E402
 from jaxtyped import stages  # noqa: E402
 from jaxtyped import ad_checkpoint, checkpoint_policies, test_util  # noqa: E402
 from jaxtyped import nn  # noqa: E402  # einsum family: jt.nn, as jax.nn
-from jaxtyped import random  # noqa: E402  # random family (issue 15)
+from jaxtyped import extend, random  # noqa: E402  # random family (issue 15)
 
 __version__ = "0.1.0"
 
@@ -88,6 +88,7 @@ __all__ = [
     "make_jaxpr",
     "numpy",
     "nn",  # einsum family
+    "extend",  # random family (issue 15)
     "random",  # random family (issue 15)
     "stages",
     "tree",
