@@ -20,6 +20,7 @@ from jaxtyped._src.errors import (
 )
 from jaxtyped._src.errors import JaxtypedOverflowError, OutOfMemoryError  # manipulation family
 from jaxtyped._src.errors import NonConcreteBooleanIndexError  # advanced indexing family
+from jaxtyped._src.errors import JaxtypedZeroDivisionError  # nn.initializers family
 
 __all__ = [
     "AnnotationMismatchError",
@@ -41,4 +42,5 @@ __all__ = [
     "JaxtypedOverflowError",  # manipulation family
     "OutOfMemoryError",
     "NonConcreteBooleanIndexError",  # advanced indexing family
+    "JaxtypedZeroDivisionError",  # nn.initializers family
 ]

@@ -30,6 +30,8 @@ __all__ = [
     # array manipulation and bad-input family
     "JaxtypedOverflowError",
     "OutOfMemoryError",
+    # nn.initializers family
+    "JaxtypedZeroDivisionError",
 ]
 
 
@@ -214,6 +216,18 @@ class NonConcreteBooleanIndexError(JaxtypedIndexError):
     Fix: use a concrete (NumPy) mask, ``jnp.where(mask, x, fill)`` to keep
     the shape, or ``jnp.nonzero(mask, size=n)`` / ``jnp.where(mask, size=n)``
     for a fixed number of indices.
+    """
+
+
+# --- nn.initializers family ---
+
+
+class JaxtypedZeroDivisionError(JaxtypedError, ZeroDivisionError):
+    """A computation divides by a zero size, as JAX's does (the fans of a
+    weights shape with a zero-sized axis in a variance-scaling initializer).
+
+    Fix: the message names the function and the shape; give every axis
+    the fans use a nonzero size.
     """
 
 

@@ -40,6 +40,7 @@ from jaxtyped._src.nn.functions import (
     tanh,
 )
 from jaxtyped._src.scipy.special import log_softmax, logsumexp, softmax
+from jaxtyped.nn import initializers as initializers  # nn.initializers family (a submodule, as jax.nn.initializers)
 
 __all__ = [
     "celu", "dot_product_attention", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
