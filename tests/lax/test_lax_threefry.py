@@ -4,6 +4,7 @@ pure-Python Threefry-2x32 (the published algorithm with JAX's constants),
 and the impl, lowering (jit) and batching rules against each other, bit
 for bit; errors of the shape/dtype checks; float0 tangents under jvp/grad."""
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -98,8 +99,11 @@ def test_batching_rule() -> None:
             np.testing.assert_array_equal(np.asarray(got)[i], np.asarray(want))
     # Every operand batched, on different axes, under jit.
     args = [_words(rng, 2, 3) for _ in range(4)]
-    out = jt.jit(jt.vmap(lambda *a: threefry2x32(*a), in_axes=(0, 1, 0, 1)))(
-        args[0], args[1].T.copy(), args[2], args[3].T.copy()
+    def hashed(k0: jt.Array, k1: jt.Array, x0: jt.Array, x1: jt.Array) -> tuple[jt.Array, jt.Array]:
+        return threefry2x32(k0, k1, x0, x1)
+
+    out = jt.jit(jt.vmap(hashed, in_axes=(0, 1, 0, 1)))(
+        jnp.asarray(args[0]), jnp.asarray(args[1].T.copy()), jnp.asarray(args[2]), jnp.asarray(args[3].T.copy())
     )
     direct = threefry2x32(*args)
     for got, want in zip(out, direct, strict=True):
@@ -132,8 +136,14 @@ def test_tangents_are_float0_as_jax() -> None:
     pair = np.array([1, 2], np.uint32)
     count = np.arange(4, dtype=np.uint32)
     tangent = np.zeros(4, dtype=jax.dtypes.float0)
-    theirs = jax.jvp(lambda c: jax_extend_random.threefry_2x32(pair, c), (count,), (tangent,))
-    ours = jt.jvp(lambda c: jt.extend.random.threefry_2x32(pair, c), (count,), (tangent,))
+    def hashed(ext: Any) -> Callable[[Any], Any]:
+        def fn(c: Any) -> Any:
+            return ext.threefry_2x32(pair, c)
+
+        return fn
+
+    theirs = jax.jvp(hashed(jax_extend_random), (count,), (tangent,))
+    ours = jt.jvp(hashed(jt.extend.random), (jnp.asarray(count),), (tangent,))
     assert_same(ours[0], theirs[0], rtol=0.0, atol=0.0)
     assert ours[1].dtype == theirs[1].dtype and ours[1].shape == theirs[1].shape
 
@@ -141,8 +151,15 @@ def test_tangents_are_float0_as_jax() -> None:
         bits = ext.threefry_2x32(pair, count)
         return (x * bits.astype(L.float32)).sum()
 
-    g_ours = jt.grad(lambda x: loss(jnp, jt.extend.random, x))(jnp.ones(4))
-    g_theirs = jax.grad(lambda x: loss(jax_numpy, jax_extend_random, x))(jax_numpy.ones(4))
+    def our_loss(x: jt.Array) -> jt.Array:
+        result: jt.Array = loss(jnp, jt.extend.random, x)
+        return result
+
+    g_ours = jt.grad(our_loss)(jnp.ones(4))
+    def their_loss(x: Any) -> Any:
+        return loss(jax_numpy, jax_extend_random, x)
+
+    g_theirs = jax.grad(their_loss)(jax_numpy.ones(4))
     assert_same(g_ours, g_theirs)
 
 

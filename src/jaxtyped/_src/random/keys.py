@@ -15,6 +15,7 @@ Numbers come from ``threefry2x32`` exactly as JAX 0.10 computes them (see
 shapes, as JAX's are, so eager, jit and JAX agree bit for bit.
 """
 
+import functools
 import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
@@ -578,7 +579,26 @@ def _split_data(data: Array, shape: tuple[int, ...], partitionable: bool) -> Arr
     return reshape(threefry_2x32(data, broadcasted_iota(_UINT32, (2 * count,), 0)), (*shape, 2))
 
 
-_split_jit: Final = jit(_split_data, static_argnums=(1, 2))
+# Dispatch with static arguments takes jit's slow path; one jitted function
+# per static configuration keeps eager calls on its fast path (eager split
+# is as cheap as JAX's).
+_StaticArgs: TypeAlias = tuple[int | bool | tuple[int, ...], ...]
+_JITTED: Final[dict[tuple[Callable[..., Array], _StaticArgs], Callable[..., Array]]] = {}
+
+
+def _jitted(fun: Callable[..., Array], *static: int | bool | tuple[int, ...]) -> Callable[..., Array]:
+    """``fun`` with its trailing static arguments bound, jitted (cached)."""
+    cache_key = (fun, static)
+    compiled = _JITTED.get(cache_key)
+    if compiled is None:
+        compiled = jit(functools.partial(_call_with_static, fun, static))
+        if len(_JITTED) < 4096:
+            _JITTED[cache_key] = compiled
+    return compiled
+
+
+def _call_with_static(fun: Callable[..., Array], static: _StaticArgs, *args: Array) -> Array:
+    return fun(*args, *static)
 
 
 def _fold_in_data(data: Array, word: Array) -> Array:
@@ -596,7 +616,7 @@ def split(key: KeyArrayLike, num: int | tuple[int, ...] = 2) -> Array:
     shape = (operator.index(num),) if not isinstance(num, tuple) else tuple(operator.index(n) for n in num)
     if any(n < 0 for n in shape):
         raise JaxtypedValueError(f"split: num must be non-negative, got {num}")
-    data = _split_jit(typed._data, shape, config.jax_threefry_partitionable)  # pyright: ignore[reportPrivateUsage]
+    data = _jitted(_split_data, shape, config.jax_threefry_partitionable)(typed._data)  # pyright: ignore[reportPrivateUsage]
     return _return_like(key, KeyArray(data))
 
 
@@ -643,7 +663,6 @@ def _random_bits_data(data: Array, bit_width: int, shape: tuple[int, ...], parti
     return reshape(slice_in_dim(narrow, 0, size), shape)
 
 
-_random_bits_jit: Final = jit(_random_bits_data, static_argnums=(1, 2, 3))
 
 
 def random_bits(key: KeyArray, bit_width: int, shape: tuple[int, ...]) -> Array:
@@ -651,7 +670,7 @@ def random_bits(key: KeyArray, bit_width: int, shape: tuple[int, ...]) -> Array:
     from one typed key (JAX's ``_random_bits``); 64 needs x64."""
     if bit_width not in (8, 16, 32, 64):
         raise JaxtypedValueError(f"random_bits: bit_width must be 8, 16, 32 or 64, got {bit_width}")
-    return _random_bits_jit(key._data, bit_width, shape, config.jax_threefry_partitionable)  # pyright: ignore[reportPrivateUsage]
+    return _jitted(_random_bits_data, bit_width, shape, config.jax_threefry_partitionable)(key._data)  # pyright: ignore[reportPrivateUsage]
 
 
 def bits(key: KeyArrayLike, shape: ShapeLike = (), dtype: "dtypes.DTypeLike | None" = None) -> Array:
