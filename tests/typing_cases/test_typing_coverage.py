@@ -165,6 +165,8 @@ def required_names() -> tuple[str, ...]:
     names += [f"jaxtyped.numpy.linalg.{n}" for n in jnp.linalg.__all__ if not n.endswith("Result")]
     # scipy.linalg family: every function
     names += [f"jaxtyped.scipy.linalg.{n}" for n in scipy_linalg.__all__]
+    # nn.initializers family: every builder and initializer (Initializer is the protocol they return)
+    names += [f"jaxtyped.nn.initializers.{n}" for n in nn.initializers.__all__ if n != "Initializer"]
     return tuple(names)
 
 
@@ -284,6 +286,7 @@ def test_required_names_exist() -> None:
     modules["jaxtyped.numpy.fft"] = jnp_fft  # FFT family
     modules["jaxtyped.numpy.linalg"] = jnp.linalg  # jnp.linalg family
     modules["jaxtyped.scipy.linalg"] = scipy_linalg  # scipy.linalg family
+    modules["jaxtyped.nn.initializers"] = nn.initializers  # nn.initializers family
     for name in required_names():
         module, _, attr = name.rpartition(".")
         assert hasattr(modules[module], attr), f"{name} is listed but does not exist"
