@@ -12,7 +12,8 @@ Inputs are typed loosely, outputs strictly: annotate parameters with
 - ``DType`` / ``DTypeLike``: a NumPy dtype as returned / anything accepted as one.
 - ``Shape`` / ``ShapeLike`` / ``DimSize``: a shape as returned / accepted,
   and one dimension as accepted.
-- ``KeyArray``: a PRNG key; keys are arrays, so this is ``Array``.
+- ``KeyArray``: a typed PRNG key array (dtype ``key<fry>``), a subclass of
+  ``Array``; ``KeyArrayLike``: a typed key or a legacy ``uint32[..., 2]`` key.
 - ``PyTree``: nested tuples, lists and dicts of array-like leaves (or None).
 - Shape-and-dtype annotations: ``Float[Array, "batch n"]`` (also ``Shaped``,
   ``Bool``, ``Num``, ``Inexact``, ``Complex``, ``Integer``, ``Int``, ``UInt``
@@ -67,9 +68,9 @@ from jaxtyped._src.dtypes import DTypeLike
 DType = np.dtype[Any]
 # A shape as jaxtyped returns it.
 Shape = tuple[int, ...]
-# A PRNG key array. Keys are arrays (as in JAX, where ``KeyArray`` is an
-# alias of ``Array``), so every array operation type-checks on them.
-KeyArray = Array
+# random family (issue 15): typed PRNG keys are a distinct Array subclass
+# (dtype ``key<fry>``); ``KeyArrayLike`` also admits legacy uint32[..., 2] keys.
+from jaxtyped._src.random.keys import KeyArray as KeyArray, KeyArrayLike as KeyArrayLike  # noqa: E402
 
 __all__ = [
     "Array",
@@ -94,6 +95,7 @@ __all__ = [
     "Int64",
     "Integer",
     "KeyArray",
+    "KeyArrayLike",
     "Num",
     "PyTree",
     "ScalarLike",

@@ -19,7 +19,7 @@ import functools
 import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal, NoReturn, TypeAlias, final, overload
+from typing import TYPE_CHECKING, Any, Final, NoReturn, TypeAlias, final, overload
 
 import numpy as np
 from typing_extensions import override
@@ -47,7 +47,6 @@ __all__ = [
     "KeyArray",
     "KeyArrayLike",
     "KeyDType",
-    "PRNGImpl",
     "PRNGKey",
     "bits",
     "canonical_shape",
@@ -66,9 +65,6 @@ _UINT32: Final = np.dtype(np.uint32)
 _IMPL_NAME: Final = "threefry2x32"
 # The implementations JAX knows but jaxtyped does not provide.
 _UNSUPPORTED_IMPLS: Final = ("philox2x32", "philox4x32", "rbg", "unsafe_rbg", "threefry4x32")
-
-PRNGImpl: TypeAlias = Literal["threefry2x32"]
-
 
 @final
 class KeyDType:
@@ -254,7 +250,7 @@ class KeyArray(Array):
         return self.shape[0]
 
     @override
-    def __iter__(self) -> Iterator[Array]:
+    def __iter__(self) -> Iterator["KeyArray"]:
         if not self.shape:
             raise JaxtypedTypeError("iteration over a 0-d key array")
         return (self[i] for i in range(self.shape[0]))
@@ -535,7 +531,7 @@ def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None) -> KeyA
     return KeyArray(data)
 
 
-def key_impl(keys: KeyArrayLike) -> PRNGImpl:
+def key_impl(keys: KeyArrayLike) -> str:
     """The PRNG implementation's name: ``'threefry2x32'``."""
     _as_key("key_impl", keys)
     return "threefry2x32"
@@ -609,6 +605,10 @@ def _fold_in_data(data: Array, word: Array) -> Array:
 _fold_in_jit: Final = jit(_fold_in_data)
 
 
+@overload
+def split(key: KeyArray, num: int | tuple[int, ...] = 2) -> KeyArray: ...
+@overload
+def split(key: ArrayLike, num: int | tuple[int, ...] = 2) -> Array: ...
 def split(key: KeyArrayLike, num: int | tuple[int, ...] = 2) -> Array:
     """``num`` new keys from one key (``num`` an int or a shape); a typed
     key gives typed keys, a legacy key a ``uint32[*num, 2]`` array."""
@@ -620,6 +620,10 @@ def split(key: KeyArrayLike, num: int | tuple[int, ...] = 2) -> Array:
     return _return_like(key, KeyArray(data))
 
 
+@overload
+def fold_in(key: KeyArray, data: ArrayLike) -> KeyArray: ...
+@overload
+def fold_in(key: ArrayLike, data: ArrayLike) -> Array: ...
 def fold_in(key: KeyArrayLike, data: ArrayLike) -> Array:
     """A new key from a key and a 32-bit integer ``data`` (JAX's
     ``jax.random.fold_in``)."""
