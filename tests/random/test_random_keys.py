@@ -281,6 +281,41 @@ def test_indexing_and_shape_methods() -> None:
         assert_same_keys(a, b)
 
 
+def test_jnp_shape_functions_on_keys() -> None:
+    def keys(L: Lib, seed: int = 1) -> Any:
+        return random_of(L).split(random_of(L).key(seed), 6)
+
+    def mask(L: Lib) -> Any:
+        return L.numpy.array([True, False, True, True, False, False])
+
+    compare(lambda L: L.numpy.stack([keys(L), keys(L, 2)]))
+    compare(lambda L: L.numpy.stack([keys(L), keys(L, 2)], axis=1))
+    compare(lambda L: L.numpy.concatenate([keys(L), keys(L, 2)[:2]]))
+    compare(lambda L: L.numpy.where(mask(L), keys(L), keys(L, 2)))
+    compare(lambda L: L.numpy.reshape(keys(L), (3, 2)))
+    compare(lambda L: L.numpy.transpose(L.numpy.reshape(keys(L), (3, 2))))
+    compare(lambda L: L.numpy.swapaxes(L.numpy.reshape(keys(L), (3, 2)), 0, 1))
+    compare(lambda L: L.numpy.moveaxis(L.numpy.reshape(keys(L), (3, 2, 1)), 0, 2))
+    compare(lambda L: L.numpy.expand_dims(keys(L), 0))
+    compare(lambda L: L.numpy.squeeze(L.numpy.reshape(keys(L), (1, 6))))
+    compare(lambda L: L.numpy.ravel(L.numpy.reshape(keys(L), (2, 3))))
+    compare(lambda L: L.numpy.broadcast_to(random_of(L).key(4), (2, 3)))
+    compare(lambda L: L.numpy.take(keys(L), L.numpy.array([5, 0, 2])))
+    compare(lambda L: L.numpy.asarray(keys(L)))
+    compare(lambda L: keys(L).at[1].set(random_of(L).key(9)))
+    compare(lambda L: keys(L).at[::2].set(keys(L, 3)[:3]))
+    compare(lambda L: keys(L).at[2:4].get())
+    def twice(L: Lib) -> Callable[[Any], Any]:
+        def fn(k: Any) -> Any:
+            return L.numpy.stack([k, k])
+
+        return fn
+
+    compare(lambda L: L.jit(twice(L))(keys(L)))
+    with pytest.raises(TypeError, match="key<fry>"):
+        jnp.stack([keys(jt), jnp.zeros(6)])
+
+
 def test_key_arrays_in_transformations(partitionable: bool) -> None:
     def scanned(L: Lib) -> Any:
         random = random_of(L)

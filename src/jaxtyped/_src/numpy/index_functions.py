@@ -36,6 +36,7 @@ from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.index_update import index_update
+from jaxtyped._src.numpy.key_layout import key_dispatch, key_dispatch2  # random family
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_args
 from jaxtyped._src.util import index_arg
 
@@ -106,6 +107,8 @@ def take(
     integer extreme) unless ``mode`` is ``'clip'`` or ``'wrap'``."""
     if out is not None:
         raise NotImplementedError("jnp.take: the 'out' argument is not supported")
+    if (keys := key_dispatch(lambda k: take(k, indices, axis, None, mode, unique_indices, indices_are_sorted), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("take", a)
     idx = asarray_operand("take", indices, 1)
     if not dtypes.is_integer(idx.dtype) or dtypes.is_bool(idx.dtype):
@@ -359,6 +362,8 @@ def where(
         raise JaxtypedTypeError("Either both or neither of the x and y arguments should be provided to jnp.where.")
     if size is not None or fill_value is not None:
         raise JaxtypedValueError("size and fill_value arguments cannot be used in three-term where function.")
+    if (keys := key_dispatch2(lambda a, b: uf.where(condition, a, b), x, y)) is not None:  # random family: key arrays
+        return keys
     return uf.where(condition, x, y)
 
 

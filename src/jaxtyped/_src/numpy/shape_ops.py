@@ -22,6 +22,7 @@ from jaxtyped._src.numpy.promotion import (
     promote_dtypes,
 )
 from jaxtyped._src.numpy.ufuncs import conjugate, multiply
+from jaxtyped._src.numpy.key_layout import key_dispatch, key_dispatch_seq  # random family
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, is_list_or_tuple, prod
 
 __all__ = [
@@ -69,6 +70,8 @@ def _new_shape(x: Array, newshape: ShapeLike) -> tuple[int, ...]:
 
 def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
     """``a`` with a new shape (one entry may be -1); C order only."""
+    if (keys := key_dispatch(lambda k: reshape(k, shape, order), a)) is not None:  # random family: key arrays
+        return keys
     if order != "C":
         raise JaxtypedValueError(f"jnp.reshape: only order='C' is supported, got {order!r}")
     x = asarray_operand("reshape", a)
@@ -77,6 +80,8 @@ def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
 
 def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
     """Permute the axes (reverse them by default)."""
+    if (keys := key_dispatch(lambda k: transpose(k, axes), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("transpose", a)
     if axes is None:
         return ls.transpose(x, tuple(reversed(range(x.ndim))))
@@ -91,6 +96,8 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Array:
 
 def broadcast_to(array: ArrayLike, shape: ShapeLike) -> Array:
     """``array`` broadcast to ``shape`` (NumPy rules)."""
+    if (keys := key_dispatch(lambda k: broadcast_to(k, shape), array)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("broadcast_to", array)
     dims = axis_tuple(shape, "jnp.broadcast_to: each entry of shape")
     if len(dims) < x.ndim or any(
@@ -105,6 +112,8 @@ def broadcast_to(array: ArrayLike, shape: ShapeLike) -> Array:
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
     """Insert size-1 axes at the positions ``axis`` of the result."""
+    if (keys := key_dispatch(lambda k: expand_dims(k, axis), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("expand_dims", a)
     axes = axis_tuple(axis, "jnp.expand_dims axis")
     return ls.expand_dims(x, axes)
@@ -112,6 +121,8 @@ def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Array:
 
 def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     """Remove size-1 axes (all of them by default)."""
+    if (keys := key_dispatch(lambda k: squeeze(k, axis), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("squeeze", a)
     if axis is None:
         axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
@@ -127,12 +138,16 @@ def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
 
 def ravel(a: ArrayLike, order: str = "C") -> Array:
     """The elements as a 1-d array."""
+    if (keys := key_dispatch(lambda k: ravel(k, order), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("ravel", a)
     return reshape(x, (x.size,), order)
 
 
 def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Sequence[int]) -> Array:
     """Move axes to new positions, keeping the others in order."""
+    if (keys := key_dispatch(lambda k: moveaxis(k, source, destination), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("moveaxis", a)
     src = canonicalize_axes(axis_tuple(source, "jnp.moveaxis source"), x.ndim, where="jnp.moveaxis source")
     dst = canonicalize_axes(axis_tuple(destination, "jnp.moveaxis destination"), x.ndim, where="jnp.moveaxis destination")
@@ -149,6 +164,8 @@ def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | Seque
 
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     """Exchange two axes."""
+    if (keys := key_dispatch(lambda k: swapaxes(k, axis1, axis2), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("swapaxes", a)
     i = canonicalize_axis(axis1, x.ndim, where="jnp.swapaxes axis1")
     j = canonicalize_axis(axis2, x.ndim, where="jnp.swapaxes axis2")
@@ -165,6 +182,8 @@ def _check_sequence(name: str, arrays: object) -> None:
 def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:
     """Join arrays along an existing axis (``axis=None`` flattens first)."""
     _check_sequence("concatenate", arrays)
+    if (keys := key_dispatch_seq(lambda ks: concatenate(ks, axis, dtype), arrays)) is not None:  # random family: key arrays
+        return keys
     parts = promote_dtypes("concatenate", list(arrays))
     if dtype is not None:
         target = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
@@ -181,6 +200,8 @@ def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0, dtype: "dtype
 def stack(arrays: Sequence[ArrayLike], axis: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:
     """Join arrays of one shape along a new axis."""
     _check_sequence("stack", arrays)
+    if (keys := key_dispatch_seq(lambda ks: stack(ks, axis, dtype), arrays)) is not None:  # random family: key arrays
+        return keys
     parts = promote_dtypes("stack", list(arrays))
     shapes = {p.shape for p in parts}
     if len(shapes) != 1:

@@ -38,6 +38,7 @@ from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, con
 from jaxtyped._src.lax.threefry import threefry2x32, threefry_2x32
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.numpy.creation import asarray
+from jaxtyped._src.numpy.index_functions import take
 from jaxtyped._src.tree_util import register_pytree_node
 
 if TYPE_CHECKING:
@@ -348,11 +349,84 @@ class KeyArray(Array):
         """A copy of the keys."""
         return KeyArray(self._data.copy())
 
+    @property
+    @override
+    def at(self) -> "KeyIndexUpdateHelper":  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # keys take keys: get and set only
+        """``keys.at[index].set(other_keys)`` and ``.get()``, as for arrays."""
+        return KeyIndexUpdateHelper(self)
+
+    @classmethod
+    def map_key_layout(cls, fn: Callable[..., Array], operands: Sequence[object]) -> "KeyArray":
+        """``fn`` (a jaxtyped.numpy function that only moves elements) applied
+        to key arrays: it runs on the keys' integer positions, and the keys
+        are gathered from where the positions went (see
+        ``jaxtyped._src.numpy.key_layout``)."""
+        positions: list[Array] = []
+        rows: list[Array] = []
+        start = 0
+        for operand in operands:
+            if not isinstance(operand, KeyArray):
+                raise JaxtypedTypeError(
+                    f"cannot combine key arrays ({KEY_DTYPE.name}) with arrays of numbers in one operation"
+                )
+            size = operand.size
+            positions.append(asarray(np.arange(start, start + size, dtype=np.int32).reshape(operand.shape)))
+            rows.append(reshape(operand._data, (size, 2)))
+            start += size
+        where = fn(*positions)
+        table = rows[0] if len(rows) == 1 else concatenate(rows, 0)
+        picked = take(table, reshape(where, (where.size,)), axis=0)
+        return KeyArray(reshape(picked, (*where.shape, 2)))
+
     def block_until_ready(self) -> "KeyArray":
         """Wait until the key data is computed."""
         if isinstance(self._data, ArrayImpl):
             self._data.block_until_ready()
         return self
+
+
+@final
+class KeyIndexUpdateHelper:
+    """``keys.at``: index it to get a :class:`KeyIndexUpdateRef`."""
+
+    __slots__ = ("_keys",)
+
+    def __init__(self, keys: KeyArray) -> None:
+        self._keys = keys
+
+    def __getitem__(self, index: "Index") -> "KeyIndexUpdateRef":
+        return KeyIndexUpdateRef(self._keys, index)
+
+
+@final
+class KeyIndexUpdateRef:
+    """``keys.at[index]``: ``set`` other keys there, or ``get`` them."""
+
+    __slots__ = ("_keys", "_index")
+
+    def __init__(self, keys: KeyArray, index: "Index") -> None:
+        self._keys = keys
+        self._index = index
+
+    def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None) -> KeyArray:
+        """The keys at the index (as ``keys[index]``, with ``mode``)."""
+        index = self._index
+
+        def get(positions: Array) -> Array:
+            return positions.at[index].get(indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode)
+
+        return KeyArray.map_key_layout(get, (self._keys,))
+
+    def set(
+        self, values: KeyArray, *, indices_are_sorted: bool = False, unique_indices: bool = False, mode: str | None = None
+    ) -> KeyArray:
+        """A copy of the keys with ``values`` (typed keys) written at the index."""
+        index = self._index
+
+        def put(positions: Array, new: Array) -> Array:
+            return positions.at[index].set(new, indices_are_sorted=indices_are_sorted, unique_indices=unique_indices, mode=mode)
+
+        return KeyArray.map_key_layout(put, (self._keys, values))
 
 
 def _reject(name: str) -> Callable[..., NoReturn]:
@@ -369,10 +443,10 @@ def _reject(name: str) -> Callable[..., NoReturn]:
 # Everything numeric that Array declares is refused on keys, by name.
 _KEY_SUPPORTED: Final = frozenset(
     {"__getitem__", "__eq__", "__ne__", "T", "mT", "reshape", "transpose", "swapaxes", "squeeze",
-     "flatten", "ravel", "copy"}
+     "flatten", "ravel", "copy", "at"}
 )
 for _name in sorted(late_bound_array_methods() - _KEY_SUPPORTED):
-    if _name in ("real", "imag", "at"):
+    if _name in ("real", "imag"):
         setattr(KeyArray, _name, property(_reject(_name)))
     else:
         setattr(KeyArray, _name, _reject(_name))

@@ -1,0 +1,44 @@
+"""Shape functions of ``jaxtyped.numpy`` on typed PRNG key arrays (layer L5).
+
+JAX lets ``jnp.stack``, ``jnp.concatenate``, ``jnp.where``, ``jnp.reshape``
+and the other functions that only move elements work on key arrays. This
+module lets those functions hand key operands to their owner without
+importing ``jaxtyped.random`` (which builds on this layer): an operand whose
+type has a ``map_key_layout`` class method is a key array, and the function
+is re-run by that method on integer positions standing for the keys (so
+every argument check and error is the numeric one), whose result says where
+each output key comes from.
+"""
+
+from collections.abc import Callable, Sequence
+
+from jaxtyped._src.core.array import Array
+
+__all__ = ["key_dispatch", "key_dispatch2", "key_dispatch_seq"]
+
+
+def _dispatch(fn: Callable[..., Array], operands: Sequence[object]) -> Array | None:
+    for operand in operands:
+        owner = type(operand)
+        if isinstance(operand, Array) and hasattr(owner, "map_key_layout"):
+            mapped: Array = getattr(owner, "map_key_layout")(fn, operands)
+            return mapped
+    return None
+
+
+def key_dispatch(fn: Callable[[Array], Array], operand: object) -> Array | None:
+    """``fn(operand)`` computed by the key-array class when ``operand`` is a
+    key array; ``None`` otherwise (the caller computes on numbers)."""
+    return _dispatch(fn, (operand,))
+
+
+def key_dispatch2(fn: Callable[[Array, Array], Array], first: object, second: object) -> Array | None:
+    """:func:`key_dispatch` for two operands (both must then be keys)."""
+    return _dispatch(fn, (first, second))
+
+
+def key_dispatch_seq(fn: Callable[[Sequence[Array]], Array], operands: Sequence[object]) -> Array | None:
+    """:func:`key_dispatch` for a sequence of operands (all must then be keys)."""
+    if not isinstance(operands, (list, tuple)):
+        return None
+    return _dispatch(lambda *parts: fn(parts), operands)
