@@ -19,7 +19,7 @@ import pytest
 import jaxtyped as jt
 from jaxtyped.nn.initializers import Initializer
 
-from oracle import assert_same, expect_same_error, jax
+from oracle import assert_same, debug_violations, expect_same_error, jax
 
 Lib = Any  # the jaxtyped or jax package: same API by contract
 Build = Callable[[Any], Any]  # the library's nn.initializers -> an initializer
@@ -73,6 +73,11 @@ def over_keys(lib: Lib, f: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda key: lib.vmap(f)(lib.random.split(key, 3))
 
 
+def numpy_of(initializers: Any) -> Any:
+    """The numpy namespace of the library whose initializers module this is."""
+    return jt.numpy if initializers is jt.nn.initializers else jax.numpy
+
+
 def builder(name: str, *args: Any, **kwargs: Any) -> Build:
     """``I.name(*args, **kwargs)`` for the library's initializers module ``I``."""
     return lambda I: getattr(I, name)(*args, **kwargs)
@@ -98,7 +103,8 @@ def _variance_cases() -> list[Init]:
     for dist in ("truncated_normal", "normal", "uniform"):
         for dtype in ("bfloat16", "float16", "complex64"):
             cases.append(Init(f"variance_scaling-fan_avg-{dist}-{dtype}", builder("variance_scaling", 1.5, "fan_avg", dist), DENSE, dtype))
-    cases.append(Init("variance_scaling-array-scale", lambda I: I.variance_scaling(I.ones(None, ()) * 3, "fan_in", "normal"), DENSE))
+    cases.append(Init("variance_scaling-array-scale", lambda I: I.variance_scaling(numpy_of(I).asarray(3.0), "fan_in", "normal"), DENSE))
+    cases.append(Init("variance_scaling-numpy-scale", lambda I: I.variance_scaling(np.float32(0.3), "fan_out", "uniform"), DENSE))
     cases.append(Init("variance_scaling-dtype-default", lambda I: I.variance_scaling(1.0, "fan_in", "uniform", dtype="float16"), DENSE))
     return cases
 
@@ -253,11 +259,20 @@ ERRORS: dict[str, Callable[[Lib], object]] = {
 }
 
 
+# Ill-typed on purpose (a mode or distribution outside its Literal): the
+# debug mode's beartype rejects these when the initializer is built.
+ILL_TYPED = ("bad-mode", "bad-distribution")
+
+
 @pytest.mark.parametrize("name", list(ERRORS))
 def test_errors_of_jax_kinds(name: str) -> None:
     try:
         ERRORS[name](jax)
     except Exception as theirs:  # noqa: BLE001 - the kind is compared with ours
+        if name in ILL_TYPED and jt.DEBUG:
+            with pytest.raises(debug_violations()):
+                ERRORS[name](jt)
+            return
         expect_same_error(theirs, lambda: ERRORS[name](jt))
     else:
         pytest.fail(f"{name}: JAX raised nothing")
@@ -267,9 +282,10 @@ def test_errors_name_the_initializer_and_the_shape() -> None:
     key = jt.random.key(0)
     with pytest.raises(jt.errors.JaxtypedZeroDivisionError, match=r"\(0, 3\)"):
         jt.nn.initializers.glorot_normal()(key, (0, 3))
-    with pytest.raises(jt.errors.JaxtypedValueError, match="variance_scaling: invalid mode 'fan'"):
-        jt.nn.initializers.variance_scaling(1.0, "fan", "normal")(key, (3, 4))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # a bad mode on purpose
     with pytest.raises(jt.errors.JaxtypedIndexError, match="in_axis=5 .* shape \\(3, 4\\)"):
         jt.nn.initializers.glorot_normal(in_axis=5)(key, (3, 4))
-    with pytest.raises(jt.errors.JaxtypedValueError, match="out_sharding"):
-        jt.nn.initializers.zeros(key, (3,), out_sharding=object())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # not None on purpose
+    if not jt.DEBUG:  # there beartype rejects the ill-typed arguments first
+        with pytest.raises(jt.errors.JaxtypedValueError, match="variance_scaling: invalid mode 'fan'"):
+            jt.nn.initializers.variance_scaling(1.0, "fan", "normal")(key, (3, 4))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # a bad mode on purpose
+        with pytest.raises(jt.errors.JaxtypedValueError, match="out_sharding"):
+            jt.nn.initializers.zeros(key, (3,), out_sharding=object())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # not None on purpose

@@ -238,7 +238,7 @@ def _variance_scaled(
             stddev = ju.divide(root(variance), array(_TRUNCATED_STDDEV, dtype))
             return ju.multiply(random_truncated_normal(key, -2, 2, shape, dtype), stddev)
         stddev = ju.divide(root(variance), array(_COMPLEX_TRUNCATED_STDDEV, dtype))
-        return ju.multiply(_complex_truncated_normal(key, 2, shape, dtype), stddev)
+        return ju.multiply(_complex_truncated_normal(key, 2.0, shape, dtype), stddev)
     if distribution == "normal":
         return ju.multiply(random_normal(key, shape, dtype), root(variance))
     if distribution == "uniform":
