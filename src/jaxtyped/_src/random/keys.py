@@ -19,7 +19,7 @@ import functools
 import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, NoReturn, TypeAlias, final, overload
+from typing import Any, Final, NoReturn, TypeAlias, final, overload
 
 import numpy as np
 from typing_extensions import override
@@ -27,7 +27,7 @@ from typing_extensions import override
 from jaxtyped._src import dtypes
 from jaxtyped._src.api_jit import jit
 from jaxtyped._src.config import config
-from jaxtyped._src.core.array import Array, ArrayLike, Conversion, ShapeLike, late_bound_array_methods
+from jaxtyped._src.core.array import Array, ArrayLike, Conversion, Index, ShapeLike, late_bound_array_methods
 from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
@@ -40,9 +40,6 @@ from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy.index_functions import take
 from jaxtyped._src.tree_util import register_pytree_node
-
-if TYPE_CHECKING:
-    from jaxtyped._src.core.array import Index
 
 __all__ = [
     "KeyArray",
@@ -257,7 +254,7 @@ class KeyArray(Array):
         return (self[i] for i in range(self.shape[0]))
 
     @override
-    def __getitem__(self, index: "Index") -> "KeyArray":
+    def __getitem__(self, index: Index) -> "KeyArray":
         items = index if isinstance(index, tuple) else (index,)
         if any(item is Ellipsis for item in items):
             return KeyArray(self._data[(*items, slice(None))])
@@ -394,7 +391,7 @@ class KeyIndexUpdateHelper:
     def __init__(self, keys: KeyArray) -> None:
         self._keys = keys
 
-    def __getitem__(self, index: "Index") -> "KeyIndexUpdateRef":
+    def __getitem__(self, index: Index) -> "KeyIndexUpdateRef":
         return KeyIndexUpdateRef(self._keys, index)
 
 
@@ -404,7 +401,7 @@ class KeyIndexUpdateRef:
 
     __slots__ = ("_keys", "_index")
 
-    def __init__(self, keys: KeyArray, index: "Index") -> None:
+    def __init__(self, keys: KeyArray, index: Index) -> None:
         self._keys = keys
         self._index = index
 
