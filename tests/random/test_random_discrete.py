@@ -18,13 +18,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 import jaxtyped.random as jrandom
 
 from oracle import Case, CaseTable, Group, library
+
+stats: Any = pytest.importorskip("scipy.stats")
 
 Namespace = Any  # jaxtyped.numpy or jax.numpy
 Sampler = Callable[[Any, Any, Namespace], Any]  # (random module, key, numpy namespace) -> sample
@@ -51,7 +52,7 @@ def jit_vmap_keys(seed: int, sampler: Sampler) -> Callable[[Namespace], Any]:
 
     def case(L: Namespace) -> Any:
         lib = library(L)
-        batched = lib.api.vmap(lambda k: sampler(lib.random, k, L))
+        batched = lib.api.vmap(lambda k: sampler(lib.random, k, L))  # pyright: ignore[reportUnknownLambdaType]  # vmap is Any here
         return lib.api.jit(batched)(lib.random.split(lib.random.key(seed), 3))
 
     return case
@@ -228,7 +229,7 @@ def chi_square_ok(counts: np.ndarray[Any, Any], probs: np.ndarray[Any, Any]) -> 
     """Observed ``counts`` fit ``probs`` at the 0.1% level."""
     expected = probs * counts.sum()
     statistic = float(((counts - expected) ** 2 / expected).sum())
-    return statistic < stats.chi2.ppf(0.999, len(probs) - 1)
+    return bool(statistic < float(stats.chi2.ppf(0.999, len(probs) - 1)))
 
 
 def test_randint_frequencies() -> None:
@@ -259,7 +260,8 @@ def test_permutation_is_a_permutation() -> None:
         np.testing.assert_array_equal(np.sort(perm), np.arange(n))
     x = np.arange(24.0, dtype=np.float32).reshape(4, 6)
     rows = np.asarray(jrandom.permutation(jrandom.key(5), jnp.asarray(x), axis=0))
-    assert sorted(map(tuple, rows.tolist())) == sorted(map(tuple, x.tolist()))
+    as_rows: list[list[float]] = rows.tolist()
+    assert sorted(map(tuple, as_rows)) == sorted(map(tuple, x.tolist()))
     independent = np.asarray(jrandom.permutation(jrandom.key(5), jnp.asarray(x), axis=1, independent=True))
     np.testing.assert_array_equal(np.sort(independent, axis=1), x)
     # Each position takes each value about equally often.
