@@ -12,7 +12,11 @@ Interleaving the two libraries run by run (medians, ratio jaxtyped / JAX):
   result waited for with ``block_until_ready``), and eager ``fold_in``.
 
 Results are checked against JAX bit for bit before anything is timed.
-``--only`` picks sections; the distribution rows (R5) slot in below.
+- ``normal(key, (1_000_000,))``, ``uniform(key, (1_000_000,))`` and
+  ``permutation(key, 1_000_000)`` under ``jit`` (seed in, float32 samples /
+  int32 permutation out): first call and compiled steady state.
+
+``--only`` picks sections.
 """
 
 from collections.abc import Callable
@@ -26,6 +30,7 @@ from side_by_side import benchmark_parser, block, compare, compare_jitted, impor
 SECTIONS = (
     "split_jit", "split_eager",
     # --- distribution rows (R5) ---
+    "normal", "uniform", "permutation",
 )  # fmt: skip
 
 
@@ -81,6 +86,34 @@ def main() -> None:
     if "split_eager" in sections:
         split_eager(jax, args.repeat)
     # --- distribution rows (R5) ---
+    million = 1_000_000
+    for name, title in (
+        ("normal", f"normal(key, ({million:_},)) (jit)"),
+        ("uniform", f"uniform(key, ({million:_},)) (jit)"),
+        ("permutation", f"permutation(key, {million:_}) (jit)"),
+    ):
+        if name in sections:
+            seed = np.array(0, np.int32)
+            compare_jitted(jax, title, _sampler(name, million), (seed,), _exact, repeat=args.repeat, number=20)
+
+
+# --- distribution rows (R5) ---
+
+
+def _sampler(name: str, n: int) -> Callable[[Any], Callable[[Any], Any]]:
+    """``library -> (seed -> random.<name>(key(seed), ...))``, a new function
+    each call: ``normal``/``uniform`` of shape ``(n,)``, ``permutation`` of ``n``."""
+
+    def make(library: Any) -> Callable[[Any], Any]:
+        def f(seed: Any) -> Any:
+            key = library.random.key(seed)
+            if name == "permutation":
+                return library.random.permutation(key, n)
+            return getattr(library.random, name)(key, (n,))
+
+        return f
+
+    return make
 
 
 if __name__ == "__main__":
