@@ -71,8 +71,12 @@ def partitionable(request: pytest.FixtureRequest) -> Iterator[bool]:
 # === seeds ===
 
 SEEDS_32: list[object] = [
-    0, 1, 42, -1, -7, 2**31 - 1, -(2**31), 2**32 - 1, 2**32 + 5, 2**40 + 3, -(2**40), 2**63 - 1, -(2**63),
-    np.int32(-3), np.uint32(2**32 - 1), np.int8(-7), np.uint8(200), np.int64(2**40 + 9), np.uint64(2**64 - 1), True,
+    0, 42, -1, 2**31 - 1, -(2**31), 2**32 - 1, 2**32 + 5, 2**40 + 3, -(2**40), 2**63 - 1, -(2**63),
+    np.int32(-3), np.uint32(2**32 - 1), np.int8(-7), np.int64(2**40 + 9), np.uint64(2**64 - 1), True,
+]
+# Seeds whose keys change with x64 (they need more than 32 bits, or are negative).
+SEEDS_64: list[object] = [
+    -1, 2**32 + 5, 2**40 + 3, -(2**40), 2**63 - 1, -(2**63), np.int32(-3), np.int64(2**40 + 9), np.uint64(2**64 - 1),
 ]
 
 
@@ -86,7 +90,7 @@ def test_key_and_prngkey_from_seeds(seed: object) -> None:
     compare(lambda L: random_of(L).PRNGKey(seed))
 
 
-@pytest.mark.parametrize("seed", SEEDS_32, ids=_seed_id)
+@pytest.mark.parametrize("seed", SEEDS_64, ids=_seed_id)
 def test_seeds_under_x64(seed: object, x64: None) -> None:
     compare(lambda L: random_of(L).key(seed))
     compare(lambda L: random_of(L).PRNGKey(seed))
@@ -112,7 +116,7 @@ def test_traced_seeds() -> None:
 
 # === split, fold_in, bits ===
 
-NUMS: list[int | tuple[int, ...]] = [2, 1, 0, 5, 1000, (2, 3), (), (4, 0)]
+NUMS: list[int | tuple[int, ...]] = [2, 0, 1000, (2, 3), (), (4, 0)]
 
 
 @pytest.mark.parametrize("num", NUMS, ids=str)
@@ -144,7 +148,8 @@ FOLD_DATA: list[object] = [0, 1, 2**32 - 1, 12345, np.int32(-1), np.uint32(7), 1
 
 @pytest.mark.parametrize("data", FOLD_DATA, ids=_seed_id)
 @pytest.mark.parametrize("legacy", [False, True], ids=["typed", "legacy"])
-def test_fold_in(data: object, legacy: bool, partitionable: bool) -> None:
+def test_fold_in(data: object, legacy: bool) -> None:
+    # One hash of (0, data) in both counter schemes (jaxlib facts, section 14).
     def fn(L: Lib) -> Any:
         random = random_of(L)
         k = random.PRNGKey(11) if legacy else random.key(11)
@@ -158,7 +163,7 @@ def test_fold_in_traced_data() -> None:
     compare(lambda L: L.vmap(random_of(L).fold_in, in_axes=(None, 0))(random_of(L).key(1), L.numpy.arange(4)))
 
 
-SHAPES: list[tuple[int, ...]] = [(), (1,), (5,), (3, 4), (0,), (2, 0, 3), (70_001,)]
+SHAPES: list[tuple[int, ...]] = [(), (5,), (3, 4), (2, 0, 3), (70_001,)]
 BIT_DTYPES = ["uint8", "uint16", "uint32", "uint64"]
 
 
@@ -170,7 +175,7 @@ def test_bits(shape: tuple[int, ...], dtype: str, partitionable: bool) -> None:
     compare(lambda L: random_of(L).bits(random_of(L).PRNGKey(4), shape, dtype))
 
 
-@pytest.mark.parametrize("shape", [(), (5,), (3, 3), (0,), (9,)], ids=str)
+@pytest.mark.parametrize("shape", [(), (3, 3), (9,)], ids=str)
 @pytest.mark.parametrize("dtype", BIT_DTYPES)
 def test_bits_x64(shape: tuple[int, ...], dtype: str, partitionable: bool, x64: None) -> None:
     compare(lambda L: random_of(L).bits(random_of(L).key(2**40 + 1), shape, dtype))
