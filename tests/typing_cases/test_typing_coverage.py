@@ -167,6 +167,10 @@ def required_names() -> tuple[str, ...]:
     names += [f"jaxtyped.scipy.linalg.{n}" for n in scipy_linalg.__all__]
     # nn.initializers family: every builder and initializer (Initializer is the protocol they return)
     names += [f"jaxtyped.nn.initializers.{n}" for n in nn.initializers.__all__ if n != "Initializer"]
+    # random family (R1: keys)
+    names += [f"jaxtyped.random.{n}" for n in (
+        "key", "PRNGKey", "split", "fold_in", "bits", "key_data", "wrap_key_data", "key_impl", "clone",
+    )]  # fmt: skip
     return tuple(names)
 
 
@@ -287,6 +291,7 @@ def test_required_names_exist() -> None:
     modules["jaxtyped.numpy.linalg"] = jnp.linalg  # jnp.linalg family
     modules["jaxtyped.scipy.linalg"] = scipy_linalg  # scipy.linalg family
     modules["jaxtyped.nn.initializers"] = nn.initializers  # nn.initializers family
+    modules["jaxtyped.random"] = jaxtyped.random  # random family
     for name in required_names():
         module, _, attr = name.rpartition(".")
         assert hasattr(modules[module], attr), f"{name} is listed but does not exist"

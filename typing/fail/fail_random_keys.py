@@ -23,3 +23,6 @@ jrandom.split(key, 2.0)  # expect: mypy[call-overload] pyright[reportCallIssue,r
 jrandom.fold_in(key, "a")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jrandom.bits(key, dtype="uint32", shape=(2,), seed=1)  # expect: mypy[call-arg] pyright[reportCallIssue]
 jrandom.key(0, impl=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jrandom.wrap_key_data(key, impl=2)  # expect: mypy[arg-type] pyright[reportArgumentType]
+impl_name: int = jrandom.key_impl(key)  # expect: mypy[assignment] pyright[reportAssignmentType]
+jrandom.clone()  # expect: mypy[call-overload] pyright[reportCallIssue]
