@@ -116,12 +116,12 @@ def test_traced_seeds() -> None:
 
 # === split, fold_in, bits ===
 
-NUMS: list[int | tuple[int, ...]] = [2, 0, 1000, (2, 3), (), (4, 0)]
+NUMS: list[int | tuple[int, ...] | list[int]] = [2, 0, 1000, (2, 3), (), (4, 0), [3, 1]]
 
 
 @pytest.mark.parametrize("num", NUMS, ids=str)
 @pytest.mark.parametrize("legacy", [False, True], ids=["typed", "legacy"])
-def test_split(num: int | tuple[int, ...], legacy: bool, partitionable: bool) -> None:
+def test_split(num: int | tuple[int, ...] | list[int], legacy: bool, partitionable: bool) -> None:
     def fn(L: Lib, seed: int) -> Any:
         random = random_of(L)
         k = random.PRNGKey(seed) if legacy else random.key(seed)
@@ -401,6 +401,9 @@ ERROR_CASES: list[tuple[str, Callable[[Lib], Any]]] = [
     ("wrap-typed", lambda L: random_of(L).wrap_key_data(random_of(L).key(0))),
     ("wrap-int32", lambda L: random_of(L).wrap_key_data(L.numpy.array([0, 1], L.numpy.int32))),
     ("wrap-float", lambda L: random_of(L).wrap_key_data(L.numpy.array([0.0, 1.0]))),
+    ("wrap-list", lambda L: random_of(L).wrap_key_data([1, 2])),
+    ("key-numpy-float-seed", lambda L: random_of(L).key(np.float64(5))),
+    ("eq-legacy", lambda L: random_of(L).key(0) == random_of(L).PRNGKey(0)),
     ("wrap-3-words", lambda L: random_of(L).wrap_key_data(L.numpy.array([0, 1, 2], L.numpy.uint32))),
     ("add", lambda L: random_of(L).key(0) + 1),
     ("radd", lambda L: 1 + random_of(L).key(0)),

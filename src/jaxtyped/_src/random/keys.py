@@ -596,6 +596,11 @@ def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None) -> KeyA
     _check_impl(impl, "wrap_key_data")
     if isinstance(key_bits_array, KeyArray):
         raise JaxtypedTypeError("invalid PRNG key data: expected key_data.ndim >= 1; got ndim=0")
+    if not isinstance(key_bits_array, (Array, np.ndarray)):
+        raise JaxtypedTypeError(
+            "invalid PRNG key data: expected key_data to have ndim, shape, and dtype attributes. "
+            f"Got {key_bits_array!r}"
+        )
     data = asarray(key_bits_array)
     if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != 2:
         raise _invalid_key_data(data)
@@ -677,14 +682,14 @@ _fold_in_jit: Final = jit(_fold_in_data)
 
 
 @overload
-def split(key: KeyArray, num: int | tuple[int, ...] = 2) -> KeyArray: ...
+def split(key: KeyArray, num: int | Sequence[int] = 2) -> KeyArray: ...
 @overload
-def split(key: ArrayLike, num: int | tuple[int, ...] = 2) -> Array: ...
-def split(key: KeyArrayLike, num: int | tuple[int, ...] = 2) -> Array:
+def split(key: ArrayLike, num: int | Sequence[int] = 2) -> Array: ...
+def split(key: KeyArrayLike, num: int | Sequence[int] = 2) -> Array:
     """``num`` new keys from one key (``num`` an int or a shape); a typed
     key gives typed keys, a legacy key a ``uint32[*num, 2]`` array."""
     typed = check_single_key("split", key)
-    shape = (operator.index(num),) if not isinstance(num, tuple) else tuple(operator.index(n) for n in num)
+    shape = tuple(operator.index(n) for n in num) if isinstance(num, Sequence) else (operator.index(num),)
     if any(n < 0 for n in shape):
         raise JaxtypedValueError(f"split: num must be non-negative, got {num}")
     data = _jitted(_split_data, shape, config.jax_threefry_partitionable)(typed._data)  # pyright: ignore[reportPrivateUsage]
