@@ -360,6 +360,10 @@ def test_key_arrays_in_transformations(partitionable: bool) -> None:
     compare(lambda L: L.jit(second_in_dict)({"k": keys(L, 3)}))
     compare(lambda L: L.vmap(same, out_axes=1)(keys(L, (2, 3))))
     compare(lambda L: L.vmap(same, in_axes=1)(keys(L, (2, 3))))
+    # Negative axes would count from the word axis of the key data: refused.
+    for in_axes, out_axes in ((-1, 0), (0, -1)):
+        with pytest.raises(ValueError, match="non-negative axis"):
+            jt.vmap(same, in_axes=in_axes, out_axes=out_axes)(keys(jt, 4))
     leaves = jt.tree_util.tree_leaves(jrandom.key(0))
     assert len(leaves) == 1 and leaves[0].dtype == np.uint32 and leaves[0].shape == (2,)
 

@@ -131,6 +131,11 @@ class KeyArray(Array):
     def _unchecked(cls, data: Any) -> "KeyArray":  # noqa: ANN401 - pytree children may be any leaf
         """Wrap ``data`` without checks (pytree unflattening passes
         placeholders such as axis specs or None)."""
+        if isinstance(data, Array) and not isinstance(data, KeyArray) and (data.ndim == 0 or data.shape[-1] != 2):
+            raise JaxtypedValueError(
+                f"a key array's data must end with its axis of 2 words, got shape {data.shape}; under vmap, a "
+                "negative in_axes/out_axes for key arrays counts from that word axis: use a non-negative axis"
+            )
         out = cls.__new__(cls)
         out._data = data
         return out
@@ -197,6 +202,9 @@ class KeyArray(Array):
     # --- printing -----------------------------------------------------------------
 
     def __repr__(self) -> str:
+        data: object = self._data  # pytree unflattening may leave a placeholder (tree_map results, axis specs)
+        if not isinstance(data, Array):
+            return f"KeyArray({data!r})"
         if isinstance(self._data, ArrayImpl):
             return f"Array({self.shape}, dtype={KEY_DTYPE.name}) overlaying:\n{np.asarray(self._data)}"
         return f"KeyArray({self.shape}, dtype={KEY_DTYPE.name}) overlaying:\n{self._data!r}"
