@@ -19,7 +19,7 @@ import functools
 import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, NoReturn, TypeAlias, final, overload
+from typing import Any, Final, NoReturn, TypeAlias, cast, final, overload
 
 import numpy as np
 from typing_extensions import override
@@ -202,7 +202,7 @@ class KeyArray(Array):
     # --- printing -----------------------------------------------------------------
 
     def __repr__(self) -> str:
-        data: object = self._data  # pytree unflattening may leave a placeholder (tree_map results, axis specs)
+        data = cast(object, self._data)  # pytree unflattening may leave a placeholder (tree_map results, axis specs)
         if not isinstance(data, Array):
             return f"KeyArray({data!r})"
         if isinstance(self._data, ArrayImpl):
