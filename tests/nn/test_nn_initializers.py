@@ -297,3 +297,21 @@ def test_errors_name_the_initializer_and_the_shape() -> None:
             jt.nn.initializers.variance_scaling(1.0, "fan", "normal")(key, (3, 4))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # a bad mode on purpose
         with pytest.raises(jt.errors.JaxtypedValueError, match="out_sharding"):
             jt.nn.initializers.zeros(key, (3,), out_sharding=object())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # not None on purpose
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+@pytest.mark.parametrize("distribution", ["truncated_normal", "normal", "uniform"])
+def test_variance_scaling_has_the_requested_variance(distribution: str, dtype: str) -> None:
+    """Independently of JAX: mean 0 and E|w|^2 = scale / fan (fan_avg of a
+    conv kernel: receptive field 3*3, 40 in, 60 out), within sampling error."""
+    shape, scale = (3, 3, 40, 60), 2.0
+    init = jt.nn.initializers.variance_scaling(scale, "fan_avg", distribution)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # a str from parametrize
+    weights = np.asarray(init(jt.random.key(5), shape, jt.numpy.dtype(dtype)))
+    expected = scale / (9 * (40 + 60) / 2)
+    assert abs(np.mean(weights)) < 4 * np.sqrt(expected / weights.size)
+    assert np.mean(np.abs(weights) ** 2) == pytest.approx(expected, rel=0.05)
+    if distribution == "uniform" and dtype == "float32":
+        assert np.max(np.abs(weights)) <= np.sqrt(3 * expected)
+    if distribution == "truncated_normal":
+        bound = 2 * np.sqrt(expected) / (0.87962566103423978 if dtype == "float32" else 0.95311164380491208)
+        assert np.max(np.abs(weights)) <= bound * (1 + 1e-6)
