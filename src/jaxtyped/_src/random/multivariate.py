@@ -69,7 +69,8 @@ def _multivariate_normal_impl(
     else:
         check_shape_argument("normal", shape, mean.shape[:-1], cov.shape[:-2])
     if method == "svd":
-        u, s, _ = svd(cov)
+        # Square: the reduced SVD is the full one (and has a derivative here).
+        u, s, _ = svd(cov, full_matrices=False)
         factor = u * ju.sqrt(s[..., None, :])
     elif method == "eigh":
         w, v = eigh(cov)
