@@ -42,6 +42,7 @@ __all__ = [
     "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
     "assert_same", "assert_same_value", "host", "call", "tol", "jax", "jax_numpy", "jax_config",
     "ERROR_KINDS", "expect_same_error", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn", "call_in",
+    "sample", "exact",
 ]  # fmt: skip
 
 Namespace = Any  # jaxtyped.numpy or jax.numpy: same API by contract
@@ -277,6 +278,29 @@ def call_in(module_of: Callable[[Namespace], Any], name: str, *args: Any, **kwar
         return getattr(module_of(L), name)(*converted, **kwargs)
 
     return fn
+
+
+def sample(name: str, seed: int, *args: Any, legacy: bool = False, **kwargs: Any) -> Callable[[Namespace], Any]:
+    """A PRNG case: ``random.name(key(seed), *args, **kwargs)`` in the
+    library's ``random`` (``PRNGKey`` for ``legacy``), NumPy arrays among
+    the arguments converted with ``L.asarray`` (added with the continuous
+    distributions)."""
+
+    def fn(L: Namespace) -> Any:
+        random = library(L).random
+        key = random.PRNGKey(seed) if legacy else random.key(seed)
+
+        def convert(value: Any) -> Any:
+            return L.asarray(value) if isinstance(value, np.ndarray) else value
+
+        return getattr(random, name)(key, *map(convert, args), **{k: convert(v) for k, v in kwargs.items()})
+
+    return fn
+
+
+def exact(case_id: str, fn: Callable[[Namespace], Any]) -> Case:
+    """A case compared bit for bit (0 ulp)."""
+    return Case(case_id, fn, rtol=0.0, atol=0.0)
 
 
 def tol(dtype: str) -> float:

@@ -21,7 +21,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.api_jit import jit
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import special as ls
@@ -71,16 +71,24 @@ def shape_of(x: ArrayLike) -> Shape:
     return tuple(x.shape) if isinstance(x, (Array, np.ndarray, np.generic)) else ()
 
 
+def _broadcast_or_value_error(fun_name: str, shapes: list[Shape]) -> Shape:
+    # JAX reports incompatible parameter shapes as a ValueError.
+    try:
+        return broadcast_shapes(fun_name, *shapes)
+    except ShapeMismatchError:
+        raise JaxtypedValueError(f"{fun_name}: incompatible shapes for broadcasting: {shapes}") from None
+
+
 def result_shape(fun_name: str, shape: ShapeLike | None, *params: ArrayLike) -> Shape:
     """A sampler's output shape: ``shape`` when given (the parameters must
     broadcast to exactly it, JAX's ValueError otherwise), else the
     parameters' broadcast shape."""
     param_shapes = [shape_of(p) for p in params]
     if shape is None:
-        return broadcast_shapes(fun_name, *param_shapes)
+        return _broadcast_or_value_error(fun_name, param_shapes)
     result = canonical_shape(fun_name, shape)
     if param_shapes:
-        joint = broadcast_shapes(fun_name, result, *param_shapes)
+        joint = _broadcast_or_value_error(fun_name, [result, *param_shapes])
         if joint != result:
             raise JaxtypedValueError(
                 f"{fun_name}: parameter shapes {param_shapes} broadcast with the shape argument {result} to "
