@@ -6,9 +6,11 @@ dtype ``key<fry>``) is an ``Array`` subclass that wraps a ``uint32[*shape,
 whose only child is that data. Every transformation therefore sees plain
 ``uint32`` arrays: jit, vmap, scan, cond, while_loop and tree_map carry
 keys without knowing about them. Axis arguments of vmap count over the key
-shape for non-negative axes; a negative axis counts from the data's
-trailing word axis (known difference from JAX, which counts from the key
-shape's end).
+shape for non-negative axes; a negative axis would count from the data's
+trailing word axis (JAX counts from the key shape's end), so a key array
+rebuilt without that axis of 2 raises a clear error (an axis of 2 keys at
+that place is not caught). ``tree_leaves`` of a key array is its data
+(JAX's key arrays are leaves).
 
 Numbers come from ``threefry2x32`` exactly as JAX 0.10 computes them (see
 ``jaxlib-0.10-facts.md`` section 14); the internals are jitted with static
@@ -63,6 +65,7 @@ _UINT32: Final = np.dtype(np.uint32)
 _IMPL_NAME: Final = "threefry2x32"
 # The implementations JAX knows but jaxtyped does not provide.
 _UNSUPPORTED_IMPLS: Final = ("philox2x32", "philox4x32", "rbg", "unsafe_rbg", "threefry4x32")
+
 
 @final
 class KeyDType:
@@ -509,8 +512,10 @@ def check_single_key(fun_name: str, key: KeyArrayLike) -> KeyArray:
     arrays of keys (JAX's ``_check_prng_key`` and scalar-key check)."""
     typed = _as_key(fun_name, key)
     if typed.shape:
+        # As JAX, a legacy key is described by its raw shape (with the word axis).
+        shown = typed.shape if isinstance(key, KeyArray) else typed._data.shape  # pyright: ignore[reportPrivateUsage]  # same module
         raise JaxtypedValueError(
-            f"{fun_name} accepts a single key, but was given a key array of shape {typed.shape} != (). "
+            f"{fun_name} accepts a single key, but was given a key array of shape {shown} != (). "
             "Use jaxtyped.vmap for batching."
         )
     return typed
