@@ -315,3 +315,30 @@ def test_variance_scaling_has_the_requested_variance(distribution: str, dtype: s
     if distribution == "truncated_normal":
         bound = 2 * np.sqrt(expected) / (0.87962566103423978 if dtype == "float32" else 0.95311164380491208)
         assert np.max(np.abs(weights)) <= bound * (1 + 1e-6)
+
+
+GRAD_CASES: dict[str, Callable[[Any, Any], Any]] = {
+    "normal": lambda I, s: I.normal(s),
+    "uniform": lambda I, s: I.uniform(s),
+    "truncated_normal": lambda I, s: I.truncated_normal(s),
+    "constant": lambda I, s: I.constant(s),
+    "variance_scaling": lambda I, s: I.variance_scaling(s, "fan_avg", "uniform"),
+    "orthogonal": lambda I, s: I.orthogonal(s),
+}
+
+
+@pytest.mark.parametrize("name", list(GRAD_CASES))
+def test_gradient_with_respect_to_the_scale_matches_jax(name: str) -> None:
+    """A traced scale (the initializer built inside ``grad``) takes the array
+    path of each builder; the weights' sum is differentiated, as JAX's."""
+
+    def value_and_grad(lib: Lib) -> Any:
+        def total(scale: Any) -> Any:
+            weights = GRAD_CASES[name](lib.nn.initializers, scale)(lib.random.key(2), (4, 3))
+            return lib.numpy.sum(weights**2)
+
+        return lib.value_and_grad(total)(0.7)
+
+    ours, theirs = value_and_grad(jt), value_and_grad(jax)
+    assert_same(ours[0], theirs[0], 1e-6, 0, f"{name} value")
+    assert_same(ours[1], theirs[1], 1e-6, 0, f"{name} gradient")
