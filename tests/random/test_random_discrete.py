@@ -76,6 +76,7 @@ SAMPLERS: dict[str, Sampler] = {
     "randint-uint16_full": lambda R, k, L: R.randint(k, (5,), 0, 65536, "uint16"),
     "randint-uint32": lambda R, k, L: R.randint(k, (5,), 5, 2**31, "uint32"),
     "randint-float_bounds": lambda R, k, L: R.randint(k, (5,), 0.5, 10.7),
+    "randint-uint32_bounds": lambda R, k, L: R.randint(k, (5,), L.array(7, "uint32"), L.array(3_000_000_000, "uint32")),
     "randint-array_bounds": lambda R, k, L: R.randint(k, (2, 3), L.array([[0], [50]]), L.array([10, 20, 100])),
     "randint-scalar_int_shape": lambda R, k, L: (R.randint(k, (), -3, 3), R.randint(k, 4, 0, 3)),
     "randint-float_dtype": lambda R, k, L: R.randint(k, (3,), 0, 10, "float32"),
