@@ -9,6 +9,7 @@ A case is written once as ``build(I)``, ``I`` the library's
 with a key made by that library from the same seed.
 """
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -236,6 +237,22 @@ def test_every_initializer_is_an_initializer() -> None:
 def test_namespace_matches_jax() -> None:
     theirs = {name for name in dir(jax.nn.initializers) if not name.startswith("_")}
     assert set(jt.nn.initializers.__all__) == theirs
+
+
+@pytest.mark.parametrize("name", [n for n in jt.nn.initializers.__all__ if n != "Initializer"])
+def test_signatures_match_jax(name: str) -> None:
+    """Parameter names, kinds and defaults of each builder, and of the
+    initializers they build, are JAX's."""
+
+    def described(fn: Callable[..., object]) -> list[tuple[str, object, object]]:
+        params = inspect.signature(fn).parameters.values()
+        return [(p.name, p.kind, None if p.default is inspect.Parameter.empty else repr(p.default)) for p in params]
+
+    ours, theirs = getattr(jt.nn.initializers, name), getattr(jax.nn.initializers, name)
+    assert described(ours) == described(theirs)
+    if name not in ("zeros", "ones"):
+        args = {"variance_scaling": (1.0, "fan_in", "normal"), "constant": (1.0,)}.get(name, ())
+        assert [p[:2] for p in described(ours(*args))] == [p[:2] for p in described(theirs(*args))]
 
 
 # Bad arguments, each ``fn(lib)``: ours must raise the kind of error JAX raises.
