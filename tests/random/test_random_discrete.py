@@ -23,7 +23,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 import jaxtyped.random as jrandom
 
-from oracle import Case, CaseTable, Group, library
+from oracle import Case, CaseTable, Group, exact, library
 
 stats: Any = pytest.importorskip("scipy.stats")
 
@@ -175,10 +175,6 @@ ONE_SEED = ("multinomial", "ball")
 
 def seeds_of(name: str) -> tuple[int, ...]:
     return SEEDS[:1] if name.startswith(ONE_SEED) else SEEDS
-
-
-def exact(case_id: str, fn: Callable[[Namespace], Any]) -> Case:
-    return Case(case_id, fn, rtol=0.0, atol=0.0)
 
 
 def eager_cases() -> list[Case]:
