@@ -171,6 +171,10 @@ def required_names() -> tuple[str, ...]:
     names += [f"jaxtyped.random.{n}" for n in (
         "key", "PRNGKey", "split", "fold_in", "bits", "key_data", "wrap_key_data", "key_impl", "clone",
     )]  # fmt: skip
+    # random family (R4: discrete and multivariate)
+    names += [f"jaxtyped.random.{n}" for n in (
+        "randint", "permutation", "choice", "categorical", "multinomial", "multivariate_normal", "ball", "orthogonal",
+    )]  # fmt: skip
     return tuple(names)
 
 
