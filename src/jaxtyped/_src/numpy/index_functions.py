@@ -168,6 +168,10 @@ def take_along_axis(
     ``take_along_axis``); out-of-bounds indices are filled by default.
     Negative indices count from the end unless ``wrap_negative_indices`` is
     False (its default is ``mode != 'promise_in_bounds'``, as in JAX)."""
+    if (keys := key_dispatch(  # random family: key arrays
+        lambda k: take_along_axis(k, indices, axis, mode, fill_value, wrap_negative_indices=wrap_negative_indices), arr
+    )) is not None:
+        return keys
     x = asarray_operand("take_along_axis", arr)
     idx = asarray_operand("take_along_axis", indices, 1)
     if axis is None and idx.ndim != 1:

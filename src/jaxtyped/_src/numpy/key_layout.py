@@ -11,6 +11,7 @@ each output key comes from.
 """
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from jaxtyped._src.core.array import Array
 
@@ -37,8 +38,10 @@ def key_dispatch2(fn: Callable[[Array, Array], Array], first: object, second: ob
     return _dispatch(fn, (first, second))
 
 
-def key_dispatch_seq(fn: Callable[[Sequence[Array]], Array], operands: Sequence[object]) -> Array | None:
-    """:func:`key_dispatch` for a sequence of operands (all must then be keys)."""
+def key_dispatch_seq(fn: Callable[[Sequence[Array]], Array], operands: object) -> Array | None:
+    """:func:`key_dispatch` for a list or tuple of operands (all must then be
+    keys); anything else is left to the caller."""
     if not isinstance(operands, (list, tuple)):
         return None
-    return _dispatch(lambda *parts: fn(parts), operands)
+    items = tuple(cast(Sequence[object], operands))
+    return _dispatch(lambda *parts: fn(parts), items)

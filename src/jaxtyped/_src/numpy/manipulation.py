@@ -47,6 +47,7 @@ from jaxtyped._src.numpy.promotion import (
     promote_dtypes,
 )
 from jaxtyped._src.numpy.promotion import broadcast_shapes as _broadcast_shapes
+from jaxtyped._src.numpy.key_layout import key_dispatch, key_dispatch_seq  # random family
 from jaxtyped._src.numpy.shape_ops import concatenate, moveaxis, ravel, reshape, swapaxes, transpose
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, index_arg, is_list_or_tuple, prod
 
@@ -66,6 +67,8 @@ __all__ = [
 
 def tile(A: ArrayLike, reps: ShapeLike) -> Array:  # noqa: N803 - NumPy's name
     """``A`` repeated ``reps`` times along each axis (NumPy's ``tile``)."""
+    if (keys := key_dispatch(lambda k: tile(k, reps), A)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("tile", A)
     counts = axis_tuple(reps, "jnp.tile: each entry of reps")
     if builtins.any(c < 0 for c in counts):
@@ -88,6 +91,8 @@ def repeat(
 ) -> Array:
     """Repeat each element ``repeats`` times along ``axis`` (the flattened
     array by default). Traced ``repeats`` need ``total_repeat_length``."""
+    if (keys := key_dispatch(lambda k: repeat(k, repeats, axis, total_repeat_length=total_repeat_length), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("repeat", a)
     check_arraylike("repeat", repeats)
     x, ax = _flat_or_axis("repeat", x, axis)
@@ -223,6 +228,8 @@ def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int] | ArrayLike)
 
 def flip(m: ArrayLike, axis: int | Sequence[int] | None = None) -> Array:
     """Reverse the order of elements along ``axis`` (all axes by default)."""
+    if (keys := key_dispatch(lambda k: flip(k, axis), m)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("flip", m)
     axes = tuple(range(x.ndim)) if axis is None else canonicalize_axes(axis_tuple(axis, "jnp.flip axis"), x.ndim, where="jnp.flip axis")
     return ls.rev(x, axes) if axes else x
@@ -257,6 +264,8 @@ def _roll_axis(x: Array, shift: object, axis: int) -> Array:
 def roll(a: ArrayLike, shift: ArrayLike | Sequence[int], axis: int | Sequence[int] | None = None) -> Array:
     """Shift elements cyclically by ``shift`` along ``axis`` (the flattened
     array by default); several shifts and axes broadcast against each other."""
+    if (keys := key_dispatch(lambda k: roll(k, shift, axis), a)) is not None:  # random family: key arrays
+        return keys
     x = asarray_operand("roll", a)
     if axis is None:
         return reshape(roll(ravel(x), shift, 0), x.shape)
@@ -464,6 +473,8 @@ def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
 
 
 def _atleast(name: str, arys: Sequence[ArrayLike], shape_of: Callable[[tuple[int, ...]], tuple[int, ...]]) -> Array | list[Array]:
+    if len(arys) == 1 and (keys := key_dispatch(lambda k: _reshaped(k, shape_of), arys[0])) is not None:  # random family
+        return keys
     check_arraylike(name, *arys)
     out = [_reshaped(asarray(a), shape_of) for a in arys]
     return out[0] if len(out) == 1 else out
@@ -487,6 +498,8 @@ def _as_sequence(name: str, tup: Sequence[ArrayLike] | Array) -> list[object]:
 
 def vstack(tup: Sequence[ArrayLike] | Array, dtype: "dtypes.DTypeLike | None" = None) -> Array:
     """Stack arrays row-wise (axis 0, after making them at least 2-d)."""
+    if (keys := key_dispatch_seq(lambda ks: vstack(ks, dtype), tup)) is not None:  # random family: key arrays
+        return keys
     parts = _as_sequence("vstack", tup)
     check_arraylike("vstack", *parts)
     return concatenate([_reshaped(asarray(p), lambda s: (1,) * (2 - len(s)) + s if len(s) < 2 else s) for p in parts], 0, dtype)
@@ -494,6 +507,8 @@ def vstack(tup: Sequence[ArrayLike] | Array, dtype: "dtypes.DTypeLike | None" = 
 
 def hstack(tup: Sequence[ArrayLike] | Array, dtype: "dtypes.DTypeLike | None" = None) -> Array:
     """Stack arrays column-wise (axis 1; axis 0 for 1-d arrays)."""
+    if (keys := key_dispatch_seq(lambda ks: hstack(ks, dtype), tup)) is not None:  # random family: key arrays
+        return keys
     parts = _as_sequence("hstack", tup)
     check_arraylike("hstack", *parts)
     arrays = [_reshaped(asarray(p), lambda s: (1,) if len(s) == 0 else s) for p in parts]
