@@ -161,6 +161,7 @@ def _cases() -> list[Init]:
     cases += [
         Init("orthogonal-scale", lambda I: I.orthogonal(2.5), (4, 4)),
         Init("orthogonal-empty", lambda I: I.orthogonal(), (3, 0)),
+        Init("orthogonal-empty-any-column-axis", builder("orthogonal", column_axis=5), (2, 3, 0)),
         Init("delta_orthogonal-3d", lambda I: I.delta_orthogonal(), (3, 4, 4)),
         Init("delta_orthogonal-4d", lambda I: I.delta_orthogonal(1.5), (3, 3, 3, 5)),
         Init("delta_orthogonal-5d", lambda I: I.delta_orthogonal(), (3, 2, 3, 4, 4)),
@@ -276,6 +277,10 @@ ERRORS: dict[str, Callable[[Lib], object]] = {
     "uniform-complex-dtype": lambda L: L.nn.initializers.uniform()(L.random.key(0), (2,), L.numpy.complex64),
     "truncated_normal-complex-dtype": lambda L: L.nn.initializers.truncated_normal()(L.random.key(0), (2,), L.numpy.complex64),
     "orthogonal-1d": lambda L: L.nn.initializers.orthogonal()(L.random.key(0), (3,)),
+    "orthogonal-int-shape": lambda L: L.nn.initializers.orthogonal()(L.random.key(0), 5),
+    "orthogonal-column_axis-out-of-range": lambda L: L.nn.initializers.orthogonal(column_axis=2)(L.random.key(0), (2, 3)),
+    "orthogonal-bfloat16": lambda L: L.nn.initializers.orthogonal()(L.random.key(0), (3, 3), L.numpy.bfloat16),
+    "delta_orthogonal-int-shape": lambda L: L.nn.initializers.delta_orthogonal()(L.random.key(0), 3),
     "delta_orthogonal-2d": lambda L: L.nn.initializers.delta_orthogonal()(L.random.key(0), (3, 3)),
     "delta_orthogonal-fan_in-above-fan_out": lambda L: L.nn.initializers.delta_orthogonal()(L.random.key(0), (3, 4, 3)),
     "constant-does-not-broadcast": lambda L: L.nn.initializers.constant(L.numpy.ones(3))(L.random.key(0), (2, 2)),

@@ -18,7 +18,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.api_jit import jit
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
-from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedValueError, JaxtypedZeroDivisionError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError, JaxtypedZeroDivisionError
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.creation import array, full, zeros as jnp_zeros, ones as jnp_ones
 from jaxtyped._src.numpy.shape_ops import moveaxis, reshape
@@ -326,6 +326,13 @@ kaiming_normal = he_normal
 # === orthogonal weights ===
 
 
+def _sequence_shape(name: str, shape: ShapeLike) -> tuple[int, ...]:
+    # JAX's orthogonal initializers take len() of the shape: a bare int is a TypeError there.
+    if not hasattr(shape, "__len__"):
+        raise JaxtypedTypeError(f"nn.initializers.{name}: shape must be a sequence of ints, got {shape!r}")
+    return canonical_shape(f"nn.initializers.{name}", shape)
+
+
 def orthogonal(scale: ArrayLike = 1.0, column_axis: int = -1, dtype: dtypes.DTypeLike | None = None) -> Initializer:
     """An initializer of (scaled) uniformly distributed orthogonal matrices:
     the axis ``column_axis`` against all the others flattened; a non-square
@@ -336,13 +343,13 @@ def orthogonal(scale: ArrayLike = 1.0, column_axis: int = -1, dtype: dtypes.DTyp
     ) -> Array:
         _no_sharding("orthogonal", out_sharding)
         target = _resolved(dtype)
-        dims = canonical_shape("nn.initializers.orthogonal", shape)
+        dims = _sequence_shape("orthogonal", shape)
         if len(dims) < 2:
             raise JaxtypedValueError(f"nn.initializers.orthogonal: requires at least a 2D shape, got {dims}")
+        if 0 in dims:  # before column_axis is looked at, as in JAX
+            return jnp_zeros(dims, target)
         if not -len(dims) <= column_axis < len(dims):
             raise JaxtypedIndexError(f"nn.initializers.orthogonal: column_axis={column_axis} is out of range for shape {dims}")
-        if 0 in dims:
-            return jnp_zeros(dims, target)
         n_cols = dims[column_axis]
         n_rows = math.prod(dims) // n_cols
         rest = tuple(d for i, d in enumerate(dims) if i != column_axis % len(dims))
@@ -362,7 +369,7 @@ def delta_orthogonal(scale: ArrayLike = 1.0, column_axis: int = -1, dtype: dtype
     ) -> Array:
         _no_sharding("delta_orthogonal", out_sharding)
         target = _resolved(dtype)
-        dims = canonical_shape("nn.initializers.delta_orthogonal", shape)
+        dims = _sequence_shape("delta_orthogonal", shape)
         if len(dims) not in (3, 4, 5):
             raise JaxtypedValueError(f"nn.initializers.delta_orthogonal: requires a 3D, 4D or 5D shape, got {dims}")
         if dims[-1] < dims[-2]:
