@@ -32,8 +32,8 @@ from jaxtyped._src.numpy.creation import asarray, full, zeros_like
 from jaxtyped._src.numpy.creation import full_like as jnp_full_like
 from jaxtyped._src.numpy.promotion import promote_args_inexact
 from jaxtyped._src.numpy.shape_ops import broadcast_to
-from jaxtyped._src.random.continuous import result_shape, sampler_float_dtype, shape_of, uniform_impl
-from jaxtyped._src.random.gamma import check_shape, nth_key, optional_shape
+from jaxtyped._src.random.continuous import sampler_float_dtype, shape_of, uniform_impl
+from jaxtyped._src.random.gamma import check_shape, nth_key, optional_shape, result_shape
 from jaxtyped._src.random.keys import KeyArray, KeyArrayLike, canonical_shape, check_single_key, split
 
 __all__ = ["poisson", "binomial", "geometric"]

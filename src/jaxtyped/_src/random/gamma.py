@@ -13,18 +13,24 @@ The reparameterised gradient with respect to ``a`` is the implicit
 derivative of the gamma CDF, ``lax.random_gamma_grad``, as in JAX.
 """
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, final
 
 import numpy as np
+from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.api import vmap
 from jaxtyped._src.api_jit import jit
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
+from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.custom_derivatives import custom_jvp
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import special as ls
@@ -32,34 +38,62 @@ from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.control_flow.loops import while_loop
 from jaxtyped._src.lax.convenience import full_like, select
 from jaxtyped._src.lax.elementwise_base import convert_element_type
-from jaxtyped._src.lax.util import strong_constant_like
+from jaxtyped._src.lax.linalg.base import BatchedOverLeadingDims, DeviceEvaluated
+from jaxtyped._src.lax.util import check_arity, short_types, strong_constant_like
 from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy.promotion import broadcast_shapes
 from jaxtyped._src.numpy.shape_ops import broadcast_to, reshape
-from jaxtyped._src.random.continuous import normal_impl, result_shape, sampler_float_dtype, shape_of, uniform_impl
-from jaxtyped._src.random.keys import KeyArray, KeyArrayLike, canonical_shape, check_single_key, split
+from jaxtyped._src.random.continuous import normal_impl, sampler_float_dtype, shape_of, uniform_impl
+from jaxtyped._src.random.keys import (
+    KeyArray,
+    KeyArrayLike,
+    canonical_shape,
+    check_single_key,
+    key_data,
+    split,
+    wrap_key_data,
+)
 from jaxtyped._src.scipy.special import softmax
 
 __all__ = [
     "gamma", "loggamma", "beta", "dirichlet", "chisquare", "t", "f",
-    "check_shape", "check_safe_to_cast", "optional_shape", "nth_key",
+    "check_shape", "result_shape", "check_safe_to_cast", "optional_shape", "nth_key",
 ]  # fmt: skip
 
 
 # === argument checks shared by the family (and by counts.py) ===
 
 
+def _joint_shape(fun_name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    try:
+        return broadcast_shapes(fun_name, *shapes)
+    except JaxtypedTypeError:
+        # JAX's broadcast_shapes raises a ValueError here.
+        raise JaxtypedValueError(f"{fun_name}: incompatible shapes for broadcasting: {shapes}") from None
+
+
 def check_shape(fun_name: str, shape: tuple[int, ...], *param_shapes: tuple[int, ...]) -> None:
     """The parameter shapes broadcast to exactly ``shape`` (JAX's
     ValueError otherwise)."""
     if param_shapes:
-        joint = broadcast_shapes(fun_name, shape, *param_shapes)
+        joint = _joint_shape(fun_name, shape, *param_shapes)
         if joint != shape:
             raise JaxtypedValueError(
                 f"{fun_name} parameter shapes must be broadcast-compatible with shape argument, and the result of "
                 f"broadcasting the shapes must equal the shape argument, but got result {joint} for shape "
                 f"argument {shape}."
             )
+
+
+def result_shape(fun_name: str, shape: ShapeLike | None, *params: ArrayLike) -> tuple[int, ...]:
+    """A sampler's output shape: ``shape`` checked against the parameters'
+    shapes, or their broadcast shape (JAX's ``_check_broadcast_shapes``)."""
+    param_shapes = [shape_of(p) for p in params]
+    if shape is None:
+        return _joint_shape(fun_name, *param_shapes) if param_shapes else ()
+    out = canonical_shape(fun_name, shape)
+    check_shape(fun_name, out, *param_shapes)
+    return out
 
 
 def optional_shape(fun_name: str, shape: ShapeLike | None) -> tuple[int, ...] | None:
@@ -87,8 +121,9 @@ def nth_key(keys: Array, index: int) -> KeyArray:
 # === the per-element Marsaglia-Tsang sampler ===
 
 
-def _gamma_one(key: KeyArray, alpha: Array, log_space: bool) -> Array:
-    """One Gamma(``alpha``) sample (its log with ``log_space``) from ``key``."""
+def _gamma_one(element_key: Array, alpha: Array, log_space: bool) -> Array:
+    """One Gamma(``alpha``) sample (its log with ``log_space``) from a key."""
+    key = check_single_key("gamma", element_key)
     zero = strong_constant_like(alpha, 0)
     one = strong_constant_like(alpha, 1)
     two = strong_constant_like(alpha, 2)
@@ -140,11 +175,63 @@ def _gamma_one(key: KeyArray, alpha: Array, log_space: bool) -> Array:
     return la.mul(la.mul(d, v), boost)
 
 
+def _gamma_composition(key_data_: Array, a: Array, log_space: bool) -> Array:
+    """Every sample of ``a`` (whose leading dimensions are those of the keys
+    in ``key_data_``): each key split into one key per element of its part
+    of ``a``, then ONE vmap over all elements (as JAX's rule does, so that
+    XLA vectorises a 1-d loop whether or not the caller vmapped)."""
+    keys = wrap_key_data(key_data_).reshape(-1)
+    count = math.prod(a.shape[key_data_.ndim - 1 :])
+
+    def split_one(k: Array) -> Array:
+        return split(k, count)
+
+    per_element = vmap(split_one)(keys).reshape(-1)
+    samples = vmap(partial(_gamma_one, log_space=log_space))(per_element, reshape(a, (-1,)))
+    return reshape(samples, a.shape)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class RandomGamma(DeviceEvaluated, BatchedOverLeadingDims):
+    """Gamma(``a``) samples (their logs with ``log_space``) from
+    ``uint32[*k, 2]`` key data and ``a`` of shape ``(*k, ...)`` (JAX's
+    ``random_gamma_p``). A primitive so that ``vmap`` folds its axis into
+    the keys' leading dimensions instead of nesting a second vmap, which
+    would change XLA's vectorisation of the loops (and so the last bit)."""
+
+    log_space: bool
+    name = "random_gamma"
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_arity(self.name, avals, 2)
+        key_aval, a_aval = avals
+        leading = key_aval.shape[:-1]
+        if (
+            key_aval.dtype != np.uint32
+            or key_aval.shape[-1:] != (2,)
+            or a_aval.shape[: len(leading)] != leading
+            or not dtypes.is_floating(a_aval.dtype)
+        ):
+            raise JaxtypedTypeError(
+                f"random_gamma takes uint32[*k, 2] key data and floats of shape (*k, ...), got {short_types(avals)}"
+            )
+        return (a_aval.strip_weak_type(),)
+
+    @override
+    def lower(
+        self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
+    ) -> tuple[HloValue, ...]:
+        def composition(data: Array, a: Array) -> tuple[Array]:
+            return (_gamma_composition(data, a, self.log_space),)
+
+        return ctx.lower_fun(composition, args)
+
+
 def _gamma_samples(key: KeyArray, a: Array, log_space: bool) -> Array:
     """One sample per element of ``a``, each from its own split of ``key``."""
-    keys = split(key, a.size)
-    samples = vmap(partial(_gamma_one, log_space=log_space))(keys, reshape(a, (-1,)))
-    return reshape(samples, a.shape)
+    return bind1(RandomGamma(log_space), key_data(key), a)
 
 
 def _gamma_slope(a: Array, sample: Array, log_space: bool) -> Array:
