@@ -247,16 +247,30 @@ def test_gradients_match_jax(group: Group) -> None:
 
 def test_eager_equals_jit_equals_vmap() -> None:
     """jaxtyped alone: a jitted draw and each lane of a vmapped one equal
-    the eager draw of the same key, bit for bit."""
+    the eager draw of the same key, bit for bit, for every sampler here."""
     keys = jrandom.split(jrandom.key(11), 3)
+    logits, mean, cov, p = jnp.asarray(LOGITS), jnp.asarray(MEAN), jnp.asarray(COV), jnp.asarray(P4)
 
-    def draw(k: jrandom.KeyArray) -> jt.Array:
-        return jrandom.randint(k, (4,), 0, 100) + jrandom.permutation(k, 4) + jrandom.choice(k, 9, (4,))
+    def draw(k: jrandom.KeyArray) -> tuple[jt.Array, ...]:
+        return (
+            jrandom.randint(k, (4,), 0, 100),
+            jrandom.permutation(k, 4),
+            jrandom.choice(k, 9, (4,), p=jnp.ones(9)),
+            jrandom.categorical(k, logits),
+            jrandom.multinomial(k, 5.0, p),
+            jrandom.multivariate_normal(k, mean, cov),
+            jrandom.ball(k, 2),
+            jrandom.orthogonal(k, 2),
+        )
 
+    jitted = jt.jit(draw)
     batched = jt.vmap(draw)(keys)
     for i in range(3):
-        np.testing.assert_array_equal(np.asarray(jt.jit(draw)(keys[i])), np.asarray(draw(keys[i])))
-        np.testing.assert_array_equal(np.asarray(batched[i]), np.asarray(draw(keys[i])))
+        eager = draw(keys[i])
+        for name, a, b, c in zip(("randint", "permutation", "choice", "categorical", "multinomial",
+                                  "multivariate_normal", "ball", "orthogonal"), eager, jitted(keys[i]), batched):
+            np.testing.assert_array_equal(np.asarray(b), np.asarray(a), err_msg=f"{name}: jit != eager")
+            np.testing.assert_array_equal(np.asarray(c[i]), np.asarray(a), err_msg=f"{name}: vmap lane != eager")
 
 
 # === statistics (fixed seeds) ===
