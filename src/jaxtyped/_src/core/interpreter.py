@@ -215,7 +215,8 @@ class EvalInterpreter(Interpreter):
             if type(arg) is not ArrayImpl:
                 if isinstance(arg, Tracer):
                     raise unexpected_tracer_error(arg)
-                raise TypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__}")
+                # An Array of another kind (a typed PRNG key array, dtype key<fry>) names its dtype.
+                raise TypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__} (dtype {getattr(arg, 'dtype', None)})")
         avals = tuple([arg.aval for arg in args])
         if prim.memoize_abstract_eval:
             key = (prim, avals, config.trace_state())
