@@ -49,7 +49,11 @@ from jaxtyped._src.random.counts import binomial
 from jaxtyped._src.random.keys import KeyArray, KeyArrayLike, canonical_shape, check_single_key, random_bits, split
 from jaxtyped._src.util import canonicalize_axis, index_arg
 
-__all__ = ["randint", "permutation", "choice", "categorical", "multinomial", "check_shape_argument", "split_pair", "broadcast_shapes_checked"]
+__all__ = [
+    "randint", "permutation", "choice", "categorical", "multinomial",
+    # helpers shared with multivariate.py
+    "check_shape_argument", "broadcast_shapes_checked", "split_pair", "check_no_sharding",
+]  # fmt: skip
 
 
 def split_pair(name: str, key: KeyArray) -> tuple[KeyArray, KeyArray]:
@@ -84,7 +88,8 @@ def check_shape_argument(name: str, shape: tuple[int, ...], *param_shapes: tuple
         )
 
 
-def _no_sharding(name: str, out_sharding: None) -> None:
+def check_no_sharding(name: str, out_sharding: None) -> None:
+    """``out_sharding`` is accepted for JAX's signature; only ``None`` (one device) is supported."""
     if out_sharding is not None:
         raise JaxtypedValueError(f"random.{name}: out_sharding is not supported (one device); pass None")
 
@@ -167,7 +172,7 @@ def randint(
     maximum is allowed); where ``maxval <= minval`` the result is ``minval``.
     The default dtype is int32 (int64 with x64).
     """
-    _no_sharding("randint", out_sharding)
+    check_no_sharding("randint", out_sharding)
     typed_key = check_single_key("randint", key)
     out_dtype = _int_dtype("randint", dtype)
     out_shape = canonical_shape("randint", shape)
@@ -218,7 +223,7 @@ def permutation(
     """A random permutation of ``arange(x)`` (an int) or of ``x``'s slices
     along ``axis`` (JAX's ``jax.random.permutation``); ``independent``
     shuffles every 1-d slice along ``axis`` on its own."""
-    _no_sharding("permutation", out_sharding)
+    check_no_sharding("permutation", out_sharding)
     typed_key = check_single_key("permutation", key)
     check_arraylike("permutation", x)
     array = asarray(x)
@@ -324,7 +329,7 @@ def categorical(
     log-probabilities along ``axis`` (JAX's ``jax.random.categorical``),
     with replacement (Gumbel-max) or without (Gumbel top-k). The result
     has ``shape`` (default: ``logits``' shape without ``axis``), int dtype."""
-    _no_sharding("categorical", out_sharding)
+    check_no_sharding("categorical", out_sharding)
     typed_key = check_single_key("categorical", key)
     check_arraylike("categorical", logits)
     logits_arr = asarray(logits)

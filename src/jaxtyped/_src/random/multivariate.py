@@ -31,18 +31,13 @@ from jaxtyped._src.numpy.promotion import promote_dtypes
 from jaxtyped._src.numpy.shape_ops import expand_dims
 from jaxtyped._src.random.continuous import exponential, normal
 from jaxtyped._src.random.continuous_derived import generalized_normal
-from jaxtyped._src.random.discrete import broadcast_shapes_checked, check_shape_argument, split_pair
+from jaxtyped._src.random.discrete import broadcast_shapes_checked, check_no_sharding, check_shape_argument, split_pair
 from jaxtyped._src.random.keys import KeyArray, KeyArrayLike, canonical_shape, check_single_key
 from jaxtyped._src.util import index_arg
 
 __all__ = ["multivariate_normal", "ball", "orthogonal"]
 
 _METHODS = ("svd", "eigh", "cholesky")
-
-
-def _no_sharding(name: str, out_sharding: None) -> None:
-    if out_sharding is not None:
-        raise JaxtypedValueError(f"random.{name}: out_sharding is not supported (one device); pass None")
 
 
 def _float_dtype(dtype: dtypes.DTypeLike | None) -> np.dtype[Any]:
@@ -101,7 +96,7 @@ def multivariate_normal(
     allow singular covariances. The result has shape ``shape + (n,)``
     (``shape`` defaults to the broadcast batch shapes of ``mean`` and ``cov``).
     """
-    _no_sharding("multivariate_normal", out_sharding)
+    check_no_sharding("multivariate_normal", out_sharding)
     typed_key = check_single_key("multivariate_normal", key)
     mean_arr, cov_arr = promote_dtypes("multivariate_normal", [mean, cov], inexact=True)
     if method not in _METHODS:
@@ -138,7 +133,7 @@ def ball(
 ) -> Array:
     """Uniform samples of the unit ``p``-norm ball in ``d`` dimensions
     (JAX's ``jax.random.ball``), of shape ``(*shape, d)``."""
-    _no_sharding("ball", out_sharding)
+    check_no_sharding("ball", out_sharding)
     out_shape = canonical_shape("ball", shape)
     typed_key = check_single_key("ball", key)
     out_dtype = _float_dtype(dtype)
@@ -171,7 +166,7 @@ def orthogonal(
     """Haar-random orthogonal (unitary, for a complex dtype) ``n x n``
     matrices, or semi-orthogonal ``n x m`` ones, of shape ``(*shape, n, m)``
     (JAX's ``jax.random.orthogonal``)."""
-    _no_sharding("orthogonal", out_sharding)
+    check_no_sharding("orthogonal", out_sharding)
     out_shape = canonical_shape("orthogonal", shape)
     typed_key = check_single_key("orthogonal", key)
     out_dtype = _float_dtype(dtype)
