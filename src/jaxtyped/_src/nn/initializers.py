@@ -148,7 +148,7 @@ def _axis_size(name: str, shape: tuple[int, ...], axes: Axes) -> int:
     picked = (axes,) if isinstance(axes, int) else tuple(axes)
     for axis in picked:
         if not -len(shape) <= axis < len(shape):
-            raise JaxtypedIndexError(f"nn.initializers: {name}={axes!r} is out of range for a weights shape {shape}")
+            raise JaxtypedIndexError(f"nn.initializers.variance_scaling: {name}={axes!r} is out of range for a weights shape {shape}")
     return math.prod(shape[axis] for axis in picked)
 
 
@@ -157,7 +157,7 @@ def compute_fans(shape: tuple[int, ...], in_axis: Axes = -2, out_axis: Axes = -1
     times the receptive field (the axes in none of the three arguments)."""
     if isinstance(in_axis, int) and in_axis == -2 and len(shape) <= 1:
         raise JaxtypedValueError(
-            f"nn.initializers: can't compute input and output sizes of a {len(shape)}-dimensional weights "
+            f"nn.initializers.variance_scaling: can't compute input and output sizes of a {len(shape)}-dimensional weights "
             "tensor with the default in_axis; it must be at least 2D, or pass in_axis explicitly"
         )
     in_size = _axis_size("in_axis", shape, in_axis)
@@ -165,7 +165,7 @@ def compute_fans(shape: tuple[int, ...], in_axis: Axes = -2, out_axis: Axes = -1
     batch_size = _axis_size("batch_axis", shape, batch_axis)
     if 0 in (in_size, out_size, batch_size):
         raise JaxtypedZeroDivisionError(
-            f"nn.initializers: the fans of a weights shape {shape} with a zero-sized in, out or batch axis "
+            f"nn.initializers.variance_scaling: the fans of a weights shape {shape} with a zero-sized in, out or batch axis "
             "divide by zero"
         )
     # Float divisions in this order, as JAX's, so the fans round alike.
