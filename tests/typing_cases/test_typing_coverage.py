@@ -175,6 +175,12 @@ def required_names() -> tuple[str, ...]:
     names += [f"jaxtyped.random.{n}" for n in (
         "randint", "permutation", "choice", "categorical", "multinomial", "multivariate_normal", "ball", "orthogonal",
     )]  # fmt: skip
+    # random family (R2: continuous distributions)
+    names += [f"jaxtyped.random.{n}" for n in (
+        "uniform", "normal", "truncated_normal", "exponential", "laplace", "logistic", "gumbel", "cauchy",
+        "bernoulli", "rademacher", "pareto", "lognormal", "maxwell", "double_sided_maxwell", "weibull_min",
+        "rayleigh", "wald", "triangular", "generalized_normal",
+    )]  # fmt: skip
     return tuple(names)
 
 
