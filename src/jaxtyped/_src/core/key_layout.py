@@ -1,9 +1,10 @@
-"""Shape functions of ``jaxtyped.numpy`` on typed PRNG key arrays (layer L5).
+"""Functions that only move elements, applied to typed PRNG key arrays (layer L1).
 
-JAX lets ``jnp.stack``, ``jnp.concatenate``, ``jnp.where``, ``jnp.reshape``
-and the other functions that only move elements work on key arrays. This
-module lets those functions hand key operands to their owner without
-importing ``jaxtyped.random`` (which builds on this layer): an operand whose
+JAX lets ``jnp.stack``, ``jnp.concatenate``, ``jnp.where``, ``jnp.reshape``,
+``lax.select``, ``lax.dynamic_slice`` and the other functions that only move
+elements work on key arrays. This module lets those functions (in lax and
+jaxtyped.numpy) hand key operands to their owner without importing
+``jaxtyped.random`` (a higher layer): an operand whose
 type has a ``map_key_layout`` class method is a key array, and the function
 is re-run by that method on integer positions standing for the keys (so
 every argument check and error is the numeric one), whose result says where

@@ -16,6 +16,7 @@ from typing_extensions import TypeIs
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar
+from jaxtyped._src.core.key_layout import key_dispatch, key_dispatch2  # random family
 from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add, rem
 from jaxtyped._src.lax.comparison import bitwise_or, lt
@@ -49,6 +50,8 @@ T = TypeVar("T")
 def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
     """``on_true`` where ``pred`` holds, else ``on_false`` (JAX's
     ``lax.select``; operands of one dtype, no promotion)."""
+    if (keys := key_dispatch2(lambda t, f: select(pred, t, f), on_true, on_false)) is not None:  # random family
+        return keys
     which = operand(pred, "lax.select pred")
     a, b = operands_same_kind("select", on_false, on_true)
     return select_n(which, a, b)
@@ -151,6 +154,8 @@ def collapse(operand_: ArrayLike, start_dimension: int, stop_dimension: int | No
 def index_in_dim(operand_: ArrayLike, index: int, axis: int = 0, keepdims: bool = True) -> Array:
     """The slice at static ``index`` along ``axis`` (JAX's
     ``lax.index_in_dim``); negative indices count from the end."""
+    if (keys := key_dispatch(lambda k: index_in_dim(k, index, axis, keepdims), operand_)) is not None:  # random family
+        return keys
     x = operand(operand_, "lax.index_in_dim operand")
     ax = canonicalize_axis(axis, x.ndim, where="lax.index_in_dim axis")
     if not is_int(index):

@@ -18,6 +18,7 @@ from jaxtyped._src.core.array_impl import array_from_numpy
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.core.key_layout import key_dispatch, key_dispatch2  # random family
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
@@ -138,6 +139,8 @@ def slice(  # noqa: A001 - JAX's name
     strides: Sequence[int] | None = None,
 ) -> Array:
     """Static slice (JAX's ``lax.slice``)."""
+    if (keys := key_dispatch(lambda k: slice(k, start_indices, limit_indices, strides), operand_)) is not None:  # random family
+        return keys
     x = operand(operand_, "lax.slice operand")
     start = check_int_tuple("lax.slice", "start_indices", start_indices)
     limit = check_int_tuple("lax.slice", "limit_indices", limit_indices)
@@ -156,6 +159,8 @@ def slice_in_dim(
 ) -> Array:
     """Slice along one axis (JAX's ``lax.slice_in_dim``); negative and
     ``None`` bounds behave as in Python slicing."""
+    if (keys := key_dispatch(lambda k: slice_in_dim(k, start_index, limit_index, stride, axis), operand_)) is not None:  # random family
+        return keys
     x = operand(operand_, "lax.slice_in_dim operand")
     axis = canonicalize_axis(axis, x.ndim, where="lax.slice_in_dim axis")
     start, limit, _ = _builtin_slice(start_index, limit_index).indices(x.shape[axis])
@@ -354,6 +359,10 @@ def dynamic_slice(
     """The slice of ``slice_sizes`` starting at ``start_indices`` (JAX's
     ``lax.dynamic_slice``): negative starts count from the end (unless
     ``allow_negative_indices`` is False), then starts are clamped into bounds."""
+    if (keys := key_dispatch(  # random family: key arrays
+        lambda k: dynamic_slice(k, start_indices, slice_sizes, allow_negative_indices=allow_negative_indices), operand_
+    )) is not None:
+        return keys
     x = operand(operand_, "lax.dynamic_slice operand")
     indices = _start_operands("dynamic_slice", x, start_indices, allow_negative_indices)
     sizes = check_int_tuple("lax.dynamic_slice", "slice_sizes", slice_sizes)
@@ -364,6 +373,10 @@ def dynamic_slice_in_dim(
     operand_: ArrayLike, start_index: ArrayLike, slice_size: int, axis: int = 0, *, allow_negative_indices: bool = True
 ) -> Array:
     """``dynamic_slice`` along one axis (JAX's ``lax.dynamic_slice_in_dim``)."""
+    if (keys := key_dispatch(  # random family: key arrays
+        lambda k: dynamic_slice_in_dim(k, start_index, slice_size, axis, allow_negative_indices=allow_negative_indices), operand_
+    )) is not None:
+        return keys
     x = operand(operand_, "lax.dynamic_slice_in_dim operand")
     axis = canonicalize_axis(axis, x.ndim, where="lax.dynamic_slice_in_dim axis")
     starts: list[ArrayLike] = [start_index if i == axis else 0 for i in range(x.ndim)]
@@ -373,6 +386,8 @@ def dynamic_slice_in_dim(
 
 def dynamic_index_in_dim(operand_: ArrayLike, index: ArrayLike, axis: int = 0, keepdims: bool = True) -> Array:
     """The slice at ``index`` along ``axis`` (JAX's ``lax.dynamic_index_in_dim``)."""
+    if (keys := key_dispatch(lambda k: dynamic_index_in_dim(k, index, axis, keepdims), operand_)) is not None:  # random family
+        return keys
     sliced = dynamic_slice_in_dim(operand_, index, 1, axis)
     return sliced if keepdims else squeeze(sliced, (canonicalize_axis(axis, sliced.ndim, where="lax.dynamic_index_in_dim axis"),))
 
@@ -467,6 +482,10 @@ def dynamic_update_slice(
     """``operand_`` with ``update`` written at ``start_indices`` (JAX's
     ``lax.dynamic_update_slice``): negative starts count from the end (unless
     ``allow_negative_indices`` is False), then starts are clamped into bounds."""
+    if (keys := key_dispatch2(  # random family: key arrays
+        lambda k, u: dynamic_update_slice(k, u, start_indices, allow_negative_indices=allow_negative_indices), operand_, update
+    )) is not None:
+        return keys
     x = operand(operand_, "lax.dynamic_update_slice operand")
     upd = operand(update, "lax.dynamic_update_slice update")
     indices = _start_operands("dynamic_update_slice", x, start_indices, allow_negative_indices)

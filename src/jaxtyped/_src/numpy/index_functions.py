@@ -36,7 +36,7 @@ from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.index_update import index_update
-from jaxtyped._src.numpy.key_layout import key_dispatch, key_dispatch2  # random family
+from jaxtyped._src.core.key_layout import key_dispatch, key_dispatch2  # random family
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_args
 from jaxtyped._src.util import index_arg
 

@@ -47,7 +47,7 @@ from jaxtyped._src.numpy.promotion import (
     promote_dtypes,
 )
 from jaxtyped._src.numpy.promotion import broadcast_shapes as _broadcast_shapes
-from jaxtyped._src.numpy.key_layout import key_dispatch, key_dispatch_seq  # random family
+from jaxtyped._src.core.key_layout import key_dispatch, key_dispatch_seq  # random family
 from jaxtyped._src.numpy.shape_ops import concatenate, moveaxis, ravel, reshape, swapaxes, transpose
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, index_arg, is_list_or_tuple, prod
 

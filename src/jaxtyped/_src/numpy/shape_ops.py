@@ -22,7 +22,7 @@ from jaxtyped._src.numpy.promotion import (
     promote_dtypes,
 )
 from jaxtyped._src.numpy.ufuncs import conjugate, multiply
-from jaxtyped._src.numpy.key_layout import key_dispatch, key_dispatch_seq  # random family
+from jaxtyped._src.core.key_layout import key_dispatch, key_dispatch_seq  # random family
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, is_list_or_tuple, prod
 
 __all__ = [
