@@ -242,6 +242,9 @@ def test_non_finite_products_are_silent_and_match_jit() -> None:
     without NumPy's RuntimeWarning (the suite turns warnings into errors)."""
     a = jtnp.array([[np.inf, 1.0], [0.0, 3e38]], dtype=jtnp.float32)
     eager = np.asarray(a @ a)
-    compiled = np.asarray(jt.jit(lambda x: x @ x)(a))
+    def square(x: Array) -> Array:
+        return x @ x
+
+    compiled = np.asarray(jt.jit(square)(a))
     np.testing.assert_array_equal(eager, compiled)
     assert np.isnan(eager[1, 0]) and np.isinf(eager[1, 1])
