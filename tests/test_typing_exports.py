@@ -91,8 +91,11 @@ def test_shape_shape_like_and_dim_size() -> None:
     assert not is_bearable("23", jtt.ShapeLike) or not isinstance("23", int)
 
 
-def test_key_array_is_array() -> None:
-    assert jtt.KeyArray is jtt.Array
+def test_key_array_is_an_array_subclass() -> None:
+    key = jt.random.key(0)
+    assert issubclass(jtt.KeyArray, jtt.Array) and jtt.KeyArray is not jtt.Array
+    assert isinstance(key, jtt.KeyArray) and isinstance(key, jtt.Array)
+    assert not isinstance(jnp.zeros(2, jnp.uint32), jtt.KeyArray)  # legacy raw keys are plain arrays
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,7 @@ layers: list[Array] = [x, x]
 nested: tuple[Array, dict[str, list[Array]], None] = (x, {"h": [x]}, None)
 assert count_leaves(params) == 2 and count_leaves(layers) == 2 and count_leaves(nested) == 2
 assert count_leaves(1.0) == 1 and count_leaves(np.ones(2)) == 1
-key: KeyArray = jnp.zeros(2, jnp.uint32)
+key: KeyArray = jt.random.key(0)
+raw_key: Array = jt.random.PRNGKey(0)
 assert as_scalar(2).shape == () and as_scalar(np.float32(2.0)).dtype == jnp.float32
 assert describe(fresh((2, 3), jnp.int32)) == ((2, 3), np.dtype("int32"))
