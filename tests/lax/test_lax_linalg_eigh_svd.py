@@ -283,6 +283,8 @@ def _svd_cases(dtype: str) -> list[Case]:
         case(f"svd_jvp-{dtype}_tall", _jvp(_reduced, tall, d_tall), 10 * t, 10 * t),
         case(f"svd_jvp-{dtype}_wide", _jvp(_reduced, wide, d_wide), 10 * t, 10 * t),
         case(f"svd_jvp-{dtype}_values", _jvp(values, tall, d_tall), 10 * t, 10 * t),
+        # Square full factors are the reduced ones: JAX differentiates them.
+        case(f"svd_jvp-{dtype}_square_full", _jvp(_svd, square[:3, :3], tall[0, :3, :3]), 10 * t, 10 * t),
         case(f"svd_jvp-{dtype}_identity", _jvp(_reduced, host(dtype, np.eye(3)), square[:3, :3], jit=True), t, t),
         case(f"svd_jvp-{dtype}_zero", _jvp(values, host(dtype, np.zeros((3, 2))), tall[0, :3, :2], jit=True), t, t),
         # A zero singular value: JAX's projection terms are inf/NaN there, its phase term is 0.

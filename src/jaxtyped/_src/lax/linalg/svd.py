@@ -174,7 +174,8 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
         (a,) = primals
         (da,) = tangents
         assert isinstance(da, Array)  # the only operand, so its tangent is not zero
-        if self.compute_uv and self.full_matrices:
+        if self.compute_uv and self.full_matrices and a.shape[-1] != a.shape[-2]:
+            # Square factors are the same full or reduced (as JAX allows).
             raise NotImplementedError(
                 "svd: the derivative of the full singular vectors (full_matrices=True) is not implemented, as in JAX; "
                 "use full_matrices=False"
