@@ -86,7 +86,10 @@ def _unparameterised_cases() -> list[Case]:
 def _parameter_cases() -> list[Case]:
     cases = [
         exact("uniform-bounds", sample("uniform", 3, (1000,), minval=-2.0, maxval=3.0)),
-        exact("uniform-broadcast-bounds", sample("uniform", 3, (3, 5), minval=f32([0, 1, 2, 3, 4]), maxval=f32([[5], [6], [7]]))),
+        exact(
+            "uniform-broadcast-bounds",
+            sample("uniform", 3, (3, 5), minval=f32([0, 1, 2, 3, 4]), maxval=f32([[5], [6], [7]])),
+        ),
         exact("uniform-reversed-bounds", sample("uniform", 3, (6,), minval=2.0, maxval=1.0)),
         exact("uniform-int-bounds", sample("uniform", 3, (6,), minval=1, maxval=5)),
         exact("uniform-equal-bounds", sample("uniform", 3, (6,), minval=1.5, maxval=1.5)),
@@ -105,7 +108,10 @@ def _parameter_cases() -> list[Case]:
         exact("bernoulli-float16-p", sample("bernoulli", 3, host("float16", 0.7), (40,))),
         exact("rademacher-default", sample("rademacher", 3, (100,))),
         exact("rademacher-scalar", sample("rademacher", 3)),
-        *[exact(f"rademacher-{d}", sample("rademacher", 3, (20,), d)) for d in ("int8", "uint8", "float32", "bool", "float16")],
+        *[
+            exact(f"rademacher-{d}", sample("rademacher", 3, (20,), d))
+            for d in ("int8", "uint8", "float32", "bool", "float16")
+        ],
         exact("truncated_normal-scalar-bounds", sample("truncated_normal", 3, -1.0, 2.0, (1000,))),
         exact("truncated_normal-shape-from-bounds", sample("truncated_normal", 3, f32([-3, -1, 0]), f32([[1], [2]]))),
         exact("truncated_normal-tail", sample("truncated_normal", 3, 3.0, 5.0, (100,))),
@@ -158,6 +164,10 @@ def _with_key(name: str, make_key: Callable[[Namespace], Any], args: tuple[Any, 
     return fn
 
 
+def _two_keys(L: Namespace) -> Any:
+    return library(L).random.split(library(L).random.key(0))
+
+
 def _error_cases() -> list[Case]:
     cases: list[Case] = []
     for name in (*UNPARAMETERISED, "truncated_normal"):
@@ -185,12 +195,14 @@ def _error_cases() -> list[Case]:
         exact("weibull_min-err-int-dtype", sample("weibull_min", 0, 1.0, 1.0, (3,), "int32")),
         exact("rayleigh-err-int-dtype", sample("rayleigh", 0, 1.0, (3,), "int32")),
         exact("generalized_normal-err-int-dtype", sample("generalized_normal", 0, 2.0, (3,), "int32")),
+        # A sharding of our own making: JAX refuses it too (no mesh of that kind here).
+        exact("normal-err-out-sharding", sample("normal", 0, (3,), out_sharding="devices")),
     ]
     # Keys: a batch of keys, a float array, a wrong trailing size.
     for name in ("uniform", "normal", "bernoulli", "truncated_normal"):
         bounds = (0.0, 1.0) if name == "truncated_normal" else ()
         cases += [
-            exact(f"{name}-err-key-batch", _with_key(name, lambda L: library(L).random.split(library(L).random.key(0)), bounds)),
+            exact(f"{name}-err-key-batch", _with_key(name, _two_keys, bounds)),
             exact(f"{name}-err-float-key", _with_key(name, lambda L: L.zeros(2), bounds)),
         ]
     cases.append(exact("uniform-err-key-size", _with_key("uniform", lambda L: L.zeros(3, dtype="uint32"), ())))
@@ -299,7 +311,8 @@ def _transformed_cases() -> list[Case]:
 
     def vmapped_parameter(L: Namespace) -> Any:
         lib = library(L)
-        return lib.api.vmap(unary_fn(lambda b: lib.random.pareto(lib.random.key(2), b, (3,))))(L.asarray([0.5, 1.0, 2.0, 4.0]))
+        draw = unary_fn(lambda b: lib.random.pareto(lib.random.key(2), b, (3,)))
+        return lib.api.vmap(draw)(L.asarray([0.5, 1.0, 2.0, 4.0]))
 
     def vmapped_keys_and_bounds(L: Namespace) -> Any:
         lib = library(L)
@@ -354,7 +367,9 @@ def test_eager_jit_and_vmap_agree_bit_for_bit() -> None:
         np.testing.assert_array_equal(eager, batched, err_msg=f"{name}: eager vs vmap")
 
 
-@pytest.mark.xfail(reason="threefry lowers unrolled, JAX's CPU rule is a while loop: XLA fuses the norm differently", strict=True)
+@pytest.mark.xfail(
+    reason="threefry lowers unrolled, JAX's CPU rule is a while loop: XLA fuses the norm differently", strict=True
+)
 def test_maxwell_reduction_is_bit_exact() -> None:
     ours = np.asarray(jt.random.maxwell(jt.random.key(3), (1000,)))
     theirs = np.asarray(jax_random.maxwell(jax_random.key(3), (1000,)))

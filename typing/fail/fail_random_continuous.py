@@ -23,7 +23,7 @@ jrandom.weibull_min(key, 1.0, concentration="2")  # expect: mypy[arg-type] pyrig
 jrandom.triangular(key, 0.0, 1.0)  # expect: mypy[call-arg] pyright[reportCallIssue]
 jrandom.generalized_normal(key, p=None)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jrandom.exponential(key, None)  # expect: mypy[arg-type] pyright[reportArgumentType]
-jrandom.laplace(key, (2,), "float32", 1.0)  # expect: mypy[call-arg] pyright[reportCallIssue]
+jrandom.laplace(key, (2,), "float32", scale=1.0)  # expect: mypy[call-arg] pyright[reportCallIssue]
 jrandom.logistic(key, shape="2")  # expect: mypy[arg-type] pyright[reportArgumentType]
 jrandom.cauchy(key, loc=1.0)  # expect: mypy[call-arg] pyright[reportCallIssue]
 jrandom.rademacher(key, (2,), dtype=3)  # expect: mypy[arg-type] pyright[reportArgumentType]

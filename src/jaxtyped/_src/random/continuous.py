@@ -14,7 +14,7 @@ bit for bit.
 """
 
 import math
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from jaxtyped._src.random.keys import KeyArray, KeyArrayLike, canonical_shape, c
 __all__ = [
     "uniform", "normal", "truncated_normal", "exponential", "laplace", "logistic", "gumbel", "cauchy",
     "bernoulli", "rademacher",
-    "sampler_float_dtype", "param_as", "result_shape", "shape_of", "constant", "split_in_two",
+    "sampler_float_dtype", "check_no_sharding", "param_as", "result_shape", "shape_of", "constant", "split_in_two",
     "uniform_impl", "normal_impl", "normal_real_impl", "exponential_impl", "bernoulli_impl", "rademacher_impl",
 ]  # fmt: skip
 
@@ -64,6 +64,13 @@ def sampler_float_dtype(fun_name: str, dtype: dtypes.DTypeLike | None, *, comple
         return chosen
     kind = "a float or complex dtype" if complex_ok else "a float dtype"
     raise JaxtypedValueError(f"dtype argument to `{fun_name}` must be {kind}, got {chosen}")
+
+
+def check_no_sharding(fun_name: str, out_sharding: None) -> None:
+    """``out_sharding`` is in JAX's signatures; one device: only ``None``
+    (a TypeError otherwise, JAX's kind for a value that is no sharding)."""
+    if out_sharding is not None:
+        raise JaxtypedTypeError(f"random.{fun_name}: out_sharding is not supported (one device); pass None")
 
 
 def shape_of(x: ArrayLike) -> Shape:
@@ -162,9 +169,12 @@ def uniform(
     dtype: dtypes.DTypeLike | None = None,
     minval: ArrayLike = 0.0,
     maxval: ArrayLike = 1.0,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Uniform samples in ``[minval, maxval)`` (JAX's ``jax.random.uniform``);
     ``minval > maxval`` is not checked, as in JAX."""
+    check_no_sharding("uniform", out_sharding)
     typed_key = check_single_key("uniform", key)
     out_dtype = sampler_float_dtype("uniform", dtype)
     out_shape = canonical_shape("uniform", shape)
@@ -199,9 +209,16 @@ def normal_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
 _normal = jit(normal_impl, static_argnums=(1, 2))
 
 
-def normal(key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None) -> Array:
+def normal(
+    key: KeyArrayLike,
+    shape: ShapeLike = (),
+    dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
+) -> Array:
     """Standard normal samples (JAX's ``jax.random.normal``); complex dtypes
     give circularly-symmetric complex normals."""
+    check_no_sharding("normal", out_sharding)
     typed_key = check_single_key("normal", key)
     out_dtype = sampler_float_dtype("normal", dtype, complex_ok=True)
     return _normal(typed_key, canonical_shape("normal", shape), out_dtype)
@@ -233,9 +250,12 @@ def truncated_normal(
     upper: ArrayLike,
     shape: ShapeLike | None = None,
     dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Standard normal samples truncated to ``(lower, upper)`` (JAX's
     ``jax.random.truncated_normal``); differentiable in the bounds."""
+    check_no_sharding("truncated_normal", out_sharding)
     typed_key = check_single_key("truncated_normal", key)
     out_dtype = sampler_float_dtype("truncated_normal", dtype)
     out_shape = result_shape("truncated_normal", shape, lower, upper)
@@ -254,8 +274,15 @@ def exponential_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
 _exponential = jit(exponential_impl, static_argnums=(1, 2))
 
 
-def exponential(key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None) -> Array:
+def exponential(
+    key: KeyArrayLike,
+    shape: ShapeLike = (),
+    dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
+) -> Array:
     """Unit-rate exponential samples (JAX's ``jax.random.exponential``)."""
+    check_no_sharding("exponential", out_sharding)
     typed_key = check_single_key("exponential", key)
     out_dtype = sampler_float_dtype("exponential", dtype)
     return _exponential(typed_key, canonical_shape("exponential", shape), out_dtype)
@@ -270,8 +297,15 @@ def _laplace_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
 _laplace = jit(_laplace_impl, static_argnums=(1, 2))
 
 
-def laplace(key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None) -> Array:
+def laplace(
+    key: KeyArrayLike,
+    shape: ShapeLike = (),
+    dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
+) -> Array:
     """Standard Laplace samples (JAX's ``jax.random.laplace``)."""
+    check_no_sharding("laplace", out_sharding)
     typed_key = check_single_key("laplace", key)
     out_dtype = sampler_float_dtype("laplace", dtype)
     return _laplace(typed_key, canonical_shape("laplace", shape), out_dtype)
@@ -286,8 +320,15 @@ def _logistic_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
 _logistic = jit(_logistic_impl, static_argnums=(1, 2))
 
 
-def logistic(key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None) -> Array:
+def logistic(
+    key: KeyArrayLike,
+    shape: ShapeLike = (),
+    dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
+) -> Array:
     """Standard logistic samples (JAX's ``jax.random.logistic``)."""
+    check_no_sharding("logistic", out_sharding)
     typed_key = check_single_key("logistic", key)
     out_dtype = sampler_float_dtype("logistic", dtype)
     return _logistic(typed_key, canonical_shape("logistic", shape), out_dtype)
@@ -302,17 +343,21 @@ def _cauchy_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
 _cauchy = jit(_cauchy_impl, static_argnums=(1, 2))
 
 
-def cauchy(key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None) -> Array:
+def cauchy(
+    key: KeyArrayLike,
+    shape: ShapeLike = (),
+    dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
+) -> Array:
     """Standard Cauchy samples (JAX's ``jax.random.cauchy``)."""
+    check_no_sharding("cauchy", out_sharding)
     typed_key = check_single_key("cauchy", key)
     out_dtype = sampler_float_dtype("cauchy", dtype)
     return _cauchy(typed_key, canonical_shape("cauchy", shape), out_dtype)
 
 
 # === gumbel ===
-
-GumbelMode = Literal["low", "high"]
-
 
 def _gumbel_impl(key: KeyArray, shape: Shape, dtype: DType, mode: str) -> Array:
     info = dtypes.finfo(dtype)
@@ -334,10 +379,13 @@ _gumbel = jit(_gumbel_impl, static_argnums=(1, 2, 3))
 
 
 def gumbel(
-    key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None, mode: str | None = None
+    key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None, mode: str | None = None,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Standard Gumbel samples (JAX's ``jax.random.gumbel``); ``mode="high"``
     draws twice the bits for accuracy in the tail."""
+    check_no_sharding("gumbel", out_sharding)
     typed_key = check_single_key("gumbel", key)
     if mode is None:
         mode = "low"
@@ -368,10 +416,18 @@ def bernoulli_impl(key: KeyArray, p: Array, shape: Shape, mode: str) -> Array:
 _bernoulli = jit(bernoulli_impl, static_argnums=(2, 3))
 
 
-def bernoulli(key: KeyArrayLike, p: ArrayLike = 0.5, shape: ShapeLike | None = None, mode: str = "low") -> Array:
+def bernoulli(
+    key: KeyArrayLike,
+    p: ArrayLike = 0.5,
+    shape: ShapeLike | None = None,
+    mode: str = "low",
+    *,
+    out_sharding: None = None,
+) -> Array:
     """Booleans that are true with probability ``p`` (JAX's
     ``jax.random.bernoulli``); ``p`` must be a float, its dtype is the
     uniforms' dtype."""
+    check_no_sharding("bernoulli", out_sharding)
     typed_key = check_single_key("bernoulli", key)
     if mode not in ("low", "high"):
         raise JaxtypedValueError(f"got mode={mode!r}, expected 'high' or 'low'")
@@ -392,9 +448,16 @@ def rademacher_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
 _rademacher = jit(rademacher_impl, static_argnums=(1, 2))
 
 
-def rademacher(key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None) -> Array:
+def rademacher(
+    key: KeyArrayLike,
+    shape: ShapeLike = (),
+    dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
+) -> Array:
     """Samples of -1 or +1 with equal probability (JAX's
     ``jax.random.rademacher``; integers by default)."""
+    check_no_sharding("rademacher", out_sharding)
     typed_key = check_single_key("rademacher", key)
     out_dtype = dtypes.canonicalize_dtype(int if dtype is None else dtype)
     return _rademacher(typed_key, canonical_shape("rademacher", shape), out_dtype)

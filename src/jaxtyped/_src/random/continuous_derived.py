@@ -29,6 +29,7 @@ from jaxtyped._src.lax.structural import select_n
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.promotion import broadcast_shapes, broadcast_to_shape
 from jaxtyped._src.random.continuous import (
+    check_no_sharding,
     constant,
     exponential_impl,
     normal_impl,
@@ -71,10 +72,13 @@ _pareto = jit(_pareto_impl, static_argnums=(2, 3))
 
 
 def pareto(
-    key: KeyArrayLike, b: ArrayLike, shape: ShapeLike | None = None, dtype: dtypes.DTypeLike | None = None
+    key: KeyArrayLike, b: ArrayLike, shape: ShapeLike | None = None, dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Pareto samples of shape parameter ``b`` and scale 1 (JAX's
     ``jax.random.pareto``): ``exp(E / b)`` for a unit exponential ``E``."""
+    check_no_sharding("pareto", out_sharding)
     typed_key = check_single_key("pareto", key)
     out_dtype = sampler_float_dtype("pareto", dtype)
     check_safe_to_cast("pareto", out_dtype, b)
@@ -93,9 +97,12 @@ def lognormal(
     sigma: ArrayLike = np.float32(1.0),
     shape: ShapeLike | None = None,
     dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Log-normal samples, ``exp(sigma * N(0, 1))`` (JAX's
     ``jax.random.lognormal``)."""
+    check_no_sharding("lognormal", out_sharding)
     typed_key = check_single_key("lognormal", key)
     out_dtype = sampler_float_dtype("lognormal", dtype)
     check_safe_to_cast("lognormal", out_dtype, sigma)
@@ -114,9 +121,16 @@ def _maxwell_impl(key: KeyArray, shape: Shape, dtype: DType) -> Array:
 _maxwell = jit(_maxwell_impl, static_argnums=(1, 2))
 
 
-def maxwell(key: KeyArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None) -> Array:
+def maxwell(
+    key: KeyArrayLike,
+    shape: ShapeLike = (),
+    dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
+) -> Array:
     """Maxwell-Boltzmann samples (JAX's ``jax.random.maxwell``): the norm of
     a standard normal 3-vector."""
+    check_no_sharding("maxwell", out_sharding)
     typed_key = check_single_key("maxwell", key)
     out_dtype = sampler_float_dtype("maxwell", dtype)
     return _maxwell(typed_key, canonical_shape("maxwell", shape), out_dtype)
@@ -183,10 +197,13 @@ _rayleigh = jit(_rayleigh_impl, static_argnums=(2, 3))
 
 
 def rayleigh(
-    key: KeyArrayLike, scale: ArrayLike, shape: ShapeLike | None = None, dtype: dtypes.DTypeLike | None = None
+    key: KeyArrayLike, scale: ArrayLike, shape: ShapeLike | None = None, dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Rayleigh samples of scale ``scale`` (JAX's ``jax.random.rayleigh``):
     ``scale * sqrt(-2 log u)``."""
+    check_no_sharding("rayleigh", out_sharding)
     typed_key = check_single_key("rayleigh", key)
     out_dtype = sampler_float_dtype("rayleigh", dtype)
     check_safe_to_cast("rayleigh", out_dtype, scale)
@@ -217,10 +234,13 @@ _wald = jit(_wald_impl, static_argnums=(2, 3))
 
 
 def wald(
-    key: KeyArrayLike, mean: ArrayLike, shape: ShapeLike | None = None, dtype: dtypes.DTypeLike | None = None
+    key: KeyArrayLike, mean: ArrayLike, shape: ShapeLike | None = None, dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Wald (inverse Gaussian) samples of mean ``mean`` and unit shape (JAX's
     ``jax.random.wald``)."""
+    check_no_sharding("wald", out_sharding)
     typed_key = check_single_key("wald", key)
     out_dtype = sampler_float_dtype("wald", dtype)
     check_safe_to_cast("wald", out_dtype, mean)
@@ -251,9 +271,12 @@ def triangular(
     right: ArrayLike,
     shape: ShapeLike | None = None,
     dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Triangular samples on ``[left, right]`` peaking at ``mode`` (JAX's
     ``jax.random.triangular``)."""
+    check_no_sharding("triangular", out_sharding)
     typed_key = check_single_key("triangular", key)
     out_dtype = sampler_float_dtype("triangular", dtype)
     check_safe_to_cast("triangular", out_dtype, left, mode, right)
@@ -276,11 +299,14 @@ _generalized_normal = jit(_generalized_normal_impl, static_argnums=(2, 3))
 
 
 def generalized_normal(
-    key: KeyArrayLike, p: ArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None
+    key: KeyArrayLike, p: ArrayLike, shape: ShapeLike = (), dtype: dtypes.DTypeLike | None = None,
+    *,
+    out_sharding: None = None,
 ) -> Array:
     """Generalized normal samples of shape parameter ``p`` (JAX's
     ``jax.random.generalized_normal``): density proportional to
     ``exp(-|x|**p)``; ``p=2`` is a normal of variance 1/2."""
+    check_no_sharding("generalized_normal", out_sharding)
     typed_key = check_single_key("generalized_normal", key)
     out_dtype = sampler_float_dtype("generalized_normal", dtype)
     return _generalized_normal(typed_key, p, canonical_shape("generalized_normal", shape), out_dtype)
