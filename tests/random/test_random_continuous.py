@@ -151,6 +151,15 @@ def _parameter_cases() -> list[Case]:
         exact("generalized_normal-array-p", sample("generalized_normal", 3, f32([0.5, 2.0, 4.0]), (3,))),
         exact("generalized_normal-float16", sample("generalized_normal", 3, 2.0, (20,), "float16")),
         exact("generalized_normal-int-p", sample("generalized_normal", 3, 2, (5,))),
+        # Degenerate and non-finite parameters give JAX's NaNs and infinities.
+        exact("truncated_normal-reversed-bounds", sample("truncated_normal", 1, 2.0, -1.0, (5,))),
+        exact("uniform-infinite-bounds", sample("uniform", 1, (5,), minval=-np.inf, maxval=np.inf)),
+        exact("uniform-nan-bound", sample("uniform", 1, (5,), minval=0.0, maxval=np.nan)),
+        exact("bernoulli-p-outside", sample("bernoulli", 1, f32([-1.0, 2.0, np.nan]))),
+        exact("pareto-degenerate-b", sample("pareto", 1, f32([0.0, -1.0, np.inf]))),
+        exact("wald-degenerate-mean", sample("wald", 1, f32([0.0, -1.0, np.inf]))),
+        exact("triangular-point", sample("triangular", 1, 1.0, 1.0, 1.0, (3,))),
+        exact("rayleigh-degenerate-scale", sample("rayleigh", 1, f32([0.0, -1.0]))),
     ]
     return cases
 
@@ -179,6 +188,7 @@ def _error_cases() -> list[Case]:
         exact("uniform-err-bounds-rank", sample("uniform", 0, (3,), minval=f32([[0, 0, 0], [0, 0, 0]]))),
         exact("uniform-err-float-shape", sample("uniform", 0, (2.0,))),
         exact("uniform-err-none-shape", sample("uniform", 0, None)),
+        exact("uniform-err-negative-shape", sample("uniform", 0, (-1,))),
         exact("normal-err-bool-dtype", sample("normal", 0, (3,), "bool")),
         exact("gumbel-err-mode", sample("gumbel", 0, (3,), mode="middle")),
         exact("bernoulli-err-mode", sample("bernoulli", 0, 0.5, (3,), mode="middle")),
