@@ -103,8 +103,7 @@ def _count_cases() -> list[Case]:
     cases += [
         exact("poisson-legacy-key", draw("poisson", 9, LAM_VALUES, legacy=True)),
         exact("poisson-special-lam", draw("poisson", 9, host("float32", [np.nan, 1.0, -1.0, 12.0]))),
-        exact("poisson-uint8", draw("poisson", 9, host("float32", [3.0, 30.0]), dtype="uint8")),
-        exact("poisson-int-lam", draw("poisson", 9, 4, (2, 5))),
+        exact("poisson-int-lam-uint8", draw("poisson", 9, 40, (2, 5), dtype="uint8")),
         exact("binomial-special", draw("binomial", 9, host("float32", [np.nan, -1.0, np.inf, 5.5, 10.0, 10.0, 30.0]),
                                        host("float32", [0.5, 0.5, 0.5, 0.5, np.nan, -0.1, 0.4]))),  # fmt: skip
         exact("binomial-float16", draw("binomial", 9, 30.0, 0.4, (4,), dtype="float16")),
@@ -157,12 +156,8 @@ ERRORS = CaseTable("random-gamma-errors", _error_cases, eager=True)
 def _x64_cases() -> list[Case]:
     return [
         exact("gamma-f64", draw("gamma", 4, host("float64", [0.2, 1.0, 3.0, 200.0]))),
-        exact("gamma-f64-shape", draw("gamma", 4, 0.7, (3, 2))),
-        exact("loggamma-f64", draw("loggamma", 4, host("float64", [1e-4, 0.5, 9.0]))),
         exact("beta-f64", draw("beta", 4, 0.4, 3.0, (5,))),
         exact("dirichlet-f64", draw("dirichlet", 4, host("float64", [0.3, 1.0, 4.0]))),
-        exact("chisquare-f64", draw("chisquare", 4, 3.0, (4,))),
-        exact("t-f64", draw("t", 4, 3.0, (4,))),
         exact("f-f64", draw("f", 4, 3.0, 6.0, (4,))),
         exact("poisson-int64", draw("poisson", 4, host("float64", [0.5, 5.0, 50.0, 5000.0]))),
         exact("binomial-f64", draw("binomial", 4, host("float64", [3.0, 50.0, 2000.0]), 0.3)),
@@ -219,10 +214,8 @@ SAMPLERS: dict[str, tuple[Callable[[Any, Any, Any], Any], tuple[np.ndarray[Any, 
     "loggamma": (lambda r, k, p: r.loggamma(k, p[0], (2, 6)), (A_VALUES[:6],)),
     "beta": (lambda r, k, p: r.beta(k, p[0], p[1]), (host("float32", 0.5), host("float32", [0.2, 2.0, 9.0]))),
     "dirichlet": (lambda r, k, p: r.dirichlet(k, p[0], (2,)), (host("float32", [0.1, 1.0, 4.0]),)),
-    "f": (lambda r, k, p: r.f(k, p[0], p[1], (4,)), (host("float32", 2.0), host("float32", 5.0))),
     "poisson": (lambda r, k, p: r.poisson(k, p[0]), (LAM_VALUES,)),
     "binomial": (lambda r, k, p: r.binomial(k, p[0], p[1]), (host("float32", [2.0, 30.0, 500.0]), host("float32", 0.35))),
-    "geometric": (lambda r, k, p: r.geometric(k, p[0], (5,)), (host("float32", 0.3),)),
 }
 
 
