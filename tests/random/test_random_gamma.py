@@ -233,8 +233,20 @@ def _under(transform: str, name: str) -> Callable[[Namespace], Any]:
     return fn
 
 
+def _vmap_over_parameters(L: Namespace) -> Any:
+    """One key for every row of ``a``, and keys and ``a`` mapped together
+    along different axes: JAX's rule broadcasts the unbatched key."""
+    random, api = rnd(L), library(L).api
+    a = L.asarray(host("float32", [[0.3, 2.0, 9.0], [1.0, 0.05, 40.0]]))
+    same_key = api.vmap(unary_fn(lambda x: random.gamma(random.key(4), x)))(a)
+    keys = random.split(random.key(4), 3)
+    both = api.vmap(binary_fn(lambda k, x: random.loggamma(k, x, (3, 2))), in_axes=(0, 1))(keys, a)
+    return same_key, both
+
+
 def _transform_cases() -> list[Case]:
-    return [exact(f"{name}-{how}", _under(how, name)) for name in SAMPLERS for how in ("jit", "vmap")]
+    cases = [exact(f"{name}-{how}", _under(how, name)) for name in SAMPLERS for how in ("jit", "vmap")]
+    return [*cases, exact("gamma-vmap-over-a", _vmap_over_parameters)]
 
 
 TRANSFORMS = CaseTable("random-gamma-transforms", _transform_cases, eager=True)
@@ -275,6 +287,10 @@ def _grad_of(name: str) -> Callable[[Namespace], Any]:
             return api.grad(unary_fn(lambda x: random.dirichlet(key, x)[0]))(a)
         if name == "chisquare":
             return api.grad(unary_fn(lambda x: L.sum(random.chisquare(key, x))))(a)
+        if name == "t":
+            return api.grad(unary_fn(lambda x: L.sum(random.t(key, x))))(a + 1.0)
+        if name == "f":
+            return api.grad(unary_fn(lambda x: L.sum(random.f(key, x, 4.0))))(a + 1.0)
         if name == "jvp":
             return api.jvp(unary_fn(lambda x: random.gamma(key, x)), (a,), (L.ones_like(a),))
         return api.jit(api.grad(unary_fn(lambda x: L.sum(random.gamma(key, x)))))(a)
@@ -283,7 +299,7 @@ def _grad_of(name: str) -> Callable[[Namespace], Any]:
 
 
 def _grad_cases() -> list[Case]:
-    names = ("gamma", "gamma_scaled", "loggamma", "beta", "dirichlet", "chisquare", "jvp", "jitgrad")
+    names = ("gamma", "gamma_scaled", "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "jvp", "jitgrad")
     return [Case(f"{name}-grad", _grad_of(name), rtol=2e-4, atol=1e-6) for name in names]
 
 
