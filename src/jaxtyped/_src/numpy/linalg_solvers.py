@@ -25,6 +25,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.gather import GatherDimensionNumbers, GatherScatterMode, gather
 from jaxtyped._src.lax.linalg import cholesky as lax_cholesky
 from jaxtyped._src.lax.util import scalar_like, strong_constant_like
 from jaxtyped._src.lax.linalg import lu as lax_lu
@@ -34,7 +35,6 @@ from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import eye, zeros
-from jaxtyped._src.numpy.index_functions import take_along_axis
 from jaxtyped._src.numpy.linalg_decompositions import check_lapack_dtype, svd
 from jaxtyped._src.numpy.linalg_norms import norm
 from jaxtyped._src.numpy.linalg_products import check_square_stack, power_by_squaring
@@ -75,10 +75,22 @@ def _H(x: Array) -> Array:  # noqa: N802 - the usual name of the conjugate trans
 
 
 def _rows(x: Array, permutation: Array) -> Array:
-    """``x[..., permutation, :]`` for a batch of permutations."""
-    index = broadcast_to_shape(ls.expand_dims(permutation, (permutation.ndim,)), (*x.shape[:-1], 1))
-    index = broadcast_to_shape(index, x.shape)
-    return take_along_axis(x, index, axis=-2)
+    """``x[..., permutation, :]`` for a batch of permutations: one gather of
+    whole rows, batched over the leading axes (an index per row, not one per
+    element)."""
+    if x.size == 0:
+        return x  # nothing to move (a gather cannot take a row of zero rows)
+    nb = x.ndim - 2
+    batch = tuple(range(nb))
+    dnums = GatherDimensionNumbers(
+        offset_dims=(nb + 1,),
+        collapsed_slice_dims=(nb,),
+        start_index_map=(nb,),
+        operand_batching_dims=batch,
+        start_indices_batching_dims=batch,
+    )
+    index = ls.expand_dims(permutation, (permutation.ndim,))
+    return gather(x, index, dnums, (*(1,) * (nb + 1), x.shape[-1]), mode=GatherScatterMode.PROMISE_IN_BOUNDS)
 
 
 # === solve and inv ===

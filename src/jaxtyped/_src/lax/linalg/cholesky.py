@@ -291,9 +291,8 @@ class TriangularSolve(DeviceEvaluated):
             "trans_x": char_attr(_transposing_char(self.transpose_a, conjugate)),
             "diag": char_attr("U" if self.unit_diagonal else "N"),
         }
-        # No output-operand alias: ``lapack_call`` writes a tuple index, which
-        # a single-result call rejects.
-        return lapack_call(ctx, "trsm", [(a, "matrix"), (b, "matrix")], [(out, "matrix")], attrs)
+        # The solution overwrites b's buffer, as LAPACK's trsm does in place.
+        return lapack_call(ctx, "trsm", [(a, "matrix"), (b, "matrix")], [(out, "matrix")], attrs, aliases={0: 1})
 
     def _op(self, m: Array) -> Array:
         """``op(m)``: ``m`` transposed and/or conjugated as this solve
