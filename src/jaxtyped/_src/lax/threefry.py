@@ -19,7 +19,7 @@ from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
-from jaxtyped._src.core.hlo import HloValue, LoweringContext
+from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
@@ -106,30 +106,46 @@ class Threefry2x32(Primitive):
     def lower(
         self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
     ) -> tuple[HloValue, ...]:
+        # A loop of five groups, as JAX's CPU lowering: besides compiling
+        # faster than 20 unrolled rounds, the loop keeps the hash out of
+        # the fusions of the code that consumes its bits, so XLA fuses
+        # (and rounds) that float code exactly as it does for JAX.
         aval = out_avals[0]
+        u32 = ShapedArray((), _UINT32)
+        one_word = ShapedArray((1,), _UINT32)
+        rotations_aval = ShapedArray((4,), _UINT32)
 
         def binary(op: str, a: HloValue, b: HloValue) -> HloValue:
-            return ctx.op1(f"stablehlo.{op}", (a, b), aval)
-
-        def const(value: int) -> HloValue:
-            return ctx.constant(value, aval)
+            return ctx.op1(f"stablehlo.{op}", (a, b), a.aval)
 
         k0, k1, x0, x1 = args
-        ks = (k0, k1, binary("xor", binary("xor", k0, k1), const(_PARITY)))
-        x0 = binary("add", x0, ks[0])
-        x1 = binary("add", x1, ks[1])
-        for group in range(_GROUPS):
-            for r in _ROTATIONS[group % 2]:
-                x0 = binary("add", x0, x1)
-                rotated = binary(
-                    "or",
-                    binary("shift_left", x1, const(r)),
-                    binary("shift_right_logical", x1, const(32 - r)),
-                )
-                x1 = binary("xor", rotated, x0)
-            x0 = binary("add", x0, ks[(group + 1) % 3])
-            x1 = binary("add", binary("add", x1, ks[(group + 2) % 3]), const(group + 1))
-        return (x0, x1)
+        parity = binary("xor", binary("xor", k0, k1), ctx.constant(_PARITY, aval))
+        x0 = binary("add", x0, k0)
+        x1 = binary("add", x1, k1)
+        rotations = [ctx.constant(np.array(r, np.uint32), rotations_aval) for r in _ROTATIONS]
+        # Carry: group, x0, x1, the next three key words (rotated each group)
+        # and the two rotation schedules (swapped each group).
+        carry = (ctx.scalar(0, np.dtype(np.int32)), x0, x1, k1, parity, k0, *rotations)
+        avals = tuple(v.aval for v in carry)
+        with ctx.region(avals) as (block, cond_text):
+            ctx.ret([ctx.compare(block[0], ctx.scalar(_GROUPS, np.dtype(np.int32)), "LT")])
+        with ctx.region(avals) as (block, body_text):
+            group, y0, y1, ka, kb, kc, rot, other = block
+            for j in range(4):
+                word = ctx.op1("stablehlo.slice", (rot,), one_word, {
+                    "start_indices": i64_array([j]), "limit_indices": i64_array([j + 1]), "strides": i64_array([1]),
+                })  # fmt: skip
+                back = binary("subtract", ctx.constant(32, one_word), word)
+                r, r_back = (ctx.broadcast_in_dim(ctx.op1("stablehlo.reshape", (w,), u32), aval.shape, ()) for w in (word, back))
+                y0 = binary("add", y0, y1)
+                y1 = binary("xor", binary("or", binary("shift_left", y1, r), binary("shift_right_logical", y1, r_back)), y0)
+            next_group = binary("add", group, ctx.scalar(1, np.dtype(np.int32)))
+            y0 = binary("add", y0, ka)
+            step = ctx.broadcast_in_dim(ctx.convert(next_group, _UINT32), aval.shape, ())
+            y1 = binary("add", binary("add", y1, kb), step)
+            ctx.ret([next_group, y0, y1, kb, kc, ka, other, rot])
+        outs = ctx.op("stablehlo.while", carry, avals, regions=[cond_text[0], body_text[0]])
+        return (outs[1], outs[2])
 
 
 _THREEFRY: Final = Threefry2x32()
