@@ -5,7 +5,8 @@ The primitive hashes counters ``(x0, x1)`` under keys ``(k0, k1)``, four
 of add/rotate/xor with a key injection after every 4 (Salmon et al., 2011,
 with the rotation constants and key-schedule parity JAX uses). All
 arithmetic wraps modulo 2**32. It lowers to plain StableHLO integer ops
-(unrolled), so no custom call is needed on any backend.
+in a ``while`` loop of five groups (JAX's CPU lowering), so no custom call
+is needed on any backend.
 
 It is not in ``jaxtyped.lax.__all__`` (JAX does not export it there either);
 ``jaxtyped.extend.random.threefry_2x32`` is the public entry point.
