@@ -136,6 +136,15 @@ class MissingRuleError(JaxtypedError, NotImplementedError):
     """
 
 
+class JaxtypedNotImplementedError(JaxtypedError, NotImplementedError):
+    """A feature that is not implemented: one JAX refuses too (``jnp.fromiter``,
+    ``eigh`` with ``subset_by_index`` on CPU), or one jaxtyped does not have yet.
+
+    Fix: the message names the function and the option; use the alternative
+    it suggests.
+    """
+
+
 class PyTreeStructureError(JaxtypedValueError):
     """Two pytrees that must have the same structure do not (for example
     primals and tangents of ``jvp``, or ``in_axes`` and the arguments of

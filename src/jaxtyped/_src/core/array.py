@@ -28,7 +28,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.tree_util import tree_leaves
 from jaxtyped._src.util import predicate_class
 
@@ -607,7 +607,7 @@ class Array(ABC):
     @property
     def flat(self) -> "Array":
         """Not supported, as in JAX: use ``flatten()``."""
-        raise NotImplementedError("JAX Arrays do not implement the arr.flat property: consider arr.flatten() instead.")
+        raise JaxtypedNotImplementedError("JAX Arrays do not implement the arr.flat property: consider arr.flatten() instead.")
 
 
 # Values accepted where an array is expected (JEP 12049): loosely typed inputs.

@@ -27,7 +27,7 @@ from typing_extensions import Self, TypeIs
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedOverflowError, JaxtypedTypeError, JaxtypedValueError
 
 __all__ = [
     "ArrayImpl",
@@ -356,7 +356,7 @@ def array_from_scalar(x: bool | int | float | complex, *, where: str = "asarray"
     if type(x) is int:
         info = np.iinfo(dtype)
         if not info.min <= x <= info.max:
-            raise OverflowError(
+            raise JaxtypedOverflowError(
                 f"{where}: Python int {x} is too large to convert to {dtype.name}"
             )
     value = np.array(x, dtype=dtype)

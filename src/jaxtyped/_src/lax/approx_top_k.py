@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.sorting import sort, top_k
 from jaxtyped._src.lax.structural import broadcasted_iota
@@ -45,7 +45,7 @@ def _request(
         raise JaxtypedValueError(f"lax.{name}: recall_target must be in (0, 1], got {recall_target}")
     if not aggregate_to_topk:
         # JAX then returns a backend-dependent number of candidates.
-        raise NotImplementedError(f"lax.{name}: aggregate_to_topk=False is not supported; the exact top k is returned")
+        raise JaxtypedNotImplementedError(f"lax.{name}: aggregate_to_topk=False is not supported; the exact top k is returned")
     return _Request(x, int(k), axis)
 
 

@@ -30,7 +30,7 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from jaxtyped._src.core.primitive import Primitive, Tangent
-from jaxtyped._src.errors import ConcretizationTypeError, JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import ConcretizationTypeError, JaxtypedIndexError, JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax import arithmetic, comparison
 from jaxtyped._src.lax.control_flow.common import evaluate_compiled
@@ -96,7 +96,7 @@ class Reduce(Primitive):
         n = len(primals) // 2
         operands, inits = primals[:n], primals[n:]
         if any(not isinstance(t, Zero) for t in tangents[n:]):
-            raise NotImplementedError(
+            raise JaxtypedNotImplementedError(
                 "jvp of lax.reduce: differentiating a general reduction with respect to its initial values is not "
                 "supported (as in JAX)"
             )
@@ -138,7 +138,7 @@ class Reduce(Primitive):
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         n = len(args) // 2
         if any(d is not None for d in dims[n:]):
-            raise NotImplementedError("vmap of lax.reduce with batched initial values is not supported (as in JAX)")
+            raise JaxtypedNotImplementedError("vmap of lax.reduce with batched initial values is not supported (as in JAX)")
         operands = [bdim_to_front(x, d, axis.size) for x, d in zip(args[:n], dims[:n])]
         prim = Reduce(self.jaxpr, tuple(d + 1 for d in self.dimensions))
         return bind(prim, *operands, *args[n:]), (0,) * n

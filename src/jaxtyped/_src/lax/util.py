@@ -10,7 +10,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_numpy_value, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import DTypeMismatchError, JaxtypedError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import DTypeMismatchError, JaxtypedError, JaxtypedOverflowError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten_with_path
 from jaxtyped._src.util import is_int
 
@@ -107,7 +107,7 @@ def scalar_like(
     if type(value) is int and dtypes.is_integer(dtype):
         low, high = dtypes.integer_bounds(dtype)
         if not low <= value <= high:
-            raise OverflowError(f"{where}: Python int {value} is too large to convert to {dtype.name}")
+            raise JaxtypedOverflowError(f"{where}: Python int {value} is too large to convert to {dtype.name}")
     return array_from_numpy(np.array(value, dtype=dtype), weak_type=weak_type, where=where)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
 from jaxtyped._src.lax.bitwise_misc import bitcast_convert_type
 from jaxtyped._src.lax.comparison import ne
 from jaxtyped._src.lax.complex_ops import complex as make_complex
@@ -42,7 +42,7 @@ def view(self: Array, dtype: "dtypes.DTypeLike | None" = None, type: object = No
     """JAX's ``Array.view``; ``type`` is typed ``object`` here so that a
     given one reaches JAX's NotImplementedError (also under debug mode)."""
     if type is not None:
-        raise NotImplementedError("`type` argument of array.view() is not supported.")
+        raise JaxtypedNotImplementedError("`type` argument of array.view() is not supported.")
     if dtype is None:
         return self
     target = dtypes.canonicalize_dtype(dtypes.dtype(dtype))

@@ -9,7 +9,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -119,7 +119,7 @@ def gradient(
     each of ``axis`` (a list of arrays for several axes); ``varargs`` are
     scalar spacings or coordinate arrays."""
     if edge_order is not None:
-        raise NotImplementedError("jnp.gradient: the edge_order argument is not supported (as in JAX)")
+        raise JaxtypedNotImplementedError("jnp.gradient: the edge_order argument is not supported (as in JAX)")
     x, *spacings = promote_dtypes("gradient", (f, *varargs), inexact=True)
     if axis is None:
         axes = tuple(range(x.ndim))

@@ -15,6 +15,7 @@ from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, array_fro
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import EvalInterpreter, current_interpreter
 from jaxtyped._src.errors import (
+    JaxtypedNotImplementedError,
     JaxtypedOverflowError,
     JaxtypedTypeError,
     JaxtypedValueError,
@@ -563,7 +564,7 @@ def fromstring(string: str, dtype: "dtypes.DTypeLike" = float, count: int = -1, 
 def fromiter(iterable: object, dtype: "dtypes.DTypeLike", count: int = -1) -> Array:
     """Not supported, as in JAX: an iterator may be impure; use
     ``jnp.array(list(iterable))``."""
-    raise NotImplementedError(
+    raise JaxtypedNotImplementedError(
         "jnp.fromiter() is not implemented because it may be non-pure and thus unsafe for use with JIT "
         "and other JAX transformations. Consider using jnp.asarray(np.fromiter(...)) instead."
     )
@@ -573,7 +574,7 @@ def fromfile(*args: object, **kwargs: object) -> Array:
     """Not supported, as in JAX: reading a file is not a pure array
     operation; use ``jnp.asarray(np.fromfile(...))``."""
     del args, kwargs
-    raise NotImplementedError(
+    raise JaxtypedNotImplementedError(
         "jnp.fromfile() is not implemented because it may be non-pure and thus unsafe for use with JIT "
         "and other JAX transformations. Consider using jnp.asarray(np.fromfile(...)) instead."
     )
@@ -589,7 +590,7 @@ def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None
     try:
         host = np.from_dlpack(x)  # pyright: ignore[reportArgumentType]  # checked above: x has __dlpack__
     except (BufferError, RuntimeError, TypeError) as err:
-        raise NotImplementedError(f"jnp.from_dlpack: only host (CPU) DLPack tensors are supported: {err}") from None
+        raise JaxtypedNotImplementedError(f"jnp.from_dlpack: only host (CPU) DLPack tensors are supported: {err}") from None
     return array_from_numpy(host, where="jnp.from_dlpack")
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import to_array
-from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax.dot import dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -197,7 +197,7 @@ def einsum(
     ``dot_general``.
     """
     if out is not None:
-        raise NotImplementedError("jnp.einsum: the 'out' argument is not supported (arrays are immutable)")
+        raise JaxtypedNotImplementedError("jnp.einsum: the 'out' argument is not supported (arrays are immutable)")
     arrays, steps = _plan((subscripts, *operands), optimize)
     if preferred_element_type is None:
         dtype, weak = result_dtype_of(*arrays)
@@ -212,7 +212,7 @@ def einsum(
         elif len(taken) == 2:
             result, result_names = _contract_two(taken, names, sorted(summed), out_names, dtype)
         else:  # an explicit path may name three operands in one step (JAX's error kind)
-            raise NotImplementedError(
+            raise JaxtypedNotImplementedError(
                 f"jnp.einsum: a path step may contract one or two operands, got {len(taken)} ({subscripts_})"
             )
         if result_names != out_names:

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.gather import ScatterDimensionNumbers, scatter_add
 from jaxtyped._src.numpy import reductions as red
@@ -89,7 +89,7 @@ def histogram_bin_edges(
     """The edges of the bins :func:`histogram` uses: ``bins`` given edges,
     or ``bins`` equal bins spanning ``range`` (default: the data's)."""
     if isinstance(bins, str):
-        raise NotImplementedError("jnp.histogram_bin_edges: string values of bins are not supported")
+        raise JaxtypedNotImplementedError("jnp.histogram_bin_edges: string values of bins are not supported")
     check_arraylike("histogram_bin_edges", a, bins)
     data = asarray(a)
     inexact = to_inexact_dtype(data.dtype)

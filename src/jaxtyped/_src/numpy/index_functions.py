@@ -23,6 +23,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ScalarLike
 from jaxtyped._src.core.array_impl import array_from_numpy, is_numpy_value
 from jaxtyped._src.errors import (
+    JaxtypedNotImplementedError,
     ConcretizationTypeError,
     JaxtypedIndexError,
     JaxtypedTypeError,
@@ -83,7 +84,7 @@ def _check_take_mode(name: str, mode: str | None, allowed: tuple[str, ...]) -> s
     if mode is None:
         return "fill"
     if mode == "raise":
-        raise NotImplementedError(f"The 'raise' mode to jnp.{name} is not supported.")
+        raise JaxtypedNotImplementedError(f"The 'raise' mode to jnp.{name} is not supported.")
     if mode not in allowed:
         raise JaxtypedValueError(f"Invalid mode {mode!r} for jnp.{name}")
     return mode
@@ -106,7 +107,7 @@ def take(
     array by default); out-of-bounds indices give ``fill_value`` (NaN, the
     integer extreme) unless ``mode`` is ``'clip'`` or ``'wrap'``."""
     if out is not None:
-        raise NotImplementedError("jnp.take: the 'out' argument is not supported")
+        raise JaxtypedNotImplementedError("jnp.take: the 'out' argument is not supported")
     if (keys := key_dispatch(lambda k: take(k, indices, axis, None, mode, unique_indices, indices_are_sorted), a)) is not None:  # random family: key arrays
         return keys
     x = asarray_operand("take", a)
@@ -188,7 +189,7 @@ def take_along_axis(
 
 def _no_inplace(name: str, inplace: bool) -> None:
     if inplace and name == "fill_diagonal":
-        raise NotImplementedError("JAX arrays are immutable, must use inplace=False")
+        raise JaxtypedNotImplementedError("JAX arrays are immutable, must use inplace=False")
     if inplace:
         raise JaxtypedValueError(
             f"jnp.{name} cannot modify arrays in-place, because JAX arrays are immutable. "
@@ -217,7 +218,7 @@ def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *, 
     idx = sh.ravel(asarray_operand("put", ind, 1))
     values = asarray_operand("put", v, 2)
     if mode == "raise":
-        raise NotImplementedError("The 'raise' mode to jnp.put is not supported.")
+        raise JaxtypedNotImplementedError("The 'raise' mode to jnp.put is not supported.")
     if mode not in (None, "clip", "wrap"):
         raise JaxtypedValueError(f"mode should be one of 'wrap' or 'clip'; got {mode=}")
     if x.size == 0 or idx.size == 0 or values.size == 0:
@@ -377,7 +378,7 @@ def compress(
 ) -> Array:
     """The slices of ``a`` along ``axis`` where ``condition`` (1-d) holds."""
     if out is not None:
-        raise NotImplementedError("jnp.compress: the 'out' argument is not supported.")
+        raise JaxtypedNotImplementedError("jnp.compress: the 'out' argument is not supported.")
     cond = asarray_operand("compress", condition)
     x = asarray_operand("compress", a, 1)
     if cond.ndim != 1:
@@ -436,7 +437,7 @@ def choose(a: ArrayLike, choices: Array | Sequence[ArrayLike], out: None = None,
     """``choices[a[i]][i]`` for every position (all broadcast together);
     ``mode`` is ``'raise'`` (needs a concrete ``a``), ``'wrap'`` or ``'clip'``."""
     if out is not None:
-        raise NotImplementedError("jnp.choose: the 'out' argument is not supported.")
+        raise JaxtypedNotImplementedError("jnp.choose: the 'out' argument is not supported.")
     idx = asarray_operand("choose", a)
     if not dtypes.is_integer(idx.dtype) or dtypes.is_bool(idx.dtype):
         raise JaxtypedTypeError(f"jnp.choose: a must be an integer array, got {idx.aval.str_short()}")
@@ -521,7 +522,7 @@ def ix_(*args: ArrayLike) -> tuple[Array, ...]:
         if a.ndim != 1:
             raise JaxtypedValueError(f"Cross index must be 1 dimensional, got shape {a.shape}")
         if dtypes.is_bool(a.dtype):
-            raise NotImplementedError("Boolean arguments to jax.numpy.ix_ are not implemented")
+            raise JaxtypedNotImplementedError("Boolean arguments to jax.numpy.ix_ are not implemented")
         shape = [1] * len(args)
         shape[i] = a.shape[0]
         out.append(ls.reshape(a, tuple(shape)))
@@ -674,7 +675,7 @@ def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap: bool = False, *, inplace: 
     ``inplace=False`` is required and ``wrap=True`` unsupported, as in JAX."""
     _no_inplace("fill_diagonal", inplace)
     if wrap:
-        raise NotImplementedError("wrap=True is not implemented, must use wrap=False")
+        raise JaxtypedNotImplementedError("wrap=True is not implemented, must use wrap=False")
     x = asarray_operand("fill_diagonal", a)
     if x.ndim < 2:
         raise JaxtypedValueError("array must be at least 2-d")
@@ -809,7 +810,7 @@ class AxisConcatenator:
             items = items[1:]
             parts = [p.strip() for p in directive.split(",")]
             if parts[0] in ("r", "c"):
-                raise NotImplementedError(f"jnp.{self._name}: the matrix directives 'r' and 'c' are not supported")
+                raise JaxtypedNotImplementedError(f"jnp.{self._name}: the matrix directives 'r' and 'c' are not supported")
             try:
                 numbers = [int(p) for p in parts]
             except ValueError:

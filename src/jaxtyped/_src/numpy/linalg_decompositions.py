@@ -10,7 +10,7 @@ from typing import Literal, NamedTuple, overload
 import numpy as np
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.linalg import cholesky as lax_cholesky
@@ -65,7 +65,7 @@ _LAPACK_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.comp
 def check_lapack_dtype(name: str, x: Array) -> None:
     """LAPACK has no half-precision kernels: NotImplementedError, as JAX's."""
     if x.dtype not in _LAPACK_DTYPES:
-        raise NotImplementedError(
+        raise JaxtypedNotImplementedError(
             f"jnp.linalg.{name}: LAPACK supports float32, float64, complex64 and complex128, got {x.aval.str_short()}"
         )
 

@@ -21,7 +21,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.api_solvers import custom_linear_solve
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.custom_derivatives import custom_jvp
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -237,7 +237,7 @@ def slogdet(a: ArrayLike, *, method: str | None = None) -> SlogdetResult:
         raise JaxtypedValueError(f"jnp.linalg.slogdet: unknown method {method!r}; use 'lu' or 'qr'")
     x = _square("slogdet", a)
     if method == "qr" and dtypes.is_complex(x.dtype):
-        raise NotImplementedError(
+        raise JaxtypedNotImplementedError(
             f"jnp.linalg.slogdet: method='qr' is not implemented for complex input (as in JAX), got {x.aval.str_short()}"
         )
     sign, log_magnitude = _slogdet_qr_core(x) if method == "qr" else _slogdet_core(x)

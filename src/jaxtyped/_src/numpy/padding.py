@@ -11,7 +11,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.api import vmap
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -182,7 +182,7 @@ def pad(
         "maximum": {"stat_length"}, "minimum": {"stat_length"}, "mean": {"stat_length"}, "median": {"stat_length"},
     }  # fmt: skip
     if mode not in allowed:
-        raise NotImplementedError(f"jnp.pad: mode {mode!r} is not implemented")
+        raise JaxtypedNotImplementedError(f"jnp.pad: mode {mode!r} is not implemented")
     unexpected = set(kwargs) - allowed[mode]
     if unexpected:
         raise JaxtypedValueError(f"jnp.pad: unsupported keyword arguments for mode {mode!r}: {sorted(unexpected)}")

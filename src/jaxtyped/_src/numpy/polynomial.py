@@ -5,12 +5,14 @@ power first: ``poly``, ``polyval``, ``polyadd``, ``polysub``, ``polymul``,
 ``polyfit`` solves its least-squares problem by a QR factorisation
 (modified Gram-Schmidt on the column-scaled Vandermonde matrix, as NumPy
 scales it), which matches JAX's SVD-based ``lstsq`` for well-posed fits;
-``roots`` and ``poly`` of a matrix need eigenvalues, which wait for
-``jaxtyped.numpy.linalg`` (its own issue).
+``polyfit(full=True)`` goes through ``jnp.linalg.lstsq`` as JAX's (its rank
+and singular values are the SVD's). ``roots`` are the eigenvalues of the
+companion matrix and ``poly`` of a square matrix builds the polynomial from
+its eigenvalues (complex, as JAX's).
 """
 
 
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -25,6 +27,8 @@ from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import asarray, full, ones, zeros
+from jaxtyped._src.numpy.linalg_decompositions import eigvals
+from jaxtyped._src.numpy.linalg_solvers import lstsq
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_shapes, broadcast_to_shape, promote_dtypes
 from jaxtyped._src.util import is_int
 
@@ -56,7 +60,9 @@ def poly(seq_of_zeros: ArrayLike) -> Array:
     if zeros_.ndim == 0:
         zeros_ = sh.reshape(zeros_, (1,))
     if zeros_.ndim == 2 and zeros_.shape[0] == zeros_.shape[1] and zeros_.shape[0] != 0:
-        raise NotImplementedError("jnp.poly of a square matrix needs its eigenvalues (jnp.linalg.eigvals), which is not available yet")
+        # The characteristic polynomial; JAX keeps it complex even where the
+        # eigenvalues come in conjugate pairs (NumPy would return it real).
+        zeros_ = eigvals(zeros_)
     if zeros_.ndim != 1:
         raise JaxtypedValueError(f"jnp.poly: input must be 1-d or a non-empty square 2-d array, got {zeros_.aval.str_short()}")
     dtype = zeros_.dtype
@@ -238,6 +244,38 @@ def polyfit(
     y: ArrayLike,
     deg: int,
     rcond: float | None = None,
+    full: Literal[False] = False,
+    w: ArrayLike | None = None,
+    *,
+    cov: Literal[True],
+) -> tuple[Array, Array]: ...
+@overload
+def polyfit(
+    x: ArrayLike,
+    y: ArrayLike,
+    deg: int,
+    rcond: float | None,
+    full: Literal[True],
+    w: ArrayLike | None = None,
+    cov: bool = False,
+) -> tuple[Array, Array, Array, Array, Array]: ...
+@overload
+def polyfit(
+    x: ArrayLike,
+    y: ArrayLike,
+    deg: int,
+    rcond: float | None = None,
+    *,
+    full: Literal[True],
+    w: ArrayLike | None = None,
+    cov: bool = False,
+) -> tuple[Array, Array, Array, Array, Array]: ...
+@overload
+def polyfit(
+    x: ArrayLike,
+    y: ArrayLike,
+    deg: int,
+    rcond: float | None = None,
     full: bool = False,
     w: ArrayLike | None = None,
     cov: bool = False,
@@ -253,8 +291,9 @@ def polyfit(
 ) -> Array | tuple[Array, ...]:
     """Least-squares polynomial fit of degree ``deg`` (coefficients highest
     power first; one column per column of a 2-d ``y``); ``cov`` also gives
-    the coefficients' covariance. ``full=True`` needs singular values
-    (``jnp.linalg``) and is not supported yet."""
+    the coefficients' covariance; ``full=True`` gives ``(coefficients,
+    residuals, rank, singular_values, rcond)`` instead (``cov`` is then
+    ignored, as JAX's)."""
     points, values = asarray_operand("polyfit", x), asarray_operand("polyfit", y, 1)
     degree = _order("polyfit", deg)
     order = degree + 1
@@ -271,8 +310,6 @@ def polyfit(
     if not dtypes.is_inexact(points.dtype):
         # JAX derives rcond from finfo(x.dtype), which integers do not have.
         raise JaxtypedValueError(f"jnp.polyfit: x must be a floating array, got {points.aval.str_short()}")
-    if full:
-        raise NotImplementedError("jnp.polyfit(full=True) needs singular values (jnp.linalg.lstsq), which are not available yet")
     lhs, rhs = promote_dtypes("polyfit", (_vandermonde(points, order), values), inexact=True)
     if w is not None:
         (weights,) = promote_dtypes("polyfit", (w,), inexact=True)
@@ -284,6 +321,8 @@ def polyfit(
         rhs = uf.multiply(rhs, sh.expand_dims(weights, 1) if rhs.ndim == 2 else weights)
     scale = uf.sqrt(red.sum(uf.multiply(lhs, lhs), axis=0))
     lhs = uf.divide(lhs, sh.expand_dims(scale, 0))
+    if full:
+        return _full_fit(lhs, rhs, scale, points, rcond)
     solution, r = _least_squares(lhs, rhs)
     coefficients = uf.divide(solution, sh.expand_dims(scale, 1) if solution.ndim == 2 else scale)
     if not cov:
@@ -299,10 +338,51 @@ def polyfit(
     return coefficients, uf.multiply(sh.expand_dims(base, -1), sh.reshape(factor, (1, 1, -1)))
 
 
+def _full_fit(lhs: Array, rhs: Array, scale: Array, points: Array, rcond: float | None) -> tuple[Array, Array, Array, Array, Array]:
+    """``polyfit(full=True)``: the SVD least-squares fit of the column-scaled
+    Vandermonde matrix, with its residuals, rank and singular values, and
+    the relative cutoff used (a weak scalar, as JAX's)."""
+    cutoff = points.shape[0] * float(dtypes.finfo(points.dtype).eps) if rcond is None else float(rcond)
+    solution, residuals, rank, singular_values = lstsq(lhs, rhs, cutoff)
+    coefficients = uf.divide(solution, sh.expand_dims(scale, 1) if solution.ndim == 2 else scale)
+    return coefficients, residuals, rank, singular_values, scalar_like(cutoff, points.dtype, "rcond", weak_type=True)
+
+
+def _complex_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    return dtype if dtypes.is_complex(dtype) else np.result_type(dtype, np.complex64)
+
+
+def _companion_eigenvalues(p: Array) -> Array:
+    """The roots of ``p`` (1-d, non-weak, inexact): the eigenvalues of its
+    companion matrix (a leading zero gives NaN roots, as JAX's)."""
+    n = p.shape[0]
+    if n <= 1:
+        return zeros((0,), dtype=_complex_dtype(p.dtype))
+    top = uf.negative(uf.divide(p[1:], p[0]))
+    shift = asarray(np.eye(n - 2, n - 1), dtype=p.dtype)
+    return eigvals(sh.concatenate([sh.expand_dims(top, 0), shift], axis=0))
+
+
 def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
-    """The roots of a polynomial: the eigenvalues of its companion matrix,
-    which need ``jnp.linalg.eigvals`` (not available yet)."""
-    asarray_operand("roots", p)
-    raise NotImplementedError(
-        "jnp.roots needs the eigenvalues of the companion matrix (jnp.linalg.eig), which is not available yet"
-    )
+    """The roots of a polynomial (complex): the eigenvalues of its companion
+    matrix. ``strip_zeros`` drops leading zeros and turns trailing ones into
+    zero roots, which reads the values (eager only); under ``jit`` pass
+    ``strip_zeros=False`` (a leading zero then gives NaN roots)."""
+    (coefficients,) = promote_dtypes("roots", (asarray_operand("roots", p),), inexact=True)
+    if coefficients.ndim == 0:
+        coefficients = sh.reshape(coefficients, (1,))
+    if coefficients.ndim != 1:
+        raise JaxtypedValueError(f"jnp.roots: input must be a rank-1 array, got {coefficients.aval.str_short()}")
+    coefficients = convert_to(coefficients, coefficients.dtype, weak_type=False)
+    if not strip_zeros:
+        return _companion_eigenvalues(coefficients)
+    host = np.asarray(coefficients)
+    nonzero = np.flatnonzero(host)
+    if nonzero.size == 0:
+        return zeros((0,), dtype=_complex_dtype(coefficients.dtype))
+    first, last = int(nonzero[0]), int(nonzero[-1])
+    trailing = coefficients.shape[0] - 1 - last
+    found = _companion_eigenvalues(coefficients[first : last + 1])
+    if trailing == 0:
+        return found
+    return sh.concatenate([zeros((trailing,), dtype=found.dtype), found])

@@ -17,7 +17,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.interpreter import bind
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lc
 from jaxtyped._src.lax import complex_ops as lcx
@@ -199,7 +199,7 @@ def sort_complex(a: ArrayLike) -> Array:
 def _partition_operand(name: str, a: ArrayLike, kth: int, axis: int) -> tuple[Array, int, int]:
     x = asarray_operand(name, a)
     if dtypes.is_complex(x.dtype):
-        raise NotImplementedError(f"jnp.{name} for complex dtype is not implemented")
+        raise JaxtypedNotImplementedError(f"jnp.{name} for complex dtype is not implemented")
     ax = canonicalize_axis(_static_int(name, "axis", axis), x.ndim, where=f"jnp.{name} axis")
     k = canonicalize_axis(_static_int(name, "kth", kth), x.shape[ax], where=f"jnp.{name} kth")
     return moveaxis(x, ax, x.ndim - 1), ax, k
@@ -399,7 +399,7 @@ def _cumulative(
 ) -> Array:
     x = asarray_operand(name, a)
     if out is not None:
-        raise NotImplementedError(f"jnp.{name}: the 'out' argument is not supported")
+        raise JaxtypedNotImplementedError(f"jnp.{name}: the 'out' argument is not supported")
     if axis is None or x.ndim == 0:
         x = reshape(x, (x.size,))
     ax = 0 if axis is None else canonicalize_axis(_static_int(name, "axis", axis), x.ndim, where=f"jnp.{name} axis")

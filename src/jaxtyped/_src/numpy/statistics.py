@@ -16,7 +16,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax import comparison as lcmp
 from jaxtyped._src.lax import complex_ops as lc
@@ -180,7 +180,7 @@ def _quantile(
         if dtypes.is_complex(w.dtype):
             raise JaxtypedValueError(f"jnp.{name}: weights cannot be complex, got {w.aval.str_short()}")
         if method != "inverted_cdf":
-            raise NotImplementedError(f"jnp.{name}: method {method!r} does not take weights; only 'inverted_cdf' does")
+            raise JaxtypedNotImplementedError(f"jnp.{name}: method {method!r} does not take weights; only 'inverted_cdf' does")
         x, w = promote_dtypes(name, (asarray_operand(name, a), w), inexact=True)
     else:
         (x,) = promote_dtypes(name, (asarray_operand(name, a),), inexact=True)

@@ -32,7 +32,7 @@ from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array, ArrayLike, Conversion, Index, ShapeLike, late_bound_array_methods
 from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedOverflowError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.comparison import bitwise_or, bitwise_xor, eq, shift_left, shift_right_logical
 from jaxtyped._src.lax.elementwise_base import convert_element_type
 from jaxtyped._src.lax.reductions import reduce_and
@@ -487,7 +487,7 @@ def _check_impl(impl: str | None, fun_name: str) -> None:
     if impl is None or impl == _IMPL_NAME:
         return
     if impl in _UNSUPPORTED_IMPLS:
-        raise NotImplementedError(
+        raise JaxtypedNotImplementedError(
             f"random.{fun_name}: PRNG implementation {impl!r} is not provided by jaxtyped; "
             f"only {_IMPL_NAME!r} is"
         )
@@ -547,7 +547,7 @@ def _seed_array(fun_name: str, seed: ArrayLike) -> Array:
         raise JaxtypedTypeError(f"{fun_name} accepts a scalar seed, but was given a PRNG key.")
     if isinstance(seed, int) and not isinstance(seed, bool):
         if not -(2**63) <= seed < 2**63:
-            raise OverflowError(f"{fun_name}: seed {seed} does not fit in a 64-bit integer")
+            raise JaxtypedOverflowError(f"{fun_name}: seed {seed} does not fit in a 64-bit integer")
         # A 64-bit seed; with x64 off it is first narrowed to int32, as JAX does.
         return asarray(np.int64(seed)) if config.jax_enable_x64 else asarray(np.int64(seed).astype(np.int32))
     array = asarray(seed)
@@ -643,7 +643,7 @@ def _counters(shape: tuple[int, ...]) -> tuple[Array, Array]:
     uint32 words (high, low)."""
     size = math.prod(shape)
     if size > 2**32:
-        raise NotImplementedError(f"random: more than 2**32 elements ({size}) are not supported")
+        raise JaxtypedNotImplementedError(f"random: more than 2**32 elements ({size}) are not supported")
     flat = broadcasted_iota(_UINT32, (size,), 0)
     # Only arrays of more than 2**32 elements need a non-zero high word.
     return broadcast_in_dim(np.uint32(0), shape, ()), reshape(flat, shape)
@@ -719,7 +719,7 @@ def fold_in(key: KeyArrayLike, data: ArrayLike) -> Array:
     typed = check_single_key("fold_in", key)
     if isinstance(data, int) and not isinstance(data, bool):
         if not 0 <= data < 2**32:
-            raise OverflowError(f"Python integer {data} out of bounds for uint32")
+            raise JaxtypedOverflowError(f"Python integer {data} out of bounds for uint32")
         data = np.uint32(data)
     value = asarray(data)
     if value.shape:

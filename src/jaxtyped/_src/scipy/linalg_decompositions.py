@@ -8,7 +8,7 @@ primitives. SciPy's ``overwrite_*``, ``check_finite``, ``lwork`` and
 from typing import Literal, overload
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
 from jaxtyped._src.lax.linalg import eigh as lax_eigh
 from jaxtyped._src.lax.linalg import hessenberg as lax_hessenberg
 from jaxtyped._src.lax.linalg import qr as lax_qr
@@ -168,11 +168,11 @@ def svd(
 
 def _check_eigh_options(b: ArrayLike | None, eigvals: None, type: int) -> None:  # noqa: A002 - SciPy's name
     if b is not None:
-        raise NotImplementedError("eigh: only the b=None case is implemented")
+        raise JaxtypedNotImplementedError("eigh: only the b=None case is implemented")
     if type != 1:
-        raise NotImplementedError("eigh: only the type=1 case is implemented")
+        raise JaxtypedNotImplementedError("eigh: only the type=1 case is implemented")
     if eigvals is not None:
-        raise NotImplementedError("eigh: only the eigvals=None case is implemented")
+        raise JaxtypedNotImplementedError("eigh: only the eigvals=None case is implemented")
 
 
 @overload
@@ -306,7 +306,7 @@ def polar(
         raise JaxtypedValueError(f"polar: a must be a (batch of) matrices, got {x.aval.str_short()}")
     m, n = x.shape[-2], x.shape[-1]
     if method == "qdwh" and (m < n if side == "right" else m >= n):
-        raise NotImplementedError(
+        raise JaxtypedNotImplementedError(
             f"polar: method='qdwh' takes m x n matrices with m >= n for side='right' and m < n for side='left', "
             f"got {x.aval.str_short()} with side={side!r}"
         )

@@ -12,7 +12,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.api import jvp
 from jaxtyped._src.api_jit import jit
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.numpy import creation as jc
 from jaxtyped._src.numpy import manipulation as jm
 from jaxtyped._src.numpy import reductions as jr
@@ -60,7 +60,7 @@ def sqrtm(A: ArrayLike, blocksize: int = 1) -> Array:  # noqa: N803 - SciPy's na
         JaxtypedValueError: ``A`` is not a square matrix.
     """
     if blocksize > 1:
-        raise NotImplementedError("sqrtm: the blocked version (blocksize > 1) is not implemented")
+        raise JaxtypedNotImplementedError("sqrtm: the blocked version (blocksize > 1) is not implemented")
     a = asarray_operand("sqrtm", A)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise JaxtypedValueError(f"sqrtm: A must be a square matrix, got {a.aval.str_short()}")
@@ -346,7 +346,7 @@ def eigh_tridiagonal(
     if select not in ("a", "i", "v"):
         raise JaxtypedValueError(f"eigh_tridiagonal: select must have a value in {{'a', 'i', 'v'}}, got {select!r}")
     if select == "v":
-        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
+        raise JaxtypedNotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
     diagonal = asarray_operand("eigh_tridiagonal", d, 0)
     off = asarray_operand("eigh_tridiagonal", e, 1)
     floats = (np.dtype(np.float32), np.dtype(np.float64))

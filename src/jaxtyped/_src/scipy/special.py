@@ -24,7 +24,7 @@ from jaxtyped._src.api import jvp
 from jaxtyped._src.lax import special as ls
 from jaxtyped._src.lax.special_host import ZETA_COEFFS
 from jaxtyped._src.lax import transcendental as lt
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import expand_dims, full_like_aval, select_n
 from jaxtyped._src.lax.util import constant_like_scalar, strong_constant_like
@@ -323,7 +323,7 @@ def zeta(x: ArrayLike, q: ArrayLike | None = None) -> Array:
     the Riemann zeta function is not implemented, as in JAX); differentiable
     in both arguments through its Euler-Maclaurin series, as JAX's."""
     if q is None:
-        raise NotImplementedError(
+        raise JaxtypedNotImplementedError(
             "Riemann zeta function not implemented; pass q != None to compute the Hurwitz Zeta function."
         )
     s, a = _inexact("zeta", x, q)
@@ -359,7 +359,7 @@ def factorial(n: ArrayLike, exact: bool = False) -> Array:
     """``n!`` as ``Gamma(n + 1)`` (0 for negative ``n``); ``exact=True`` is
     not implemented (as in JAX)."""
     if exact:
-        raise NotImplementedError("factorial with exact=True")
+        raise JaxtypedNotImplementedError("factorial with exact=True")
     (a,) = _inexact("factorial", n)
     return ju.where(lcmp.lt(a, constant_like_scalar(a, 0)), 0, lt.exp(ls.lgamma(la.add(a, constant_like_scalar(a, 1)))))
 

@@ -31,7 +31,7 @@ from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Tangent
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add, div, mul, sub
 from jaxtyped._src.lax.comparison import bitwise_or
 from jaxtyped._src.lax.complex_ops import real
@@ -127,9 +127,9 @@ class Eigh(DeviceEvaluated, BatchedOverLeadingDims):
         require_lapack_dtype("eigh", a.aval.dtype)
         n = a.aval.shape[-1]
         if self.algorithm not in (None, EighImplementation.QR):
-            raise NotImplementedError(f"eigh: the {self.algorithm} implementation is not supported on CPU")
+            raise JaxtypedNotImplementedError(f"eigh: the {self.algorithm} implementation is not supported on CPU")
         if self.subset_by_index not in (None, (0, n)):
-            raise NotImplementedError("eigh: subset_by_index is not supported on CPU (as in JAX)")
+            raise JaxtypedNotImplementedError("eigh: subset_by_index is not supported on CPU (as in JAX)")
         if any(d == 0 for d in a.aval.shape):
             return tuple(ctx.broadcast_in_dim(ctx.scalar(0, o.dtype), o.shape, ()) for o in out_avals)
         kernel = "heevd" if dtypes.is_complex(a.aval.dtype) else "syevd"

@@ -38,7 +38,7 @@ from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Tangent
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.arithmetic import add, mul, sub
 from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.complex_ops import complex as make_complex
@@ -88,7 +88,7 @@ def _kernel(algorithm: SvdAlgorithm | None) -> str:
         return "gesvd"
     if algorithm in (None, SvdAlgorithm.DEFAULT, SvdAlgorithm.DIVIDE_AND_CONQUER):
         return "gesdd"
-    raise NotImplementedError(f"svd: algorithm {algorithm} is not implemented on CPU (as in JAX)")
+    raise JaxtypedNotImplementedError(f"svd: algorithm {algorithm} is not implemented on CPU (as in JAX)")
 
 
 @final
@@ -139,7 +139,7 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
         *batch, m, n = a.aval.shape
         kernel = _kernel(self.algorithm)
         if self.subset_by_index not in (None, (0, min(m, n))):
-            raise NotImplementedError("svd: subset_by_index is not implemented on CPU (as in JAX)")
+            raise JaxtypedNotImplementedError("svd: subset_by_index is not implemented on CPU (as in JAX)")
         if any(d == 0 for d in a.aval.shape):
             return tuple(_empty_result(ctx, o) for o in out_avals)
         mode = "N" if not self.compute_uv else ("A" if self.full_matrices else "S")
@@ -176,7 +176,7 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
         assert isinstance(da, Array)  # the only operand, so its tangent is not zero
         if self.compute_uv and self.full_matrices and a.shape[-1] != a.shape[-2]:
             # Square factors are the same full or reduced (as JAX allows).
-            raise NotImplementedError(
+            raise JaxtypedNotImplementedError(
                 "svd: the derivative of the full singular vectors (full_matrices=True) is not implemented, as in JAX; "
                 "use full_matrices=False"
             )
