@@ -31,6 +31,7 @@ from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.primitive import NDArray, Primitive
 from jaxtyped._src.errors import (
     ConcretizationTypeError,
+    JaxtypedTypeError,
     TracerArrayConversionError,
     TracerBoolConversionError,
     TracerIntegerConversionError,
@@ -216,7 +217,7 @@ class EvalInterpreter(Interpreter):
                 if isinstance(arg, Tracer):
                     raise unexpected_tracer_error(arg)
                 # An Array of another kind (a typed PRNG key array, dtype key<fry>) names its dtype.
-                raise TypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__} (dtype {getattr(arg, 'dtype', None)})")
+                raise JaxtypedTypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__} (dtype {getattr(arg, 'dtype', None)})")
         avals = tuple([arg.aval for arg in args])
         if prim.memoize_abstract_eval:
             key = (prim, avals, config.trace_state())

@@ -23,6 +23,7 @@ from jaxtyped._src.numpy import manipulation as _manip  # array manipulation fam
 from jaxtyped._src.numpy import statistics as _statistics  # math and statistics family
 
 from jaxtyped._src.numpy.array_view import byteswap as _byteswap, view as _view  # lax extras family
+from jaxtyped._src.errors import JaxtypedTypeError
 
 __all__ = ["install"]
 
@@ -127,7 +128,7 @@ def _std(
 
 def _round(self: Array, decimals: int = 0, out: None = None) -> Array:
     if out is not None:
-        raise TypeError("Array.round: the out argument is not supported (arrays are immutable)")
+        raise JaxtypedTypeError("Array.round: the out argument is not supported (arrays are immutable)")
     return uf.round(self, decimals)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.numpy.creation import asarray
+from jaxtyped._src.errors import JaxtypedTypeError
 
 __all__ = ["printoptions", "set_printoptions", "get_printoptions", "array_repr", "array_str", "save", "savez", "load"]
 
@@ -139,7 +140,7 @@ def load(
         file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports, encoding=encoding
     )
     if not isinstance(value, np.ndarray):
-        raise TypeError(f"jnp.load: {file!r} is not a single .npy array (got {type(value).__name__}); use np.load for .npz archives")
+        raise JaxtypedTypeError(f"jnp.load: {file!r} is not a single .npy array (got {type(value).__name__}); use np.load for .npz archives")
     host = cast("np.ndarray[Any, np.dtype[Any]]", value)
     if host.dtype == np.dtype("V2"):
         host = host.view(dtypes.bfloat16)

@@ -29,6 +29,9 @@ from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.creation import asarray, full, ones, zeros
 from jaxtyped._src.numpy.linalg_decompositions import eigvals
 from jaxtyped._src.numpy.linalg_solvers import lstsq
+from jaxtyped._src.numpy.manipulation import roll
+from jaxtyped._src.numpy.manipulation_util import concrete_host
+from jaxtyped._src.numpy.sorting import argsort
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_shapes, broadcast_to_shape, promote_dtypes
 from jaxtyped._src.util import is_int
 
@@ -353,14 +356,33 @@ def _complex_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
 
 
 def _companion_eigenvalues(p: Array) -> Array:
-    """The roots of ``p`` (1-d, non-weak, inexact): the eigenvalues of its
-    companion matrix (a leading zero gives NaN roots, as JAX's)."""
+    """The roots of ``p`` (1-d, non-weak, inexact, ``p[0] != 0``): the
+    eigenvalues of its companion matrix."""
     n = p.shape[0]
     if n <= 1:
         return zeros((0,), dtype=_complex_dtype(p.dtype))
     top = uf.negative(uf.divide(p[1:], p[0]))
     shift = asarray(np.eye(n - 2, n - 1), dtype=p.dtype)
     return eigvals(sh.concatenate([sh.expand_dims(top, 0), shift], axis=0))
+
+
+def _roots_traced(p: Array) -> Array:
+    """``roots(p, strip_zeros=False)``, the values never read: the ``k``
+    leading zeros are rolled to the end (``x**k`` times the stripped
+    polynomial, so ``k`` extra zero roots), the zero roots sorted last and
+    the last ``k`` roots made NaN: ``n - 1`` roots, as JAX's."""
+    n = p.shape[0]
+    if n <= 1:
+        return zeros((0,), dtype=_complex_dtype(p.dtype))
+    is_zero = uf.equal(p, 0)
+    all_zero = red.all(is_zero)
+    leading = uf.where(all_zero, n, red.argmin(is_zero))
+    # An all-zero polynomial becomes all ones (every root then NaN).
+    rolled = roll(uf.where(all_zero, ones((), dtype=p.dtype), p), uf.negative(leading))
+    found = _companion_eigenvalues(convert_to(rolled, p.dtype, weak_type=False))
+    found = found[argsort(uf.equal(found, 0), stable=True)]
+    keep = uf.less(asarray(np.arange(n - 1)), uf.subtract(n - 1, leading))
+    return uf.where(keep, found, asarray(complex("nan+nanj"), dtype=found.dtype))
 
 
 def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
@@ -375,8 +397,8 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
         raise JaxtypedValueError(f"jnp.roots: input must be a rank-1 array, got {coefficients.aval.str_short()}")
     coefficients = convert_to(coefficients, coefficients.dtype, weak_type=False)
     if not strip_zeros:
-        return _companion_eigenvalues(coefficients)
-    host = np.asarray(coefficients)
+        return _roots_traced(coefficients)
+    host = concrete_host("roots", "p (with strip_zeros=True; pass strip_zeros=False under jit)", coefficients)
     nonzero = np.flatnonzero(host)
     if nonzero.size == 0:
         return zeros((0,), dtype=_complex_dtype(coefficients.dtype))

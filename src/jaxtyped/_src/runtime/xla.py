@@ -35,6 +35,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array_impl import DeviceBuffer, register_device_backend
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.hlo import tensor_type
+from jaxtyped._src.errors import JaxtypedValueError
 
 # jaxlib logs the device count at INFO level when a client is created;
 # JAX users do not see that line, so neither do ours (user settings win).
@@ -192,7 +193,7 @@ def _device_index(device: Device | None) -> int:
     for i, d in enumerate(backend.devices):
         if d is device or d == device:
             return i
-    raise ValueError(f"device_put: {device!r} is not one of jaxtyped's devices {list(backend.devices)}")
+    raise JaxtypedValueError(f"device_put: {device!r} is not one of jaxtyped's devices {list(backend.devices)}")
 
 
 # === transfers ===
