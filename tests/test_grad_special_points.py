@@ -190,7 +190,9 @@ NOT_DIFFERENTIABLE.update({
     **{f"numpy.{name}": "polynomial coefficients, not elementwise: " + _MATH_ELSEWHERE.format("setops_poly_io") for name in (
         "poly", "polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyfit",
     )},
-    "numpy.roots": "needs eigenvalues (jnp.linalg): raises NotImplementedError",
+    "numpy.roots": "not elementwise (eigenvalues of the companion matrix): grads with strip_zeros=False (leading "
+    "zeros, complex pairs) against JAX in tests/numpy/test_jnp_setops_poly_io.py; at a repeated root the "
+    "derivative is infinite (ours inf/NaN, JAX's solve gives finite values)",
     "numpy.nextafter": "JAX defines no derivative for nextafter (NotImplementedError)",
     "numpy.spacing": "built on nextafter, which JAX does not differentiate",
     "numpy.frompyfunc": "builds a ufunc from a Python function",

@@ -1062,6 +1062,7 @@ def vmap_cases() -> dict[str, VmapCase]:
         "polyadd": lambda a: jnp.polyadd(a, a[:2]), "polysub": lambda a: jnp.polysub(a[:3], a), "polymul": lambda a: jnp.polymul(a, a[:2]),
         "polydiv": lambda a: jnp.polydiv(a, jnp.array([1.0, 2.0])), "polyder": jnp.polyder, "polyint": lambda a: jnp.polyint(a, k=1.0),
         "polyfit": lambda a: jnp.polyfit(knots, a, 1),
+        "roots": lambda a: jnp.sort_complex(jnp.roots(a, strip_zeros=False)),
     }  # fmt: skip
     for name, fun in math_stats.items():
         cases[name] = (fun, (B3,), 0)
@@ -1123,9 +1124,9 @@ def test_vmap_out_axes_and_names_are_covered() -> None:
         "tril_indices_from", "triu_indices_from",
     }
     shape_queries = {"shape", "ndim", "size", "result_type", "promote_types", "issubdtype", "finfo", "iinfo", "dtype"}
-    shape_queries |= {  # math/statistics family: static answers, printing, files; roots needs jnp.linalg
+    shape_queries |= {  # math/statistics family: static answers, printing, files
         "isrealobj", "iscomplexobj", "isscalar", "iterable", "can_cast", "isdtype", "printoptions", "set_printoptions",
-        "get_printoptions", "array_repr", "array_str", "save", "savez", "load", "frompyfunc", "roots",
+        "get_printoptions", "array_repr", "array_str", "save", "savez", "load", "frompyfunc",
     }
     missing = [
         name

@@ -17,7 +17,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 
-from oracle import Case, CaseTable, Group, assert_same, call, grad_of_sum, host, jax, jax_numpy, jitted, library
+from oracle import Case, CaseTable, Group, assert_same, call, grad_of_sum, host, jax, jax_numpy, jitted, library, vmapped
 
 NAN = float("nan")
 RNG = np.random.default_rng(5)
@@ -111,11 +111,76 @@ def poly_cases() -> list[Case]:
         Case("polyfit-grad", grad_of_sum(lambda L, y: L.polyfit(L.asarray(XS), y, 2), YS), rtol=1e-3, atol=1e-3),
         Case("polymul-grad", grad_of_sum(lambda L, p: L.polymul(p, p), P)),
         Case("polyval-jit", lambda L: library(L).api.jit(L.polyval)(L.asarray(P), L.asarray(XS))),
+        # poly of a square matrix: its characteristic polynomial, complex as JAX's.
+        Case("poly-matrix", call("poly", host("float32", [[1.0, 2.0], [3.0, 4.0]])), rtol=1e-4, atol=1e-5),
+        Case("poly-matrix_int", call("poly", M), rtol=1e-4, atol=1e-5),
+        Case("poly-matrix_complex", call("poly", host("complex64", [[1.0, 2j], [3.0, 4.0]])), rtol=1e-4, atol=1e-5),
+        Case("poly-matrix_rotation", call("poly", host("float32", [[0.0, -1.0], [1.0, 0.0]])), atol=1e-6),
+        Case("poly-matrix_1x1", call("poly", host("float32", [[5.0]]))),
+        Case("poly-matrix_jit", jitted(lambda L, a: L.poly(a), host("float64", [[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]])), rtol=1e-4, atol=1e-4),
+        # full=True: (coefficients, residuals, rank, singular values, rcond), through lstsq.
+        Case("polyfit-full", call("polyfit", XS, YS, 2, full=True), rtol=1e-4, atol=1e-5),
+        Case("polyfit-full_columns", call("polyfit", XS, np.stack([YS, 2 * YS], 1), 2, full=True), rtol=1e-4, atol=1e-5),
+        Case("polyfit-full_rcond", call("polyfit", XS, YS, 2, None, True), rtol=1e-4, atol=1e-5),
+        Case("polyfit-full_rcond_given", call("polyfit", XS, YS, 3, rcond=1e-2, full=True), rtol=1e-4, atol=1e-5),
+        Case("polyfit-full_weights", call("polyfit", XS, YS, 1, full=True, w=host("float32", np.arange(1, 8))), rtol=1e-4, atol=1e-5),
+        Case("polyfit-full_cov", call("polyfit", XS, YS, 2, full=True, cov=True), rtol=1e-4, atol=1e-5),
+        Case("polyfit-full_rank_deficient", call("polyfit", XS[:3], YS[:3], 4, full=True), rtol=1e-3, atol=1e-4),
+        Case("polyfit-full_int_x", call("polyfit", host("int32", np.arange(7)), YS, 2, full=True)),
+        Case("polyfit-full_jit", jitted(lambda L, x, y: L.polyfit(x, y, 2, full=True), XS, YS), rtol=1e-4, atol=1e-5),
+        Case("polyfit-full_grad", grad_of_sum(lambda L, y: L.polyfit(L.asarray(XS), y, 2, full=True)[0], YS), rtol=1e-3, atol=1e-3),
+        Case("polyfit-full_grad_residuals", grad_of_sum(lambda L, y: L.polyfit(L.asarray(XS), y, 2, full=True)[1], YS), rtol=1e-3, atol=1e-4),
+        # roots without stripping (traceable): leading zeros give NaN roots.
+        *(Case(f"roots-traced_{label}", jitted(lambda L, p: sorted_roots(L, L.roots(p, strip_zeros=False)), host("float32", p)), rtol=1e-4, atol=1e-5)
+          for label, p in ROOT_POLYNOMIALS.items()),
+        Case("roots-vmap", vmapped(lambda L, p: sorted_roots(L, L.roots(p, strip_zeros=False)), host("float32", [[1.0, -3.0, 2.0], [0.0, 1.0, -4.0], [0.0, 0.0, 0.0], [1.0, 0.0, 4.0]])), rtol=1e-4, atol=1e-5),
+        Case("roots-grad", grad_of_sum(lambda L, p: L.real(L.roots(p, strip_zeros=False)), P), rtol=1e-4, atol=1e-5),
+        Case("roots-grad_complex_pair", grad_of_sum(lambda L, p: L.abs(L.imag(L.roots(p, strip_zeros=False))), host("float32", [1.0, 1.0, 2.0])), rtol=1e-4, atol=1e-5),
+        Case("roots-grad_cubic", grad_of_sum(lambda L, p: L.real(L.roots(p, strip_zeros=False)) ** 2, host("float32", [2.0, -3.0, -3.0, 2.0])), rtol=1e-3, atol=1e-4),
+    ]
+
+
+# Polynomials whose roots are compared (real, complex pairs, repeated, zero
+# roots, leading and trailing zeros, constants, the zero polynomial).
+ROOT_POLYNOMIALS = {
+    "quadratic": [1.0, -3.0, 2.0], "complex_pair": [1.0, 1.0, 2.0], "cubic": [2.0, -3.0, -3.0, 2.0],
+    "double_root": [1.0, -2.0, 1.0], "leading_zeros": [0.0, 0.0, 1.0, -3.0, 2.0], "trailing_zeros": [1.0, -3.0, 2.0, 0.0, 0.0],
+    "both_zeros": [0.0, 1.0, -3.0, 2.0, 0.0], "linear": [2.0, 1.0], "constant": [3.0], "zero": [0.0], "all_zeros": [0.0, 0.0, 0.0],
+    "empty": [],
+}  # fmt: skip
+
+
+def sorted_roots(L: Any, r: Any) -> Any:
+    """Roots in a canonical order (the eigenvalue order is the solver's):
+    by real part rounded, so that conjugate pairs with last-bit different
+    real parts sort the same way in both libraries, then by imaginary part
+    (NaN roots last)."""
+    return r[L.argsort(L.round(L.real(r), 3) * 1000 + L.imag(r))] if r.shape[0] else r
+
+
+def stripped_roots(p: np.ndarray[Any, Any]) -> Callable[[Any], Any]:
+    """A case: the sorted roots of ``p`` with the default ``strip_zeros=True``."""
+    return lambda L: sorted_roots(L, L.roots(L.asarray(p)))
+
+
+def roots_cases() -> list[Case]:
+    """``roots`` with ``strip_zeros=True`` reads the coefficients: eager."""
+    return [
+        *(Case(f"roots-{label}", stripped_roots(host("float32", p)), rtol=1e-4, atol=1e-5) for label, p in ROOT_POLYNOMIALS.items()),
+        Case("roots-int", stripped_roots(Q), rtol=1e-4, atol=1e-5),
+        Case("roots-bool", call("roots", host("bool", [True, False]))),
+        Case("roots-complex", stripped_roots(host("complex64", [1.0, 1j, 2.0])), rtol=1e-4, atol=1e-5),
+        Case("roots-float64", stripped_roots(host("float64", [1.0, 0.0, -2.0])), rtol=1e-6, atol=1e-7),
+        Case("roots-python_scalar", call("roots", 3.0)),
+        Case("roots-list", call("roots", [1.0, -3.0, 2.0])),
+        Case("roots-matrix", call("roots", np.ones((2, 2), np.float32))),
+        Case("roots-jit_strip", jitted(lambda L, p: L.roots(p), P)),
     ]
 
 
 SETS = CaseTable("sets", set_cases, eager=True)
 POLYNOMIALS = CaseTable("polynomials", poly_cases)
+ROOTS = CaseTable("roots", roots_cases, eager=True)
 
 
 @pytest.mark.parametrize("group", SETS.params())
@@ -128,13 +193,28 @@ def test_polynomials(group: Group) -> None:
     POLYNOMIALS.check(group)
 
 
-def test_roots_raises_not_implemented_until_linalg() -> None:
-    with pytest.raises(NotImplementedError, match="linalg"):
-        jnp.poly(jnp.asarray(host("float32", [[1.0, 2.0], [3.0, 4.0]])))
-    with pytest.raises(NotImplementedError, match="linalg"):
-        jnp.roots(jnp.asarray(P))
-    with pytest.raises(NotImplementedError, match="linalg"):
-        jnp.polyfit(jnp.asarray(XS), jnp.asarray(YS), 2, full=True)
+@pytest.mark.parametrize("group", ROOTS.params())
+def test_roots(group: Group) -> None:
+    ROOTS.check(group)
+
+
+def test_roots_reconstruct_the_polynomial() -> None:
+    """The roots of a random degree-6 polynomial rebuild it (``poly``), in
+    eager and jit, and match NumPy's as a set."""
+    coefficients = host("float32", RNG.standard_normal(7))
+    eager = jnp.roots(jnp.asarray(coefficients))
+
+    def traceable(p: jt.Array) -> jt.Array:
+        return jnp.roots(p, strip_zeros=False)
+
+    traced = jt.jit(traceable)(jnp.asarray(coefficients))
+    # The companion matrices may differ in the last bit (XLA divides by a
+    # reciprocal under jit), which moves the eigenvalues by about that much.
+    np.testing.assert_allclose(np.asarray(eager), np.asarray(traced), rtol=1e-5, atol=1e-6)
+    assert eager.dtype == np.complex64 and eager.shape == (6,)
+    rebuilt = np.asarray(jnp.poly(eager)) * coefficients[0]
+    np.testing.assert_allclose(rebuilt, coefficients, atol=1e-4)
+    np.testing.assert_allclose(np.sort_complex(np.asarray(eager)), np.sort_complex(np.roots(coefficients.astype(np.float64))), atol=1e-4)
 
 
 # === dtype names ===

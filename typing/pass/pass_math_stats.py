@@ -86,10 +86,7 @@ polys: list[Array] = [
     jnp.polyder(p), jnp.polyint(p, k=1.0), quotient, remainder,
 ]  # fmt: skip
 fit = jnp.polyfit(jnp.arange(5.0), jnp.arange(5.0) ** 2, 2)
-try:
-    found_roots: Array = jnp.roots(p)
-except NotImplementedError:  # needs eigenvalues: jnp.linalg is not there yet
-    found_roots = jnp.array([2.0, 1.0])
+found_roots: Array = jnp.roots(p)
 assert same(polys[0], p) and bool(np.allclose(np.asarray(fit), [1.0, 0.0, 0.0], atol=1e-4))
 
 # --- dtype names, printing, I/O, vectorize ---

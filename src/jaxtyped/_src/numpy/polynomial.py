@@ -31,8 +31,8 @@ from jaxtyped._src.numpy.linalg_decompositions import eigvals
 from jaxtyped._src.numpy.linalg_solvers import lstsq
 from jaxtyped._src.numpy.manipulation import roll
 from jaxtyped._src.numpy.manipulation_util import concrete_host
-from jaxtyped._src.numpy.sorting import argsort
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_shapes, broadcast_to_shape, promote_dtypes
+from jaxtyped._src.numpy.sorting import argsort
 from jaxtyped._src.util import is_int
 
 __all__ = ["poly", "polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyfit", "roots"]
