@@ -175,6 +175,9 @@ def roots_cases() -> list[Case]:
         Case("roots-list", call("roots", [1.0, -3.0, 2.0])),
         Case("roots-matrix", call("roots", np.ones((2, 2), np.float32))),
         Case("roots-jit_strip", jitted(lambda L, p: L.roots(p), P)),
+        Case("roots-vmap_strip", vmapped(lambda L, p: L.roots(p), np.stack([P, P]))),
+        # Under grad the coefficients are concrete: stripping works there too.
+        Case("roots-grad_strip", grad_of_sum(lambda L, p: L.real(L.roots(p)), host("float32", [0.0, 1.0, -3.0, 2.0, 0.0])), rtol=1e-4, atol=1e-5),
     ]
 
 

@@ -17,8 +17,8 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.core.array import Array, ArrayLike, require_concrete
+from jaxtyped._src.errors import ConcretizationTypeError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import arithmetic as la
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import pad
@@ -30,7 +30,6 @@ from jaxtyped._src.numpy.creation import asarray, full, ones, zeros
 from jaxtyped._src.numpy.linalg_decompositions import eigvals
 from jaxtyped._src.numpy.linalg_solvers import lstsq
 from jaxtyped._src.numpy.manipulation import roll
-from jaxtyped._src.numpy.manipulation_util import concrete_host
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_shapes, broadcast_to_shape, promote_dtypes
 from jaxtyped._src.numpy.sorting import argsort
 from jaxtyped._src.util import is_int
@@ -398,7 +397,14 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Array:
     coefficients = convert_to(coefficients, coefficients.dtype, weak_type=False)
     if not strip_zeros:
         return _roots_traced(coefficients)
-    host = concrete_host("roots", "p (with strip_zeros=True; pass strip_zeros=False under jit)", coefficients)
+    try:
+        # Concrete under grad/jvp too (the primal is known there), as JAX's.
+        host = require_concrete(coefficients, "tolist")
+    except ConcretizationTypeError as error:
+        raise ConcretizationTypeError(
+            f"jnp.roots: strip_zeros=True reads the coefficients; under jit or vmap pass strip_zeros=False "
+            f"(leading zeros then give NaN roots). {error}"
+        ) from error
     nonzero = np.flatnonzero(host)
     if nonzero.size == 0:
         return zeros((0,), dtype=_complex_dtype(coefficients.dtype))
