@@ -15,6 +15,7 @@ import jaxtyped.numpy as jnp
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.lax.threefry import Threefry2x32, threefry2x32
 from jaxtyped.errors import JaxtypedTypeError, ShapeMismatchError
+from jaxtyped.typing import Array
 
 from oracle import assert_same, expect_same_error, jax, jax_numpy
 
@@ -110,13 +111,37 @@ def test_batching_rule() -> None:
         np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 
+def test_scalar_keys_hash_every_counter() -> None:
+    """Scalar keys (one key for all counters) give what keys broadcast to
+    the counters' shape give: eagerly, compiled and under vmap."""
+    rng = np.random.default_rng(0)
+    k0, k1 = (jnp.asarray(np.uint32(v)) for v in rng.integers(0, 2**32, 2))
+    x0, x1 = (jnp.asarray(rng.integers(0, 2**32, (3, 4)).astype(np.uint32)) for _ in range(2))
+    full = [jnp.broadcast_to(k, (3, 4)) for k in (k0, k1)]
+    expected = [np.asarray(y) for y in bind(Threefry2x32(), *full, x0, x1)]
+    def hash_all(a: Array, b: Array, c: Array, d: Array) -> tuple[Array, ...]:
+        return bind(Threefry2x32(), a, b, c, d)
+
+    def hash_counters(a: Array, b: Array) -> tuple[Array, ...]:
+        return bind(Threefry2x32(), k0, k1, a, b)
+
+    for got in (hash_all(k0, k1, x0, x1), jt.jit(hash_all)(k0, k1, x0, x1)):
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(np.asarray(g), e)
+    rows = jt.vmap(hash_counters)(x0, x1)
+    for g, e in zip(rows, expected):
+        np.testing.assert_array_equal(np.asarray(g), e)
+
+
 def test_abstract_eval_errors() -> None:
     prim = Threefry2x32()
     u = jnp.zeros(3, jnp.uint32)
     with pytest.raises(JaxtypedTypeError, match=r"threefry2x32 requires uint32 arguments.*i32\[3\]"):
         bind(prim, u, u, u, jnp.zeros(3, jnp.int32))
-    with pytest.raises(ShapeMismatchError, match=r"same shape.*u32\[2\]"):
+    with pytest.raises(ShapeMismatchError, match=r"counters of one shape.*u32\[2\]"):
         bind(prim, u, u, u, jnp.zeros(2, jnp.uint32))
+    with pytest.raises(ShapeMismatchError, match=r"keys of that shape or scalars"):
+        bind(prim, jnp.zeros(2, jnp.uint32), jnp.zeros(2, jnp.uint32), u, u)
     with pytest.raises(JaxtypedTypeError, match="4"):
         bind(prim, u, u, u)
 

@@ -59,8 +59,10 @@ def threefry_reference(k0: NDArray, k1: NDArray, x0: NDArray, x1: NDArray) -> tu
 @final
 @dataclass(frozen=True, slots=True)
 class Threefry2x32(Primitive):
-    """Threefry-2x32 on ``(k0, k1, x0, x1)``, four ``uint32`` arrays of one
-    shape; outputs ``(y0, y1)`` of that shape."""
+    """Threefry-2x32 on ``(k0, k1, x0, x1)``: ``uint32`` counters ``x0``,
+    ``x1`` of one shape and keys ``k0``, ``k1`` of that shape or scalars (one
+    key for every counter: the lowering then carries only scalars through
+    its loop); outputs ``(y0, y1)`` of the counters' shape."""
 
     name = "threefry2x32"
 
@@ -71,10 +73,12 @@ class Threefry2x32(Primitive):
             raise JaxtypedTypeError(
                 f"threefry2x32 requires uint32 arguments, got {short_types(avals)}"
             )
-        shape = avals[0].shape
-        if any(a.shape != shape for a in avals[1:]):
+        k0, k1, x0, x1 = avals
+        shape = x0.shape
+        if x1.shape != shape or k0.shape != k1.shape or k0.shape not in ((), shape):
             raise ShapeMismatchError(
-                f"threefry2x32 requires all arguments to have the same shape, got {short_types(avals)}"
+                "threefry2x32 requires counters of one shape and keys of that shape or scalars, "
+                f"got {short_types(avals)}"
             )
         out = ShapedArray(shape, _UINT32, False)
         return (out, out)
@@ -93,15 +97,25 @@ class Threefry2x32(Primitive):
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        example = next(a for a, d in zip(args, dims) if d is not None)
-        dim = next(d for d in dims if d is not None)
-        assert dim is not None
-        shape = (axis.size, *example.shape[:dim], *example.shape[dim + 1 :])
-        moved = [
-            moveaxis(a, d, 0) if d is not None else broadcast_in_dim(a, shape, tuple(range(1, len(shape))))
-            for a, d in zip(args, dims)
-        ]
-        return bind(self, *moved), (0, 0)
+        k0, k1, x0, x1 = args
+        counter_dims = [d for d in dims[2:] if d is not None]
+        counters = x0 if dims[2] is not None else x1
+        if counter_dims:
+            d = counter_dims[0]
+            shape = (axis.size, *counters.shape[:d], *counters.shape[d + 1 :])
+        else:
+            shape = (axis.size, *x0.shape)
+        keys_shared = dims[0] is None and dims[1] is None and k0.ndim == 0
+
+        def full(a: Array, d: BatchDim) -> Array:
+            if d is None:
+                return broadcast_in_dim(a, shape, tuple(range(len(shape) - a.ndim, len(shape))))
+            moved = moveaxis(a, d, 0)
+            # A batch of scalar keys meets batched counters: one key per row.
+            return moved if moved.shape == shape else broadcast_in_dim(moved, shape, (0,))
+
+        keys = (k0, k1) if keys_shared else (full(k0, dims[0]), full(k1, dims[1]))
+        return bind(self, *keys, full(x0, dims[2]), full(x1, dims[3])), (0, 0)
 
     @override
     def lower(
@@ -120,9 +134,13 @@ class Threefry2x32(Primitive):
             return ctx.op1(f"stablehlo.{op}", (a, b), a.aval)
 
         k0, k1, x0, x1 = args
-        parity = binary("xor", binary("xor", k0, k1), ctx.constant(_PARITY, aval))
-        x0 = binary("add", x0, k0)
-        x1 = binary("add", x1, k1)
+
+        def spread(key: HloValue) -> HloValue:
+            return key if key.aval.shape == aval.shape else ctx.broadcast_in_dim(key, aval.shape, ())
+
+        parity = binary("xor", binary("xor", k0, k1), ctx.constant(_PARITY, k0.aval))
+        x0 = binary("add", x0, spread(k0))
+        x1 = binary("add", x1, spread(k1))
         rotations = [ctx.constant(np.array(r, np.uint32), rotations_aval) for r in _ROTATIONS]
         # Carry: group, x0, x1, the next three key words (rotated each group)
         # and the two rotation schedules (swapped each group).
@@ -141,9 +159,9 @@ class Threefry2x32(Primitive):
                 y0 = binary("add", y0, y1)
                 y1 = binary("xor", binary("or", binary("shift_left", y1, r), binary("shift_right_logical", y1, r_back)), y0)
             next_group = binary("add", group, ctx.scalar(1, np.dtype(np.int32)))
-            y0 = binary("add", y0, ka)
+            y0 = binary("add", y0, spread(ka))
             step = ctx.broadcast_in_dim(ctx.convert(next_group, _UINT32), aval.shape, ())
-            y1 = binary("add", binary("add", y1, kb), step)
+            y1 = binary("add", binary("add", y1, spread(kb)), step)
             ctx.ret([next_group, y0, y1, kb, kc, ka, other, rot])
         outs = ctx.op("stablehlo.while", carry, avals, regions=[cond_text[0], body_text[0]])
         return (outs[1], outs[2])
@@ -166,11 +184,13 @@ def threefry2x32(k0: ArrayLike, k1: ArrayLike, x0: ArrayLike, x1: ArrayLike) -> 
     except ValueError:
         shown = ", ".join(str(a.shape) for a in arrays)
         raise JaxtypedValueError(f"threefry2x32: operand shapes {shown} do not broadcast") from None
-    same = [
-        a if a.shape == shape else broadcast_in_dim(a, shape, tuple(range(len(shape) - a.ndim, len(shape))))
-        for a in arrays
-    ]
-    y0, y1 = bind(_THREEFRY, *same)
+    def full(a: Array) -> Array:
+        return a if a.shape == shape else broadcast_in_dim(a, shape, tuple(range(len(shape) - a.ndim, len(shape))))
+
+    k0_, k1_, x0_, x1_ = arrays
+    # Scalar keys stay scalars: one key for every counter.
+    keys = (k0_, k1_) if k0_.ndim == 0 and k1_.ndim == 0 else (full(k0_), full(k1_))
+    y0, y1 = bind(_THREEFRY, *keys, full(x0_), full(x1_))
     return y0, y1
 
 
