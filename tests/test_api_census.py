@@ -1,5 +1,8 @@
-"""The public names of ``jax.numpy``, ``jax.Array`` and ``jax.lax`` against
-ours (JEP 18137's scope for ``jax.numpy``).
+"""The public names of ``jax.numpy``, ``jax.Array``, ``jax.lax`` and the
+linear-algebra, FFT and random namespaces (``jax.numpy.linalg``,
+``jax.numpy.fft``, ``jax.lax.linalg``, ``jax.scipy.linalg``, ``jax.random``,
+``jax.nn.initializers``) against ours (JEP 18137's scope
+for ``jax.numpy``).
 
 Every public name of JAX's namespace must exist in ours, or be listed with
 a reason on the docs page ``docs/jax_compatibility.rst`` (under a heading
@@ -8,6 +11,7 @@ too, so the page stays true.
 """
 
 import fnmatch
+import importlib
 import re
 from pathlib import Path
 from typing import Any
@@ -15,13 +19,17 @@ from typing import Any
 import pytest
 
 import jaxtyped as jt
+import jaxtyped.scipy.linalg
 import jaxtyped.lax as lax
 import jaxtyped.numpy as jnp
 
-from oracle import jax, jax_numpy
+from oracle import jax_numpy
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "jax_compatibility.rst"
-SECTIONS = ("jax.numpy", "jax.Array", "jax.lax")
+SECTIONS = (
+    "jax.numpy", "jax.Array", "jax.lax", "jax.numpy.linalg", "jax.numpy.fft", "jax.lax.linalg", "jax.scipy.linalg",
+    "jax.random", "jax.nn.initializers",
+)  # fmt: skip
 
 
 def listed_names() -> dict[str, dict[str, str]]:
@@ -47,15 +55,23 @@ def public(names: list[str]) -> set[str]:
 
 
 def jax_names(section: str) -> set[str]:
-    if section == "jax.numpy":
-        return public(dir(jax_numpy))
-    if section == "jax.lax":
-        return public(dir(jax.lax))
-    return public(dir(jax_numpy.ones((2, 2))))
+    if section == "jax.Array":
+        return public(dir(jax_numpy.ones((2, 2))))
+    return public(dir(importlib.import_module(section)))
 
 
 def has_name(section: str, name: str) -> bool:
-    target: Any = {"jax.numpy": jnp, "jax.lax": lax, "jax.Array": jnp.ones((2, 2))}[section]
+    target: Any = {
+        "jax.numpy": jnp,
+        "jax.lax": lax,
+        "jax.Array": jnp.ones((2, 2)),
+        "jax.numpy.linalg": jnp.linalg,
+        "jax.numpy.fft": jnp.fft,
+        "jax.lax.linalg": lax.linalg,
+        "jax.scipy.linalg": jaxtyped.scipy.linalg,
+        "jax.random": jt.random,
+        "jax.nn.initializers": jt.nn.initializers,
+    }[section]
     try:
         getattr(target, name)
     except AttributeError:

@@ -465,3 +465,20 @@ def test_key_errors_name_the_dtype_and_operation() -> None:
     with pytest.raises(TypeError, match="dtype = uint32; got dtype=float32"):
         jrandom.split(jnp.zeros(2))
     assert jax_numpy is not None
+
+
+@pytest.mark.parametrize("impl", [None, "threefry2x32"])
+def test_key_dtype_names_the_key_arrays_dtype(impl: str | None) -> None:
+    assert str(jt.random.key_dtype(impl)) == str(jax_random.key_dtype(impl)) == "key<fry>"
+    assert jt.random.key_dtype(impl) is jt.random.key(0).dtype
+
+
+@pytest.mark.parametrize("impl", ["rbg", "bogus"])
+def test_key_dtype_of_another_impl(impl: str) -> None:
+    if impl == "rbg":  # JAX has it; jaxtyped provides threefry only
+        with pytest.raises(NotImplementedError, match="rbg"):
+            jt.random.key_dtype(impl)
+        return
+    with pytest.raises(ValueError) as theirs:
+        jax_random.key_dtype(impl)
+    expect_same_error(theirs.value, lambda: jt.random.key_dtype(impl))

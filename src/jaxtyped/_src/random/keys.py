@@ -56,6 +56,7 @@ __all__ = [
     "key",
     "key_data",
     "key_impl",
+    "key_dtype",
     "random_bits",
     "split",
     "wrap_key_data",
@@ -618,6 +619,13 @@ def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None) -> KeyA
     if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != 2:
         raise _invalid_key_data(data)
     return KeyArray(data)
+
+
+def key_dtype(impl_spec: str | None = None) -> KeyDType:
+    """The dtype of key arrays of PRNG implementation ``impl_spec`` (JAX's
+    ``jax.random.key_dtype``): ``key<fry>``, the only one jaxtyped provides."""
+    _check_impl(impl_spec, "key_dtype")
+    return KEY_DTYPE
 
 
 def key_impl(keys: KeyArrayLike) -> str:
