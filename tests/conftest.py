@@ -4,9 +4,16 @@ Importing jaxtyped here, first, lets JAXTYPED_DEBUG=1 install beartype
 before any jaxtyped submodule is imported. Every test runs with
 ``jax_enable_checks`` on, so each jaxpr a transformation produces is
 type-checked and every jvp and batching rule's output types are checked.
+
+The JAX oracle keeps its compiled programs in a persistent cache under
+``.pytest_cache/`` (unless ``JAX_COMPILATION_CACHE_DIR`` says otherwise):
+the debug-mode run of the suite, and every later run, then skips JAX's
+compiles of the same cases (measured on ``tests/random/test_random_gamma.py``:
+217 s -> 133 s on a second run).
 """
 
 import importlib
+import os
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -15,8 +22,26 @@ import jaxtyped
 from jaxtyped import config
 
 
-def pytest_configure() -> None:
+def pytest_configure(config: pytest.Config) -> None:
     jaxtyped.config.update("jax_enable_checks", True)
+    _cache_jax_compilations(config)
+
+
+def _cache_jax_compilations(config: pytest.Config) -> None:
+    """Point the JAX oracle's persistent compilation cache at
+    ``.pytest_cache/jax-compilation-cache`` (every program, however fast it
+    compiled), unless the user chose a directory."""
+    if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+        return
+    try:
+        jax = importlib.import_module("jax")
+    except ImportError:
+        return
+    directory = config.rootpath / ".pytest_cache" / "jax-compilation-cache"
+    update = getattr(jax.config, "update")
+    update("jax_compilation_cache_dir", str(directory))
+    update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    update("jax_persistent_cache_min_entry_size_bytes", -1)
 
 
 def _jax_x64_switch() -> tuple[Callable[[], bool], Callable[[bool], None]] | None:
