@@ -23,14 +23,9 @@ from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.lax.fft import Fft, FftType
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, host, jax, library, unary_fn
+from oracle import Case, CaseTable, Group, host, jax, unary_fn, library_case as case
 
 RNG = np.random.default_rng(14)
-
-
-def case(id_: str, fn: Callable[[Any], Any], rtol: float = 1e-5, atol: float = 1e-5) -> Case:
-    """A case written against ``library(L)``; NumPy inputs are closed over."""
-    return Case(id_, lambda L: fn(library(L)), rtol, atol)
 
 
 def _complex(dtype: str, shape: tuple[int, ...]) -> np.ndarray[Any, Any]:

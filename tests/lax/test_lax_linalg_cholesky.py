@@ -22,7 +22,7 @@ import jaxtyped as jt
 from jaxtyped import errors, lax
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, assert_same_value, binary_fn, host, library, unary_fn
+from oracle import Case, CaseTable, Group, assert_same_value, binary_fn, host, unary_fn, library_case as case, random_host
 
 RNG = np.random.default_rng(1414)
 NAN = float("nan")
@@ -32,16 +32,8 @@ COMBOS: list[dict[str, bool]] = [
 ]
 
 
-def case(id_: str, fn: Callable[[Any], Any], rtol: float = 1e-5, atol: float = 1e-5) -> Case:
-    """A case written against ``library(L)``; NumPy inputs are closed over."""
-    return Case(id_, lambda L: fn(library(L)), rtol, atol)
-
-
 def _random(shape: tuple[int, ...], dtype: str) -> Any:
-    values = RNG.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        values = values + 1j * RNG.standard_normal(shape)
-    return host(dtype, values)
+    return random_host(RNG, shape, dtype)
 
 
 def _spd(shape: tuple[int, ...], dtype: str) -> Any:

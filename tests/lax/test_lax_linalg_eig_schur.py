@@ -27,7 +27,7 @@ import jaxtyped.lax.linalg as linalg
 from jaxtyped import errors
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, assert_same_value, expect_same_error, host, jax, library
+from oracle import Case, CaseTable, Group, assert_same_value, expect_same_error, host, jax, library_case as case, random_host
 
 RNG = np.random.default_rng(1404)
 NO_VECTORS = {"compute_left_eigenvectors": False, "compute_right_eigenvectors": False}
@@ -35,16 +35,8 @@ ONLY_RIGHT = {"compute_left_eigenvectors": False}
 OPT_IN = {"enable_eigvec_derivs": True}
 
 
-def case(id_: str, fn: Callable[[Any], Any], rtol: float = 1e-5, atol: float = 1e-5) -> Case:
-    """A case written against ``library(L)``; NumPy inputs are closed over."""
-    return Case(id_, lambda L: fn(library(L)), rtol, atol)
-
-
 def _random(shape: tuple[int, ...], dtype: str) -> Any:
-    values = RNG.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        values = values + 1j * RNG.standard_normal(shape)
-    return host(dtype, values)
+    return random_host(RNG, shape, dtype)
 
 
 def _hermitian(shape: tuple[int, ...], dtype: str) -> Any:

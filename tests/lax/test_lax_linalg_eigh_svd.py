@@ -25,16 +25,11 @@ import jaxtyped as jt
 from jaxtyped import lax
 from jaxtyped.test_util import check_grads
 
-from oracle import Case, CaseTable, Group, as_tuple, assert_same_value, host, jax, library, unary_fn
+from oracle import Case, CaseTable, Group, as_tuple, assert_same_value, host, jax, library, unary_fn, library_case as case, random_host
 
 RNG = np.random.default_rng(14143)
 NAN = float("nan")
 Fn = Callable[[Any], Any]
-
-
-def case(id_: str, fn: Fn, rtol: float = 1e-5, atol: float = 1e-5) -> Case:
-    """A case written against ``library(L)``; NumPy inputs are closed over."""
-    return Case(id_, lambda L: fn(library(L)), rtol, atol)
 
 
 def _tol(dtype: str) -> float:
@@ -45,10 +40,7 @@ def _tol(dtype: str) -> float:
 
 
 def _random(shape: tuple[int, ...], dtype: str) -> Any:
-    values = RNG.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        values = values + 1j * RNG.standard_normal(shape)
-    return host(dtype, values)
+    return random_host(RNG, shape, dtype)
 
 
 def _hermitian(shape: tuple[int, ...], dtype: str) -> Any:

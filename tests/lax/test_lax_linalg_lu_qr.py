@@ -36,17 +36,13 @@ from oracle import (
     expect_same_error,
     host,
     jax,
-    library,
+    library_case as case,
+    random_host,
     unary_fn,
 )
 
 RNG = np.random.default_rng(1415)
 jax_linalg_internal: Any = pytest.importorskip("jax._src.lax.linalg")
-
-
-def case(id_: str, fn: Callable[[Any], Any], rtol: float = 1e-5, atol: float = 1e-5) -> Case:
-    """A case written against ``library(L)``; NumPy inputs are closed over."""
-    return Case(id_, lambda L: fn(library(L)), rtol, atol)
 
 
 def bound(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
@@ -65,10 +61,7 @@ def _geqrf(m: Any) -> Callable[[Any], Any]:
 
 
 def _random(shape: tuple[int, ...], dtype: str) -> Any:
-    values = RNG.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        values = values + 1j * RNG.standard_normal(shape)
-    return host(dtype, values)
+    return random_host(RNG, shape, dtype)
 
 
 def _singular(dtype: str) -> Any:

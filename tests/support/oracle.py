@@ -40,7 +40,7 @@ jax_config: Any = pytest.importorskip("jax._src.config")
 
 __all__ = [
     "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
-    "assert_same", "assert_same_value", "host", "call", "tol", "jax", "jax_numpy", "jax_config",
+    "assert_same", "assert_same_value", "host", "library_case", "random_host", "call", "tol", "jax", "jax_numpy", "jax_config",
     "ERROR_KINDS", "expect_same_error", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn", "call_in",
     "sample", "exact",
 ]  # fmt: skip
@@ -315,6 +315,21 @@ def library(L: Namespace) -> Any:
     if L is jnp:
         return SimpleNamespace(api=jt, lax=jt.lax, np=jnp, random=jt.random)
     return SimpleNamespace(api=jax, lax=jax.lax, np=L, random=jax.random)
+
+
+def library_case(id_: str, fn: Callable[[Any], Any], rtol: float = 1e-5, atol: float = 1e-5) -> Case:
+    """A case written against ``library(L)`` (``.api``, ``.lax``, ``.np``);
+    NumPy inputs are closed over."""
+    return Case(id_, lambda L: fn(library(L)), rtol, atol)
+
+
+def random_host(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> Any:
+    """Standard-normal values of ``dtype`` (both parts for a complex dtype),
+    as :func:`host` gives them."""
+    values = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        values = values + 1j * rng.standard_normal(shape)
+    return host(dtype, values)
 
 
 # Case builders: ``fn(L, *inputs)`` under one of the library's own
