@@ -77,3 +77,34 @@ def x64() -> Iterator[None]:
         config.update("jax_enable_x64", previous)
         if switch and jax_previous is not None:
             switch[1](jax_previous)
+
+
+_TESTS_BETWEEN_MAPPING_CHECKS = 20
+_tests_since_mapping_check = [0]
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """Drop both libraries' compiled programs when the worker's memory
+    mappings near the kernel's cap.
+
+    jaxtyped relieves its own caches (Note [mapping pressure] in
+    ``runtime/xla.py``), but the JAX oracle keeps its programs too, and one
+    worker runs thousands of tests: without this, a worker that compiled a
+    few hundred samplers in both libraries aborted inside an XLA compile.
+    """
+    del item
+    _tests_since_mapping_check[0] += 1
+    if _tests_since_mapping_check[0] < _TESTS_BETWEEN_MAPPING_CHECKS:
+        return
+    _tests_since_mapping_check[0] = 0
+    from jaxtyped._src.runtime import xla
+
+    measured = xla.mapping_count_and_cap()
+    if measured is None or measured[0] < 0.3 * measured[1]:
+        return
+    jaxtyped.clear_caches()
+    try:
+        jax = importlib.import_module("jax")
+    except ImportError:
+        return
+    getattr(jax, "clear_caches")()

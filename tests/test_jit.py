@@ -929,3 +929,56 @@ def test_clear_caches_forgets_traces_and_executables() -> None:
     assert jf.cache_info().size == 0
     np.testing.assert_allclose(np.asarray(jf(x)), np.full(3, 3.0))
     assert len(traces) == 2
+
+
+def _scales(c: float) -> Callable[[jt.Array], jt.Array]:
+    def scale(v: jt.Array) -> jt.Array:
+        return v * c
+
+    return scale
+
+
+def _adds(c: float) -> Callable[[jt.Array], jt.Array]:
+    def add(v: jt.Array) -> jt.Array:
+        return v + c
+
+    return add
+
+
+def test_caches_are_dropped_when_memory_mappings_near_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Note [mapping pressure]: past half of ``vm.max_map_count``, a compile
+    first drops every cached program, so the process recompiles instead of
+    aborting inside XLA."""
+    from jaxtyped._src.runtime import xla
+
+    jf = jt.jit(_scales(5.0))
+    x = jnp.ones(3)
+    jf(x)
+    assert jf.cache_info().size == 1
+    monkeypatch.setattr(xla, "mapping_count_and_cap", lambda: (40_000, 65_530))
+    # Fresh programs, so that compiles (and the periodic check) happen.
+    for n in range(1, 2 * xla.MAPPING_CHECK_EVERY + 1):
+        jt.jit(_adds(float(n)))(jnp.ones(n + 100))
+    assert jf.cache_info().size == 0
+    np.testing.assert_array_equal(np.asarray(jf(x)), np.full(3, 5.0, np.float32))
+
+
+def test_caches_are_kept_below_the_mapping_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    from jaxtyped._src.runtime import xla
+
+    jf = jt.jit(_scales(7.0))
+    jf(jnp.ones(3))
+    monkeypatch.setattr(xla, "mapping_count_and_cap", lambda: (1_000, 65_530))
+    for n in range(1, 2 * xla.MAPPING_CHECK_EVERY + 1):
+        jt.jit(_adds(-float(n)))(jnp.ones(n + 200))
+    assert jf.cache_info().size == 1
+
+
+def test_mapping_count_is_read_from_the_system() -> None:
+    from jaxtyped._src.runtime import xla
+
+    measured = xla.mapping_count_and_cap()
+    if measured is None:
+        pytest.skip("the system does not report memory mappings (not Linux)")
+    count, cap = measured
+    assert 0 < count < cap

@@ -114,6 +114,9 @@ def clear_caches() -> None:
     xla.clear_compile_cache()
 
 
+xla.on_mapping_pressure(clear_caches)
+
+
 @final
 class _Entry:
     """One traced signature: the jaxpr and everything needed to run it.

@@ -21,11 +21,12 @@ that names the installed version, the range and the fix.
 """
 
 import functools
+import gc
 import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, final, runtime_checkable
 
@@ -57,6 +58,8 @@ __all__ = [
     "pretty_module",
     "compile_cache_info",
     "clear_compile_cache",
+    "on_mapping_pressure",
+    "mapping_count_and_cap",
 ]
 
 # Keep in sync with the ``jaxlib`` requirement in pyproject.toml (a test
@@ -412,6 +415,9 @@ def compile_module(
             _compile_stats.hits += 1
             return hit
         _compile_stats.misses += 1
+        check_mappings = _compile_stats.misses % MAPPING_CHECK_EVERY == 0
+    if check_mappings:
+        _relieve_mapping_pressure()
     backend = _get_backend()
     options = xc.CompileOptions()
     try:
@@ -451,6 +457,57 @@ def _register_cpu_kernels() -> None:
         for name, capsule in _lapack.registrations().items():
             xc.register_custom_call_target(name, capsule, platform="cpu", api_version=1)
         _kernels_registered.append(True)
+
+
+# Note [mapping pressure]: XLA's CPU backend keeps each compiled program's
+# machine code in memory mappings of its own (about 160 for a gamma sampler,
+# 3 for a small elementwise program), and Linux caps the mappings of a
+# process (``vm.max_map_count``, 65530 by default). A process that keeps
+# some hundreds of large programs alive in caches (eager random samplers at
+# many shapes; a test suite) reaches the cap, and LLVM's next allocation then
+# aborts the process inside ``compile_and_load``. So every few compiles the
+# count is read, and past a fraction of the cap the caches registered with
+# ``on_mapping_pressure`` drop their programs: later calls recompile instead
+# of the process crashing. The fraction leaves room for other libraries in
+# the process (JAX's own caches, when both are loaded).
+MAPPING_CHECK_EVERY: Final = 8
+_MAPPING_PRESSURE_FRACTION: Final = 0.5
+_pressure_callbacks: list[Callable[[], None]] = []
+
+
+def on_mapping_pressure(drop_cached_programs: Callable[[], None]) -> None:
+    """Register ``drop_cached_programs``, called when the process's memory
+    mappings near the kernel's cap (see Note [mapping pressure])."""
+    _pressure_callbacks.append(drop_cached_programs)
+
+
+def mapping_count_and_cap() -> tuple[int, int] | None:
+    """The process's memory mappings and the kernel's cap, where the
+    system reports them (Linux), else None."""
+    try:
+        with open("/proc/sys/vm/max_map_count", "rb") as cap_file:
+            cap = int(cap_file.read())
+        with open("/proc/self/maps", "rb") as maps_file:
+            count = maps_file.read().count(b"\n")
+    except (OSError, ValueError):
+        return None
+    return count, cap
+
+
+def _relieve_mapping_pressure() -> None:
+    measured = mapping_count_and_cap()
+    if measured is None:
+        return
+    count, cap = measured
+    if count < _MAPPING_PRESSURE_FRACTION * cap:
+        return
+    clear_compile_cache()
+    for drop_cached_programs in list(_pressure_callbacks):
+        drop_cached_programs()
+    # Executables caught in reference cycles (a jitted closure that refers
+    # to itself) would otherwise keep their mappings until the next
+    # collection.
+    gc.collect()
 
 
 def compile_cache_info() -> tuple[int, int, int]:
