@@ -1,6 +1,7 @@
 """``check_jaxpr``: the jaxpr type checker (layer L1)."""
 
 from jaxtyped._src.config import config
+from jaxtyped._src.core.effects import Effects, ref_effects
 from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, Literal, Var
 from jaxtyped._src.errors import JaxprTypeError, JaxtypedError
 
@@ -11,8 +12,10 @@ def check_jaxpr(jaxpr: Jaxpr) -> None:
     """Verify that ``jaxpr`` is well typed.
 
     Checks that every variable is defined exactly once before it is used,
-    and that every equation's output types are what its primitive's
-    ``abstract_eval`` gives for its input types. Nested jaxprs held by
+    that every equation's output types are what its primitive's
+    ``abstract_eval`` gives for its input types, and that every equation's
+    recorded effects are its primitive's effects for those types (ref
+    effects naming an operand that exists). Nested jaxprs held by
     higher-order primitives are checked too.
 
     Raises:
@@ -40,6 +43,7 @@ def check_jaxpr(jaxpr: Jaxpr) -> None:
         for atom in eqn.invars:
             use(atom, where)
         _check_eqn_types(eqn, where)
+        _check_eqn_effects(eqn, where)
         for var in eqn.outvars:
             define(var, where)
     for atom in jaxpr.outvars:
@@ -66,6 +70,25 @@ def _check_eqn_types(eqn: Eqn, where: str) -> None:
             f"check_jaxpr: {where} has output types ({shown_actual}) but its "
             f"primitive gives ({shown_expected})"
         )
+
+
+def _check_eqn_effects(eqn: Eqn, where: str) -> None:
+    expected = eqn.primitive.effects(tuple(atom.aval for atom in eqn.invars))
+    if eqn.effects != expected:
+        raise JaxprTypeError(
+            f"check_jaxpr: {where} records effects {_effects_str(eqn.effects)} but its "
+            f"primitive has effects {_effects_str(expected)}"
+        )
+    for effect in ref_effects(eqn.effects):
+        if not 0 <= effect.input_index < len(eqn.invars):
+            raise JaxprTypeError(
+                f"check_jaxpr: {where} has effect {effect} on operand {effect.input_index}, "
+                f"but it has {len(eqn.invars)} operands"
+            )
+
+
+def _effects_str(effects: Effects) -> str:
+    return "{" + ", ".join(sorted(str(e) for e in effects)) + "}"
 
 
 def _check_literal(literal: Literal, where: str) -> None:

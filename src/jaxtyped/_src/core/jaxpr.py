@@ -20,6 +20,7 @@ import numpy as np
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, to_array
 from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.effects import Effect, Effects, no_effects, reindex_ref_effects
 from jaxtyped._src.core.field_checks import checked_fields
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Primitive
@@ -85,11 +86,21 @@ Atom = Var | Literal
 @final
 @dataclass(frozen=True, slots=True)
 class Eqn:
-    """One equation ``outvars = primitive[params] invars``."""
+    """One equation ``outvars = primitive[params] invars``.
+
+    ``effects`` is computed from the primitive and the operand types when
+    the equation is built; ref effects are indexed by operand.
+    """
 
     primitive: Primitive
     invars: tuple[Atom, ...]
     outvars: tuple[Var, ...]
+    # Derived from the fields above, so not part of equality.
+    effects: Effects = field(init=False, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        effects = self.primitive.effects(tuple(atom.aval for atom in self.invars))
+        object.__setattr__(self, "effects", effects)
 
     @property
     def params(self) -> dict[str, object]:
@@ -104,12 +115,22 @@ class Eqn:
 @final
 @dataclass(frozen=True, slots=True)
 class Jaxpr:
-    """A function in A-normal form: constants, inputs, equations, outputs."""
+    """A function in A-normal form: constants, inputs, equations, outputs.
+
+    ``effects`` is the union of the equations' effects, with ref effects
+    indexed into ``constvars + invars`` (effects on refs the jaxpr creates
+    itself stay inside); it is part of the jaxpr's type.
+    """
 
     constvars: tuple[Var, ...]
     invars: tuple[Var, ...]
     outvars: tuple[Atom, ...]
     eqns: tuple[Eqn, ...]
+    # Derived from the equations, so not part of equality.
+    effects: Effects = field(init=False, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "effects", _jaxpr_effects(self.constvars + self.invars, self.eqns))
 
     @property
     def in_avals(self) -> tuple[ShapedArray, ...]:
@@ -127,6 +148,23 @@ class Jaxpr:
     def pretty_print(self, *, width: int = 80) -> str:
         """The jaxpr in JAX's syntax, wrapped at ``width`` columns."""
         return pp_jaxpr(self, width=width)
+
+
+def _jaxpr_effects(inputs: tuple[Var, ...], eqns: tuple[Eqn, ...]) -> Effects:
+    if not any(eqn.effects for eqn in eqns):
+        return no_effects
+    position = {var: index for index, var in enumerate(inputs)}
+    out: set[Effect] = set()
+    for eqn in eqns:
+        if eqn.effects:
+            operands = eqn.invars
+
+            def to_input(k: int, operands: tuple[Atom, ...] = operands) -> int | None:
+                atom = operands[k]
+                return position.get(atom) if isinstance(atom, Var) else None
+
+            out |= reindex_ref_effects(eqn.effects, to_input)
+    return frozenset(out)
 
 
 @checked_fields
@@ -157,6 +195,11 @@ class ClosedJaxpr:
     def eqns(self) -> tuple[Eqn, ...]:
         """The jaxpr's equations."""
         return self.jaxpr.eqns
+
+    @property
+    def effects(self) -> Effects:
+        """The jaxpr's effects (ref effects indexed into constvars + invars)."""
+        return self.jaxpr.effects
 
     @property
     def literals(self) -> tuple[Array, ...]:
@@ -305,15 +348,21 @@ class _Printer:
         return out
 
     def eqn(self, eqn: Eqn, indent: int) -> str:
-        lhs = " ".join(self.binder(v) for v in eqn.outvars)
-        args = " ".join(self.atom(a) for a in eqn.invars)
+        binders = tuple(self.binder(v) for v in eqn.outvars)
+        atoms = tuple(self.atom(a) for a in eqn.invars)
+        custom = eqn.primitive.format_eqn(binders, atoms)
+        if custom is not None:
+            return custom
+        # An equation without outputs (an effect) prints without "=", as JAX's.
+        lhs = " ".join(binders) + " = " if binders else ""
+        args = " ".join(atoms)
         params = self.params(eqn.primitive, indent)
         flat_params = f"[{' '.join(params)}]" if params else ""
-        flat = f"{lhs} = {eqn.primitive.name}{flat_params} {args}".rstrip()
+        flat = f"{lhs}{eqn.primitive.name}{flat_params} {args}".rstrip()
         if "\n" not in flat and (indent + len(flat) <= self.width or not params):
             return flat
         pad = " " * (indent + 2)
-        lines = [f"{lhs} = {eqn.primitive.name}["]
+        lines = [f"{lhs}{eqn.primitive.name}["]
         lines += [f"{pad}{p}" for p in params]
         lines.append(f"{' ' * indent}] {args}".rstrip())
         return "\n".join(lines)

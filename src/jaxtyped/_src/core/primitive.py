@@ -14,7 +14,10 @@ method with a fixed, typed signature, tuples in and tuples out:
   those operands (reverse mode);
 - ``partial_eval_split``: for higher-order primitives, how to split one
   application into a known part and an unknown part (linearize, remat);
-- ``lower``: StableHLO for ``jit`` (see :mod:`jaxtyped._src.core.hlo`).
+- ``lower``: StableHLO for ``jit`` (see :mod:`jaxtyped._src.core.hlo`);
+- ``effects``: what an application does besides computing its outputs
+  (:mod:`jaxtyped._src.core.effects`); none by default, and for
+  higher-order primitives the effects of their inner jaxprs.
 
 A rule a primitive lacks raises :class:`MissingRuleError` naming the
 transformation and the primitive. Rules that bind other primitives run
@@ -31,6 +34,7 @@ import numpy as np
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, wrap_buffer
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
+from jaxtyped._src.core.effects import Effects, inner_effects, no_effects
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.errors import MissingRuleError
 
@@ -116,6 +120,28 @@ class Primitive(ABC):
         """
         raise MissingRuleError(f"grad needs a transpose rule for primitive '{self.name}'")
 
+    def effects(self, avals: tuple[ShapedArray, ...]) -> Effects:
+        """The effects of applying this primitive to operands of types
+        ``avals``; ref effects are indexed by operand.
+
+        The default: none for first-order primitives; for a primitive
+        holding jaxprs (fields typed ``Jaxpr``), the union of their effects,
+        with each inner jaxpr's inputs taken to be the *last* operands (true
+        of jit calls, cond branches, scan, checkpoint and custom calls; a
+        primitive laid out otherwise overrides this).
+        """
+        names = _jaxpr_fields(type(self))
+        if not names:
+            return no_effects
+        return inner_effects(tuple(getattr(self, name) for name in names), len(avals))
+
+    def format_eqn(self, outs: tuple[str, ...], args: tuple[str, ...]) -> str | None:
+        """A primitive-specific printed form of one application (JAX prints
+        ref accesses as ``b:f32[] <- a[0]``), given the printed binders
+        ``outs`` and atoms ``args``; ``None``, the default, is the usual
+        ``outs = name[params] args``."""
+        return None
+
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> "PartialEvalSplit | None":
         """How to apply this primitive when the operands marked in
         ``unknowns`` are not known yet (partial evaluation). ``None``, the
@@ -141,6 +167,21 @@ class Primitive(ABC):
 
     def __str__(self) -> str:
         return self.name
+
+
+_JAXPR_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _jaxpr_fields(cls: type) -> tuple[str, ...]:
+    """The names of ``cls``'s fields that hold jaxprs (by annotation), once
+    per class: the effects of every new equation are computed, and most
+    primitives hold none."""
+    names = _JAXPR_FIELDS.get(cls)
+    if names is None:
+        fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ()
+        names = tuple(f.name for f in fields if "Jaxpr" in str(f.type))
+        _JAXPR_FIELDS[cls] = names
+    return names
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -95,7 +95,8 @@ def partial_eval_jaxpr(
     """Split a constvar-free ``jaxpr`` whose inputs marked in ``unknowns``
     are not known yet.
 
-    An equation is unknown when one of its inputs is; higher-order
+    An equation is unknown when one of its inputs is, or when it has
+    effects (they must happen exactly once, on the staged side); higher-order
     equations with mixed inputs are split by their ``partial_eval_split``
     rule. A known value the unknown side needs is a residual when it is an
     input, when ``saveable`` is None (save everything) or says so;
@@ -112,8 +113,14 @@ def partial_eval_jaxpr(
     forced: set[Var] = set()  # residuals of split equations: always saved
     for index, eqn in enumerate(jaxpr.eqns):
         ins = tuple(isinstance(a, Var) and a in unknown_vars for a in eqn.invars)
-        if not any(ins):
+        if not any(ins) and not eqn.effects:
             known_eqns.append((index, eqn))
+            continue
+        if eqn.effects:
+            # Effects happen once, in program order: the whole equation is
+            # staged (its known operands become residuals).
+            unknown_eqns.append((index, eqn))
+            unknown_vars.update(eqn.outvars)
             continue
         split = eqn.primitive.partial_eval_split(ins)
         if split is None:
@@ -214,7 +221,8 @@ class _FreshVars:
 
 
 def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool], *, prune_invars: bool = False) -> tuple[Jaxpr, tuple[bool, ...]]:
-    """``jaxpr`` without the equations no used output depends on.
+    """``jaxpr`` without the equations no used output depends on (and
+    that have no effects: those are always kept).
 
     Returns the new jaxpr (keeping only used outputs) and which invars are
     used; with ``prune_invars`` the unused invars are dropped too.
@@ -223,7 +231,8 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool], *, prune_invars: bool 
     live: set[Var] = {a for a in outvars if isinstance(a, Var)}
     kept: list[Eqn] = []
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outvars):
+        # An effectful equation is never dead: its effect is its use.
+        if eqn.effects or any(v in live for v in eqn.outvars):
             kept.append(eqn)
             live.update(a for a in eqn.invars if isinstance(a, Var))
     used_inputs = tuple(v in live for v in jaxpr.invars)

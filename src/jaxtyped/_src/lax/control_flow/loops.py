@@ -28,6 +28,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.effects import Effects, reindex_ref_effects
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.jaxpr import Eqn, Jaxpr, Var, eval_jaxpr
@@ -102,6 +103,21 @@ class While(Primitive):
         """(cond consts, body consts, carry)."""
         nc, nb = self.cond_nconsts, self.body_nconsts
         return list(args[:nc]), list(args[nc : nc + nb]), list(args[nc + nb :])
+
+    @override
+    def effects(self, avals: tuple[ShapedArray, ...]) -> Effects:
+        # Operands are (cond consts, body consts, carry): the cond's inputs
+        # are not the last operands, so map each jaxpr's inputs explicitly.
+        nc, nb = self.cond_nconsts, self.body_nconsts
+
+        def from_cond(k: int) -> int:
+            return k if k < nc else nb + k
+
+        def from_body(k: int) -> int:
+            return nc + k
+
+        cond = reindex_ref_effects(self.cond_jaxpr.effects, from_cond)
+        return cond | reindex_ref_effects(self.body_jaxpr.effects, from_body)
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
