@@ -53,6 +53,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("scipy*",)),
     # einsum family: jaxtyped.nn (imports scipy.special's softmax, same layer)
     Layer(5, ("nn*",)),
+    # extend family (issue 18): jaxtyped.extend's JAX-form primitives and jaxtyped.ffi
+    Layer(5, ("extend", "ffi*")),
 )
 TOP_RANK: Final = 5.0
 PACKAGE: Final = "jaxtyped"

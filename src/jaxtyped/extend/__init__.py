@@ -1,5 +1,9 @@
-"""Interfaces for libraries that extend jaxtyped (JAX's ``jax.extend``)."""
+"""Interfaces for libraries that extend jaxtyped (JAX's ``jax.extend``,
+JEP 15856): ``core`` (primitives and jaxprs), ``interpreters`` (rule
+registries in JAX's form), ``random`` (PRNG internals) and ``backend``."""
 
+from jaxtyped.extend import core as core
+from jaxtyped.extend import interpreters as interpreters
 from jaxtyped.extend import random as random
 
-__all__ = ["random"]
+__all__ = ["core", "interpreters", "random"]

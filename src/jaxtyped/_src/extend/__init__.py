@@ -1,0 +1,1 @@
+"""The implementation of ``jaxtyped.extend`` (JEP 15856) (layer L5)."""
