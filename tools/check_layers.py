@@ -53,6 +53,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("scipy*",)),
     # einsum family: jaxtyped.nn (imports scipy.special's softmax, same layer)
     Layer(5, ("nn*",)),
+    # callbacks family (issue 16): debug.print, pure_callback, io_callback
+    Layer(5, ("callbacks*", "debugging*")),
     # extend family (issue 18): jaxtyped.extend's JAX-form primitives and jaxtyped.ffi
     Layer(5, ("extend", "ffi*")),
 )
@@ -61,7 +63,9 @@ PACKAGE: Final = "jaxtyped"
 SRC_PACKAGE: Final = "jaxtyped._src"
 FORBIDDEN_ROOTS: Final = frozenset({"jax"})
 # Modules allowed to import jaxlib: the runtime's bridge to XLA, nothing else.
-JAXLIB_IMPORTERS: Final[frozenset[str]] = frozenset({"jaxtyped._src.runtime.xla"})
+JAXLIB_IMPORTERS: Final[frozenset[str]] = frozenset(
+    {"jaxtyped._src.runtime.xla", "jaxtyped._src.runtime.host_callbacks"}  # host_callbacks: issue 16
+)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,9 @@ from jaxtyped import stages  # noqa: E402
 from jaxtyped import ad_checkpoint, checkpoint_policies, test_util  # noqa: E402
 from jaxtyped import nn  # noqa: E402  # einsum family: jt.nn, as jax.nn
 from jaxtyped import extend, random  # noqa: E402  # random family (issue 15)
+# callbacks family (issue 16): debug.print, callbacks, effects_barrier
+from jaxtyped import debug, experimental  # noqa: E402
+from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -90,6 +93,10 @@ __all__ = [
     "nn",  # einsum family
     "extend",  # random family (issue 15)
     "random",  # random family (issue 15)
+    "debug",  # callbacks family (issue 16)
+    "effects_barrier",
+    "experimental",
+    "pure_callback",
     "stages",
     "tree",
     "tree_util",

@@ -22,6 +22,7 @@ from jaxtyped._src.errors import (
 from jaxtyped._src.errors import JaxtypedOverflowError, OutOfMemoryError  # manipulation family
 from jaxtyped._src.errors import NonConcreteBooleanIndexError  # advanced indexing family
 from jaxtyped._src.errors import JaxtypedZeroDivisionError  # nn.initializers family
+from jaxtyped._src.errors import CallbackError  # callbacks family (issue 16)
 
 __all__ = [
     "AnnotationMismatchError",
@@ -45,4 +46,5 @@ __all__ = [
     "OutOfMemoryError",
     "NonConcreteBooleanIndexError",  # advanced indexing family
     "JaxtypedZeroDivisionError",  # nn.initializers family
+    "CallbackError",  # callbacks family (issue 16)
 ]

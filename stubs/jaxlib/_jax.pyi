@@ -2,7 +2,7 @@
 # without importing them by name (results of the calls in xla_client.pyi).
 # `NanobindType` is the metaclass of every nanobind class (nanobind.nb_type_0 at
 # run time, which is not importable); the other stubs import it from here.
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import type_check_only
 
 from typing_extensions import Never, disjoint_base
@@ -25,4 +25,14 @@ class ExecuteResults(metaclass=NanobindType):
     def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
     # Handlers made by array_result_handler (the only ones jaxtyped passes)
     # give arrays; jaxlib also accepts other handler objects.
-    def consume_with_handlers(self, out_handlers: Sequence[ResultHandler], strict: bool = True) -> list[ArrayImpl]: ...
+    # A plain callable handler (host callbacks' token outputs) receives the
+    # output's per-device arrays and its result is returned as is.
+    def consume_with_handlers(
+        self, out_handlers: Sequence[ResultHandler | Callable[[list[ArrayImpl]], ArrayImpl]], strict: bool = True
+    ) -> list[ArrayImpl]: ...
+    def consume_token(self) -> ShardedToken: ...
+
+@disjoint_base
+class ShardedToken(metaclass=NanobindType):
+    def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
+    def block_until_ready(self) -> None: ...

@@ -7,6 +7,7 @@ from typing_extensions import Never, disjoint_base
 import numpy as np
 from jaxlib._hlo import HloModule
 from jaxlib._jax import ExecutableBuildOptions, ExecuteResults, NanobindType, ResultHandler
+from jaxlib.mlir.ir import Module
 
 _version: int
 
@@ -115,7 +116,7 @@ class Client(metaclass=NanobindType):
     def devices(self) -> list[Device]: ...
     def compile_and_load(
         self,
-        computation: bytes | str,
+        computation: bytes | str | Module,
         executable_devices: DeviceList | Sequence[Device],
         compile_options: CompileOptions = ...,
         host_callbacks: Sequence[Callable[..., Any]] = ...,

@@ -58,6 +58,7 @@ from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
 from jaxtyped._src.remat import clear_checkpoint_caches
 from jaxtyped._src.pjit import clear_call_caches, consts_as_invars, executable_for, jit_call, run_executable
 from jaxtyped._src.runtime import xla
+from jaxtyped._src.runtime import host_callbacks
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
@@ -593,7 +594,7 @@ class Lowered(Generic[P, R_co]):
 
     def compile(self) -> "Compiled[P, R_co]":
         """Compile the module with XLA."""
-        executable = xla.compile_module(self._module.text, self._module.in_avals, self._module.out_avals)
+        executable = host_callbacks.compile_lowered(self._module)
         return Compiled(executable, self._jaxpr, self._out_tree, self._donated, self._spec)
 
 

@@ -243,3 +243,18 @@ class JaxtypedZeroDivisionError(JaxtypedError, ZeroDivisionError):
 # Tracebacks show the public module users import the classes from.
 for _name in __all__:
     globals()[_name].__module__ = "jaxtyped.errors"
+
+
+# --- callbacks family (issue 16) ---
+
+
+class CallbackError(JaxtypedError, RuntimeError):
+    """A host callback (``pure_callback``, ``io_callback``, ``debug.callback``,
+    ``debug.print``) raised, or returned values of the wrong shape or dtype,
+    while a program ran; JAX raises a runtime error (``JaxRuntimeError``)
+    for it.
+
+    Fix: the message names the callback's primitive and the original
+    exception, which is chained as ``__cause__``; fix the callback or its
+    ``result_shape_dtypes``.
+    """

@@ -6,23 +6,46 @@ constants are parameters of ``main`` (they are passed at every call rather
 than baked into the program, so a large captured array costs neither
 compile time nor module size). Call primitives (a nested ``jit``) lower
 their inner jaxpr inline; XLA would inline the call anyway.
+
+Note [host callbacks and tokens] (issue 16, JEP 10657): a primitive that
+calls back into Python (``debug.print``, ``pure_callback``) lowers through
+:func:`emit_host_callback`, which records the Python function in the module
+being lowered (``LoweredModule.host_callbacks``; the custom call names it by
+its index) and threads a compiler token through the callbacks of ordered
+effects. A jaxpr with ordered effects lowers to a ``main`` that takes a
+token first and returns one first: the runtime feeds it the previous
+ordered program's token, so ordered effects keep program order across
+calls. Inside the regions of control flow the chain starts afresh with
+``stablehlo.after_all`` (iterations run in order anyway).
 """
 
 import re
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import final
+from typing import Any, final
+
+import numpy as np
 
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
 from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.effects import has_ordered_effects
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, tensor_type
 from jaxtyped._src.core.interpreter import current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import Atom, Jaxpr, Literal, Var
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 
-__all__ = ["LoweredModule", "lower_jaxpr", "lower_jaxpr_inline", "module_name"]
+__all__ = [
+    "LoweredModule",
+    "lower_jaxpr",
+    "lower_jaxpr_inline",
+    "module_name",
+    "HostCallback",
+    "HostFunction",
+    "emit_host_callback",
+]
 
 
 @final
@@ -33,6 +56,11 @@ class LoweredModule:
     text: str
     in_avals: tuple[ShapedArray, ...]
     out_avals: tuple[ShapedArray, ...]
+    # The Python functions the program calls, by custom-call index, and
+    # whether ``main`` takes and returns a token first (see Note [host
+    # callbacks and tokens]).
+    host_callbacks: tuple["HostCallback", ...] = ()
+    ordered_effects: bool = False
 
 
 def module_name(fun_name: str) -> str:
@@ -48,25 +76,37 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = ()) -> Low
     donor (XLA may write an output into it)."""
     params = jaxpr.constvars + jaxpr.invars
     ctx = LoweringContext(_lower_fun)
+    ordered = has_ordered_effects(jaxpr.effects)
     args: list[HloValue] = []
-    header: list[str] = []
+    header: list[str] = [f"{_TOKEN_ARG}: {_TOKEN_TYPE}"] if ordered else []
     for i, var in enumerate(params):
         value = HloValue(f"%arg{i}", var.aval)
         args.append(value)
         attr = " {jax.buffer_donor = true}" if i < len(donated) and donated[i] else ""
         header.append(f"{value.name}: {value.type}{attr}")
-    outs = lower_jaxpr_inline(ctx, jaxpr, args[: len(jaxpr.constvars)], args[len(jaxpr.constvars) :])
-    ctx.ret(outs, "func.return")
-    out_types = ", ".join(tensor_type(v.aval) for v in outs)
+    state = _EffectLowering(ctx.lines, _TOKEN_ARG if ordered else None)
+    marker = _effect_lowering.set(state)
+    try:
+        outs = lower_jaxpr_inline(ctx, jaxpr, args[: len(jaxpr.constvars)], args[len(jaxpr.constvars) :])
+    finally:
+        _effect_lowering.reset(marker)
+    names = [v.name for v in outs]
+    types = [tensor_type(v.aval) for v in outs]
+    if ordered:
+        names.insert(0, state.block_token(ctx))
+        types.insert(0, _TOKEN_TYPE)
+    ctx.emit(f'"func.return"({", ".join(names)}) : ({", ".join(types)}) -> ()')
     lines = [
         f"module @{module_name(name)} attributes {{mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}} {{",
-        f"  func.func public @main({', '.join(header)}) -> ({out_types}) {{",
+        f"  func.func public @main({', '.join(header)}) -> ({', '.join(types)}) {{",
         *ctx.lines,
         "  }",
         "}",
         "",
     ]
-    return LoweredModule("\n".join(lines), tuple(v.aval for v in params), jaxpr.out_avals)
+    return LoweredModule(
+        "\n".join(lines), tuple(v.aval for v in params), jaxpr.out_avals, tuple(state.callbacks), ordered
+    )
 
 
 def lower_jaxpr_inline(
@@ -121,3 +161,109 @@ def _lower_fun(
             raise AssertionError("internal error: a lowering rule closed over a traced value")
         consts.append(ctx.constant(host_buffer(const), const.aval.strip_weak_type()))
     return lower_jaxpr_inline(ctx, closed.jaxpr, consts, args)
+
+
+# === host callbacks and ordered effects (issue 16) ===
+
+NDArray = np.ndarray[Any, np.dtype[Any]]
+# What a compiled program's callback computes: the operands' host buffers
+# in, the results' host buffers (of the declared types) out.
+HostFunction = Callable[[tuple[NDArray, ...]], tuple[NDArray, ...]]
+
+_TOKEN_TYPE = "!stablehlo.token"
+_TOKEN_ARG = "%token"
+_CALLBACK_TARGET = "xla_ffi_python_cpu_callback"
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class HostCallback:
+    """A Python function a compiled program calls.
+
+    Attributes:
+        name: the calling primitive's name (for error messages).
+        fun: the function, on host buffers.
+        uses_token: the custom call takes and returns a token first (an
+            ordered effect); the runtime passes and drops it around ``fun``.
+    """
+
+    name: str
+    fun: HostFunction
+    uses_token: bool
+
+
+@final
+class _EffectLowering:
+    """The host callbacks of the module being lowered and the ordered-effect
+    token of each block (``main``'s body, or a control-flow region)."""
+
+    __slots__ = ("callbacks", "_tokens")
+
+    def __init__(self, main_lines: list[str], main_token: str | None) -> None:
+        self.callbacks: list[HostCallback] = []
+        # Keyed by the id of a block's line list (``LoweringContext`` swaps
+        # the list when it enters a region); the list is kept so that its id
+        # is not reused while lowering.
+        self._tokens: dict[int, tuple[list[str], str]] = {}
+        if main_token is not None:
+            self._tokens[id(main_lines)] = (main_lines, main_token)
+
+    def block_token(self, ctx: LoweringContext) -> str:
+        """The current token of the block being emitted (a fresh one in a
+        block that has none yet)."""
+        entry = self._tokens.get(id(ctx.lines))
+        if entry is not None and entry[0] is ctx.lines:
+            return entry[1]
+        name = ctx.fresh()
+        ctx.emit(f'{name} = "stablehlo.after_all"() : () -> {_TOKEN_TYPE}')
+        self._tokens[id(ctx.lines)] = (ctx.lines, name)
+        return name
+
+    def set_block_token(self, ctx: LoweringContext, name: str) -> None:
+        self._tokens[id(ctx.lines)] = (ctx.lines, name)
+
+
+_effect_lowering: ContextVar[_EffectLowering | None] = ContextVar("jaxtyped_effect_lowering", default=None)
+
+
+def emit_host_callback(
+    ctx: LoweringContext,
+    callback: HostCallback,
+    args: Sequence[HloValue],
+    out_avals: Sequence[ShapedArray],
+    *,
+    has_side_effect: bool = True,
+) -> tuple[HloValue, ...]:
+    """Emit a call of ``callback`` on ``args`` returning values of
+    ``out_avals``; an ordered callback (``uses_token``) is chained on the
+    block's token. Only inside :func:`lower_jaxpr` (which collects the
+    module's callbacks)."""
+    state = _effect_lowering.get()
+    if state is None:
+        raise AssertionError(f"internal error: '{callback.name}' lowered outside lower_jaxpr")
+    index = len(state.callbacks)
+    state.callbacks.append(callback)
+    operand_names = [a.name for a in args]
+    operand_types = [a.type for a in args]
+    results = [HloValue(ctx.fresh(), aval) for aval in out_avals]
+    result_names = [r.name for r in results]
+    result_types = [r.type for r in results]
+    if callback.uses_token:
+        token_in = state.block_token(ctx)
+        token_out = ctx.fresh()
+        operand_names.insert(0, token_in)
+        operand_types.insert(0, _TOKEN_TYPE)
+        result_names.insert(0, token_out)
+        result_types.insert(0, _TOKEN_TYPE)
+        state.set_block_token(ctx, token_out)
+    lhs = f"{', '.join(result_names)} = " if result_names else ""
+    out_text = result_types[0] if len(result_types) == 1 else f"({', '.join(result_types)})"
+    attrs = (
+        f'call_target_name = "{_CALLBACK_TARGET}", has_side_effect = {str(has_side_effect).lower()}, '
+        f"mhlo.backend_config = {{index = {index} : ui64}}"
+    )
+    ctx.emit(
+        f'{lhs}"stablehlo.custom_call"({", ".join(operand_names)}) {{{attrs}}} : '
+        f"({', '.join(operand_types)}) -> {out_text}"
+    )
+    return tuple(results)

@@ -47,6 +47,7 @@ from jaxtyped._src.lax.structural import bdim_to_front
 from jaxtyped._src.lax.structural import instantiate as instantiate_zero
 from jaxtyped._src.lowering import lower_jaxpr, lower_jaxpr_inline
 from jaxtyped._src.runtime import xla
+from jaxtyped._src.runtime import host_callbacks
 
 __all__ = [
     "JitCall",
@@ -242,7 +243,7 @@ def executable_for(jaxpr: Jaxpr, fun_name: str, donated: tuple[bool, ...]) -> xl
             _executables.move_to_end(key)
             return hit
     lowered = lower_jaxpr(jaxpr, name=fun_name, donated=donated)
-    executable = xla.compile_module(lowered.text, lowered.in_avals, lowered.out_avals)
+    executable = host_callbacks.compile_lowered(lowered)
     with _executables_lock:
         _executables[key] = executable
         while len(_executables) > _EXECUTABLES_MAX:

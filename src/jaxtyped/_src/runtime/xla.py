@@ -60,6 +60,8 @@ __all__ = [
     "clear_compile_cache",
     "on_mapping_pressure",
     "mapping_count_and_cap",
+    "compile_with_host_callbacks",
+    "result_handler",
 ]
 
 # Keep in sync with the ``jaxlib`` requirement in pyproject.toml (a test
@@ -114,6 +116,7 @@ def jaxlib_version() -> str:
 check_jaxlib_version(jaxlib_version())
 
 import jaxlib.xla_client as xc  # noqa: E402
+from jaxlib._jax import ResultHandler  # noqa: E402
 from jaxlib.mlir import ir  # noqa: E402
 
 _HAS_BUFFER_PROTOCOL: Final = (_parse_version(jaxlib_version()) or (0, 0, 0, 0)) >= (0, 10, 0, 0)
@@ -508,6 +511,35 @@ def _relieve_mapping_pressure() -> None:
     # to itself) would otherwise keep their mappings until the next
     # collection.
     gc.collect()
+
+
+# === for the host-callback runtime (runtime/host_callbacks.py, issue 16) ===
+
+
+def compile_with_host_callbacks(text: str, host_callbacks: Sequence[Callable[..., object]]) -> xc.LoadedExecutable:
+    """Compile StableHLO ``text`` whose custom calls name ``host_callbacks``
+    by index (not cached here). jaxlib takes callbacks only with a parsed
+    ``ir.Module``, and one index without a callback would crash the process
+    at execution, so the caller passes exactly one per index.
+
+    Raises:
+        RuntimeError: XLA rejected the module (a bug in a lowering rule).
+    """
+    backend = _get_backend()
+    try:
+        with _mlir_context():
+            module = ir.Module.parse(text)
+        return backend.client.compile_and_load(
+            module, xc.DeviceList(backend.devices[:1]), xc.CompileOptions(), host_callbacks=list(host_callbacks)
+        )
+    except Exception as err:  # jaxlib raises its own JaxRuntimeError, MLIR a ValueError
+        raise RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}") from err
+
+
+def result_handler(aval: ShapedArray) -> ResultHandler:
+    """The handler that turns a program's output into a device buffer of
+    type ``aval`` on the default device (see Note [fast result path])."""
+    return xc.array_result_handler(_xla_aval(aval), _get_backend().shardings[0], True, _skip_checks=True)
 
 
 def compile_cache_info() -> tuple[int, int, int]:
