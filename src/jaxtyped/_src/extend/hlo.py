@@ -19,7 +19,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.extend.mlir import HloOp, Operand, current_lowering, dims_attr, emit, ir_constant, value_of
 
 __all__ = [
-    "HloOp", "Operand",
+    "HloOp", "HloValue", "Operand",
     "AbsOp", "NegOp", "ExpOp", "Expm1Op", "LogOp", "Log1pOp", "SineOp", "CosineOp", "TanOp", "TanhOp", "SqrtOp", "RsqrtOp", "CbrtOp", "FloorOp", "CeilOp", "SignOp", "NotOp", "LogisticOp", "RoundOp", "RoundNearestEvenOp", "AddOp", "SubtractOp", "MulOp", "DivOp", "RemOp", "MaxOp", "MinOp", "PowOp", "Atan2Op", "AndOp", "OrOp", "XorOp", "ShiftLeftOp", "ShiftRightArithmeticOp", "ShiftRightLogicalOp",
     "CompareOp", "SelectOp", "BroadcastInDimOp", "ReshapeOp", "TransposeOp", "DotGeneralOp",
     "DotDimensionNumbers", "ReduceOp", "ConstantOp", "ConvertOp", "IotaOp", "ConcatenateOp", "SliceOp",
