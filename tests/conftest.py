@@ -22,8 +22,25 @@ import jaxtyped
 from jaxtyped import config
 
 
+# sharding family (issue 17): every test process has this many CPU devices,
+# in jaxtyped and in the JAX oracle alike. The count must be set before
+# either backend starts, so it is set here, first. Programs still run on
+# device 0 unless a test asks for a mesh.
+TEST_DEVICE_COUNT = 4
+
+
+def _use_several_devices() -> None:
+    jaxtyped.config.update("jax_num_cpu_devices", TEST_DEVICE_COUNT)
+    try:
+        jax = importlib.import_module("jax")
+    except ImportError:
+        return
+    getattr(jax.config, "update")("jax_num_cpu_devices", TEST_DEVICE_COUNT)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     jaxtyped.config.update("jax_enable_checks", True)
+    _use_several_devices()
     _cache_jax_compilations(config)
 
 

@@ -38,6 +38,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(0.1, ("util", "config", "debug_flag")),
     # L0.2: the data model below avals: dtypes and pytrees.
     Layer(0.2, ("dtypes", "tree_util")),
+    # sharding family (issue 17): meshes, partition specs, shardings (plain data).
+    Layer(0.2, ("sharding",)),
     # L1: avals, Primitive, Jaxpr, interpreter context, Array base, evaluation.
     Layer(1, ("core",)),
     # L2: transformations as interpreters (jvp, batching, staging, partial eval,

@@ -40,6 +40,10 @@ from jaxtyped._src.custom_derivatives import custom_jvp, custom_vjp  # noqa: E40
 from jaxtyped._src.remat import checkpoint, remat  # noqa: E402
 from jaxtyped._src.api_grad import grad, hessian, jacrev, linearize, value_and_grad, vjp  # noqa: E402
 from jaxtyped._src.api_device import Device, block_until_ready, device_get, device_put, devices, local_devices  # noqa: E402
+# sharding family (issue 17): several devices
+from jaxtyped._src.api_device import device_count, local_device_count, process_count, process_index  # noqa: E402
+from jaxtyped._src.api_sharding import make_mesh  # noqa: E402
+from jaxtyped import sharding  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
@@ -102,4 +106,11 @@ __all__ = [
     "tree_util",
     "typing",
     "vmap",
+    # sharding family (issue 17)
+    "device_count",
+    "local_device_count",
+    "make_mesh",
+    "process_count",
+    "process_index",
+    "sharding",
 ]

@@ -8,3 +8,8 @@ from jaxlib._jax import NanobindType
 class HloModule(metaclass=NanobindType):
     def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
     def to_string(self) -> str: ...
+
+# Sharding of a compiled program's output (LoadedExecutable.get_output_shardings).
+@disjoint_base
+class OpSharding(metaclass=NanobindType):
+    def __init__(self) -> None: ...

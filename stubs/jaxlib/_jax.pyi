@@ -15,6 +15,8 @@ class NanobindType(type): ...
 @disjoint_base
 class ExecutableBuildOptions(metaclass=NanobindType):
     def __init__(self) -> None: ...
+    use_spmd_partitioning: bool
+    use_shardy_partitioner: bool
 
 @disjoint_base
 class ResultHandler(metaclass=NanobindType):

@@ -7,14 +7,26 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, host_buffer
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, array_from_sharded, host_buffer
 from jaxtyped._src.core.interpreter import Tracer
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.api_util import leaf_to_array
 from jaxtyped._src.runtime import xla
+from jaxtyped._src.sharding import NamedSharding, Sharding, SingleDeviceSharding
 from jaxtyped._src.tree_util import tree_map
 
-__all__ = ["Device", "devices", "local_devices", "device_put", "device_get", "block_until_ready"]
+__all__ = [
+    "Device",
+    "devices",
+    "local_devices",
+    "device_count",
+    "local_device_count",
+    "process_index",
+    "process_count",
+    "device_put",
+    "device_get",
+    "block_until_ready",
+]
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -31,8 +43,8 @@ Device = xla.Device
 
 def devices() -> list[xla.Device]:
     """The devices computations can run on (the CPU devices of the PJRT
-    client; set ``XLA_FLAGS=--xla_force_host_platform_device_count=N``
-    before the first use for N of them)."""
+    client; ``jt.config.update("jax_num_cpu_devices", N)`` before the first
+    use gives N of them)."""
     return xla.devices()
 
 
@@ -41,17 +53,41 @@ def local_devices() -> list[xla.Device]:
     return xla.devices()
 
 
+def device_count() -> int:
+    """How many devices there are."""
+    return len(xla.devices())
+
+
+def local_device_count() -> int:
+    """How many devices this process drives."""
+    return len(xla.devices())
+
+
+def process_index() -> int:
+    """This process's index (0 in a single-process program)."""
+    return xla.process_index()
+
+
+def process_count() -> int:
+    """How many processes take part (1 without ``jaxtyped.distributed``)."""
+    return xla.process_count()
+
+
+DeviceOrSharding = xla.Device | Sharding
+
+
 @overload
-def device_put(x: ArrayLike, device: xla.Device | None = None) -> Array: ...
+def device_put(x: ArrayLike, device: DeviceOrSharding | None = None) -> Array: ...
 @overload
-def device_put(x: ArraySequenceT, device: xla.Device | None = None) -> ArraySequenceT: ...
+def device_put(x: ArraySequenceT, device: DeviceOrSharding | None = None) -> ArraySequenceT: ...
 @overload
-def device_put(x: ArrayMappingT, device: xla.Device | None = None) -> ArrayMappingT: ...
+def device_put(x: ArrayMappingT, device: DeviceOrSharding | None = None) -> ArrayMappingT: ...
 @overload
-def device_put(x: object, device: xla.Device | None = None) -> object: ...
-def device_put(x: object, device: xla.Device | None = None) -> object:
+def device_put(x: object, device: DeviceOrSharding | None = None) -> object: ...
+def device_put(x: object, device: DeviceOrSharding | None = None) -> object:
     """Transfer every leaf of pytree ``x`` to ``device`` (default: the
-    first device), returning arrays backed by device buffers.
+    first device), or lay it out as a ``Sharding`` says, returning arrays
+    backed by device buffers.
 
     NumPy inputs are copied (later writes to them do not show); arrays
     already on the device are returned as they are. Types: an array-like
@@ -67,10 +103,23 @@ def device_put(x: object, device: xla.Device | None = None) -> object:
             raise JaxtypedTypeError(f"device_put: expected an array, got {type(array).__name__}")
         if device is None and array.is_deleted():
             raise RuntimeError("device_put: the array has been deleted (donated)")
+        if isinstance(device, SingleDeviceSharding):
+            return array_from_device(xla.put(host_buffer(array), array.aval, device.device), array.aval)
+        if isinstance(device, Sharding):
+            return _put_sharded(array, device)
         buffer = xla.put(host_buffer(array), array.aval, device)
         return array_from_device(buffer, array.aval)
 
     return tree_map(put, x)
+
+
+def _put_sharded(array: ArrayImpl, sharding: Sharding) -> ArrayImpl:
+    if isinstance(sharding, NamedSharding):
+        sharding.check_shape(array.aval.shape, "device_put")
+    if array._sharding == sharding:  # pyright: ignore[reportPrivateUsage]  # already laid out so
+        return array
+    buffer = xla.put_sharded(host_buffer(array), array.aval, sharding)
+    return array_from_sharded(buffer, array.aval, sharding)
 
 
 @overload

@@ -58,6 +58,7 @@ from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
 from jaxtyped._src.remat import clear_checkpoint_caches
 from jaxtyped._src.pjit import clear_call_caches, consts_as_invars, executable_for, jit_call, run_executable
 from jaxtyped._src.runtime import xla
+from jaxtyped._src.api_sharding import ShardingsArg, SpmdRequest, execute_spmd, spmd_request
 from jaxtyped._src.runtime import host_callbacks
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
@@ -128,7 +129,7 @@ class _Entry:
 
     __slots__ = (
         "closed", "out_tree", "donated", "cacheable", "executable", "single_output", "any_donated",
-        "out_avals",
+        "out_avals", "spmd",
     )  # fmt: skip
 
     def __init__(
@@ -147,6 +148,8 @@ class _Entry:
         self.single_output = out_tree.num_leaves == 1 and out_tree.num_nodes == 1
         self.any_donated = any(donated)
         self.out_avals = closed.jaxpr.out_avals
+        # Set when the call runs over a mesh (issue 17, see api_sharding).
+        self.spmd: SpmdRequest | None = None
 
 
 @final
@@ -189,8 +192,10 @@ class Jitted(Generic[P, R_co]):
         static_argnames: tuple[str, ...],
         donate_argnums: tuple[int, ...],
         cache_size: int = DEFAULT_CACHE_SIZE,
+        shardings: tuple[ShardingsArg, ShardingsArg] = (None, None),
     ) -> None:
         self._fun: Callable[..., Any] = fun
+        self._shardings = shardings  # (in_shardings, out_shardings) as the user gave them
         self._static_argnums = static_argnums
         self._static_argnames = frozenset(static_argnames)
         self._donate_argnums = frozenset(donate_argnums)
@@ -383,7 +388,9 @@ class Jitted(Generic[P, R_co]):
             closed = interp.build(outs)
         maybe_check_jaxpr(closed)
         cacheable = all(type(c) is ArrayImpl for c in closed.consts)
-        return _Entry(closed, out_tree, sig.donated, cacheable)
+        entry = _Entry(closed, out_tree, sig.donated, cacheable)
+        entry.spmd = spmd_request(self._desc, self._shardings, closed, sig.tree, sig.leaves, out_leaves, out)
+        return entry
 
 
 @final
@@ -454,6 +461,8 @@ def _as_array(leaf: object) -> Array:
 
 def _execute(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[ArrayImpl, ...]:
     """Run an entry's executable (compiled on first use) on concrete args."""
+    if entry.spmd is not None or _any_sharded(args):
+        return execute_spmd(name, entry.closed, [_concrete(a, name) for a in args], entry.spmd)
     executable = entry.executable
     consts = entry.closed.consts
     if executable is None:
@@ -467,6 +476,13 @@ def _execute(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[ArrayImpl, 
     concrete = [_concrete(a, name) for a in (*consts, *args)]
     donated = (False,) * len(consts) + entry.donated
     return run_executable(executable, concrete, donated, entry.out_avals, name)
+
+
+def _any_sharded(args: Sequence[Any]) -> bool:
+    for a in args:
+        if type(a) is ArrayImpl and a._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # set only for multi-device arrays
+            return True
+    return False
 
 
 def _concrete(a: object, name: str) -> ArrayImpl:
@@ -680,6 +696,8 @@ def jit(
     donate_argnums: int | Sequence[int] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
+    in_shardings: ShardingsArg = None,
+    out_shardings: ShardingsArg = None,
 ) -> Jitted[P, R]:
     """Compile ``fun`` with XLA (JAX's ``jax.jit``).
 
@@ -694,6 +712,11 @@ def jit(
             reuse for outputs; a donated array is deleted by the call.
         keep_unused, inline: accepted for JAX compatibility (unused inputs
             are always kept; nested calls are always inlined when lowered).
+        in_shardings: a ``Sharding`` (or ``PartitionSpec`` inside ``with
+            mesh:``) for every argument, or a sequence with one (or None)
+            per positional argument: the call runs over the mesh's devices.
+        out_shardings: the same for the outputs (one per element of a
+            tuple output); unspecified outputs keep the partitioner's layout.
 
     Example:
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
@@ -709,7 +732,7 @@ def jit(
     overlap = set(nums) & set(donate)
     if overlap:
         raise JaxtypedValueError(f"jit: arguments {sorted(overlap)} cannot be both static and donated")
-    return Jitted(fun, nums, names, donate)
+    return Jitted(fun, nums, names, donate, shardings=(in_shardings, out_shardings))
 
 
 def _match_static(fun: Callable[..., object], nums: tuple[int, ...], names: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[str, ...]]:

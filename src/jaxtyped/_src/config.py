@@ -12,7 +12,7 @@ set in the main thread is invisible to threads started later.
 
 import os
 from dataclasses import dataclass
-from typing import Final, Literal, final
+from typing import Final, Literal, final, overload
 
 from jaxtyped._src.errors import JaxtypedValueError
 
@@ -96,11 +96,13 @@ class Config:
         False
     """
 
-    __slots__ = ("_values", "_trace_state")
+    __slots__ = ("_values", "_trace_state", "_num_cpu_devices", "_backend_started")
 
     def __init__(self) -> None:
         self._values: dict[str, bool] = {option.name: _env_bool(option) for option in _OPTIONS}
         self._trace_state = self._compute_trace_state()
+        self._num_cpu_devices = _env_num_cpu_devices()
+        self._backend_started = False
 
     @property
     def jax_enable_x64(self) -> bool:
@@ -122,17 +124,50 @@ class Config:
         """Whether random bits hash each element's own index (default: True, as JAX 0.10)."""
         return self._values["jax_threefry_partitionable"]
 
-    def update(self, name: OptionName, value: bool) -> None:
+    # --- several devices (issue 17): the one integer option ---
+
+    @property
+    def jax_num_cpu_devices(self) -> int:
+        """How many CPU devices the backend creates (-1: jaxlib's default, one
+        unless ``XLA_FLAGS`` says otherwise); set it before the first use."""
+        return self._num_cpu_devices
+
+    def freeze_num_cpu_devices(self) -> None:
+        """Called by the runtime when it creates its client: later updates of
+        ``jax_num_cpu_devices`` raise, as in JAX."""
+        self._backend_started = True
+
+    @overload
+    def update(self, name: OptionName, value: bool) -> None: ...
+    @overload
+    def update(self, name: Literal["jax_num_cpu_devices"], value: int) -> None: ...
+    def update(self, name: OptionName | Literal["jax_num_cpu_devices"], value: bool | int) -> None:
         """Set option ``name`` to ``value`` for the whole process.
 
         Raises:
             JaxtypedValueError: ``name`` is not an option, or ``value`` is
-                not a bool.
+                not a bool (an int for ``jax_num_cpu_devices``).
+            RuntimeError: ``jax_num_cpu_devices`` after the backend started.
         """
+        if name == "jax_num_cpu_devices":
+            self._update_num_cpu_devices(value)
+            return
         option = _find_option(name)
         _check_bool(name, value)
-        self._values[option.name] = value
+        self._values[option.name] = bool(value)
         self._trace_state = self._compute_trace_state()
+
+    def _update_num_cpu_devices(self, value: object) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or (value < 1 and value != -1):
+            raise JaxtypedValueError(
+                f"config.update('jax_num_cpu_devices', ...): value must be a positive int (or -1), got {value!r}"
+            )
+        if self._backend_started:
+            raise RuntimeError(
+                "jax_num_cpu_devices config should be updated before backends are initialized i.e. before "
+                "any jaxtyped operation is executed. Set it immediately after `import jaxtyped`."
+            )
+        self._num_cpu_devices = value
 
     def values(self) -> dict[str, bool]:
         """Every option's current value, by name."""
@@ -156,11 +191,22 @@ def _check_bool(name: str, value: object) -> None:
         )
 
 
+def _env_num_cpu_devices() -> int:
+    raw = os.environ.get("JAX_NUM_CPU_DEVICES", "").strip()
+    if not raw:
+        return -1
+    try:
+        value = int(raw)
+    except ValueError:
+        raise JaxtypedValueError(f"environment variable JAX_NUM_CPU_DEVICES={raw!r} is not an integer") from None
+    return value if value >= 1 else -1
+
+
 def _find_option(name: object) -> _BoolOption:
     for option in _OPTIONS:
         if option.name == name:
             return option
-    known = ", ".join(option.name for option in _OPTIONS)
+    known = ", ".join([*(option.name for option in _OPTIONS), "jax_num_cpu_devices"])
     raise JaxtypedValueError(f"config.update: unknown option {name!r}; known options: {known}")
 
 

@@ -187,6 +187,8 @@ from jaxtyped._src.lax.reductions import reduce_and, reduce_or, reduce_xor
 
 # FFT family
 from jaxtyped._src.lax.fft import FftType, fft
+# sharding family (issue 17)
+from jaxtyped._src.lax.parallel import with_sharding_constraint
 
 __all__ = [
     "cond", "switch", "while_loop", "fori_loop", "scan", "map",
@@ -225,6 +227,8 @@ __all__ = [
     "approx_max_k", "approx_min_k", "mulhi",
     # FFT family
     "FftType", "fft",
+    # sharding family (issue 17)
+    "with_sharding_constraint",
 ]
 
 # A submodule, reachable as ``lax.linalg`` as in JAX.

@@ -28,6 +28,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedOverflowError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.sharding import Device, Sharding, SingleDeviceSharding
 
 __all__ = [
     "ArrayImpl",
@@ -45,7 +46,9 @@ __all__ = [
     "device_backend",
     "device_buffer",
     "array_from_device",
+    "array_from_sharded",
     "mark_donated",
+    "Shard",
 ]
 
 
@@ -106,11 +109,14 @@ class ArrayImpl(Array):
     transformations; they never construct one directly.
     """
 
-    __slots__ = ("_value", "_buffer", "_aval")
+    __slots__ = ("_value", "_buffer", "_aval", "_sharding")
 
     _value: np.ndarray[Any, np.dtype[Any]] | None
     _buffer: DeviceBuffer | None
     _aval: ShapedArray
+    # Set only for an array spanning several devices (issue 17); a
+    # single-device array's sharding is made when asked for.
+    _sharding: Sharding | None
 
     def __init__(self, value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> None:
         # Trusted constructor: callers guarantee that ``value`` matches
@@ -118,6 +124,7 @@ class ArrayImpl(Array):
         self._value = value
         self._buffer = None
         self._aval = aval
+        self._sharding = None
 
     @property
     def aval(self) -> ShapedArray:
@@ -169,8 +176,44 @@ class ArrayImpl(Array):
     @property
     def device(self) -> object:
         """The device holding this array (it lives on exactly one)."""
-        (only,) = self.devices()
+        devices = self.devices()
+        if len(devices) != 1:
+            raise JaxtypedValueError(
+                f"device: the array is sharded over {len(devices)} devices; use .sharding or .devices()"
+            )
+        (only,) = devices
         return only
+
+    # --- several devices (issue 17) ---
+
+    @property
+    def sharding(self) -> Sharding:
+        """How the array is laid out over devices."""
+        if self._sharding is not None:
+            return self._sharding
+        device = self.device
+        assert isinstance(device, Device)
+        return SingleDeviceSharding(device)
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        """Whether every device holding the array holds all of it."""
+        return self._sharding is None or self._sharding.is_fully_replicated
+
+    @property
+    def addressable_shards(self) -> "list[Shard]":
+        """Per device, its slice of the array (``data`` is a copy on the host)."""
+        sharding = self.sharding
+        value = host_buffer(self)
+        indices = sharding.devices_indices_map(self._aval.shape)
+        replicas = sharding.replica_ids(self._aval.shape)
+        shards: list[Shard] = []
+        for device, replica in zip(sharding.device_list, replicas, strict=True):
+            piece = np.ascontiguousarray(value[indices[device]])
+            piece.flags.writeable = False
+            aval = ShapedArray(piece.shape, self._aval.dtype, self._aval.weak_type)
+            shards.append(Shard(device, indices[device], replica, ArrayImpl(piece, aval)))
+        return shards
 
     # --- lax extras family: copies and device queries ---
 
@@ -266,13 +309,39 @@ def array_from_device(buffer: DeviceBuffer, aval: ShapedArray) -> ArrayImpl:
     array._value = None
     array._buffer = buffer
     array._aval = aval
+    array._sharding = None
     return array
+
+
+def array_from_sharded(buffer: DeviceBuffer, aval: ShapedArray, sharding: Sharding) -> ArrayImpl:
+    """A concrete array for a buffer spanning ``sharding``'s devices."""
+    array = array_from_device(buffer, aval)
+    if sharding.num_devices > 1:
+        array._sharding = sharding
+    return array
+
+
+@final
+class Shard:
+    """One device's part of an array (JAX's ``Shard``)."""
+
+    __slots__ = ("device", "index", "replica_id", "data")
+
+    def __init__(self, device: Device, index: tuple[slice, ...], replica_id: int, data: ArrayImpl) -> None:
+        self.device = device
+        self.index = index
+        self.replica_id = replica_id
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, data={self.data})"
 
 
 def mark_donated(x: ArrayImpl) -> None:
     """Forget both homes of an array whose buffer a program consumed."""
     x._value = None
     x._buffer = None
+    x._sharding = None
 
 
 def _check_alive(x: ArrayImpl) -> DeviceBuffer:

@@ -33,10 +33,12 @@ from typing import Any, Final, Protocol, final, runtime_checkable
 import numpy as np
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.config import config
 from jaxtyped._src.core.array_impl import DeviceBuffer, register_device_backend
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.hlo import tensor_type
 from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.sharding import Device, Sharding
 
 # jaxlib logs the device count at INFO level when a client is created;
 # JAX users do not see that line, so neither do ours (user settings win).
@@ -53,6 +55,12 @@ __all__ = [
     "devices",
     "default_device",
     "put",
+    "put_sharded",
+    "process_index",
+    "process_count",
+    "is_multi_device",
+    "compile_spmd_module",
+    "SpmdExecutable",
     "Executable",
     "compile_module",
     "pretty_module",
@@ -131,29 +139,7 @@ _BOOL: Final = np.dtype(np.bool_)
 # users' checkers with unknown types (our stubs/ are for development only).
 
 
-@runtime_checkable
-class Device(Protocol):
-    """A device computations run on (a jaxlib device, ``CpuDevice(id=0)``)."""
-
-    @property
-    def id(self) -> int:
-        """The device's number, unique in the process."""
-        ...
-
-    @property
-    def platform(self) -> str:
-        """``"cpu"``."""
-        ...
-
-    @property
-    def device_kind(self) -> str:
-        """The kind of device (``"cpu"``)."""
-        ...
-
-    @property
-    def process_index(self) -> int:
-        """The process the device belongs to (0: one process)."""
-        ...
+# Device: the protocol lives with the shardings (layer L0.2), which name devices too.
 
 
 @final
@@ -173,7 +159,9 @@ def _get_backend() -> _Backend:
         return _backend_cell[0]
     with _backend_lock:
         if not _backend_cell:
-            client = xc.make_cpu_client()
+            requested = config.jax_num_cpu_devices
+            config.freeze_num_cpu_devices()
+            client = xc.make_cpu_client() if requested < 1 else xc.make_cpu_client(num_devices=requested)
             devs = tuple(client.local_devices())
             shardings = tuple(
                 xc.GSPMDSharding(xc.DeviceList((d,)), xc.HloSharding.replicate()) for d in devs
@@ -185,6 +173,16 @@ def _get_backend() -> _Backend:
 def devices() -> list[Device]:
     """The CPU devices of the PJRT client (created on first use)."""
     return list(_get_backend().devices)
+
+
+def process_index() -> int:
+    """This process's index among the processes of the computation."""
+    return _get_backend().devices[0].process_index
+
+
+def process_count() -> int:
+    """How many processes take part (1 without ``jaxtyped.distributed``)."""
+    return len({d.process_index for d in _get_backend().client.devices()})
 
 
 def default_device() -> Device:
@@ -238,9 +236,86 @@ def put(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, device: Device
     return buffer
 
 
-def to_host(buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
-    """A read-only host view of a single-device buffer (waits for it)."""
+# === several devices (issue 17) ===
+
+_gspmd_cache: dict[tuple[tuple[int, ...], str], xc.GSPMDSharding] = {}
+
+
+def _gspmd(devices: Sequence[Device], hlo_text: str) -> xc.GSPMDSharding:
+    key = (tuple(d.id for d in devices), hlo_text)
+    hit = _gspmd_cache.get(key)
+    if hit is None:
+        backend = _get_backend()
+        by_id = {d.id: d for d in backend.client.devices()}
+        device_list = xc.DeviceList(tuple(by_id[d.id] for d in devices))
+        hit = _gspmd_cache[key] = xc.GSPMDSharding(device_list, xc.HloSharding.from_string(hlo_text))
+    return hit
+
+
+def put_sharded(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, sharding: Sharding) -> DeviceBuffer:
+    """One buffer spanning ``sharding``'s devices, each holding its slice of
+    ``value`` (whose type the caller checked against ``aval``)."""
+    if dtypes.is_float0(aval.dtype):
+        value = np.zeros(aval.shape, _BOOL)
+    devices = sharding.device_list
+    indices = sharding.devices_indices_map(aval.shape)
+    pieces = [np.ascontiguousarray(value[indices[d]]) for d in devices]
+    gspmd = _gspmd(devices, sharding.hlo_sharding(aval.ndim))
+    backend = _get_backend()
+    by_id = {d.id: d for d in backend.client.devices()}
+    buffer: DeviceBuffer = xc.batched_device_put(
+        _xla_aval(aval), gspmd, pieces, [by_id[d.id] for d in devices], enable_x64=True
+    )
+    return buffer
+
+
+def is_multi_device(buffer: DeviceBuffer) -> bool:
+    """Whether ``buffer`` spans several devices."""
     assert isinstance(buffer, xc.ArrayImpl)
+    return len(buffer._sharding._internal_device_list) > 1
+
+
+def _tile_indices(hlo: xc.HloSharding, shape: tuple[int, ...], count: int) -> list[tuple[slice, ...]]:
+    """Per device position, the slice it holds under XLA sharding ``hlo``."""
+    if hlo.is_replicated():
+        return [tuple(slice(None) for _ in shape)] * count
+    dims = list(hlo.tile_assignment_dimensions())
+    order = list(hlo.tile_assignment_devices())
+    data_dims = dims[: len(shape)]
+    result: list[tuple[slice, ...]] = [tuple(slice(None) for _ in shape)] * count
+    for flat, position in enumerate(order):
+        coords = np.unravel_index(flat, dims)
+        index: list[slice] = []
+        for d, size in enumerate(shape):
+            parts = data_dims[d]
+            step = -(-size // parts)
+            index.append(slice(int(coords[d]) * step, min(size, (int(coords[d]) + 1) * step)))
+        result[position] = tuple(index)
+    return result
+
+
+def _assemble_on_host(buffer: xc.ArrayImpl, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
+    """The global value of a multi-device buffer, from its shards.
+
+    jaxlib 0.10's ``_arrays`` tries to import ``jax._src.sharding_impls``
+    (notes, section 0): where jax is installed this imports it once; where
+    it is not, each read pays the failed import (tens of microseconds)."""
+    shards = buffer._arrays
+    indices = _tile_indices(buffer._sharding._hlo_sharding, aval.shape, len(shards))
+    out = np.empty(aval.shape, aval.dtype)
+    for shard, index in zip(shards, indices, strict=True):
+        shard_shape = tuple(len(range(*s.indices(n))) for s, n in zip(index, aval.shape))
+        out[index] = to_host(shard, ShapedArray(shard_shape, aval.dtype, aval.weak_type))
+    out.flags.writeable = False
+    return out
+
+
+def to_host(buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
+    """A read-only host view of a single-device buffer (waits for it); a
+    multi-device buffer is assembled from its shards (a copy)."""
+    assert isinstance(buffer, xc.ArrayImpl)
+    if len(buffer._sharding._internal_device_list) > 1:
+        return _assemble_on_host(buffer, aval)
     if dtypes.is_float0(aval.dtype):
         return np.zeros(aval.shape, dtypes.float0)
     if aval.dtype == _BFLOAT16:
@@ -435,6 +510,92 @@ def compile_module(
     return executable
 
 
+@final
+class SpmdExecutable:
+    """A program compiled for several devices (partitioned by Shardy): its
+    inputs and outputs are buffers spanning ``devices``."""
+
+    __slots__ = ("_loaded", "in_avals", "out_avals", "devices", "out_tilings", "_handlers")
+
+    def __init__(
+        self,
+        loaded: xc.LoadedExecutable,
+        in_avals: tuple[ShapedArray, ...],
+        out_avals: tuple[ShapedArray, ...],
+        devices: tuple[Device, ...],
+    ) -> None:
+        self._loaded = loaded
+        self.in_avals = in_avals
+        self.out_avals = out_avals
+        self.devices = devices
+        device_list = xc.DeviceList(tuple(_backend_device(d) for d in devices))
+        shardings = loaded.get_output_shardings() or []
+        hlos = [xc.HloSharding.from_proto(s) for s in shardings]
+        if len(hlos) != len(out_avals):
+            hlos = [xc.HloSharding.replicate() for _ in out_avals]
+        # Per output: (tile dimensions, device positions, replicated) as XLA chose them.
+        self.out_tilings: tuple[tuple[tuple[int, ...], tuple[int, ...], bool], ...] = tuple(
+            (tuple(h.tile_assignment_dimensions()), tuple(h.tile_assignment_devices()), h.is_replicated())
+            for h in hlos
+        )
+        self._handlers = [
+            xc.array_result_handler(_xla_aval(aval), xc.GSPMDSharding(device_list, h), True, _skip_checks=True)
+            for aval, h in zip(out_avals, hlos)
+        ]
+
+    def execute(self, buffers: Sequence[DeviceBuffer]) -> Sequence[DeviceBuffer]:
+        """Run on buffers laid out as the program's parameters expect."""
+        results: Sequence[DeviceBuffer] = self._loaded.execute_sharded(
+            buffers  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # jaxlib arrays behind the runtime-neutral protocol
+        ).consume_with_handlers(self._handlers)
+        return results
+
+    def hlo_text(self) -> str:
+        """The partitioned HLO XLA compiled (for inspection)."""
+        return "\n".join(str(m.to_string()) for m in self._loaded.hlo_modules())
+
+
+def _backend_device(device: Device) -> xc.Device:
+    for d in _get_backend().client.devices():
+        if d.id == device.id:
+            return d
+    raise JaxtypedValueError(f"{device!r} is not one of jaxtyped's devices")
+
+
+_spmd_cache: "OrderedDict[tuple[str, tuple[int, ...]], SpmdExecutable]" = OrderedDict()
+
+
+def compile_spmd_module(
+    text: str, in_avals: tuple[ShapedArray, ...], out_avals: tuple[ShapedArray, ...], devices: tuple[Device, ...]
+) -> SpmdExecutable:
+    """Compile a module with Shardy annotations for ``devices`` (one
+    partition each, in this order: see Note [mesh order is program order])."""
+    key = (text, tuple(d.id for d in devices))
+    with _compile_lock:
+        hit = _spmd_cache.get(key)
+        if hit is not None:
+            _spmd_cache.move_to_end(key)
+            return hit
+    backend = _get_backend()
+    options = xc.CompileOptions()
+    options.num_partitions = len(devices)
+    options.num_replicas = 1
+    build = options.executable_build_options
+    build.use_spmd_partitioning = True
+    build.use_shardy_partitioner = True
+    device_list = xc.DeviceList(tuple(_backend_device(d) for d in devices))
+    try:
+        loaded = backend.client.compile_and_load(text.encode(), device_list, options)
+    except Exception as err:  # jaxlib raises its own JaxRuntimeError
+        raise RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}") from err
+    executable = SpmdExecutable(loaded, in_avals, out_avals, devices)
+    with _compile_lock:
+        _spmd_cache[key] = executable
+        while len(_spmd_cache) > _COMPILE_CACHE_SIZE:
+            _spmd_cache.popitem(last=False)
+    return executable
+
+
 # Custom-call targets of jaxlib's CPU kernels (LAPACK, ``lapack_sgetrf_ffi``)
 # all end this way in a module's text; other modules skip the registration.
 _CPU_KERNEL_MARK: Final = '_ffi"'
@@ -551,6 +712,7 @@ def clear_compile_cache() -> None:
     """Drop every cached executable (tests, memory pressure)."""
     with _compile_lock:
         _compile_cache.clear()
+        _spmd_cache.clear()
 
 
 @functools.cache

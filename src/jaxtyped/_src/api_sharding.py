@@ -1,0 +1,372 @@
+"""Programs over several devices (layer L5, issue 17): ``make_mesh`` and the
+SPMD path of ``jit``.
+
+A jitted call runs over a mesh when it is given ``in_shardings`` or
+``out_shardings``, when an argument is sharded over several devices, or
+when the traced program holds a sharding constraint. Then the jaxpr is
+lowered with a Shardy mesh and a ``sdy.sharding`` per parameter (each
+argument's layout: the requested one, the array's own, or replicated) and
+per requested result, compiled for the mesh's devices (one partition each,
+XLA's Shardy partitioner), and run on buffers spanning them. Results keep
+the layout the partitioner chose, named back as a ``PartitionSpec`` on the
+mesh.
+"""
+
+import math
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, cast, final
+
+import numpy as np
+
+from jaxtyped._src.core.array_impl import ArrayImpl, DeviceBuffer, array_from_sharded, device_buffer, host_buffer
+from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax.parallel import ShardingConstraint
+from jaxtyped._src.lowering import lower_jaxpr
+from jaxtyped._src.pjit import consts_as_invars
+from jaxtyped._src.runtime import xla
+from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jaxtyped._src.sharding import (
+    AxisType,
+    Mesh,
+    NamedSharding,
+    PartitionSpec,
+    Sharding,
+    SingleDeviceSharding,
+    current_mesh,
+    sdy_mesh,
+    spec_from_tiling,
+    spmd_lowering,
+)
+
+__all__ = [
+    "make_mesh",
+    "ShardingLike",
+    "ShardingsArg",
+    "SpmdRequest",
+    "spmd_request",
+    "find_constraint_mesh",
+    "execute_spmd",
+    "lower_spmd_text",
+]
+
+ShardingLike = Sharding | PartitionSpec
+"""A sharding, or a ``PartitionSpec`` on the mesh of the enclosing ``with mesh:``."""
+
+ShardingsArg = ShardingLike | Sequence[ShardingLike | None] | None
+"""``jit``'s ``in_shardings``/``out_shardings``: one for everything, or one per
+positional argument (per element of a tuple output), or None."""
+
+
+def make_mesh(
+    axis_shapes: Sequence[int],
+    axis_names: Sequence[str],
+    *,
+    devices: Sequence[xla.Device] | None = None,
+    axis_types: Sequence[AxisType] | None = None,
+) -> Mesh:
+    """A mesh of the given shape over the first ``prod(axis_shapes)``
+    devices, in device order (JAX's ``jax.make_mesh``; its axes are
+    ``Explicit`` unless ``axis_types`` says otherwise)."""
+    shape = tuple(int(s) for s in axis_shapes)
+    names = tuple(axis_names)
+    if len(shape) != len(names):
+        raise JaxtypedValueError(f"make_mesh: {len(shape)} axis sizes but {len(names)} axis names")
+    pool = list(devices) if devices is not None else xla.devices()
+    size = math.prod(shape)
+    if size > len(pool):
+        raise JaxtypedValueError(
+            f"make_mesh: a mesh of shape {shape} needs {size} devices, but there are {len(pool)}; "
+            'set jt.config.update("jax_num_cpu_devices", N) before the first use'
+        )
+    grid = np.empty(size, dtype=object)
+    for i, device in enumerate(pool[:size]):
+        grid[i] = device
+    explicit: AxisType = "Explicit"
+    types: tuple[AxisType, ...] = (explicit,) * len(names) if axis_types is None else tuple(axis_types)
+    return Mesh(grid.reshape(shape), names, types)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class SpmdRequest:
+    """What a jitted function asked for: per dynamic argument leaf and per
+    output leaf a sharding, or None (unspecified)."""
+
+    in_shardings: tuple[Sharding | None, ...] | None
+    out_shardings: tuple[Sharding | None, ...] | None
+    constraint_mesh: Mesh | None
+
+
+def _resolve(sharding: object, where: str) -> Sharding | None:
+    if sharding is None:
+        return None
+    if isinstance(sharding, PartitionSpec):
+        mesh = current_mesh()
+        if mesh is None:
+            raise JaxtypedValueError(
+                f"{where}: a bare PartitionSpec {sharding!r} needs a mesh: use NamedSharding(mesh, spec) "
+                "or call inside `with mesh:`"
+            )
+        return NamedSharding(mesh, sharding)
+    if isinstance(sharding, Sharding):
+        return sharding
+    raise JaxtypedTypeError(f"{where}: expected a Sharding, a PartitionSpec or None, got {type(sharding).__name__}")
+
+
+def _per_leaf(spec: object, groups: Sequence[int], where: str) -> tuple[Sharding | None, ...] | None:
+    """One sharding per leaf from ``spec``, given the leaf count of each
+    top-level group (positional argument, tuple element)."""
+    if spec is None:
+        return None
+    total = sum(groups)
+    if isinstance(spec, (Sharding, PartitionSpec)):
+        return (_resolve(spec, where),) * total
+    if not isinstance(spec, (tuple, list)):
+        raise JaxtypedTypeError(f"{where}: expected a Sharding, a sequence of them or None, got {type(spec).__name__}")
+    items: list[object] = list(cast(Sequence[object], spec))
+    if len(items) != len(groups):
+        raise JaxtypedValueError(f"{where}: {len(items)} shardings for {len(groups)} values")
+    result: list[Sharding | None] = []
+    for item, count in zip(items, groups):
+        result += [_resolve(item, where)] * count
+    return tuple(result)
+
+
+def spmd_request(
+    desc: str,
+    shardings: tuple[ShardingsArg, ShardingsArg],
+    closed: ClosedJaxpr,
+    tree: PyTreeDef,
+    leaves: Sequence[object],
+    out_leaves: Sequence[object],
+    out: object,
+) -> SpmdRequest | None:
+    """What a traced jit entry needs to run over a mesh, or None when it
+    runs on one device (no shardings given, no constraint inside)."""
+    in_spec, out_spec = shardings
+    constraint_mesh = find_constraint_mesh(closed.jaxpr)
+    if in_spec is None and out_spec is None and constraint_mesh is None:
+        return None
+    dyn_args, dyn_kwargs = tree_unflatten(tree, list(leaves))
+    in_groups = [len(tree_flatten(a)[0]) for a in dyn_args]
+    kw_leaves = len(leaves) - sum(in_groups)
+    in_shardings = _per_leaf(in_spec, in_groups, f"jit of {desc}: in_shardings")
+    if in_shardings is not None and kw_leaves:
+        in_shardings = in_shardings + (None,) * kw_leaves
+    if isinstance(out, (tuple, list)) and not isinstance(out_spec, (Sharding, PartitionSpec)):
+        out_groups = [len(tree_flatten(o)[0]) for o in cast(Sequence[object], out)]
+    else:
+        out_groups = [len(out_leaves)]
+    out_shardings = _per_leaf(out_spec, out_groups, f"jit of {desc}: out_shardings")
+    del dyn_kwargs
+    return SpmdRequest(in_shardings, out_shardings, constraint_mesh)
+
+
+def find_constraint_mesh(jaxpr: Jaxpr) -> Mesh | None:
+    """The mesh of the first sharding constraint in ``jaxpr`` (nested
+    jaxprs included), if any."""
+    for eqn in jaxpr.eqns:
+        prim = eqn.primitive
+        if isinstance(prim, ShardingConstraint) and not isinstance(prim.sharding, SingleDeviceSharding):
+            return prim.sharding.mesh_of
+        for _, value in prim.params():
+            inner = value.jaxpr if isinstance(value, ClosedJaxpr) else value
+            if isinstance(inner, Jaxpr):
+                found = find_constraint_mesh(inner)
+                if found is not None:
+                    return found
+    return None
+
+
+def _program_mesh(request: SpmdRequest | None, args: Sequence[ArrayImpl], name: str) -> Mesh:
+    candidates: list[Mesh] = []
+    if request is not None:
+        for s in (*(request.in_shardings or ()), *(request.out_shardings or ())):
+            if s is not None and not isinstance(s, SingleDeviceSharding):
+                candidates.append(s.mesh_of)
+        if request.constraint_mesh is not None:
+            candidates.append(request.constraint_mesh)
+    for a in args:
+        sharding = a._sharding  # pyright: ignore[reportPrivateUsage]  # the layout of a multi-device array
+        if sharding is not None:
+            candidates.append(sharding.mesh_of)
+    if not candidates:
+        raise AssertionError("internal error: an SPMD call without a mesh")
+    mesh = candidates[0]
+    for other in candidates[1:]:
+        if other.device_list != mesh.device_list:
+            raise JaxtypedValueError(
+                f"jit of {name}: the arguments and shardings span different devices: "
+                f"{[d.id for d in mesh.device_list]} and {[d.id for d in other.device_list]}"
+            )
+    return mesh
+
+
+def _target(requested: Sharding | None, arg: ArrayImpl, mesh: Mesh) -> NamedSharding:
+    if isinstance(requested, NamedSharding):
+        return requested
+    own = arg._sharding  # pyright: ignore[reportPrivateUsage]
+    if requested is None and isinstance(own, NamedSharding) and own.mesh == mesh:
+        return own
+    return NamedSharding(mesh, PartitionSpec())
+
+
+_HEADER: Final = re.compile(r"^(  func\.func public @main\()(.*)(\) -> \()(.*)(\) \{)$")
+
+
+def _split_top_level(text: str) -> list[str]:
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch in "<({[":
+            depth += 1
+        elif ch in ">)}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    if current and "".join(current).strip():
+        parts.append("".join(current).strip())
+    return parts
+
+
+def _with_attr(item: str, attr: str) -> str:
+    if item.endswith("}") and " {" in item:
+        return item[:-1] + ", " + attr + "}"
+    return f"{item} {{{attr}}}"
+
+
+def lower_spmd_text(
+    jaxpr: Jaxpr,
+    name: str,
+    mesh: Mesh,
+    arg_shardings: Sequence[NamedSharding],
+    result_shardings: Sequence[Sharding | None],
+) -> str:
+    """StableHLO text of ``jaxpr`` for a program over ``mesh``: the Shardy
+    mesh, an ``sdy.sharding`` on every parameter and on each requested
+    result (the single-device lowering, annotated)."""
+    with spmd_lowering(mesh):
+        lowered = lower_jaxpr(jaxpr, name=name)
+    lines = lowered.text.split("\n")
+    lines[0] = lines[0].replace("mhlo.num_partitions = 1 : i32", f"mhlo.num_partitions = {mesh.size} : i32")
+    for i, line in enumerate(lines):
+        match = _HEADER.match(line)
+        if match is None:
+            continue
+        params = _split_top_level(match.group(2))
+        results = _split_top_level(match.group(4))
+        arg_iter = iter(arg_shardings)
+        for k, param in enumerate(params):
+            if param.startswith("%arg"):
+                aval_ndim = _rank_of(param)
+                params[k] = _with_attr(param, f"sdy.sharding = {next(arg_iter).sdy_sharding(aval_ndim)}")
+        offset = len(results) - len(result_shardings)  # a leading token, when the program has one
+        for k, sharding in enumerate(result_shardings):
+            if sharding is not None:
+                ndim = _rank_of(results[offset + k])
+                results[offset + k] = _with_attr(results[offset + k], f"sdy.sharding = {sharding.sdy_sharding(ndim)}")
+        lines[i] = match.group(1) + ", ".join(params) + match.group(3) + ", ".join(results) + match.group(5)
+        break
+    lines.insert(1, f"  {sdy_mesh(mesh)}")
+    return "\n".join(lines)
+
+
+def _rank_of(typed: str) -> int:
+    match = re.search(r"tensor<([^>]*)>", typed)
+    if match is None:
+        return 0
+    dims = match.group(1).split("x")[:-1]
+    return len(dims)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class _Program:
+    executable: xla.SpmdExecutable
+    out_shardings: tuple[NamedSharding, ...]
+
+
+_PROGRAMS_MAX: Final = 256
+_programs: "OrderedDict[tuple[object, ...], _Program]" = OrderedDict()
+_programs_lock = threading.Lock()
+
+
+def _program(
+    jaxpr: Jaxpr, name: str, mesh: Mesh, targets: tuple[NamedSharding, ...], outs: tuple[Sharding | None, ...]
+) -> _Program:
+    key = (jaxpr, name, mesh, targets, outs)
+    with _programs_lock:
+        hit = _programs.get(key)
+        if hit is not None:
+            _programs.move_to_end(key)
+            return hit
+    text = lower_spmd_text(jaxpr, name, mesh, targets, outs)
+    in_avals = tuple(v.aval for v in jaxpr.invars)
+    executable = xla.compile_spmd_module(text, in_avals, jaxpr.out_avals, mesh.device_list)
+    out_shardings: list[NamedSharding] = []
+    for aval, requested, (dims, devices, replicated) in zip(jaxpr.out_avals, outs, executable.out_tilings, strict=True):
+        if isinstance(requested, NamedSharding):
+            out_shardings.append(requested)
+            continue
+        spec = spec_from_tiling(mesh, aval.ndim, dims, devices, replicated) or PartitionSpec()
+        if "Explicit" not in mesh.axis_types:
+            # JAX names a result on Auto axes by its shortest spec.
+            entries = list(spec)
+            while entries and entries[-1] is None:
+                entries.pop()
+            spec = PartitionSpec(*entries)
+        out_shardings.append(NamedSharding(mesh, spec))
+    program = _Program(executable, tuple(out_shardings))
+    with _programs_lock:
+        _programs[key] = program
+        while len(_programs) > _PROGRAMS_MAX:
+            _programs.popitem(last=False)
+    return program
+
+
+def execute_spmd(
+    name: str, closed: ClosedJaxpr, args: Sequence[object], request: SpmdRequest | None
+) -> tuple[ArrayImpl, ...]:
+    """Run a traced jit entry over a mesh (see the module docstring)."""
+    consts = [c for c in closed.consts if isinstance(c, ArrayImpl)]
+    if len(consts) != len(closed.consts):
+        raise AssertionError("internal error: an SPMD call closing over traced values")
+    arrays: list[ArrayImpl] = []
+    for a in args:
+        if type(a) is not ArrayImpl:
+            raise JaxtypedTypeError(f"jit of {name}: expected a concrete array, got {type(a).__name__}")
+        assert isinstance(a, ArrayImpl)
+        arrays.append(a)
+    mesh = _program_mesh(request, arrays, name)
+    requested_in = request.in_shardings if request is not None and request.in_shardings is not None else None
+    targets: list[NamedSharding] = [NamedSharding(mesh, PartitionSpec()) for _ in consts]
+    for i, a in enumerate(arrays):
+        targets.append(_target(requested_in[i] if requested_in is not None else None, a, mesh))
+    for target, a in zip(targets[len(consts) :], arrays):
+        target.check_shape(a.aval.shape, f"jit of {name}")
+    n_out = len(closed.jaxpr.outvars)
+    outs: tuple[Sharding | None, ...] = (
+        request.out_shardings if request is not None and request.out_shardings is not None else (None,) * n_out
+    )
+    jaxpr = consts_as_invars(closed.jaxpr)
+    program = _program(jaxpr, name, mesh, tuple(targets), outs)
+    buffers: list[DeviceBuffer] = []
+    for a, target in zip((*consts, *arrays), targets):
+        if a._sharding == target:  # pyright: ignore[reportPrivateUsage]
+            buffers.append(device_buffer(a))
+        else:
+            buffers.append(xla.put_sharded(host_buffer(a), a.aval, target))
+    results = program.executable.execute(buffers)
+    return tuple(
+        array_from_sharded(buffer, aval, sharding)
+        for buffer, aval, sharding in zip(results, closed.jaxpr.out_avals, program.out_shardings, strict=True)
+    )

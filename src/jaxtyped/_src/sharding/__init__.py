@@ -1,0 +1,559 @@
+"""Meshes, partition specs and shardings (layer L0.2: plain data, no
+runtime): how a global array is laid out over devices.
+
+A :class:`Mesh` is an n-d array of devices with a name per axis. A
+:class:`NamedSharding` says, per array dimension, which mesh axes split it
+(``PartitionSpec``); mesh axes no dimension names hold replicas. From those
+two the per-device slices follow (``devices_indices_map``) and so does the
+Shardy annotation the lowering writes (``sdy_sharding``).
+
+Note [mesh order is program order]: a program over a mesh is compiled on
+the mesh's devices in row-major (flat) order, so the Shardy mesh in the
+module needs no device ids and the position of a device in that order is its
+partition id.
+"""
+
+import math
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar, Token
+from typing import Any, Literal, Protocol, cast, final, runtime_checkable
+
+import numpy as np
+
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+
+__all__ = [
+    "Device",
+    "AxisSpec",
+    "PartitionSpec",
+    "AxisType",
+    "Mesh",
+    "current_mesh",
+    "Sharding",
+    "NamedSharding",
+    "SingleDeviceSharding",
+    "Index",
+    "sdy_mesh",
+    "spec_from_tiling",
+    "spmd_lowering",
+    "spmd_lowering_mesh",
+]
+
+
+@runtime_checkable
+class Device(Protocol):
+    """A device computations run on (a jaxlib device, ``CpuDevice(id=0)``)."""
+
+    @property
+    def id(self) -> int:
+        """The device's number, unique in the process."""
+        ...
+
+    @property
+    def platform(self) -> str:
+        """``"cpu"``."""
+        ...
+
+    @property
+    def device_kind(self) -> str:
+        """The kind of device (``"cpu"``)."""
+        ...
+
+    @property
+    def process_index(self) -> int:
+        """The process the device belongs to (0: one process)."""
+        ...
+
+
+# One array dimension's entry of a PartitionSpec: not split (None), split
+# over one mesh axis, or over several (major to minor).
+AxisSpec = str | tuple[str, ...] | None
+
+# A per-dimension slice of the global array held by one device.
+Index = tuple[slice, ...]
+
+
+def _normalise_entry(entry: object) -> AxisSpec:
+    if entry is None or isinstance(entry, str):
+        return entry
+    if isinstance(entry, tuple) and all(isinstance(a, str) for a in cast(tuple[object, ...], entry)):
+        names = cast(tuple[str, ...], entry)
+        if len(names) == 1:
+            return names[0]
+        return names if names else None
+    raise JaxtypedTypeError(
+        f"PartitionSpec: each entry must be None, a mesh axis name or a tuple of names, got {entry!r}"
+    )
+
+
+@final
+class PartitionSpec(tuple[AxisSpec, ...]):
+    """Per array dimension, the mesh axes it is split over (JAX's
+    ``PartitionSpec``, usually imported as ``P``): ``P('x', None)`` splits
+    dimension 0 over mesh axis ``x`` and keeps dimension 1 whole. Trailing
+    dimensions the spec leaves out are not split."""
+
+    def __new__(cls, *partitions: AxisSpec) -> "PartitionSpec":
+        return super().__new__(cls, tuple(_normalise_entry(p) for p in partitions))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(repr(p) for p in self)
+        return f"P({inner},)" if len(self) == 1 else f"P({inner})"
+
+    def axes_of(self, dim: int) -> tuple[str, ...]:
+        """The mesh axes splitting dimension ``dim`` (none past the spec's end)."""
+        entry = self[dim] if dim < len(self) else None
+        if entry is None:
+            return ()
+        return (entry,) if isinstance(entry, str) else entry
+
+    def used_axes(self) -> tuple[str, ...]:
+        """Every mesh axis the spec names, in order."""
+        return tuple(a for d in range(len(self)) for a in self.axes_of(d))
+
+
+AxisType = Literal["Auto", "Explicit", "Manual"]
+
+_CURRENT_MESH: ContextVar["Mesh | None"] = ContextVar("jaxtyped_current_mesh", default=None)
+
+
+@final
+class Mesh:
+    """An n-d array of devices with a name per axis (JAX's ``Mesh``); also a
+    context manager that makes it the mesh bare ``PartitionSpec``\\ s refer to.
+
+    Example: ``Mesh(np.array(jt.devices()).reshape(2, 2), ("x", "y"))``.
+    """
+
+    __slots__ = ("_devices", "_axis_names", "_axis_types", "_tokens")
+
+    def __init__(
+        self,
+        devices: "np.ndarray[Any, np.dtype[Any]] | Sequence[Device]",
+        axis_names: str | Sequence[str],
+        axis_types: Sequence[AxisType] | None = None,
+    ) -> None:
+        names = (axis_names,) if isinstance(axis_names, str) else tuple(axis_names)
+        grid = np.empty(len(devices), dtype=object) if not isinstance(devices, np.ndarray) else None
+        if grid is not None:
+            for i, device in enumerate(devices):
+                grid[i] = device
+            array = grid
+        else:
+            array = np.asarray(devices, dtype=object)
+        if array.ndim != len(names):
+            raise JaxtypedValueError(
+                f"Mesh: {len(names)} axis names {names} for a device array of shape {array.shape}"
+            )
+        if len(set(names)) != len(names) or not all(isinstance(n, str) for n in names):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedValueError(f"Mesh: axis names must be distinct strings, got {names}")
+        if len({id(d) for d in array.flat}) != array.size:
+            raise JaxtypedValueError("Mesh: a device appears more than once")
+        for device in array.flat:
+            if not isinstance(device, Device):
+                raise JaxtypedTypeError(f"Mesh: expected devices, got {type(device).__name__}")
+        array.flags.writeable = False
+        auto: AxisType = "Auto"
+        types: tuple[AxisType, ...] = (auto,) * len(names) if axis_types is None else tuple(axis_types)
+        if len(types) != len(names):
+            raise JaxtypedValueError(f"Mesh: {len(types)} axis types for {len(names)} axes")
+        self._devices = array
+        self._axis_names = names
+        self._axis_types = types
+        self._tokens: list[Token[Mesh | None]] = []
+
+    @property
+    def devices(self) -> "np.ndarray[Any, np.dtype[Any]]":
+        """The device array (read-only, dtype object)."""
+        return self._devices
+
+    @property
+    def axis_names(self) -> tuple[str, ...]:
+        """One name per mesh axis."""
+        return self._axis_names
+
+    @property
+    def axis_types(self) -> tuple[AxisType, ...]:
+        """Per axis, ``"Auto"``, ``"Explicit"`` or ``"Manual"`` (labels only)."""
+        return self._axis_types
+
+    @property
+    def axis_sizes(self) -> tuple[int, ...]:
+        """The device array's shape."""
+        return tuple(int(s) for s in self._devices.shape)
+
+    @property
+    def shape(self) -> Mapping[str, int]:
+        """Axis name -> size, in axis order."""
+        return dict(zip(self._axis_names, self.axis_sizes))
+
+    @property
+    def size(self) -> int:
+        """The number of devices."""
+        return int(self._devices.size)
+
+    @property
+    def device_list(self) -> "tuple[Device, ...]":
+        """The devices in row-major order (the program's device order)."""
+        return tuple(self._devices.flat)
+
+    @property
+    def device_ids(self) -> "np.ndarray[Any, np.dtype[Any]]":
+        """The devices' ids, in the mesh's shape."""
+        return np.array([d.id for d in self._devices.flat], dtype=np.int64).reshape(self._devices.shape)
+
+    def axis_size(self, name: str) -> int:
+        """The size of mesh axis ``name``."""
+        return self.shape[name]
+
+    def __enter__(self) -> "Mesh":
+        self._tokens.append(_CURRENT_MESH.set(self))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _CURRENT_MESH.reset(self._tokens.pop())
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Mesh)
+            and self._axis_names == other._axis_names
+            and self._axis_types == other._axis_types
+            and self._devices.shape == other._devices.shape
+            and all(a is b or a == b for a, b in zip(self._devices.flat, other._devices.flat))
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._axis_names, self._axis_types, self._devices.shape, tuple(d.id for d in self._devices.flat)))
+
+    def __str__(self) -> str:
+        axes = ", ".join(f"'{n}': {s}" for n, s in zip(self._axis_names, self.axis_sizes))
+        return f"Mesh({axes}, axis_types=({', '.join(self._axis_types)}))"
+
+    def __repr__(self) -> str:
+        return (
+            f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self._axis_names}, "
+            f"axis_types=({', '.join(self._axis_types)}))"
+        )
+
+
+_SPMD_LOWERING: ContextVar["Mesh | None"] = ContextVar("jaxtyped_spmd_lowering", default=None)
+
+
+@contextmanager
+def spmd_lowering(mesh: "Mesh") -> Generator[None, None, None]:
+    """Mark a lowering as one of a program over ``mesh``'s devices: sharding
+    constraints emit Shardy ops only there."""
+    token = _SPMD_LOWERING.set(mesh)
+    try:
+        yield
+    finally:
+        _SPMD_LOWERING.reset(token)
+
+
+def spmd_lowering_mesh() -> "Mesh | None":
+    """The mesh of the program being lowered, or None for one device."""
+    return _SPMD_LOWERING.get()
+
+
+def current_mesh() -> Mesh | None:
+    """The mesh of the innermost ``with mesh:`` block, if any."""
+    return _CURRENT_MESH.get()
+
+
+class Sharding:
+    """How a global array is laid out over devices (JAX's ``Sharding``)."""
+
+    __slots__ = ()
+
+    @property
+    def device_set(self) -> "set[Device]":
+        """The devices holding a part of the array."""
+        return set(self.device_list)
+
+    @property
+    def device_list(self) -> "tuple[Device, ...]":
+        """The devices in program order (see Note [mesh order is program order])."""
+        raise NotImplementedError
+
+    @property
+    def num_devices(self) -> int:
+        """How many devices hold a part of the array."""
+        return len(self.device_list)
+
+    @property
+    def memory_kind(self) -> str:
+        """``"device"`` (the only memory kind)."""
+        return "device"
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        """Whether every device holds the whole array."""
+        raise NotImplementedError
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> "dict[Device, Index]":
+        """Per device, the slice of the global array it holds."""
+        raise NotImplementedError
+
+    def replica_ids(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        """Per device (program order), which copy of its slice it holds."""
+        raise NotImplementedError
+
+    def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        """The shape of each device's slice."""
+        raise NotImplementedError
+
+    def sdy_sharding(self, ndim: int) -> str:
+        """The Shardy annotation of a value of rank ``ndim``."""
+        raise NotImplementedError
+
+    def hlo_sharding(self, ndim: int) -> str:
+        """XLA's text form of the layout of a value of rank ``ndim``
+        (device numbers are positions in ``device_list``)."""
+        raise NotImplementedError
+
+    @property
+    def mesh_of(self) -> Mesh:
+        """The mesh a program using this sharding runs over."""
+        raise NotImplementedError
+
+
+@final
+class NamedSharding(Sharding):
+    """A layout named by a mesh and a ``PartitionSpec`` (JAX's
+    ``NamedSharding``)."""
+
+    __slots__ = ("_mesh", "_spec")
+
+    def __init__(self, mesh: Mesh, spec: PartitionSpec) -> None:
+        if not isinstance(mesh, Mesh):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedTypeError(f"NamedSharding: mesh must be a Mesh, got {type(mesh).__name__}")
+        if not isinstance(spec, PartitionSpec):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedTypeError(f"NamedSharding: spec must be a PartitionSpec, got {type(spec).__name__}")
+        used = spec.used_axes()
+        for name in used:
+            if name not in mesh.shape:
+                raise JaxtypedValueError(
+                    f"NamedSharding: {spec!r} names axis {name!r}, which is not in {mesh}"
+                )
+        if len(set(used)) != len(used):
+            raise JaxtypedValueError(f"NamedSharding: {spec!r} uses a mesh axis twice")
+        self._mesh = mesh
+        self._spec = spec
+
+    @property
+    def mesh(self) -> Mesh:
+        """The mesh."""
+        return self._mesh
+
+    @property
+    def spec(self) -> PartitionSpec:
+        """The partition spec."""
+        return self._spec
+
+    @property
+    def mesh_of(self) -> Mesh:
+        return self._mesh
+
+    @property
+    def device_list(self) -> "tuple[Device, ...]":
+        return self._mesh.device_list
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return all(self._mesh.shape[a] == 1 for a in self._spec.used_axes())
+
+    def check_shape(self, global_shape: tuple[int, ...], where: str) -> None:
+        """Raise unless ``global_shape`` has the rank the spec needs and each
+        split dimension divides evenly."""
+        if len(self._spec) > len(global_shape):
+            raise JaxtypedValueError(
+                f"{where}: {self._spec!r} has {len(self._spec)} entries, but the array has "
+                f"rank {len(global_shape)} (shape {global_shape})"
+            )
+        for d, size in enumerate(global_shape):
+            parts = math.prod(self._mesh.shape[a] for a in self._spec.axes_of(d))
+            if size % parts:
+                raise JaxtypedValueError(
+                    f"{where}: sharding spec {self._spec!r} implies that array axis {d} is partitioned "
+                    f"{parts} times, but does not evenly divide the dimension size {size}. Got shape: "
+                    f"{global_shape} and sharding {self!r}"
+                )
+
+    def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(
+            size // math.prod(self._mesh.shape[a] for a in self._spec.axes_of(d))
+            for d, size in enumerate(global_shape)
+        )
+
+    def _coordinates(self) -> Iterator[dict[str, int]]:
+        sizes = self._mesh.axis_sizes
+        for flat in range(self._mesh.size):
+            coords = np.unravel_index(flat, sizes)
+            yield {n: int(c) for n, c in zip(self._mesh.axis_names, coords)}
+
+    def _mixed_radix(self, coords: Mapping[str, int], axes: Sequence[str]) -> int:
+        index = 0
+        for a in axes:
+            index = index * self._mesh.shape[a] + coords[a]
+        return index
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> "dict[Device, Index]":
+        shard = self.shard_shape(global_shape)
+        result: dict[Device, Index] = {}
+        for device, coords in zip(self._mesh.device_list, self._coordinates()):
+            index: list[slice] = []
+            for d in range(len(global_shape)):
+                axes = self._spec.axes_of(d)
+                if not axes:
+                    index.append(slice(None))
+                else:
+                    k = self._mixed_radix(coords, axes)
+                    index.append(slice(k * shard[d], (k + 1) * shard[d]))
+            result[device] = tuple(index)
+        return result
+
+    def replica_ids(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        unused = [a for a in self._mesh.axis_names if a not in self._spec.used_axes()]
+        return tuple(self._mixed_radix(coords, unused) for coords in self._coordinates())
+
+    def sdy_sharding(self, ndim: int) -> str:
+        dims = ", ".join(
+            "{" + ", ".join(f'"{a}"' for a in self._spec.axes_of(d)) + "}" for d in range(ndim)
+        )
+        return f"#sdy.sharding<@mesh, [{dims}]>"
+
+    def hlo_sharding(self, ndim: int) -> str:
+        if self.is_fully_replicated:
+            return "{replicated}"
+        dims, devices = _tiling_of(self._mesh, self._spec, ndim)
+        replicas = len(dims) > ndim
+        text = "{devices=[" + ",".join(map(str, dims)) + "]" + ",".join(map(str, devices))
+        return text + (" last_tile_dim_replicate}" if replicas else "}")
+
+    def with_spec(self, spec: PartitionSpec) -> "NamedSharding":
+        """The same mesh with another spec."""
+        return NamedSharding(self._mesh, spec)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NamedSharding) or other._mesh != self._mesh:
+            return False
+        n = max(len(self._spec), len(other._spec))
+        return all(self._spec.axes_of(d) == other._spec.axes_of(d) for d in range(n))
+
+    def __hash__(self) -> int:
+        spec = tuple(self._spec.axes_of(d) for d in range(len(self._spec)))
+        while spec and not spec[-1]:
+            spec = spec[:-1]
+        return hash((self._mesh, spec))
+
+    def __repr__(self) -> str:
+        return f"NamedSharding(mesh={self._mesh}, spec={self._spec!r}, memory_kind=device)"
+
+
+@final
+class SingleDeviceSharding(Sharding):
+    """The whole array on one device (JAX's ``SingleDeviceSharding``)."""
+
+    __slots__ = ("_device",)
+
+    def __init__(self, device: Device) -> None:
+        if not isinstance(device, Device):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedTypeError(f"SingleDeviceSharding: expected a device, got {type(device).__name__}")
+        self._device = device
+
+    @property
+    def device(self) -> Device:
+        """The device."""
+        return self._device
+
+    @property
+    def device_list(self) -> "tuple[Device, ...]":
+        return (self._device,)
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return True
+
+    @property
+    def mesh_of(self) -> Mesh:
+        return Mesh([self._device], ("_single",))
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> "dict[Device, Index]":
+        return {self._device: tuple(slice(None) for _ in global_shape)}
+
+    def replica_ids(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        return (0,)
+
+    def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        return global_shape
+
+    def sdy_sharding(self, ndim: int) -> str:
+        return "#sdy.sharding<@mesh, [" + ", ".join(["{}"] * ndim) + "]>"
+
+    def hlo_sharding(self, ndim: int) -> str:
+        return "{replicated}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SingleDeviceSharding) and (
+            other._device is self._device or other._device == self._device
+        )
+
+    def __hash__(self) -> int:
+        return hash(("single", self._device.id))
+
+    def __repr__(self) -> str:
+        return f"SingleDeviceSharding(device={self._device!r}, memory_kind=device)"
+
+
+def sdy_mesh(mesh: Mesh) -> str:
+    """The module-level Shardy mesh declaration (``sdy.mesh @mesh = ...``)."""
+    axes = ", ".join(f'"{n}"={s}' for n, s in zip(mesh.axis_names, mesh.axis_sizes))
+    return f"sdy.mesh @mesh = <[{axes}]>"
+
+
+def _tiling_of(mesh: Mesh, spec: PartitionSpec, ndim: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """XLA's tile-assignment dimensions and device order of ``spec`` on
+    ``mesh`` (positions in mesh order), with a trailing replica dimension
+    when some mesh axis is unused."""
+    names = mesh.axis_names
+    order = [names.index(a) for d in range(ndim) for a in spec.axes_of(d)]
+    unused = [i for i in range(len(names)) if i not in order]
+    ids = np.arange(mesh.size).reshape(mesh.axis_sizes).transpose(order + unused).reshape(-1)
+    dims = [math.prod(mesh.axis_sizes[names.index(a)] for a in spec.axes_of(d)) for d in range(ndim)]
+    replicas = math.prod(mesh.axis_sizes[i] for i in unused)
+    if replicas > 1:
+        dims.append(replicas)
+    return tuple(dims), tuple(int(i) for i in ids)
+
+
+def spec_from_tiling(
+    mesh: Mesh, ndim: int, tile_dims: Sequence[int], tile_devices: Sequence[int], replicated: bool
+) -> PartitionSpec | None:
+    """The ``PartitionSpec`` on ``mesh`` whose XLA tiling is the given one
+    (what a compiled program chose for an output), or None if none is."""
+    if replicated or math.prod(tile_dims) <= 1:
+        return PartitionSpec(*([None] * ndim))
+    target = (tuple(tile_dims), tuple(tile_devices))
+    names = mesh.axis_names
+
+    def candidates(d: int, free: tuple[str, ...]) -> Iterator[list[AxisSpec]]:
+        if d == ndim:
+            yield []
+            return
+        options: list[tuple[str, ...]] = [()]
+        options += [(a,) for a in free]
+        options += [(a, b) for a in free for b in free if a != b]
+        for option in options:
+            rest = tuple(a for a in free if a not in option)
+            for tail in candidates(d + 1, rest):
+                entry: AxisSpec = None if not option else (option[0] if len(option) == 1 else option)
+                yield [entry, *tail]
+
+    for entries in candidates(0, names):
+        spec = PartitionSpec(*entries)
+        dims, devices = _tiling_of(mesh, spec, ndim)
+        # XLA drops a trailing replica dimension of size 1 and keeps it otherwise.
+        if (dims, devices) == target or (dims + (1,), devices) == target:
+            return spec
+    return None
