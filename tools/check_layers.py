@@ -49,6 +49,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(3, ("runtime",)),
     # L4: the primitive library and features built on the transformations.
     Layer(4, ("lax", "ad", "ad_*", "pjit*", "custom_derivatives*", "remat*", "refs*", "shard_map*")),
+    # refs family (issue 16): mutable array references, threaded through staging by lax control flow.
+    Layer(4, ("state",)),
     # L5: user-facing APIs; unlisted modules also land here (and are reported).
     Layer(5, ("api*", "numpy", "random*", "test_util*")),
     # special functions: scipy.special and scipy.stats family

@@ -55,6 +55,9 @@ from jaxtyped import extend, random  # noqa: E402  # random family (issue 15)
 # callbacks family (issue 16): debug.print, callbacks, effects_barrier
 from jaxtyped import debug, experimental  # noqa: E402
 from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
+# refs family (issue 16): mutable array references
+from jaxtyped import ref  # noqa: E402
+from jaxtyped._src.state.types import Ref, freeze, new_ref  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -113,4 +116,9 @@ __all__ = [
     "process_count",
     "process_index",
     "sharding",
+    # refs family (issue 16)
+    "Ref",
+    "freeze",
+    "new_ref",
+    "ref",
 ]

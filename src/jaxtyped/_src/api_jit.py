@@ -29,6 +29,8 @@ from typing import Any, Final, Generic, NamedTuple, TypeVar, final, overload
 import numpy as np
 from typing_extensions import Concatenate, ParamSpec, Self
 
+from jaxtyped._src.api_jit_refs import RefJitState, call_with_refs, has_ref_leaf
+from jaxtyped._src.state.types import RefsTouched
 from jaxtyped._src.api_util import (
     ShapeDtypeStruct,
     arg_names,
@@ -210,6 +212,9 @@ class Jitted(Generic[P, R_co]):
         self._simple = not static_argnums and not static_argnames and not donate_argnums
         # Found on the first trace (reading annotations costs ~50 us).
         self._shape_checker: SignatureChecker | None | object = _UNKNOWN
+        # Set once the function is called with refs or touches closed-over ones (issue 16).
+        self._ref_state: RefJitState | None = None
+        self._threads_refs = True  # False for the pure companion of a jitted function with refs
         functools.update_wrapper(self, fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
         _live_jitted.add(self)
 
@@ -282,12 +287,27 @@ class Jitted(Generic[P, R_co]):
                 self._hits += 1
                 self._cache.move_to_end(key)
                 return _unflatten_outputs(entry, _execute(self._name, entry, leaves))
+        if self._threads_refs and (self._ref_state is not None or has_ref_leaf(args, kwargs)):
+            return self._call_with_refs(args, kwargs)
         sig = self._signature(args, kwargs)
-        entry = self._entry(sig)
+        try:
+            entry = self._entry(sig)
+        except RefsTouched:
+            if not self._threads_refs:
+                raise
+            # The function closes over refs: thread them (issue 16).
+            return self._call_with_refs(args, kwargs)
         arrays = [_as_array(leaf) for leaf in sig.leaves]
         if eager and entry.cacheable:
             return _unflatten_outputs(entry, _execute(self._name, entry, arrays))
         return tree_unflatten(entry.out_tree, list(jit_call(entry.closed, self._name, arrays, entry.donated)))
+
+    def _call_with_refs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._ref_state is None:
+            self._ref_state = RefJitState(
+                self._fun, self._desc, self._name, frozenset(self._static_argnums), self._static_argnames
+            )
+        return call_with_refs(self._ref_state, _pure_companion_jit, args, kwargs)
 
     def _signature(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Signature:
 
@@ -416,6 +436,14 @@ class _BoundJitted(Jitted[P, R_co]):
 
     def __repr__(self) -> str:
         return f"<bound jitted method of {self._instance!r}>"
+
+
+def _pure_companion_jit(pure: Callable[..., Any]) -> "Jitted[..., Any]":
+    """jit of the pure companion of a function with refs: the refs' values
+    (argument 0) are donated, the refs' positions (argument 2) static."""
+    companion: Jitted[..., Any] = Jitted(pure, (2,), (), (0,))
+    companion._threads_refs = False  # pyright: ignore[reportPrivateUsage]  # Jitted's own module
+    return companion
 
 
 @functools.cache

@@ -39,6 +39,7 @@ from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.lax.arithmetic import min as lax_min
 from jaxtyped._src.lax.comparison import eq, ne
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
+from jaxtyped._src.state.threading import thread_branches
 from jaxtyped._src.lax.control_flow.common import (
     i32_scalar,
     TracedFun,
@@ -322,7 +323,8 @@ def switch(index: ArrayLike, branches: Sequence[Callable[..., R]], *operands: ob
     i32 = convert_element_type(x, np.int32)
     clamped = lax_max(lax_min(i32, i32_scalar(len(branches) - 1)), i32_scalar(0))
     names = [f"branches[{i}]" for i in range(len(branches))]
-    return _apply(clamped, list(branches), names, operands, "switch")
+    # Refs closed over by the branches become extra operands (issue 16).
+    return cast(R, thread_branches(_apply, clamped, list(branches), names, operands, "switch"))
 
 
 @overload
@@ -354,7 +356,8 @@ def cond(pred: ArrayLike, true_fun: Callable[..., R], false_fun: Callable[..., R
     if not dtypes.is_bool(x.dtype):
         x = ne(x, _zero_like(x))
     index = convert_element_type(x, np.int32)
-    return _apply(index, [false_fun, true_fun], ["false_fun", "true_fun"], operands, "cond")
+    # Refs closed over by the branches become extra operands (issue 16).
+    return cast(R, thread_branches(_apply, index, [false_fun, true_fun], ["false_fun", "true_fun"], operands, "cond"))
 
 
 

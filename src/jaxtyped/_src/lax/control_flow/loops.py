@@ -37,6 +37,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.partial_eval import dce_jaxpr, partial_eval_jaxpr
 from jaxtyped._src.lax.comparison import gt
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
+from jaxtyped._src.state.threading import thread_while
 from jaxtyped._src.lax.control_flow.common import (
     i32_scalar,
     with_leading_axis,
@@ -404,6 +405,11 @@ def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], objec
         >>> jt.lax.while_loop(lambda c: c < 10, lambda c: c * 2, 1)
         Array(16, dtype=int32, weak_type=True)
     """
+    # Refs closed over by the functions become extra carry (issue 16).
+    return cast(C, thread_while(_while_loop_impl, cond_fun, body_fun, init_val))
+
+
+def _while_loop_impl(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], object], init_val: object) -> C:
     for role, fun in (("cond_fun", cond_fun), ("body_fun", body_fun)):
         if not callable(fun):  # runtime check of user input
             raise JaxtypedTypeError(f"while_loop: {role} is not callable (got {type(fun).__name__})")

@@ -41,6 +41,7 @@ from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
 from jaxtyped._src.lax.arithmetic import add, add_tangents, sub
 from jaxtyped._src.lax.comparison import lt
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
+from jaxtyped._src.state.threading import thread_scan
 from jaxtyped._src.lax.control_flow.common import (
     i32_scalar,
     with_leading_axis,
@@ -529,6 +530,18 @@ def scan(
         >>> jt.lax.scan(lambda c, x: (c + x, c * x), 0.0, jnp.arange(1.0, 4.0))
         (Array(6., dtype=float32), Array([0., 2., 9.], dtype=float32))
     """
+    # Refs closed over by f become extra carry (issue 16).
+    return cast(tuple[C, Y], thread_scan(_scan_impl, f, init, xs, length, reverse, unroll))
+
+
+def _scan_impl(
+    f: Callable[[C, X], tuple[object, Y]],
+    init: object,
+    xs: X | None,
+    length: int | None,
+    reverse: bool,
+    unroll: int | bool,
+) -> tuple[C, Y]:
     if not callable(f):  # runtime check of user input
         raise JaxtypedTypeError(f"scan: f is not callable (got {type(f).__name__})")
     carry_leaves, carry_names, carry_tree = named_leaves(init, "carry")

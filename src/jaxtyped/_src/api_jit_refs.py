@@ -1,0 +1,177 @@
+"""``jit`` of functions that take or close over refs (issue 16; layer L5).
+
+See Note [refs are threaded at trace time] in
+:mod:`jaxtyped._src.state.types`. A jitted function called with ``Ref``
+arguments, or found (by its first trace) to touch refs it closes over, is
+run through a *pure* companion jitted function: the refs' values go in as
+its first argument, donated, and their final values come out after the
+function's own outputs; then they are written back into the refs. The
+donation lets XLA write each result into its ref's input buffer, so at the
+top level a ref is updated in place (its ``unsafe_buffer_pointer`` does not
+change). The companion's cache is keyed on the refs' avals and on where
+the refs sit among the arguments, not on their values.
+"""
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, final
+
+from jaxtyped._src.api_util import flatten_with_names
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.interpreter import current_interpreter
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, current_values, is_ref, ref_type_str, staging_between
+from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_leaves, tree_unflatten
+from jaxtyped._src.util import arg_names
+
+__all__ = ["RefJitState", "has_ref_leaf", "call_with_refs"]
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """The static part of a call of the pure companion: where the refs sit."""
+
+    tree: PyTreeDef
+    ref_positions: tuple[int, ...]
+    static: tuple[tuple[int | str, Hashable], ...]
+    nargs: int
+    num_closed: int
+
+
+@final
+@dataclass
+class RefJitState:
+    """Per jitted function: the refs it closes over (found while tracing)
+    and its pure companion."""
+
+    fun: Callable[..., Any]
+    desc: str
+    name: str
+    static_argnums: frozenset[int]
+    static_argnames: frozenset[str]
+    closed: list[Ref[Array]] = field(default_factory=lambda: [])
+    pure: Callable[..., Any] | None = None
+
+
+def has_ref_leaf(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether a ref is among the arguments' leaves."""
+    return any(isinstance(leaf, Ref) for leaf in tree_leaves((args, kwargs)))
+
+
+def _pure_companion(state: RefJitState, make_jit: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Callable[..., Any]:
+    def pure(ref_values: tuple[Array, ...], leaves: tuple[object, ...], spec: _Spec) -> tuple[object, tuple[Array, ...]]:
+        level = current_interpreter()
+        n_args = len(spec.ref_positions)
+        boxes: list[Ref[Array]] = [Ref(v, level, freezable=False) for v in ref_values[:n_args]]
+        merged: list[object] = list(leaves)
+        for position, box in zip(spec.ref_positions, boxes):
+            merged.insert(position, box)
+        dyn_args, dyn_kwargs = tree_unflatten(spec.tree, merged)
+        static = dict(spec.static)
+        dyn_iter = iter(dyn_args)
+        call_args: list[object] = [static[i] if i in static else next(dyn_iter) for i in range(spec.nargs)]
+        call_kwargs: dict[str, object] = dict(dyn_kwargs)
+        call_kwargs.update({k: v for k, v in spec.static if isinstance(k, str)})
+        closed = state.closed[: spec.num_closed]
+        with bound_refs(closed, ref_values[n_args:]):
+            out = state.fun(*call_args, **call_kwargs)
+            _reject_returned_refs(state, out, boxes, call_args)
+            new_closed = current_values(closed)
+        return out, tuple(current_values(boxes) + new_closed)
+
+    pure.__name__ = state.name
+    pure.__qualname__ = state.name
+    return make_jit(pure)
+
+
+def _reject_returned_refs(state: RefJitState, out: object, boxes: list[Ref[Array]], call_args: list[object]) -> None:
+    leaves, names = flatten_with_names(out, "result")
+    for leaf, name in zip(leaves, names):
+        if is_ref(leaf):
+            origin = ""
+            for arg_leaf, arg_name in _named_args(state, call_args):
+                if arg_leaf is leaf:
+                    origin = f"\n\nThe returned mutable array was passed in as the argument {arg_name}."
+            raise JaxtypedTypeError(
+                f"function {state.desc} traced for jit returned a mutable array reference of type "
+                f"{ref_type_str(leaf)} at output tree path {name}, but mutable array references cannot "
+                f"be returned.{origin}"
+            )
+
+
+def _named_args(state: RefJitState, args: list[object]) -> list[tuple[object, str]]:
+    names = arg_names(state.fun, len(args))
+    out: list[tuple[object, str]] = []
+    for arg, name in zip(args, names):
+        leaves, leaf_names = flatten_with_names(arg, name)
+        out += list(zip(leaves, leaf_names))
+    return out
+
+
+def call_with_refs(
+    state: RefJitState, make_jit: Callable[[Callable[..., Any]], Callable[..., Any]], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> object:
+    """Call the jitted function of ``state`` on arguments that may hold
+    refs, threading its refs through the pure companion."""
+    if state.pure is None:
+        state.pure = _pure_companion(state, make_jit)
+    nargs = len(args)
+    static_pos = {i + nargs if i < 0 else i for i in state.static_argnums}
+    static: list[tuple[int | str, Hashable]] = [(i, a) for i, a in enumerate(args) if i in static_pos]
+    dyn_args = tuple(a for i, a in enumerate(args) if i not in static_pos)
+    static += [(k, kwargs[k]) for k in sorted(kwargs) if k in state.static_argnames]
+    dyn_kwargs = {k: kwargs[k] for k in sorted(kwargs) if k not in state.static_argnames}
+    leaves, tree = tree_flatten((dyn_args, dyn_kwargs))
+    ref_positions = tuple(i for i, leaf in enumerate(leaves) if isinstance(leaf, Ref))
+    arg_refs: list[Ref[Array]] = [leaves[i] for i in ref_positions]
+    param_names = arg_names(state.fun, nargs)
+    names: list[str] = []
+    for i, a in enumerate(args):
+        if i not in static_pos:
+            names += flatten_with_names(a, param_names[i])[1]
+    for k, v in dyn_kwargs.items():
+        names += flatten_with_names(v, k)[1]
+    _check_distinct(state, arg_refs, [names[i] for i in ref_positions])
+    others = tuple(leaf for i, leaf in enumerate(leaves) if i not in set(ref_positions))
+    start = current_interpreter()
+    while True:
+        closed = list(state.closed)
+        for ref in closed:
+            for arg_ref, position in zip(arg_refs, ref_positions):
+                if ref is arg_ref:
+                    raise _closed_and_passed(state, ref, names[position])
+        values = tuple(r.read() for r in arg_refs + closed)
+        spec = _Spec(tree, ref_positions, tuple(static), nargs, len(closed))
+        try:
+            out, new_values = state.pure(values, others, spec)
+        except RefsTouched as err:
+            for arg_ref, position in zip(arg_refs, ref_positions):
+                if err.ref is arg_ref:
+                    raise _closed_and_passed(state, arg_ref, names[position]) from None
+            mine = err.staging is not start and start.is_ancestor_of(err.staging)
+            if not mine or any(err.ref is r for r in closed) or staging_between(err.ref, start) is not None:
+                raise
+            state.closed.append(err.ref)
+            continue
+        for ref, value in zip(arg_refs + closed, new_values, strict=True):
+            ref.write(value)
+        return out
+
+
+def _check_distinct(state: RefJitState, refs: list[Ref[Array]], names: list[str]) -> None:
+    for i, ref in enumerate(refs):
+        for j in range(i):
+            if refs[j] is ref:
+                raise JaxtypedValueError(
+                    "only one reference to a mutable array may be passed as an argument to a function, "
+                    f"but when tracing {state.desc} for jit the mutable array reference of type "
+                    f"{ref_type_str(ref)} appeared at both {names[j]} and {names[i]}."
+                )
+
+
+def _closed_and_passed(state: RefJitState, ref: Ref[Array], name: str) -> JaxtypedValueError:
+    return JaxtypedValueError(
+        f"when tracing {state.desc} for jit, a mutable array reference of type {ref_type_str(ref)} "
+        f"was both closed over and passed as the argument {name}"
+    )

@@ -1,0 +1,392 @@
+"""Mutable array references (seed 003): the ``Ref`` type and its accesses
+(layer L4).
+
+Note [refs are threaded at trace time]: a :class:`Ref` is a box holding an
+``Array`` value of some interpreter (its *level*). Reads index the value;
+writes replace it with an updated value (``value.at[idx].set(v)``). Under
+interpreters that run the function once as it is traced (evaluation, jvp,
+vmap, partial evaluation), that *is* mutation with the right semantics, so
+``grad``, ``jvp``, ``vmap`` and ``linearize`` of functions that use refs
+internally need nothing more. A function that is *staged* (``jit``,
+``scan``/``while_loop``/``cond`` bodies) must not bake a ref's value in as a
+constant or leak its tracers into the box: touching a ref of an outer
+level from inside a staging interpreter raises :class:`RefsTouched`, which
+the staging API catches, and it traces again with that ref's value as an
+extra input and its final value as an extra output (the ref is *threaded*
+through, as a loop carry or a jit argument donated to its result). See
+:mod:`jaxtyped._src.state.threading`.
+
+Writing a value of a transformation that is not the ref's own (a batched
+value into an unbatched ref under ``vmap``; a differentiated value into a
+plumbing ref under ``grad``) is an error, raised before the box changes.
+"""
+
+from collections.abc import Generator, Sequence
+from contextlib import contextmanager
+from typing import Any, Generic, TypeVar, cast, final
+
+from typing_extensions import TypeIs
+
+import numpy as np
+
+from jaxtyped._src.core.array import Array, ArrayLike, Index
+from jaxtyped._src.core.array_impl import (
+    ArrayImpl,
+    array_from_numpy,
+    device_backend,
+    device_buffer,
+    is_python_scalar,
+    to_array,
+)
+from jaxtyped._src.core.interpreter import Interpreter, Tracer, current_interpreter
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter
+from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.lax.elementwise_base import convert_to
+
+__all__ = [
+    "Ref",
+    "RefsTouched",
+    "Indexer",
+    "new_ref",
+    "freeze",
+    "get",
+    "swap",
+    "addupdate",
+    "ref_type_str",
+    "bound_refs",
+    "staging_between",
+    "is_ref",
+    "current_values",
+]
+
+# A NumPy-style indexer of a ref (as of an Array).
+Indexer = Index
+
+V = TypeVar("V", bound=Array, covariant=True)
+
+
+class RefsTouched(JaxtypedTypeError):
+    """A staged function touched a ref of an outer level (see Note [refs
+    are threaded at trace time]). The staging API that created ``staging``
+    catches it and threads ``ref`` through; uncaught (a staging API that
+    cannot thread refs, such as ``make_jaxpr``) it is the user's error."""
+
+    def __init__(self, ref: "Ref[Array]", staging: Interpreter) -> None:
+        super().__init__(
+            f"a mutable array reference of type {ref_type_str(ref)} created outside "
+            f"{staging.describe()} was used inside it; {staging.transformation} cannot "
+            "thread closed-over refs: pass the ref's value ([...]) in, or use jit"
+        )
+        self.ref = ref
+        self.staging = staging
+
+
+def _is_staging(interp: Interpreter) -> bool:
+    return isinstance(interp, StagingInterpreter) and not isinstance(interp, PartialEvalInterpreter)
+
+
+def staging_between(ref: "Ref[Array]", start: Interpreter) -> Interpreter | None:
+    """The outermost staging interpreter between ``start`` and the ref's
+    level (``None``: the ref may be used directly at ``start``).
+
+    Raises:
+        JaxtypedValueError: the ref's level is not ``start`` or one of its
+            ancestors (the ref escaped the transformation that made it).
+    """
+    outermost: Interpreter | None = None
+    node: Interpreter | None = start
+    while node is not None and node is not ref._level:  # pyright: ignore[reportPrivateUsage]  # same module family
+        if _is_staging(node):
+            outermost = node
+        node = node.parent
+    if node is None:
+        raise JaxtypedValueError(
+            f"a mutable array reference of type {ref_type_str(ref)} created inside "
+            f"{ref._level.describe()} was used outside it; refs cannot escape the "  # pyright: ignore[reportPrivateUsage]
+            "function that creates them (return ref[...] instead)"
+        )
+    return outermost
+
+
+def ref_type_str(ref: "Ref[Any]") -> str:
+    """JAX's name of a ref's type, e.g. ``Ref{float32[3]}``."""
+    value = ref._value  # pyright: ignore[reportPrivateUsage]  # same module family
+    dims = ",".join(str(d) for d in value.shape)
+    return f"Ref{{{value.dtype.name}[{dims}]}}"
+
+
+@final
+class Ref(Generic[V]):
+    """A mutable array reference (JAX's ``jax.Ref``), created by
+    :func:`new_ref`. Not an ``Array``: read it with ``ref[...]`` (or
+    ``ref[idx]``), write it with ``ref[idx] = v`` and ``ref[idx] += v``.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> x_ref = jt.new_ref(jnp.zeros(3))
+        >>> x_ref[1] += 1.0
+        >>> x_ref
+        Ref([0., 1., 0.], dtype=float32)
+    """
+
+    __slots__ = ("_value", "_level", "_freezable", "_frozen", "__weakref__")
+
+    _value: Array
+    _level: Interpreter
+    _freezable: bool
+    _frozen: bool
+
+    def __init__(self, value: Array, level: Interpreter, *, freezable: bool = True) -> None:
+        self._value = value
+        self._level = level
+        self._freezable = freezable
+        self._frozen = False
+
+    # --- what a ref knows without reading it ---
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of the referenced array."""
+        return self._value.shape
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The dtype of the referenced array."""
+        return self._value.dtype
+
+    @property
+    def ndim(self) -> int:
+        """The rank of the referenced array."""
+        return self._value.ndim
+
+    @property
+    def size(self) -> int:
+        """The number of elements of the referenced array."""
+        return self._value.size
+
+    @property
+    def weak_type(self) -> bool:
+        """Whether the current value is weakly typed."""
+        return self._value.weak_type
+
+    def __len__(self) -> int:
+        if not self._value.shape:
+            raise JaxtypedTypeError("len() of a 0-d Ref")
+        return self._value.shape[0]
+
+    # --- reads and writes ---
+
+    def _checked(self) -> Array:
+        if self._frozen:
+            raise JaxtypedValueError(f"the mutable array reference of type {ref_type_str(self)} was frozen; it cannot be used after jt.freeze")
+        staging = staging_between(self, current_interpreter())
+        if staging is not None:
+            raise RefsTouched(self, staging)
+        return self._value
+
+    def read(self) -> Array:
+        """The whole current value (``ref[...]``)."""
+        return self._checked()
+
+    def write(self, value: Array) -> None:
+        """Replace the whole value (checked as ``ref[...] = value``)."""
+        current = self._checked()
+        value = _coerce(value, current, "swap")
+        if value.shape != current.shape:
+            raise JaxtypedValueError(
+                f"Invalid shape for `swap`. Ref shape: {current.shape}. Value shape: {value.shape}."
+            )
+        _check_owner(self, value)
+        self._value = value
+
+    def __getitem__(self, index: Indexer) -> V:
+        value = self._checked()
+        if _is_whole(index):
+            return _detached(value)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the value type V
+        return value[index]  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # indexing keeps V's kind
+
+    def __setitem__(self, index: Indexer, value: ArrayLike) -> None:
+        swap(self, index, value)
+
+    def unsafe_buffer_pointer(self) -> int:
+        """The address of the device buffer holding the value (the seed's
+        check that jit updates a ref in place)."""
+        value = self._checked()
+        if type(value) is not ArrayImpl:
+            raise JaxtypedTypeError(f"unsafe_buffer_pointer of a traced {ref_type_str(self)}")
+        return value.unsafe_buffer_pointer()
+
+    def __repr__(self) -> str:
+        if self._frozen:
+            return f"Ref(<frozen {ref_type_str(self)}>)"
+        text = repr(_detached(self._value))
+        # Array(...) -> Ref(...), as JAX (continuation lines keep their indent).
+        return "Ref" + text[len("Array") :] if text.startswith("Array") else f"Ref({text})"
+
+    # Refs are mutable: identity, not value, is what two refs share.
+    __hash__ = object.__hash__
+
+    def __bool__(self) -> bool:
+        raise JaxtypedTypeError(f"the truth value of a mutable array reference ({ref_type_str(self)}) is ambiguous; read it with ref[...]")
+
+
+def _detached(value: Array) -> Array:
+    """A concrete value's copy that shares no memory with it. Refs hand
+    their buffers to jit as donations; a buffer that a NumPy view (a
+    printed value's cache) or a user's array also refers to cannot be
+    reused in place, and a user's array must not be consumed."""
+    if type(value) is not ArrayImpl:
+        return value
+    host = np.array(device_backend().to_host(device_buffer(value), value.aval))
+    return array_from_numpy(host, weak_type=value.aval.weak_type)
+
+
+def _is_whole(index: Indexer) -> bool:
+    return index is Ellipsis or (isinstance(index, tuple) and (len(index) == 0 or (len(index) == 1 and index[0] is Ellipsis)))
+
+
+def _coerce(value: object, current: Array, op: str) -> Array:
+    """``value`` as an array of the ref's dtype: Python scalars adopt it (as
+    JAX's); arrays of another dtype are an error, as JAX's."""
+    if isinstance(value, Ref):
+        raise JaxtypedTypeError("a Ref cannot be stored in a Ref (no ref-to-ref)")
+    python_scalar = is_python_scalar(value)
+    array = to_array(value, f"Ref {op} value")
+    if array.dtype != current.dtype:
+        if python_scalar:
+            return convert_to(array, current.dtype, weak_type=True)
+        raise JaxtypedValueError(
+            f"Invalid dtype for `{op}`. Ref dtype: {current.dtype.name}. Value dtype: {array.dtype.name}."
+        )
+    return array
+
+
+def _check_owner(ref: Ref[Array], value: Array) -> None:
+    """Reject writing a value of a transformation the ref is outside of."""
+    if not isinstance(value, Tracer):
+        return
+    owner = value.interpreter
+    if owner.is_ancestor_of(ref._level):  # pyright: ignore[reportPrivateUsage]
+        return
+    if owner.transformation == "vmap":
+        raise JaxtypedValueError(
+            f"performing a set/swap operation with vmapped value on an unbatched array reference of "
+            f"type {ref_type_str(ref)}. Move the array reference to be an argument to the vmapped function?"
+        )
+    if owner.transformation in {"jvp", "grad", "linearize", "vjp", "value_and_grad", "jacfwd", "jacrev"}:
+        raise JaxtypedValueError(
+            f"{owner.describe()} writes a value that depends on the differentiated inputs into a mutable "
+            f"array reference of type {ref_type_str(ref)} created outside it; only plumbing refs (written "
+            "with values that are not differentiated, e.g. through lax.stop_gradient) may be used with "
+            "differentiation"
+        )
+    raise JaxtypedValueError(
+        f"{owner.describe()} writes one of its traced values into a mutable array reference of type "
+        f"{ref_type_str(ref)} created outside it; pass the ref as an argument instead"
+    )
+
+
+# === the API (jax.new_ref, jax.freeze, jax.ref.get/swap/addupdate) ===
+
+
+def new_ref(init: ArrayLike) -> Ref[Array]:
+    """A new mutable array reference holding ``init`` (JAX's ``jax.new_ref``).
+
+    Example:
+        >>> import jaxtyped as jt
+        >>> jt.new_ref(0.0)
+        Ref(0., dtype=float32, weak_type=True)
+    """
+    if is_ref(cast(object, init)):  # runtime check of user input
+        raise JaxtypedTypeError("new_ref: the initial value is a Ref; refs of refs are not allowed (no ref-to-ref)")
+    return Ref(_detached(to_array(init, "new_ref init")), current_interpreter())
+
+
+def freeze(ref: Ref[Array]) -> Array:
+    """Invalidate ``ref`` and return its final value (JAX's ``jax.freeze``);
+    only in the scope that created the ref."""
+    if not is_ref(ref):  # runtime check of user input
+        raise JaxtypedTypeError(f"freeze: expected a Ref, got {type(ref).__name__}")
+    value = ref._checked()  # pyright: ignore[reportPrivateUsage]
+    if not ref._freezable or ref._level is not current_interpreter():  # pyright: ignore[reportPrivateUsage]
+        raise JaxtypedValueError(
+            f"freeze: a mutable array reference of type {ref_type_str(ref)} can only be frozen in the "
+            "scope that created it (not one passed into or closed over by a transformed function)"
+        )
+    ref._frozen = True  # pyright: ignore[reportPrivateUsage]
+    return value
+
+
+def get(ref: Ref[Array], idx: Indexer = ...) -> Array:
+    """``ref[idx]`` (JAX's ``jax.ref.get``)."""
+    return ref[idx]
+
+
+def swap(ref: Ref[Array], idx: Indexer, value: ArrayLike) -> Array:
+    """``old, ref[idx] = ref[idx], value``; returns ``old`` (JAX's ``jax.ref.swap``)."""
+    current = ref._checked()  # pyright: ignore[reportPrivateUsage]
+    array = _coerce(value, current, "swap")
+    if _is_whole(idx):
+        if array.shape != current.shape:
+            raise JaxtypedValueError(
+                f"Invalid shape for `swap`. Ref shape: {current.shape}. Expected shape: {current.shape}. "
+                f"Value shape: {array.shape}."
+            )
+        _check_owner(ref, array)
+        ref._value = _detached(array)  # pyright: ignore[reportPrivateUsage]
+        return current
+    old = current[idx]
+    if array.shape != old.shape and array.ndim != 0:
+        raise JaxtypedValueError(
+            f"Invalid shape for `swap`. Ref shape: {current.shape}. Expected shape: {old.shape}. "
+            f"Value shape: {array.shape}."
+        )
+    updated = current.at[idx].set(array)
+    _check_owner(ref, updated)
+    ref._value = updated  # pyright: ignore[reportPrivateUsage]
+    return old
+
+
+def addupdate(ref: Ref[Array], idx: Indexer, value: ArrayLike) -> None:
+    """``ref[idx] += value`` as one accumulation (JAX's ``jax.ref.addupdate``)."""
+    current = ref._checked()  # pyright: ignore[reportPrivateUsage]
+    array = _coerce(value, current, "addupdate")
+    updated = current + array if _is_whole(idx) else current.at[idx].add(array)
+    if updated.shape != current.shape:
+        raise JaxtypedValueError(
+            f"Invalid shape for `addupdate`. Ref shape: {current.shape}. Value shape: {array.shape}."
+        )
+    _check_owner(ref, updated)
+    ref._value = convert_to(updated, current.dtype, weak_type=updated.weak_type)  # pyright: ignore[reportPrivateUsage]
+
+
+# === threading support for staging APIs ===
+
+
+@contextmanager
+def bound_refs(refs: Sequence[Ref[Array]], values: Sequence[Array]) -> Generator[None, None, None]:
+    """For the block, the boxes of ``refs`` hold ``values`` (tracers of the
+    current, staging interpreter) at the current level; afterwards they hold
+    what they held before (the staging API writes the results back)."""
+    saved = [(r._value, r._level, r._freezable) for r in refs]  # pyright: ignore[reportPrivateUsage]
+    level = current_interpreter()
+    for ref, value in zip(refs, values, strict=True):
+        ref._value, ref._level, ref._freezable = value, level, False  # pyright: ignore[reportPrivateUsage]
+    try:
+        yield
+    finally:
+        for ref, (value, old_level, freezable) in zip(refs, saved):
+            ref._value, ref._level, ref._freezable = value, old_level, freezable  # pyright: ignore[reportPrivateUsage]
+
+
+def current_values(refs: Sequence[Ref[Array]]) -> list[Array]:
+    """The refs' values inside a :func:`bound_refs` block (no checks: the
+    block's own staging interpreter reads them as outputs)."""
+    return [r._value for r in refs]  # pyright: ignore[reportPrivateUsage]
+
+
+def is_ref(x: object) -> TypeIs["Ref[Any]"]:
+    """Whether ``x`` is a :class:`Ref` (of any value type)."""
+    return isinstance(x, Ref)
+
