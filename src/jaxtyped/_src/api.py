@@ -16,6 +16,8 @@ import numpy as np
 from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.api_refs import vmap_with_refs
+from jaxtyped._src.state.types import is_ref
 from jaxtyped._src.api_util import (
     ShapeDtypeStruct,
     arg_names,
@@ -264,6 +266,9 @@ def vmap(
             (axes_prefix, {k: 0 for k in kwargs}), (args, kwargs),
             what="vmap", prefix_name="in_axes", full_name="args",
         )
+        if any(is_ref(leaf) for leaf in leaves):
+            # Ref arguments (issue 16): mapped refs are threaded through.
+            return vmap_with_refs(vmap, call, in_axes, out_axes, axis_name, axis_size, leaves, in_tree, axes, names)  # type: ignore[no-any-return]  # fun's result R
         arrays, dims = _mapped_inputs(leaves, axes, names)
         size = _axis_size(arrays, dims, names, axis_size)
         interp = BatchInterpreter(current_interpreter(), BatchAxis(size, axis_name), desc)

@@ -64,6 +64,7 @@ from jaxtyped._src.lax.arithmetic import add, stop_gradient
 from jaxtyped._src.lax.structural import zeros
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
 from jaxtyped._src.pjit import consts_as_invars
+from jaxtyped._src.state.types import is_ref
 from jaxtyped._src.tree_util import (
     PyTreeDef,
     broadcast_prefix,
@@ -744,6 +745,13 @@ class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
             raise MissingRuleError(
                 f"No VJP rule defined for custom_vjp function {self._desc}: define one with "
                 f"{self._name}.defvjp(fwd, bwd) before calling it"
+            )
+        if self.bwd is not None and any(is_ref(leaf) for leaf in tree_leaves((args, kwargs))):
+            # Refs as plumbing (issue 16).
+            from jaxtyped._src.state.custom_vjp_refs import call_custom_vjp_with_refs
+
+            return call_custom_vjp_with_refs(  # type: ignore[no-any-return]  # fun's result R
+                lambda f: custom_vjp(f, self.nondiff_argnums), self.fun, self.fwd, self.bwd, args, kwargs
             )
         result: R = self._call(args, kwargs)
         return result

@@ -18,6 +18,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, reshape
 from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.state.types import is_ref, ref_type_str
 
 __all__ = [
     "check_arraylike",
@@ -35,6 +36,11 @@ def check_arraylike(name: str, *args: object) -> None:
     """Reject non-array-like operands (lists included), as JAX does."""
     for position, arg in enumerate(args):
         if not isinstance(arg, (Array, np.ndarray, np.generic, bool, int, float, complex)):
+            if is_ref(arg):  # refs family (issue 16): the seed's message
+                raise JaxtypedTypeError(
+                    f"Attempting to pass a Ref {ref_type_str(arg)} to a primitive: {name} -- did you forget "
+                    "to unpack ([...]) the ref?"
+                )
             raise JaxtypedTypeError(
                 f"{name} requires ndarray or scalar arguments, got {type(arg).__name__} at position {position}"
             )
