@@ -69,6 +69,7 @@ FORBIDDEN_ROOTS: Final = frozenset({"jax"})
 # Modules allowed to import jaxlib: the runtime's bridge to XLA, nothing else.
 JAXLIB_IMPORTERS: Final[frozenset[str]] = frozenset(
     {"jaxtyped._src.runtime.xla", "jaxtyped._src.runtime.host_callbacks"}  # host_callbacks: issue 16
+    | {"jaxtyped._src.ffi"}  # registers FFI targets with jaxlib (issue 18)
 )
 
 
