@@ -37,6 +37,7 @@ from jaxtyped._src.core.primitive import Primitive
 from jaxtyped.test_util import check_grads
 
 jax: Any = pytest.importorskip("jax")
+from oracle import mesh_sharding  # noqa: E402  # sharding family (issue 17)
 
 NDArray = np.ndarray[Any, Any]
 
@@ -467,7 +468,17 @@ def _eigh_svd_rows() -> list[Row]:
         Row("svd_function_wide", "svd", k1(svd_function), (In((3, 4)),), ("float64",)),
     ]  # fmt: skip
 
+# sharding family (issue 17): the constraint is the identity on values and
+# on derivatives; a 2-device mesh with Auto axes in either library.
+def _sharding_rows() -> list[Row]:
+    def constrain(o: Ops, a: Any) -> Any:
+        return o.lax.with_sharding_constraint(o.lax.sin(a), mesh_sharding(o is OURS, "a"))
+
+    return [Row("sharding_constraint", "sharding_constraint", k1(constrain), (In(S23),))]
+
+
 ROWS = [
+    *_sharding_rows(),  # sharding family (issue 17)
     *_unary_rows(), *_binary_rows(), *_structural_rows(), *_control_flow_rows(), *_sorting_rows(),
     *_windowed_rows(), *_extras_rows(), *_special_rows(),
     *_lu_qr_rows(),  # LU and QR family

@@ -41,6 +41,7 @@ import jaxtyped.numpy as jtnp
 from jaxtyped import lax
 
 jax: Any = pytest.importorskip("jax")
+from oracle import mesh_sharding  # noqa: E402  # sharding family (issue 17)
 
 NDArray = np.ndarray[Any, Any]
 Fn = Callable[..., Any]  # fn(lax_module, *operands)
@@ -693,7 +694,17 @@ def _fft_rows() -> list[Row]:
     ]  # fmt: skip
 
 
+# sharding family (issue 17): the constraint is the identity on values.
+def _sharding_rows() -> list[Row]:
+    def constrain(m: Any, a: Any) -> Any:
+        ours = m is not jax.lax  # jaxtyped's lax, or the census's recorder of it
+        return m.with_sharding_constraint(m.mul(a, a), mesh_sharding(ours, "a"))
+
+    return [Row("with_sharding_constraint", f1(constrain), (Arg(S23),), F)]
+
+
 ROWS: list[Row] = [
+    *_sharding_rows(),  # sharding family (issue 17)
     *_unary_rows(),
     *_arith_rows(),
     *_comparison_and_bit_rows(),

@@ -37,6 +37,7 @@ from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.lax.gather import Scatter, ScatterDimensionNumbers
 
 jax: Any = pytest.importorskip("jax")
+from oracle import mesh_sharding  # noqa: E402  # sharding family (issue 17)
 
 NDArray = np.ndarray[Any, Any]
 
@@ -393,7 +394,17 @@ def _cholesky_family_cases() -> list[Case]:
     ]  # fmt: skip
 
 
+# sharding family (issue 17): a sharding constraint transposes to the same
+# constraint on the cotangent (2-device mesh, Auto axes, either library).
+def _sharding_cases() -> list[Case]:
+    def constrain(o: Ops, x: Any) -> Any:
+        return o.lax.with_sharding_constraint(o.lax.mul(x, 3.0), mesh_sharding(o is OURS, "a"))
+
+    return [Case("sharding_constraint", k1(constrain), (In(S23),), F, ("sharding_constraint",))]
+
+
 CASES = [
+    *_sharding_cases(),  # sharding family (issue 17)
     *_elementwise_cases(), *_structural_cases(), *_slicing_cases(), *_dot_cases(), *_jit_cases(),
     *_windowed_cases(), *_extras_cases(), *_cumulative_and_rounding_cases(),
     *_cholesky_family_cases(),  # Cholesky and triangular_solve family

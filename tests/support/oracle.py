@@ -43,6 +43,7 @@ __all__ = [
     "assert_same", "assert_same_value", "host", "library_case", "random_host", "call", "tol", "jax", "jax_numpy", "jax_config",
     "ERROR_KINDS", "expect_same_error", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn", "call_in",
     "sample", "exact",
+    "mesh_sharding",  # sharding family (issue 17)
 ]  # fmt: skip
 
 Namespace = Any  # jaxtyped.numpy or jax.numpy: same API by contract
@@ -395,3 +396,13 @@ def unary_fn(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 def binary_fn(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """``fn``, a function of two arguments."""
     return fn
+
+def mesh_sharding(ours: bool, *spec: Any) -> Any:
+    """A ``NamedSharding`` with ``spec`` on a 2-device mesh with one Auto axis
+    ``"a"``, in jaxtyped (``ours``) or in JAX (sharding family, issue 17)."""
+    if ours:
+        import jaxtyped.sharding as jts
+
+        return jts.NamedSharding(jts.Mesh(np.array(jt.devices()[:2]), ("a",)), jts.P(*spec))
+    jsh = jax.sharding
+    return jsh.NamedSharding(jsh.Mesh(np.array(jax.devices()[:2]), ("a",)), jsh.PartitionSpec(*spec))
