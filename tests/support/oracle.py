@@ -42,7 +42,7 @@ __all__ = [
     "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
     "assert_same", "assert_same_value", "host", "library_case", "random_host", "call", "tol", "jax", "jax_numpy", "jax_config",
     "ERROR_KINDS", "expect_same_error", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn", "call_in",
-    "sample", "exact",
+    "sample", "exact", "printed_by",
     "mesh_sharding",  # sharding family (issue 17)
 ]  # fmt: skip
 
@@ -396,6 +396,20 @@ def unary_fn(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 def binary_fn(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """``fn``, a function of two arguments."""
     return fn
+
+
+def printed_by(capsys: pytest.CaptureFixture[str], run: Callable[[Any], object]) -> tuple[str, str]:
+    """What ``run(jaxtyped)`` and ``run(jax)`` print on stdout (each after its
+    library's ``effects_barrier``, so prints of compiled code are in): the
+    callbacks family (issue 16) compares its output with JAX's this way."""
+    texts: list[str] = []
+    for lib in (jt, jax):
+        capsys.readouterr()
+        run(lib)
+        lib.effects_barrier()
+        texts.append(capsys.readouterr().out)
+    return texts[0], texts[1]
+
 
 def mesh_sharding(ours: bool, *spec: Any) -> Any:
     """A ``NamedSharding`` with ``spec`` on a 2-device mesh with one Auto axis

@@ -15,6 +15,7 @@ their order when ``ordered=True``; ``pure_callback`` has none, so its
 results may be computed once, many times, or not at all, as in JAX.
 """
 
+import re
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ __all__ = [
     "unroll_batch",
 ]
 
+_ADDRESS: Final = re.compile(r" at 0x[0-9a-fA-F]+")
 VmapMethod: TypeAlias = Literal["sequential", "sequential_unrolled", "expand_dims", "broadcast_all", "legacy_vectorized"]
 _VMAP_METHODS: Final[tuple[str, ...]] = get_args(VmapMethod)
 
@@ -114,6 +116,8 @@ class HostCallPrimitive(Primitive):
     memoize_abstract_eval: ClassVar[bool] = False  # callbacks hash by identity; nothing to gain
     # Whether the compiled call must stay even when its results are unused.
     has_side_effect: ClassVar[bool] = True
+    # Lowering: an ordered call takes and returns the block's token itself.
+    threads_token: ClassVar[bool] = True
 
     @property
     @abstractmethod
@@ -172,6 +176,9 @@ class HostCallPrimitive(Primitive):
 
     @override
     def format_param(self, name: str, value: object) -> str:
+        if name == "callback":
+            # Addresses masked as JAX prints them (jaxprs print the same every run).
+            return _ADDRESS.sub(" at 0xXXXXXXXXXXXX", repr(value))
         if name == "result_avals" and isinstance(value, tuple):
             avals = [format_aval(a) for a in value if isinstance(a, ShapedArray)]  # pyright: ignore[reportUnknownVariableType]  # a tuple of avals
             return f"({', '.join(avals)},)" if len(avals) == 1 else f"({', '.join(avals)})"

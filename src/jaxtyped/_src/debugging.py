@@ -125,6 +125,10 @@ class DebugPrint(_DebugPrimitive):
 
     @override
     def call_host(self, args: tuple[ArrayImpl, ...]) -> tuple[HostValue, ...]:
+        if not _has_placeholders(self.fmt):
+            # As JAX: a string without fields is printed as it is ("{{" stays).
+            print(self.fmt, flush=True)
+            return ()
         call_args, call_kwargs = tree_unflatten(self.in_tree, _merge_static(args, self.static_args))
         options: dict[str, Any] = dict(self.np_printoptions)  # NumPy's own option values, as it gave them
         with np.printoptions(**options):
@@ -167,24 +171,19 @@ def _split_static(
 
 
 @final
-class _Blank:
-    """Stands for a value in the trace-time check of a format string."""
+class _FieldChecker(string.Formatter):
+    """Resolves every field (so a missing argument or attribute raises
+    while tracing, as JAX's check does) without formatting any value."""
 
-    def __format__(self, format_spec: str) -> str:
+    def format_field(self, value: object, format_spec: str) -> str:
         return ""
-
-    def __getitem__(self, key: object) -> "_Blank":
-        return self
-
-    def __getattr__(self, name: str) -> "_Blank":
-        return self
 
 
 def _check_format(fmt: str, args: tuple[object, ...], kwargs: dict[str, object]) -> None:
     """Raise now, while tracing, what formatting would raise later (a
     missing argument), and reject positional arguments the string never
     uses, as JAX does."""
-    fmt.format(*(_Blank() for _ in args), **{k: _Blank() for k in kwargs})
+    _FieldChecker().format(fmt, *args, **kwargs)
     used: set[int] = set()
     auto = 0
     for _, field, _, _ in string.Formatter().parse(fmt):

@@ -15,8 +15,12 @@ its index) and threads a compiler token through the callbacks of ordered
 effects. A jaxpr with ordered effects lowers to a ``main`` that takes a
 token first and returns one first: the runtime feeds it the previous
 ordered program's token, so ordered effects keep program order across
-calls. Inside the regions of control flow the chain starts afresh with
-``stablehlo.after_all`` (iterations run in order anyway).
+calls. An equation whose ordered effects happen inside its regions (a
+loop, a branch) continues the chain of the block around it (the region
+captures that block's token), and that block's token afterwards waits for
+the equation's results (jaxlib's no-op ``dce_sink`` target turns a
+value into a token), so later ordered effects follow; a control-flow
+equation without results cannot be waited for that way.
 """
 
 import re
@@ -125,10 +129,21 @@ def lower_jaxpr_inline(
         env[var] = value
     for var, value in zip(jaxpr.invars, args, strict=True):
         env[var] = value
+    state = _effect_lowering.get()
     for eqn in jaxpr.eqns:
         in_values = tuple(read(atom) for atom in eqn.invars)
         out_avals = tuple(v.aval for v in eqn.outvars)
-        outs = eqn.primitive.lower(ctx, in_values, out_avals)
+        # An equation whose ordered effects happen inside it (in a loop's
+        # or a branch's region) is sequenced on the block's token: see
+        # Note [host callbacks and tokens].
+        if (
+            state is not None
+            and has_ordered_effects(eqn.effects)
+            and not getattr(eqn.primitive, "threads_token", False)
+        ):
+            outs = state.sequenced(ctx, lambda: eqn.primitive.lower(ctx, in_values, out_avals))
+        else:
+            outs = eqn.primitive.lower(ctx, in_values, out_avals)
         if tuple(o.aval.shape for o in outs) != tuple(a.shape for a in out_avals) or tuple(
             o.aval.dtype for o in outs
         ) != tuple(a.dtype for a in out_avals):
@@ -173,6 +188,8 @@ HostFunction = Callable[[tuple[NDArray, ...]], tuple[NDArray, ...]]
 _TOKEN_TYPE = "!stablehlo.token"
 _TOKEN_ARG = "%token"
 _CALLBACK_TARGET = "xla_ffi_python_cpu_callback"
+# jaxlib's no-op FFI target: a token that waits for a value (one operand).
+_SINK_TARGET = "dce_sink"
 
 
 @final
@@ -197,7 +214,7 @@ class _EffectLowering:
     """The host callbacks of the module being lowered and the ordered-effect
     token of each block (``main``'s body, or a control-flow region)."""
 
-    __slots__ = ("callbacks", "_tokens")
+    __slots__ = ("callbacks", "_tokens", "_enclosing")
 
     def __init__(self, main_lines: list[str], main_token: str | None) -> None:
         self.callbacks: list[HostCallback] = []
@@ -207,6 +224,8 @@ class _EffectLowering:
         self._tokens: dict[int, tuple[list[str], str]] = {}
         if main_token is not None:
             self._tokens[id(main_lines)] = (main_lines, main_token)
+        # The tokens of the blocks enclosing the region being lowered.
+        self._enclosing: list[str] = []
 
     def block_token(self, ctx: LoweringContext) -> str:
         """The current token of the block being emitted (a fresh one in a
@@ -214,13 +233,42 @@ class _EffectLowering:
         entry = self._tokens.get(id(ctx.lines))
         if entry is not None and entry[0] is ctx.lines:
             return entry[1]
-        name = ctx.fresh()
-        ctx.emit(f'{name} = "stablehlo.after_all"() : () -> {_TOKEN_TYPE}')
+        if self._enclosing:
+            # A region's chain continues the enclosing block's (an implicit capture).
+            name = self._enclosing[-1]
+        else:
+            name = ctx.fresh()
+            ctx.emit(f'{name} = "stablehlo.after_all"() : () -> {_TOKEN_TYPE}')
         self._tokens[id(ctx.lines)] = (ctx.lines, name)
         return name
 
     def set_block_token(self, ctx: LoweringContext, name: str) -> None:
         self._tokens[id(ctx.lines)] = (ctx.lines, name)
+
+    def sequenced(self, ctx: LoweringContext, lower: Callable[[], tuple[HloValue, ...]]) -> tuple[HloValue, ...]:
+        """Lower an equation whose ordered effects happen in its regions:
+        their chains start from this block's token (captured), and this
+        block's token then waits for the equation's results."""
+        before = self.block_token(ctx)
+        self._enclosing.append(before)
+        try:
+            outs = lower()
+        finally:
+            self._enclosing.pop()
+        if outs and self.block_token(ctx) == before:
+            # Every result: XLA may fold some (a loop's counter) to constants.
+            tokens = [before]
+            for out in outs:
+                tokens.append(ctx.fresh())
+                ctx.emit(
+                    f'{tokens[-1]} = "stablehlo.custom_call"({out.name}) {{call_target_name = "{_SINK_TARGET}", '
+                    f"has_side_effect = true, api_version = 4 : i32}} : ({out.type}) -> {_TOKEN_TYPE}"
+                )
+            joined = ctx.fresh()
+            types = ", ".join([_TOKEN_TYPE] * len(tokens))
+            ctx.emit(f'{joined} = "stablehlo.after_all"({", ".join(tokens)}) : ({types}) -> {_TOKEN_TYPE}')
+            self.set_block_token(ctx, joined)
+        return outs
 
 
 _effect_lowering: ContextVar[_EffectLowering | None] = ContextVar("jaxtyped_effect_lowering", default=None)
