@@ -248,18 +248,18 @@ def _is_whole(index: Indexer) -> bool:
 
 def _coerce(value: object, current: Array, op: str) -> Array:
     """``value`` as an array of the ref's dtype: Python scalars adopt it (as
-    JAX's); arrays of another dtype are an error, as JAX's."""
+    JAX's); arrays of another dtype are an error, as JAX's. What a write
+    stores is strongly typed, as in JAX (only ``new_ref`` of a Python
+    scalar makes a weakly typed ref)."""
     if isinstance(value, Ref):
         raise JaxtypedTypeError("a Ref cannot be stored in a Ref (no ref-to-ref)")
     python_scalar = is_python_scalar(value)
     array = to_array(value, f"Ref {op} value")
-    if array.dtype != current.dtype:
-        if python_scalar:
-            return convert_to(array, current.dtype, weak_type=True)
+    if array.dtype != current.dtype and not python_scalar:
         raise JaxtypedValueError(
             f"Invalid dtype for `{op}`. Ref dtype: {current.dtype.name}. Value dtype: {array.dtype.name}."
         )
-    return array
+    return convert_to(array, current.dtype, weak_type=False)
 
 
 def _check_owner(ref: Ref[Array], value: Array) -> None:
@@ -342,7 +342,7 @@ def swap(ref: Ref[Array], idx: Indexer, value: ArrayLike) -> Array:
             f"Invalid shape for `swap`. Ref shape: {current.shape}. Expected shape: {old.shape}. "
             f"Value shape: {array.shape}."
         )
-    updated = current.at[idx].set(array)
+    updated = convert_to(current.at[idx].set(array), current.dtype, weak_type=False)
     _check_owner(ref, updated)
     ref._value = updated  # pyright: ignore[reportPrivateUsage]
     return old
@@ -358,7 +358,7 @@ def addupdate(ref: Ref[Array], idx: Indexer, value: ArrayLike) -> None:
             f"Invalid shape for `addupdate`. Ref shape: {current.shape}. Value shape: {array.shape}."
         )
     _check_owner(ref, updated)
-    ref._value = convert_to(updated, current.dtype, weak_type=updated.weak_type)  # pyright: ignore[reportPrivateUsage]
+    ref._value = convert_to(updated, current.dtype, weak_type=False)  # pyright: ignore[reportPrivateUsage]
 
 
 # === threading support for staging APIs ===
