@@ -56,6 +56,12 @@ class BuiltinPrimitive:
         (out,) = outs
         return out
 
+    def matches(self, primitive: Primitive) -> bool:
+        """Whether ``primitive`` (an equation's) is an application of this
+        one; ``==`` says the same, but strict checkers reject comparing
+        unrelated static types."""
+        return isinstance(primitive, self.primitive_class)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, BuiltinPrimitive):
             return other.primitive_class is self.primitive_class

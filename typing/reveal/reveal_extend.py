@@ -1,0 +1,28 @@
+"""Result types of jaxtyped.extend and jaxtyped.ffi."""
+
+from collections.abc import Callable
+
+import numpy as np
+from typing_extensions import assert_type
+
+import jaxtyped as jt
+from jaxtyped import ffi
+from jaxtyped.extend import core
+from jaxtyped.extend.core import primitives
+from jaxtyped.extend.interpreters import mlir
+
+
+def check(x: jt.Array, closed: core.ClosedJaxpr, jaxpr: core.Jaxpr) -> None:
+    p = core.Primitive("reveal_p")
+    assert_type(p.bind(x, x), jt.Array | list[jt.Array])
+    assert_type(p.name, str)
+    assert_type(p.multiple_results, bool)
+    assert_type(primitives.add_p.bind(x, x), jt.Array | list[jt.Array])
+    assert_type(primitives.add_p.name, str)
+    assert_type(core.eval_jaxpr(jaxpr, (), x), list[jt.Array])
+    assert_type(core.jaxpr_as_fun(closed), Callable[..., list[jt.Array]])
+    assert_type(core.check_jaxpr(jaxpr), None)
+    assert_type(core.bind1(primitives.add_p.application(), x, x), jt.Array)
+    assert_type(mlir.aval_to_ir_type(core.ShapedArray((), np.dtype(np.float32))), core.ShapedArray)
+    assert_type(ffi.ffi_call("t", jt.ShapeDtypeStruct((), np.float32)), Callable[..., jt.Array | list[jt.Array]])
+    assert_type(ffi.include_dir(), str)
