@@ -343,6 +343,8 @@ class ComparisonDirectionAttr:
 
     __slots__ = ("value",)
 
+    value: str
+
     def __init__(self, value: str) -> None:
         if value not in _COMPARISONS:
             raise JaxtypedValueError(f"hlo comparison direction must be one of {sorted(_COMPARISONS)}, got {value!r}")
@@ -443,6 +445,11 @@ class DotDimensionNumbers:
 
     __slots__ = ("lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions", "rhs_contracting_dimensions")
 
+    lhs_batching_dimensions: tuple[int, ...]
+    rhs_batching_dimensions: tuple[int, ...]
+    lhs_contracting_dimensions: tuple[int, ...]
+    rhs_contracting_dimensions: tuple[int, ...]
+
     def __init__(
         self,
         lhs_batching_dimensions: Sequence[int],
@@ -466,6 +473,8 @@ class DotDimensionNumbers:
         return DotDimensionNumbers(lhs_batching_dimensions, rhs_batching_dimensions, lhs_contracting_dimensions, rhs_contracting_dimensions)
 
     def text(self) -> str:
+        """The ``#stablehlo.dot<...>`` attribute."""
+
         def field(name: str, values: tuple[int, ...]) -> str:
             return f"{name} = [{', '.join(str(v) for v in values)}]" if values else ""
 
