@@ -256,12 +256,20 @@ class Jitted(Generic[P, R_co]):
 
     def cache_info(self) -> CacheInfo:
         """Hits, misses (= traces), current size and bound of the cache."""
-        return CacheInfo(self._hits, self._misses, len(self._cache), self._cache_size)
+        info = CacheInfo(self._hits, self._misses, len(self._cache), self._cache_size)
+        companion = self._ref_state.pure if self._ref_state is not None else None
+        if isinstance(companion, Jitted):
+            # Calls with refs are traced and cached by the pure companion (issue 16).
+            refs = companion.cache_info()
+            return CacheInfo(info.hits + refs.hits, info.misses + refs.misses, info.size + refs.size, info.maxsize)
+        return info
 
     def clear_cache(self) -> None:
         """Forget every traced signature (the next call retraces)."""
         with self._lock:
             self._cache.clear()
+        if self._ref_state is not None:
+            self._ref_state.pure = None  # a new companion: its cache starts empty
 
     def __repr__(self) -> str:
         return f"<jitted {self._desc}>"
