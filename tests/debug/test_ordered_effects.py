@@ -158,3 +158,18 @@ def test_callback_may_run_an_ordered_program(capsys: pytest.CaptureFixture[str])
 def test_effects_barrier_without_effects() -> None:
     jt.effects_barrier()
     jax.effects_barrier()
+
+
+def test_compiled_stage_and_disable_jit_keep_order(capsys: pytest.CaptureFixture[str]) -> None:
+    def f(x: Any) -> Any:
+        jt.debug.print("o {}", x, ordered=True)
+        return x * 2
+
+    compiled = jt.jit(f).lower(1.0).compile()
+    assert float(compiled(2.0)) == 4.0
+    with jt.disable_jit():
+        jt.jit(f)(3.0)
+    jt.clear_caches()
+    jt.jit(f)(4.0)
+    jt.effects_barrier()
+    assert capsys.readouterr().out == "o 2.0\no 3.0\no 4.0\n"

@@ -116,6 +116,7 @@ def clear_caches() -> None:
     clear_checkpoint_caches()
     clear_call_caches()
     xla.clear_compile_cache()
+    host_callbacks.clear_callback_cache()
 
 
 xla.on_mapping_pressure(clear_caches)
