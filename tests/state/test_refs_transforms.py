@@ -143,7 +143,10 @@ def _while_and_cond_closed_over(lib: Lib) -> Any:
         lib.lax.cond(i % 2 == 0, lambda: hits.__setitem__(0, hits[0] + 1), lambda: hits.__setitem__(1, hits[1] + 1))
         return i + 1
 
-    n = lib.lax.while_loop(lambda i: i < 7, body, 0)
+    def cond(i: Any) -> Any:
+        return i < 7
+
+    n = lib.lax.while_loop(cond, body, 0)
     branch = lib.lax.switch(2, [lambda: hits[0], lambda: hits[1], lambda: hits[...].sum()])
     return n, branch, hits[...]
 

@@ -8,13 +8,12 @@ stays itself: writing a batched value into it is an error, as in JAX.
 """
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.interpreter import current_interpreter
 from jaxtyped._src.errors import JaxtypedValueError
-from jaxtyped._src.state.threading import reject_ref_outputs
+from jaxtyped._src.state.threading import named_like, reject_ref_outputs
 from jaxtyped._src.state.types import Ref, current_values, is_ref, ref_type_str
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
@@ -50,7 +49,7 @@ def vmap_with_refs(
                 )
     ref_axes = [int(axes[i]) % max(refs[n].ndim, 1) for n, i in enumerate(mapped)]
 
-    @wraps(fun)
+    @named_like(fun)
     def pure(*args: Any, **kwargs: Any) -> tuple[Any, list[Array]]:
         inner, tree = tree_flatten((args, kwargs))
         level = current_interpreter()

@@ -9,13 +9,13 @@ are kept aside and given back to ``bwd`` where they were.
 """
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any, cast
 
 import numpy as np
 
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import array_from_numpy
+from jaxtyped._src.state.threading import named_like
 from jaxtyped._src.state.types import Ref, is_ref
 from jaxtyped._src.tree_util import tree_flatten, tree_unflatten
 
@@ -61,12 +61,12 @@ def call_custom_vjp_with_refs(
         call_args, call_kwargs = _join_refs((flat_args, flat_kwargs), arg_refs)
         return tuple(call_args), dict(call_kwargs)
 
-    @wraps(fun)
+    @named_like(fun)
     def pure_fun(*a: object, **k: object) -> Any:
         call_args, call_kwargs = with_refs(a, k)
         return fun(*call_args, **call_kwargs)
 
-    @wraps(fwd)
+    @named_like(fwd)
     def pure_fwd(*a: object, **k: object) -> tuple[Any, object]:
         call_args, call_kwargs = with_refs(a, k)
         out, res = fwd(*call_args, **call_kwargs)
@@ -75,7 +75,7 @@ def call_custom_vjp_with_refs(
         residual_refs.update(refs)
         return out, res_without
 
-    @wraps(bwd)
+    @named_like(bwd)
     def pure_bwd(*a: object) -> Any:
         *nondiff, res, ct = a
         return bwd(*nondiff, _join_refs(res, residual_refs), ct)

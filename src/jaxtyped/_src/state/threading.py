@@ -26,9 +26,20 @@ __all__ = [
     "thread_while",
     "thread_branches",
     "reject_ref_outputs",
+    "named_like",
 ]
 
 R = TypeVar("R")
+
+def named_like(fun: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Give a wrapper ``fun``'s name, for error messages; not its
+    annotations (the debug mode would check them against the wrapper's
+    results), nor a name that is not an identifier (a lambda's: the debug
+    mode compiles wrappers under their names)."""
+    name = getattr(fun, "__name__", "")
+    if not (isinstance(name, str) and name.isidentifier()):
+        return lambda wrapper: wrapper
+    return wraps(fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"))
 
 
 def run_threading_refs(run: Callable[[list[Ref[Array]]], R]) -> R:
@@ -71,7 +82,7 @@ def thread_scan(scan_impl: Callable[..., Any], f: Callable[..., Any], init: obje
             return scan_impl(f, init, *rest)
         values = [r.read() for r in refs]
 
-        @wraps(f)
+        @named_like(f)
         def body(carry: tuple[object, list[Array]], x: object) -> tuple[tuple[object, list[Array]], object]:
             c, vals = carry
             with bound_refs(refs, vals):
@@ -100,13 +111,13 @@ def thread_while(
             return while_impl(cond_fun, body_fun, init)
         values = [r.read() for r in refs]
 
-        @wraps(cond_fun)
+        @named_like(cond_fun)
         def cond(carry: tuple[object, list[Array]]) -> object:
             c, vals = carry
             with bound_refs(refs, vals):
                 return cond_fun(c)
 
-        @wraps(body_fun)
+        @named_like(body_fun)
         def body(carry: tuple[object, list[Array]]) -> tuple[object, list[Array]]:
             c, vals = carry
             with bound_refs(refs, vals):
@@ -134,7 +145,7 @@ def thread_branches(
         values = [r.read() for r in refs]
 
         def threaded(branch: Callable[..., Any]) -> Callable[..., Any]:
-            @wraps(branch)
+            @named_like(branch)
             def call(vals: list[Array], *ops: object) -> tuple[object, list[Array]]:
                 with bound_refs(refs, vals):
                     out = branch(*ops)
