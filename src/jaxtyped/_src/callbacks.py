@@ -389,37 +389,38 @@ def _result_avals(name: str, result_shape_dtypes: object) -> tuple[tuple[ShapedA
 @overload
 def pure_callback(
     callback: Callable[..., object], result_shape_dtypes: ShapeDtypeLike, *args: object,
-    vmap_method: VmapMethod | None = None, **kwargs: object,
+    sharding: None = None, vmap_method: VmapMethod | None = None, **kwargs: object,
 ) -> Array: ...
 @overload
 def pure_callback(
     callback: Callable[..., object], result_shape_dtypes: tuple[ShapeDtypeLike, ...], *args: object,
-    vmap_method: VmapMethod | None = None, **kwargs: object,
+    sharding: None = None, vmap_method: VmapMethod | None = None, **kwargs: object,
 ) -> tuple[Array, ...]: ...
 @overload
 def pure_callback(
     callback: Callable[..., object], result_shape_dtypes: list[ShapeDtypeLike], *args: object,
-    vmap_method: VmapMethod | None = None, **kwargs: object,
+    sharding: None = None, vmap_method: VmapMethod | None = None, **kwargs: object,
 ) -> list[Array]: ...
 @overload
 def pure_callback(
     callback: Callable[..., object], result_shape_dtypes: Mapping[str, ShapeDtypeLike], *args: object,
-    vmap_method: VmapMethod | None = None, **kwargs: object,
+    sharding: None = None, vmap_method: VmapMethod | None = None, **kwargs: object,
 ) -> dict[str, Array]: ...
 @overload
 def pure_callback(
     callback: Callable[..., object], result_shape_dtypes: None, *args: object,
-    vmap_method: VmapMethod | None = None, **kwargs: object,
+    sharding: None = None, vmap_method: VmapMethod | None = None, **kwargs: object,
 ) -> None: ...
 @overload
 def pure_callback(
     callback: Callable[..., object], result_shape_dtypes: object, *args: object,
-    vmap_method: VmapMethod | None = None, **kwargs: object,
+    sharding: None = None, vmap_method: VmapMethod | None = None, **kwargs: object,
 ) -> object: ...
 def pure_callback(
     callback: Callable[..., object],
     result_shape_dtypes: object,
     *args: object,
+    sharding: None = None,
     vmap_method: VmapMethod | None = None,
     **kwargs: object,
 ) -> object:
@@ -433,6 +434,7 @@ def pure_callback(
     (once per element), ``"expand_dims"`` (unbatched arguments get a
     leading axis of size 1), ``"broadcast_all"`` (they are broadcast to
     the batch size) or ``"legacy_vectorized"`` (left as they are).
+    ``sharding`` is JAX's parameter; one device: only ``None``.
 
     Example:
         >>> import numpy as np, jaxtyped as jt, jaxtyped.numpy as jnp
@@ -454,37 +456,38 @@ def pure_callback(
 @overload
 def io_callback(
     callback: Callable[..., object], result_shape_dtypes: ShapeDtypeLike, *args: object,
-    ordered: bool = False, **kwargs: object,
+    sharding: None = None, ordered: bool = False, **kwargs: object,
 ) -> Array: ...
 @overload
 def io_callback(
     callback: Callable[..., object], result_shape_dtypes: tuple[ShapeDtypeLike, ...], *args: object,
-    ordered: bool = False, **kwargs: object,
+    sharding: None = None, ordered: bool = False, **kwargs: object,
 ) -> tuple[Array, ...]: ...
 @overload
 def io_callback(
     callback: Callable[..., object], result_shape_dtypes: list[ShapeDtypeLike], *args: object,
-    ordered: bool = False, **kwargs: object,
+    sharding: None = None, ordered: bool = False, **kwargs: object,
 ) -> list[Array]: ...
 @overload
 def io_callback(
     callback: Callable[..., object], result_shape_dtypes: Mapping[str, ShapeDtypeLike], *args: object,
-    ordered: bool = False, **kwargs: object,
+    sharding: None = None, ordered: bool = False, **kwargs: object,
 ) -> dict[str, Array]: ...
 @overload
 def io_callback(
     callback: Callable[..., object], result_shape_dtypes: None, *args: object,
-    ordered: bool = False, **kwargs: object,
+    sharding: None = None, ordered: bool = False, **kwargs: object,
 ) -> None: ...
 @overload
 def io_callback(
     callback: Callable[..., object], result_shape_dtypes: object, *args: object,
-    ordered: bool = False, **kwargs: object,
+    sharding: None = None, ordered: bool = False, **kwargs: object,
 ) -> object: ...
 def io_callback(
     callback: Callable[..., object],
     result_shape_dtypes: object,
     *args: object,
+    sharding: None = None,
     ordered: bool = False,
     **kwargs: object,
 ) -> object:
@@ -495,6 +498,7 @@ def io_callback(
     program order, across ``jit`` calls too (and cannot be ``vmap``-ed).
     ``callback`` returns a pytree matching ``result_shape_dtypes``
     (:class:`jaxtyped.ShapeDtypeStruct` leaves, or ``None`` for no result).
+    ``sharding`` is JAX's parameter; one device: only ``None``.
     """
     arrays, in_tree = flatten_call_args("io_callback", args, kwargs)
     avals, out_tree = _result_avals("io_callback", result_shape_dtypes)
