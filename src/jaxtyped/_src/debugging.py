@@ -53,11 +53,33 @@ class _DebugPrimitive(HostCallPrimitive):
         return (), ()
 
 
+@final
+class _Static:
+    """A static leaf that does not hash (a set), held by identity so that
+    the primitive holding it still hashes."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+def _hashable(value: object) -> object:
+    try:
+        hash(value)
+    except TypeError:
+        return _Static(value)
+    return value
+
+
 def _merge_static(arrays: tuple[ArrayImpl, ...], static_args: tuple[tuple[int, object], ...]) -> list[object]:
     """The flat leaves: the arrays, with the static leaves put back at their positions."""
     leaves: list[object] = list(arrays)
     for position, value in static_args:
-        leaves.insert(position, value)
+        leaves.insert(position, value.value if isinstance(value, _Static) else value)
     return leaves
 
 
@@ -164,7 +186,7 @@ def _split_static(
     """The array leaves of ``(args, kwargs)``, their tree, and the other
     leaves (strings, ...) with their positions, which stay static."""
     leaves, tree = tree_flatten((args, kwargs))
-    static = tuple((i, leaf) for i, leaf in enumerate(leaves) if not _is_array_leaf(leaf))
+    static = tuple((i, _hashable(leaf)) for i, leaf in enumerate(leaves) if not _is_array_leaf(leaf))
     array_leaves = [leaf for leaf in leaves if _is_array_leaf(leaf)]
     arrays, _ = flatten_call_args(name, tuple(array_leaves), {})
     return arrays, tree, static
