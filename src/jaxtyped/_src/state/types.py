@@ -224,9 +224,6 @@ class Ref(Generic[V]):
         # Array(...) -> Ref(...), as JAX (continuation lines keep their indent).
         return "Ref" + text[len("Array") :] if text.startswith("Array") else f"Ref({text})"
 
-    # Refs are mutable: identity, not value, is what two refs share.
-    __hash__ = object.__hash__
-
     def __bool__(self) -> bool:
         raise JaxtypedTypeError(f"the truth value of a mutable array reference ({ref_type_str(self)}) is ambiguous; read it with ref[...]")
 
