@@ -483,6 +483,12 @@ def compile_module(
         RuntimeError: XLA rejected the module (a bug in a lowering rule);
             the message includes the module text.
     """
+    if _HOST_CALLBACK_MARK in text:
+        # Compiled without its Python functions, the program would crash the
+        # process when it runs (notes, section 4.1): refuse it here.
+        raise AssertionError(
+            "internal error: a module with host callbacks must compile through host_callbacks.compile_lowered"
+        )
     key = (text, in_avals, out_avals)
     if _CPU_KERNEL_MARK in text:
         _register_cpu_kernels()
@@ -595,6 +601,10 @@ def compile_spmd_module(
             _spmd_cache.popitem(last=False)
     return executable
 
+
+# The custom-call target of host callbacks (issue 16): only
+# compile_with_host_callbacks may compile a module that names it.
+_HOST_CALLBACK_MARK: Final = '"xla_ffi_python_cpu_callback"'
 
 # Custom-call targets of jaxlib's CPU kernels (LAPACK, ``lapack_sgetrf_ffi``)
 # all end this way in a module's text; other modules skip the registration.
