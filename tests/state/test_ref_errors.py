@@ -2,7 +2,7 @@
 kind where JAX 0.10.2 raises too), and no error leaves a ref half-updated.
 The seed's own error examples are in test_refs_seed.py."""
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -110,7 +110,8 @@ def test_make_jaxpr_of_a_function_closing_over_a_ref_is_an_error() -> None:
     ref = jt.new_ref(0.0)
 
     def impure(x: Any) -> jt.Array:
-        return ref[...] + x
+        value: jt.Array = ref[...] + x
+        return value
 
     with pytest.raises(errors.JaxtypedTypeError, match="make_jaxpr cannot thread closed-over refs"):
         jt.make_jaxpr(impure)(1.0)
@@ -131,7 +132,7 @@ def test_a_failing_jitted_call_leaves_its_refs_unchanged() -> None:
 
 def test_refs_are_not_arrays() -> None:
     ref = jt.new_ref(jnp.zeros(3))
-    assert not isinstance(ref, jt.Array)
+    assert not isinstance(cast(object, ref), jt.Array)
     assert (ref.shape, ref.dtype, ref.ndim, ref.size, len(ref)) == ((3,), np.dtype("float32"), 1, 3, 3)
     with pytest.raises(errors.JaxtypedTypeError, match="truth value"):
         bool(ref)

@@ -4,7 +4,8 @@ text must be the seed's, and where JAX 0.10.2 prints the seed's text too,
 ours is compared with JAX's."""
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import pytest
 from oracle import debug_violations, printed_by
@@ -13,12 +14,19 @@ import jaxtyped as jt
 
 Lib = Any  # jaxtyped or jax: the same API by contract
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def typed(decorator: Any) -> Callable[[F], F]:
+    """A library's decorator (jit, ...) as the checkers see it: signature-preserving."""
+    return cast(Callable[[F], F], decorator)
+
 
 def test_indexed_add_update_under_jit(capsys: pytest.CaptureFixture[str]) -> None:
     def run(lib: Lib) -> None:
         x_ref = lib.new_ref(lib.numpy.zeros(3))
 
-        @lib.jit
+        @typed(lib.jit)
         def f() -> None:
             x_ref[1] += 1.0
 
@@ -80,17 +88,17 @@ def test_numpy_indexing(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_impure_and_pure_functions(capsys: pytest.CaptureFixture[str]) -> None:
     def run(lib: Lib) -> None:
-        @lib.jit
+        @typed(lib.jit)
         def impure1(x_ref: Any, y_ref: Any) -> None:
             x_ref[...] = y_ref[...]
 
         y_ref = lib.new_ref(0)
 
-        @lib.jit
+        @typed(lib.jit)
         def impure2(x: Any) -> None:
             y_ref[...] = x
 
-        @lib.jit
+        @typed(lib.jit)
         def pure1(x: Any) -> Any:
             ref = lib.new_ref(x)
             ref[...] = ref[...] + ref[...]
@@ -111,19 +119,19 @@ def test_impure_and_pure_functions(capsys: pytest.CaptureFixture[str]) -> None:
 def _seed_errors(lib: Lib) -> list[str]:
     x_ref = lib.new_ref(0.0)
 
-    @lib.jit
+    @typed(lib.jit)
     def err1(x_ref: Any) -> Any:
         x_ref[...] = 5.0
         return x_ref
 
-    @lib.jit
+    @typed(lib.jit)
     def err2(x_ref: Any, y_ref: Any) -> None: ...
 
-    @lib.jit
+    @typed(lib.jit)
     def err3(y_ref: Any) -> None:
         y_ref[...] = x_ref[...]
 
-    @lib.jit
+    @typed(lib.jit)
     def err4(x_ref: Any) -> None:
         lib.freeze(x_ref)
 
@@ -235,9 +243,10 @@ def test_plumbing_refs_and_differentiation(capsys: pytest.CaptureFixture[str]) -
 
 def test_stash_grads_with_custom_vjp(capsys: pytest.CaptureFixture[str]) -> None:
     def run(lib: Lib) -> None:
-        @lib.custom_vjp
-        def stash_grads(grads_ref: Any, x: Any) -> Any:
+        def stash(grads_ref: Any, x: Any) -> Any:
             return x
+
+        stash_grads: Any = lib.custom_vjp(stash)
 
         def stash_grads_fwd(grads_ref: Any, x: Any) -> tuple[Any, Any]:
             return x, grads_ref
@@ -265,7 +274,7 @@ def test_stash_grads_with_custom_vjp(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_jit_updates_a_ref_in_place(capsys: pytest.CaptureFixture[str]) -> None:
     def run(lib: Lib) -> None:
-        @lib.jit
+        @typed(lib.jit)
         def sin_inplace(x_ref: Any) -> None:
             x_ref[...] = lib.numpy.sin(x_ref[...])
 
@@ -302,7 +311,7 @@ def test_foreach(capsys: pytest.CaptureFixture[str]) -> None:
         r = lib.new_ref(0)
         xs = lib.numpy.arange(10)
 
-        @foreach(xs)
+        @typed(foreach(xs))
         def ys(x: Any) -> Any:
             r[...] += x
             return x * 2

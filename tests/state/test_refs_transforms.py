@@ -6,7 +6,7 @@ grad/jvp/linearize/vmap of functions using refs internally, refs in
 scan/fori_loop/while_loop/cond/switch bodies, reverse mode of reads."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import pytest
@@ -16,11 +16,18 @@ import jaxtyped as jt
 
 Lib = Any  # jaxtyped or jax: the same API by contract
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def typed(decorator: Any) -> Callable[[F], F]:
+    """A library's decorator (jit, ...) as the checkers see it: signature-preserving."""
+    return cast(Callable[[F], F], decorator)
+
 
 def _jit_closed_over_sees_new_values(lib: Lib) -> Any:
     r = lib.new_ref(lib.numpy.zeros(3))
 
-    @lib.jit
+    @typed(lib.jit)
     def bump(x: Any) -> Any:
         r[...] += x
         return r[0] * 2
@@ -32,7 +39,7 @@ def _jit_closed_over_sees_new_values(lib: Lib) -> Any:
 
 
 def _jit_ref_args_of_two_types(lib: Lib) -> Any:
-    @lib.jit
+    @typed(lib.jit)
     def double(x_ref: Any) -> Any:
         x_ref[...] = x_ref[...] * 2
         return x_ref[...].sum()
@@ -42,7 +49,7 @@ def _jit_ref_args_of_two_types(lib: Lib) -> Any:
 
 
 def _jit_ref_in_pytree_and_kwargs(lib: Lib) -> Any:
-    @lib.jit
+    @typed(lib.jit)
     def f(state: Any, x: Any, *, scale: Any) -> Any:
         state["acc"][...] += x * scale
         state["count"][...] += 1
@@ -57,12 +64,12 @@ def _jit_ref_in_pytree_and_kwargs(lib: Lib) -> Any:
 def _nested_jit_closed_over(lib: Lib) -> Any:
     r = lib.new_ref(lib.numpy.float32(1.0))
 
-    @lib.jit
+    @typed(lib.jit)
     def inner(x: Any) -> Any:
         r[...] = r[...] * x
         return r[...]
 
-    @lib.jit
+    @typed(lib.jit)
     def outer(x: Any) -> Any:
         return inner(x) + inner(x + 1)
 
@@ -70,7 +77,7 @@ def _nested_jit_closed_over(lib: Lib) -> Any:
 
 
 def _jit_internal_ref_in_loop(lib: Lib) -> Any:
-    @lib.jit
+    @typed(lib.jit)
     def cumsum(xs: Any) -> Any:
         acc = lib.new_ref(lib.numpy.zeros_like(xs))
         total = lib.new_ref(lib.numpy.float32(0.0))
