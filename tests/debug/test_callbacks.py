@@ -278,3 +278,21 @@ def test_shape_dtype_struct_results_are_checked() -> None:
     out = jt.pure_callback(sin32, jnp.zeros(3), jnp.arange(3.0))  # an array describes a result too
     assert out.shape == (3,) and out.dtype == jnp.float32
     assert jax_numpy is not None
+
+
+def test_print_in_a_sharded_program_is_refused_not_a_crash() -> None:
+    """A program over several devices cannot call back yet: a clear error
+    (compiled without its callbacks it would crash the process)."""
+    if len(jt.devices()) < 2:
+        pytest.skip("needs two devices")
+    from jaxtyped.sharding import NamedSharding, PartitionSpec
+
+    sharding = NamedSharding(jt.make_mesh((2,), ("x",)), PartitionSpec("x"))
+    x = jt.device_put(jnp.arange(4.0), sharding)
+
+    def f(v: jt.Array) -> jt.Array:
+        jt.debug.print("{}", v)
+        return v * 2
+
+    with pytest.raises(NotImplementedError, match="callbacks"):
+        jt.jit(f)(x)

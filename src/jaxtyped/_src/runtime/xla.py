@@ -37,7 +37,7 @@ from jaxtyped._src.config import config
 from jaxtyped._src.core.array_impl import DeviceBuffer, register_device_backend
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.hlo import tensor_type
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
 from jaxtyped._src.sharding import Device, Sharding
 
 # jaxlib logs the device count at INFO level when a client is created;
@@ -576,6 +576,12 @@ def compile_spmd_module(
 ) -> SpmdExecutable:
     """Compile a module with Shardy annotations for ``devices`` (one
     partition each, in this order: see Note [mesh order is program order])."""
+    if _HOST_CALLBACK_MARK in text:
+        # Compiled without its Python functions it would crash when run.
+        raise JaxtypedNotImplementedError(
+            "jit over several devices: debug.print and callbacks are not supported in a sharded program "
+            "(call them outside it, or on one device)"
+        )
     key = (text, tuple(d.id for d in devices))
     with _compile_lock:
         hit = _spmd_cache.get(key)
