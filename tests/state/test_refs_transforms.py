@@ -181,7 +181,28 @@ def _make_jaxpr_of_pure_function(lib: Lib) -> Any:
     return lib.numpy.asarray(len(closed.jaxpr.outvars))
 
 
+def _ref_module_api(lib: Lib) -> Any:
+    jnp = lib.numpy
+    r = lib.new_ref(jnp.zeros(3))  # (JAX 0.10.2's empty_ref has no eager rule)
+    lib.ref.set(r, None, jnp.arange(3.0))
+    old = lib.ref.swap(r, 1, jnp.float32(7.0))
+    lib.ref.addupdate(r, None, jnp.ones(3))
+    whole = lib.ref.get(r)
+    lib.ref.set(r, slice(0, 2), jnp.zeros(2))
+    return old, whole, lib.ref.get(r, 2), lib.freeze(r)
+
+
+def test_empty_ref_and_free_ref() -> None:
+    r = jt.ref.empty_ref(jt.ShapeDtypeStruct((2, 3), jt.numpy.int32))
+    assert (r.shape, r.dtype) == ((2, 3), np.dtype("int32"))
+    r[0] = 5
+    jt.ref.free_ref(r)
+    with pytest.raises(ValueError, match="frozen"):
+        r[...]  # noqa: B018 - reading a freed ref is the error
+
+
 CASES: dict[str, Callable[[Lib], Any]] = {
+    "ref_module_api": _ref_module_api,
     "jit_closed_over_sees_new_values": _jit_closed_over_sees_new_values,
     "jit_ref_args_of_two_types": _jit_ref_args_of_two_types,
     "jit_ref_in_pytree_and_kwargs": _jit_ref_in_pytree_and_kwargs,

@@ -23,7 +23,7 @@ plumbing ref under ``grad``) is an error, raised before the box changes.
 
 from collections.abc import Generator, Sequence
 from contextlib import contextmanager
-from typing import Any, Generic, TypeVar, cast, final
+from typing import Any, Generic, Protocol, TypeVar, cast, final
 
 from typing_extensions import TypeIs
 
@@ -53,6 +53,10 @@ __all__ = [
     "get",
     "swap",
     "addupdate",
+    "set",
+    "empty_ref",
+    "free_ref",
+    "ShapedLike",
     "ref_type_str",
     "bound_refs",
     "staging_between",
@@ -64,6 +68,17 @@ __all__ = [
 Indexer = Index
 
 V = TypeVar("V", bound=Array, covariant=True)
+
+
+class ShapedLike(Protocol):
+    """What ``empty_ref`` reads of its type argument (a ``ShapeDtypeStruct``
+    or an array): a shape and a dtype."""
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def dtype(self) -> np.dtype[Any]: ...
 
 
 class RefsTouched(JaxtypedTypeError):
@@ -239,8 +254,9 @@ def _detached(value: Array) -> Array:
     return array_from_numpy(host, weak_type=value.aval.weak_type)
 
 
-def _is_whole(index: Indexer) -> bool:
-    return index is Ellipsis or (isinstance(index, tuple) and (len(index) == 0 or (len(index) == 1 and index[0] is Ellipsis)))
+def _is_whole(index: Indexer | None) -> bool:
+    # None: the whole ref, as in jax.ref.get/swap/addupdate (not a new axis).
+    return index is None or index is Ellipsis or (isinstance(index, tuple) and (len(index) == 0 or (len(index) == 1 and index[0] is Ellipsis)))
 
 
 def _coerce(value: object, current: Array, op: str) -> Array:
@@ -287,8 +303,10 @@ def _check_owner(ref: Ref[Array], value: Array) -> None:
 # === the API (jax.new_ref, jax.freeze, jax.ref.get/swap/addupdate) ===
 
 
-def new_ref(init: ArrayLike) -> Ref[Array]:
-    """A new mutable array reference holding ``init`` (JAX's ``jax.new_ref``).
+def new_ref(init: ArrayLike, *, memory_space: object = None, kind: str | None = None) -> Ref[Array]:
+    """A new mutable array reference holding ``init`` (JAX's ``jax.new_ref``;
+    ``memory_space`` and ``kind`` are accepted for JAX's signature, only
+    their defaults).
 
     Example:
         >>> import jaxtyped as jt
@@ -297,7 +315,15 @@ def new_ref(init: ArrayLike) -> Ref[Array]:
     """
     if is_ref(cast(object, init)):  # runtime check of user input
         raise JaxtypedTypeError("new_ref: the initial value is a Ref; refs of refs are not allowed (no ref-to-ref)")
+    if memory_space is not None or kind is not None:
+        raise JaxtypedValueError("new_ref: only the default memory_space and kind are supported")
     return Ref(_detached(to_array(init, "new_ref init")), current_interpreter())
+
+
+def empty_ref(ty: ShapedLike) -> Ref[Array]:
+    """A new ref of ``ty``'s shape and dtype (JAX's ``jax.ref.empty_ref``;
+    its initial value is zeros here, unspecified in JAX)."""
+    return new_ref(array_from_numpy(np.zeros(ty.shape, ty.dtype)))
 
 
 def freeze(ref: Ref[Array]) -> Array:
@@ -315,13 +341,25 @@ def freeze(ref: Ref[Array]) -> Array:
     return value
 
 
-def get(ref: Ref[Array], idx: Indexer = ...) -> Array:
-    """``ref[idx]`` (JAX's ``jax.ref.get``)."""
-    return ref[idx]
+def free_ref(ref: Ref[Array]) -> None:
+    """Invalidate ``ref`` (JAX's ``jax.ref.free_ref``): ``freeze`` without
+    the value."""
+    freeze(ref)
 
 
-def swap(ref: Ref[Array], idx: Indexer, value: ArrayLike) -> Array:
-    """``old, ref[idx] = ref[idx], value``; returns ``old`` (JAX's ``jax.ref.swap``)."""
+def get(ref: Ref[Array], idx: Indexer | None = None) -> Array:
+    """``ref[idx]`` (JAX's ``jax.ref.get``; ``None``: the whole value)."""
+    return ref[...] if idx is None else ref[idx]
+
+
+def set(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> None:  # noqa: A001 - JAX's name
+    """``ref[idx] = value`` (JAX's ``jax.ref.set``; ``None``: the whole value)."""
+    swap(ref, idx, value)
+
+
+def swap(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> Array:
+    """``old, ref[idx] = ref[idx], value``; returns ``old`` (JAX's
+    ``jax.ref.swap``; ``idx`` ``None``: the whole value)."""
     current = ref._checked()  # pyright: ignore[reportPrivateUsage]
     array = _coerce(value, current, "swap")
     if _is_whole(idx):
@@ -345,8 +383,9 @@ def swap(ref: Ref[Array], idx: Indexer, value: ArrayLike) -> Array:
     return old
 
 
-def addupdate(ref: Ref[Array], idx: Indexer, value: ArrayLike) -> None:
-    """``ref[idx] += value`` as one accumulation (JAX's ``jax.ref.addupdate``)."""
+def addupdate(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> None:
+    """``ref[idx] += value`` as one accumulation (JAX's ``jax.ref.addupdate``;
+    ``idx`` ``None``: the whole value)."""
     current = ref._checked()  # pyright: ignore[reportPrivateUsage]
     array = _coerce(value, current, "addupdate")
     updated = current + array if _is_whole(idx) else current.at[idx].add(array)
