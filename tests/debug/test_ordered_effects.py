@@ -173,3 +173,18 @@ def test_compiled_stage_and_disable_jit_keep_order(capsys: pytest.CaptureFixture
     jt.jit(f)(4.0)
     jt.effects_barrier()
     assert capsys.readouterr().out == "o 2.0\no 3.0\no 4.0\n"
+
+
+def test_donation_with_an_ordered_print(capsys: pytest.CaptureFixture[str]) -> None:
+    """The token comes first in main; donated buffers are still reused."""
+
+    def f(x: jt.Array) -> jt.Array:
+        jt.debug.print("d {}", x, ordered=True)
+        return x + 1
+
+    x = jnp.arange(3.0) + 0
+    pointer = x.unsafe_buffer_pointer()
+    y = jt.jit(f, donate_argnums=0)(x)
+    assert y.unsafe_buffer_pointer() == pointer and x.is_deleted()
+    jt.effects_barrier()
+    assert capsys.readouterr().out == "d [0. 1. 2.]\n"
