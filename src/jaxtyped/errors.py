@@ -23,6 +23,7 @@ from jaxtyped._src.errors import JaxtypedOverflowError, OutOfMemoryError  # mani
 from jaxtyped._src.errors import NonConcreteBooleanIndexError  # advanced indexing family
 from jaxtyped._src.errors import JaxtypedZeroDivisionError  # nn.initializers family
 from jaxtyped._src.errors import CallbackError  # callbacks family (issue 16)
+from jaxtyped._src.errors import UnboundAxisNameError  # sharding family (issue 17)
 
 __all__ = [
     "AnnotationMismatchError",
@@ -47,4 +48,5 @@ __all__ = [
     "NonConcreteBooleanIndexError",  # advanced indexing family
     "JaxtypedZeroDivisionError",  # nn.initializers family
     "CallbackError",  # callbacks family (issue 16)
+    "UnboundAxisNameError",  # sharding family (issue 17)
 ]

@@ -474,7 +474,23 @@ def _sharding_rows() -> list[Row]:
     def constrain(o: Ops, a: Any) -> Any:
         return o.lax.with_sharding_constraint(o.lax.sin(a), mesh_sharding(o is OURS, "a"))
 
-    return [Row("sharding_constraint", "sharding_constraint", k1(constrain), (In(S23),))]
+    def vm(o: Ops, f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        mapped: Callable[[Any], Any] = (jt if o is OURS else jax).vmap(f, axis_name="i")
+        return mapped
+
+    swap = [(0, 1), (1, 0)]
+    return [
+        Row("sharding_constraint", "sharding_constraint", k1(constrain), (In(S23),)),
+        # collectives over the axis a vmap names (issue 17); S23's leading axis has 2 members
+        Row("psum", "psum", k1(lambda o, a: vm(o, lambda r: o.lax.psum(r * r, "i"))(a)), (In(S23),)),
+        Row("all_gather", "all_gather", k1(lambda o, a: vm(o, lambda r: o.lax.all_gather(o.lax.sin(r), "i"))(a)), (In(S23),)),
+        Row("psum_scatter", "reduce_scatter",
+            k1(lambda o, a: vm(o, lambda r: o.lax.psum_scatter(r * r, "i", scatter_dimension=1, tiled=True))(a)),
+            (In((2, 3, 4)),)),
+        Row("ppermute", "ppermute", k1(lambda o, a: vm(o, lambda r: o.lax.ppermute(r * r, "i", swap))(a)), (In(S23),)),
+        Row("all_to_all", "all_to_all", k1(lambda o, a: vm(o, lambda r: o.lax.all_to_all(r * r, "i", 0, 1))(a)),
+            (In((2, 2, 3)),)),
+    ]  # fmt: skip
 
 
 ROWS = [
@@ -490,6 +506,9 @@ ROWS = [
 PARAMS = [pytest.param(row, dtype, id=f"{row.id}-{dtype}") for row in ROWS for dtype in row.dtypes]
 
 NON_DIFFERENTIABLE: dict[str, str] = {
+    "pmax": "no derivative rule, as in JAX (sharding family)",
+    "pmin": "no derivative rule, as in JAX (sharding family)",
+    "axis_index": "integer output, no operands (sharding family)",
     "sign": "piecewise constant: zero derivative",
     "floor": "piecewise constant: zero derivative",
     "ceil": "piecewise constant: zero derivative",

@@ -700,7 +700,27 @@ def _sharding_rows() -> list[Row]:
         ours = m is not jax.lax  # jaxtyped's lax, or the census's recorder of it
         return m.with_sharding_constraint(m.mul(a, a), mesh_sharding(ours, "a"))
 
-    return [Row("with_sharding_constraint", f1(constrain), (Arg(S23),), F)]
+    def vm(m: Any, f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        mapped: Callable[[Any], Any] = (jax if m is jax.lax else jt).vmap(f, axis_name="i")
+        return mapped
+
+    swap = [(0, 1), (1, 0)]
+    return [
+        Row("with_sharding_constraint", f1(constrain), (Arg(S23),), F),
+        # collectives over the axis a vmap names (issue 17); S23's leading axis has 2 members
+        Row("psum", f1(lambda m, a: vm(m, lambda r: m.psum(r, "i"))(a)), (Arg(S23),), F),
+        Row("pmean", f1(lambda m, a: vm(m, lambda r: m.pmean(r, "i"))(a)), (Arg(S23),), F),
+        Row("pmax", f1(lambda m, a: vm(m, lambda r: m.pmax(r, "i"))(a)), (Arg(S23),), F, diff=False,
+            finite_differences=False),  # no derivative rule, as in JAX
+        Row("pmin", f1(lambda m, a: vm(m, lambda r: m.pmin(r, "i"))(a)), (Arg(S23),), F, diff=False,
+            finite_differences=False),  # no derivative rule, as in JAX
+        Row("all_gather", f1(lambda m, a: vm(m, lambda r: m.all_gather(r, "i", axis=1))(a)), (Arg(S23),), F),
+        Row("psum_scatter", f1(lambda m, a: vm(m, lambda r: m.psum_scatter(r, "i", tiled=True))(a)), (Arg((2, 4)),), F),
+        Row("ppermute", f1(lambda m, a: vm(m, lambda r: m.ppermute(r, "i", swap))(a)), (Arg(S23),), F),
+        Row("all_to_all", f1(lambda m, a: vm(m, lambda r: m.all_to_all(r, "i", 0, 0))(a)), (Arg((2, 2)),), F),
+        Row("axis_index", f1(lambda m, a: vm(m, lambda r: r * m.axis_index("i"))(a)), (Arg(S23),), F),
+        Row("axis_size", f1(lambda m, a: vm(m, lambda r: r * m.axis_size("i"))(a)), (Arg(S23),), F),
+    ]
 
 
 ROWS: list[Row] = [

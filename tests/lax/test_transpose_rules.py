@@ -400,7 +400,24 @@ def _sharding_cases() -> list[Case]:
     def constrain(o: Ops, x: Any) -> Any:
         return o.lax.with_sharding_constraint(o.lax.mul(x, 3.0), mesh_sharding(o is OURS, "a"))
 
-    return [Case("sharding_constraint", k1(constrain), (In(S23),), F, ("sharding_constraint",))]
+    def vm(o: Ops, f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        mapped: Callable[[Any], Any] = (jt if o is OURS else jax).vmap(f, axis_name="i")
+        return mapped
+
+    swap = [(0, 1), (1, 0)]
+    return [
+        Case("sharding_constraint", k1(constrain), (In(S23),), F, ("sharding_constraint",)),
+        # collectives over the axis a vmap names (issue 17): 2 members
+        Case("psum", k1(lambda o, x: vm(o, lambda r: o.lax.psum(r, "i"))(x)), (In(S23),), F, ("psum",)),
+        Case("all_gather", k1(lambda o, x: vm(o, lambda r: o.lax.all_gather(r, "i", axis=1))(x)), (In(S23),), F,
+             ("all_gather",)),
+        Case("psum_scatter", k1(lambda o, x: vm(o, lambda r: o.lax.psum_scatter(r, "i", tiled=True))(x)),
+             (In((2, 4)),), F, ("reduce_scatter",)),
+        Case("ppermute", k1(lambda o, x: vm(o, lambda r: o.lax.ppermute(r, "i", swap))(x)), (In(S23),), F,
+             ("ppermute",)),
+        Case("all_to_all", k1(lambda o, x: vm(o, lambda r: o.lax.all_to_all(r, "i", 0, 0))(x)), (In((2, 2)),), F,
+             ("all_to_all",)),
+    ]  # fmt: skip
 
 
 CASES = [

@@ -258,3 +258,18 @@ class CallbackError(JaxtypedError, RuntimeError):
     exception, which is chained as ``__cause__``; fix the callback or its
     ``result_shape_dtypes``.
     """
+
+
+# --- sharding family (issue 17) ---
+
+
+class UnboundAxisNameError(JaxtypedError, NameError):
+    """A collective (``psum``, ``axis_index``, ...) names an axis that no
+    enclosing ``vmap(..., axis_name=...)`` binds; JAX raises ``NameError``.
+
+    Fix: the message names the collective, the axis and the names that are
+    bound; call the collective inside a ``vmap`` with that ``axis_name``.
+    """
+
+
+UnboundAxisNameError.__module__ = "jaxtyped.errors"

@@ -188,7 +188,19 @@ from jaxtyped._src.lax.reductions import reduce_and, reduce_or, reduce_xor
 # FFT family
 from jaxtyped._src.lax.fft import FftType, fft
 # sharding family (issue 17)
-from jaxtyped._src.lax.parallel import with_sharding_constraint
+from jaxtyped._src.lax.parallel import (
+    all_gather,
+    all_to_all,
+    axis_index,
+    axis_size,
+    pmax,
+    pmean,
+    pmin,
+    ppermute,
+    psum,
+    psum_scatter,
+    with_sharding_constraint,
+)
 
 __all__ = [
     "cond", "switch", "while_loop", "fori_loop", "scan", "map",
@@ -228,7 +240,8 @@ __all__ = [
     # FFT family
     "FftType", "fft",
     # sharding family (issue 17)
-    "with_sharding_constraint",
+    "with_sharding_constraint", "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute",
+    "all_to_all", "axis_index", "axis_size",
 ]
 
 # A submodule, reachable as ``lax.linalg`` as in JAX.

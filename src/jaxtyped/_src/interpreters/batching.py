@@ -6,6 +6,7 @@ interpreter does not own are unbatched constants, and applications with no
 batched argument go straight to the parent interpreter.
 """
 
+from abc import abstractmethod
 from typing import final
 
 from jaxtyped._src.config import config
@@ -16,12 +17,13 @@ from jaxtyped._src.core.interpreter import (
     Interpreter,
     bind,
     concretization_error,
+    current_interpreter,
     interpreting,
 )
 from jaxtyped._src.core.primitive import NDArray, Primitive
 from jaxtyped._src.errors import JaxtypedTypeError
 
-__all__ = ["BatchTracer", "BatchInterpreter", "unbatched_aval"]
+__all__ = ["BatchTracer", "BatchInterpreter", "unbatched_aval", "NamedAxisPrimitive", "find_axis", "bound_axis_names"]
 
 
 def unbatched_aval(aval: ShapedArray, batch_dim: int) -> ShapedArray:
@@ -81,7 +83,11 @@ class BatchInterpreter(Interpreter):
             val, dim = self.unbox(arg)
             vals.append(val)
             dims.append(dim)
-        if all(dim is None for dim in dims):
+        if all(dim is None for dim in dims) and not (
+            # A collective over this vmap's axis name applies here even to
+            # values that do not vary along it (issue 17).
+            isinstance(prim, NamedAxisPrimitive) and self.axis.name is not None and self.axis.name in prim.axis_names()
+        ):
             with interpreting(self.require_parent()):
                 return bind(prim, *vals)
         # Type-check in the user's per-example view, so errors show the
@@ -101,6 +107,40 @@ class BatchInterpreter(Interpreter):
             "Under vmap a value has one entry per batch element, so it has no "
             "single Python value.",
         )
+
+
+class NamedAxisPrimitive(Primitive):
+    """A primitive over named axes (a collective such as ``psum``): every
+    ``vmap`` binding one of its names applies its batching rule, even when
+    no operand is batched there."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def axis_names(self) -> tuple[object, ...]:
+        """The axis names the primitive communicates over."""
+
+
+def find_axis(name: object) -> BatchAxis | None:
+    """The axis a ``vmap(..., axis_name=name)`` around the current point of
+    tracing binds, or None."""
+    interp: Interpreter | None = current_interpreter()
+    while interp is not None:
+        if isinstance(interp, BatchInterpreter) and interp.axis.name == name:
+            return interp.axis
+        interp = interp.parent
+    return None
+
+
+def bound_axis_names() -> list[object]:
+    """The axis names bound at the current point of tracing, innermost first."""
+    names: list[object] = []
+    interp: Interpreter | None = current_interpreter()
+    while interp is not None:
+        if isinstance(interp, BatchInterpreter) and interp.axis.name is not None:
+            names.append(interp.axis.name)
+        interp = interp.parent
+    return names
 
 
 def _check_batched(

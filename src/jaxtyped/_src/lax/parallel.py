@@ -3,10 +3,20 @@
 ``with_sharding_constraint`` is the identity on values; in a program over
 several devices it lowers to a Shardy ``sdy.sharding_constraint`` (on one
 device it lowers to nothing).
+
+The collectives (``psum``, ``pmax``, ``pmin``, ``pmean``, ``all_gather``,
+``psum_scatter``, ``ppermute``, ``all_to_all``, ``axis_index``,
+``axis_size``) communicate over a named axis: here the axis of an enclosing
+``vmap(..., axis_name=...)``. Their meaning is their batching rule: the
+``vmap`` that binds the name turns each into array operations over its batch
+dimension (``psum`` into a sum over it, ``axis_index`` into an iota), and
+every other ``vmap`` carries its own batch dimension through. A name no
+``vmap`` binds is an error when the collective is called.
 """
 
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast, final
+from typing import ClassVar, TypeVar, cast, final
 
 import numpy as np
 from typing_extensions import override
@@ -16,8 +26,27 @@ from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Undefined
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.lax.util import operand
+from jaxtyped._src import dtypes
+from jaxtyped._src.errors import (
+    JaxtypedNotImplementedError,
+    JaxtypedTypeError,
+    JaxtypedValueError,
+    UnboundAxisNameError,
+)
+from jaxtyped._src.interpreters.batching import NamedAxisPrimitive, bound_axis_names, find_axis
+from jaxtyped._src.lax.arithmetic import div, mul
+from jaxtyped._src.lax.elementwise_base import convert_element_type
+from jaxtyped._src.lax.reductions import reduce_max, reduce_min, reduce_sum
+from jaxtyped._src.lax.slicing import slice_in_dim
+from jaxtyped._src.lax.structural import (
+    bdim_to_front,
+    concatenate,
+    iota,
+    moveaxis,
+    reshape,
+    zeros,
+)
+from jaxtyped._src.lax.util import constant_like_scalar, operand
 from jaxtyped._src.sharding import (
     NamedSharding,
     PartitionSpec,
@@ -26,9 +55,31 @@ from jaxtyped._src.sharding import (
     current_mesh,
     spmd_lowering_mesh,
 )
-from jaxtyped._src.tree_util import tree_flatten, tree_unflatten
+from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
-__all__ = ["ShardingConstraint", "with_sharding_constraint"]
+__all__ = [
+    "ShardingConstraint",
+    "with_sharding_constraint",
+    "AxisName",
+    "Psum",
+    "Pmax",
+    "Pmin",
+    "AllGather",
+    "PsumScatter",
+    "Ppermute",
+    "AllToAll",
+    "AxisIndex",
+    "psum",
+    "pmax",
+    "pmin",
+    "pmean",
+    "all_gather",
+    "psum_scatter",
+    "ppermute",
+    "all_to_all",
+    "axis_index",
+    "axis_size",
+]
 
 T = TypeVar("T")
 
@@ -117,4 +168,501 @@ def with_sharding_constraint(x: T, shardings: Sharding | PartitionSpec) -> T:
     return cast(T, tree_unflatten(tree, outs))
 
 
-_ = np  # numpy is used by the collectives below
+
+# === collectives over named axes ===
+
+AxisName = Hashable
+"""A name bound by ``vmap(..., axis_name=...)`` (usually a str)."""
+
+
+def _names(axis_name: AxisName | Sequence[AxisName]) -> tuple[AxisName, ...]:
+    if isinstance(axis_name, (tuple, list)):
+        return tuple(cast(Sequence[AxisName], axis_name))
+    return (axis_name,)
+
+
+def _bound_size(name: AxisName, where: str) -> int:
+    axis = find_axis(name)
+    if axis is None:
+        raise UnboundAxisNameError(
+            f"{where}: unbound axis name: {name!r}; the axis names bound here are {bound_axis_names()} "
+            "(bind one with vmap(..., axis_name=...))"
+        )
+    return axis.size
+
+
+class _Collective(NamedAxisPrimitive):
+    """Shared rules: a collective is only ever evaluated through the batching
+    rule of the ``vmap`` binding its name; anywhere else its name is unbound."""
+
+    __slots__ = ()
+
+    @override
+    def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
+        raise UnboundAxisNameError(f"{self.name}: unbound axis names {self.axis_names()} (no enclosing vmap binds them)")
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        raise JaxtypedNotImplementedError(
+            f"{self.name} over {self.axis_names()}: collectives run under vmap(axis_name=...) here; "
+            "lowering them for several devices (shard_map) is not implemented"
+        )
+
+
+def _reduce_over_batch(kind: str, x: Array, dim: BatchDim, size: int) -> Array:
+    if dim is None:
+        return mul(x, constant_like_scalar(x, size)) if kind == "sum" else x
+    reducer = {"sum": reduce_sum, "max": reduce_max, "min": reduce_min}[kind]
+    return reducer(x, (dim,))
+
+
+class _AllReduce(_Collective):
+    """psum, pmax, pmin: the same value on every member of the axes."""
+
+    __slots__ = ()
+    kind: ClassVar[str]
+    axes: tuple[AxisName, ...]
+
+    @override
+    def axis_names(self) -> tuple[AxisName, ...]:
+        return self.axes
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        return avals
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,), (dim,) = args, dims
+        if axis.name not in self.axes:
+            return (bind1(self, x),), (dim,)
+        out = _reduce_over_batch(self.kind, x, dim, axis.size)
+        rest = tuple(n for n in self.axes if n != axis.name)
+        if rest:
+            out = bind1(_make_all_reduce(type(self), rest), out)
+        return (out,), (None,)
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (("axes", self.axes), ("axis_index_groups", None))
+
+
+def _make_all_reduce(prim_type: type[_AllReduce], axes: tuple[AxisName, ...]) -> _AllReduce:
+    # Each concrete all-reduce is a dataclass whose one field is ``axes``.
+    return cast(Callable[[tuple[AxisName, ...]], _AllReduce], prim_type)(axes)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Psum(_AllReduce):
+    """The sum over the members of named axes (JAX's ``psum``)."""
+
+    name = "psum"
+    kind = "sum"
+    axes: tuple[AxisName, ...]
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        (t,) = tangents
+        return (bind1(self, primals[0]),), ((t if isinstance(t, Zero) else bind1(self, t)),)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # Every member's cotangent reaches every member's input (as JAX's
+        # transpose of psum outside shard_map).
+        (ct,) = cts
+        return ((ct if isinstance(ct, Zero) else bind1(self, ct)),)
+
+
+def _not_differentiable(name: str) -> JaxtypedNotImplementedError:
+    return JaxtypedNotImplementedError(f"Differentiation rule for '{name}' not implemented (as in JAX)")
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Pmax(_AllReduce):
+    """The maximum over the members of named axes (JAX's ``pmax``)."""
+
+    name = "pmax"
+    kind = "max"
+    axes: tuple[AxisName, ...]
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        raise _not_differentiable(self.name)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Pmin(_AllReduce):
+    """The minimum over the members of named axes (JAX's ``pmin``)."""
+
+    name = "pmin"
+    kind = "min"
+    axes: tuple[AxisName, ...]
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        raise _not_differentiable(self.name)
+
+
+def _linear_jvp(prim: Primitive, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+    (t,) = tangents
+    out = bind1(prim, primals[0])
+    return (out,), ((Zero(out.aval.to_tangent_aval()) if isinstance(t, Zero) else bind1(prim, t)),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class AllGather(_Collective):
+    """Every member's value, stacked (or concatenated, ``tiled``) along
+    ``axis`` (JAX's ``all_gather``)."""
+
+    name = "all_gather"
+    axis_name: AxisName
+    axis: int
+    tiled: bool
+    axis_size: int
+
+    @override
+    def axis_names(self) -> tuple[AxisName, ...]:
+        return (self.axis_name,)
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        (x,) = avals
+        shape = list(x.shape)
+        if self.tiled:
+            shape[self.axis] *= self.axis_size
+        else:
+            shape.insert(self.axis, self.axis_size)
+        return (ShapedArray(tuple(shape), x.dtype, x.weak_type),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        x = bdim_to_front(args[0], dims[0], axis.size)
+        if axis.name != self.axis_name:
+            return (bind1(AllGather(self.axis_name, self.axis + 1, self.tiled, self.axis_size), x),), (0,)
+        out = moveaxis(x, 0, self.axis)
+        if self.tiled:
+            shape = list(x.shape[1:])
+            shape[self.axis] *= axis.size
+            out = reshape(out, shape)
+        return (out,), (None,)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        if isinstance(ct, Zero):
+            return (Zero(cast(UndefinedPrimal, args[0]).aval.to_tangent_aval()),)
+        return (bind1(PsumScatter(self.axis_name, self.axis, self.tiled, self.axis_size), ct),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class PsumScatter(_Collective):
+    """The sum over the members, of which member ``i`` keeps block ``i`` along
+    ``scatter_dimension`` (JAX's ``psum_scatter``, a reduce-scatter)."""
+
+    name = "reduce_scatter"
+    axis_name: AxisName
+    scatter_dimension: int
+    tiled: bool
+    axis_size: int
+
+    @override
+    def axis_names(self) -> tuple[AxisName, ...]:
+        return (self.axis_name,)
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        (x,) = avals
+        d, n = self.scatter_dimension, self.axis_size
+        if not 0 <= d < x.ndim:
+            raise JaxtypedValueError(f"psum_scatter: scatter_dimension {d} is out of range for {x.str_short()}")
+        shape = list(x.shape)
+        if self.tiled:
+            if shape[d] % n:
+                raise JaxtypedValueError(
+                    f"psum_scatter: dimension {d} of {x.str_short()} must be divisible by the axis size {n}"
+                )
+            shape[d] //= n
+        else:
+            if shape[d] != n:
+                raise JaxtypedValueError(
+                    f"psum_scatter: dimension {d} of {x.str_short()} must equal the axis size {n} (or pass tiled=True)"
+                )
+            del shape[d]
+        return (ShapedArray(tuple(shape), x.dtype, x.weak_type),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        x = bdim_to_front(args[0], dims[0], axis.size)
+        d = self.scatter_dimension
+        if axis.name != self.axis_name:
+            return (bind1(PsumScatter(self.axis_name, d + 1, self.tiled, self.axis_size), x),), (0,)
+        total = reduce_sum(x, (0,))
+        if not self.tiled:
+            return (total,), (d,)
+        shape = list(total.shape)
+        shape[d : d + 1] = [axis.size, shape[d] // axis.size]
+        return (reshape(total, shape),), (d,)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        if isinstance(ct, Zero):
+            return (Zero(cast(UndefinedPrimal, args[0]).aval.to_tangent_aval()),)
+        return (bind1(AllGather(self.axis_name, self.scatter_dimension, self.tiled, self.axis_size), ct),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Ppermute(_Collective):
+    """Member ``src`` sends its value to member ``dst`` for each pair of
+    ``perm``; members no pair targets get zeros (JAX's ``ppermute``)."""
+
+    name = "ppermute"
+    axis_name: AxisName
+    perm: tuple[tuple[int, int], ...]
+
+    @override
+    def axis_names(self) -> tuple[AxisName, ...]:
+        return (self.axis_name,)
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        return avals
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        x = bdim_to_front(args[0], dims[0], axis.size)
+        if axis.name != self.axis_name:
+            return (bind1(self, x),), (0,)
+        source = {dst: src for src, dst in self.perm}
+        rows: list[Array] = []
+        for member in range(axis.size):
+            src = source.get(member)
+            if src is None:
+                rows.append(zeros(ShapedArray((1, *x.shape[1:]), x.dtype, x.weak_type)))
+            else:
+                rows.append(slice_in_dim(x, src, src + 1, axis=0))
+        return (concatenate(rows, 0),), (0,)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        if isinstance(ct, Zero):
+            return (ct,)
+        return (bind1(Ppermute(self.axis_name, tuple((dst, src) for src, dst in self.perm)), ct),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class AllToAll(_Collective):
+    """Member ``i`` gets block ``i`` (along ``split_axis``) of every member's
+    value, placed along ``concat_axis`` in member order (JAX's ``all_to_all``)."""
+
+    name = "all_to_all"
+    axis_name: AxisName
+    split_axis: int
+    concat_axis: int
+    tiled: bool
+    axis_size: int
+
+    @override
+    def axis_names(self) -> tuple[AxisName, ...]:
+        return (self.axis_name,)
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        (x,) = avals
+        n, s, c = self.axis_size, self.split_axis, self.concat_axis
+        if not (0 <= s < x.ndim and 0 <= c < x.ndim):
+            raise JaxtypedValueError(f"all_to_all: split_axis {s} or concat_axis {c} is out of range for {x.str_short()}")
+        if x.shape[s] % n or (not self.tiled and x.shape[s] != n):
+            raise JaxtypedValueError(
+                f"all_to_all: dimension {s} of {x.str_short()} must "
+                f"{'be divisible by' if self.tiled else 'equal'} the axis size {n}"
+            )
+        shape = list(x.shape)
+        if self.tiled:
+            shape[s] //= n
+            shape[c] *= n
+        else:
+            # The split axis goes; the members' axis comes in at concat_axis.
+            del shape[s]
+            shape.insert(c, n)
+        return (ShapedArray(tuple(shape), x.dtype, x.weak_type),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        x = bdim_to_front(args[0], dims[0], axis.size)
+        n, s, c = axis.size, self.split_axis, self.concat_axis
+        if axis.name != self.axis_name:
+            return (bind1(AllToAll(self.axis_name, s + 1, c + 1, self.tiled, self.axis_size), x),), (0,)
+        if not self.tiled:
+            # x[j, ..., i (at s+1), ...] -> out[i, ..., j (at c+1), ...]
+            z = moveaxis(x, s + 1, 0)  # (i, j, rest)
+            return (moveaxis(z, 1, c + 1),), (0,)
+        shape = list(x.shape)
+        shape[s + 1 : s + 2] = [n, shape[s + 1] // n]
+        blocks = moveaxis(reshape(x, shape), s + 1, 0)  # (i, j, per-example dims with block size at s)
+        placed = moveaxis(blocks, 1, c + 1)  # j just before dim c
+        out_shape = list(placed.shape)
+        out_shape[c + 1 : c + 3] = [out_shape[c + 1] * out_shape[c + 2]]
+        return (reshape(placed, out_shape),), (0,)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        (ct,) = cts
+        if isinstance(ct, Zero):
+            return (Zero(cast(UndefinedPrimal, args[0]).aval.to_tangent_aval()),)
+        back = AllToAll(self.axis_name, self.concat_axis, self.split_axis, self.tiled, self.axis_size)
+        return (bind1(back, ct),)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class AxisIndex(_Collective):
+    """The member's index along a named axis (JAX's ``axis_index``)."""
+
+    name = "axis_index"
+    axis_name: AxisName
+
+    @override
+    def axis_names(self) -> tuple[AxisName, ...]:
+        return (self.axis_name,)
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        return (ShapedArray((), np.dtype(np.int32)),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        return (iota(np.int32, axis.size),), (0,)
+
+
+def _leaves(x: object, where: str) -> tuple[list[Array], object]:
+    leaves, tree = tree_flatten(x)
+    return [operand(cast(ArrayLike, leaf), where) for leaf in leaves], tree
+
+
+def _all_reduce(prim_type: type[_AllReduce], x: T, axis_name: AxisName | Sequence[AxisName], where: str) -> T:
+    names = _names(axis_name)
+    for n in names:
+        _bound_size(n, where)
+    leaves, tree = _leaves(x, f"{where} x")
+    outs = [bind1(_make_all_reduce(prim_type, names), leaf) for leaf in leaves]
+    return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
+
+
+def psum(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
+    """The sum of pytree ``x`` over the members of the named axes (JAX's
+    ``lax.psum``); every member gets the same result."""
+    return _all_reduce(Psum, x, axis_name, "psum")
+
+
+def pmax(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
+    """The elementwise maximum over the members of the named axes."""
+    return _all_reduce(Pmax, x, axis_name, "pmax")
+
+
+def pmin(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
+    """The elementwise minimum over the members of the named axes."""
+    return _all_reduce(Pmin, x, axis_name, "pmin")
+
+
+def pmean(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
+    """The mean over the members of the named axes (``psum`` divided by
+    the number of members; integers give floats, as in JAX)."""
+    names = _names(axis_name)
+    count = 1
+    for n in names:
+        count *= _bound_size(n, "pmean")
+    leaves, tree = _leaves(x, "pmean x")
+    outs: list[Array] = []
+    for leaf in leaves:
+        if not dtypes.is_inexact(leaf.dtype):
+            leaf = convert_element_type(leaf, dtypes.default_float_dtype())
+        total = bind1(Psum(names), leaf)
+        outs.append(div(total, constant_like_scalar(total, count)))
+    return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
+
+
+def all_gather(x: T, axis_name: AxisName, *, axis: int = 0, tiled: bool = False) -> T:
+    """Every member's ``x`` stacked along a new ``axis`` (concatenated along
+    ``axis`` with ``tiled=True``), on every member (JAX's ``lax.all_gather``)."""
+    size = _bound_size(axis_name, "all_gather")
+    leaves, tree = _leaves(x, "all_gather x")
+    outs: list[Array] = []
+    for leaf in leaves:
+        ndim = leaf.ndim if tiled else leaf.ndim + 1
+        where = axis + ndim if axis < 0 else axis
+        if not 0 <= where < ndim:
+            raise JaxtypedValueError(f"all_gather: axis {axis} is out of range for {leaf.aval.str_short()}")
+        outs.append(bind1(AllGather(axis_name, where, tiled, size), leaf))
+    return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
+
+
+def psum_scatter(x: T, axis_name: AxisName, *, scatter_dimension: int = 0, tiled: bool = False) -> T:
+    """The sum over the members, of which member ``i`` keeps the ``i``-th
+    block along ``scatter_dimension`` (JAX's ``lax.psum_scatter``)."""
+    size = _bound_size(axis_name, "psum_scatter")
+    leaves, tree = _leaves(x, "psum_scatter x")
+    outs = [bind1(PsumScatter(axis_name, scatter_dimension, tiled, size), leaf) for leaf in leaves]
+    return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
+
+
+def ppermute(x: T, axis_name: AxisName, perm: Sequence[tuple[int, int]]) -> T:
+    """Send each member ``src``'s ``x`` to member ``dst`` for ``(src, dst)``
+    in ``perm``; members no pair targets get zeros (JAX's ``lax.ppermute``)."""
+    size = _bound_size(axis_name, "ppermute")
+    pairs = tuple((int(a), int(b)) for a, b in perm)
+    sources, targets = [a for a, _ in pairs], [b for _, b in pairs]
+    if len(set(sources)) != len(sources) or len(set(targets)) != len(targets):
+        raise JaxtypedValueError(f"ppermute: perm {list(pairs)} sends from or to a member twice")
+    if not all(0 <= i < size for i in (*sources, *targets)):
+        raise JaxtypedValueError(f"ppermute: perm {list(pairs)} names members outside 0..{size - 1}")
+    leaves, tree = _leaves(x, "ppermute x")
+    outs = [bind1(Ppermute(axis_name, pairs), leaf) for leaf in leaves]
+    return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
+
+
+def all_to_all(x: T, axis_name: AxisName, split_axis: int, concat_axis: int, *, tiled: bool = False) -> T:
+    """Member ``i`` gets block ``i`` (along ``split_axis``) of every member's
+    ``x``, in member order along ``concat_axis`` (JAX's ``lax.all_to_all``)."""
+    size = _bound_size(axis_name, "all_to_all")
+    leaves, tree = _leaves(x, "all_to_all x")
+    outs = [bind1(AllToAll(axis_name, split_axis, concat_axis, tiled, size), leaf) for leaf in leaves]
+    return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
+
+
+def axis_index(axis_name: AxisName) -> Array:
+    """This member's index along the named axis (JAX's ``lax.axis_index``)."""
+    _bound_size(axis_name, "axis_index")
+    return bind1(AxisIndex(axis_name))
+
+
+def axis_size(axis_name: AxisName | Sequence[AxisName]) -> int:
+    """The number of members of the named axes (JAX's ``lax.axis_size``)."""
+    size = 1
+    for n in _names(axis_name):
+        size *= _bound_size(n, "axis_size")
+    return size
