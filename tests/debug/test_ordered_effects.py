@@ -193,3 +193,41 @@ def test_donation_with_an_ordered_print(capsys: pytest.CaptureFixture[str]) -> N
     assert y.unsafe_buffer_pointer() == pointer and x.is_deleted()
     jt.effects_barrier()
     assert capsys.readouterr().out == "d [0. 1. 2.]\n"
+
+
+@pytest.mark.xfail(
+    strict=False,  # XLA's schedule decides: documents the limitation, cannot pin it
+    reason="a cond without results cannot be waited for by the next ordered effect (its branches return no "
+    "token: cond's lowering would have to thread one), so XLA may run the later print first",
+)
+def test_ordered_prints_around_a_cond_without_results(capsys: pytest.CaptureFixture[str]) -> None:
+    def run(J: Lib) -> None:
+        def f(x: Any) -> Any:
+            J.debug.print("before", ordered=True)
+            J.lax.cond(x > 0, lambda: J.debug.print("pos", ordered=True), lambda: J.debug.print("neg", ordered=True))
+            J.debug.print("after", ordered=True)
+            return x
+
+        J.jit(f)(1.0)
+
+    ours, theirs = printed_by(capsys, run)
+    assert ours == theirs
+
+
+def test_ordered_prints_around_a_cond_with_results(capsys: pytest.CaptureFixture[str]) -> None:
+    def run(J: Lib) -> None:
+        def f(x: Any) -> Any:
+            J.debug.print("before", ordered=True)
+            y = J.lax.cond(
+                x > 0,
+                lambda: (J.debug.print("pos {}", x, ordered=True), x)[1],
+                lambda: (J.debug.print("neg {}", x, ordered=True), -x)[1],
+            )
+            J.debug.print("after {}", y, ordered=True)
+            return y
+
+        J.jit(f)(1.0)
+        J.jit(f)(-2.0)
+
+    ours, theirs = printed_by(capsys, run)
+    assert ours == theirs
