@@ -44,6 +44,7 @@ from jaxtyped._src.api_device import Device, block_until_ready, device_get, devi
 from jaxtyped._src.api_device import device_count, local_device_count, process_count, process_index  # noqa: E402
 from jaxtyped._src.api_sharding import make_mesh  # noqa: E402
 from jaxtyped import sharding  # noqa: E402
+from jaxtyped._src.shard_map import shard_map  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
@@ -116,6 +117,7 @@ __all__ = [
     "process_count",
     "process_index",
     "sharding",
+    "shard_map",
     # refs family (issue 16)
     "Ref",
     "freeze",

@@ -4,7 +4,7 @@ device count: device queries, ``Mesh``/``PartitionSpec``/``NamedSharding``,
 ``.addressable_shards``), ``jit`` over sharded arguments, ``in_shardings``/
 ``out_shardings`` and ``with_sharding_constraint``.
 
-The suite runs with 4 CPU devices in both libraries (``tests/conftest.py``
+The suite runs with 8 CPU devices in both libraries (``tests/conftest.py``
 sets ``jax_num_cpu_devices`` before either backend starts).
 """
 
@@ -30,7 +30,7 @@ jsh: Any = pytest.importorskip("jax.sharding")
 jt_any: Any = jt
 jnp_any: Any = jnp
 
-N_DEVICES = 4
+N_DEVICES = 8  # tests/conftest.py's TEST_DEVICE_COUNT
 
 
 def _meshes() -> tuple[jts.Mesh, Any]:
@@ -40,8 +40,8 @@ def _meshes() -> tuple[jts.Mesh, Any]:
 
 def _auto_meshes() -> tuple[jts.Mesh, Any]:
     """A 2x2 mesh with Auto axes (the ``Mesh`` constructor's default)."""
-    ours = jts.Mesh(np.array(jt.devices()).reshape(2, 2), ("a", "b"))
-    theirs = jsh.Mesh(np.array(jax.devices()).reshape(2, 2), ("a", "b"))
+    ours = jts.Mesh(np.array(jt.devices()[:4]).reshape(2, 2), ("a", "b"))
+    theirs = jsh.Mesh(np.array(jax.devices()[:4]).reshape(2, 2), ("a", "b"))
     return ours, theirs
 
 
@@ -116,8 +116,8 @@ def test_bad_specs_are_rejected() -> None:
         jts.NamedSharding(mesh, jts.P("c"))
     with pytest.raises(errors.JaxtypedValueError, match="twice"):
         jts.NamedSharding(mesh, jts.P("a", "a"))
-    with pytest.raises(errors.JaxtypedValueError, match="needs 8 devices"):
-        jt.make_mesh((2, 4), ("a", "b"))
+    with pytest.raises(errors.JaxtypedValueError, match="needs 16 devices"):
+        jt.make_mesh((4, 4), ("a", "b"))
 
 
 @pytest.mark.parametrize(

@@ -566,11 +566,21 @@ def _leaves(x: object, where: str) -> tuple[list[Array], object]:
 
 def _all_reduce(prim_type: type[_AllReduce], x: T, axis_name: AxisName | Sequence[AxisName], where: str) -> T:
     names = _names(axis_name)
+    size = 1
     for n in names:
-        _bound_size(n, where)
-    leaves, tree = _leaves(x, f"{where} x")
-    outs = [bind1(_make_all_reduce(prim_type, names), leaf) for leaf in leaves]
-    return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
+        size *= _bound_size(n, where)
+    raw, tree = tree_flatten(x)
+    outs: list[object] = []
+    for leaf in raw:
+        if type(leaf) in (int, float, complex):
+            # A Python number is the same on every member: the result is a
+            # Python number too, as in JAX (``axis_size = psum(1, 'i')``).
+            number = cast(int | float | complex, leaf)
+            outs.append(number * size if prim_type is Psum else number)
+        else:
+            array = operand(cast(ArrayLike, leaf), f"{where} x")
+            outs.append(bind1(_make_all_reduce(prim_type, names), array))
+    return cast(T, tree_unflatten(tree, outs))
 
 
 def psum(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
