@@ -195,12 +195,10 @@ def test_donation_with_an_ordered_print(capsys: pytest.CaptureFixture[str]) -> N
     assert capsys.readouterr().out == "d [0. 1. 2.]\n"
 
 
-@pytest.mark.xfail(
-    strict=False,  # XLA's schedule decides: documents the limitation, cannot pin it
-    reason="a cond without results cannot be waited for by the next ordered effect (its branches return no "
-    "token: cond's lowering would have to thread one), so XLA may run the later print first",
-)
 def test_ordered_prints_around_a_cond_without_results(capsys: pytest.CaptureFixture[str]) -> None:
+    """The cond is lowered inside a one-branch case whose result the next
+    ordered print waits for."""
+
     def run(J: Lib) -> None:
         def f(x: Any) -> Any:
             J.debug.print("before", ordered=True)
@@ -209,6 +207,8 @@ def test_ordered_prints_around_a_cond_without_results(capsys: pytest.CaptureFixt
             return x
 
         J.jit(f)(1.0)
+        J.jit(f)(-1.0)
+        J.jit(lambda x: J.lax.fori_loop(0, 2, lambda i, c: (f(x), c)[1], 0))(3.0)
 
     ours, theirs = printed_by(capsys, run)
     assert ours == theirs

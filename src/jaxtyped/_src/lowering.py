@@ -19,8 +19,8 @@ calls. An equation whose ordered effects happen inside its regions (a
 loop, a branch) continues the chain of the block around it (the region
 captures that block's token), and that block's token afterwards waits for
 the equation's results (jaxlib's no-op ``dce_sink`` target turns a
-value into a token), so later ordered effects follow; a control-flow
-equation without results cannot be waited for that way.
+value into a token), so later ordered effects follow; an equation without
+results is lowered inside a one-branch ``case`` whose result is waited for.
 """
 
 import re
@@ -141,7 +141,7 @@ def lower_jaxpr_inline(
             and has_ordered_effects(eqn.effects)
             and not getattr(eqn.primitive, "threads_token", False)
         ):
-            outs = state.sequenced(ctx, lambda: eqn.primitive.lower(ctx, in_values, out_avals))
+            outs = state.sequenced(ctx, lambda: eqn.primitive.lower(ctx, in_values, out_avals), bool(out_avals))
         else:
             outs = eqn.primitive.lower(ctx, in_values, out_avals)
         if tuple(o.aval.shape for o in outs) != tuple(a.shape for a in out_avals) or tuple(
@@ -190,6 +190,7 @@ _TOKEN_ARG = "%token"
 _CALLBACK_TARGET = "xla_ffi_python_cpu_callback"
 # jaxlib's no-op FFI target: a token that waits for a value (one operand).
 _SINK_TARGET = "dce_sink"
+_I32 = ShapedArray((), np.dtype(np.int32))
 
 
 @final
@@ -245,20 +246,32 @@ class _EffectLowering:
     def set_block_token(self, ctx: LoweringContext, name: str) -> None:
         self._tokens[id(ctx.lines)] = (ctx.lines, name)
 
-    def sequenced(self, ctx: LoweringContext, lower: Callable[[], tuple[HloValue, ...]]) -> tuple[HloValue, ...]:
+    def sequenced(
+        self, ctx: LoweringContext, lower: Callable[[], tuple[HloValue, ...]], has_results: bool
+    ) -> tuple[HloValue, ...]:
         """Lower an equation whose ordered effects happen in its regions:
         their chains start from this block's token (captured), and this
-        block's token then waits for the equation's results."""
+        block's token then waits for the equation's results. An equation
+        without results is lowered inside a one-branch ``case`` whose
+        result stands for its completion (the branch index goes through an
+        optimization barrier, so XLA cannot inline the ``case``)."""
         before = self.block_token(ctx)
         self._enclosing.append(before)
         try:
-            outs = lower()
+            if has_results:
+                outs = waited = lower()
+            else:
+                index = ctx.op1("stablehlo.optimization_barrier", (ctx.scalar(0, np.dtype(np.int32)),), _I32)
+                with ctx.region(()) as (_, branch):
+                    outs = lower()
+                    ctx.ret([index])
+                waited = ctx.op("stablehlo.case", (index,), (_I32,), regions=branch)
         finally:
             self._enclosing.pop()
-        if outs and self.block_token(ctx) == before:
+        if waited and self.block_token(ctx) == before:
             # Every result: XLA may fold some (a loop's counter) to constants.
             tokens = [before]
-            for out in outs:
+            for out in waited:
                 tokens.append(ctx.fresh())
                 ctx.emit(
                     f'{tokens[-1]} = "stablehlo.custom_call"({out.name}) {{call_target_name = "{_SINK_TARGET}", '
