@@ -87,3 +87,19 @@ def test_jax_form_primitive_in_a_hand_built_jaxpr() -> None:
     assert "twice[k=2.0] a" in str(jaxpr)
     (out,) = core.eval_jaxpr(jaxpr, (), X)
     np.testing.assert_allclose(np.asarray(out), 2 * X)
+
+
+def test_backend() -> None:
+    from jaxtyped.extend import backend
+
+    b = backend.get_backend()
+    assert b.platform == "cpu" and b.device_count() == len(b.devices()) >= 1 and b is backend.get_backend("cpu")
+    def plus_one(x: jt.Array) -> jt.Array:
+        return x + 1
+
+    f = jt.jit(plus_one)
+    f(jnp.float32(1.0))
+    backend.clear_backends()
+    assert float(f(jnp.float32(1.0))) == 2.0
+    with pytest.raises(errors.JaxtypedValueError, match="Unknown backend 'tpu'"):
+        backend.get_backend("tpu")

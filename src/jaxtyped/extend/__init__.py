@@ -2,8 +2,9 @@
 JEP 15856): ``core`` (primitives and jaxprs), ``interpreters`` (rule
 registries in JAX's form), ``random`` (PRNG internals) and ``backend``."""
 
+from jaxtyped.extend import backend as backend
 from jaxtyped.extend import core as core
 from jaxtyped.extend import interpreters as interpreters
 from jaxtyped.extend import random as random
 
-__all__ = ["core", "interpreters", "random"]
+__all__ = ["backend", "core", "interpreters", "random"]

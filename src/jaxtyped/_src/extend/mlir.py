@@ -4,13 +4,15 @@ the ``hlo`` op builders (``jaxtyped.extend.interpreters.mlir``).
 Note [text, not MLIR bindings]: the op builders emit StableHLO *text*
 through our :class:`LoweringContext` (the generic syntax of
 :mod:`jaxtyped._src.core.hlo`), the same path every built-in rule takes,
-rather than building ops with jaxlib's MLIR Python bindings. Measured on
-this machine (``benchmarks/extend.py``, and the jaxlib notes, section 10):
-emitting 1000 elementwise ops costs 0.28 ms as text against 2.8 ms through
-the bindings, and a bindings-built op would still have to be printed and
-spliced into our text module (2.4 ms more per 1000 ops). Lowering the
-seed's ``mul_add`` under ``jit`` is cheaper this way than in JAX (see the
-benchmark). Text also needs no MLIR context alive while rules run.
+rather than building ops with jaxlib's MLIR Python bindings. Measured with
+``benchmarks/extend.py`` (a loaded 2-core machine): emitting 1000
+``hlo.AddOp``\\ s costs about what building them with the bindings and
+printing the module costs (25 ms against 23 ms), but a bindings-built op
+would then have to be printed and spliced into our text module, or the
+whole pipeline moved to the bindings; lowering the seed's ``mul_add``
+under ``jit`` (trace and StableHLO) takes 1.4 ms here against JAX's 21 ms.
+Text also needs no MLIR context alive while rules run, and keeps one
+lowering path for built-in and extension primitives.
 
 So the builders mirror the names and argument order of JAX's
 ``mlir.hlo`` (``hlo.AddOp(x, y).results``, ``hlo.ReshapeOp(type, x)``),

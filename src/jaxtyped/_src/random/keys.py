@@ -21,7 +21,7 @@ import functools
 import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, NoReturn, TypeAlias, cast, final, overload
+from typing import Any, Final, NoReturn, Protocol, TypeAlias, cast, final, overload
 
 import numpy as np
 from typing_extensions import override
@@ -47,6 +47,8 @@ __all__ = [
     "KeyArray",
     "KeyArrayLike",
     "KeyDType",
+    "CustomPRNGImpl",
+    "ImplSpec",
     "PRNGKey",
     "bits",
     "canonical_shape",
@@ -68,21 +70,72 @@ _IMPL_NAME: Final = "threefry2x32"
 _UNSUPPORTED_IMPLS: Final = ("philox2x32", "philox4x32", "rbg", "unsafe_rbg", "threefry4x32")
 
 
+class CustomPRNGImpl(Protocol):
+    """What a PRNG implementation defined with
+    ``jaxtyped.extend.random.define_prng_impl`` provides (extend family,
+    issue 18): key data is ``uint32[*shape, *key_shape]`` with ``key_shape``
+    of one axis; the functions work on the data of one key."""
+
+    @property
+    def name(self) -> str:
+        """The implementation's name (``key_impl`` reports it)."""
+        ...
+
+    @property
+    def tag(self) -> str:
+        """The short name in the key dtype (``key<tag>``)."""
+        ...
+
+    @property
+    def key_shape(self) -> tuple[int, ...]:
+        """The shape of one key's data."""
+        ...
+
+    def seed(self, seed: Array, /) -> Array:
+        """One key's data from an integer seed."""
+        ...
+
+    def split(self, key: Array, shape: tuple[int, ...], /) -> Array:
+        """The data of ``shape`` new keys from one key's data."""
+        ...
+
+    def random_bits(self, key: Array, bit_width: int, shape: tuple[int, ...], /) -> Array:
+        """Unsigned integers of ``bit_width`` bits and ``shape``."""
+        ...
+
+    def fold_in(self, key: Array, data: Array, /) -> Array:
+        """One key's data from a key's data and a uint32 word."""
+        ...
+
+
 @final
 class KeyDType:
     """The dtype of typed key arrays: ``key<fry>`` (JAX's
-    ``jax.dtypes.prng_key`` family). Not a NumPy dtype: keys hold no numbers."""
+    ``jax.dtypes.prng_key`` family), or ``key<tag>`` for a custom
+    implementation. Not a NumPy dtype: keys hold no numbers."""
 
-    __slots__ = ()
-    name: Final = "key<fry>"
-    # Two uint32 words per key, as in JAX.
-    itemsize: Final = 8
+    __slots__ = ("_custom",)
     kind: Final = "V"
+
+    _custom: CustomPRNGImpl | None
+
+    def __init__(self, custom: CustomPRNGImpl | None = None) -> None:
+        self._custom = custom
+
+    @property
+    def name(self) -> str:
+        """``key<fry>`` (``key<tag>`` for a custom implementation)."""
+        return "key<fry>" if self._custom is None else f"key<{self._custom.tag}>"
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per key: two uint32 words for threefry, as in JAX."""
+        return 8 if self._custom is None else 4 * math.prod(self._custom.key_shape)
 
     @property
     def impl(self) -> str:
         """The PRNG implementation's name."""
-        return _IMPL_NAME
+        return _IMPL_NAME if self._custom is None else self._custom.name
 
     def __repr__(self) -> str:
         return self.name
@@ -91,7 +144,9 @@ class KeyDType:
         return self.name
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, KeyDType) or other == self.name
+        if isinstance(other, KeyDType):
+            return other._custom is self._custom
+        return other == self.name
 
     def __hash__(self) -> int:
         return hash(self.name)
@@ -123,26 +178,34 @@ class KeyArray(Array):
         ((), key<fry>)
     """
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "_impl")
     _data: Array
+    # None: threefry2x32; else a custom implementation (extend family).
+    _impl: CustomPRNGImpl | None
 
-    def __init__(self, data: Array) -> None:
-        if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != 2:
-            raise _invalid_key_data(data)
+    def __init__(self, data: Array, impl: CustomPRNGImpl | None = None) -> None:
+        if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != _words(impl):
+            raise _invalid_key_data(data, impl)
         self._data = data
+        self._impl = impl
 
     @classmethod
-    def _unchecked(cls, data: Any) -> "KeyArray":  # noqa: ANN401 - pytree children may be any leaf
+    def _unchecked(cls, data: Any, impl: CustomPRNGImpl | None = None) -> "KeyArray":  # noqa: ANN401 - pytree children may be any leaf
         """Wrap ``data`` without checks (pytree unflattening passes
         placeholders such as axis specs or None)."""
-        if isinstance(data, Array) and not isinstance(data, KeyArray) and (data.ndim == 0 or data.shape[-1] != 2):
+        if isinstance(data, Array) and not isinstance(data, KeyArray) and (data.ndim == 0 or data.shape[-1] != _words(impl)):
             raise JaxtypedValueError(
-                f"a key array's data must end with its axis of 2 words, got shape {data.shape}; under vmap, a "
+                f"a key array's data must end with its axis of {_words(impl)} words, got shape {data.shape}; under vmap, a "
                 "negative in_axes/out_axes for key arrays counts from that word axis: use a non-negative axis"
             )
         out = cls.__new__(cls)
         out._data = data
+        out._impl = impl
         return out
+
+    def _like(self, data: Array) -> "KeyArray":
+        """Keys of this array's implementation over ``data``."""
+        return KeyArray(data, self._impl)
 
     # --- what the Array ABC asks for ------------------------------------------
 
@@ -171,7 +234,7 @@ class KeyArray(Array):
     @override
     def dtype(self) -> KeyDType:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]  # an extended dtype, as JAX's key<fry>
         """``key<fry>``."""
-        return KEY_DTYPE
+        return KEY_DTYPE if self._impl is None else KeyDType(self._impl)
 
     @property
     @override
@@ -195,13 +258,13 @@ class KeyArray(Array):
     @override
     def itemsize(self) -> int:
         """8 bytes per key (two uint32 words)."""
-        return KEY_DTYPE.itemsize
+        return self.dtype.itemsize
 
     @property
     @override
     def nbytes(self) -> int:
         """Bytes of key data."""
-        return self.size * KEY_DTYPE.itemsize
+        return self.size * self.dtype.itemsize
 
     # --- printing -----------------------------------------------------------------
 
@@ -210,8 +273,8 @@ class KeyArray(Array):
         if not isinstance(data, Array):
             return f"KeyArray({data!r})"
         if isinstance(self._data, ArrayImpl):
-            return f"Array({self.shape}, dtype={KEY_DTYPE.name}) overlaying:\n{np.asarray(self._data)}"
-        return f"KeyArray({self.shape}, dtype={KEY_DTYPE.name}) overlaying:\n{self._data!r}"
+            return f"Array({self.shape}, dtype={self.dtype.name}) overlaying:\n{np.asarray(self._data)}"
+        return f"KeyArray({self.shape}, dtype={self.dtype.name}) overlaying:\n{self._data!r}"
 
     def __str__(self) -> str:
         return repr(self)
@@ -269,8 +332,8 @@ class KeyArray(Array):
     def __getitem__(self, index: Index) -> "KeyArray":
         items = index if isinstance(index, tuple) else (index,)
         if any(item is Ellipsis for item in items):
-            return KeyArray(self._data[(*items, slice(None))])
-        return KeyArray(self._data[(*items, Ellipsis, slice(None))])
+            return self._like(self._data[(*items, slice(None))])
+        return self._like(self._data[(*items, Ellipsis, slice(None))])
 
     @override
     def __eq__(self, other: object) -> Array:  # type: ignore[override]  # elementwise over keys, as in JAX
@@ -307,7 +370,7 @@ class KeyArray(Array):
         if len(shape) == 1 and not isinstance(shape[0], int):
             dims = shape[0]
         flat = [operator.index(d) for d in dims]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # checked at run time
-        return KeyArray(self._data.reshape((*flat, 2), order=order))
+        return self._like(self._data.reshape((*flat, _words(self._impl)), order=order))
 
     @overload
     def transpose(self, axes: Sequence[int] | None, /) -> "KeyArray": ...
@@ -324,7 +387,7 @@ class KeyArray(Array):
         else:
             order = tuple(operator.index(a) for a in axes)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # ints here
         normalized = [a % self.ndim if self.ndim else a for a in order]
-        return KeyArray(self._data.transpose((*normalized, self.ndim)))
+        return self._like(self._data.transpose((*normalized, self.ndim)))
 
     @override
     def swapaxes(self, axis1: int, axis2: int) -> "KeyArray":
@@ -341,7 +404,7 @@ class KeyArray(Array):
             return self.reshape([d for d in self.shape if d != 1])
         axes = (axis,) if isinstance(axis, int) else tuple(axis)
         normalized = {a % self.ndim for a in axes}
-        return KeyArray(self._data.squeeze(tuple(sorted(normalized))))
+        return self._like(self._data.squeeze(tuple(sorted(normalized))))
 
     @override
     def flatten(self) -> "KeyArray":
@@ -356,7 +419,7 @@ class KeyArray(Array):
     @override
     def copy(self) -> "KeyArray":
         """A copy of the keys."""
-        return KeyArray(self._data.copy())
+        return self._like(self._data.copy())
 
     @property
     @override
@@ -378,14 +441,17 @@ class KeyArray(Array):
                 raise JaxtypedTypeError(
                     f"cannot combine key arrays ({KEY_DTYPE.name}) with arrays of numbers in one operation"
                 )
+            if operand._impl is not operands_impl(operands):
+                raise JaxtypedTypeError("cannot combine key arrays of different PRNG implementations in one operation")
             size = operand.size
             positions.append(asarray(np.arange(start, start + size, dtype=np.int32).reshape(operand.shape)))
-            rows.append(reshape(operand._data, (size, 2)))
+            rows.append(reshape(operand._data, (size, _words(operand._impl))))
             start += size
         where = fn(*positions)
         table = rows[0] if len(rows) == 1 else concatenate(rows, 0)
         picked = take(table, reshape(where, (where.size,)), axis=0)
-        return KeyArray(reshape(picked, (*where.shape, 2)))
+        impl = operands_impl(operands)
+        return KeyArray(reshape(picked, (*where.shape, _words(impl))), impl)
 
     def block_until_ready(self) -> "KeyArray":
         """Wait until the key data is computed."""
@@ -463,30 +529,51 @@ for _name in sorted(late_bound_array_methods() - _KEY_SUPPORTED):
 
 register_pytree_node(
     KeyArray,
-    lambda k: ((k._data,), None),  # pyright: ignore[reportPrivateUsage]  # the node's own child
-    lambda _aux, children: KeyArray._unchecked(next(iter(children))),  # pyright: ignore[reportPrivateUsage]
+    lambda k: ((k._data,), k._impl),  # pyright: ignore[reportPrivateUsage]  # the node's own child; its implementation as aux data
+    lambda aux, children: KeyArray._unchecked(next(iter(children)), aux),  # pyright: ignore[reportPrivateUsage]
 )
 
 # A typed key, or a legacy ``uint32[..., 2]`` key (any array-like).
 KeyArrayLike: TypeAlias = ArrayLike
 
 
-def _invalid_key_data(data: Array) -> JaxtypedTypeError:
+def _words(impl: CustomPRNGImpl | None) -> int:
+    """The length of one key's data."""
+    return 2 if impl is None else impl.key_shape[-1]
+
+
+def operands_impl(operands: Sequence[object]) -> CustomPRNGImpl | None:
+    """The implementation of the first key array among ``operands``."""
+    for operand in operands:
+        if isinstance(operand, KeyArray):
+            return operand._impl  # pyright: ignore[reportPrivateUsage]  # same module
+    return None
+
+
+def _invalid_key_data(data: Array, impl: CustomPRNGImpl | None = None) -> JaxtypedTypeError:
     if data.dtype != _UINT32:
         return JaxtypedTypeError(
             f"invalid PRNG key data: expected key_data.dtype = uint32; got dtype={data.dtype}"
         )
     if data.ndim < 1:
         return JaxtypedTypeError(f"invalid PRNG key data: expected key_data.ndim >= 1; got ndim={data.ndim}")
+    name = _IMPL_NAME if impl is None else impl.name
     return JaxtypedTypeError(
-        f"invalid PRNG key data: expected key_data.shape to end with (2,); got shape={data.shape} "
-        f"for impl={_IMPL_NAME}"
+        f"invalid PRNG key data: expected key_data.shape to end with ({_words(impl)},); got shape={data.shape} "
+        f"for impl={name}"
     )
 
 
-def _check_impl(impl: str | None, fun_name: str) -> None:
+# An implementation argument: a name, or a custom implementation.
+ImplSpec: TypeAlias = "str | CustomPRNGImpl | None"
+
+
+def _check_impl(impl: ImplSpec, fun_name: str) -> CustomPRNGImpl | None:
+    """The custom implementation ``impl`` names (None: threefry)."""
     if impl is None or impl == _IMPL_NAME:
-        return
+        return None
+    if not isinstance(impl, str):
+        return impl
     if impl in _UNSUPPORTED_IMPLS:
         raise JaxtypedNotImplementedError(
             f"random.{fun_name}: PRNG implementation {impl!r} is not provided by jaxtyped; "
@@ -574,7 +661,7 @@ def _seed_data(seed: Array) -> Array:
 _seed_data_jit: Final = jit(_seed_data)
 
 
-def key(seed: ArrayLike, *, impl: str | None = None) -> KeyArray:
+def key(seed: ArrayLike, *, impl: ImplSpec = None) -> KeyArray:
     """A typed PRNG key (dtype ``key<fry>``, shape ``()``) from an integer
     seed (JAX's ``jax.random.key``). 64-bit seeds use both words; with
     ``jax_enable_x64`` off the seed is first narrowed to int32, as in JAX.
@@ -584,7 +671,9 @@ def key(seed: ArrayLike, *, impl: str | None = None) -> KeyArray:
         >>> jt.random.key_data(jt.random.key(42))
         Array([ 0, 42], dtype=uint32)
     """
-    _check_impl(impl, "key")
+    custom = _check_impl(impl, "key")
+    if custom is not None:
+        return KeyArray(custom.seed(_seed_array("key", seed)), custom)
     return KeyArray(_seed_data_jit(_seed_array("key", seed)))
 
 
@@ -604,10 +693,10 @@ def key_data(keys: KeyArrayLike) -> Array:
     return _as_key("key_data", keys)._data  # pyright: ignore[reportPrivateUsage]
 
 
-def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None) -> KeyArray:
+def wrap_key_data(key_bits_array: ArrayLike, *, impl: ImplSpec = None) -> KeyArray:
     """A typed key array over ``uint32[*shape, 2]`` data (JAX's
     ``jax.random.wrap_key_data``)."""
-    _check_impl(impl, "wrap_key_data")
+    custom = _check_impl(impl, "wrap_key_data")
     if isinstance(key_bits_array, KeyArray):
         raise JaxtypedTypeError("invalid PRNG key data: expected key_data.ndim >= 1; got ndim=0")
     if not isinstance(key_bits_array, (Array, np.ndarray)):
@@ -616,22 +705,21 @@ def wrap_key_data(key_bits_array: ArrayLike, *, impl: str | None = None) -> KeyA
             f"Got {key_bits_array!r}"
         )
     data = asarray(key_bits_array)
-    if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != 2:
-        raise _invalid_key_data(data)
-    return KeyArray(data)
+    if data.dtype != _UINT32 or data.ndim < 1 or data.shape[-1] != _words(custom):
+        raise _invalid_key_data(data, custom)
+    return KeyArray(data, custom)
 
 
-def key_dtype(impl_spec: str | None = None) -> KeyDType:
+def key_dtype(impl_spec: ImplSpec = None) -> KeyDType:
     """The dtype of key arrays of PRNG implementation ``impl_spec`` (JAX's
     ``jax.random.key_dtype``): ``key<fry>``, the only one jaxtyped provides."""
-    _check_impl(impl_spec, "key_dtype")
-    return KEY_DTYPE
+    custom = _check_impl(impl_spec, "key_dtype")
+    return KEY_DTYPE if custom is None else KeyDType(custom)
 
 
 def key_impl(keys: KeyArrayLike) -> str:
-    """The PRNG implementation's name: ``'threefry2x32'``."""
-    _as_key("key_impl", keys)
-    return "threefry2x32"
+    """The PRNG implementation's name (``'threefry2x32'``)."""
+    return _as_key("key_impl", keys).dtype.impl
 
 
 @overload
@@ -713,6 +801,8 @@ def split(key: KeyArrayLike, num: int | Sequence[int] = 2) -> Array:
     shape = tuple(operator.index(n) for n in num) if isinstance(num, Sequence) else (operator.index(num),)
     if any(n < 0 for n in shape):
         raise JaxtypedValueError(f"split: num must be non-negative, got {num}")
+    if typed._impl is not None:  # pyright: ignore[reportPrivateUsage]
+        return KeyArray(typed._impl.split(typed._data, shape), typed._impl)  # pyright: ignore[reportPrivateUsage]
     data = _jitted(_split_data, shape, config.jax_threefry_partitionable)(typed._data)  # pyright: ignore[reportPrivateUsage]
     return _return_like(key, KeyArray(data))
 
@@ -736,6 +826,8 @@ def fold_in(key: KeyArrayLike, data: ArrayLike) -> Array:
             "Use jaxtyped.vmap for batching."
         )
     word = convert_element_type(value, _UINT32)
+    if typed._impl is not None:  # pyright: ignore[reportPrivateUsage]
+        return KeyArray(typed._impl.fold_in(typed._data, word), typed._impl)  # pyright: ignore[reportPrivateUsage]
     return _return_like(key, KeyArray(_fold_in_jit(typed._data, word)))  # pyright: ignore[reportPrivateUsage]
 
 
@@ -771,6 +863,8 @@ def random_bits(key: KeyArray, bit_width: int, shape: tuple[int, ...]) -> Array:
     from one typed key (JAX's ``_random_bits``); 64 needs x64."""
     if bit_width not in (8, 16, 32, 64):
         raise JaxtypedValueError(f"random_bits: bit_width must be 8, 16, 32 or 64, got {bit_width}")
+    if key._impl is not None:  # pyright: ignore[reportPrivateUsage]
+        return key._impl.random_bits(key._data, bit_width, shape)  # pyright: ignore[reportPrivateUsage]
     return _jitted(_random_bits_data, bit_width, shape, config.jax_threefry_partitionable)(key._data)  # pyright: ignore[reportPrivateUsage]
 
 
