@@ -10,6 +10,7 @@ import numpy as np
 import jaxtyped as jt
 from jaxtyped import ffi
 from jaxtyped.extend import core
+from jaxtyped.extend import random as xrandom
 from jaxtyped.extend.interpreters import mlir
 
 
@@ -60,3 +61,6 @@ mlir.register_lowering(p, rule, platform=1)  # expect: mypy[arg-type] pyright[re
 core.ShapedArray((3,), np.dtype(np.float32)).shape = (2,)  # expect: mypy[misc] pyright[reportAttributeAccessIssue]
 ffi.ffi_call("t", jt.ShapeDtypeStruct((), np.float32), vmap_method="loop")  # expect: mypy[arg-type] pyright[reportArgumentType]
 ffi.register_ffi_target(3, object())  # expect: mypy[arg-type] pyright[reportArgumentType]
+
+xrandom.random_wrap(np.zeros((2,), np.uint32), impl=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
+xrandom.define_prng_impl(key_shape=2, seed=None, split=None, random_bits=None, fold_in=None)  # expect: mypy[arg-type] pyright[reportArgumentType]

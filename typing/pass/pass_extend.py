@@ -10,7 +10,8 @@ import numpy as np
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped import ffi
-from jaxtyped.extend import core
+from jaxtyped.extend import backend, core
+from jaxtyped.extend import random as xrandom
 from jaxtyped.extend.core import primitives
 from jaxtyped.extend.interpreters import ad, batching, mlir
 
@@ -97,3 +98,28 @@ core.check_jaxpr(jaxpr)
 values: list[jt.Array] = core.eval_jaxpr(jaxpr, (), np.ones(3, np.float32))
 call = ffi.ffi_call("some_target", jt.ShapeDtypeStruct((3,), np.float32), vmap_method="sequential")
 include: str = ffi.include_dir()
+
+
+# A custom PRNG implementation (extend.random) and the backend.
+def toy_seed(seed: jt.Array) -> jt.Array:
+    return jnp.stack([seed.astype(jnp.uint32), seed.astype(jnp.uint32)])
+
+
+def toy_split(key: jt.Array, shape: tuple[int, ...]) -> jt.Array:
+    return jnp.broadcast_to(key, (*shape, 2))
+
+
+def toy_bits(key: jt.Array, bit_width: int, shape: tuple[int, ...]) -> jt.Array:
+    return jnp.zeros(shape, jnp.uint32)
+
+
+def toy_fold_in(key: jt.Array, data: jt.Array) -> jt.Array:
+    return key ^ data
+
+
+toy = xrandom.define_prng_impl(key_shape=(2,), seed=toy_seed, split=toy_split, random_bits=toy_bits, fold_in=toy_fold_in, name="toy")
+toy_key = jt.random.key(0, impl=toy)
+toy_keys = jt.random.split(toy_key, 3)
+wrapped = xrandom.random_wrap(xrandom.random_unwrap(toy_keys), impl=toy)
+platform: str = backend.get_backend().platform
+backend.clear_backends()

@@ -7,7 +7,9 @@ from typing_extensions import assert_type
 
 import jaxtyped as jt
 from jaxtyped import ffi
-from jaxtyped.extend import core
+from jaxtyped.extend import backend, core
+from jaxtyped.extend import random as xrandom
+from jaxtyped.typing import KeyArray
 from jaxtyped.extend.core import primitives
 from jaxtyped.extend.interpreters import mlir
 
@@ -26,3 +28,11 @@ def check(x: jt.Array, closed: core.ClosedJaxpr, jaxpr: core.Jaxpr) -> None:
     assert_type(mlir.aval_to_ir_type(core.ShapedArray((), np.dtype(np.float32))), core.ShapedArray)
     assert_type(ffi.ffi_call("t", jt.ShapeDtypeStruct((), np.float32)), Callable[..., jt.Array | list[jt.Array]])
     assert_type(ffi.include_dir(), str)
+
+
+def check_random(impl: xrandom.PRNGImpl, data: jt.Array) -> None:
+    assert_type(jt.random.key(0, impl=impl), KeyArray)
+    assert_type(xrandom.random_wrap(data, impl=impl), KeyArray)
+    assert_type(xrandom.random_unwrap(jt.random.key(0)), jt.Array)
+    assert_type(backend.get_backend(), backend.Backend)
+    assert_type(backend.get_backend().platform, str)
