@@ -565,7 +565,7 @@ def _invalid_key_data(data: Array, impl: CustomPRNGImpl | None = None) -> Jaxtyp
 
 
 # An implementation argument: a name, or a custom implementation.
-ImplSpec: TypeAlias = "str | CustomPRNGImpl | None"
+ImplSpec: TypeAlias = str | CustomPRNGImpl | None
 
 
 def _check_impl(impl: ImplSpec, fun_name: str) -> CustomPRNGImpl | None:
