@@ -272,3 +272,16 @@ def test_eager_reads_are_copies_that_survive_donation() -> None:
     np.testing.assert_array_equal(np.asarray(init), [0.0, 1.0, 2.0])
     np.testing.assert_array_equal(np.asarray(before), [0.0, 1.0, 2.0])
     np.testing.assert_array_equal(np.asarray(ref[...]), [0.0, 3.0, 6.0])
+
+
+def test_trace_and_lower_of_a_function_with_refs() -> None:
+    @jt.jit
+    def sin_inplace(x_ref: jt.Ref[jt.Array]) -> None:
+        x_ref[...] = jt.numpy.sin(x_ref[...])
+
+    ref = jt.new_ref(jt.numpy.arange(3.0))
+    # The staged program takes the ref's value (donated) and returns its final value.
+    assert str(sin_inplace.trace(ref).jaxpr) == "{ lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }"
+    text = sin_inplace.lower(ref).as_text()
+    assert "jax.buffer_donor = true" in text and "stablehlo.sine" in text
+    assert repr(ref) == "Ref([0., 1., 2.], dtype=float32)"  # staging does not run it

@@ -29,7 +29,7 @@ from typing import Any, Final, Generic, NamedTuple, TypeVar, final, overload
 import numpy as np
 from typing_extensions import Concatenate, ParamSpec, Self
 
-from jaxtyped._src.api_jit_refs import RefJitState, call_with_refs, has_ref_leaf
+from jaxtyped._src.api_jit_refs import RefJitState, call_with_refs, has_ref_leaf, stage_with_refs
 from jaxtyped._src.state.types import RefsTouched
 from jaxtyped._src.api_util import (
     ShapeDtypeStruct,
@@ -239,6 +239,9 @@ class Jitted(Generic[P, R_co]):
     def _staged(self, args: tuple[object, ...], kwargs: dict[str, object], bound: tuple[object, ...]) -> "Traced[P, R_co]":
         # bound: what a bound method prepended to args; its Compiled
         # prepends them to each call too.
+        if self._threads_refs and not bound and (self._ref_state is not None or has_ref_leaf(args, kwargs)):
+            # Refs (issue 16): the pure companion's stage.
+            return stage_with_refs(self._ensure_ref_state(), _pure_companion_jit, args, kwargs)  # type: ignore[no-any-return]  # the companion's Traced
         sig = self._signature(args, kwargs)
         entry = self._entry(sig)
         spec = _CallSpec(len(args), sig.static_args, sig.tree, bound)
@@ -311,12 +314,15 @@ class Jitted(Generic[P, R_co]):
             return _unflatten_outputs(entry, _execute(self._name, entry, arrays))
         return tree_unflatten(entry.out_tree, list(jit_call(entry.closed, self._name, arrays, entry.donated)))
 
-    def _call_with_refs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def _ensure_ref_state(self) -> RefJitState:
         if self._ref_state is None:
             self._ref_state = RefJitState(
                 self._fun, self._desc, self._name, frozenset(self._static_argnums), self._static_argnames
             )
-        return call_with_refs(self._ref_state, _pure_companion_jit, args, kwargs)
+        return self._ref_state
+
+    def _call_with_refs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return call_with_refs(self._ensure_ref_state(), _pure_companion_jit, args, kwargs)
 
     def _signature(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Signature:
 

@@ -24,7 +24,7 @@ from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, current_valu
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_leaves, tree_unflatten
 from jaxtyped._src.util import arg_names
 
-__all__ = ["RefJitState", "has_ref_leaf", "call_with_refs"]
+__all__ = ["RefJitState", "has_ref_leaf", "call_with_refs", "stage_with_refs"]
 
 
 @final
@@ -114,6 +114,33 @@ def call_with_refs(
 ) -> object:
     """Call the jitted function of ``state`` on arguments that may hold
     refs, threading its refs through the pure companion."""
+    refs, outcome = _through_companion(state, make_jit, args, kwargs, lambda pure: pure)
+    out, new_values = outcome
+    for ref, value in zip(refs, new_values, strict=True):
+        ref.write(value)
+    return out
+
+
+def stage_with_refs(
+    state: RefJitState, make_jit: Callable[[Callable[..., Any]], Callable[..., Any]], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """``trace`` of the jitted function of ``state`` on arguments that may
+    hold refs: the companion's stage, whose program takes the refs' values
+    first and returns their final values after the outputs."""
+    _, traced = _through_companion(state, make_jit, args, kwargs, lambda pure: getattr(pure, "trace"))
+    return traced
+
+
+def _through_companion(
+    state: RefJitState,
+    make_jit: Callable[[Callable[..., Any]], Callable[..., Any]],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    entry: Callable[[Callable[..., Any]], Callable[..., Any]],
+) -> tuple[list[Ref[Array]], Any]:
+    """``entry(companion)(values, others, spec)`` for these arguments, retried
+    while the function touches closed-over refs not yet threaded; returns
+    the threaded refs (arguments' then closed-over) and the result."""
     if state.pure is None:
         state.pure = _pure_companion(state, make_jit)
     nargs = len(args)
@@ -144,7 +171,7 @@ def call_with_refs(
         values = tuple(r.read() for r in arg_refs + closed)
         spec = _Spec(tree, ref_positions, tuple(static), nargs, len(closed))
         try:
-            out, new_values = state.pure(values, others, spec)
+            return arg_refs + closed, entry(state.pure)(values, others, spec)
         except RefsTouched as err:
             for arg_ref, position in zip(arg_refs, ref_positions):
                 if err.ref is arg_ref:
@@ -153,10 +180,6 @@ def call_with_refs(
             if not mine or any(err.ref is r for r in closed) or staging_between(err.ref, start) is not None:
                 raise
             state.closed.append(err.ref)
-            continue
-        for ref, value in zip(arg_refs + closed, new_values, strict=True):
-            ref.write(value)
-        return out
 
 
 def _check_distinct(state: RefJitState, refs: list[Ref[Array]], names: list[str]) -> None:

@@ -21,23 +21,19 @@ value into an unbatched ref under ``vmap``; a differentiated value into a
 plumbing ref under ``grad``) is an error, raised before the box changes.
 """
 
+import functools
 from collections.abc import Generator, Sequence
 from contextlib import contextmanager
-from typing import Any, Generic, Protocol, TypeVar, cast, final
+from typing import Any, Generic, Protocol, TypeVar, cast, final, runtime_checkable
 
 from typing_extensions import TypeIs
 
 import numpy as np
 
 from jaxtyped._src.core.array import Array, ArrayLike, Index
-from jaxtyped._src.core.array_impl import (
-    ArrayImpl,
-    array_from_numpy,
-    device_backend,
-    device_buffer,
-    is_python_scalar,
-    to_array,
-)
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.jaxpr import Jaxpr, JaxprBuilder
 from jaxtyped._src.core.interpreter import Interpreter, Tracer, current_interpreter
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter
@@ -70,6 +66,7 @@ Indexer = Index
 V = TypeVar("V", bound=Array, covariant=True)
 
 
+@runtime_checkable
 class ShapedLike(Protocol):
     """What ``empty_ref`` reads of its type argument (a ``ShapeDtypeStruct``
     or an array): a shape and a dtype."""
@@ -235,7 +232,7 @@ class Ref(Generic[V]):
     def __repr__(self) -> str:
         if self._frozen:
             return f"Ref(<frozen {ref_type_str(self)}>)"
-        text = repr(_detached(self._value))
+        text = _host_view_free_repr(self._value)
         # Array(...) -> Ref(...), as JAX (continuation lines keep their indent).
         return "Ref" + text[len("Array") :] if text.startswith("Array") else f"Ref({text})"
 
@@ -244,14 +241,35 @@ class Ref(Generic[V]):
 
 
 def _detached(value: Array) -> Array:
-    """A concrete value's copy that shares no memory with it. Refs hand
-    their buffers to jit as donations; a buffer that a NumPy view (a
-    printed value's cache) or a user's array also refers to cannot be
-    reused in place, and a user's array must not be consumed."""
+    """A concrete value's copy in a device buffer of its own. Refs hand
+    their buffers to jit as donations: a buffer that a user's array, a
+    NumPy view (a printed value) or host memory (a transfer that aliases
+    it) also refers to could not be reused in place, and a user's array
+    must not be consumed."""
     if type(value) is not ArrayImpl:
         return value
-    host = np.array(device_backend().to_host(device_buffer(value), value.aval))
-    return array_from_numpy(host, weak_type=value.aval.weak_type)
+    # Deferred: the call machinery imports lax, whose control flow imports this module.
+    from jaxtyped._src.pjit import executable_for, run_executable
+
+    jaxpr = _identity_jaxpr(value.aval)
+    executable = executable_for(jaxpr, "ref_copy", (False,))
+    (copy,) = run_executable(executable, (value,), (False,), (value.aval,), "ref_copy")
+    return copy
+
+
+@functools.lru_cache(maxsize=256)
+def _identity_jaxpr(aval: ShapedArray) -> Jaxpr:
+    """``{ lambda ; a. let  in (a,) }``: compiled, XLA writes its output to a
+    new buffer (a parameter that is not donated is never aliased)."""
+    builder = JaxprBuilder()
+    var = builder.new_var(aval)
+    return builder.build((), (var,), (var,))
+
+
+def _host_view_free_repr(value: Array) -> str:
+    """``repr`` of a value through a copy, so that no NumPy view of the
+    ref's own buffer outlives the call (it would block in-place updates)."""
+    return repr(_detached(value))
 
 
 def _is_whole(index: Indexer | None) -> bool:
