@@ -152,22 +152,30 @@ def _through_companion(
     leaves, tree = tree_flatten((dyn_args, dyn_kwargs))
     ref_positions = tuple(i for i, leaf in enumerate(leaves) if isinstance(leaf, Ref))
     arg_refs: list[Ref[Array]] = [leaves[i] for i in ref_positions]
-    param_names = arg_names(state.fun, nargs)
-    names: list[str] = []
-    for i, a in enumerate(args):
-        if i not in static_pos:
-            names += flatten_with_names(a, param_names[i])[1]
-    for k, v in dyn_kwargs.items():
-        names += flatten_with_names(v, k)[1]
-    _check_distinct(state, arg_refs, [names[i] for i in ref_positions])
-    others = tuple(leaf for i, leaf in enumerate(leaves) if i not in set(ref_positions))
+
+    def names() -> list[str]:
+        # The leaves' names, for error messages only (inspecting the
+        # signature costs more than a dispatch).
+        param_names = arg_names(state.fun, nargs)
+        found: list[str] = []
+        for i, a in enumerate(args):
+            if i not in static_pos:
+                found += flatten_with_names(a, param_names[i])[1]
+        for k, v in dyn_kwargs.items():
+            found += flatten_with_names(v, k)[1]
+        return found
+
+    if len({id(r) for r in arg_refs}) != len(arg_refs):
+        _check_distinct(state, arg_refs, [names()[i] for i in ref_positions])
+    position_set = set(ref_positions)
+    others = tuple(leaf for i, leaf in enumerate(leaves) if i not in position_set)
     start = current_interpreter()
     while True:
         closed = list(state.closed)
         for ref in closed:
             for arg_ref, position in zip(arg_refs, ref_positions):
                 if ref is arg_ref:
-                    raise _closed_and_passed(state, ref, names[position])
+                    raise _closed_and_passed(state, ref, names()[position])
         values = tuple(r.read() for r in arg_refs + closed)
         spec = _Spec(tree, ref_positions, tuple(static), nargs, len(closed))
         try:
@@ -175,7 +183,7 @@ def _through_companion(
         except RefsTouched as err:
             for arg_ref, position in zip(arg_refs, ref_positions):
                 if err.ref is arg_ref:
-                    raise _closed_and_passed(state, arg_ref, names[position]) from None
+                    raise _closed_and_passed(state, arg_ref, names()[position]) from None
             mine = err.staging is not start and start.is_ancestor_of(err.staging)
             if not mine or any(err.ref is r for r in closed) or staging_between(err.ref, start) is not None:
                 raise
