@@ -45,6 +45,7 @@ from jaxtyped._src.api_device import device_count, local_device_count, process_c
 from jaxtyped._src.api_sharding import make_mesh  # noqa: E402
 from jaxtyped import sharding  # noqa: E402
 from jaxtyped._src.shard_map import shard_map  # noqa: E402
+from jaxtyped import distributed  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
 from jaxtyped._src.core.array import Array  # noqa: E402
@@ -118,6 +119,7 @@ __all__ = [
     "process_index",
     "sharding",
     "shard_map",
+    "distributed",
     # refs family (issue 16)
     "Ref",
     "freeze",

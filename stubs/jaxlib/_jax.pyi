@@ -3,8 +3,9 @@
 # `NanobindType` is the metaclass of every nanobind class (nanobind.nb_type_0 at
 # run time, which is not importable); the other stubs import it from here.
 from collections.abc import Callable, Sequence
-from typing import type_check_only
+from typing import Any, Protocol, type_check_only
 
+import numpy as np
 from typing_extensions import Never, disjoint_base
 
 from jaxlib.xla_client import ArrayImpl
@@ -38,3 +39,69 @@ class ExecuteResults(metaclass=NanobindType):
 class ShardedToken(metaclass=NanobindType):
     def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
     def block_until_ready(self) -> None: ...
+
+# --- several processes (issue 17): the distributed runtime and CPU collectives ---
+
+@disjoint_base
+class DistributedRuntimeService(metaclass=NanobindType):
+    def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
+    def shutdown(self) -> None: ...
+
+@disjoint_base
+class DistributedRuntimeClient(metaclass=NanobindType):
+    def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
+    def connect(self) -> None: ...
+    def shutdown(self) -> None: ...
+    def wait_at_barrier(self, barrier_id: str, timeout_in_ms: int, process_ids: Sequence[int] | None = None) -> None: ...
+    def key_value_set_bytes(self, key: str, value: bytes, allow_overwrite: bool = False) -> None: ...
+    def blocking_key_value_get_bytes(self, key: str, timeout_in_ms: int) -> bytes: ...
+
+@disjoint_base
+class CpuCollectives(metaclass=NanobindType):
+    def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
+
+@type_check_only
+class _GetService(Protocol):
+    def __call__(
+        self,
+        address: str,
+        num_nodes: int,
+        heartbeat_timeout: int | None = None,
+        cluster_register_timeout: int | None = None,
+        shutdown_timeout: int | None = None,
+        recoverable: bool | None = None,
+    ) -> DistributedRuntimeService: ...
+
+@type_check_only
+class _GetClient(Protocol):
+    def __call__(
+        self,
+        address: str,
+        node_id: int,
+        rpc_timeout: int | None = None,
+        init_timeout: int | None = None,
+        shutdown_timeout: int | None = None,
+        heartbeat_timeout: int | None = None,
+        missed_heartbeat_callback: Callable[..., object] | None = None,
+        shutdown_on_destruction: bool | None = None,
+        use_compression: bool | None = None,
+    ) -> DistributedRuntimeClient: ...
+
+@type_check_only
+class _MakeGloo(Protocol):
+    def __call__(
+        self, distributed_client: DistributedRuntimeClient, hostname: str | None = None, interface: str | None = None
+    ) -> CpuCollectives: ...
+
+get_distributed_runtime_service: _GetService
+get_distributed_runtime_client: _GetClient
+make_gloo_tcp_collectives: _MakeGloo
+
+@disjoint_base
+class DeviceAssignment(metaclass=NanobindType):
+    def __init__(self, *args: Never, **kwargs: Never) -> None: ...  # no constructor (TypeError at run time)
+    create: _CreateAssignment  # a nanobind static function
+
+@type_check_only
+class _CreateAssignment(Protocol):
+    def __call__(self, arg: np.ndarray[Any, np.dtype[np.int32]], /) -> DeviceAssignment: ...

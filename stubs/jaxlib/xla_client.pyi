@@ -6,6 +6,7 @@ from typing_extensions import Never, disjoint_base
 
 import numpy as np
 from jaxlib._hlo import HloModule, OpSharding
+from jaxlib._jax import CpuCollectives, DeviceAssignment, DistributedRuntimeClient
 from jaxlib._jax import ExecutableBuildOptions, ExecuteResults, NanobindType, ResultHandler
 from jaxlib.mlir.ir import Module
 
@@ -26,11 +27,6 @@ class _Aval(Protocol):
     def weak_type(self) -> bool: ...
 
 # Opaque objects of the parts of the client API jaxtyped does not use.
-@type_check_only
-class _DistributedRuntimeClient: ...
-
-@type_check_only
-class _CpuCollectives: ...
 
 @type_check_only
 class _TransferServerFactory: ...
@@ -120,6 +116,7 @@ class CompileOptions(metaclass=NanobindType):
     def __init__(self) -> None: ...
     num_replicas: int
     num_partitions: int
+    device_assignment: DeviceAssignment | None
     @property
     def executable_build_options(self) -> ExecutableBuildOptions: ...
     def SerializeAsString(self) -> bytes: ...
@@ -147,10 +144,10 @@ def register_custom_call_target(
 
 def make_cpu_client(
     asynchronous: bool = True,
-    distributed_client: _DistributedRuntimeClient | None = None,
+    distributed_client: DistributedRuntimeClient | None = None,
     node_id: int = 0,
     num_nodes: int = 1,
-    collectives: _CpuCollectives | None = None,
+    collectives: CpuCollectives | None = None,
     num_devices: int | None = None,
     get_local_topology_timeout_minutes: int | None = None,
     get_global_topology_timeout_minutes: int | None = None,

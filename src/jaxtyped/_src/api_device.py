@@ -49,8 +49,9 @@ def devices() -> list[xla.Device]:
 
 
 def local_devices() -> list[xla.Device]:
-    """The devices attached to this process (all of them: one process)."""
-    return xla.devices()
+    """The devices attached to this process (all of them in a
+    single-process program)."""
+    return xla.local_devices()
 
 
 def device_count() -> int:
@@ -60,7 +61,7 @@ def device_count() -> int:
 
 def local_device_count() -> int:
     """How many devices this process drives."""
-    return len(xla.devices())
+    return len(xla.local_devices())
 
 
 def process_index() -> int:

@@ -13,9 +13,10 @@ Note [shard_map as nested vmaps]: the mesh positions are enumerated by one
 axis name, on the blocked inputs. So ``f`` runs once on abstract blocks, the
 collectives take their meaning from their batching rules, and every
 transformation (``jit``, ``jvp``, ``grad``, ``vmap``, ``make_jaxpr``) applies
-to the result as to any other array program. Under ``jit`` the program runs
-over the devices of its arguments' shardings (the SPMD path of ``jit``);
-the blocks are not lowered as a manual-sharding region (no
+to the result as to any other array program. Inputs and outputs carry
+sharding constraints of their specs, so under ``jit`` the program runs over
+the mesh's devices (the SPMD path of ``jit``) with the layouts the specs
+name; the blocks are not lowered as a manual-sharding region (no
 ``sdy.manual_computation``), so XLA's partitioner decides the communication.
 
 An output spec that leaves out a mesh axis claims that the value is the
@@ -40,7 +41,9 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.lax.convenience import index_in_dim
 from jaxtyped._src.lax.structural import bdim_to_front, reshape, transpose
-from jaxtyped._src.sharding import Mesh, PartitionSpec, current_mesh
+from jaxtyped._src.core.interpreter import bind1
+from jaxtyped._src.lax.parallel import ShardingConstraint
+from jaxtyped._src.sharding import Mesh, NamedSharding, PartitionSpec, current_mesh
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
@@ -87,20 +90,26 @@ def _check_spec(spec: PartitionSpec, mesh: Mesh, shape: tuple[int, ...], where: 
         raise JaxtypedValueError(f"shard_map: {where} {spec!r} names a mesh axis twice")
 
 
-def _block(x: Array, spec: PartitionSpec, mesh: Mesh, where: str) -> Array:
-    """``x`` with one leading axis per mesh axis ``spec`` names (in mesh
-    order) followed by the block's axes."""
-    _check_spec(spec, mesh, x.shape, where)
-    shape: list[int] = []
-    lead: dict[str, int] = {}  # mesh axis -> its axis in the reshaped value
-    for d, size in enumerate(x.shape):
-        axes = spec.axes_of(d)
-        parts = math.prod(mesh.shape[a] for a in axes)
+def _check_blocks(shape: tuple[int, ...], spec: PartitionSpec, mesh: Mesh, where: str) -> None:
+    _check_spec(spec, mesh, shape, where)
+    for d, size in enumerate(shape):
+        parts = math.prod(mesh.shape[a] for a in spec.axes_of(d))
         if size % parts:
             raise JaxtypedValueError(
                 f"shard_map: {where} {spec!r} splits axis {d} of size {size} into {parts} blocks, "
                 "which does not divide it evenly"
             )
+
+
+def _block(x: Array, spec: PartitionSpec, mesh: Mesh, where: str) -> Array:
+    """``x`` with one leading axis per mesh axis ``spec`` names (in mesh
+    order) followed by the block's axes."""
+    _check_blocks(x.shape, spec, mesh, where)
+    shape: list[int] = []
+    lead: dict[str, int] = {}  # mesh axis -> its axis in the reshaped value
+    for d, size in enumerate(x.shape):
+        axes = spec.axes_of(d)
+        parts = math.prod(mesh.shape[a] for a in axes)
         for a in axes:
             lead[a] = len(shape)
             shape.append(mesh.shape[a])
@@ -166,6 +175,11 @@ def shard_map(
         leaves, tree = tree_flatten(tuple(args))
         arrays = [to_array(leaf, f"shard_map of {desc} argument") for leaf in leaves]
         arg_specs = _broadcast_specs(in_specs, tuple(args), "in_specs")
+        if the_mesh.size > 1:
+            # Under jit, the partitioner lays the inputs out as the specs say.
+            for i, (x, s) in enumerate(zip(arrays, arg_specs)):
+                _check_blocks(x.shape, s, the_mesh, f"in_specs entry {i}")
+            arrays = [_constrain(x, the_mesh, s) for x, s in zip(arrays, arg_specs)]
         blocked = [_block(x, s, the_mesh, f"in_specs entry {i}") for i, (x, s) in enumerate(zip(arrays, arg_specs))]
         result = _run(f, desc, the_mesh, tree, blocked, arg_specs, out_specs, check_vma)
         return cast(R, result)
@@ -220,4 +234,12 @@ def _run(
     out_tree, specs = out_cell[0]
     for k, (o, spec) in enumerate(zip(outs, specs)):
         _check_spec(spec, mesh, o.shape[len([a for a in names if a in spec.used_axes()]) :], f"out_specs entry {k}")
-    return tree_unflatten(out_tree, [_unblock(o, s, mesh) for o, s in zip(outs, specs)])
+    results = [_unblock(o, s, mesh) for o, s in zip(outs, specs)]
+    if mesh.size > 1:
+        # The outputs are laid out as out_specs say (replicated where they name no axis).
+        results = [_constrain(r, mesh, s) for r, s in zip(results, specs)]
+    return tree_unflatten(out_tree, results)
+
+
+def _constrain(x: Array, mesh: Mesh, spec: PartitionSpec) -> Array:
+    return bind1(ShardingConstraint(NamedSharding(mesh, spec)), x)

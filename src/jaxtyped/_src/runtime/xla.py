@@ -58,6 +58,10 @@ __all__ = [
     "put_sharded",
     "process_index",
     "process_count",
+    "local_devices",
+    "initialize_distributed",
+    "shutdown_distributed",
+    "distributed_client",
     "is_multi_device",
     "compile_spmd_module",
     "SpmdExecutable",
@@ -125,6 +129,7 @@ check_jaxlib_version(jaxlib_version())
 
 import jaxlib.xla_client as xc  # noqa: E402
 from jaxlib._jax import ResultHandler  # noqa: E402
+import jaxlib._jax as _jax  # noqa: E402
 from jaxlib.mlir import ir  # noqa: E402
 
 _HAS_BUFFER_PROTOCOL: Final = (_parse_version(jaxlib_version()) or (0, 0, 0, 0)) >= (0, 10, 0, 0)
@@ -161,7 +166,7 @@ def _get_backend() -> _Backend:
         if not _backend_cell:
             requested = config.jax_num_cpu_devices
             config.freeze_num_cpu_devices()
-            client = xc.make_cpu_client() if requested < 1 else xc.make_cpu_client(num_devices=requested)
+            client = _make_client(None if requested < 1 else requested)
             devs = tuple(client.local_devices())
             shardings = tuple(
                 xc.GSPMDSharding(xc.DeviceList((d,)), xc.HloSharding.replicate()) for d in devs
@@ -170,9 +175,107 @@ def _get_backend() -> _Backend:
     return _backend_cell[0]
 
 
-def devices() -> list[Device]:
-    """The CPU devices of the PJRT client (created on first use)."""
+# === several processes (issue 17): jaxlib's distributed runtime ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class _Distributed:
+    service: "_jax.DistributedRuntimeService | None"
+    client: "_jax.DistributedRuntimeClient"
+    process_id: int
+    num_processes: int
+    host: str
+
+
+_distributed_cell: list[_Distributed] = []
+
+
+def initialize_distributed(
+    coordinator_address: str,
+    num_processes: int,
+    process_id: int,
+    *,
+    init_timeout_s: int,
+    heartbeat_timeout_s: int,
+    shutdown_timeout_s: int,
+) -> None:
+    """Join a computation of ``num_processes`` processes: process 0 also
+    runs the coordinator service at ``coordinator_address`` (``host:port``);
+    every process connects a client to it. Must come before the backend
+    starts (the CPU client is made with the client and CPU collectives
+    over TCP, gloo)."""
+    with _backend_lock:
+        if _backend_cell:
+            raise RuntimeError(
+                "jaxtyped.distributed.initialize must be called before any jaxtyped computation "
+                "(the backend has already started)"
+            )
+        if _distributed_cell:
+            raise RuntimeError("jaxtyped.distributed.initialize was already called in this process")
+        service = None
+        if process_id == 0:
+            service = _jax.get_distributed_runtime_service(
+                coordinator_address,
+                num_processes,
+                heartbeat_timeout=heartbeat_timeout_s,
+                cluster_register_timeout=init_timeout_s,
+                shutdown_timeout=shutdown_timeout_s,
+            )
+        client = _jax.get_distributed_runtime_client(
+            coordinator_address,
+            process_id,
+            init_timeout=init_timeout_s,
+            heartbeat_timeout=heartbeat_timeout_s,
+            rpc_timeout=init_timeout_s,
+            shutdown_timeout=shutdown_timeout_s,
+        )
+        client.connect()
+        host = coordinator_address.rsplit(":", 1)[0]
+        _distributed_cell.append(_Distributed(service, client, process_id, num_processes, host))
+
+
+def shutdown_distributed() -> None:
+    """Leave the computation (a barrier with the other processes), and stop
+    the coordinator service in process 0."""
+    with _backend_lock:
+        if not _distributed_cell:
+            return
+        state = _distributed_cell.pop()
+        state.client.shutdown()
+        if state.service is not None:
+            state.service.shutdown()
+
+
+def distributed_client() -> "_jax.DistributedRuntimeClient | None":
+    """The distributed runtime client, once initialised."""
+    return _distributed_cell[0].client if _distributed_cell else None
+
+
+def _make_client(num_devices: int | None) -> xc.Client:
+    if not _distributed_cell:
+        return xc.make_cpu_client() if num_devices is None else xc.make_cpu_client(num_devices=num_devices)
+    state = _distributed_cell[0]
+    # Loopback and named hosts: gloo binds the coordinator's host name.
+    collectives = _jax.make_gloo_tcp_collectives(state.client, hostname=state.host)
+    return xc.make_cpu_client(
+        distributed_client=state.client,
+        node_id=state.process_id,
+        num_nodes=state.num_processes,
+        collectives=collectives,
+        num_devices=num_devices,
+    )
+
+
+def local_devices() -> list[Device]:
+    """The devices this process drives."""
     return list(_get_backend().devices)
+
+
+def devices() -> list[Device]:
+    """The CPU devices of the PJRT client (created on first use); with
+    several processes, every process's devices."""
+    return list(_get_backend().client.devices())
 
 
 def process_index() -> int:
@@ -259,12 +362,14 @@ def put_sharded(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, shardi
         value = np.zeros(aval.shape, _BOOL)
     devices = sharding.device_list
     indices = sharding.devices_indices_map(aval.shape)
-    pieces = [np.ascontiguousarray(value[indices[d]]) for d in devices]
-    gspmd = _gspmd(devices, sharding.hlo_sharding(aval.ndim))
     backend = _get_backend()
-    by_id = {d.id: d for d in backend.client.devices()}
+    local = {d.id: d for d in backend.devices}
+    # Each process puts the pieces of its own devices (all of them, in one process).
+    mine = [d for d in devices if d.id in local]
+    pieces = [np.ascontiguousarray(value[indices[d]]) for d in mine]
+    gspmd = _gspmd(devices, sharding.hlo_sharding(aval.ndim))
     buffer: DeviceBuffer = xc.batched_device_put(
-        _xla_aval(aval), gspmd, pieces, [by_id[d.id] for d in devices], enable_x64=True
+        _xla_aval(aval), gspmd, pieces, [local[d.id] for d in mine], enable_x64=True
     )
     return buffer
 
@@ -301,11 +406,22 @@ def _assemble_on_host(buffer: xc.ArrayImpl, aval: ShapedArray) -> np.ndarray[Any
     (notes, section 0): where jax is installed this imports it once; where
     it is not, each read pays the failed import (tens of microseconds)."""
     shards = buffer._arrays
-    indices = _tile_indices(buffer._sharding._hlo_sharding, aval.shape, len(shards))
+    device_list = list(buffer._sharding._internal_device_list)
+    indices = _tile_indices(buffer._sharding._hlo_sharding, aval.shape, len(device_list))
+    local = {d.id for d in _get_backend().devices}
+    positions = [i for i, d in enumerate(device_list) if d.id in local]
+    covered = np.zeros(aval.shape, np.bool_)
     out = np.empty(aval.shape, aval.dtype)
-    for shard, index in zip(shards, indices, strict=True):
+    for shard, index in zip(shards, [indices[i] for i in positions], strict=True):
+        covered[index] = True
         shard_shape = tuple(len(range(*s.indices(n))) for s, n in zip(index, aval.shape))
         out[index] = to_host(shard, ShapedArray(shard_shape, aval.dtype, aval.weak_type))
+    if not covered.all():
+        raise JaxtypedValueError(
+            f"reading a {aval.str_short()} array that spans devices of other processes is not possible "
+            "(only its fully replicated or addressable parts are here): gather it first "
+            "(jaxtyped.distributed.process_allgather, or an out_sharding that replicates it)"
+        )
     out.flags.writeable = False
     return out
 
@@ -595,6 +711,8 @@ def compile_spmd_module(
     build = options.executable_build_options
     build.use_spmd_partitioning = True
     build.use_shardy_partitioner = True
+    # Global device ids (several processes number theirs 0.., 2048.., ...).
+    options.device_assignment = _jax.DeviceAssignment.create(np.array([[d.id for d in devices]], np.int32))
     device_list = xc.DeviceList(tuple(_backend_device(d) for d in devices))
     try:
         loaded = backend.client.compile_and_load(text.encode(), device_list, options)
