@@ -21,7 +21,7 @@ import functools
 import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, NoReturn, Protocol, TypeAlias, cast, final, overload
+from typing import Any, Final, NoReturn, Protocol, TypeAlias, cast, final, overload, runtime_checkable
 
 import numpy as np
 from typing_extensions import override
@@ -70,6 +70,7 @@ _IMPL_NAME: Final = "threefry2x32"
 _UNSUPPORTED_IMPLS: Final = ("philox2x32", "philox4x32", "rbg", "unsafe_rbg", "threefry4x32")
 
 
+@runtime_checkable
 class CustomPRNGImpl(Protocol):
     """What a PRNG implementation defined with
     ``jaxtyped.extend.random.define_prng_impl`` provides (extend family,
