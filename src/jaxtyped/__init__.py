@@ -54,6 +54,7 @@ from jaxtyped import stages  # noqa: E402
 from jaxtyped import ad_checkpoint, checkpoint_policies, test_util  # noqa: E402
 from jaxtyped import nn  # noqa: E402  # einsum family: jt.nn, as jax.nn
 from jaxtyped import extend, random  # noqa: E402  # random family (issue 15)
+from jaxtyped import ffi  # noqa: E402  # extend family (issue 18): jt.ffi, as jax.ffi
 # callbacks family (issue 16): debug.print, callbacks, effects_barrier
 from jaxtyped import debug, experimental  # noqa: E402
 from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
@@ -102,6 +103,7 @@ __all__ = [
     "nn",  # einsum family
     "extend",  # random family (issue 15)
     "random",  # random family (issue 15)
+    "ffi",  # extend family (issue 18)
     "debug",  # callbacks family (issue 16)
     "effects_barrier",
     "experimental",
