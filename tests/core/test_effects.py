@@ -272,18 +272,34 @@ def test_dce_keeps_effectful_equations() -> None:
     assert pruned.effects == jaxpr.effects
 
 
-def test_partial_eval_stages_effectful_equations() -> None:
+def test_partial_eval_keeps_effects_where_their_inputs_are() -> None:
     def f(x: Array, y: Array) -> tuple[Array, Array]:
         a = jnp.sin(x)
-        emit(a)  # known operand, but an effect: staged
-        return a, a * y
+        emit(a)  # known operand: on the known side, as in JAX
+        b = a * y
+        emit(b, ordered=False)  # unknown operand: on the unknown side
+        return a, b
 
     jaxpr = jt.make_jaxpr(f)(X, Y).jaxpr
     split = partial_eval_jaxpr(jaxpr, (False, True))
-    assert [e.primitive.name for e in split.known.eqns] == ["sin"]
-    assert split.known.effects == no_effects
-    assert "emit" in [e.primitive.name for e in split.unknown.eqns]
-    assert split.unknown.effects == {ORDERED_IO}
+    assert [e.primitive.name for e in split.known.eqns] == ["sin", "emit"]
+    assert split.known.effects == {ORDERED_IO}
+    assert [e.primitive.name for e in split.unknown.eqns] == ["mul", "emit"]
+    assert split.unknown.effects == {UNORDERED_IO}
+
+
+def test_remat_policy_never_recomputes_an_effect() -> None:
+    def f(x: Array, y: Array) -> Array:
+        a = jnp.sin(x)
+        (b,) = bind(Touch(), a, a)  # an effect on a known value, needed by the unknown side
+        return b * y
+
+    jaxpr = jt.make_jaxpr(f)(X, Y).jaxpr
+    split = partial_eval_jaxpr(jaxpr, (False, True), saveable=lambda eqn: False)
+    # Nothing is saveable, yet the effectful touch is not repeated on the unknown side: its output is saved.
+    assert [e.primitive.name for e in split.known.eqns] == ["sin", "touch"]
+    assert [e.primitive.name for e in split.unknown.eqns] == ["mul"]
+    assert split.num_res == 1
 
 
 def test_hand_built_eqn_computes_its_effects() -> None:

@@ -74,11 +74,6 @@ def test_prints_as_jax(capsys: pytest.CaptureFixture[str], name: str) -> None:
     assert ours == theirs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="partial evaluation stages every effectful equation (interpreters/partial_eval.py), so under grad a "
-    "print in a scan body runs in the transposed loop, last step first; JAX keeps it on the known side",
-)
 def test_grad_of_scan_prints_in_forward_order(capsys: pytest.CaptureFixture[str]) -> None:
     def run(J: Lib) -> None:
         def body(c: Any, _: None) -> Any:

@@ -95,8 +95,9 @@ def partial_eval_jaxpr(
     """Split a constvar-free ``jaxpr`` whose inputs marked in ``unknowns``
     are not known yet.
 
-    An equation is unknown when one of its inputs is, or when it has
-    effects (they must happen exactly once, on the staged side); higher-order
+    An equation is unknown when one of its inputs is (an effectful one
+    too: its effect then happens on the unknown side; with known inputs it
+    happens on the known side, once, never recomputed); higher-order
     equations with mixed inputs are split by their ``partial_eval_split``
     rule. A known value the unknown side needs is a residual when it is an
     input, when ``saveable`` is None (save everything) or says so;
@@ -113,14 +114,10 @@ def partial_eval_jaxpr(
     forced: set[Var] = set()  # residuals of split equations: always saved
     for index, eqn in enumerate(jaxpr.eqns):
         ins = tuple(isinstance(a, Var) and a in unknown_vars for a in eqn.invars)
-        if not any(ins) and not eqn.effects:
+        if not any(ins):
+            # Effects too: a print of known values happens on the known
+            # side, in program order, as in JAX (never recomputed below).
             known_eqns.append((index, eqn))
-            continue
-        if eqn.effects:
-            # Effects happen once, in program order: the whole equation is
-            # staged (its known operands become residuals).
-            unknown_eqns.append((index, eqn))
-            unknown_vars.update(eqn.outvars)
             continue
         split = eqn.primitive.partial_eval_split(ins)
         if split is None:
@@ -189,7 +186,8 @@ def _residuals(
         index, eqn = produced
         if index in recompute:
             continue
-        if any(v in forced for v in eqn.outvars) or saveable(eqn):
+        # An effectful equation is never recomputed: its effect would repeat.
+        if any(v in forced for v in eqn.outvars) or eqn.effects or saveable(eqn):
             residuals[atom] = None
             continue
         recompute.add(index)
