@@ -52,7 +52,7 @@ __all__ = ["shard_map", "Specs"]
 P = ParamSpec("P")
 R = TypeVar("R")
 
-Specs = PartitionSpec | Sequence[Any] | None
+Specs = PartitionSpec | Sequence[object] | None
 """A ``PartitionSpec``, or a tuple/list of specs matching the arguments'
 (outputs') structure as a tree prefix (``None`` is ``P()``)."""
 

@@ -1,0 +1,47 @@
+"""Sharding family (issue 17): meshes, specs, shardings, device_put to a
+sharding, jit with shardings, shard_map keeping the function's signature,
+collectives under vmap. Runs on one device (a 1-device mesh)."""
+
+import numpy as np
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped import lax
+from jaxtyped.sharding import Mesh, NamedSharding, P, PartitionSpec, SingleDeviceSharding
+from jaxtyped.typing import Array
+
+mesh = jt.make_mesh((1,), ("i",))
+explicit = Mesh(np.array(jt.devices()[:1]), ("i",))
+spec: PartitionSpec = P("i", None)
+sharding = NamedSharding(mesh, P("i"))
+single = SingleDeviceSharding(jt.devices()[0])
+n: int = jt.device_count() + jt.local_device_count() + jt.process_index() + jt.process_count()
+
+x = jt.device_put(jnp.arange(4.0), sharding)
+y = jt.device_put(jnp.arange(4.0), single)
+
+
+def block_sum(block: Array, scale: float) -> Array:
+    return lax.psum(block, "i") * scale
+
+
+summed = jt.shard_map(block_sum, mesh=mesh, in_specs=(P("i"), P()), out_specs=P())(x, 2.0)
+def double(v: Array) -> Array:
+    return v * 2
+
+
+doubled = jt.jit(double, in_shardings=sharding, out_shardings=sharding)(x)
+constrained = lax.with_sharding_constraint(x, sharding)
+with explicit:
+    bare = lax.with_sharding_constraint(x, P("i"))
+
+
+def per_member(v: Array) -> Array:
+    total = lax.psum(v, "b")
+    mean = lax.pmean(v, "b")
+    gathered = lax.all_gather(v, "b", axis=0, tiled=False)
+    size: int = lax.axis_size("b")
+    return total + mean + gathered.sum() + lax.axis_index("b") + size
+
+
+out = jt.vmap(per_member, axis_name="b")(jnp.arange(3.0))

@@ -1,0 +1,28 @@
+"""Result types of the sharding family (issue 17)."""
+
+from typing_extensions import assert_type
+
+import jaxtyped as jt
+from jaxtyped import lax
+from jaxtyped.sharding import Mesh, NamedSharding, P, PartitionSpec
+from jaxtyped.typing import Array
+
+
+def block(v: Array, k: int) -> Array:
+    return v * k
+
+
+def check(x: Array, mesh: Mesh) -> None:
+    assert_type(jt.make_mesh((1,), ("i",)), Mesh)
+    assert_type(P("i"), PartitionSpec)
+    assert_type(NamedSharding(mesh, P("i")).spec, PartitionSpec)
+    assert_type(jt.device_count(), int)
+    assert_type(jt.process_index(), int)
+    assert_type(jt.shard_map(block, mesh=mesh, in_specs=(P("i"), P()), out_specs=P("i"))(x, 2), Array)
+    assert_type(jt.device_put(x, NamedSharding(mesh, P("i"))), Array)
+    assert_type(lax.psum(x, "i"), Array)
+    assert_type(lax.psum((x, x), "i"), tuple[Array, Array])
+    assert_type(lax.all_gather(x, "i"), Array)
+    assert_type(lax.axis_index("i"), Array)
+    assert_type(lax.axis_size("i"), int)
+    assert_type(lax.with_sharding_constraint(x, P("i")), Array)
