@@ -198,11 +198,15 @@ class Ref(Generic[V]):
         return self._value
 
     def read(self) -> Array:
-        """The whole current value (``ref[...]``)."""
+        """The whole current value itself, for staging APIs that thread the
+        ref (a later in-place update may consume it: ``ref[...]`` is the
+        user's read, a copy)."""
         return self._checked()
 
     def write(self, value: Array) -> None:
-        """Replace the whole value (checked as ``ref[...] = value``)."""
+        """Replace the whole value by ``value`` itself (checked as ``ref[...]
+        = value``, but not copied), for staging APIs writing back a
+        threaded ref's result."""
         current = self._checked()
         value = _coerce(value, current, "swap")
         if value.shape != current.shape:
