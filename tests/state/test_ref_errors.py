@@ -90,8 +90,10 @@ def test_refs_cannot_be_returned_from_loop_bodies_that_thread_refs() -> None:
     with pytest.raises(errors.JaxtypedTypeError, match="the body of scan traced for scan returned a mutable array reference"):
         jt.lax.scan(body, 0.0, jnp.arange(2.0))
     assert repr(outer) == "Ref(0., dtype=float32, weak_type=True)"
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"output\[1\] is a mutable array reference of type Ref\{float32\[\]\}"):
         jt.lax.scan(lambda c, x: (c, jt.new_ref(x)), 0.0, jnp.arange(2.0))
+    with pytest.raises(TypeError, match=r"is a mutable array reference of type Ref\{float32\[\]\}"):
+        jt.lax.cond(True, lambda: jt.new_ref(1.0), lambda: jt.new_ref(2.0))
 
 
 def test_checkpoint_of_an_impure_function_is_an_error() -> None:

@@ -90,6 +90,14 @@ def leaf_as_array(leaf: object, what: str) -> Array:
         return leaf
     if is_python_scalar(leaf) or is_numpy_value(leaf):
         return to_array(leaf, what)
+    # Deferred (refs family, issue 16): the state package imports lax.
+    from jaxtyped._src.state.types import is_ref, ref_type_str
+
+    if is_ref(leaf):
+        raise JaxtypedTypeError(
+            f"{what} is a mutable array reference of type {ref_type_str(leaf)}, but mutable array references "
+            "cannot be passed or returned here: read the value with ref[...]"
+        )
     raise JaxtypedTypeError(
         f"{what} has type {type(leaf).__name__}, which is not a valid JAX-style type "
         "(arrays, scalars and pytrees of them are)"
