@@ -26,7 +26,7 @@ from jaxtyped import config
 # in jaxtyped and in the JAX oracle alike. The count must be set before
 # either backend starts, so it is set here, first. Programs still run on
 # device 0 unless a test asks for a mesh.
-TEST_DEVICE_COUNT = 8
+TEST_DEVICE_COUNT = int(os.environ.get("JAXTYPED_TEST_DEVICES", "8"))  # the sharding tests need 8
 
 
 def _use_several_devices() -> None:
