@@ -40,6 +40,7 @@ from jaxtyped._src.api_util import (
     leaf_to_array,
 )
 from jaxtyped._src.config import config
+from jaxtyped._src.api_config import check_nonfinite
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import (
     ArrayImpl,
@@ -216,6 +217,7 @@ class Jitted(Generic[P, R_co]):
         # Set once the function is called with refs or touches closed-over ones (issue 16).
         self._ref_state: RefJitState | None = None
         self._threads_refs = True  # False for the pure companion of a jitted function with refs
+        self._companion_entries: dict[Hashable, _Entry] = {}  # the companion's dispatch cache
         functools.update_wrapper(self, fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
         _live_jitted.add(self)
 
@@ -272,6 +274,7 @@ class Jitted(Generic[P, R_co]):
         """Forget every traced signature (the next call retraces)."""
         with self._lock:
             self._cache.clear()
+            self._companion_entries.clear()
         if self._ref_state is not None:
             self._ref_state.pure = None  # a new companion: its cache starts empty
 
@@ -301,6 +304,8 @@ class Jitted(Generic[P, R_co]):
                 return _unflatten_outputs(entry, _execute(self._name, entry, leaves))
         if self._threads_refs and (self._ref_state is not None or has_ref_leaf(args, kwargs)):
             return self._call_with_refs(args, kwargs)
+        if not self._threads_refs and eager:
+            return self._call_companion(args)
         sig = self._signature(args, kwargs)
         try:
             entry = self._entry(sig)
@@ -313,6 +318,26 @@ class Jitted(Generic[P, R_co]):
         if eager and entry.cacheable:
             return _unflatten_outputs(entry, _execute(self._name, entry, arrays))
         return tree_unflatten(entry.out_tree, list(jit_call(entry.closed, self._name, arrays, entry.donated)))
+
+    def _call_companion(self, args: tuple[Any, ...]) -> Any:
+        """Dispatch of a pure companion (issue 16): its arguments are always
+        ``(ref values, other leaves, static spec)``, so the key is the spec
+        and the leaves' avals (the companion donates, which keeps it off
+        the fast path above)."""
+        values, others, spec = args
+        leaves = [*values, *others]
+        avals = _fast_avals(leaves)
+        key: Hashable = (spec, len(values), avals, config.trace_state())
+        entry = self._companion_entries.get(key) if avals is not None else None
+        if entry is None:
+            entry = self._entry(self._signature(args, {}))
+            if avals is not None and entry.cacheable:
+                if len(self._companion_entries) >= self._cache_size:
+                    self._companion_entries.clear()
+                self._companion_entries[key] = entry
+        else:
+            self._hits += 1
+        return _unflatten_outputs(entry, _execute(self._name, entry, leaves))
 
     def _ensure_ref_state(self) -> RefJitState:
         if self._ref_state is None:
@@ -503,7 +528,15 @@ def _as_array(leaf: object) -> Array:
 
 
 def _execute(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[ArrayImpl, ...]:
-    """Run an entry's executable (compiled on first use) on concrete args."""
+    """Run an entry's executable (compiled on first use) on concrete args;
+    with ``jax_debug_nans``/``jax_debug_infs`` on, check the outputs."""
+    outs = _execute_unchecked(name, entry, args)
+    if config.jax_debug_nans or config.jax_debug_infs:
+        check_nonfinite(name, outs)  # breadth: jaxtyped.debug_nans
+    return outs
+
+
+def _execute_unchecked(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[ArrayImpl, ...]:
     if entry.spmd is not None or _any_sharded(args):
         return execute_spmd(name, entry.closed, [_concrete(a, name) for a in args], entry.spmd)
     executable = entry.executable
