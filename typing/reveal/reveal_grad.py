@@ -1,6 +1,7 @@
 """Exact types through the reverse-mode API: ``grad`` has the type of the
 argument it differentiates (``argnums`` 0, 1 or ``(0, 1)``; a dict of
-parameters gives a dict), ``value_and_grad`` pairs it with an ``Array``
+parameters gives a dict; an array-like one gives an ``Array``, and the
+gradient function then takes any ``ArrayLike`` there), ``value_and_grad`` pairs it with an ``Array``
 value, ``has_aux`` (a literal or a run-time bool) adds the aux type, any
 other ``argnums`` (-1, 2, a run-time int or tuple) gives a ``PyTree`` while
 keeping the parameters; ``vjp`` returns the output and a pullback from the
@@ -16,7 +17,7 @@ from typing_extensions import assert_type
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
-from jaxtyped.typing import Array, PyTree
+from jaxtyped.typing import Array, ArrayLike, PyTree
 
 Params = dict[str, Array]
 
@@ -85,12 +86,12 @@ def named(params: Params, x: Array) -> Array:
 
 def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) -> None:
     # grad: the gradient has the differentiated argument's type.
-    assert_type(jt.grad(loss), Callable[[Array], Array])
+    assert_type(jt.grad(loss), Callable[[ArrayLike], Array])
     assert_type(jt.grad(loss)(x), Array)
     assert_type(jt.grad(loss, argnums=0)(x), Array)
-    assert_type(jt.grad(loss2, argnums=1), Callable[[Array, Array], Array])
+    assert_type(jt.grad(loss2, argnums=1), Callable[[Array, ArrayLike], Array])
     assert_type(jt.grad(loss2, 1)(x, x), Array)
-    assert_type(jt.grad(loss2, argnums=(0, 1)), Callable[[Array, Array], tuple[Array, Array]])
+    assert_type(jt.grad(loss2, argnums=(0, 1)), Callable[[ArrayLike, ArrayLike], tuple[Array, Array]])
     assert_type(jt.grad(mixed)(p, 2.0), Params)
     assert_type(jt.grad(mixed, argnums=(0, 1))(p, 2.0), tuple[Params, float])
     assert_type(jt.grad(model_loss), Callable[[Params, Array, Array], Params])
@@ -98,13 +99,13 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
     assert_type(jt.grad(float_loss)(x), Array)  # a float loss is fine
 
     # has_aux: (gradient, aux).
-    assert_type(jt.grad(loss_aux, has_aux=True), Callable[[Array], tuple[Array, Stats]])
+    assert_type(jt.grad(loss_aux, has_aux=True), Callable[[ArrayLike], tuple[Array, Stats]])
     assert_type(jt.grad(loss2_aux, argnums=1, has_aux=True)(x, x), tuple[Array, Stats])
     assert_type(jt.grad(loss2_aux, argnums=(0, 1), has_aux=True)(x, x), tuple[tuple[Array, Array], Stats])
 
     # has_aux known only at run time, for an (output, aux)-valued function
     # (the only kind for which it can be True; without it, it fails).
-    assert_type(jt.grad(loss_aux, has_aux=flag), Callable[[Array], tuple[Array, Stats]])
+    assert_type(jt.grad(loss_aux, has_aux=flag), Callable[[ArrayLike], tuple[Array, Stats]])
     assert_type(jt.grad(loss2_aux, 1, flag)(x, x), tuple[Array, Stats])
 
     # Any other argnums keeps the parameters; the gradient is a PyTree (a
@@ -122,7 +123,7 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
     assert_type(jt.grad(named)(p, x=x), Params)
 
     # value_and_grad: (value, gradient), value an Array.
-    assert_type(jt.value_and_grad(loss), Callable[[Array], tuple[Array, Array]])
+    assert_type(jt.value_and_grad(loss), Callable[[ArrayLike], tuple[Array, Array]])
     assert_type(jt.value_and_grad(model_loss)(p, x, x), tuple[Array, Params])
     assert_type(jt.value_and_grad(loss2, argnums=1)(x, x), tuple[Array, Array])
     assert_type(jt.value_and_grad(loss2, argnums=(0, 1))(x, x), tuple[Array, tuple[Array, Array]])
@@ -157,7 +158,7 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
 
     # jacrev: with respect to an array-like argument, the output's type;
     # for a single-array output, the argument's type; else a PyTree.
-    assert_type(jt.jacrev(unary), Callable[[Array], Array])
+    assert_type(jt.jacrev(unary), Callable[[ArrayLike], Array])
     assert_type(jt.jacrev(unary)(x), Array)
     assert_type(jt.jacrev(jnp.sin)(2.0), Array)
     assert_type(jt.jacrev(pair_out)(x), tuple[Array, Array])
@@ -174,7 +175,7 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
 
     # hessian: an Array (a 2x2 tuple for argnums=(0, 1)) for array-like
     # arguments; a PyTree for a dict of parameters (a dict of dicts).
-    assert_type(jt.hessian(loss), Callable[[Array], Array])
+    assert_type(jt.hessian(loss), Callable[[ArrayLike], Array])
     assert_type(jt.hessian(loss2, argnums=1)(x, x), Array)
     assert_type(jt.hessian(loss2, argnums=(0, 1))(x, x), tuple[tuple[Array, Array], tuple[Array, Array]])
     assert_type(jt.hessian(loss_aux, has_aux=True)(x), tuple[Array, Stats])

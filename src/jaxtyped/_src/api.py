@@ -371,6 +371,21 @@ def _place_output(value: Array, dim: BatchDim, out_axis: Any, size: int, name: s
 # that check is silenced on them.
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, P], R],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], R]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], tuple[R, Aux]]: ...
+@overload
+def jacfwd(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], R],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
@@ -391,6 +406,13 @@ def jacfwd(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree]: ...
 @overload
+def jacfwd(  # for mypy, see api_grad's Note [lambdas]
+    fun: Callable[Concatenate[A0, P], R],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> type[Any]: ...
+@overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
@@ -407,7 +429,7 @@ def jacfwd(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
-def jacfwd(
+def jacfwd(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
     *,
@@ -422,6 +444,14 @@ def jacfwd(  # type: ignore[overload-overlap]  # see above
     has_aux: bool,
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
+@overload
+def jacfwd(  # for mypy, see api_grad's Note [lambdas]
+    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> type[Any]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, AL, P], R],

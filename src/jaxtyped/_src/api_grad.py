@@ -207,6 +207,87 @@ def linearize(fun: Callable[..., object], *primals: object, has_aux: bool = Fals
 # checkers call the literal overloads "overlapping" the run-time ones with
 # another result type (A0 is not a PyTree); those are reached only when no
 # literal one applies, which is the point, so that check is silenced on them.
+# Note [lambdas]: Array-first overloads (issue 20). They come first because
+# a checker gives an unannotated lambda's parameters the types of the first
+# overload it tries: Array here, so the lambda body may use every Array
+# operation (a type variable there would leave the parameter opaque). They
+# also type the gradient of an Array-, ArrayLike-, float- or int-typed
+# parameter as an Array, and let the gradient function take any ArrayLike
+# where it differentiates (grad converts those arguments to arrays);
+# arguments it does not differentiate keep their type (they reach fun as
+# they are). mypy types a lambda's parameters as Any and finds several
+# overloads matching: it then returns the overloads' common erased result
+# when there is one, here an *untyped* Callable that --strict rejects
+# calling, and plain Any otherwise. The overloads returning type[Any] after
+# the type-variable ones are never chosen for a typed function (those before
+# match it) and exist only to make the erased results differ, so that a
+# lambda's gradient function is Any in mypy (Array-typed in pyright).
+@overload
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], tuple[Array, Array]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[Concatenate[Array, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], tuple[tuple[Array, Aux], Array]]: ...
+@overload
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[AL, P], tuple[Array, Array]]: ...
+@overload
+def value_and_grad(
+    fun: Callable[Concatenate[AL, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[AL, P], tuple[tuple[Array, Aux], Array]]: ...
+@overload
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, Array, P], ArrayLike],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[Array, ArrayLike, P], tuple[Array, Array]]: ...
+@overload
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, Array, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[Array, ArrayLike, P], tuple[tuple[Array, Aux], Array]]: ...
+@overload
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, Array, P], ArrayLike],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, ArrayLike, P], tuple[Array, tuple[Array, Array]]]: ...
+@overload
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, Array, P], tuple[ArrayLike, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, ArrayLike, P], tuple[tuple[Array, Aux], tuple[Array, Array]]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], ArrayLike],
@@ -216,6 +297,14 @@ def value_and_grad(  # type: ignore[overload-overlap]  # see above
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[Array, A0]]: ...
 @overload
+def value_and_grad(  # for mypy, see Note [lambdas]
+    fun: Callable[Concatenate[A0, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
+@overload
 def value_and_grad(
     fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
     argnums: Literal[0] = 0,
@@ -224,6 +313,15 @@ def value_and_grad(
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[tuple[Array, Aux], A0]]: ...
+@overload
+def value_and_grad(  # for mypy, see Note [lambdas]
+    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
@@ -309,12 +407,86 @@ def value_and_grad(
 
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], Array]: ...
+@overload
+def grad(
+    fun: Callable[Concatenate[Array, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], tuple[Array, Aux]]: ...
+@overload
+def grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AL, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[AL, P], Array]: ...
+@overload
+def grad(
+    fun: Callable[Concatenate[AL, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[AL, P], tuple[Array, Aux]]: ...
+@overload
+def grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, Array, P], ArrayLike],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[Array, ArrayLike, P], Array]: ...
+@overload
+def grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, Array, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[Array, ArrayLike, P], tuple[Array, Aux]]: ...
+@overload
+def grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, Array, P], ArrayLike],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, ArrayLike, P], tuple[Array, Array]]: ...
+@overload
+def grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, Array, P], tuple[ArrayLike, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, ArrayLike, P], tuple[tuple[Array, Array], Aux]]: ...
+@overload
+def grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], ArrayLike],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], A0]: ...
+@overload
+def grad(  # for mypy, see Note [lambdas]
+    fun: Callable[Concatenate[A0, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
 @overload
 def grad(
     fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
@@ -324,6 +496,15 @@ def grad(
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
+@overload
+def grad(  # for mypy, see Note [lambdas]
+    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
@@ -512,6 +693,23 @@ def _scalar_output(outs: list[Array], out_tree: PyTreeDef, desc: str, holomorphi
 # that check is silenced on them.
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, P], R],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], R]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], tuple[R, Aux]]: ...
+@overload
+def jacrev(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], R],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
@@ -535,6 +733,14 @@ def jacrev(  # type: ignore[overload-overlap]  # see above
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree]: ...
 @overload
+def jacrev(  # for mypy, see api_grad's Note [lambdas]
+    fun: Callable[Concatenate[A0, P], R],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
+@overload
 def jacrev(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
@@ -553,7 +759,7 @@ def jacrev(  # type: ignore[overload-overlap]  # see above
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
-def jacrev(
+def jacrev(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
     *,
@@ -570,6 +776,15 @@ def jacrev(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
+@overload
+def jacrev(  # for mypy, see api_grad's Note [lambdas]
+    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, AL, P], R],
@@ -707,6 +922,21 @@ def _unravel_rows(rows: list[Array], outs: list[Array], flat: _Flat, single: boo
 # overlap check is silenced on the precise ones, as for jacrev.
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[Array, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], Array]: ...
+@overload
+def hessian(
+    fun: Callable[Concatenate[Array, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> Callable[Concatenate[ArrayLike, P], tuple[Array, Aux]]: ...
+@overload
+def hessian(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], RA],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
@@ -720,6 +950,13 @@ def hessian(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree]: ...
 @overload
+def hessian(  # for mypy, see api_grad's Note [lambdas]
+    fun: Callable[Concatenate[A0, P], ArrayLike],
+    argnums: Literal[0] = 0,
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+) -> type[Any]: ...
+@overload
 def hessian(
     fun: Callable[Concatenate[AL, P], tuple[RA, Aux]],
     argnums: Literal[0] = 0,
@@ -728,7 +965,7 @@ def hessian(
     holomorphic: bool = False,
 ) -> Callable[Concatenate[AL, P], tuple[Array, Aux]]: ...
 @overload
-def hessian(
+def hessian(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
     argnums: Literal[0] = 0,
     *,
@@ -743,6 +980,14 @@ def hessian(
     has_aux: bool,
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
+@overload
+def hessian(  # for mypy, see api_grad's Note [lambdas]
+    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[0] = 0,
+    *,
+    has_aux: bool,
+    holomorphic: bool = False,
+) -> type[Any]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, AL, P], RA],
