@@ -61,6 +61,48 @@ from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 # refs family (issue 16): mutable array references
 from jaxtyped import ref  # noqa: E402
 from jaxtyped._src.state.types import Ref, freeze, new_ref  # noqa: E402
+# breadth: smaller top-level names and the config states
+from jaxtyped import scipy  # noqa: E402
+from jaxtyped._src.api_grad import jacrev as jacobian  # noqa: E402
+from jaxtyped._src.dtypes import float0  # noqa: E402
+from jaxtyped._src.api_misc import (  # noqa: E402
+    closure_convert,
+    copy_to_host_async,
+    custom_gradient,
+    default_backend,
+    host_count,
+    host_id,
+    host_ids,
+    linear_transpose,
+    live_arrays,
+    make_array_from_callback,
+    make_array_from_process_local_data,
+    make_array_from_single_device_arrays,
+    named_call,
+    named_scope,
+    process_indices,
+    typeof,
+)
+from jaxtyped._src.api_config import (  # noqa: E402
+    check_tracer_leaks,
+    checking_leaks,
+    debug_infs,
+    debug_nans,
+    default_device,
+    default_matmul_precision,
+    default_prng_impl,
+    enable_checks,
+    enable_x64,
+    explain_cache_misses,
+    log_compiles,
+    numpy_dtype_promotion,
+    numpy_rank_promotion,
+    threefry_partitionable,
+    transfer_guard,
+    transfer_guard_device_to_device,
+    transfer_guard_device_to_host,
+    transfer_guard_host_to_device,
+)
 
 __version__ = "0.1.0"
 
@@ -127,4 +169,42 @@ __all__ = [
     "freeze",
     "new_ref",
     "ref",
+    # breadth: smaller top-level names and the config states
+    "scipy",
+    "jacobian",
+    "float0",
+    "closure_convert",
+    "copy_to_host_async",
+    "custom_gradient",
+    "default_backend",
+    "host_count",
+    "host_id",
+    "host_ids",
+    "linear_transpose",
+    "live_arrays",
+    "make_array_from_callback",
+    "make_array_from_process_local_data",
+    "make_array_from_single_device_arrays",
+    "named_call",
+    "named_scope",
+    "process_indices",
+    "typeof",
+    "check_tracer_leaks",
+    "checking_leaks",
+    "debug_infs",
+    "debug_nans",
+    "default_device",
+    "default_matmul_precision",
+    "default_prng_impl",
+    "enable_checks",
+    "enable_x64",
+    "explain_cache_misses",
+    "log_compiles",
+    "numpy_dtype_promotion",
+    "numpy_rank_promotion",
+    "threefry_partitionable",
+    "transfer_guard",
+    "transfer_guard_device_to_device",
+    "transfer_guard_device_to_host",
+    "transfer_guard_host_to_device",
 ]

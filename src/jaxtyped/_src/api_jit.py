@@ -22,9 +22,9 @@ import inspect
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Hashable, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Final, Generic, NamedTuple, TypeVar, final, overload
+from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar, final, overload
 
 import numpy as np
 from typing_extensions import Concatenate, ParamSpec, Self
@@ -55,7 +55,7 @@ from jaxtyped._src.core.check import maybe_check_jaxpr
 from jaxtyped._src.core.interpreter import EVAL, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr
 from jaxtyped._src.core.shape_annotations import SignatureChecker, checker_for
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
 from jaxtyped._src.remat import clear_checkpoint_caches
@@ -197,12 +197,14 @@ class Jitted(Generic[P, R_co]):
         donate_argnums: tuple[int, ...],
         cache_size: int = DEFAULT_CACHE_SIZE,
         shardings: tuple[ShardingsArg, ShardingsArg] = (None, None),
+        donate_argnames: tuple[str, ...] = (),
     ) -> None:
         self._fun: Callable[..., Any] = fun
         self._shardings = shardings  # (in_shardings, out_shardings) as the user gave them
         self._static_argnums = static_argnums
         self._static_argnames = frozenset(static_argnames)
         self._donate_argnums = frozenset(donate_argnums)
+        self._donate_argnames = frozenset(donate_argnames)  # donated when passed by keyword
         self._desc = describe_function(fun)
         self._name: str = getattr(fun, "__name__", "fun")
         self._cache: OrderedDict[Hashable, _Entry] = OrderedDict()
@@ -211,7 +213,7 @@ class Jitted(Generic[P, R_co]):
         self._misses = 0
         self._lock = threading.Lock()
         # The dispatch fast path applies when no argument is static or donated.
-        self._simple = not static_argnums and not static_argnames and not donate_argnums
+        self._simple = not static_argnums and not static_argnames and not donate_argnums and not donate_argnames
         # Found on the first trace (reading annotations costs ~50 us).
         self._shape_checker: SignatureChecker | None | object = _UNKNOWN
         # Set once the function is called with refs or touches closed-over ones (issue 16).
@@ -386,13 +388,15 @@ class Jitted(Generic[P, R_co]):
         leaf_names = [n for a, name in zip(dyn_args, dyn_names) for n in flatten_with_names(a, name)[1]]
         leaf_names += [n for k, v in dyn_kwargs.items() for n in flatten_with_names(v, k)[1]]
         avals = tuple(input_aval(leaf, name, "jit") for leaf, name in zip(leaves, leaf_names))
-        donated = self._donated_leaves(args, static_pos, len(leaves))
+        donated = self._donated_leaves(args, dyn_kwargs, static_pos, len(leaves))
         static_key = tuple(sorted(((str(k), type(v), v) for k, v in static.items()), key=lambda t: t[0]))
         key = (tree, avals, config.trace_state()) if self._simple else (tree, avals, static_key, config.trace_state())
         return _Signature(key, leaves, avals, tree, leaf_names, static, donated)
 
-    def _donated_leaves(self, args: tuple[Any, ...], static_pos: set[int], nleaves: int) -> tuple[bool, ...]:
-        if not self._donate_argnums:
+    def _donated_leaves(
+        self, args: tuple[Any, ...], dyn_kwargs: Mapping[str, Any], static_pos: set[int], nleaves: int
+    ) -> tuple[bool, ...]:
+        if not self._donate_argnums and not self._donate_argnames:
             return (False,) * nleaves
         flags: list[bool] = []
         nargs = len(args)
@@ -402,6 +406,8 @@ class Jitted(Generic[P, R_co]):
                 continue
             count = len(tree_flatten(a)[0])
             flags += [i in donate] * count
+        for name in sorted(dyn_kwargs):  # the order a dict's leaves flatten in
+            flags += [name in self._donate_argnames] * len(tree_flatten(dyn_kwargs[name])[0])
         flags += [False] * (nleaves - len(flags))
         return tuple(flags)
 
@@ -753,28 +759,80 @@ def _normalize_argnums(value: int | Sequence[int] | None, what: str) -> tuple[in
     return tuple(int(i) for i in items)
 
 
-def _normalize_argnames(value: str | Sequence[str] | None) -> tuple[str, ...]:
+def _normalize_argnames(value: str | Iterable[str] | None, what: str) -> tuple[str, ...]:
     if value is None:
         return ()
-    items = (value,) if isinstance(value, str) else tuple(value)
+    try:
+        items = (value,) if isinstance(value, str) else tuple(value)
+    except TypeError:
+        items = (value,)  # not iterable: reported below
     for name in items:
         if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
-            raise JaxtypedTypeError(f"jit: static_argnames must be a str or a sequence of str, got {value!r}")
+            raise JaxtypedTypeError(f"jit: {what} must be a str or a sequence of str, got {value!r}")
     return items
 
 
+class JitDecorator(Protocol):
+    """What ``jit(**options)`` returns without a function (JAX's
+    decorator-factory form): applied to a function, it jits it with those
+    options, keeping the function's signature."""
+
+    def __call__(self, fun: Callable[P, R], /) -> "Jitted[P, R]": ...
+
+
+CompilerOption = str | bool | int | float
+"""A value of an XLA compile option (``jit``'s ``compiler_options``)."""
+
+
+# Two overloads: with a function (the usual form) and without (the
+# decorator factory). mypy's functools.partial support does not handle
+# overloaded callees, so under mypy ``functools.partial(jit, ...)`` loses the
+# wrapped signature (no false errors; pyright keeps it): prefer
+# ``@jit(static_argnums=...)``, which both checkers type exactly.
+@overload
 def jit(
     fun: Callable[P, R],
     /,
     *,
-    static_argnums: int | Sequence[int] | None = None,
-    static_argnames: str | Sequence[str] | None = None,
-    donate_argnums: int | Sequence[int] | None = None,
-    keep_unused: bool = False,
-    inline: bool = False,
     in_shardings: ShardingsArg = None,
     out_shardings: ShardingsArg = None,
-) -> Jitted[P, R]:
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Iterable[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Iterable[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
+    compiler_options: Mapping[str, CompilerOption] | None = None,
+) -> Jitted[P, R]: ...
+@overload
+def jit(
+    fun: None = None,
+    /,
+    *,
+    in_shardings: ShardingsArg = None,
+    out_shardings: ShardingsArg = None,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Iterable[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Iterable[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
+    compiler_options: Mapping[str, CompilerOption] | None = None,
+) -> JitDecorator: ...
+def jit(
+    fun: Callable[P, R] | None = None,
+    /,
+    *,
+    in_shardings: ShardingsArg = None,
+    out_shardings: ShardingsArg = None,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Iterable[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Iterable[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
+    compiler_options: Mapping[str, CompilerOption] | None = None,
+) -> "Jitted[P, R] | JitDecorator":
     """Compile ``fun`` with XLA (JAX's ``jax.jit``).
 
     Args:
@@ -786,13 +844,21 @@ def jit(
             matched through ``fun``'s signature, as in JAX.
         donate_argnums: positions of arguments whose buffers the program may
             reuse for outputs; a donated array is deleted by the call.
+        donate_argnames: the same by keyword name (matched with positions
+            through ``fun``'s signature, as for static arguments).
         keep_unused, inline: accepted for JAX compatibility (unused inputs
             are always kept; nested calls are always inlined when lowered).
+        compiler_options: XLA compile options; only an empty mapping is
+            supported (others raise ``NotImplementedError`` at once rather
+            than being silently ignored).
         in_shardings: a ``Sharding`` (or ``PartitionSpec`` inside ``with
             mesh:``) for every argument, or a sequence with one (or None)
             per positional argument: the call runs over the mesh's devices.
         out_shardings: the same for the outputs (one per element of a
             tuple output); unspecified outputs keep the partitioner's layout.
+
+    Without ``fun``, ``jit(**options)`` returns a decorator that applies
+    them (``@jit(static_argnames="n")``), as in JAX.
 
     Example:
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
@@ -800,15 +866,68 @@ def jit(
         >>> f(jnp.float32(0.5))
         Array(0.9588511, dtype=float32)
     """
+    options = dict(
+        in_shardings=in_shardings, out_shardings=out_shardings, static_argnums=static_argnums,
+        static_argnames=static_argnames, donate_argnums=donate_argnums, donate_argnames=donate_argnames,
+        keep_unused=keep_unused, inline=inline, compiler_options=compiler_options,
+    )
+    if fun is None:
+        return functools.partial(_jit, **options)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # a partial of _jit is a JitDecorator
+    return _jit(fun, **options)
+
+
+def _jit(
+    fun: Callable[P, R],
+    /,
+    *,
+    in_shardings: ShardingsArg = None,
+    out_shardings: ShardingsArg = None,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Iterable[str] | None = None,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Iterable[str] | None = None,
+    keep_unused: bool = False,
+    inline: bool = False,
+    compiler_options: Mapping[str, CompilerOption] | None = None,
+) -> Jitted[P, R]:
     check_callable(fun, "jit")
+    if compiler_options:
+        raise JaxtypedNotImplementedError(
+            f"jit: compiler_options are not supported (got {sorted(compiler_options)}); XLA compiles with "
+            "its default options"
+        )
     nums = _normalize_argnums(static_argnums, "static_argnums")
-    names = _normalize_argnames(static_argnames)
+    names = _normalize_argnames(static_argnames, "static_argnames")
     donate = _normalize_argnums(donate_argnums, "donate_argnums")
+    donate_names = _normalize_argnames(donate_argnames, "donate_argnames")
+    _check_argnames(fun, donate_names, "donate_argnames")
     nums, names = _match_static(fun, nums, names)
+    donate, donate_names = _match_static(fun, donate, donate_names)
     overlap = set(nums) & set(donate)
     if overlap:
         raise JaxtypedValueError(f"jit: arguments {sorted(overlap)} cannot be both static and donated")
-    return Jitted(fun, nums, names, donate, shardings=(in_shardings, out_shardings))
+    both_names = set(names) & set(donate_names)
+    if both_names:
+        raise JaxtypedValueError(
+            f"jit: static_argnames and donate_argnames cannot intersect; {sorted(both_names)} appear in both"
+        )
+    return Jitted(fun, nums, names, donate, shardings=(in_shardings, out_shardings), donate_argnames=donate_names)
+
+
+def _check_argnames(fun: Callable[..., object], names: tuple[str, ...], what: str) -> None:
+    """Names must be parameters of ``fun`` (unless it takes ``**kwargs`` or
+    has no readable signature), as in JAX."""
+    try:
+        params = inspect.signature(fun).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return
+    unknown = set(names) - {p.name for p in params}
+    if unknown:
+        raise JaxtypedValueError(
+            f"jit: {what} names {sorted(unknown)}, which {describe_function(fun)} does not take"
+        )
 
 
 def _match_static(fun: Callable[..., object], nums: tuple[int, ...], names: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[str, ...]]:

@@ -62,6 +62,12 @@ _OPTIONS: Final[tuple[_BoolOption, ...]] = (
         "Hash each random element's own index (shard-local); False: JAX's older counter layout.",
         affects_tracing=True,
     ),
+    # breadth (top-level config states): debugging switches, see jaxtyped._src.api_config
+    _BoolOption("jax_debug_nans", False, "JAX_DEBUG_NANS", "Raise FloatingPointError when a jitted function's output has a NaN.", affects_tracing=False),
+    _BoolOption("jax_debug_infs", False, "JAX_DEBUG_INFS", "Raise FloatingPointError when a jitted function's output has an inf.", affects_tracing=False),
+    _BoolOption("jax_log_compiles", False, "JAX_LOG_COMPILES", "Accepted for JAX compatibility; jaxtyped does not log compilations.", affects_tracing=False),
+    _BoolOption("jax_explain_cache_misses", False, "JAX_EXPLAIN_CACHE_MISSES", "Accepted for JAX compatibility; jaxtyped does not explain cache misses.", affects_tracing=False),
+    _BoolOption("jax_check_tracer_leaks", False, "JAX_CHECK_TRACER_LEAKS", "Accepted for JAX compatibility; jaxtyped does not check for leaked tracers.", affects_tracing=False),
 )
 
 
@@ -81,7 +87,10 @@ def _env_bool(option: _BoolOption) -> bool:
 
 
 # The names config.update accepts (checked statically and at run time).
-OptionName = Literal["jax_enable_x64", "jax_enable_checks", "jax_disable_jit", "jax_threefry_partitionable"]
+OptionName = Literal[
+    "jax_enable_x64", "jax_enable_checks", "jax_disable_jit", "jax_threefry_partitionable",
+    "jax_debug_nans", "jax_debug_infs", "jax_log_compiles", "jax_explain_cache_misses", "jax_check_tracer_leaks",
+]  # fmt: skip
 
 
 @final
@@ -123,6 +132,16 @@ class Config:
     def jax_threefry_partitionable(self) -> bool:
         """Whether random bits hash each element's own index (default: True, as JAX 0.10)."""
         return self._values["jax_threefry_partitionable"]
+
+    @property
+    def jax_debug_nans(self) -> bool:
+        """Whether a jitted function's NaN output raises FloatingPointError."""
+        return self._values["jax_debug_nans"]
+
+    @property
+    def jax_debug_infs(self) -> bool:
+        """Whether a jitted function's inf output raises FloatingPointError."""
+        return self._values["jax_debug_infs"]
 
     # --- several devices (issue 17): the one integer option ---
 
