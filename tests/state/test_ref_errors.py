@@ -108,15 +108,21 @@ def test_checkpoint_of_an_impure_function_is_an_error() -> None:
     assert repr(ref) == "Ref(0., dtype=float32, weak_type=True)"
 
 
-def test_make_jaxpr_of_a_function_closing_over_a_ref_is_an_error() -> None:
-    ref = jt.new_ref(0.0)
+def test_make_jaxpr_threads_refs_without_running() -> None:
+    # Passed and closed-over refs: their values are inputs (a passed one in
+    # its place, a closed-over one after the arguments) and their final
+    # values outputs after the function's; the refs themselves are untouched.
+    passed, closed = jt.new_ref(jnp.zeros(3)), jt.new_ref(jnp.float32(1.0))
 
-    def impure(x: Any) -> jt.Array:
-        value: jt.Array = ref[...] + x
-        return value
+    def f(r: jt.Ref[jt.Array], x: jt.Array) -> jt.Array:
+        r[...] += x
+        closed[...] = closed[...] * 2
+        return r[0]
 
-    with pytest.raises(errors.JaxtypedTypeError, match="make_jaxpr cannot thread closed-over refs"):
-        jt.make_jaxpr(impure)(1.0)
+    jaxpr = jt.make_jaxpr(f)(passed, jnp.ones(3))
+    assert [v.aval.str_short() for v in jaxpr.jaxpr.invars] == ["f32[3]", "f32[3]", "f32[]"]
+    assert [v.aval.str_short() for v in jaxpr.jaxpr.outvars] == ["f32[]", "f32[3]", "f32[]"]
+    assert repr(passed) == "Ref([0., 0., 0.], dtype=float32)" and repr(closed) == "Ref(1., dtype=float32)"
 
 
 def test_a_failing_jitted_call_leaves_its_refs_unchanged() -> None:

@@ -16,15 +16,14 @@ import numpy as np
 from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.api_refs import vmap_with_refs
-from jaxtyped._src.state.types import is_ref
+from jaxtyped._src.api_refs import ref_or_input_aval, vmap_with_refs
+from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, current_values, is_ref
 from jaxtyped._src.api_util import (
     ShapeDtypeStruct,
     arg_names,
     argnums_tuple,
     check_callable,
     flatten_with_names,
-    input_aval,
     leaf_to_array,
     wraps,
 )
@@ -661,16 +660,36 @@ def make_jaxpr(
         leaves, in_tree = tree_flatten((dynamic, kwargs))
         leaf_names = [n for i, a in dynamic.items() for n in flatten_with_names(a, names[i])[1]]
         leaf_names += [n for k, v in kwargs.items() for n in flatten_with_names(v, k)[1]]
-        interp = StagingInterpreter(current_interpreter(), desc)
-        with transformation_scope(interp), shared_numpy_constants():
-            tracers = [interp.new_arg(input_aval(x, n, "make_jaxpr"), n) for x, n in zip(leaves, leaf_names)]
-            traced_dynamic, traced_kwargs = tree_unflatten(in_tree, tracers)
-            call_args = [traced_dynamic[i] if i in traced_dynamic else a for i, a in enumerate(args)]
-            out = fun(*call_args, **traced_kwargs)
-            out_leaves, out_tree = tree_flatten(out)
-            out_names = flatten_with_names(out, "output")[1]
-            outs = [leaf_to_array(x, n, "make_jaxpr") for x, n in zip(out_leaves, out_names)]
-            closed = interp.build(outs)
+        # Refs (issue 16), passed or closed over: their values are inputs
+        # (in place of a passed ref; after the arguments for a closed-over
+        # one) and their final values extra outputs, after the function's.
+        closed_refs: list[Ref[Array]] = []
+        in_avals = [ref_or_input_aval(x, n, "make_jaxpr") for x, n in zip(leaves, leaf_names)]
+        while True:
+            closed_avals = [r.read().aval for r in closed_refs]
+            interp = StagingInterpreter(current_interpreter(), desc)
+            try:
+                with transformation_scope(interp), shared_numpy_constants():
+                    tracers: list[Any] = [interp.new_arg(aval, n) for aval, n in zip(in_avals, leaf_names)]
+                    boxes: list[Ref[Array]] = [Ref(t, interp, freezable=False) for t, x in zip(tracers, leaves) if is_ref(x)]
+                    box_iter = iter(boxes)
+                    tracers = [next(box_iter) if is_ref(x) else t for t, x in zip(tracers, leaves)]
+                    closed_values = [interp.new_arg(aval, "closed-over ref") for aval in closed_avals]
+                    traced_dynamic, traced_kwargs = tree_unflatten(in_tree, tracers)
+                    call_args = [traced_dynamic[i] if i in traced_dynamic else a for i, a in enumerate(args)]
+                    with bound_refs(closed_refs, closed_values):
+                        out = fun(*call_args, **traced_kwargs)
+                        ref_outs = current_values(boxes) + current_values(closed_refs)
+                    out_leaves, out_tree = tree_flatten(out)
+                    out_names = flatten_with_names(out, "output")[1]
+                    outs = [leaf_to_array(x, n, "make_jaxpr") for x, n in zip(out_leaves, out_names)]
+                    closed = interp.build(outs + ref_outs)
+            except RefsTouched as err:
+                if err.staging is not interp or any(err.ref is r for r in closed_refs) or any(err.ref is x for x in leaves):
+                    raise
+                closed_refs.append(err.ref)
+                continue
+            break
         maybe_check_jaxpr(closed)
         if return_shape:
             shapes = [ShapeDtypeStruct(o.shape, o.dtype, weak_type=o.weak_type) for o in outs]

@@ -10,14 +10,16 @@ stays itself: writing a batched value into it is an error, as in JAX.
 from collections.abc import Callable
 from typing import Any
 
+from jaxtyped._src.api_util import input_aval
 from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import current_interpreter
 from jaxtyped._src.errors import JaxtypedValueError
 from jaxtyped._src.state.threading import named_like, reject_ref_outputs
 from jaxtyped._src.state.types import Ref, current_values, is_ref, ref_type_str
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
-__all__ = ["vmap_with_refs"]
+__all__ = ["vmap_with_refs", "ref_or_input_aval"]
 
 # vmap(fun, in_axes, out_axes, axis_name, axis_size)
 VmapFn = Callable[[Callable[..., Any], Any, Any, str | None, int | None], Callable[..., Any]]
@@ -69,3 +71,10 @@ def vmap_with_refs(
     for ref, value in zip(refs, new_values, strict=True):
         ref.write(value)
     return out
+
+
+def ref_or_input_aval(leaf: object, name: str, transformation: str) -> ShapedArray:
+    """The type of a staged input leaf: a ref's value's, or ``input_aval``'s."""
+    if is_ref(leaf):
+        return leaf.read().aval
+    return input_aval(leaf, name, transformation)

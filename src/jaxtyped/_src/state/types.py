@@ -223,7 +223,7 @@ class Ref(Generic[V]):
         return value[index]  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # indexing keeps V's kind
 
     def __setitem__(self, index: Indexer, value: ArrayLike) -> None:
-        swap(self, index, value)
+        _store(self, index, value, "swap")
 
     def unsafe_buffer_pointer(self) -> int:
         """The address of the device buffer holding the value (the seed's
@@ -376,33 +376,35 @@ def get(ref: Ref[Array], idx: Indexer | None = None) -> Array:
 
 def set(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> None:  # noqa: A001 - JAX's name
     """``ref[idx] = value`` (JAX's ``jax.ref.set``; ``None``: the whole value)."""
-    swap(ref, idx, value)
+    _store(ref, idx, value, "swap")
 
 
 def swap(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> Array:
     """``old, ref[idx] = ref[idx], value``; returns ``old`` (JAX's
     ``jax.ref.swap``; ``idx`` ``None``: the whole value)."""
     current = ref._checked()  # pyright: ignore[reportPrivateUsage]
-    array = _coerce(value, current, "swap")
+    old = current if _is_whole(idx) else current[idx]
+    _store(ref, idx, value, "swap")
+    return old
+
+
+def _store(ref: Ref[Array], idx: Indexer | None, value: ArrayLike, op: str) -> None:
+    """``ref[idx] = value``, checked as JAX's swap (same dtype; the whole
+    value: the same shape; a part: ``.at[idx].set``'s broadcasting)."""
+    current = ref._checked()  # pyright: ignore[reportPrivateUsage]
+    array = _coerce(value, current, op)
     if _is_whole(idx):
         if array.shape != current.shape:
             raise JaxtypedValueError(
-                f"Invalid shape for `swap`. Ref shape: {current.shape}. Expected shape: {current.shape}. "
+                f"Invalid shape for `{op}`. Ref shape: {current.shape}. Expected shape: {current.shape}. "
                 f"Value shape: {array.shape}."
             )
         _check_owner(ref, array)
         ref._value = _detached(array)  # pyright: ignore[reportPrivateUsage]
-        return current
-    old = current[idx]
-    if array.shape != old.shape and array.ndim != 0:
-        raise JaxtypedValueError(
-            f"Invalid shape for `swap`. Ref shape: {current.shape}. Expected shape: {old.shape}. "
-            f"Value shape: {array.shape}."
-        )
+        return
     updated = convert_to(current.at[idx].set(array), current.dtype, weak_type=False)
     _check_owner(ref, updated)
     ref._value = updated  # pyright: ignore[reportPrivateUsage]
-    return old
 
 
 def addupdate(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> None:
