@@ -190,7 +190,8 @@ def test_untile_shapes_are_the_jeps() -> None:
 
 def test_jit_of_shard_map_on_sharded_inputs_keeps_the_layout() -> None:
     a = jt.device_put(jnp.asarray(A), jts.NamedSharding(OURS.mesh, jts.P("i", "j")))
-    out: Any = jt.jit(matmul_basic_fn(OURS))(a, jnp.asarray(B))
+    mapped: Callable[..., Any] = matmul_basic_fn(OURS)
+    out: Any = jt.jit(mapped)(a, jnp.asarray(B))
     np.testing.assert_allclose(np.asarray(out), A @ B)
     assert {d.id for d in out.devices()} == set(range(8))
 
@@ -253,3 +254,37 @@ def test_mesh_context_supplies_the_mesh() -> None:
     with OURS.mesh1:
         out = jt.shard_map(lambda xb: xb * 2, in_specs=jts.P("i"), out_specs=jts.P("i"))(np.ones(8, np.float32))
     np.testing.assert_array_equal(np.asarray(out), np.full(8, 2.0, np.float32))
+
+
+def _collectives_in_compiled_program(fn: Callable[..., Any], *args: Any) -> tuple[int, int]:
+    """(all-reduces, other collectives) in the partitioned HLO of the one
+    SPMD program that ``fn(*args)`` compiles."""
+    import re
+
+    from jaxtyped._src import api_sharding
+
+    programs = api_sharding._programs  # pyright: ignore[reportPrivateUsage]  # the SPMD program cache
+    programs.clear()
+    fn(*args)
+    (program,) = list(programs.values())
+    text = program.executable.hlo_text()
+    all_reduces = len(re.findall(r"all-reduce(?:-start)?\(", text))
+    others = len(re.findall(r"all-gather|collective-permute|reduce-scatter|all-to-all", text))
+    return all_reduces, others
+
+
+def test_jep_17111_transpose_of_psum_of_invariant_cotangent_does_not_communicate() -> None:
+    """Example 1 (psum to an unmapped output): its backward pass performs no
+    communication; Example 2 (mapped output) keeps the all-reduce it needs.
+    Gradients equal JAX's (test_grad_jvp_vmap_of_shard_map_match_jax)."""
+    mesh = OURS.mesh1
+    f1 = jt.shard_map(lambda v: jt.lax.psum(jnp.sin(v), "i"), mesh=mesh, in_specs=jts.P("i"), out_specs=jts.P())
+    f2 = jt.shard_map(
+        lambda v, y: jt.lax.psum(jnp.sin(v), "i") * y, mesh=mesh, in_specs=(jts.P("i"), jts.P("i")), out_specs=jts.P("i")
+    )
+    x = jt.device_put(jnp.linspace(0.0, 1.0, 8), jts.NamedSharding(mesh, jts.P("i")))
+    assert _collectives_in_compiled_program(jt.jit(f1), x) == (1, 0)  # the forward psum
+    backward1 = jt.jit(lambda v, ct: jt.vjp(f1, v)[1](ct))
+    assert _collectives_in_compiled_program(backward1, x, jnp.ones(2)) == (0, 0)
+    backward2 = jt.jit(lambda v, y, ct: jt.vjp(lambda a: f2(a, y), v)[1](ct))
+    assert _collectives_in_compiled_program(backward2, x, x, jnp.ones(8)) == (1, 0)
