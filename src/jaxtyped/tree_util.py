@@ -20,6 +20,15 @@ from jaxtyped._src.api_tree import (
 )
 from jaxtyped._src.tree_util import (
     DictKey,
+    Partial,
+    default_registry,
+    flatten_one_level,
+    flatten_one_level_with_keys,
+    is_tree_node,
+    register_pytree_with_keys_class,
+    register_static,
+    tree_broadcast,
+    tree_reduce_associative,
     FlattenedIndexKey,
     GetAttrKey,
     KeyEntry,
@@ -69,4 +78,14 @@ __all__ = [
     "treedef_children",
     "treedef_is_leaf",
     "treedef_tuple",
+    # breadth: more of jax.tree_util
+    "Partial",
+    "default_registry",
+    "flatten_one_level",
+    "flatten_one_level_with_keys",
+    "is_tree_node",
+    "register_pytree_with_keys_class",
+    "register_static",
+    "tree_broadcast",
+    "tree_reduce_associative",
 ]

@@ -18,8 +18,8 @@ import collections
 import dataclasses
 import enum
 import functools
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, TypeVar, cast, overload
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Final, TypeVar, cast, overload
 
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, PyTreeStructureError
 
@@ -31,6 +31,9 @@ __all__ = [
     "register_pytree_with_keys", "register_pytree_node_class",
     "register_dataclass", "keystr", "treedef_is_leaf", "treedef_children", "treedef_tuple",
     "all_leaves", "broadcast_prefix",
+    # breadth: more of jax.tree_util
+    "Partial", "register_static", "register_pytree_with_keys_class", "is_tree_node", "flatten_one_level",
+    "flatten_one_level_with_keys", "tree_broadcast", "tree_reduce_associative", "static", "PyTreeRegistry", "default_registry",
 ]  # fmt: skip
 
 T = TypeVar("T")
@@ -1017,3 +1020,236 @@ def register_dataclass(
 
     register_pytree_with_keys(nodetype, flatten_with_keys, unflatten, flatten)
     return nodetype
+
+
+# ------------------------------------------------------- breadth: more of jax.tree_util
+
+
+class Partial(functools.partial[T]):
+    """A ``functools.partial`` that is a pytree (JAX's
+    ``jax.tree_util.Partial``): the bound arguments are its children and the
+    function its static aux data, so a ``Partial`` can be passed through
+    ``jit``, ``vmap`` and ``grad`` as an argument or a result.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> add_one = jt.tree_util.Partial(jnp.add, 1.0)
+        >>> jt.jit(lambda f, x: f(x))(add_one, 2.0)
+        Array(3., dtype=float32, weak_type=True)
+    """
+
+
+def _partial_flatten(p: "Partial[Any]") -> tuple[tuple[_AnyTuple, dict[str, Any]], Callable[..., Any]]:
+    return (p.args, p.keywords), p.func
+
+
+def _partial_unflatten(func: Callable[..., Any], children: _AnyTuple) -> "Partial[Any]":
+    args, keywords = children
+    return Partial(func, *args, **keywords)
+
+
+register_pytree_node(Partial, _partial_flatten, _partial_unflatten)
+
+_H = TypeVar("_H", bound=Hashable)
+
+
+def register_static(cls: type[_H]) -> type[_H]:
+    """Register ``cls`` as a pytree node with no children (JAX's
+    ``jax.tree_util.register_static``): its instances are kept whole in the
+    treedef, so ``jit`` treats them as static; they must be hashable.
+    Usable as a class decorator."""
+
+    def flatten_with_keys(x: _H) -> tuple[tuple[tuple[KeyEntry, Any], ...], _H]:
+        return (), x
+
+    def unflatten(x: _H, children: _AnyTuple) -> _H:
+        return x
+
+    register_pytree_with_keys(cls, flatten_with_keys, unflatten)
+    return cls
+
+
+def register_pytree_with_keys_class(cls: type[T]) -> type[T]:
+    """Class decorator: register ``cls`` through its
+    ``tree_flatten_with_keys()`` method (children with their keys) and its
+    ``tree_unflatten(aux_data, children)`` classmethod; a ``tree_flatten()``
+    method, if defined, is used when no keys are needed (JAX's
+    ``jax.tree_util.register_pytree_with_keys_class``)."""
+    _method(cls, "tree_flatten_with_keys")
+    plain: Callable[[Any], tuple[Iterable[Any], Any]] | None = None
+    if callable(getattr(cls, "tree_flatten", None)):
+        plain = lambda x: getattr(x, "tree_flatten")()  # noqa: E731  # bound per instance
+    register_pytree_with_keys(
+        cls, lambda x: getattr(x, "tree_flatten_with_keys")(), _method(cls, "tree_unflatten"), plain
+    )
+    return cls
+
+
+def is_tree_node(typ: type[Any]) -> bool:
+    """Whether instances of ``typ`` are pytree nodes (not leaves): the
+    built-in containers, ``None``'s type, namedtuples and registered
+    classes (JAX's ``jax.tree_util.is_tree_node``)."""
+    if not isinstance(typ, type):  # pyright: ignore[reportUnnecessaryIsInstance]  # checked at run time too
+        raise JaxtypedTypeError(f"is_tree_node: expected a type, got {type(typ).__name__}")
+    return typ is type(None) or _kind_of(typ) is not None
+
+
+def flatten_one_level(tree: object) -> tuple[list[Any], Hashable]:
+    """The direct children of node ``tree`` and its aux data (dict keys,
+    a registered class's aux data, ``None`` for sequences); JAX's
+    ``jax.tree_util.flatten_one_level``.
+
+    Raises:
+        JaxtypedValueError: ``tree`` is a leaf (a ``ValueError``, as JAX's).
+    """
+    if tree is None:
+        return [], None
+    kind = _kind_of(type(tree))
+    if kind is None:
+        raise JaxtypedValueError(f"can't tree-flatten type: {type(tree)}")
+    children, aux = kind.flatten(tree)
+    return list(children), _one_level_aux(tree, aux)
+
+
+def flatten_one_level_with_keys(tree: object) -> tuple[list[tuple[KeyEntry, Any]], Hashable]:
+    """As :func:`flatten_one_level`, each child paired with its key."""
+    if tree is None:
+        return [], None
+    kind = _kind_of(type(tree))
+    if kind is None:
+        raise JaxtypedValueError(f"can't tree-flatten type: {type(tree)}")
+    children, aux = kind.flatten_with_keys(tree)
+    return list(children), _one_level_aux(tree, aux)
+
+
+def _one_level_aux(tree: object, aux: Hashable) -> Hashable:
+    # A namedtuple's type lives in our node kind, not its aux data; JAX's
+    # one-level flatten reports it as the aux data.
+    node_type: type[object] = type(tree)
+    if hasattr(node_type, "_fields") and issubclass(node_type, tuple):
+        return cast(Hashable, node_type)
+    return aux
+
+
+def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: _IsLeaf | None = None) -> Any:
+    """``prefix_tree`` with each leaf repeated over the subtree of
+    ``full_tree`` it covers, giving ``full_tree``'s structure (JAX's
+    ``jax.tree_util.tree_broadcast``).
+
+    Raises:
+        PyTreeStructureError: ``prefix_tree`` is not a prefix of ``full_tree``.
+    """
+    leaves = broadcast_prefix(prefix_tree, full_tree, is_leaf, none_is_leaf=False, what="tree_broadcast")
+    return tree_unflatten(tree_structure(full_tree, is_leaf), leaves)
+
+
+def _reduce_halves(operation: Callable[[T, T], T], leaves: Sequence[T]) -> T:
+    if len(leaves) == 1:
+        return leaves[0]
+    middle = len(leaves) // 2
+    return operation(_reduce_halves(operation, leaves[:middle]), _reduce_halves(operation, leaves[middle:]))
+
+
+def tree_reduce_associative(
+    operation: Callable[[T, T], T],
+    tree: Any,
+    *,
+    identity: T | _Missing = _Missing.TOKEN,
+    is_leaf: _IsLeaf | None = None,
+) -> T:
+    """Combine the leaves of ``tree`` with the associative ``operation`` as a
+    balanced tree of calls (depth log n), as JAX's
+    ``jax.tree_util.tree_reduce_associative``.
+
+    Raises:
+        JaxtypedTypeError: ``tree`` has no leaves and no ``identity`` is given.
+    """
+    leaves: list[T] = tree_leaves(tree, is_leaf)
+    if not leaves:
+        if identity is _Missing.TOKEN:
+            raise JaxtypedTypeError("Must specify identity for parallel reduction of empty sequence.")
+        return identity
+    return _reduce_halves(operation, leaves)
+
+
+@overload
+def static(
+    *, default: T, init: bool = True, repr: bool = True, compare: bool = True, metadata: Mapping[str, object] | None = None
+) -> T: ...
+@overload
+def static(
+    *,
+    default_factory: Callable[[], T],
+    init: bool = True,
+    repr: bool = True,
+    compare: bool = True,
+    metadata: Mapping[str, object] | None = None,
+) -> T: ...
+# Without a default the field stands for a value of whatever type the
+# annotation says, which only Any expresses (as dataclasses.field's own stub).
+@overload
+def static(*, init: bool = True, repr: bool = True, compare: bool = True, metadata: Mapping[str, object] | None = None) -> Any: ...
+def static(**kwargs: object) -> Any:
+    """A dataclass field that :func:`register_dataclass` treats as static
+    (aux data, not a child): ``dataclasses.field`` with
+    ``metadata={"static": True}`` added (JAX's ``jax.tree.static``).
+
+    Example:
+        >>> import dataclasses, jaxtyped as jt
+        >>> @jt.tree_util.register_dataclass
+        ... @dataclasses.dataclass
+        ... class Op:
+        ...     x: float
+        ...     name: str = jt.tree.static(default="add")
+        >>> jt.tree.leaves(Op(1.0))
+        [1.0]
+    """
+    options: dict[str, Any] = dict(kwargs)
+    metadata = cast("Mapping[str, object] | None", options.pop("metadata", None))
+    return dataclasses.field(metadata={"static": True, **(metadata or {})}, **options)
+
+
+class PyTreeRegistry:
+    """The registry of pytree node types as an object (JAX's
+    ``jax.tree_util.default_registry``); its methods are the module's
+    functions. jaxtyped has the one registry: every instance reads and
+    writes it."""
+
+    def flatten(self, tree: object, leaf_predicate: _IsLeaf | None = None) -> tuple[list[Any], PyTreeDef]:
+        """As :func:`tree_flatten`."""
+        return tree_flatten(tree, leaf_predicate)
+
+    def flatten_with_path(
+        self, tree: object, leaf_predicate: _IsLeaf | None = None
+    ) -> tuple[list[tuple[KeyPath, Any]], PyTreeDef]:
+        """As :func:`tree_flatten_with_path`."""
+        return tree_flatten_with_path(tree, leaf_predicate)
+
+    def flatten_one_level(self, tree: object) -> tuple[list[Any], Hashable]:
+        """As :func:`flatten_one_level`."""
+        return flatten_one_level(tree)
+
+    def flatten_one_level_with_keys(self, tree: object) -> tuple[list[tuple[KeyEntry, Any]], Hashable]:
+        """As :func:`flatten_one_level_with_keys`."""
+        return flatten_one_level_with_keys(tree)
+
+    def is_node(self, typ: type[Any]) -> bool:
+        """As :func:`is_tree_node`."""
+        return is_tree_node(typ)
+
+    def register_node(
+        self,
+        nodetype: type[T],
+        flatten_func: Callable[[T], tuple[Iterable[Any], _AuxT]],
+        unflatten_func: Callable[[_AuxT, tuple[Any, ...]], T],
+        flatten_with_keys_func: Callable[[T], tuple[Iterable[tuple[KeyEntry, Any]], _AuxT]] | None = None,
+    ) -> None:
+        """As :func:`register_pytree_node`."""
+        register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_keys_func)
+
+    def __repr__(self) -> str:
+        return "PyTreeRegistry(default)"
+
+
+default_registry: Final = PyTreeRegistry()
+"""The registry every pytree function uses."""
