@@ -1,0 +1,1 @@
+"""Benchmarks of jaxtyped beside JAX; a package so that ``python -m benchmarks.history`` runs."""
