@@ -4,6 +4,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from sphinx.application import Sphinx
+
 # Document the working tree even where the package is not installed (editable or not).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -29,3 +31,20 @@ nitpicky = False
 
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
+
+
+def _skip_foreign_class_members(app: object, what: str, name: str, obj: object, skip: bool, options: object) -> bool | None:
+    """On the module pages, a class's members are documented only where
+    jaxtyped defines them: NumPy's ``dtype`` (``jnp.dtype``) or the methods
+    a ``NamedTuple`` or an exception inherits are documented upstream."""
+    if what not in ("class", "exception"):
+        return None
+    owner = getattr(obj, "__objclass__", None)
+    module = getattr(obj, "__module__", None) or getattr(owner, "__module__", None) or ""
+    if isinstance(obj, property):
+        module = getattr(obj.fget, "__module__", "") or ""
+    return True if not str(module).startswith("jaxtyped") else None
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("autodoc-skip-member", _skip_foreign_class_members)

@@ -272,4 +272,6 @@ class UnboundAxisNameError(JaxtypedError, NameError):
     """
 
 
-UnboundAxisNameError.__module__ = "jaxtyped.errors"
+# Classes outside this module's __all__ that jaxtyped.errors exports too.
+for _cls in (UnboundAxisNameError, CallbackError, JaxtypedNotImplementedError):
+    _cls.__module__ = "jaxtyped.errors"

@@ -62,9 +62,9 @@ __all__ = [
 
 class ConvDimensionNumbers(NamedTuple):
     """The axes of a convolution's operands and output: ``lhs_spec`` is
-    (batch, feature, *spatial) of the input, ``rhs_spec`` (out feature, in
-    feature, *spatial) of the kernel, ``out_spec`` (batch, feature,
-    *spatial) of the output."""
+    ``(batch, feature, *spatial)`` of the input, ``rhs_spec`` ``(out feature,
+    in feature, *spatial)`` of the kernel, ``out_spec`` ``(batch, feature,
+    *spatial)`` of the output."""
 
     lhs_spec: tuple[int, ...]
     rhs_spec: tuple[int, ...]
@@ -847,7 +847,7 @@ def conv_shape_tuple(
     batch_group_count: int = 1,
 ) -> tuple[int, ...]:
     """The output shape of a convolution of operands in the canonical
-    (N, C, *spatial) / (O, I, *spatial) layout (JAX's ``lax.conv_shape_tuple``)."""
+    ``(N, C, *spatial)`` / ``(O, I, *spatial)`` layout (JAX's ``lax.conv_shape_tuple``)."""
     if isinstance(pads, str):
         pads = padtype_to_pads(lhs_shape[2:], rhs_shape[2:], strides, pads)
     pairs = padding_pairs("lax.conv_shape_tuple", pads)
