@@ -38,6 +38,7 @@ from jaxtyped._src.scipy.special import (
     xlogy,
     zeta,
 )
+from jaxtyped._src.scipy.special_more import beta, boxcox, boxcox1p, comb, kl_div, loggamma, poch, rel_entr
 from jaxtyped._src.scipy.special import special_log_softmax as log_softmax
 from jaxtyped._src.scipy.special import special_softmax as softmax
 
@@ -46,4 +47,6 @@ __all__ = [
     "gamma", "gammainc", "gammaincc", "gammaln", "gammasgn", "i0", "i0e", "i1", "i1e",
     "log_ndtr", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri",
     "polygamma", "softmax", "xlog1py", "xlogy", "zeta",
+    # breadth: more of jax.scipy.special
+    "beta", "boxcox", "boxcox1p", "comb", "kl_div", "loggamma", "poch", "rel_entr",
 ]  # fmt: skip
