@@ -1,7 +1,8 @@
-"""The public names of ``jax.numpy``, ``jax.Array``, ``jax.lax`` and the
+"""The public names of ``jax.numpy``, ``jax.Array``, ``jax.lax``, the
 linear-algebra, FFT and random namespaces (``jax.numpy.linalg``,
 ``jax.numpy.fft``, ``jax.lax.linalg``, ``jax.scipy.linalg``, ``jax.random``,
-``jax.nn.initializers``) against ours (JEP 18137's scope
+``jax.nn.initializers``), the top-level ``jax`` namespace, ``jax.tree_util``,
+``jax.tree``, ``jax.scipy.special`` and ``jax.scipy.stats`` against ours (JEP 18137's scope
 for ``jax.numpy``).
 
 Every public name of JAX's namespace must exist in ours, or be listed with
@@ -20,6 +21,9 @@ import pytest
 
 import jaxtyped as jt
 import jaxtyped.scipy.linalg
+import jaxtyped.scipy.special
+import jaxtyped.scipy.stats
+import jaxtyped.scipy.stats.norm
 import jaxtyped.lax as lax
 import jaxtyped.numpy as jnp
 
@@ -29,6 +33,8 @@ PAGE = Path(__file__).resolve().parents[1] / "docs" / "jax_compatibility.rst"
 SECTIONS = (
     "jax.numpy", "jax.Array", "jax.lax", "jax.numpy.linalg", "jax.numpy.fft", "jax.lax.linalg", "jax.scipy.linalg",
     "jax.random", "jax.nn.initializers",
+    # breadth: the top level, pytrees, scipy.special and scipy.stats
+    "jax", "jax.tree_util", "jax.tree", "jax.scipy.special", "jax.scipy.stats", "jax.scipy.stats.norm",
 )  # fmt: skip
 
 
@@ -71,6 +77,12 @@ def has_name(section: str, name: str) -> bool:
         "jax.scipy.linalg": jaxtyped.scipy.linalg,
         "jax.random": jt.random,
         "jax.nn.initializers": jt.nn.initializers,
+        "jax": jt,
+        "jax.tree_util": jt.tree_util,
+        "jax.tree": jt.tree,
+        "jax.scipy.special": jaxtyped.scipy.special,
+        "jax.scipy.stats": jaxtyped.scipy.stats,
+        "jax.scipy.stats.norm": jaxtyped.scipy.stats.norm,
     }[section]
     try:
         getattr(target, name)

@@ -80,6 +80,7 @@ from jaxtyped._src.api_misc import (  # noqa: E402
     make_array_from_single_device_arrays,
     named_call,
     named_scope,
+    print_environment_info,
     process_indices,
     typeof,
 )
@@ -188,6 +189,7 @@ __all__ = [
     "named_call",
     "named_scope",
     "process_indices",
+    "print_environment_info",
     "typeof",
     "check_tracer_leaks",
     "checking_leaks",

@@ -10,10 +10,12 @@ primitive.
 """
 
 import gc
+import platform
+import sys
 import warnings
 from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast, overload
 
 import numpy as np
 
@@ -51,6 +53,7 @@ __all__ = [
     "host_id",
     "host_ids",
     "process_indices",
+    "print_environment_info",
 ]
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -396,3 +399,37 @@ def host_ids() -> list[int]:
 def process_indices() -> list[int]:
     """The indices of the processes running this program: ``[0]`` (one process)."""
     return list(range(process_count()))
+
+
+@overload
+def print_environment_info(return_string: Literal[False] = False) -> None: ...
+@overload
+def print_environment_info(return_string: Literal[True]) -> str: ...
+@overload
+def print_environment_info(return_string: bool) -> str | None: ...
+def print_environment_info(return_string: bool = False) -> str | None:
+    """Print (or, with ``return_string``, return) the versions of jaxtyped,
+    jaxlib, NumPy and Python, the platform and the devices (JAX's
+    ``jax.print_environment_info``), for bug reports."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    info = "\n".join([
+        f"jaxtyped:  {installed('jaxtyped')}",
+        f"jaxlib:    {installed('jaxlib')}",
+        f"numpy:     {np.__version__}",
+        f"python:    {sys.version}",
+        f"platform:  {platform.platform()}",
+        f"backend:   {default_backend()}",
+        f"devices:   {xla.devices()}",
+        f"processes: {process_count()}",
+    ])  # fmt: skip
+    if return_string:
+        return info
+    print(info)
+    return None
