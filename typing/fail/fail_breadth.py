@@ -1,0 +1,17 @@
+"""Misuse of the breadth family both checkers reject."""
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+import jaxtyped.scipy.special as special
+
+x = jnp.ones(3)
+
+jt.typeof("abc")  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.named_scope(3)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.named_call(jnp.sin, name=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.enable_x64("yes")  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.tree_util.is_tree_node(3)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.make_array_from_callback((4,), "cpu", lambda index: x)  # expect: mypy[arg-type] pyright[reportArgumentType]
+special.beta("a", 1.0)  # expect: mypy[arg-type] pyright[reportArgumentType]
+special.comb(5, 2, True)  # expect: mypy[call-arg] pyright[reportCallIssue]
+name: str = special.loggamma(x)  # expect: mypy[assignment] pyright[reportAssignmentType]
