@@ -73,3 +73,27 @@ class Op:
 
 values = [special.beta(1.0, 2.0), special.loggamma(x), special.rel_entr(x, x), special.kl_div(x, 1.0)]
 values += [special.poch(x, 2.0), special.comb(5, 2), special.boxcox(x, 0.5), special.boxcox1p(x, 0.0)]
+
+broadcast_full = jt.tree_util.tree_broadcast({"a": 1}, {"a": [1, 2]})
+total_util: int = jt.tree_util.tree_reduce_associative(add, [1, 2, 3])
+keyed_children, keyed_aux = jt.tree_util.flatten_one_level_with_keys([1, 2])
+
+
+@jt.tree_util.register_pytree_with_keys_class
+class Pair:
+    def __init__(self, a: Array, b: Array) -> None:
+        self.a, self.b = a, b
+
+    def tree_flatten_with_keys(self) -> tuple[tuple[tuple[jt.tree_util.GetAttrKey, Array], ...], None]:
+        return ((jt.tree_util.GetAttrKey("a"), self.a), (jt.tree_util.GetAttrKey("b"), self.b)), None
+
+    @classmethod
+    def tree_unflatten(cls, aux: None, children: tuple[Array, Array]) -> "Pair":
+        return cls(*children)
+
+
+class Level(str):
+    pass
+
+
+StaticLevel = jt.tree_util.register_static(Level)

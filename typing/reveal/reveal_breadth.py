@@ -38,3 +38,24 @@ def check(x: Array, f: Callable[[Array], Array]) -> None:
     assert_type(special.comb(x, 2, repetition=True), Array)
     assert_type(special.boxcox(x, 0.0), Array)
     assert_type(special.boxcox1p(x, 0.0), Array)
+
+
+class Box:
+    def tree_flatten_with_keys(self) -> tuple[tuple[()], None]:
+        return (), None
+
+    @classmethod
+    def tree_unflatten(cls, aux: None, children: tuple[()]) -> "Box":
+        return cls()
+
+
+class Tag(str):
+    pass
+
+
+def check_trees(x: Array) -> None:
+    assert_type(jt.tree_util.tree_broadcast(1, [x, x]), Any)  # a pytree of the prefix's leaves: JAX's Any
+    assert_type(jt.tree_util.tree_reduce_associative(jnp.add, [x, x]), Array)
+    assert_type(jt.tree_util.flatten_one_level_with_keys([x]), tuple[list[tuple[Hashable, Any]], Hashable])
+    assert_type(jt.tree_util.register_pytree_with_keys_class(Box), type[Box])
+    assert_type(jt.tree_util.register_static(Tag), type[Tag])
