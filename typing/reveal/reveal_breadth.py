@@ -3,7 +3,7 @@ avals, tuples of Arrays or the function they were given; config states read
 their value types; tree utilities and scipy.special functions."""
 
 from collections.abc import Callable, Hashable
-from typing import Any, Literal
+from typing import Literal
 
 from typing_extensions import assert_type
 
@@ -28,7 +28,7 @@ def check(x: Array, f: Callable[[Array], Array]) -> None:
     assert_type(jt.enable_x64.value, bool)
     assert_type(jt.numpy_rank_promotion.value, Literal["allow", "warn", "raise"])
     assert_type(jt.tree_util.is_tree_node(list), bool)
-    assert_type(jt.tree_util.flatten_one_level([x]), tuple[list[Any], Hashable])
+    assert_type(jt.tree_util.flatten_one_level([x]), tuple[list[object], Hashable])
     assert_type(jt.tree.reduce_associative(jnp.add, [x, x]), Array)
     assert_type(special.beta(x, 2.0), Array)
     assert_type(special.loggamma(x), Array)
@@ -54,8 +54,8 @@ class Tag(str):
 
 
 def check_trees(x: Array) -> None:
-    assert_type(jt.tree_util.tree_broadcast(1, [x, x]), Any)  # a pytree of the prefix's leaves: JAX's Any
+    assert_type(jt.tree_util.tree_broadcast(1, [x, x]), object)  # a pytree of the prefix's leaves
     assert_type(jt.tree_util.tree_reduce_associative(jnp.add, [x, x]), Array)
-    assert_type(jt.tree_util.flatten_one_level_with_keys([x]), tuple[list[tuple[Hashable, Any]], Hashable])
+    assert_type(jt.tree_util.flatten_one_level_with_keys([x]), tuple[list[tuple[Hashable, object]], Hashable])
     assert_type(jt.tree_util.register_pytree_with_keys_class(Box), type[Box])
     assert_type(jt.tree_util.register_static(Tag), type[Tag])

@@ -1085,7 +1085,7 @@ def register_pytree_with_keys_class(cls: type[T]) -> type[T]:
     return cls
 
 
-def is_tree_node(typ: type[Any]) -> bool:
+def is_tree_node(typ: type[object]) -> bool:
     """Whether instances of ``typ`` are pytree nodes (not leaves): the
     built-in containers, ``None``'s type, namedtuples and registered
     classes (JAX's ``jax.tree_util.is_tree_node``)."""
@@ -1094,7 +1094,7 @@ def is_tree_node(typ: type[Any]) -> bool:
     return typ is type(None) or _kind_of(typ) is not None
 
 
-def flatten_one_level(tree: object) -> tuple[list[Any], Hashable]:
+def flatten_one_level(tree: object) -> tuple[list[object], Hashable]:
     """The direct children of node ``tree`` and its aux data (dict keys,
     a registered class's aux data, ``None`` for sequences); JAX's
     ``jax.tree_util.flatten_one_level``.
@@ -1111,7 +1111,7 @@ def flatten_one_level(tree: object) -> tuple[list[Any], Hashable]:
     return list(children), _one_level_aux(tree, aux)
 
 
-def flatten_one_level_with_keys(tree: object) -> tuple[list[tuple[KeyEntry, Any]], Hashable]:
+def flatten_one_level_with_keys(tree: object) -> tuple[list[tuple[KeyEntry, object]], Hashable]:
     """As :func:`flatten_one_level`, each child paired with its key."""
     if tree is None:
         return [], None
@@ -1131,7 +1131,7 @@ def _one_level_aux(tree: object, aux: Hashable) -> Hashable:
     return aux
 
 
-def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: _IsLeaf | None = None) -> Any:
+def tree_broadcast(prefix_tree: object, full_tree: object, is_leaf: _IsLeaf | None = None) -> object:
     """``prefix_tree`` with each leaf repeated over the subtree of
     ``full_tree`` it covers, giving ``full_tree``'s structure (JAX's
     ``jax.tree_util.tree_broadcast``).
@@ -1140,7 +1140,8 @@ def tree_broadcast(prefix_tree: Any, full_tree: Any, is_leaf: _IsLeaf | None = N
         PyTreeStructureError: ``prefix_tree`` is not a prefix of ``full_tree``.
     """
     leaves = broadcast_prefix(prefix_tree, full_tree, is_leaf, none_is_leaf=False, what="tree_broadcast")
-    return tree_unflatten(tree_structure(full_tree, is_leaf), leaves)
+    result: object = tree_unflatten(tree_structure(full_tree, is_leaf), leaves)
+    return result
 
 
 def _reduce_halves(operation: Callable[[T, T], T], leaves: Sequence[T]) -> T:
@@ -1152,7 +1153,7 @@ def _reduce_halves(operation: Callable[[T, T], T], leaves: Sequence[T]) -> T:
 
 def tree_reduce_associative(
     operation: Callable[[T, T], T],
-    tree: Any,
+    tree: object,
     *,
     identity: T | _Missing = _Missing.TOKEN,
     is_leaf: _IsLeaf | None = None,
@@ -1185,14 +1186,14 @@ def static(
     compare: bool = True,
     metadata: Mapping[str, object] | None = None,
 ) -> T: ...
-# Without a default the field stands for a value of whatever type the
-# annotation says, which only Any expresses (as dataclasses.field's own stub).
-@overload
-def static(*, init: bool = True, repr: bool = True, compare: bool = True, metadata: Mapping[str, object] | None = None) -> Any: ...
 def static(**kwargs: object) -> Any:
     """A dataclass field that :func:`register_dataclass` treats as static
     (aux data, not a child): ``dataclasses.field`` with
     ``metadata={"static": True}`` added (JAX's ``jax.tree.static``).
+
+    The typed forms take a ``default`` or a ``default_factory`` (the field's
+    type follows from it); a field without a default works at run time but
+    has no typed overload, since only ``Any`` could stand for its value.
 
     Example:
         >>> import dataclasses, jaxtyped as jt
@@ -1215,37 +1216,22 @@ class PyTreeRegistry:
     functions. jaxtyped has the one registry: every instance reads and
     writes it."""
 
-    def flatten(self, tree: object, leaf_predicate: _IsLeaf | None = None) -> tuple[list[Any], PyTreeDef]:
+    def flatten(self, tree: object, leaf_predicate: _IsLeaf | None = None) -> tuple[list[object], PyTreeDef]:
         """As :func:`tree_flatten`."""
-        return tree_flatten(tree, leaf_predicate)
+        leaves, treedef = tree_flatten(tree, leaf_predicate)
+        return list[object](leaves), treedef
 
-    def flatten_with_path(
-        self, tree: object, leaf_predicate: _IsLeaf | None = None
-    ) -> tuple[list[tuple[KeyPath, Any]], PyTreeDef]:
-        """As :func:`tree_flatten_with_path`."""
-        return tree_flatten_with_path(tree, leaf_predicate)
-
-    def flatten_one_level(self, tree: object) -> tuple[list[Any], Hashable]:
+    def flatten_one_level(self, tree: object) -> tuple[list[object], Hashable]:
         """As :func:`flatten_one_level`."""
         return flatten_one_level(tree)
 
-    def flatten_one_level_with_keys(self, tree: object) -> tuple[list[tuple[KeyEntry, Any]], Hashable]:
+    def flatten_one_level_with_keys(self, tree: object) -> tuple[list[tuple[KeyEntry, object]], Hashable]:
         """As :func:`flatten_one_level_with_keys`."""
         return flatten_one_level_with_keys(tree)
 
-    def is_node(self, typ: type[Any]) -> bool:
+    def is_node(self, typ: type[object]) -> bool:
         """As :func:`is_tree_node`."""
         return is_tree_node(typ)
-
-    def register_node(
-        self,
-        nodetype: type[T],
-        flatten_func: Callable[[T], tuple[Iterable[Any], _AuxT]],
-        unflatten_func: Callable[[_AuxT, tuple[Any, ...]], T],
-        flatten_with_keys_func: Callable[[T], tuple[Iterable[tuple[KeyEntry, Any]], _AuxT]] | None = None,
-    ) -> None:
-        """As :func:`register_pytree_node`."""
-        register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_keys_func)
 
     def __repr__(self) -> str:
         return "PyTreeRegistry(default)"
