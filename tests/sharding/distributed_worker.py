@@ -4,6 +4,7 @@
 import json
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -54,6 +55,14 @@ def main() -> None:
     batch = NamedSharding(mesh, P("i"))
     new_w = step(jnp.asarray(w), jt.device_put(jnp.asarray(xs), batch), jt.device_put(jnp.asarray(ys), batch))
     result["new_w"] = np.asarray(new_w).tolist()
+    # Steady-state time of the step across both processes (reported, not asserted).
+    placed = (jnp.asarray(w), jt.device_put(jnp.asarray(xs), batch), jt.device_put(jnp.asarray(ys), batch))
+    times: list[float] = []
+    for _ in range(10):
+        start = time.perf_counter()
+        jt.block_until_ready(step(*placed))
+        times.append(time.perf_counter() - start)
+    result["step_ms"] = 1e3 * sorted(times)[len(times) // 2]
     result["allgather_processes"] = distributed.process_allgather(np.array([process_id * 10.0])).tolist()
     distributed.sync_global_devices("done")
     distributed.shutdown()
