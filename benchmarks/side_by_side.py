@@ -6,7 +6,8 @@ jaxtyped / JAX.
 - :func:`import_jax`: JAX, an optional oracle (``None`` where it is not
   installed: then only jaxtyped's numbers print);
 - :func:`benchmark_parser`: the command line the scripts share
-  (``--repeat``, and ``--only`` for a script of several cases);
+  (``--repeat``, ``--json PATH`` to save every measurement, and ``--only``
+  for a script of several cases);
 - :func:`compare_jitted`: one function under ``jit`` in both libraries,
   checked against JAX, then timed as its first call (trace + lower +
   compile + run, caches cleared) and as its compiled steady state.
@@ -16,8 +17,12 @@ imported from the scripts' own folder.
 """
 
 import argparse
+import atexit
 import importlib
+import json
+import platform
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,10 +40,22 @@ def timed(fun: Callable[[], object], number: int) -> float:
     return (time.perf_counter() - start) / number
 
 
+# Every measurement of this run, for ``--json`` (``tools/plot_benchmarks.py`` reads the file).
+RESULTS: list[dict[str, object]] = []
+
+
 def compare(
-    name: str, ours: Callable[[], object], theirs: Callable[[], object] | None, number: int, repeat: int, unit: str
+    name: str,
+    ours: Callable[[], object],
+    theirs: Callable[[], object] | None,
+    number: int,
+    repeat: int,
+    unit: str,
+    *,
+    record_as: str | None = None,
 ) -> None:
-    """Interleave ``repeat`` timings of each and print medians and the ratio."""
+    """Interleave ``repeat`` timings of each and print medians and the ratio
+    (recorded under ``record_as``, or ``name``, for ``--json``)."""
     scale = {"us": 1e6, "ms": 1e3}[unit]
     ours()
     if theirs is not None:
@@ -50,10 +67,19 @@ def compare(
         if theirs is not None:
             theirs_times.append(timed(theirs, number))
     mine = statistics.median(ours_times) * scale
-    if theirs is None:
+    jax_time = statistics.median(theirs_times) * scale if theirs is not None else None
+    RESULTS.append({
+        "name": (record_as or name).strip(),
+        "unit": unit,
+        "jaxtyped": mine,
+        "jax": jax_time,
+        "ratio": mine / jax_time if jax_time else None,
+        "jaxtyped_samples": [t * scale for t in ours_times],
+        "jax_samples": [t * scale for t in theirs_times],
+    })
+    if jax_time is None:
         print(f"{name:<34} jaxtyped {mine:10.2f} {unit}")
         return
-    jax_time = statistics.median(theirs_times) * scale
     print(f"{name:<34} jaxtyped {mine:10.2f} {unit}   jax {jax_time:10.2f} {unit}   ratio {mine / jax_time:5.2f}")
 
 
@@ -72,9 +98,38 @@ def benchmark_parser(description: str | None, cases: Sequence[str] = ()) -> argp
     all by default)."""
     parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7, help="interleaved timings per measurement")
+    parser.add_argument("--json", metavar="PATH", action=_SaveJsonAtExit, default=None, help="also write every measurement to PATH as JSON")
     if cases:
         parser.add_argument("--only", default=",".join(cases), help="comma-separated subset of " + ",".join(cases))
     return parser
+
+
+class _SaveJsonAtExit(argparse.Action):
+    """``--json PATH``: write the measurements to PATH when the script ends,
+    so that every script sharing the parser saves them."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: str | None = None
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        atexit.register(write_json, str(values))
+
+
+def write_json(path: str) -> None:
+    """Write this run's measurements (the script, the machine, the versions
+    and every :func:`compare`) to ``path``."""
+    jax = sys.modules.get("jax")
+    document = {
+        "script": sys.argv[0],
+        "argv": sys.argv[1:],
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "jaxtyped": getattr(jt, "__version__", None),
+        "jax": getattr(jax, "__version__", None),
+        "results": RESULTS,
+    }
+    with open(path, "w") as file:
+        json.dump(document, file, indent=1)
 
 
 def block(value: object) -> None:
@@ -140,5 +195,5 @@ def compare_jitted(
 
         theirs_first, theirs_steady = theirs_first_run, theirs_steady_run
     print(f"== {title} ==")
-    compare("first call (trace+compile+run)", ours_first, theirs_first, 1, repeat, "ms")
-    compare("compiled steady state", ours_steady_run, theirs_steady, number, repeat, steady_unit)
+    compare("first call (trace+compile+run)", ours_first, theirs_first, 1, repeat, "ms", record_as=f"{title}: first call")
+    compare("compiled steady state", ours_steady_run, theirs_steady, number, repeat, steady_unit, record_as=f"{title}: steady state")
