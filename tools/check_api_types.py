@@ -39,8 +39,9 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 PACKAGE: Final = "jaxtyped"
 # The sources a wheel is built from (pyproject.toml names README.md).
 BUILD_INPUTS: Final = ("pyproject.toml", "README.md", "src")
-# setuptools builds wheels itself (no `wheel` package) from 70.1 on.
-NATIVE_BDIST_WHEEL: Final = (70, 1)
+# setuptools builds wheels itself (no `wheel` package) from 70.1 on, and reads
+# pyproject.toml's SPDX license expression (PEP 639) from 77 on.
+NATIVE_BDIST_WHEEL: Final = (77, 0)
 
 
 @dataclass(frozen=True)
