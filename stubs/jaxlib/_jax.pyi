@@ -105,3 +105,7 @@ class DeviceAssignment(metaclass=NanobindType):
 @type_check_only
 class _CreateAssignment(Protocol):
     def __call__(self, arg: np.ndarray[Any, np.dtype[np.int32]], /) -> DeviceAssignment: ...
+
+# The FFI and custom-call targets registered for a platform ("cpu"), by name
+# (jaxtyped asks whether "dce_sink" exists: jaxlib 0.10 has it, 0.8.3 and 0.9.2 do not).
+def custom_call_targets(platform: str) -> dict[str, object]: ...

@@ -51,6 +51,8 @@ __all__ = [
     "MAX_JAXLIB_EXCLUSIVE",
     "check_jaxlib_version",
     "jaxlib_version",
+    "has_ffi_target",
+    "compile_error",
     "Device",
     "devices",
     "default_device",
@@ -131,6 +133,31 @@ import jaxlib.xla_client as xc  # noqa: E402
 from jaxlib._jax import ResultHandler  # noqa: E402
 import jaxlib._jax as _jax  # noqa: E402
 from jaxlib.mlir import ir  # noqa: E402
+
+
+# jaxlib's no-op FFI target that the lowering of ordered effects inside loops
+# and conditionals uses (a token that waits for a value); jaxlib 0.8.3 and
+# 0.9.2 do not register it (0.10.2 does): see compile_error.
+_SINK_TARGET: Final = "dce_sink"
+
+
+def has_ffi_target(name: str) -> bool:
+    """Whether the installed jaxlib registers the CPU FFI/custom-call target ``name``."""
+    return name in _jax.custom_call_targets("cpu")
+
+
+def compile_error(err: Exception, text: str) -> RuntimeError:
+    """The error for a module XLA rejected: a JaxtypedNotImplementedError (a
+    RuntimeError) naming the jaxlib version when the module needs an FFI
+    target this jaxlib lacks, else a RuntimeError (a bug in a lowering rule)."""
+    if f"No FFI handler registered for {_SINK_TARGET}" in str(err):
+        return JaxtypedNotImplementedError(
+            f"ordered effects inside loops and conditionals (debug.print(..., ordered=True), ordered callbacks) "
+            f"need jaxlib's {_SINK_TARGET!r} target, which jaxlib {jaxlib_version()} does not provide; upgrade "
+            f"jaxlib (0.10.2 has it), or make the effect unordered. XLA said: {err}"
+        )
+    return RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}")
+
 
 _HAS_BUFFER_PROTOCOL: Final = (_parse_version(jaxlib_version()) or (0, 0, 0, 0)) >= (0, 10, 0, 0)
 _BFLOAT16: Final = np.dtype(dtypes.bfloat16)
@@ -623,7 +650,7 @@ def compile_module(
     try:
         loaded = backend.client.compile_and_load(text.encode(), xc.DeviceList(backend.devices[:1]), options)
     except Exception as err:  # jaxlib raises its own JaxRuntimeError
-        raise RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}") from err
+        raise compile_error(err, text) from err
     executable: Executable = _XlaExecutable(loaded, in_avals, out_avals)
     with _compile_lock:
         _compile_cache[key] = executable
@@ -717,7 +744,7 @@ def compile_spmd_module(
     try:
         loaded = backend.client.compile_and_load(text.encode(), device_list, options)
     except Exception as err:  # jaxlib raises its own JaxRuntimeError
-        raise RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}") from err
+        raise compile_error(err, text) from err
     executable = SpmdExecutable(loaded, in_avals, out_avals, devices)
     with _compile_lock:
         _spmd_cache[key] = executable
@@ -828,7 +855,7 @@ def compile_with_host_callbacks(text: str, host_callbacks: Sequence[Callable[...
             module, xc.DeviceList(backend.devices[:1]), xc.CompileOptions(), host_callbacks=list(host_callbacks)
         )
     except Exception as err:  # jaxlib raises its own JaxRuntimeError, MLIR a ValueError
-        raise RuntimeError(f"XLA could not compile the lowered module: {err}\n\nModule:\n{text}") from err
+        raise compile_error(err, text) from err
 
 
 def result_handler(aval: ShapedArray) -> ResultHandler:

@@ -1,0 +1,51 @@
+"""What differs across the supported jaxlib range (issue 21, item 4).
+
+The main suite runs on the newest jaxlib; ``tools/jaxlib_range.sh`` runs
+this file (and a smoke subset of the suite) on the oldest supported one,
+where the tests marked for it run instead of being skipped.
+
+jaxlib 0.8.3 lacks the ``dce_sink`` FFI target that the lowering of ordered
+effects inside loops and conditionals uses: there such a program must fail
+with a clear JaxtypedNotImplementedError naming the jaxlib version, not
+with XLA's bare "No FFI handler registered".
+"""
+
+import pytest
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped.errors import JaxtypedNotImplementedError
+from jaxtyped._src.runtime import xla
+
+HAS_SINK = xla.has_ffi_target("dce_sink")
+
+
+def ordered_prints_in_a_loop(x: jt.Array) -> jt.Array:
+    def body(i: jt.Array, c: jt.Array) -> jt.Array:
+        jt.debug.print("step {i}", i=i, ordered=True)
+        return c + 1.0
+
+    return jt.lax.fori_loop(0, 2, body, x)
+
+
+@pytest.mark.skipif(HAS_SINK, reason="this jaxlib has dce_sink: the program runs (tests/debug cover it)")
+def test_ordered_effects_in_loops_need_dce_sink() -> None:
+    with pytest.raises(JaxtypedNotImplementedError, match=rf"jaxlib {xla.jaxlib_version()} does not provide"):
+        jt.jit(ordered_prints_in_a_loop)(jnp.zeros(()))
+
+
+@pytest.mark.skipif(not HAS_SINK, reason="this jaxlib lacks dce_sink (the test above runs instead)")
+def test_ordered_effects_in_loops_run(capfd: pytest.CaptureFixture[str]) -> None:
+    out = jt.jit(ordered_prints_in_a_loop)(jnp.zeros(()))
+    jt.block_until_ready(out)
+    assert float(out) == 2.0
+    assert capfd.readouterr().out == "step 0\nstep 1\n"
+
+
+def test_compile_errors_name_their_cause() -> None:
+    missing = xla.compile_error(RuntimeError("NOT_FOUND: No FFI handler registered for dce_sink on Host"), "module")
+    assert isinstance(missing, JaxtypedNotImplementedError) and isinstance(missing, RuntimeError)
+    assert f"jaxlib {xla.jaxlib_version()} does not provide" in str(missing)
+    other = xla.compile_error(ValueError("bad op"), "module @m {}")
+    assert type(other) is RuntimeError
+    assert str(other).startswith("XLA could not compile the lowered module: bad op")
