@@ -17,7 +17,17 @@
    the installed modules, with no allowlist (``--ignore-missing-stub``: the
    stubs are deliberately partial; ``--strict-type-check-only``).
 
-Steps 2-4 run in parallel. Exit status 0 when every step passes.
+5. Smoke-test the installed wheel as a user without the test extras would
+   run it (issue 21, packaging): with the test-only packages (``jax``,
+   ``pytest``, ``hypothesis``, ``mypy``) made unimportable, import
+   ``jaxtyped`` from the scratch directory, compute a ``jit(grad)`` and run
+   the demo (``python -m jaxtyped.demo``); the wheel's ``Requires-Dist``
+   must name only the runtime dependencies.
+6. Build the sdist from the same copy and check that it holds what a wheel
+   is built from (``pyproject.toml``, ``README.md``, ``py.typed``, every
+   ``.pyi``) and carries the SPDX license expression.
+
+Steps 2-5 run in parallel. Exit status 0 when every step passes.
 """
 
 import argparse
@@ -27,6 +37,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import zipfile
@@ -117,6 +128,34 @@ def check_wheel(wheel: Path) -> Step:
     return Step("wheel contents", not missing, report, time.perf_counter() - start)
 
 
+def check_sdist(scratch: Path) -> Step:
+    """Build the sdist from the copy :func:`build_wheel` made and check its
+    contents (step 6)."""
+    start = time.perf_counter()
+    out = scratch / "sdist"
+    out.mkdir()
+    build = "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
+    result = subprocess.run(
+        [sys.executable, "-c", build, str(out)], cwd=scratch / "source", capture_output=True, text=True, check=False
+    )
+    archives = sorted(out.glob(f"{PACKAGE}-*.tar.gz"))
+    if result.returncode != 0 or len(archives) != 1:
+        return Step("sdist", False, f"build_sdist failed ({result.returncode}):\n{result.stdout}{result.stderr}", time.perf_counter() - start)
+    with tarfile.open(archives[0]) as archive:
+        names = archive.getnames()
+        top = names[0].split("/")[0]
+        member = archive.extractfile(f"{top}/PKG-INFO")
+        metadata = member.read().decode() if member is not None else ""
+    relative = {name.partition("/")[2] for name in names}
+    required = ["pyproject.toml", "README.md", *(f"src/{name}" for name in required_wheel_files(ROOT / "src"))]
+    missing = [name for name in required if name not in relative]
+    problems = [f"missing {', '.join(missing)}"] if missing else []
+    if "License-Expression: Apache-2.0" not in metadata:
+        problems.append("PKG-INFO has no 'License-Expression: Apache-2.0'")
+    report = "; ".join(problems) or f"{archives[0].name} holds pyproject.toml, README.md, py.typed and every .pyi; SPDX license"
+    return Step("sdist", not problems, report, time.perf_counter() - start)
+
+
 def install(wheel: Path, site: Path) -> str:
     """Install ``wheel`` (no dependencies) into ``site``; an error text or ''."""
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--disable-pip-version-check"]
@@ -132,6 +171,32 @@ def _installed_env(site: Path) -> dict[str, str]:
     env["PYTHONPATH"] = str(site)
     env["PYRIGHT_PYTHON_IGNORE_WARNINGS"] = "1"
     return env
+
+
+# --- 5. the smoke test: the installed wheel without the test extras ------------
+
+# Installed with the test extras, but never needed by the package at run time.
+TEST_ONLY: Final = ("jax", "pytest", "hypothesis", "mypy")
+# pyproject.toml's runtime dependencies, by distribution name.
+RUNTIME_DEPENDENCIES: Final = ("numpy", "jaxlib", "ml_dtypes", "ml-dtypes", "typing-extensions", "typing_extensions", "beartype", "opt_einsum", "opt-einsum")
+
+SMOKE_TEST: Final = f"""
+import importlib.metadata, re, runpy, sys
+for name in {TEST_ONLY!r}:
+    sys.modules[name] = None  # an import of a test-only package fails
+site = sys.argv[1]
+import jaxtyped as jt, jaxtyped.numpy as jnp
+assert jt.__file__.startswith(site), f"jaxtyped imported from {{jt.__file__}}, not the installed wheel"
+g = jt.jit(jt.grad(lambda x: jnp.sum(jnp.sin(x) ** 2)))(jnp.arange(3.0))
+assert jnp.allclose(g, jnp.sin(2 * jnp.arange(3.0)), atol=1e-6), g
+requires = importlib.metadata.distribution("jaxtyped").requires or []
+runtime = [r for r in requires if "extra ==" not in r]
+names = {{re.split(r"[<>=!~ ;\\[]", r, maxsplit=1)[0].lower() for r in runtime}}
+assert names <= set({RUNTIME_DEPENDENCIES!r}), names
+sys.argv = ["jaxtyped.demo"]
+runpy.run_module("jaxtyped.demo", run_name="__main__")
+print("import, jit(grad) and the demo ran without", ", ".join({TEST_ONLY!r}))
+"""
 
 
 def verifytypes_command() -> list[str]:
@@ -203,6 +268,7 @@ def run_checks(scratch: Path, site: Path) -> list[Step]:
     commands: dict[str, list[str]] = {
         "verifytypes": verifytypes_command(),
         "public Any": [sys.executable, str(ROOT / "tools" / "check_public_types.py")],
+        "smoke test": [sys.executable, "-c", SMOKE_TEST, str(site)],
     }
     stubtest = stubtest_command(scratch)
     if stubtest is not None:
@@ -251,6 +317,7 @@ def _run(scratch: Path) -> list[Step]:
     site = scratch / "site"
     error = install(wheel, site)
     steps.append(Step("install wheel", not error, error or str(site), time.perf_counter() - start))
+    steps.append(check_sdist(scratch))
     if error:
         return steps
     return steps + run_checks(scratch, site)
