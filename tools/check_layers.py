@@ -70,6 +70,7 @@ FORBIDDEN_ROOTS: Final = frozenset({"jax"})
 JAXLIB_IMPORTERS: Final[frozenset[str]] = frozenset(
     {"jaxtyped._src.runtime.xla", "jaxtyped._src.runtime.host_callbacks"}  # host_callbacks: issue 16
     | {"jaxtyped._src.ffi"}  # registers FFI targets with jaxlib (issue 18)
+    | {"jaxtyped._src.extend.sharding"}  # XLA sharding protos (issue 18)
 )
 
 

@@ -64,3 +64,9 @@ ffi.register_ffi_target(3, object())  # expect: mypy[arg-type] pyright[reportArg
 
 xrandom.random_wrap(np.zeros((2,), np.uint32), impl=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
 xrandom.define_prng_impl(key_shape=2, seed=None, split=None, random_bits=None, fold_in=None)  # expect: mypy[arg-type] pyright[reportArgumentType]
+
+from jaxtyped.extend import sharding as xsharding
+
+xsharding.hlo_sharding_of("{replicated}", 1)  # expect: mypy[arg-type] pyright[reportArgumentType]
+xsharding.GSPMDSharding(jt.devices(), "{replicated}")  # expect: mypy[arg-type] pyright[reportArgumentType]
+xsharding.get_hlo_sharding_from_serialized_proto("{replicated}")  # expect: mypy[arg-type] pyright[reportArgumentType]

@@ -123,3 +123,12 @@ toy_keys = jt.random.split(toy_key, 3)
 wrapped = xrandom.random_wrap(xrandom.random_unwrap(toy_keys), impl=toy)
 platform: str = backend.get_backend().platform
 backend.clear_backends()
+
+# extend.sharding: XLA's sharding protos and a jaxtyped sharding built from one.
+from jaxtyped.extend import sharding as xsharding
+
+tiled = xsharding.xla_client.HloSharding.from_string("{replicated}")  # runs on one device
+proto_bytes: bytes = xsharding.get_serialized_proto_from_hlo_sharding(tiled)
+gspmd = xsharding.GSPMDSharding(jt.devices()[:1], xsharding.get_op_sharding_from_serialized_proto(proto_bytes))
+placed = jt.device_put(jnp.zeros((4, 3)), gspmd)
+same = xsharding.hlo_sharding_of(gspmd, 2) == xsharding.get_hlo_sharding_from_serialized_proto(proto_bytes)

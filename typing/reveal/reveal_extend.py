@@ -36,3 +36,14 @@ def check_random(impl: xrandom.PRNGImpl, data: jt.Array) -> None:
     assert_type(xrandom.random_unwrap(jt.random.key(0)), jt.Array)
     assert_type(backend.get_backend(), backend.Backend)
     assert_type(backend.get_backend().platform, str)
+
+
+def check_sharding(s: jt.sharding.Sharding, data: bytes) -> None:
+    from jaxtyped.extend import sharding as xsharding
+
+    hlo = xsharding.hlo_sharding_of(s, 2)
+    assert_type(hlo, xsharding.xla_client.HloSharding)
+    assert_type(xsharding.get_serialized_proto_from_hlo_sharding(hlo), bytes)
+    assert_type(xsharding.get_hlo_sharding_from_serialized_proto(data), xsharding.xla_client.HloSharding)
+    assert_type(xsharding.GSPMDSharding.get_replicated(jt.devices()), xsharding.GSPMDSharding)
+    assert_type(xsharding.GSPMDSharding(jt.devices(), hlo).device_list, tuple[jt.sharding.Device, ...])

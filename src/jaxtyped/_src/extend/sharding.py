@@ -1,0 +1,170 @@
+"""XLA's sharding protos for extensions (JAX's ``jax.extend.sharding``).
+
+XLA describes a layout as an ``OpSharding`` proto (serialised bytes, as
+custom calls and compiled programs exchange it) or as the C++
+``HloSharding`` view of it. This module converts between those forms and
+jaxtyped's shardings: ``GSPMDSharding`` is a jaxtyped ``Sharding`` built
+from devices and an XLA sharding, usable with ``device_put`` and ``jit``;
+``hlo_sharding_of`` gives any jaxtyped sharding's XLA view.
+"""
+
+from collections.abc import Sequence
+from typing import Any, final
+
+import numpy as np
+from jaxlib import xla_client as xla_client
+from jaxlib._hlo import OpSharding
+
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.sharding import Device, Index, Mesh, NamedSharding, PartitionSpec, Sharding
+
+__all__ = [
+    "GSPMDSharding",
+    "get_hlo_sharding_from_serialized_proto",
+    "get_op_sharding_from_serialized_proto",
+    "get_serialized_proto_from_hlo_sharding",
+    "hlo_sharding_of",
+    "xla_client",
+]
+
+HloSharding = xla_client.HloSharding
+
+
+def get_op_sharding_from_serialized_proto(sharding: bytes) -> OpSharding:
+    """The ``OpSharding`` proto serialised in ``sharding``."""
+    proto = OpSharding()
+    proto.ParseFromString(sharding)
+    return proto
+
+
+def get_hlo_sharding_from_serialized_proto(sharding: bytes) -> HloSharding:
+    """The ``HloSharding`` of the ``OpSharding`` proto serialised in ``sharding``."""
+    return HloSharding.from_proto(get_op_sharding_from_serialized_proto(sharding))
+
+
+def get_serialized_proto_from_hlo_sharding(sharding: HloSharding) -> bytes:
+    """``sharding`` as a serialised ``OpSharding`` proto."""
+    return sharding.to_proto().SerializeToString()
+
+
+def hlo_sharding_of(sharding: Sharding, ndim: int) -> HloSharding:
+    """XLA's view of ``sharding`` for a value of rank ``ndim`` (device
+    numbers are positions in ``sharding.device_list``; JAX keeps this
+    private as ``Sharding._to_xla_hlo_sharding``)."""
+    if not isinstance(sharding, Sharding):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+        raise JaxtypedTypeError(f"hlo_sharding_of: expected a Sharding, got {type(sharding).__name__}")
+    if isinstance(sharding, GSPMDSharding):
+        sharding.check_rank(ndim, "hlo_sharding_of")
+        return sharding.hlo
+    return HloSharding.from_string(sharding.hlo_sharding(ndim))
+
+
+def _grid(devices: Sequence[Device], order: Sequence[int], dims: Sequence[int]) -> "np.ndarray[Any, np.dtype[Any]]":
+    grid = np.empty(len(order), dtype=object)
+    for i, position in enumerate(order):
+        grid[i] = devices[position]
+    return grid.reshape(tuple(dims))
+
+
+@final
+class GSPMDSharding(Sharding):
+    """A layout given by devices and an XLA sharding (JAX's
+    ``jax.extend.sharding.GSPMDSharding``): tile ``i`` of XLA's tile
+    assignment goes to ``devices[i]``. Replicated and tiled shardings
+    (with or without a replicated last tile dimension) are supported;
+    maximal and manual ones raise."""
+
+    __slots__ = ("_devices", "_hlo", "_named", "_rank")
+
+    def __init__(
+        self,
+        devices: Sequence[Device],
+        op_sharding: OpSharding | HloSharding,
+        *,
+        memory_kind: str | None = None,
+    ) -> None:
+        if memory_kind not in (None, "device"):
+            raise JaxtypedValueError(f"GSPMDSharding: memory_kind must be 'device', got {memory_kind!r}")
+        hlo = HloSharding.from_proto(op_sharding) if isinstance(op_sharding, OpSharding) else op_sharding
+        if not isinstance(hlo, HloSharding):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedTypeError(
+                f"GSPMDSharding: op_sharding must be an OpSharding or HloSharding, got {type(op_sharding).__name__}"
+            )
+        devs = tuple(devices)
+        if not devs:
+            raise JaxtypedValueError("GSPMDSharding: needs at least one device")
+        self._devices = devs
+        self._hlo = hlo
+        if hlo.is_replicated():
+            self._rank: int | None = None
+            self._named = NamedSharding(Mesh(_grid(devs, range(len(devs)), (len(devs),)), ("gspmd0",)), PartitionSpec())
+            return
+        if hlo.is_manual() or hlo.is_maximal() or not hlo.is_tiled():
+            raise JaxtypedValueError(f"GSPMDSharding: only replicated and tiled shardings are supported, got {hlo}")
+        dims = list(hlo.tile_assignment_dimensions())
+        order = list(hlo.tile_assignment_devices())
+        if len(order) != len(devs) or sorted(order) != list(range(len(devs))):
+            raise JaxtypedValueError(f"GSPMDSharding: {hlo} assigns tiles to {len(order)} devices, got {len(devs)} devices")
+        rank = len(dims) - (1 if hlo.replicate_on_last_tile_dim() else 0)
+        names = tuple(f"gspmd{i}" for i in range(len(dims)))
+        # One mesh axis per tile dimension: the named view computes the slices and the Shardy form.
+        spec = PartitionSpec(*(names[d] if dims[d] > 1 else None for d in range(rank)))
+        self._rank = rank
+        self._named = NamedSharding(Mesh(_grid(devs, order, dims), names), spec)
+
+    @classmethod
+    def get_replicated(cls, devices: Sequence[Device], *, memory_kind: str | None = None) -> "GSPMDSharding":
+        """Every device holding the whole array."""
+        return cls(devices, HloSharding.replicate(), memory_kind=memory_kind)
+
+    @property
+    def hlo(self) -> HloSharding:
+        """The XLA sharding this layout was built from."""
+        return self._hlo
+
+    def check_rank(self, ndim: int, where: str) -> None:
+        """Raise unless a tiled sharding's rank is ``ndim``."""
+        if self._rank is not None and ndim != self._rank:
+            raise JaxtypedValueError(f"{where}: {self._hlo} tiles rank-{self._rank} arrays, got rank {ndim}")
+
+    @property
+    def device_list(self) -> tuple[Device, ...]:
+        return self._named.device_list
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return self._named.is_fully_replicated
+
+    @property
+    def mesh_of(self) -> Mesh:
+        return self._named.mesh_of
+
+    def devices_indices_map(self, global_shape: tuple[int, ...]) -> dict[Device, Index]:
+        self.check_rank(len(global_shape), "GSPMDSharding")
+        self._named.check_shape(global_shape, "GSPMDSharding")
+        return self._named.devices_indices_map(global_shape)
+
+    def replica_ids(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        return self._named.replica_ids(global_shape)
+
+    def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
+        self.check_rank(len(global_shape), "GSPMDSharding")
+        self._named.check_shape(global_shape, "GSPMDSharding")
+        return self._named.shard_shape(global_shape)
+
+    def sdy_sharding(self, ndim: int) -> str:
+        self.check_rank(ndim, "GSPMDSharding")
+        return self._named.sdy_sharding(ndim)
+
+    def hlo_sharding(self, ndim: int) -> str:
+        self.check_rank(ndim, "GSPMDSharding")
+        return self._named.hlo_sharding(ndim)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GSPMDSharding) and self._named == other._named
+
+    def __hash__(self) -> int:
+        return hash(("gspmd", self._named))
+
+    def __repr__(self) -> str:
+        return f"GSPMDSharding({self._hlo}, devices={[d.id for d in self._devices]})"
