@@ -1,5 +1,6 @@
 """The newer ``jaxtyped.scipy.special`` functions (``beta``, ``loggamma``,
-``rel_entr``, ``kl_div``, ``poch``, ``comb``, ``boxcox``, ``boxcox1p``)
+``rel_entr``, ``kl_div``, ``poch``, ``comb``, ``boxcox``, ``boxcox1p``,
+``erfcx`` across its two branches and both tails, ``bernoulli``)
 against ``jax.scipy.special``: values over each domain and at its edges
 (zeros, negatives, infinities, NaN), dtypes and weak types, in float32 and
 float64, under ``jit`` and ``vmap``; gradients (``poch`` at ``m == 0``,
@@ -27,6 +28,7 @@ N = [5.0, 5.0, 10.0, 3.0, -1.0, 4.5, 0.0, 60.0, 2.0, 6.0]
 K = [2.0, 0.0, 3.0, 5.0, 1.0, 2.0, 0.0, 30.0, -1.0, 6.0]
 LAMBDA = [0.0, 0.5, -1.0, 2.0, 0.0, 1e-7, -0.5, 3.0, 0.0, 1.0]
 X = [1.0, 2.0, 0.5, 3.0, 0.0, 1e-6, 10.0, 0.25, -1.0, INF]
+ERFCX = [-10.0, -3.0, -1.0, 0.0, 0.5, 1.0, 3.0, 7.9, 8.0, 10.0, 30.0, 1e5, INF, -INF, NAN]
 
 BINARY: dict[str, tuple[list[float], list[float]]] = {
     "beta": (A, B), "rel_entr": (P, Q), "kl_div": (P, Q), "poch": (A, [v - 0.5 for v in B]),
@@ -69,6 +71,11 @@ def _value_cases(dtype: str) -> list[Case]:
         Case("comb-repetition", lambda L: special_of(L).comb(L.asarray(np.array(N, dtype)), L.asarray(np.array(K, dtype)), repetition=True), 1e-4, tol),
         Case("comb-ints", lambda L: special_of(L).comb(L.arange(8), 3)),
         Case("beta-ints", lambda L: special_of(L).beta(L.arange(1, 4), 2)),
+        Case("erfcx-values", lambda L: special_of(L).erfcx(L.asarray(np.array(ERFCX, dtype))), 1e-5 if dtype == "float32" else 1e-9, 0.0),
+        Case("erfcx-jit", lambda L: library(L).api.jit(special_of(L).erfcx)(L.asarray(np.array(ERFCX, dtype))), 1e-5 if dtype == "float32" else 1e-9, 0.0),
+        Case("erfcx-int", lambda L: special_of(L).erfcx(L.arange(-2, 3)), 1e-5, 0.0),
+        Case("bernoulli-values", lambda L: special_of(L).bernoulli(12), 1e-5, 1e-7),
+        Case("bernoulli-zero", lambda L: special_of(L).bernoulli(0)),
         Case("kl_div-broadcast", lambda L: special_of(L).kl_div(L.ones((2, 1)), L.asarray(np.array([0.5, 2.0], dtype)))),
     ]  # fmt: skip
     return cases
@@ -112,6 +119,7 @@ def _grad_cases() -> list[Case]:
         for argnums in (0, 1)
     ] + [
         Case("loggamma-grad", lambda L: library(L).api.grad(special_of(L).loggamma)(L.float32(2.5)), 1e-5, 1e-6),
+        Case("erfcx-grad", lambda L: library(L).api.vmap(library(L).api.grad(special_of(L).erfcx))(L.asarray(np.array([-2.0, 0.0, 1.0, 7.5, 9.0, 40.0], np.float32))), 1e-4, 1e-7),
         Case("comb-grad", lambda L: library(L).api.grad(special_of(L).comb)(L.float32(5.0), L.float32(2.0)), 1e-4, 1e-5),
     ]
 
@@ -130,7 +138,9 @@ def _complex_call(name: str) -> Callable[[Namespace], Any]:
 
 
 def _error_cases() -> list[Case]:
-    return [Case(f"{name}-complex", _complex_call(name)) for name in ("beta", "rel_entr", "kl_div", "poch")]
+    return [Case(f"{name}-complex", _complex_call(name)) for name in ("beta", "rel_entr", "kl_div", "poch")] + [
+        Case("bernoulli-negative", lambda L: special_of(L).bernoulli(-1)),
+    ]
 
 
 ERRORS = CaseTable("special_more_errors", _error_cases)

@@ -38,6 +38,8 @@ def check(x: Array, f: Callable[[Array], Array]) -> None:
     assert_type(special.comb(x, 2, repetition=True), Array)
     assert_type(special.boxcox(x, 0.0), Array)
     assert_type(special.boxcox1p(x, 0.0), Array)
+    assert_type(special.erfcx(x), Array)
+    assert_type(special.bernoulli(4), Array)
 
 
 class Box:

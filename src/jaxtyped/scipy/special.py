@@ -38,7 +38,18 @@ from jaxtyped._src.scipy.special import (
     xlogy,
     zeta,
 )
-from jaxtyped._src.scipy.special_more import beta, boxcox, boxcox1p, comb, kl_div, loggamma, poch, rel_entr
+from jaxtyped._src.scipy.special_more import (
+    bernoulli,
+    beta,
+    boxcox,
+    boxcox1p,
+    comb,
+    erfcx,
+    kl_div,
+    loggamma,
+    poch,
+    rel_entr,
+)
 from jaxtyped._src.scipy.special import special_log_softmax as log_softmax
 from jaxtyped._src.scipy.special import special_softmax as softmax
 
@@ -48,5 +59,5 @@ __all__ = [
     "log_ndtr", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "ndtri",
     "polygamma", "softmax", "xlog1py", "xlogy", "zeta",
     # breadth: more of jax.scipy.special
-    "beta", "boxcox", "boxcox1p", "comb", "kl_div", "loggamma", "poch", "rel_entr",
+    "beta", "boxcox", "boxcox1p", "comb", "kl_div", "loggamma", "poch", "rel_entr", "bernoulli", "erfcx",
 ]  # fmt: skip

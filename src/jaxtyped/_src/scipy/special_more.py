@@ -8,15 +8,21 @@ own derivative rule (as JAX's) so that the derivative in ``m`` at ``m == 0``
 is ``digamma(z)``, not the zero the ``m == 0`` branch would give.
 """
 
+import math
+from fractions import Fraction
+
+import numpy as np
+
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.custom_derivatives import custom_jvp
-from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.numpy.creation import asarray
 from jaxtyped._src.numpy import ufuncs as ju
 from jaxtyped._src.numpy.promotion import promote_args_inexact
-from jaxtyped._src.scipy.special import betaln, digamma, gamma, gammaln, gammasgn, xlogy
+from jaxtyped._src.scipy.special import betaln, digamma, erfc, gamma, gammaln, gammasgn, xlogy
 
-__all__ = ["beta", "loggamma", "rel_entr", "kl_div", "poch", "comb", "boxcox", "boxcox1p"]
+__all__ = ["beta", "loggamma", "rel_entr", "kl_div", "poch", "comb", "boxcox", "boxcox1p", "bernoulli", "erfcx"]
 
 
 def _real(name: str, *args: ArrayLike) -> list[Array]:
@@ -125,3 +131,62 @@ def boxcox1p(x: ArrayLike, lmbda: ArrayLike) -> Array:
     ``jax.scipy.special.boxcox1p``)."""
     y, lam = promote_args_inexact("boxcox1p", x, lmbda)
     return _boxcox_from_log(ju.log1p(y), lam)
+
+
+def _bernoulli_numbers(n: int) -> list[Fraction]:
+    """B_0..B_n exactly, with B_1 = -1/2 (SciPy's convention), by the
+    recurrence sum_{k<=m} C(m+1, k) B_k = 0."""
+    numbers: list[Fraction] = []
+    for m in range(n + 1):
+        if m == 0:
+            numbers.append(Fraction(1))
+            continue
+        total = sum((math.comb(m + 1, k) * numbers[k] for k in range(m)), Fraction(0))
+        numbers.append(-total / (m + 1))
+    return numbers
+
+
+def bernoulli(n: int) -> Array:
+    """The Bernoulli numbers ``B_0 .. B_n`` (``B_1 = -1/2``) in the default
+    float dtype (JAX's ``jax.scipy.special.bernoulli``); computed exactly
+    on the host, so ``n`` is a static Python int.
+
+    Raises:
+        JaxtypedTypeError: ``n`` is not an int.
+        JaxtypedValueError: ``n`` is negative.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):  # pyright: ignore[reportUnnecessaryIsInstance]  # checked at run time too
+        raise JaxtypedTypeError(f"bernoulli: n must be an int, got {type(n).__name__}")
+    if n < 0:
+        raise JaxtypedValueError("n must be a non-negative integer.")
+    return asarray(np.array([float(b) for b in _bernoulli_numbers(int(n))], dtype=np.float64))
+
+
+# Beyond this erfc(x) underflows in float32 and exp(x**2) overflows: the
+# asymptotic series takes over (its terms fall fast there).
+_ERFCX_SERIES_FROM = 8.0
+_ERFCX_TERMS = 12
+
+
+def _erfcx_series(x: Array) -> Array:
+    """``1/(x sqrt(pi)) * sum_k (-1)^k (2k-1)!! / (2x^2)^k`` for large ``x``."""
+    inv_two_x2 = ju.divide(0.5, ju.multiply(x, x))
+    term = ju.add(ju.multiply(inv_two_x2, 0.0), 1.0)  # ones, finite at x = inf
+    total = term
+    for k in range(1, _ERFCX_TERMS):
+        term = ju.multiply(term, ju.multiply(-(2.0 * k - 1.0), inv_two_x2))
+        total = ju.add(total, term)
+    return ju.divide(total, ju.multiply(x, math.sqrt(math.pi)))
+
+
+def erfcx(x: ArrayLike) -> Array:
+    """The scaled complementary error function ``exp(x**2) * erfc(x)``
+    (JAX's ``jax.scipy.special.erfcx``): direct for moderate ``x``, an
+    asymptotic series for large ``x``, ``2 exp(x**2) - erfcx(-x)`` for
+    negative ``x`` (overflowing to ``inf`` as JAX's)."""
+    (v,) = _real("erfcx", x)
+    large = ju.greater_equal(v, _ERFCX_SERIES_FROM)
+    safe_large = ju.where(large, v, _ERFCX_SERIES_FROM)
+    safe_small = ju.where(large, 0.0, v)
+    direct = ju.multiply(ju.exp(ju.multiply(safe_small, safe_small)), erfc(safe_small))
+    return ju.where(large, _erfcx_series(safe_large), direct)
