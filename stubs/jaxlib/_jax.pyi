@@ -2,11 +2,12 @@
 # without importing them by name (results of the calls in xla_client.pyi).
 # `NanobindType` is the metaclass of every nanobind class (nanobind.nb_type_0 at
 # run time, which is not importable); the other stubs import it from here.
+import enum
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, type_check_only
 
 import numpy as np
-from typing_extensions import Never, disjoint_base
+from typing_extensions import CapsuleType, Never, disjoint_base
 
 from jaxlib.xla_client import ArrayImpl
 
@@ -109,3 +110,22 @@ class _CreateAssignment(Protocol):
 # The FFI and custom-call targets registered for a platform ("cpu"), by name
 # (jaxtyped asks whether "dce_sink" exists: jaxlib 0.10 has it, 0.8.3 and 0.9.2 do not).
 def custom_call_targets(platform: str) -> dict[str, object]: ...
+
+# --- reading the shards of a multi-device array without jax (issue 17) ---
+# ArrayImpl._arrays imports jax; reorder_shards + DLPack export do not.
+
+class ArrayCopySemantics(enum.IntEnum):
+    ALWAYS_COPY = ...
+    REUSE_INPUT = ...
+    DONATE_INPUT = ...
+
+@type_check_only
+class _ReorderShards(Protocol):
+    def __call__(self, x: ArrayImpl, dst_sharding: object, array_copy_semantics: ArrayCopySemantics) -> ArrayImpl: ...
+
+@type_check_only
+class _BufferToDLPack(Protocol):
+    def __call__(self, buffer: object, stream: int | None = None) -> CapsuleType: ...
+
+reorder_shards: _ReorderShards
+buffer_to_dlpack_managed_tensor: _BufferToDLPack

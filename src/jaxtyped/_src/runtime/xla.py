@@ -30,6 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, final, runtime_checkable
 
+from typing_extensions import CapsuleType
+
 import numpy as np
 
 from jaxtyped._src import dtypes
@@ -426,29 +428,110 @@ def _tile_indices(hlo: xc.HloSharding, shape: tuple[int, ...], count: int) -> li
     return result
 
 
-def _assemble_on_host(buffer: xc.ArrayImpl, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
-    """The global value of a multi-device buffer, from its shards.
+# Note [reading shards without jax]: jaxlib 0.10 builds the single-device
+# arrays of ``ArrayImpl._arrays`` (and of plain-callable result handlers)
+# through a helper that imports ``jax._src.sharding_impls``: where jax is
+# installed that imports all of it, against this project's rule; where it
+# is not, each shard pays a failed import. DLPack export and
+# ``reorder_shards`` do not import anything: DLPack exports an array's
+# first shard, and ``reorder_shards`` (with REUSE_INPUT: no copy) relabels
+# the same per-device buffers under a device list that starts with the
+# device whose shard is wanted. Dtypes numpy cannot take through DLPack
+# (bfloat16, float8, sub-byte) are first converted on the devices, keeping
+# the sharding, as ``_narrow_to_host`` does for one device.
 
-    jaxlib 0.10's ``_arrays`` tries to import ``jax._src.sharding_impls``
-    (notes, section 0): where jax is installed this imports it once; where
-    it is not, each read pays the failed import (tens of microseconds)."""
-    shards = buffer._arrays
-    device_list = list(buffer._sharding._internal_device_list)
-    indices = _tile_indices(buffer._sharding._hlo_sharding, aval.shape, len(device_list))
+
+@final
+class _DLPackCapsule:
+    """The object ``np.from_dlpack`` asks for, around an exported capsule."""
+
+    __slots__ = ("_capsule",)
+
+    def __init__(self, capsule: CapsuleType) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, *, stream: None = None, **_: object) -> CapsuleType:
+        return self._capsule  # numpy also passes max_version/copy: a legacy capsule is accepted
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)  # kDLCPU: the only platform this runtime drives
+
+
+def _shard_on_host(buffer: xc.ArrayImpl, position: int) -> np.ndarray[Any, np.dtype[Any]]:
+    """The buffer that device ``position`` of ``buffer``'s sharding holds,
+    as a host view (see Note [reading shards without jax])."""
+    sharding = buffer._sharding
+    order = list(sharding._internal_device_list)
+    if position:
+        order = order[position:] + order[:position]
+        relabelled = xc.GSPMDSharding(xc.DeviceList(tuple(order)), sharding._hlo_sharding)
+        buffer = _jax.reorder_shards(buffer, relabelled, _jax.ArrayCopySemantics.REUSE_INPUT)
+    host: np.ndarray[Any, np.dtype[Any]] = np.from_dlpack(_DLPackCapsule(_jax.buffer_to_dlpack_managed_tensor(buffer)))
+    return host
+
+
+def _readable_carrier(aval: ShapedArray) -> tuple[np.dtype[Any], str] | None:
+    """For a dtype numpy cannot read through DLPack, the dtype it is read
+    as and the op that converts it exactly (as ``_narrow_to_host``)."""
+    if aval.dtype == _BFLOAT16:
+        return np.dtype(np.uint16), "stablehlo.bitcast_convert"
+    if aval.dtype.type not in dtypes.narrow_types():
+        return None
+    if aval.dtype.itemsize == 1 and aval.dtype.type not in dtypes.sub_byte_types():
+        return np.dtype(np.uint8), "stablehlo.bitcast_convert"
+    if dtypes.is_floating(aval.dtype):
+        return np.dtype(np.float32), "stablehlo.convert"
+    return np.dtype(np.int8 if dtypes.is_signed_integer(aval.dtype) else np.uint8), "stablehlo.convert"
+
+
+def _convert_sharded(buffer: xc.ArrayImpl, aval: ShapedArray, carrier: np.dtype[Any], op: str) -> xc.ArrayImpl:
+    """``buffer`` converted elementwise to ``carrier`` on its own devices,
+    with its sharding (one compiled program per type and layout, cached)."""
+    sharding = buffer._sharding
+    layout = str(sharding._hlo_sharding)
+    out = ShapedArray(aval.shape, carrier)
+    text = (
+        "module @read_sharded {\n"
+        f'  func.func public @main(%arg0: {tensor_type(aval)} {{mhlo.sharding = "{layout}"}}) '
+        f'-> ({tensor_type(out)} {{mhlo.sharding = "{layout}"}}) {{\n'
+        f'    %0 = "{op}"(%arg0) : ({tensor_type(aval)}) -> {tensor_type(out)}\n'
+        f'    "func.return"(%0) : ({tensor_type(out)}) -> ()\n'
+        "  }\n}\n"
+    )
+    devices = tuple(sharding._internal_device_list)
+    (result,) = compile_spmd_module(text, (aval,), (out,), devices).execute((buffer,))
+    assert isinstance(result, xc.ArrayImpl)
+    return result
+
+
+def _assemble_on_host(buffer: xc.ArrayImpl, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
+    """The global value of a multi-device buffer, from the shards of this
+    process's devices (a copy; see Note [reading shards without jax])."""
+    if dtypes.is_float0(aval.dtype):
+        return np.zeros(aval.shape, dtypes.float0)
+    carrier = _readable_carrier(aval)
+    if carrier is not None:
+        buffer = _convert_sharded(buffer, aval, *carrier)
+    sharding = buffer._sharding
+    device_list = list(sharding._internal_device_list)
+    indices = _tile_indices(sharding._hlo_sharding, aval.shape, len(device_list))
     local = {d.id for d in _get_backend().devices}
-    positions = [i for i, d in enumerate(device_list) if d.id in local]
     covered = np.zeros(aval.shape, np.bool_)
-    out = np.empty(aval.shape, aval.dtype)
-    for shard, index in zip(shards, [indices[i] for i in positions], strict=True):
+    out = np.empty(aval.shape, aval.dtype if carrier is None else carrier[0])
+    for position, device in enumerate(device_list):
+        index = indices[position]
+        if device.id not in local or covered[index].all():
+            continue  # another process's device, or a replica of a part already read
         covered[index] = True
-        shard_shape = tuple(len(range(*s.indices(n))) for s, n in zip(index, aval.shape))
-        out[index] = to_host(shard, ShapedArray(shard_shape, aval.dtype, aval.weak_type))
+        out[index] = _shard_on_host(buffer, position)
     if not covered.all():
         raise JaxtypedValueError(
             f"reading a {aval.str_short()} array that spans devices of other processes is not possible "
             "(only its fully replicated or addressable parts are here): gather it first "
             "(jaxtyped.distributed.process_allgather, or an out_sharding that replicates it)"
         )
+    if carrier is not None:
+        out = out.view(aval.dtype) if carrier[1] == "stablehlo.bitcast_convert" else out.astype(aval.dtype)
     out.flags.writeable = False
     return out
 
