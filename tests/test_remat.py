@@ -91,7 +91,10 @@ def prim_names(jaxpr: Jaxpr) -> set[str]:
 def backward_jaxpr(f: Callable[[Any], Any], x: Any) -> ClosedJaxpr:
     """The jaxpr of the whole reverse pass of ``f`` at ``x`` (forward and
     backward), as ``make_jaxpr(grad)``."""
-    return jt.make_jaxpr(jt.grad(lambda y: f(y).sum()))(x)
+    def summed(y: Any) -> Any:
+        return f(y).sum()
+
+    return jt.make_jaxpr(jt.grad(summed))(x)
 
 
 def two_sins(N: Any) -> Callable[[Any], Any]:
@@ -242,7 +245,10 @@ def test_checkpoint_dots_saves_exactly_the_dot_outputs() -> None:
     jax = jax_module()
     assert theirs(make_predict(jax, jax.numpy), PARAMS, X4) == expected
     # The sin values (and their cosines) are recomputed in the backward pass.
-    closed = jt.make_jaxpr(jt.grad(lambda p: predict(p, X4).sum()))(PARAMS)
+    def summed(p: Any) -> Any:
+        return predict(p, X4).sum()
+
+    closed = jt.make_jaxpr(jt.grad(summed))(PARAMS)
     (backward,) = checkpoints(closed.jaxpr, differentiated=True)
     assert {"sin", "cos"} <= prim_names(backward.jaxpr)
     # ... but no dot is recomputed there: the backward dots are the
@@ -358,7 +364,10 @@ def test_constants_are_rematerialized_not_saved() -> None:
     # Without checkpoint, `a` is saved.
     assert ours(big_constant_times(jnp, size), x) == [(f"f32[{size}]", "output of sin")]
     # The backward pass rebuilds it: iota and sin run inside the recomputation.
-    closed = jt.make_jaxpr(jt.grad(lambda y: f(y).sum()))(x)
+    def summed(y: Any) -> Any:
+        return f(y).sum()
+
+    closed = jt.make_jaxpr(jt.grad(summed))(x)
     (backward,) = checkpoints(closed.jaxpr, differentiated=True)
     assert {"iota", "sin"} <= prim_names(backward.jaxpr)
     assert all(e.outvars[0].aval.shape != (size,) for e in closed.jaxpr.eqns if not isinstance(e.primitive, Checkpoint) and e.primitive.name != "broadcast_in_dim")

@@ -118,7 +118,7 @@ def test_hessian_of_mlp_wrt_input() -> None:
 
 
 def test_hessian_of_mlp_wrt_params_pytree() -> None:
-    out = jt.jacfwd(jt.jacfwd(fn1(lambda p: mlp(jnp, p, V))))(PARAMS)
+    out = jt.jacfwd(fn1(jt.jacfwd(fn1(lambda p: mlp(jnp, p, V)))))(PARAMS)
     assert out["w1"]["w2"].shape == (3, 4, 4, 2)
     both(lambda T, N: T.jacfwd(T.jacfwd(fn1(lambda p: mlp(N, p, V))))(PARAMS), rtol=1e-4, atol=1e-5)
 

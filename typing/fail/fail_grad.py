@@ -78,7 +78,7 @@ jt.grad(loss_aux)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCal
 jt.grad(returns_str, argnums=0)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]  # (K1) also with argnums
 jt.grad(loss_aux, argnums=1)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
 jt.value_and_grad(returns_pair, argnums=-1)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
-jt.hessian(returns_str)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
+jt.hessian(returns_str)  # expect: mypy[type-var] pyright[reportArgumentType,reportCallIssue]
 
 # The gradient function keeps the loss's parameters.
 grad_mse = jt.grad(mse)

@@ -1,7 +1,7 @@
 """Exact types through the reverse-mode API: ``grad`` has the type of the
 argument it differentiates (``argnums`` 0, 1 or ``(0, 1)``; a dict of
-parameters gives a dict; an array-like one gives an ``Array``, and the
-gradient function then takes any ``ArrayLike`` there), ``value_and_grad`` pairs it with an ``Array``
+parameters gives a dict; the gradient function takes any ``ArrayLike``
+for an ``Array`` parameter, which it converts), ``value_and_grad`` pairs it with an ``Array``
 value, ``has_aux`` (a literal or a run-time bool) adds the aux type, any
 other ``argnums`` (-1, 2, a run-time int or tuple) gives a ``PyTree`` while
 keeping the parameters; ``vjp`` returns the output and a pullback from the

@@ -55,6 +55,10 @@ Aux = TypeVar("Aux")
 AL = TypeVar("AL", bound=ArrayLike)
 AL1 = TypeVar("AL1", bound=ArrayLike)
 RA = TypeVar("RA", bound=ArrayLike)
+# AA, AA1: a differentiated parameter annotated as an Array (or not at all;
+# see Note [unannotated functions] in api_grad).
+AA = TypeVar("AA", bound=Array)
+AA1 = TypeVar("AA1", bound=Array)
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
@@ -370,19 +374,19 @@ def _place_output(value: Array, dim: BatchDim, out_axis: Any, size: int, name: s
 # that check is silenced on them.
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, P], R],
+    fun: Callable[Concatenate[AA, P], R],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], R]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], R]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, P], tuple[R, Aux]],
+    fun: Callable[Concatenate[AA, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], tuple[R, Aux]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], tuple[R, Aux]]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], R],
@@ -405,13 +409,6 @@ def jacfwd(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree]: ...
 @overload
-def jacfwd(  # for mypy, see api_grad's Note [lambdas]
-    fun: Callable[Concatenate[A0, P], R],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-) -> type[Any]: ...
-@overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
@@ -428,7 +425,7 @@ def jacfwd(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
-def jacfwd(  # type: ignore[overload-overlap]  # see above
+def jacfwd(
     fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
     *,
@@ -443,14 +440,6 @@ def jacfwd(  # type: ignore[overload-overlap]  # see above
     has_aux: bool,
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
-@overload
-def jacfwd(  # for mypy, see api_grad's Note [lambdas]
-    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-) -> type[Any]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, AL, P], R],

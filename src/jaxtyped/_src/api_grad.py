@@ -40,6 +40,10 @@ Aux = TypeVar("Aux")
 AL = TypeVar("AL", bound=ArrayLike)
 AL1 = TypeVar("AL1", bound=ArrayLike)
 RA = TypeVar("RA", bound=ArrayLike)
+# AA, AA1: a differentiated parameter annotated as an Array (or not at all;
+# see Note [unannotated functions] in api_grad).
+AA = TypeVar("AA", bound=Array)
+AA1 = TypeVar("AA1", bound=Array)
 Ts = TypeVarTuple("Ts")
 
 
@@ -207,38 +211,40 @@ def linearize(fun: Callable[..., object], *primals: object, has_aux: bool = Fals
 # checkers call the literal overloads "overlapping" the run-time ones with
 # another result type (A0 is not a PyTree); those are reached only when no
 # literal one applies, which is the point, so that check is silenced on them.
-# Note [lambdas]: Array-first overloads (issue 20). They come first because
-# a checker gives an unannotated lambda's parameters the types of the first
-# overload it tries: Array here, so the lambda body may use every Array
-# operation (a type variable there would leave the parameter opaque). They
-# also type the gradient of an Array-, ArrayLike-, float- or int-typed
-# parameter as an Array, and let the gradient function take any ArrayLike
-# where it differentiates (grad converts those arguments to arrays);
-# arguments it does not differentiate keep their type (they reach fun as
-# they are). mypy types a lambda's parameters as Any and finds several
-# overloads matching: it then returns the overloads' common erased result
-# when there is one, here an *untyped* Callable that --strict rejects
-# calling, and plain Any otherwise. The overloads returning type[Any] after
-# the type-variable ones are never chosen for a typed function (those before
-# match it) and exist only to make the erased results differ, so that a
-# lambda's gradient function is Any in mypy (Array-typed in pyright).
+# Note [unannotated functions] (issue 20): the first overloads take fun's
+# differentiated parameters as AA, a type variable bound to Array. A checker
+# gives an unannotated lambda's parameters the types of the first overload
+# it tries: AA here, so the lambda's body may use every Array operation
+# (through the bound), while AA itself stays unsolved, so the derivative
+# function takes and returns Unknown/Any there (a lambda may well take a
+# dict of parameters). For a function annotated with Array, AA is Array;
+# with Any, Any. The derivative function takes any ArrayLike where it
+# differentiates (those arguments are converted to arrays before fun sees
+# them; the others reach fun as they are). The AL overloads after them type
+# the gradient of a float-, int- or ArrayLike-typed parameter as an Array.
+# mypy types a lambda's parameters as Any and, when several overloads then
+# match with different results, returns their common erased result: for
+# argnums 1 and (0, 1) an *untyped* callable, which --strict refuses to
+# call. The overloads returning type[Any] after the A0/A1 ones are never
+# chosen for a typed function (the ones before match it); they only make
+# the erased results differ, so that mypy returns plain Any there.
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, P], ArrayLike],
+    fun: Callable[Concatenate[AA, P], ArrayLike],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], tuple[Array, Array]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], tuple[Array, AA]]: ...
 @overload
 def value_and_grad(
-    fun: Callable[Concatenate[Array, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AA, P], tuple[ArrayLike, Aux]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], tuple[tuple[Array, Aux], Array]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], tuple[tuple[Array, Aux], AA]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], ArrayLike],
@@ -258,36 +264,52 @@ def value_and_grad(
 ) -> Callable[Concatenate[AL, P], tuple[tuple[Array, Aux], Array]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, Array, P], ArrayLike],
+    fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[Array, ArrayLike, P], tuple[Array, Array]]: ...
+) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], tuple[Array, AA1]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, Array, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AA, AA1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[Array, ArrayLike, P], tuple[tuple[Array, Aux], Array]]: ...
+) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], tuple[tuple[Array, Aux], AA1]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, Array, P], ArrayLike],
+    fun: Callable[Concatenate[A0, AL, P], ArrayLike],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, AL, P], tuple[Array, Array]]: ...
+@overload
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, AL, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, AL, P], tuple[tuple[Array, Aux], Array]]: ...
+@overload
+def value_and_grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, ArrayLike, P], tuple[Array, tuple[Array, Array]]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, AA1 | ArrayLike, P], tuple[Array, tuple[AA, AA1]]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, Array, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AA, AA1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, ArrayLike, P], tuple[tuple[Array, Aux], tuple[Array, Array]]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, AA1 | ArrayLike, P], tuple[tuple[Array, Aux], tuple[AA, AA1]]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], ArrayLike],
@@ -296,14 +318,6 @@ def value_and_grad(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[Array, A0]]: ...
-@overload
-def value_and_grad(  # for mypy, see Note [lambdas]
-    fun: Callable[Concatenate[A0, P], ArrayLike],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[Any]: ...
 @overload
 def value_and_grad(
     fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
@@ -314,15 +328,6 @@ def value_and_grad(
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[tuple[Array, Aux], A0]]: ...
 @overload
-def value_and_grad(  # for mypy, see Note [lambdas]
-    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[Any]: ...
-@overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: Literal[1],
@@ -330,6 +335,14 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, A1]]: ...
+@overload
+def value_and_grad(  # for mypy: see Note [unannotated functions]
+    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
@@ -339,6 +352,14 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], A1]]: ...
 @overload
+def value_and_grad(  # for mypy: see Note [unannotated functions]
+    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
+@overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
@@ -347,6 +368,14 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, tuple[A0, A1]]]: ...
 @overload
+def value_and_grad(  # for mypy: see Note [unannotated functions]
+    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
+@overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
@@ -354,6 +383,14 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], tuple[A0, A1]]]: ...
+@overload
+def value_and_grad(  # for mypy: see Note [unannotated functions]
+    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
 @overload
 def value_and_grad(
     fun: Callable[P, ArrayLike],
@@ -407,21 +444,21 @@ def value_and_grad(
 
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, P], ArrayLike],
+    fun: Callable[Concatenate[AA, P], ArrayLike],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], Array]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], AA]: ...
 @overload
 def grad(
-    fun: Callable[Concatenate[Array, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AA, P], tuple[ArrayLike, Aux]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], tuple[Array, Aux]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], tuple[AA, Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], ArrayLike],
@@ -441,36 +478,52 @@ def grad(
 ) -> Callable[Concatenate[AL, P], tuple[Array, Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, Array, P], ArrayLike],
+    fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[Array, ArrayLike, P], Array]: ...
+) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], AA1]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, Array, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AA, AA1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[Array, ArrayLike, P], tuple[Array, Aux]]: ...
+) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], tuple[AA1, Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, Array, P], ArrayLike],
+    fun: Callable[Concatenate[A0, AL, P], ArrayLike],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, AL, P], Array]: ...
+@overload
+def grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[A0, AL, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable[Concatenate[A0, AL, P], tuple[Array, Aux]]: ...
+@overload
+def grad(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, ArrayLike, P], tuple[Array, Array]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, AA1 | ArrayLike, P], tuple[AA, AA1]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, Array, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AA, AA1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, ArrayLike, P], tuple[tuple[Array, Array], Aux]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, AA1 | ArrayLike, P], tuple[tuple[AA, AA1], Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, P], ArrayLike],
@@ -479,14 +532,6 @@ def grad(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], A0]: ...
-@overload
-def grad(  # for mypy, see Note [lambdas]
-    fun: Callable[Concatenate[A0, P], ArrayLike],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[Any]: ...
 @overload
 def grad(
     fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
@@ -497,15 +542,6 @@ def grad(
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
-def grad(  # for mypy, see Note [lambdas]
-    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[Any]: ...
-@overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: Literal[1],
@@ -513,6 +549,14 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], A1]: ...
+@overload
+def grad(  # for mypy: see Note [unannotated functions]
+    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    argnums: Literal[1],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
@@ -522,6 +566,14 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
 @overload
+def grad(  # for mypy: see Note [unannotated functions]
+    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    argnums: Literal[1],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
+@overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
@@ -530,6 +582,14 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
 @overload
+def grad(  # for mypy: see Note [unannotated functions]
+    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: Literal[False] = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
+@overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
@@ -537,6 +597,14 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
+@overload
+def grad(  # for mypy: see Note [unannotated functions]
+    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    argnums: tuple[Literal[0], Literal[1]],
+    has_aux: bool,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> type[Any]: ...
 @overload
 def grad(
     fun: Callable[P, ArrayLike],
@@ -693,21 +761,21 @@ def _scalar_output(outs: list[Array], out_tree: PyTreeDef, desc: str, holomorphi
 # that check is silenced on them.
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, P], R],
+    fun: Callable[Concatenate[AA, P], R],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], R]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], R]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, P], tuple[R, Aux]],
+    fun: Callable[Concatenate[AA, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], tuple[R, Aux]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], tuple[R, Aux]]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], R],
@@ -733,14 +801,6 @@ def jacrev(  # type: ignore[overload-overlap]  # see above
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree]: ...
 @overload
-def jacrev(  # for mypy, see api_grad's Note [lambdas]
-    fun: Callable[Concatenate[A0, P], R],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[Any]: ...
-@overload
 def jacrev(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
@@ -759,7 +819,7 @@ def jacrev(  # type: ignore[overload-overlap]  # see above
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
-def jacrev(  # type: ignore[overload-overlap]  # see above
+def jacrev(
     fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
     argnums: Literal[0] = 0,
     *,
@@ -776,15 +836,6 @@ def jacrev(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
-@overload
-def jacrev(  # for mypy, see api_grad's Note [lambdas]
-    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[Any]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, AL, P], R],
@@ -922,19 +973,19 @@ def _unravel_rows(rows: list[Array], outs: list[Array], flat: _Flat, single: boo
 # overlap check is silenced on the precise ones, as for jacrev.
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[Array, P], ArrayLike],
+    fun: Callable[Concatenate[AA, P], RA],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], Array]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], AA]: ...
 @overload
 def hessian(
-    fun: Callable[Concatenate[Array, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AA, P], tuple[RA, Aux]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
-) -> Callable[Concatenate[ArrayLike, P], tuple[Array, Aux]]: ...
+) -> Callable[Concatenate[AA | ArrayLike, P], tuple[AA, Aux]]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, P], RA],
@@ -950,13 +1001,6 @@ def hessian(  # type: ignore[overload-overlap]  # see above
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree]: ...
 @overload
-def hessian(  # for mypy, see api_grad's Note [lambdas]
-    fun: Callable[Concatenate[A0, P], ArrayLike],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-) -> type[Any]: ...
-@overload
 def hessian(
     fun: Callable[Concatenate[AL, P], tuple[RA, Aux]],
     argnums: Literal[0] = 0,
@@ -965,7 +1009,7 @@ def hessian(
     holomorphic: bool = False,
 ) -> Callable[Concatenate[AL, P], tuple[Array, Aux]]: ...
 @overload
-def hessian(  # type: ignore[overload-overlap]  # see above
+def hessian(
     fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
     argnums: Literal[0] = 0,
     *,
@@ -980,14 +1024,6 @@ def hessian(
     has_aux: bool,
     holomorphic: bool = False,
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
-@overload
-def hessian(  # for mypy, see api_grad's Note [lambdas]
-    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-) -> type[Any]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, AL, P], RA],

@@ -24,7 +24,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar, final, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar, Union, cast, final, overload
 
 import numpy as np
 from typing_extensions import Concatenate, ParamSpec, Self
@@ -61,7 +61,7 @@ from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
 from jaxtyped._src.remat import clear_checkpoint_caches
 from jaxtyped._src.pjit import clear_call_caches, consts_as_invars, executable_for, jit_call, run_executable
 from jaxtyped._src.runtime import xla
-from jaxtyped._src.api_sharding import ShardingsArg, SpmdRequest, execute_spmd, spmd_request
+from jaxtyped._src.api_sharding import ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, execute_spmd, plan_spmd, spmd_request
 from jaxtyped._src.runtime import host_callbacks
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
@@ -72,6 +72,7 @@ P = ParamSpec("P")
 P2 = ParamSpec("P2")
 R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
+R2 = TypeVar("R2")
 S = TypeVar("S")
 
 # A Jitted's shape checker before its first trace looks for one.
@@ -97,13 +98,10 @@ class CacheInfo(NamedTuple):
 @contextmanager
 def disable_jit(disable: bool = True) -> Generator[None, None, None]:
     """Run jitted functions as plain Python inside the block (for
-    debugging with prints and breakpoints), as JAX's ``disable_jit``."""
-    previous = config.jax_disable_jit
-    config.update("jax_disable_jit", disable)
-    try:
+    debugging with prints and breakpoints), as JAX's ``disable_jit``; in
+    the current thread only (see Note [scoped options] in ``config``)."""
+    with config.scoped("jax_disable_jit", disable):
         yield
-    finally:
-        config.update("jax_disable_jit", previous)
 
 
 _live_jitted: "weakref.WeakSet[Jitted[Any, Any]]" = weakref.WeakSet()
@@ -249,7 +247,8 @@ class Jitted(Generic[P, R_co]):
         sig = self._signature(args, kwargs)
         entry = self._entry(sig)
         spec = _CallSpec(len(args), sig.static_args, sig.tree, bound)
-        return Traced(entry.closed, entry.out_tree, self._name, entry.donated, spec)
+        spmd = plan_spmd(self._name, entry.closed, sig.leaves, entry.spmd)  # over a mesh (issue 17)
+        return Traced(entry.closed, entry.out_tree, self._name, entry.donated, spec, spmd)
 
     @overload
     def __get__(self, instance: None, owner: type[object] | None = None) -> Self: ...
@@ -648,13 +647,20 @@ class Traced(Generic[P, R_co]):
     :meth:`Lowered.compile` to the :class:`Compiled` call."""
 
     def __init__(
-        self, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, name: str, donated: tuple[bool, ...], spec: _CallSpec
+        self,
+        jaxpr: ClosedJaxpr,
+        out_tree: PyTreeDef,
+        name: str,
+        donated: tuple[bool, ...],
+        spec: _CallSpec,
+        spmd: SpmdPlan | None = None,
     ) -> None:
         self.jaxpr = jaxpr
         self.out_tree = out_tree
         self.fun_name = name
         self._donated = donated
         self._spec = spec
+        self._spmd = spmd
 
     @property
     def out_info(self) -> OutInfo:
@@ -667,8 +673,12 @@ class Traced(Generic[P, R_co]):
         """Lower the jaxpr to a StableHLO module."""
         jaxpr = consts_as_invars(self.jaxpr.jaxpr)
         donated = (False,) * len(self.jaxpr.consts) + self._donated
-        module = lower_jaxpr(jaxpr, name=self.fun_name, donated=donated)
-        return Lowered(module, self.jaxpr, self.out_tree, donated, self._spec)
+        if self._spmd is not None:
+            # The SPMD module over the mesh, with its sharding annotations.
+            module = LoweredModule(self._spmd.text(), jaxpr.in_avals, jaxpr.out_avals)
+        else:
+            module = lower_jaxpr(jaxpr, name=self.fun_name, donated=donated)
+        return Lowered(module, self.jaxpr, self.out_tree, donated, self._spec, self._spmd)
 
 
 @final
@@ -676,13 +686,20 @@ class Lowered(Generic[P, R_co]):
     """A lowered jitted function: a StableHLO module ready to compile."""
 
     def __init__(
-        self, module: LoweredModule, jaxpr: ClosedJaxpr, out_tree: PyTreeDef, donated: tuple[bool, ...], spec: _CallSpec
+        self,
+        module: LoweredModule,
+        jaxpr: ClosedJaxpr,
+        out_tree: PyTreeDef,
+        donated: tuple[bool, ...],
+        spec: _CallSpec,
+        spmd: SpmdPlan | None = None,
     ) -> None:
         self._module = module
         self._jaxpr = jaxpr
         self._out_tree = out_tree
         self._donated = donated
         self._spec = spec
+        self._spmd = spmd
 
     def as_text(self, dialect: str = "stablehlo") -> str:
         """The module in MLIR's readable syntax (JAX's ``Lowered.as_text``)."""
@@ -692,6 +709,9 @@ class Lowered(Generic[P, R_co]):
 
     def compile(self) -> "Compiled[P, R_co]":
         """Compile the module with XLA."""
+        if self._spmd is not None:
+            program = self._spmd.compile()
+            return Compiled(program.executable, self._jaxpr, self._out_tree, self._donated, self._spec, (self._spmd, program))
         executable = host_callbacks.compile_lowered(self._module)
         return Compiled(executable, self._jaxpr, self._out_tree, self._donated, self._spec)
 
@@ -708,12 +728,14 @@ class Compiled(Generic[P, R_co]):
         out_tree: PyTreeDef,
         donated: tuple[bool, ...],
         spec: _CallSpec,
+        spmd: "tuple[SpmdPlan, SpmdProgram] | None" = None,
     ) -> None:
         self._executable = executable
         self._jaxpr = jaxpr
         self._out_tree = out_tree
         self._donated = donated
         self._spec = spec
+        self._spmd = spmd
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co:
         leaves = self._spec.dynamic_leaves(args, kwargs)
@@ -732,9 +754,13 @@ class Compiled(Generic[P, R_co]):
         for a in concrete:
             if type(a) is not ArrayImpl:
                 raise JaxtypedTypeError("Compiled: a compiled function is called with concrete arrays only")
-        outs = run_executable(
-            self._executable, concrete, self._donated, self._jaxpr.jaxpr.out_avals, "compiled function"  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
-        )
+        if self._spmd is not None:
+            plan, program = self._spmd
+            outs = plan.run(program, concrete)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
+        else:
+            outs = run_executable(
+                self._executable, concrete, self._donated, self._jaxpr.jaxpr.out_avals, "compiled function"  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
+            )
         return tree_unflatten(self._out_tree, list(outs))  # type: ignore[no-any-return]  # R_co is what the jitted function returns
 
     def as_text(self) -> str:
@@ -759,80 +785,73 @@ def _normalize_argnums(value: int | Sequence[int] | None, what: str) -> tuple[in
     return tuple(int(i) for i in items)
 
 
-def _normalize_argnames(value: str | Iterable[str] | None, what: str) -> tuple[str, ...]:
+def _normalize_argnames(value: object, what: str) -> tuple[str, ...]:
     if value is None:
         return ()
-    try:
-        items = (value,) if isinstance(value, str) else tuple(value)
-    except TypeError:
-        items = (value,)  # not iterable: reported below
+    items: tuple[object, ...] = (value,)
+    if not isinstance(value, str) and isinstance(value, Iterable):
+        items = tuple(cast("Iterable[object]", value))
+    names: list[str] = []
     for name in items:
-        if not isinstance(name, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+        if not isinstance(name, str):
             raise JaxtypedTypeError(f"jit: {what} must be a str or a sequence of str, got {value!r}")
-    return items
+        names.append(name)
+    return tuple(names)
 
 
-class JitDecorator(Protocol):
+@final
+class _JitDecorator:
     """What ``jit(**options)`` returns without a function (JAX's
     decorator-factory form): applied to a function, it jits it with those
-    options, keeping the function's signature."""
+    options, keeping the function's signature. It is also ``jit``'s default
+    ``fun``: see Note [jit's decorator-factory form]."""
 
-    def __call__(self, fun: Callable[P, R], /) -> "Jitted[P, R]": ...
+    __slots__ = ("_options",)
+
+    def __init__(self, options: "Mapping[str, Any]") -> None:
+        self._options = dict(options)
+
+    def __call__(self, fun: Callable[P2, R2], /) -> "Jitted[P2, R2]":
+        return _jit(fun, **self._options)
+
+    def __repr__(self) -> str:
+        return f"jit({', '.join(f'{k}={v!r}' for k, v in self._options.items())})"
 
 
 CompilerOption = str | bool | int | float
 """A value of an XLA compile option (``jit``'s ``compiler_options``)."""
 
+_NO_FUN: Final = _JitDecorator({})
 
-# Two overloads: with a function (the usual form) and without (the
-# decorator factory). mypy's functools.partial support does not handle
-# overloaded callees, so under mypy ``functools.partial(jit, ...)`` loses the
-# wrapped signature (no false errors; pyright keeps it): prefer
-# ``@jit(static_argnums=...)``, which both checkers type exactly.
-@overload
+if TYPE_CHECKING:
+    _JitResult = Jitted  # checkers see (and show) Jitted[P, R]
+else:  # what jit really returns, for the debug mode's checks (Note below)
+    _JitResult = Union[Jitted[P, R], _JitDecorator]  # noqa: UP007 - subscripted below
+
+# Note [jit's decorator-factory form]: ``jit`` is one non-overloaded
+# function, so that ``functools.partial(jit, ...)`` keeps the wrapped
+# signature in mypy (its partial support gives up on overloaded callees,
+# python/mypy functools plugin, and then even rejects jitted methods).
+# Without ``fun``, the default -- a _JitDecorator, itself a
+# ``Callable[[Callable[P2, R2]], Jitted[P2, R2]]`` -- stands for ``fun``:
+# pyright solves P and R from it, so ``@jit(static_argnames="n")`` keeps the
+# signature there; mypy does not solve type variables from defaults (it
+# types the factory call ``Jitted[Never, Never]``), so under mypy use
+# ``functools.partial(jit, static_argnames="n")`` for the factory form.
 def jit(
-    fun: Callable[P, R],
+    fun: Callable[P, R] = _NO_FUN,  # type: ignore[assignment]  # see Note [jit's decorator-factory form]
     /,
     *,
-    in_shardings: ShardingsArg = None,
-    out_shardings: ShardingsArg = None,
     static_argnums: int | Sequence[int] | None = None,
     static_argnames: str | Iterable[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Iterable[str] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
-    compiler_options: Mapping[str, CompilerOption] | None = None,
-) -> Jitted[P, R]: ...
-@overload
-def jit(
-    fun: None = None,
-    /,
-    *,
     in_shardings: ShardingsArg = None,
     out_shardings: ShardingsArg = None,
-    static_argnums: int | Sequence[int] | None = None,
-    static_argnames: str | Iterable[str] | None = None,
-    donate_argnums: int | Sequence[int] | None = None,
-    donate_argnames: str | Iterable[str] | None = None,
-    keep_unused: bool = False,
-    inline: bool = False,
     compiler_options: Mapping[str, CompilerOption] | None = None,
-) -> JitDecorator: ...
-def jit(
-    fun: Callable[P, R] | None = None,
-    /,
-    *,
-    in_shardings: ShardingsArg = None,
-    out_shardings: ShardingsArg = None,
-    static_argnums: int | Sequence[int] | None = None,
-    static_argnames: str | Iterable[str] | None = None,
-    donate_argnums: int | Sequence[int] | None = None,
-    donate_argnames: str | Iterable[str] | None = None,
-    keep_unused: bool = False,
-    inline: bool = False,
-    compiler_options: Mapping[str, CompilerOption] | None = None,
-) -> "Jitted[P, R] | JitDecorator":
+) -> "_JitResult[P, R]":
     """Compile ``fun`` with XLA (JAX's ``jax.jit``).
 
     Args:
@@ -866,13 +885,13 @@ def jit(
         >>> f(jnp.float32(0.5))
         Array(0.9588511, dtype=float32)
     """
-    options = dict(
-        in_shardings=in_shardings, out_shardings=out_shardings, static_argnums=static_argnums,
-        static_argnames=static_argnames, donate_argnums=donate_argnums, donate_argnames=donate_argnames,
-        keep_unused=keep_unused, inline=inline, compiler_options=compiler_options,
-    )
-    if fun is None:
-        return functools.partial(_jit, **options)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # a partial of _jit is a JitDecorator
+    options: dict[str, Any] = {
+        "in_shardings": in_shardings, "out_shardings": out_shardings, "static_argnums": static_argnums,
+        "static_argnames": static_argnames, "donate_argnums": donate_argnums, "donate_argnames": donate_argnames,
+        "keep_unused": keep_unused, "inline": inline, "compiler_options": compiler_options,
+    }
+    if fun is _NO_FUN:
+        return _JitDecorator(options)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the factory form: P and R stand for the decorator (Note above)
     return _jit(fun, **options)
 
 
@@ -880,14 +899,14 @@ def _jit(
     fun: Callable[P, R],
     /,
     *,
-    in_shardings: ShardingsArg = None,
-    out_shardings: ShardingsArg = None,
     static_argnums: int | Sequence[int] | None = None,
     static_argnames: str | Iterable[str] | None = None,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Iterable[str] | None = None,
     keep_unused: bool = False,
     inline: bool = False,
+    in_shardings: ShardingsArg = None,
+    out_shardings: ShardingsArg = None,
     compiler_options: Mapping[str, CompilerOption] | None = None,
 ) -> Jitted[P, R]:
     check_callable(fun, "jit")
@@ -902,7 +921,8 @@ def _jit(
     donate_names = _normalize_argnames(donate_argnames, "donate_argnames")
     _check_argnames(fun, donate_names, "donate_argnames")
     nums, names = _match_static(fun, nums, names)
-    donate, donate_names = _match_static(fun, donate, donate_names)
+    if not (donate and donate_names):  # both given: each is used as it is (JAX's rule)
+        donate, donate_names = _match_static(fun, donate, donate_names)
     overlap = set(nums) & set(donate)
     if overlap:
         raise JaxtypedValueError(f"jit: arguments {sorted(overlap)} cannot be both static and donated")

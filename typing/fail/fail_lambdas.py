@@ -1,0 +1,34 @@
+"""What the checkers cannot infer for unannotated lambdas (issue 20), kept
+as known divergences so that a change is noticed: pyright gives a lambda
+passed to grad/jacfwd/jacrev/hessian an Array-bound parameter, so passing it
+to a function annotated with a pytree type (or indexing it with a str) is
+reported; mypy types the parameter Any and reports nothing. Write such
+code with ``def`` and annotations (``jt.grad(loss)(params, ...)``), or
+through a function taking ``Any``."""
+
+from typing import Any
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped.typing import Array
+
+params = {"w": jnp.ones(3), "b": jnp.zeros(())}
+
+
+def loss(p: dict[str, Array]) -> Array:
+    return jnp.sum(p["w"] ** 2) + p["b"]
+
+
+jt.grad(lambda p: loss(p))(params)  # expect: pyright[reportArgumentType]
+jt.grad(lambda p: jnp.sum(p["w"] ** 2))(params)  # expect: pyright[reportArgumentType]
+jt.hessian(lambda p: loss(p))(params)  # expect: pyright[reportArgumentType]
+
+
+def any_loss(p: Any) -> Any:
+    return jnp.sum(p["w"] ** 2)
+
+
+# A derivative function takes any ArrayLike for the argument it
+# differentiates; nested again, pyright solves that union to arrays, so a
+# pytree argument of a twice-transformed Any/lambda function is reported.
+jt.jacfwd(jt.jacrev(any_loss))(params)  # expect: pyright[reportArgumentType]

@@ -1,0 +1,78 @@
+# pyright: standard
+# (as pass_lambdas.py: strict mode reports a lambda's Unknown types)
+"""Types through the transformations for unannotated lambdas (issue 20):
+where the lambda's result type decides the result (jacfwd, jacrev, vmap,
+jit, jvp, vjp, linearize, checkpoint, custom_jvp, control flow) it is
+exact; a gradient of a lambda is Any (mypy) / Unknown (pyright), since the
+lambda's parameter type is not known; gradients of annotated functions of
+float, int and ArrayLike parameters are Arrays, and the gradient function
+takes any ArrayLike for an Array parameter."""
+
+from collections.abc import Callable
+from typing import Any
+
+from typing_extensions import assert_type
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped import lax
+from jaxtyped.typing import Array, ArrayLike
+
+
+def of_float(v: float) -> Array:
+    return jnp.sin(v)
+
+
+def of_int(v: int) -> Array:
+    return jnp.asarray(v * 1.0)
+
+
+def of_arraylike(v: ArrayLike) -> Array:
+    return jnp.sum(jnp.sin(v))
+
+
+def of_array(v: Array) -> Array:
+    return jnp.sum(v**2)
+
+
+def of_any(p: Any) -> Any:
+    return p
+
+
+def check(x: Array) -> None:
+    # Gradients of lambdas: Any/Unknown (usable as anything, no error).
+    assert_type(jt.grad(lambda v: jnp.sum(v**2))(x), Any)
+    assert_type(jt.grad(lambda v: v**2)(1.0), Any)
+    assert_type(jt.value_and_grad(lambda v: jnp.sum(v**2))(x)[1], Any)
+    assert_type(jt.hessian(lambda v: jnp.sum(v**3))(x), Any)
+    assert_type(jt.grad(lambda v, a: jnp.sum(v * a), argnums=(0, 1))(x, x)[0], Any)
+    # Jacobians of lambdas: the lambda's result type (Array operations on
+    # its parameter give Arrays in pyright; Any in mypy).
+    assert_type(jt.jacfwd(lambda v: jnp.sin(v))(x), Array)
+    assert_type(jt.jacrev(lambda v: jnp.sin(v))(x), Array)
+    # Shape-preserving transformations keep the lambda's result type.
+    assert_type(jt.vmap(lambda v: jnp.sum(v))(x), Array)
+    assert_type(jt.jit(lambda v: jnp.sin(v))(x), Array)
+    assert_type(jt.checkpoint(lambda v: jnp.sin(v))(x), Array)
+    assert_type(jt.jvp(lambda v: jnp.sin(v), (x,), (x,)), tuple[Array, Array])
+    assert_type(jt.vjp(lambda v: jnp.sin(v), x)[0], Array)
+    assert_type(jt.linearize(lambda v: jnp.sin(v), x)[0], Array)
+    assert_type(jt.custom_jvp(lambda v: jnp.sin(v))(x), Array)
+    assert_type(lax.cond(True, lambda v: v + 1, lambda v: v - 1, x), Array)
+    assert_type(lax.while_loop(lambda v: v < 10, lambda v: v + 1, x), Array)
+    assert_type(lax.fori_loop(0, 3, lambda i, v: v + i, x), Array)
+    assert_type(lax.scan(lambda c, xi: (c + xi, c * xi), x, x), tuple[Array, Array])
+
+    # Annotated functions: float, int and ArrayLike parameters give Arrays.
+    assert_type(jt.grad(of_float), Callable[[float], Array])
+    assert_type(jt.grad(of_float)(1.0).shape, tuple[int, ...])
+    assert_type(jt.grad(of_int)(1), Array)
+    assert_type(jt.grad(of_arraylike)(1.0), Array)
+    assert_type(jt.value_and_grad(of_float)(1.0), tuple[Array, Array])
+    # An Array parameter: the gradient function converts any ArrayLike.
+    assert_type(jt.grad(of_array), Callable[[ArrayLike], Array])
+    assert_type(jt.grad(of_array)(2.0), Array)
+    assert_type(jt.hessian(of_array)(2.0), Array)
+    # An Any parameter (a pytree, perhaps) gives an Any gradient.
+    assert_type(jt.grad(of_any)({"w": x}), Any)
+    assert_type(jt.jacfwd(of_any)({"w": x}), Any)
