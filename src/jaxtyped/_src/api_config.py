@@ -5,10 +5,10 @@ Each state reads its option (``state.value``) and, called with a new value,
 is a context manager that sets the option for the duration of a ``with``
 block (``with jt.enable_x64(True): ...``), as JAX's ``State`` objects.
 
-Note [config states are global]: JAX keeps a thread-local value per state;
-jaxtyped's options are process-global (see Note [config is global state] in
-``jaxtyped._src.config``), so a ``with`` block changes the option for every
-thread while it runs.
+Note [config states are scoped]: as JAX's, a state's ``with`` block sets
+its value for the current thread/context only (a ContextVar; see Note
+[scoped options] in ``jaxtyped._src.config``); other threads keep the
+global value.
 
 Which states act: ``enable_x64``, ``enable_checks``,
 ``threefry_partitionable`` change tracing as their ``config`` options do;
@@ -19,6 +19,7 @@ each one's docstring says so.
 
 from collections.abc import Callable, Generator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from typing import Final, Generic, Literal, TypeVar, final
 
 import numpy as np
@@ -74,12 +75,8 @@ class BoolState:
         """Set the option to ``new_val`` inside a ``with`` block."""
         if not isinstance(new_val, bool):  # pyright: ignore[reportUnnecessaryIsInstance]  # checked at run time too
             raise JaxtypedValueError(f"{self.name}: value must be a bool, got {type(new_val).__name__} {new_val!r}")
-        old = self.value
-        config.update(self.name, new_val)
-        try:
+        with config.scoped(self.name, new_val):
             yield
-        finally:
-            config.update(self.name, old)
 
     def __repr__(self) -> str:
         return f"State({self.name}={self.value})"
@@ -92,29 +89,33 @@ class ValueState(Generic[V]):
 
     def __init__(self, name: str, default: V, check: Callable[[object], bool], doc: str) -> None:
         self.name: Final = name
-        self._value = default
+        self._default = default
+        # The current context's value as a 1-tuple (None: the default), so
+        # that a scoped None differs from no scope.
+        self._scoped: ContextVar[tuple[V] | None] = ContextVar(name, default=None)
         self._check = check
         self.__doc__ = doc
 
     @property
     def value(self) -> V:
-        """The option's current value."""
-        return self._value
+        """The option's current value (in this thread/context)."""
+        scoped = self._scoped.get()
+        return self._default if scoped is None else scoped[0]
 
     @contextmanager
     def __call__(self, new_val: V) -> Generator[None, None, None]:
-        """Set the option to ``new_val`` inside a ``with`` block."""
+        """Set the option to ``new_val`` inside a ``with`` block, in the
+        current thread/context only."""
         if not self._check(new_val):
             raise JaxtypedValueError(f"{self.name}: invalid value {new_val!r}")
-        old = self._value
-        self._value = new_val
+        token = self._scoped.set((new_val,))
         try:
             yield
         finally:
-            self._value = old
+            self._scoped.reset(token)
 
     def __repr__(self) -> str:
-        return f"State({self.name}={self._value!r})"
+        return f"State({self.name}={self.value!r})"
 
 
 enable_x64: Final = BoolState("jax_enable_x64", "Enable 64-bit types (float64, int64, complex128) in a block.")

@@ -1,16 +1,27 @@
 """Global configuration flags (layer L0), JAX-compatible.
 
 ``jaxtyped.config.update("jax_enable_x64", True)`` switches on 64-bit types,
-exactly as in JAX. Options are global (every thread sees an update), as in
-JAX; each may also be set from its environment variable at import.
+exactly as in JAX. ``config.update`` is global (every thread sees it), as in
+JAX; each option may also be set from its environment variable at import.
 
 Note [config is global state]: this is one of the few module-level mutable
-objects in the package. It is deliberately global (not a ContextVar)
-because JAX's ``config.update`` affects every thread, and a ContextVar value
-set in the main thread is invisible to threads started later.
+objects in the package. ``config.update`` writes the global values
+deliberately: JAX's update affects every thread, and a ContextVar value set
+in the main thread is invisible to threads started later.
+
+Note [scoped options]: the context managers (``disable_jit``,
+``enable_x64(True)``, ``enable_checks(True)``, ...) go through
+:meth:`Config.scoped`, which overrides an option for the current context
+only (a ContextVar; each thread starts with none), as JAX's thread-local
+config states do: ``with disable_jit():`` in one thread leaves another
+thread's jitted functions compiled. Readers check the override first; with
+no ``with`` block active that costs one ``ContextVar.get`` returning None.
 """
 
 import os
+from collections.abc import Generator
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Final, Literal, final, overload
 
@@ -116,32 +127,50 @@ class Config:
     @property
     def jax_enable_x64(self) -> bool:
         """Whether 64-bit types are enabled (default: False)."""
-        return self._values["jax_enable_x64"]
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._values["jax_enable_x64"]
+        return scoped.get("jax_enable_x64", self._values["jax_enable_x64"])
 
     @property
     def jax_enable_checks(self) -> bool:
         """Whether every jaxpr a transformation produces is type-checked."""
-        return self._values["jax_enable_checks"]
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._values["jax_enable_checks"]
+        return scoped.get("jax_enable_checks", self._values["jax_enable_checks"])
 
     @property
     def jax_disable_jit(self) -> bool:
         """Whether ``jit`` runs functions as plain Python instead of compiling."""
-        return self._values["jax_disable_jit"]
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._values["jax_disable_jit"]
+        return scoped.get("jax_disable_jit", self._values["jax_disable_jit"])
 
     @property
     def jax_threefry_partitionable(self) -> bool:
         """Whether random bits hash each element's own index (default: True, as JAX 0.10)."""
-        return self._values["jax_threefry_partitionable"]
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._values["jax_threefry_partitionable"]
+        return scoped.get("jax_threefry_partitionable", self._values["jax_threefry_partitionable"])
 
     @property
     def jax_debug_nans(self) -> bool:
         """Whether a jitted function's NaN output raises FloatingPointError."""
-        return self._values["jax_debug_nans"]
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._values["jax_debug_nans"]
+        return scoped.get("jax_debug_nans", self._values["jax_debug_nans"])
 
     @property
     def jax_debug_infs(self) -> bool:
         """Whether a jitted function's inf output raises FloatingPointError."""
-        return self._values["jax_debug_infs"]
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._values["jax_debug_infs"]
+        return scoped.get("jax_debug_infs", self._values["jax_debug_infs"])
 
     # --- several devices (issue 17): the one integer option ---
 
@@ -189,18 +218,51 @@ class Config:
         self._num_cpu_devices = value
 
     def values(self) -> dict[str, bool]:
-        """Every option's current value, by name."""
-        return dict(self._values)
+        """Every option's current value in this context, by name."""
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return dict(self._values)
+        return {**self._values, **scoped}
+
+    def scoped(self, name: OptionName, value: bool) -> AbstractContextManager[None]:
+        """A context manager setting option ``name`` to ``value`` in the
+        current thread/context only (see Note [scoped options]); other
+        threads keep the global value.
+
+        Raises:
+            JaxtypedValueError: ``name`` is not a boolean option, or
+                ``value`` is not a bool.
+        """
+        option = _find_option(name)
+        _check_bool(name, value)
+        return _scope(option.name, value)
 
     def trace_state(self) -> tuple[bool, ...]:
-        """The values of the options that change what tracing produces.
+        """The values of the options that change what tracing produces
+        (in this context).
 
         Caches of traced programs include this tuple in their keys.
         """
-        return self._trace_state
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._trace_state
+        return tuple(scoped.get(option.name, self._values[option.name]) for option in _OPTIONS if option.affects_tracing)
 
     def _compute_trace_state(self) -> tuple[bool, ...]:
         return tuple(self._values[option.name] for option in _OPTIONS if option.affects_tracing)
+
+
+# The current context's overrides (None: no ``with`` block active).
+_SCOPED: Final[ContextVar[dict[str, bool] | None]] = ContextVar("jaxtyped_scoped_config", default=None)
+
+
+@contextmanager
+def _scope(name: str, value: bool) -> Generator[None, None, None]:
+    token = _SCOPED.set({**(_SCOPED.get() or {}), name: value})
+    try:
+        yield
+    finally:
+        _SCOPED.reset(token)
 
 
 def _check_bool(name: str, value: object) -> None:
