@@ -85,7 +85,14 @@ def define(L: Any) -> Any:
 
     L.ad.primitive_jvps[sincos] = sincos_jvp
     L.batching.primitive_batchers[sincos] = lambda args, dims: (sincos.bind(*args), [dims[0], dims[0]])
-    return NS(L=L, mul_add=mul_add, scale=scale, sincos=sincos)
+
+    # weak_id: abstract_eval asks for a weak result, whatever the input.
+    weak_id = L.Primitive("weak_id")
+    weak_id.def_impl(lambda x: x)
+    weak_id.def_abstract_eval(lambda x: L.ShapedArray(x.shape, x.dtype, weak_type=True))
+    L.mlir.register_lowering(weak_id, lambda ctx, x: [x])
+    L.ad.deflinear(weak_id, lambda ct: [ct])
+    return NS(L=L, mul_add=mul_add, scale=scale, sincos=sincos, weak_id=weak_id)
 
 
 X = np.linspace(-1.0, 2.0, 6, dtype=np.float32)
@@ -123,6 +130,20 @@ CASES: dict[str, Any] = {
         lambda x: P.L.np.sum(P.L.lax.cond(x[0] < 0, lambda v: P.mul_add.bind(v, v, v), lambda v: P.scale.bind(v, factor=2.0), x))
     )(X),
     "checkpoint-grad": lambda P: P.L.lib.grad(lambda x: P.L.np.sum(P.L.lib.checkpoint(lambda v: P.mul_add.bind(P.L.np.sin(v), v, v))(x)))(X),
+    # Weak types (JAX: eager bind returns the impl's values, so Python-scalar
+    # operands give weak results and eager gradients stay weak; traced, the
+    # result has abstract_eval's weak type).
+    "weak-eager-floats": lambda P: P.mul_add.bind(2.0, 3.0, 4.0),
+    "weak-eager-mixed": lambda P: P.mul_add.bind(np.float32(2.0), 3.0, 4.0),
+    "weak-grad": lambda P: P.L.lib.grad(lambda x: P.mul_add.bind(x, 3.0, 4.0))(2.0),
+    "weak-grad-strong-input": lambda P: P.L.lib.grad(lambda x: P.mul_add.bind(x, 3.0, 4.0))(np.float32(2.0)),
+    "weak-jvp": lambda P: P.L.lib.jvp(lambda x: P.mul_add.bind(x, 3.0, 4.0), (2.0,), (1.0,)),
+    "weak-jit": lambda P: P.L.lib.jit(lambda x: P.mul_add.bind(x, 3.0, 4.0))(2.0),
+    "weak-jit-grad": lambda P: P.L.lib.jit(P.L.lib.grad(lambda x: P.mul_add.bind(x, 3.0, 4.0)))(2.0),
+    "weak-id-jit": lambda P: P.L.lib.jit(P.weak_id.bind)(np.float32(1.0)),
+    "weak-id-grad-strong": lambda P: P.L.lib.grad(P.weak_id.bind)(np.float32(1.0)),
+    "weak-id-grad-weak": lambda P: P.L.lib.grad(P.weak_id.bind)(1.0),
+    "weak-id-eager": lambda P: P.weak_id.bind(np.float32(1.0)),
     "vmap-grad": lambda P: P.L.lib.vmap(P.L.lib.grad(lambda x: P.L.np.sum(P.mul_add.bind(x, x, 1.0 + x))))(X.reshape(2, 3)),
 }
 
@@ -132,9 +153,9 @@ def test_same_as_jax(case: str) -> None:
     ours, theirs = libs()
     fn = CASES[case]
     # JAX's eager bind hands back what the impl returned (NumPy values, a
-    # Python int: compared as arrays); ours makes arrays of the types
-    # abstract_eval gives (int32 for the ints, not weak).
-    assert_same(fn(ours), fn(theirs), where=case, tree=True, weak=case != "eval-ints")
+    # Python int: compared as arrays, with weak types); ours makes arrays of
+    # the impl results' own dtypes and weak types.
+    assert_same(fn(ours), fn(theirs), where=case, tree=True)
 
 
 def test_seed_example_runs_verbatim(tmp_path: Path) -> None:
@@ -238,3 +259,8 @@ def test_bad_rules_and_params_are_reported() -> None:
     mlir.register_lowering(wrong, lambda ctx, x: [x, x])
     with pytest.raises(errors.JaxtypedTypeError, match="returned 2 values for 1 results"):
         jt.jit(wrong.bind)(X)
+    shapeless = core.Primitive("bad_impl")
+    shapeless.def_impl(lambda x: np.zeros((2,), np.float32))
+    shapeless.def_abstract_eval(lambda x: core.ShapedArray(x.shape, x.dtype))
+    with pytest.raises(errors.JaxtypedTypeError, match=r"impl of primitive 'bad_impl' returned f32\[2\], abstract_eval gives f32\[6\]"):
+        shapeless.bind(X)

@@ -23,7 +23,7 @@ from typing import ClassVar, Final, cast
 import numpy as np
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import to_array
+from jaxtyped._src.core.array_impl import ArrayImpl, to_array
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
@@ -103,8 +103,12 @@ class JaxPrimitive:
 
     def def_impl(self, impl: JaxRule) -> JaxRule:
         """Register ``impl(*args, **params)``, the eager evaluation: it gets
-        NumPy arrays and returns array-likes (a sequence of them if
-        ``multiple_results``). Returns ``impl`` (usable as a decorator)."""
+        the operands as concrete arrays (as JAX's impl gets JAX arrays; NumPy
+        functions accept them) and returns array-likes (a sequence of them
+        if ``multiple_results``). Eager ``bind`` returns the impl's results
+        as arrays of their own dtype and weak type, as ``jnp.asarray`` of
+        JAX's (unconverted) results would be. Returns ``impl`` (usable as a
+        decorator)."""
         self.impl_rule = impl
         return impl
 
@@ -227,6 +231,35 @@ class _Application(Primitive):
             return Primitive.impl(self, args)
         result = fam.impl_rule(*args, **self.kwargs())
         return tuple(np.asarray(out) for out in _results(fam, "impl", result))
+
+    def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+        """Eager ``bind``: the impl's results as arrays of *their own* dtype
+        and weak type (a Python scalar gives a weak array), not
+        ``abstract_eval``'s. JAX hands the impl's values back unconverted,
+        so this is what ``jnp.asarray`` of JAX's result is; eager gradients
+        then keep JAX's weak types too. Shapes must agree with
+        ``abstract_eval``."""
+        fam = self.family
+        if fam.impl_rule is None:
+            return Primitive.evaluate(self, args, out_avals)
+        # The impl computes on arrays, as JAX's impl on JAX arrays and Python
+        # scalars: weak operands give weak results.
+        result = fam.impl_rule(*args, **self.kwargs())
+        values = _results(fam, "impl", result)
+        if len(values) != len(out_avals):
+            raise JaxtypedTypeError(
+                f"impl of primitive '{fam.name}' returned {len(values)} results, abstract_eval gives {len(out_avals)}"
+            )
+        outs: list[ArrayImpl] = []
+        for value, aval in zip(values, out_avals):
+            out = to_array(value, f"impl of primitive '{fam.name}'")
+            if not isinstance(out, ArrayImpl) or out.shape != aval.shape:
+                got = out.aval.str_short() if isinstance(out, ArrayImpl) else type(out).__name__
+                raise JaxtypedTypeError(
+                    f"impl of primitive '{fam.name}' returned {got}, abstract_eval gives {aval.str_short()}"
+                )
+            outs.append(out)
+        return tuple(outs)
 
     def jvp(
         self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]
