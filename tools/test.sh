@@ -14,6 +14,10 @@
 #                 at 100%; no Any in public results and parameters with Any as
 #                 in tools/public_any_params.txt (tools/check_public_types.py);
 #                 mypy.stubtest on every .pyi (stubs/README.md), no allowlist
+#   jaxlib-range  bash tools/jaxlib_range.sh: the import-time check refuses a real
+#                 unsupported jaxlib; a smoke subset passes on the oldest supported
+#                 jaxlib (venvs cached under ~/.cache; needs PyPI on first use).
+#                 Not in the default list: run it by name.
 # Every gate runs even after one fails; the exit status is 1 if any failed.
 #
 # Environment: set-up is in tools/_setup.sh (creates .venv and installs on
@@ -35,6 +39,7 @@ gate_layers() { python tools/check_layers.py; }
 gate_typecheck() { python typecheck/run.py; }
 gate_docs() { python -m sphinx -W --keep-going -b html docs docs/_build/html; }
 gate_api-types() { python tools/check_api_types.py; }
+gate_jaxlib-range() { bash tools/jaxlib_range.sh; }
 
 usage() {
     # The comment block at the top of this file.

@@ -5,7 +5,7 @@ from typing import Any, Protocol, final, type_check_only
 from typing_extensions import Never, disjoint_base
 
 import numpy as np
-from jaxlib._hlo import HloModule, OpSharding
+from jaxlib._hlo import HloModule, OpSharding as OpSharding  # re-exported: xc.OpSharding in every jaxlib
 from jaxlib._jax import CpuCollectives, DeviceAssignment, DistributedRuntimeClient
 from jaxlib._jax import ExecutableBuildOptions, ExecuteResults, NanobindType, ResultHandler
 from jaxlib.mlir.ir import Module

@@ -13,7 +13,6 @@ from typing import Any, final
 
 import numpy as np
 from jaxlib import xla_client as xla_client
-from jaxlib._hlo import OpSharding
 
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.sharding import Device, Index, Mesh, NamedSharding, PartitionSpec, Sharding
@@ -28,6 +27,9 @@ __all__ = [
 ]
 
 HloSharding = xla_client.HloSharding
+# Through xla_client, not jaxlib._hlo: that module is new in jaxlib 0.10 (0.8.3 and 0.9.2 keep
+# OpSharding in jaxlib._jax), and xla_client re-exports it in every supported version.
+OpSharding = xla_client.OpSharding
 
 
 def get_op_sharding_from_serialized_proto(sharding: bytes) -> OpSharding:

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The supported jaxlib range, tested (issue 21, item 4; JEP 9419):
+#   bash tools/jaxlib_range.sh            (or: bash tools/test.sh jaxlib-range)
+#
+# The main suite runs on the newest jaxlib (.venv). This gate runs on the
+# oldest supported one, the lower bound of the "jaxlib>=..." requirement in
+# pyproject.toml (MIN_JAXLIB in src/jaxtyped/_src/runtime/xla.py), and on
+# one older, unsupported release:
+#   1. import-check: with the real jaxlib $JAXLIB_UNSUPPORTED installed,
+#      "import jaxtyped" must fail with the ImportError that names the
+#      installed version, the supported range and the pip command;
+#   2. oldest: with jaxlib at the lower bound, the import succeeds and the
+#      smoke subset of the test suite below passes, compared against the
+#      JAX of the same version (the oracle must match the jaxlib).
+# The source is used from src/ (PYTHONPATH), nothing is installed into .venv.
+#
+# Each jaxlib gets a venv of its own under $JAXLIB_RANGE_CACHE (default
+# ~/.cache/jaxtyped-jaxlib-range), created once (needs PyPI) and reused.
+# Environment: JAXLIB_UNSUPPORTED (default 0.7.2), JAXLIB_OLDEST (default:
+# read from pyproject.toml), PYTEST_WORKERS (default 2), PYTHON (python3).
+
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE="${JAXLIB_RANGE_CACHE:-$HOME/.cache/jaxtyped-jaxlib-range}"
+PYTHON="${PYTHON:-python3}"
+UNSUPPORTED="${JAXLIB_UNSUPPORTED:-0.7.2}"
+
+# The lower and upper bound of the jaxlib requirement, e.g. "0.8.3 0.11".
+read -r LOWER UPPER < <(
+    "$PYTHON" - "$ROOT/pyproject.toml" <<'EOF'
+import re, sys, tomllib
+deps = tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]
+spec = next(d for d in deps if re.match(r"^jaxlib\b", d))
+print(re.search(r">=\s*([\d.]+)", spec).group(1), re.search(r"<\s*([\d.]+)", spec).group(1))
+EOF
+)
+OLDEST="${JAXLIB_OLDEST:-$LOWER}"
+
+# The smoke subset run on the oldest jaxlib: the runtime (device arrays,
+# dispatch, compiled calls, donation), lowering of every primitive, control
+# flow, refs, effects and callbacks, the FFI, sharding and shard_map, the
+# seeds; each is compared with JAX $OLDEST. ~3 min on 2 cores.
+SMOKE=(
+    tests/test_versioning.py
+    tests/test_jaxlib_range.py
+    tests/test_jit.py
+    tests/test_device_arrays.py
+    tests/test_jit_compiled_calls.py
+    tests/lowering/test_every_primitive_lowers.py
+    tests/test_control_flow_programs.py
+    tests/test_custom_vjp.py
+    tests/test_remat.py
+    tests/test_dtypes.py
+    tests/random/test_random_keys.py
+    tests/state
+    tests/debug
+    tests/ffi/test_ffi.py
+    tests/extend/test_extend_sharding.py
+    tests/sharding
+    tests/seeds
+)
+# Deselected on the oldest jaxlib, each with its reason. All but the last
+# group are differences of the oracle: JAX $OLDEST answers differently from
+# JAX 0.10, which jaxtyped follows (the jaxtyped side of each passes).
+DESELECT=(
+    "tests/sharding/test_devices_and_shardings.py  JAX 0.8.3 prints Mesh/NamedSharding differently (PartitionSpec(...) for P(...), no axis_types) and warns when a Mesh has no axis_types"
+    "tests/sharding/test_shard_map.py::test_grad_jvp_vmap_of_shard_map_match_jax  JAX 0.8.3 fails: _psum_invariant_abstract_eval() got an unexpected keyword argument 'axis_index_groups'"
+    "tests/state/test_refs_transforms.py::test_refs_under_transformations_match_jax[reverse_mode_of_reads_accumulates]  JAX 0.8.3 raises a cotangent shape error"
+    "tests/state/test_refs_transforms.py::test_refs_under_transformations_match_jax[vmap_of_internal_refs]  JAX 0.8.3 raises 'axis 1 is out of bounds'"
+    "tests/debug/test_callbacks.py::test_printed_equations_as_jax  JAX 0.8.3 prints callback equations differently"
+    "tests/random/test_random_keys.py::test_key_dtype_names_the_key_arrays_dtype  jax.random.key_dtype is newer than JAX 0.8.3"
+    "tests/random/test_random_keys.py::test_key_dtype_of_another_impl  jax.random.key_dtype is newer than JAX 0.8.3"
+    "tests/test_remat.py::test_policy_param_prints_like_jax  JAX 0.8.3 prints remat policies differently"
+    "tests/test_remat.py::test_checkpoint_dots_saves_exactly_the_dot_outputs  JAX 0.8.3 names saved residuals differently (reduce_precision)"
+    "tests/test_remat.py::test_dots_with_no_batch_dims_saves_only_the_unbatched_dot  as above"
+    "tests/test_remat.py::test_save_only_these_names_saves_only_the_named_value  as above"
+    "tests/test_remat.py::test_save_any_names_but_these_and_anything_except_these_names  as above"
+    "tests/test_remat.py::test_save_from_both_policies  as above"
+    # Not the oracle: jaxlib before 0.10 lacks the dce_sink FFI target that ordered
+    # effects inside loops and conditionals lower to; there jaxtyped raises a
+    # JaxtypedNotImplementedError naming the version (tests/test_jaxlib_range.py).
+    "tests/debug/test_ordered_effects.py::test_ordered_prints_in_loops_and_nested_jits_as_jax  needs dce_sink (jaxlib >= 0.10)"
+    "tests/debug/test_ordered_effects.py::test_ordered_prints_around_a_cond_without_results  needs dce_sink (jaxlib >= 0.10)"
+    "tests/debug/test_ordered_effects.py::test_ordered_prints_around_a_cond_with_results  needs dce_sink (jaxlib >= 0.10)"
+)
+
+venv_for() {
+    # venv_for VERSION EXTRA...: the python of a venv with jaxlib==VERSION (created once).
+    local version="$1"; shift
+    local venv="$CACHE/jaxlib-$version" stamp
+    stamp="$(printf '%s ' "$version" "$@" | sha256sum | cut -c1-16)"
+    if [[ ! -f "$venv/.stamp" || "$(cat "$venv/.stamp")" != "$stamp" ]]; then
+        echo "jaxlib-range: creating $venv (jaxlib==$version)" >&2
+        rm -rf "$venv"
+        "$PYTHON" -m venv "$venv" >&2 || return 1
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "jaxlib==$version" "$@" >&2 || return 1
+        echo "$stamp" >"$venv/.stamp"
+    fi
+    echo "$venv/bin/python"
+}
+
+# The runtime dependencies of pyproject.toml other than jaxlib.
+mapfile -t RUNTIME < <(
+    "$PYTHON" - "$ROOT/pyproject.toml" <<'EOF'
+import re, sys, tomllib
+for d in tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]:
+    if not re.match(r"^jaxlib\b", d):
+        print(d)
+EOF
+)
+
+failed=0
+
+echo "== import-check: jaxlib $UNSUPPORTED (unsupported) must be refused at import"
+old_python="$(venv_for "$UNSUPPORTED" "${RUNTIME[@]}")" || exit 1
+installed="$("$old_python" -c 'import jaxlib.version; print(jaxlib.version.__version__)')"
+message="$(cd "$ROOT" && PYTHONPATH=src "$old_python" -c 'import jaxtyped' 2>&1)"
+status=$?
+expected="ImportError: jaxtyped requires jaxlib >=$LOWER,<$UPPER, but jaxlib $installed is installed. Install a supported version with: pip install 'jaxlib>=$LOWER,<$UPPER'"
+if [[ $status -ne 0 && "$message" == *"$expected"* ]]; then
+    echo "ok: $expected"
+else
+    echo "FAIL: import with jaxlib $installed exited $status; expected the line: $expected" >&2
+    echo "$message" | tail -5 >&2
+    failed=1
+fi
+
+echo "== oldest: jaxlib $OLDEST, smoke subset (${#SMOKE[@]} paths)"
+oldest_python="$(venv_for "$OLDEST" "jax==$OLDEST" "${RUNTIME[@]}" pytest pytest-xdist hypothesis packaging)" || exit 1
+(cd "$ROOT" && PYTHONPATH=src "$oldest_python" -c \
+    'import jaxlib.version, jaxtyped; print("jaxtyped imports with jaxlib", jaxlib.version.__version__)') || failed=1
+deselect_args=()
+for entry in "${DESELECT[@]}"; do deselect_args+=(--deselect "${entry%% *}"); done
+(
+    cd "$ROOT" &&
+    PYTHONPATH=src JAX_COMPILATION_CACHE_DIR="$CACHE/jax-cache-$OLDEST" \
+        "$oldest_python" -m pytest -q -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" \
+        "${deselect_args[@]}" "${SMOKE[@]}"
+) || failed=1
+
+exit "$failed"
