@@ -52,6 +52,9 @@ __all__ = [
     "find_constraint_mesh",
     "execute_spmd",
     "lower_spmd_text",
+    "SpmdPlan",
+    "SpmdProgram",
+    "plan_spmd",
 ]
 
 ShardingLike = Sharding | PartitionSpec
@@ -183,7 +186,7 @@ def find_constraint_mesh(jaxpr: Jaxpr) -> Mesh | None:
     return None
 
 
-def _program_mesh(request: SpmdRequest | None, args: Sequence[ArrayImpl], name: str) -> Mesh:
+def _program_mesh(request: SpmdRequest | None, layouts: Sequence[Sharding | None], name: str) -> Mesh:
     candidates: list[Mesh] = []
     if request is not None:
         for s in (*(request.in_shardings or ()), *(request.out_shardings or ())):
@@ -191,10 +194,9 @@ def _program_mesh(request: SpmdRequest | None, args: Sequence[ArrayImpl], name: 
                 candidates.append(s.mesh_of)
         if request.constraint_mesh is not None:
             candidates.append(request.constraint_mesh)
-    for a in args:
-        sharding = a._sharding  # pyright: ignore[reportPrivateUsage]  # the layout of a multi-device array
-        if sharding is not None:
-            candidates.append(sharding.mesh_of)
+    for layout in layouts:
+        if layout is not None:
+            candidates.append(layout.mesh_of)
     if not candidates:
         raise AssertionError("internal error: an SPMD call without a mesh")
     mesh = candidates[0]
@@ -207,13 +209,21 @@ def _program_mesh(request: SpmdRequest | None, args: Sequence[ArrayImpl], name: 
     return mesh
 
 
-def _target(requested: Sharding | None, arg: ArrayImpl, mesh: Mesh) -> NamedSharding:
+def _target(requested: Sharding | None, own: Sharding | None, mesh: Mesh) -> NamedSharding:
     if isinstance(requested, NamedSharding):
         return requested
-    own = arg._sharding  # pyright: ignore[reportPrivateUsage]
     if requested is None and isinstance(own, NamedSharding) and own.mesh == mesh:
         return own
     return NamedSharding(mesh, PartitionSpec())
+
+
+def _layout(arg: object) -> Sharding | None:
+    """A multi-device array's layout; None for anything else (one device,
+    Python scalars, ``ShapeDtypeStruct``)."""
+    if type(arg) is ArrayImpl:
+        layout: Sharding | None = arg._sharding  # pyright: ignore[reportPrivateUsage]  # set only for multi-device arrays
+        return layout
+    return None
 
 
 _HEADER: Final = re.compile(r"^(  func\.func public @main\()(.*)(\) -> \()(.*)(\) \{)$")
@@ -290,19 +300,21 @@ def _rank_of(typed: str) -> int:
 
 @final
 @dataclass(frozen=True, slots=True)
-class _Program:
+class SpmdProgram:
+    """A compiled SPMD program and the layouts of its results."""
+
     executable: xla.SpmdExecutable
     out_shardings: tuple[NamedSharding, ...]
 
 
 _PROGRAMS_MAX: Final = 256
-_programs: "OrderedDict[tuple[object, ...], _Program]" = OrderedDict()
+_programs: "OrderedDict[tuple[object, ...], SpmdProgram]" = OrderedDict()
 _programs_lock = threading.Lock()
 
 
 def _program(
     jaxpr: Jaxpr, name: str, mesh: Mesh, targets: tuple[NamedSharding, ...], outs: tuple[Sharding | None, ...]
-) -> _Program:
+) -> SpmdProgram:
     key = (jaxpr, name, mesh, targets, outs)
     with _programs_lock:
         hit = _programs.get(key)
@@ -325,12 +337,72 @@ def _program(
                 entries.pop()
             spec = PartitionSpec(*entries)
         out_shardings.append(NamedSharding(mesh, spec))
-    program = _Program(executable, tuple(out_shardings))
+    program = SpmdProgram(executable, tuple(out_shardings))
     with _programs_lock:
         _programs[key] = program
         while len(_programs) > _PROGRAMS_MAX:
             _programs.popitem(last=False)
     return program
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class SpmdPlan:
+    """A traced jit entry laid out over a mesh: its jaxpr (constants
+    first, as parameters), the layout of every parameter and the requested
+    layout of each result. ``jit(...).lower()`` shows its module and
+    ``.compile()`` compiles it; calls run it."""
+
+    name: str
+    jaxpr: Jaxpr
+    mesh: Mesh
+    targets: tuple[NamedSharding, ...]
+    outs: tuple[Sharding | None, ...]
+
+    def text(self) -> str:
+        """The annotated StableHLO module (generic syntax)."""
+        return lower_spmd_text(self.jaxpr, self.name, self.mesh, self.targets, self.outs)
+
+    def compile(self) -> "SpmdProgram":
+        """The program compiled for the mesh's devices (cached)."""
+        return _program(self.jaxpr, self.name, self.mesh, self.targets, self.outs)
+
+    def run(self, program: "SpmdProgram", arrays: Sequence[ArrayImpl]) -> tuple[ArrayImpl, ...]:
+        """Run ``program`` on concrete constants and arguments (moved to
+        their parameter's layout when they have another one)."""
+        buffers: list[DeviceBuffer] = []
+        for a, target in zip(arrays, self.targets, strict=True):
+            if a._sharding == target:  # pyright: ignore[reportPrivateUsage]
+                buffers.append(device_buffer(a))
+            else:
+                buffers.append(xla.put_sharded(host_buffer(a), a.aval, target))
+        results = program.executable.execute(buffers)
+        return tuple(
+            array_from_sharded(buffer, aval, sharding)
+            for buffer, aval, sharding in zip(results, self.jaxpr.out_avals, program.out_shardings, strict=True)
+        )
+
+
+def plan_spmd(name: str, closed: ClosedJaxpr, args: Sequence[object], request: SpmdRequest | None) -> SpmdPlan | None:
+    """How a traced jit entry runs over a mesh for arguments ``args`` (its
+    dynamic leaves: arrays, scalars or ``ShapeDtypeStruct``\\ s), or None
+    when it runs on one device (nothing asked for a mesh, no argument spans
+    several devices)."""
+    layouts = [_layout(a) for a in args]
+    if request is None and all(layout is None for layout in layouts):
+        return None
+    mesh = _program_mesh(request, layouts, name)
+    requested_in = request.in_shardings if request is not None and request.in_shardings is not None else None
+    targets: list[NamedSharding] = [NamedSharding(mesh, PartitionSpec()) for _ in closed.consts]
+    for i, (layout, aval) in enumerate(zip(layouts, closed.jaxpr.in_avals, strict=True)):
+        target = _target(requested_in[i] if requested_in is not None else None, layout, mesh)
+        target.check_shape(aval.shape, f"jit of {name}")
+        targets.append(target)
+    n_out = len(closed.jaxpr.outvars)
+    outs: tuple[Sharding | None, ...] = (
+        request.out_shardings if request is not None and request.out_shardings is not None else (None,) * n_out
+    )
+    return SpmdPlan(name, consts_as_invars(closed.jaxpr), mesh, tuple(targets), outs)
 
 
 def execute_spmd(
@@ -346,27 +418,7 @@ def execute_spmd(
             raise JaxtypedTypeError(f"jit of {name}: expected a concrete array, got {type(a).__name__}")
         assert isinstance(a, ArrayImpl)
         arrays.append(a)
-    mesh = _program_mesh(request, arrays, name)
-    requested_in = request.in_shardings if request is not None and request.in_shardings is not None else None
-    targets: list[NamedSharding] = [NamedSharding(mesh, PartitionSpec()) for _ in consts]
-    for i, a in enumerate(arrays):
-        targets.append(_target(requested_in[i] if requested_in is not None else None, a, mesh))
-    for target, a in zip(targets[len(consts) :], arrays):
-        target.check_shape(a.aval.shape, f"jit of {name}")
-    n_out = len(closed.jaxpr.outvars)
-    outs: tuple[Sharding | None, ...] = (
-        request.out_shardings if request is not None and request.out_shardings is not None else (None,) * n_out
-    )
-    jaxpr = consts_as_invars(closed.jaxpr)
-    program = _program(jaxpr, name, mesh, tuple(targets), outs)
-    buffers: list[DeviceBuffer] = []
-    for a, target in zip((*consts, *arrays), targets):
-        if a._sharding == target:  # pyright: ignore[reportPrivateUsage]
-            buffers.append(device_buffer(a))
-        else:
-            buffers.append(xla.put_sharded(host_buffer(a), a.aval, target))
-    results = program.executable.execute(buffers)
-    return tuple(
-        array_from_sharded(buffer, aval, sharding)
-        for buffer, aval, sharding in zip(results, closed.jaxpr.out_avals, program.out_shardings, strict=True)
-    )
+    plan = plan_spmd(name, closed, arrays, request)
+    if plan is None:
+        raise AssertionError("internal error: an SPMD call without a mesh")
+    return plan.run(plan.compile(), [*consts, *arrays])

@@ -786,6 +786,10 @@ class SpmdExecutable:
         """The partitioned HLO XLA compiled (for inspection)."""
         return "\n".join(str(m.to_string()) for m in self._loaded.hlo_modules())
 
+    def cost_analysis(self) -> dict[str, float]:
+        """XLA's cost estimates for one partition's program."""
+        return {str(k): float(v) for k, v in self._loaded.cost_analysis().items() if isinstance(v, (int, float))}
+
 
 def _backend_device(device: Device) -> xc.Device:
     for d in _get_backend().client.devices():
@@ -981,7 +985,7 @@ def narrows_float64_to_float16_twice() -> bool:
 @functools.cache
 def _mlir_context() -> "ir.Context":
     from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-    from jaxlib.mlir.dialects import chlo, stablehlo
+    from jaxlib.mlir.dialects import chlo, sdy, stablehlo
 
     registry = ir.DialectRegistry()
     _jax_mlir_ext.register_dialects(registry)
@@ -990,6 +994,7 @@ def _mlir_context() -> "ir.Context":
     context.load_all_available_dialects()
     stablehlo.register_dialect(context)
     chlo.register_dialect(context)
+    sdy.register_dialect(context)  # Shardy meshes and shardings of SPMD programs (issue 17)
     return context
 
 
