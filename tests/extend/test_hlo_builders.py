@@ -61,7 +61,78 @@ def _misc(ctx: LoweringRuleContext, x: hlo.HloValue) -> list[hlo.HloValue]:
     return hlo.ConvertOp(core.ShapedArray((4,), np.dtype(np.int32)), hlo.MulOp(c, hlo.ConstantOp(np.full(4, 10, np.float32)))).results
 
 
+def _lowercase(ctx: LoweringRuleContext, x: hlo.HloValue) -> list[hlo.HloValue]:
+    # JAX's lower-case forms: relu(x) * 2 + exp(x) - tanh(x), as values.
+    zero = hlo.broadcast_in_dim(mlir.aval_to_ir_type(ctx.avals_out[0]), hlo.constant(np.float32(0.0)), [])
+    relu = hlo.select(hlo.compare(x, zero, "GT"), x, zero)
+    twice = hlo.add(relu, relu)
+    return [hlo.subtract(hlo.add(twice, hlo.exponential(x)), hlo.tanh(hlo.maximum(x, hlo.negate(hlo.abs(x)))))]
+
+
+def _while(ctx: LoweringRuleContext, x: hlo.HloValue) -> list[hlo.HloValue]:
+    # Doubles x three times: a counter and the value as the carry.
+    def cond(carry: list[hlo.HloValue]) -> hlo.HloValue:
+        return hlo.compare(carry[0], hlo.constant(np.int32(3)), "LT")
+
+    def body(carry: list[hlo.HloValue]) -> list[hlo.HloValue]:
+        return [hlo.add(carry[0], hlo.constant(np.int32(1))), hlo.add(carry[1], carry[1])]
+
+    return hlo.while_([hlo.constant(np.int32(0)), x], cond, body)[1:]
+
+
+def _case(ctx: LoweringRuleContext, i: hlo.HloValue, x: hlo.HloValue) -> list[hlo.HloValue]:
+    branches = [lambda: [hlo.add(x, x)], lambda: [hlo.multiply(x, x)], lambda: [hlo.negate(x)]]
+    return hlo.CaseOp(ctx.avals_out, i, branches).results
+
+
+def _case_impl(i: Any, x: Any) -> Any:
+    k = int(i)
+    k = k if 0 <= k < 3 else 2  # StableHLO runs the last branch for an out-of-range index
+    return [x + x, x * x, -x][k]
+
+
+ROWS_DNUMS = hlo.GatherDimensionNumbers.get(offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1)
+
+
+def _gather_rows(ctx: LoweringRuleContext, x: hlo.HloValue, idx: hlo.HloValue) -> list[hlo.HloValue]:
+    return [hlo.gather(x, idx, ROWS_DNUMS, [1, 3])]
+
+
+def _gather_windows(ctx: LoweringRuleContext, x: hlo.HloValue, idx: hlo.HloValue) -> list[hlo.HloValue]:
+    # 2x2 windows of x at the (row, col) starts in idx: result (n, 2, 2).
+    dn = hlo.GatherDimensionNumbers.get(offset_dims=[1, 2], collapsed_slice_dims=[], start_index_map=[0, 1], index_vector_dim=1)
+    return hlo.GatherOp(x, idx, dn, [2, 2]).results
+
+
+ROW_IDX = np.array([[1], [0], [1]], np.int32)
+WIN_IDX = np.array([[0, 0], [0, 1]], np.int32)
+
 PRIMS = {
+    "lowercase": (
+        primitive(
+            "lowercase_h",
+            lambda x: np.maximum(x, 0) * 2 + np.exp(x) - np.tanh(np.maximum(x, -np.abs(x))),
+            same,
+            _lowercase,
+        ),
+        (X,),
+    ),
+    "while": (primitive("while_h", lambda x: x * 8, same, _while), (X,)),
+    "case-1": (primitive("case_h", _case_impl, lambda i, x: core.ShapedArray(x.shape, x.dtype), _case), (np.int32(1), X)),
+    "case-out-of-range": (primitive("case_h2", _case_impl, lambda i, x: core.ShapedArray(x.shape, x.dtype), _case), (np.int32(7), X)),
+    "gather-rows": (
+        primitive("gather_rows_h", lambda x, i: x[i[:, 0]], lambda x, i: core.ShapedArray((3, 3), x.dtype), _gather_rows),
+        (X, ROW_IDX),
+    ),
+    "gather-windows": (
+        primitive(
+            "gather_windows_h",
+            lambda x, i: np.stack([x[r : r + 2, c : c + 2] for r, c in np.asarray(i)]),
+            lambda x, i: core.ShapedArray((2, 2, 2), x.dtype),
+            _gather_windows,
+        ),
+        (X, WIN_IDX),
+    ),
     "relu": (primitive("relu_h", lambda x: np.maximum(x, 0), same, _relu), (X,)),
     "sum0": (primitive("sum0_h", lambda x: x.sum(0), lambda x: core.ShapedArray(x.shape[1:], x.dtype), _sum0), (X,)),
     "matmul": (
@@ -106,3 +177,49 @@ def test_builders_check_their_operands() -> None:
         jt.jit(q.bind)(X)
     with pytest.raises(errors.JaxtypedValueError, match="ComparisonDirection|comparison direction"):
         hlo.ComparisonDirectionAttr.get("LTE")
+
+
+def test_gather_builder_matches_jax_gather() -> None:
+    """The dimension numbers mean what ``jax.lax.gather``'s mean."""
+    from oracle import jax
+
+    prim, args = PRIMS["gather-windows"]
+    theirs = jax.lax.gather(
+        X, WIN_IDX,
+        jax.lax.GatherDimensionNumbers(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0, 1)),
+        slice_sizes=(2, 2),
+    )  # fmt: skip
+    np.testing.assert_array_equal(np.asarray(jt.jit(prim.bind)(*args)), np.asarray(theirs))
+
+
+def test_lowercase_names_are_jaxs() -> None:
+    """Every lower-case builder has JAX's ``hlo`` name."""
+    import importlib
+
+    theirs = importlib.import_module("jax._src.lib.mlir.dialects").hlo
+    ours = [n for n in hlo.__all__ if n[0].islower() and n != "constant"]
+    assert len(ours) >= 50
+    assert [n for n in ours if not hasattr(theirs, n)] == []
+
+
+def test_control_flow_builders_check_regions() -> None:
+    def bad_body(ctx: LoweringRuleContext, x: hlo.HloValue) -> list[hlo.HloValue]:
+        return hlo.while_([x], lambda c: hlo.compare(c[0], c[0], "LT"), lambda c: [hlo.convert(core.ShapedArray((2, 3), np.dtype(np.int32)), c[0])])
+
+    p = primitive("bad_while_h", lambda x: x, same, bad_body)
+    with pytest.raises(errors.JaxtypedTypeError, match=r"hlo.WhileOp (cond|body): a region returned"):
+        jt.jit(p.bind)(X)
+
+    def bad_index(ctx: LoweringRuleContext, x: hlo.HloValue) -> list[hlo.HloValue]:
+        return hlo.case(ctx.avals_out, x, [lambda: [x]])
+
+    q = primitive("bad_case_h", lambda x: x, same, bad_index)
+    with pytest.raises(errors.JaxtypedTypeError, match=r"hlo.CaseOp: index must be a 0-d int32, got f32\[2,3\]"):
+        jt.jit(q.bind)(X)
+
+    def bad_sizes(ctx: LoweringRuleContext, x: hlo.HloValue, i: hlo.HloValue) -> list[hlo.HloValue]:
+        return [hlo.gather(x, i, ROWS_DNUMS, [1, 4])]
+
+    r = primitive("bad_gather_h", lambda x, i: x, lambda x, i: core.ShapedArray((3, 3), x.dtype), bad_sizes)
+    with pytest.raises(errors.JaxtypedValueError, match=r"slice_sizes \[1, 4\] do not fit operand f32\[2,3\]"):
+        jt.jit(r.bind)(X, ROW_IDX)

@@ -24,6 +24,13 @@ __all__ = [
     "CompareOp", "SelectOp", "BroadcastInDimOp", "ReshapeOp", "TransposeOp", "DotGeneralOp",
     "DotDimensionNumbers", "ReduceOp", "ConstantOp", "ConvertOp", "IotaOp", "ConcatenateOp", "SliceOp",
     "CustomCallOp", "ComparisonDirectionAttr", "constant",
+    "WhileOp", "CaseOp", "GatherOp", "GatherDimensionNumbers",
+    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power", "atan2", "and_", "or_", "xor",
+    "shift_left", "shift_right_arithmetic", "shift_right_logical",
+    "abs", "negate", "exponential", "exponential_minus_one", "log", "log_plus_one", "sine", "cosine", "tan", "tanh",
+    "sqrt", "rsqrt", "cbrt", "floor", "ceil", "sign", "not_", "logistic", "round_nearest_afz", "round_nearest_even",
+    "compare", "select", "broadcast_in_dim", "reshape", "transpose", "dot_general", "convert", "iota", "concatenate",
+    "slice", "gather", "reduce", "while_", "case", "custom_call",
 ]
 
 _COMPARISONS: Final = frozenset({"EQ", "NE", "LT", "LE", "GT", "GE"})
@@ -633,3 +640,451 @@ class CustomCallOp(HloOp):
             attrs["backend_config"] = "{}"
         super().__init__(emit("stablehlo.custom_call", [value_of(x) for x in operands], list(results), attrs))
 
+
+
+# --- control flow and gather (bodies as Python functions, as ReduceOp) ---
+
+
+def _check_region_results(name: str, got: Sequence[HloValue], want: Sequence[ShapedArray]) -> None:
+    if len(got) != len(want) or any(not g.aval.same_type(w.strip_weak_type()) for g, w in zip(got, want)):
+        shown = ", ".join(g.aval.str_short() for g in got)
+        wanted = ", ".join(w.str_short() for w in want)
+        raise JaxtypedTypeError(f"hlo.{name}: a region returned ({shown}), expected ({wanted})")
+
+
+@final
+class WhileOp(HloOp):
+    """``stablehlo.while`` over ``operands``: ``cond(values)`` builds a 0-d
+    bool, ``body(values)`` the next values (of the operands' types). JAX
+    fills ``op.before``/``op.after`` through insertion points instead."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        operands: Sequence[Operand],
+        cond: Callable[[list[HloValue]], Operand],
+        body: Callable[[list[HloValue]], Sequence[Operand]],
+    ) -> None:
+        xs = [value_of(x) for x in operands]
+        avals = [x.aval.strip_weak_type() for x in xs]
+        ctx = current_lowering()
+        with ctx.region(avals) as (args, cond_text):
+            pred = value_of(cond(args))
+            _check_region_results("WhileOp cond", [pred], [ShapedArray((), np.dtype(np.bool_))])
+            ctx.ret([pred])
+        with ctx.region(avals) as (args, body_text):
+            outs = [value_of(v) for v in body(args)]
+            _check_region_results("WhileOp body", outs, avals)
+            ctx.ret(outs)
+        super().__init__(emit("stablehlo.while", xs, avals, None, [cond_text[0], body_text[0]]))
+
+
+@final
+class CaseOp(HloOp):
+    """``stablehlo.case``: runs ``branches[index]`` (``index`` a 0-d int32;
+    out of range runs the last branch). Each branch is a function of no
+    arguments that builds values of the types ``results`` (it may use the
+    values of the enclosing rule)."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        results: Sequence[ShapedArray],
+        index: Operand,
+        branches: Sequence[Callable[[], Sequence[Operand]]],
+    ) -> None:
+        i = value_of(index)
+        if i.aval.shape != () or i.aval.dtype != np.int32:
+            raise JaxtypedTypeError(f"hlo.CaseOp: index must be a 0-d int32, got {i.aval.str_short()}")
+        if not branches:
+            raise JaxtypedValueError("hlo.CaseOp: needs at least one branch")
+        ctx = current_lowering()
+        regions: list[str] = []
+        for branch in branches:
+            with ctx.region(()) as (_, text):
+                outs = [value_of(v) for v in branch()]
+                _check_region_results("CaseOp branch", outs, results)
+                ctx.ret(outs)
+            regions.append(text[0])
+        super().__init__(emit("stablehlo.case", (i,), list(results), None, regions))
+
+
+@final
+class GatherDimensionNumbers:
+    """The dimension numbers of a :class:`GatherOp` (StableHLO's
+    ``#stablehlo.gather``; ``GatherDimensionNumbers.get(...)`` as JAX's)."""
+
+    __slots__ = (
+        "offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+        "start_indices_batching_dims", "start_index_map", "index_vector_dim",
+    )  # fmt: skip
+
+    offset_dims: tuple[int, ...]
+    collapsed_slice_dims: tuple[int, ...]
+    operand_batching_dims: tuple[int, ...]
+    start_indices_batching_dims: tuple[int, ...]
+    start_index_map: tuple[int, ...]
+    index_vector_dim: int
+
+    def __init__(
+        self,
+        offset_dims: Sequence[int],
+        collapsed_slice_dims: Sequence[int],
+        operand_batching_dims: Sequence[int],
+        start_indices_batching_dims: Sequence[int],
+        start_index_map: Sequence[int],
+        index_vector_dim: int,
+    ) -> None:
+        self.offset_dims = tuple(int(d) for d in offset_dims)
+        self.collapsed_slice_dims = tuple(int(d) for d in collapsed_slice_dims)
+        self.operand_batching_dims = tuple(int(d) for d in operand_batching_dims)
+        self.start_indices_batching_dims = tuple(int(d) for d in start_indices_batching_dims)
+        self.start_index_map = tuple(int(d) for d in start_index_map)
+        self.index_vector_dim = int(index_vector_dim)
+
+    @staticmethod
+    def get(
+        offset_dims: Sequence[int],
+        collapsed_slice_dims: Sequence[int],
+        start_index_map: Sequence[int],
+        index_vector_dim: int,
+        operand_batching_dims: Sequence[int] = (),
+        start_indices_batching_dims: Sequence[int] = (),
+    ) -> "GatherDimensionNumbers":
+        """The dimension numbers with these fields (keywords as JAX's)."""
+        return GatherDimensionNumbers(
+            offset_dims, collapsed_slice_dims, operand_batching_dims, start_indices_batching_dims, start_index_map, index_vector_dim
+        )
+
+    def text(self) -> str:
+        """The attribute's text (empty lists left out, as MLIR prints it)."""
+        fields = (
+            ("offset_dims", self.offset_dims),
+            ("collapsed_slice_dims", self.collapsed_slice_dims),
+            ("operand_batching_dims", self.operand_batching_dims),
+            ("start_indices_batching_dims", self.start_indices_batching_dims),
+            ("start_index_map", self.start_index_map),
+        )
+        parts = [f"{name} = [{', '.join(map(str, dims))}]" for name, dims in fields if dims]
+        return "#stablehlo.gather<" + ", ".join([*parts, f"index_vector_dim = {self.index_vector_dim}"]) + ">"
+
+
+@final
+class GatherOp(HloOp):
+    """``stablehlo.gather`` of ``slice_sizes`` slices of ``operand`` starting
+    at ``start_indices`` (the result type is inferred, as StableHLO does)."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        operand: Operand,
+        start_indices: Operand,
+        dimension_numbers: GatherDimensionNumbers,
+        slice_sizes: Sequence[int],
+        indices_are_sorted: bool = False,
+    ) -> None:
+        x, idx = value_of(operand), value_of(start_indices)
+        dn, sizes = dimension_numbers, tuple(int(s) for s in slice_sizes)
+        if len(sizes) != x.aval.ndim or any(not 0 <= s <= d for s, d in zip(sizes, x.aval.shape)):
+            raise JaxtypedValueError(f"hlo.GatherOp: slice_sizes {list(sizes)} do not fit operand {x.aval.str_short()}")
+        if not np.issubdtype(idx.aval.dtype, np.integer):
+            raise JaxtypedTypeError(f"hlo.GatherOp: start_indices must be integers, got {idx.aval.str_short()}")
+        dropped = set(dn.collapsed_slice_dims) | set(dn.operand_batching_dims)
+        offsets = [s for d, s in enumerate(sizes) if d not in dropped]
+        batch = [s for d, s in enumerate(idx.aval.shape) if d != dn.index_vector_dim]
+        if len(offsets) != len(dn.offset_dims):
+            raise JaxtypedValueError(
+                f"hlo.GatherOp: {len(dn.offset_dims)} offset_dims for {len(offsets)} slice dimensions kept"
+            )
+        shape: list[int] = []
+        for d in range(len(batch) + len(offsets)):
+            shape.append(offsets.pop(0) if d in dn.offset_dims else batch.pop(0))
+        attrs = {
+            "dimension_numbers": dn.text(),
+            "slice_sizes": dims_attr(sizes),
+            "indices_are_sorted": "true" if indices_are_sorted else "false",
+        }
+        super().__init__(emit("stablehlo.gather", (x, idx), (ShapedArray(tuple(shape), x.aval.dtype),), attrs))
+
+
+# --- lower-case forms (JAX's ``hlo.add(x, y)`` ...): the value of one op ---
+
+
+def add(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.add``."""
+    return AddOp(lhs, rhs).result
+
+
+def subtract(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.subtract``."""
+    return SubtractOp(lhs, rhs).result
+
+
+def multiply(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.multiply``."""
+    return MulOp(lhs, rhs).result
+
+
+def divide(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.divide``."""
+    return DivOp(lhs, rhs).result
+
+
+def remainder(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.remainder``."""
+    return RemOp(lhs, rhs).result
+
+
+def maximum(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.maximum``."""
+    return MaxOp(lhs, rhs).result
+
+
+def minimum(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.minimum``."""
+    return MinOp(lhs, rhs).result
+
+
+def power(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.power``."""
+    return PowOp(lhs, rhs).result
+
+
+def atan2(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.atan2``."""
+    return Atan2Op(lhs, rhs).result
+
+
+def and_(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.and``."""
+    return AndOp(lhs, rhs).result
+
+
+def or_(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.or``."""
+    return OrOp(lhs, rhs).result
+
+
+def xor(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.xor``."""
+    return XorOp(lhs, rhs).result
+
+
+def shift_left(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.shift_left``."""
+    return ShiftLeftOp(lhs, rhs).result
+
+
+def shift_right_arithmetic(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.shift_right_arithmetic``."""
+    return ShiftRightArithmeticOp(lhs, rhs).result
+
+
+def shift_right_logical(lhs: Operand, rhs: Operand) -> HloValue:
+    """``stablehlo.shift_right_logical``."""
+    return ShiftRightLogicalOp(lhs, rhs).result
+
+
+def abs(operand: Operand) -> HloValue:  # noqa: A001  # JAX's name
+    """``stablehlo.abs``."""
+    return AbsOp(operand).result
+
+
+def negate(operand: Operand) -> HloValue:
+    """``stablehlo.negate``."""
+    return NegOp(operand).result
+
+
+def exponential(operand: Operand) -> HloValue:
+    """``stablehlo.exponential``."""
+    return ExpOp(operand).result
+
+
+def exponential_minus_one(operand: Operand) -> HloValue:
+    """``stablehlo.exponential_minus_one``."""
+    return Expm1Op(operand).result
+
+
+def log(operand: Operand) -> HloValue:
+    """``stablehlo.log``."""
+    return LogOp(operand).result
+
+
+def log_plus_one(operand: Operand) -> HloValue:
+    """``stablehlo.log_plus_one``."""
+    return Log1pOp(operand).result
+
+
+def sine(operand: Operand) -> HloValue:
+    """``stablehlo.sine``."""
+    return SineOp(operand).result
+
+
+def cosine(operand: Operand) -> HloValue:
+    """``stablehlo.cosine``."""
+    return CosineOp(operand).result
+
+
+def tan(operand: Operand) -> HloValue:
+    """``stablehlo.tan``."""
+    return TanOp(operand).result
+
+
+def tanh(operand: Operand) -> HloValue:
+    """``stablehlo.tanh``."""
+    return TanhOp(operand).result
+
+
+def sqrt(operand: Operand) -> HloValue:
+    """``stablehlo.sqrt``."""
+    return SqrtOp(operand).result
+
+
+def rsqrt(operand: Operand) -> HloValue:
+    """``stablehlo.rsqrt``."""
+    return RsqrtOp(operand).result
+
+
+def cbrt(operand: Operand) -> HloValue:
+    """``stablehlo.cbrt``."""
+    return CbrtOp(operand).result
+
+
+def floor(operand: Operand) -> HloValue:
+    """``stablehlo.floor``."""
+    return FloorOp(operand).result
+
+
+def ceil(operand: Operand) -> HloValue:
+    """``stablehlo.ceil``."""
+    return CeilOp(operand).result
+
+
+def sign(operand: Operand) -> HloValue:
+    """``stablehlo.sign``."""
+    return SignOp(operand).result
+
+
+def not_(operand: Operand) -> HloValue:
+    """``stablehlo.not``."""
+    return NotOp(operand).result
+
+
+def logistic(operand: Operand) -> HloValue:
+    """``stablehlo.logistic``."""
+    return LogisticOp(operand).result
+
+
+def round_nearest_afz(operand: Operand) -> HloValue:
+    """``stablehlo.round_nearest_afz``."""
+    return RoundOp(operand).result
+
+
+def round_nearest_even(operand: Operand) -> HloValue:
+    """``stablehlo.round_nearest_even``."""
+    return RoundNearestEvenOp(operand).result
+
+
+def compare(lhs: Operand, rhs: Operand, comparison_direction: "str | ComparisonDirectionAttr", compare_type: str | None = None) -> HloValue:
+    """``stablehlo.compare``."""
+    return CompareOp(lhs, rhs, comparison_direction, compare_type).result
+
+
+def select(pred: Operand, on_true: Operand, on_false: Operand) -> HloValue:
+    """``stablehlo.select``."""
+    return SelectOp(pred, on_true, on_false).result
+
+
+def broadcast_in_dim(result: ShapedArray, operand: Operand, broadcast_dimensions: Sequence[int]) -> HloValue:
+    """``stablehlo.broadcast_in_dim``."""
+    return BroadcastInDimOp(result, operand, broadcast_dimensions).result
+
+
+def reshape(result: ShapedArray, operand: Operand) -> HloValue:
+    """``stablehlo.reshape``."""
+    return ReshapeOp(result, operand).result
+
+
+def transpose(operand: Operand, permutation: Sequence[int]) -> HloValue:
+    """``stablehlo.transpose``."""
+    return TransposeOp(operand, permutation).result
+
+
+def dot_general(result: ShapedArray, lhs: Operand, rhs: Operand, dot_dimension_numbers: DotDimensionNumbers) -> HloValue:
+    """``stablehlo.dot_general``."""
+    return DotGeneralOp(result, lhs, rhs, dot_dimension_numbers).result
+
+
+def convert(result: ShapedArray, operand: Operand) -> HloValue:
+    """``stablehlo.convert``."""
+    return ConvertOp(result, operand).result
+
+
+def iota(output: ShapedArray, iota_dimension: int) -> HloValue:
+    """``stablehlo.iota``."""
+    return IotaOp(output, iota_dimension).result
+
+
+def concatenate(inputs: Sequence[Operand], dimension: int) -> HloValue:
+    """``stablehlo.concatenate``."""
+    return ConcatenateOp(inputs, dimension).result
+
+
+def slice(operand: Operand, start_indices: Sequence[int], limit_indices: Sequence[int], strides: Sequence[int]) -> HloValue:  # noqa: A001  # JAX's name
+    """``stablehlo.slice``."""
+    return SliceOp(operand, start_indices, limit_indices, strides).result
+
+
+def gather(
+    operand: Operand,
+    start_indices: Operand,
+    dimension_numbers: GatherDimensionNumbers,
+    slice_sizes: Sequence[int],
+    indices_are_sorted: bool = False,
+) -> HloValue:
+    """``stablehlo.gather``."""
+    return GatherOp(operand, start_indices, dimension_numbers, slice_sizes, indices_are_sorted).result
+
+
+def reduce(
+    inputs: Sequence[Operand],
+    init_values: Sequence[Operand],
+    dimensions: Sequence[int],
+    body: Callable[[list[HloValue], list[HloValue]], Sequence[Operand]],
+) -> list[HloValue]:
+    """``stablehlo.reduce`` (its results, one per input)."""
+    return ReduceOp(inputs, init_values, dimensions, body).results
+
+
+def while_(
+    operands: Sequence[Operand],
+    cond: Callable[[list[HloValue]], Operand],
+    body: Callable[[list[HloValue]], Sequence[Operand]],
+) -> list[HloValue]:
+    """``stablehlo.while`` (its results)."""
+    return WhileOp(operands, cond, body).results
+
+
+def case(
+    results: Sequence[ShapedArray], index: Operand, branches: Sequence[Callable[[], Sequence[Operand]]]
+) -> list[HloValue]:
+    """``stablehlo.case`` (its results)."""
+    return CaseOp(results, index, branches).results
+
+
+def custom_call(
+    results: Sequence[ShapedArray],
+    operands: Sequence[Operand],
+    call_target_name: str,
+    *,
+    has_side_effect: bool = False,
+    backend_config: str | None = None,
+    api_version: int = 4,
+) -> list[HloValue]:
+    """``stablehlo.custom_call`` (its results)."""
+    return CustomCallOp(
+        results, operands, call_target_name, has_side_effect=has_side_effect, backend_config=backend_config, api_version=api_version
+    ).results
