@@ -70,3 +70,5 @@ from jaxtyped.extend import sharding as xsharding
 xsharding.hlo_sharding_of("{replicated}", 1)  # expect: mypy[arg-type] pyright[reportArgumentType]
 xsharding.GSPMDSharding(jt.devices(), "{replicated}")  # expect: mypy[arg-type] pyright[reportArgumentType]
 xsharding.get_hlo_sharding_from_serialized_proto("{replicated}")  # expect: mypy[arg-type] pyright[reportArgumentType]
+mlir.hlo.add(1.0, 2.0)  # expect: mypy[arg-type] pyright[reportArgumentType]
+mlir.hlo.GatherDimensionNumbers.get(offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0])  # expect: mypy[call-arg] pyright[reportCallIssue]

@@ -47,3 +47,13 @@ def check_sharding(s: jt.sharding.Sharding, data: bytes) -> None:
     assert_type(xsharding.get_hlo_sharding_from_serialized_proto(data), xsharding.xla_client.HloSharding)
     assert_type(xsharding.GSPMDSharding.get_replicated(jt.devices()), xsharding.GSPMDSharding)
     assert_type(xsharding.GSPMDSharding(jt.devices(), hlo).device_list, tuple[jt.sharding.Device, ...])
+
+
+def check_hlo_builders(x: mlir.hlo.HloValue, i: mlir.hlo.HloValue) -> None:
+    from jaxtyped.extend.interpreters.mlir import hlo
+
+    assert_type(hlo.add(x, hlo.multiply(x, x)), hlo.HloValue)
+    assert_type(hlo.while_([x], lambda c: hlo.compare(c[0], c[0], "LT"), lambda c: c), list[hlo.HloValue])
+    assert_type(hlo.case([x.aval], i, [lambda: [x]]), list[hlo.HloValue])
+    dn = hlo.GatherDimensionNumbers.get(offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1)
+    assert_type(hlo.GatherOp(x, i, dn, [1, 3]).result, hlo.HloValue)
