@@ -1,6 +1,7 @@
 """Statistical distributions (JAX's ``jax.scipy.stats``): ``norm``,
-``uniform``, ``expon``, ``laplace``, ``logistic``."""
+``uniform``, ``expon``, ``laplace``, ``logistic``, ``cauchy``, ``gamma``,
+``t``, ``poisson``, ``bernoulli``."""
 
-from jaxtyped.scipy.stats import expon, laplace, logistic, norm, uniform
+from jaxtyped.scipy.stats import bernoulli, cauchy, expon, gamma, laplace, logistic, norm, poisson, t, uniform
 
-__all__ = ["expon", "laplace", "logistic", "norm", "uniform"]
+__all__ = ["bernoulli", "cauchy", "expon", "gamma", "laplace", "logistic", "norm", "poisson", "t", "uniform"]
