@@ -8,12 +8,16 @@ axes each output spec names. Inside ``f`` the mesh axis names are bound, so
 collectives (``psum``, ``all_gather``, ``ppermute``, ...) communicate over
 them.
 
-Note [shard_map as nested vmaps]: the mesh positions are enumerated by one
-``vmap`` per mesh axis (outermost: the mesh's first axis), each binding its
-axis name, on the blocked inputs. So ``f`` runs once on abstract blocks, the
-collectives take their meaning from their batching rules, and every
-transformation (``jit``, ``jvp``, ``grad``, ``vmap``, ``make_jaxpr``) applies
-to the result as to any other array program. Inputs and outputs carry
+Note [shard_map as nested vmaps]: ``f`` is traced once into a jaxpr over
+blocks, with the mesh axis names bound so that its collectives are recorded
+as equations; a call binds one ``shard_map`` equation holding it (what
+``make_jaxpr`` prints, as JAX does). The equation's meaning, its
+``emulation``, enumerates the mesh positions by one ``vmap`` per mesh axis
+(outermost: the mesh's first axis), each binding its axis name, over the
+blocked inputs: the collectives take their meaning from their batching
+rules, and every rule of the equation (evaluation, ``jvp``, ``vmap``,
+lowering) applies the emulation, so transformed programs show its
+operations inline. Inputs and outputs carry
 sharding constraints of their specs, so under ``jit`` the program runs over
 the mesh's devices (the SPMD path of ``jit``) with the layouts the specs
 name; the blocks are not lowered as a manual-sharding region (no
@@ -26,17 +30,25 @@ that varies along such an axis is an error naming the output and the axis
 returned.
 """
 
+import contextlib
 import functools
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, cast
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, cast, final
 
-from typing_extensions import ParamSpec
+from typing_extensions import ParamSpec, override
 
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import to_array
-from jaxtyped._src.core.avals import BatchAxis
-from jaxtyped._src.core.interpreter import current_interpreter, transformation_scope
+from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, to_array
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.hlo import HloValue, LoweringContext
+from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
+from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
+from jaxtyped._src.core.primitive import Primitive, Tangent
+from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.lowering import lower_jaxpr_inline
+from jaxtyped._src.pjit import call_batch, call_jvp, check_operand_types, consts_as_invars, evaluate_eagerly
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.lax.convenience import index_in_dim
@@ -47,7 +59,7 @@ from jaxtyped._src.sharding import Mesh, NamedSharding, PartitionSpec, current_m
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
-__all__ = ["shard_map", "Specs"]
+__all__ = ["shard_map", "Specs", "ShardMap"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -175,47 +187,82 @@ def shard_map(
         leaves, tree = tree_flatten(tuple(args))
         arrays = [to_array(leaf, f"shard_map of {desc} argument") for leaf in leaves]
         arg_specs = _broadcast_specs(in_specs, tuple(args), "in_specs")
-        if the_mesh.size > 1:
-            # Under jit, the partitioner lays the inputs out as the specs say.
-            for i, (x, s) in enumerate(zip(arrays, arg_specs)):
-                _check_blocks(x.shape, s, the_mesh, f"in_specs entry {i}")
-            arrays = [_constrain(x, the_mesh, s) for x, s in zip(arrays, arg_specs)]
-        blocked = [_block(x, s, the_mesh, f"in_specs entry {i}") for i, (x, s) in enumerate(zip(arrays, arg_specs))]
-        result = _run(f, desc, the_mesh, tree, blocked, arg_specs, out_specs, check_vma)
-        return cast(R, result)
+        for i, (x, s) in enumerate(zip(arrays, arg_specs)):
+            _check_blocks(x.shape, s, the_mesh, f"in_specs entry {i}")
+        block_avals = [ShapedArray(_block_shape(x.shape, s, the_mesh), x.dtype, x.weak_type) for x, s in zip(arrays, arg_specs)]
+        body, out_tree, out_spec_list = _trace_body(f, desc, the_mesh, tree, block_avals, out_specs)
+        operands = [*(to_array(c, f"shard_map of {desc} constant") for c in body.consts), *arrays]
+        specs = (PartitionSpec(),) * len(body.consts) + tuple(arg_specs)
+        body_jaxpr = consts_as_invars(body.jaxpr)
+        # Traced now, so that an out_spec a value does not meet is an error at the call.
+        emulation = _trace_emulation(body_jaxpr, desc, the_mesh, specs, tuple(out_spec_list), check_vma, operands)
+        prim = ShardMap(body_jaxpr, emulation, the_mesh, specs, tuple(out_spec_list), check_vma, desc)
+        outs = bind(prim, *operands)
+        return cast(R, tree_unflatten(out_tree, list(outs)))
 
     return mapped
 
 
-def _run(
-    f: Callable[..., Any],
+def _block_shape(shape: tuple[int, ...], spec: PartitionSpec, mesh: Mesh) -> tuple[int, ...]:
+    return tuple(size // math.prod(mesh.shape[a] for a in spec.axes_of(d)) for d, size in enumerate(shape))
+
+
+def _global_shape(shape: tuple[int, ...], spec: PartitionSpec, mesh: Mesh) -> tuple[int, ...]:
+    return tuple(size * math.prod(mesh.shape[a] for a in spec.axes_of(d)) for d, size in enumerate(shape))
+
+
+def _trace_body(
+    f: Callable[..., Any], desc: str, mesh: Mesh, tree: PyTreeDef, block_avals: list[ShapedArray], out_specs: Specs
+) -> tuple[ClosedJaxpr, PyTreeDef, list[PartitionSpec]]:
+    """The per-device function as a jaxpr over blocks (what ``shard_map``'s
+    equation prints): traced with the mesh axis names bound (so that
+    collectives are recorded as equations, with their axis sizes known)."""
+    with contextlib.ExitStack() as scopes:
+        for name in mesh.axis_names:
+            scopes.enter_context(transformation_scope(BatchInterpreter(current_interpreter(), BatchAxis(mesh.shape[name], name), desc)))
+        staging = StagingInterpreter(current_interpreter(), f"shard_map of {desc}", "shard_map")
+        scopes.enter_context(transformation_scope(staging))
+        args = [staging.new_arg(aval) for aval in block_avals]
+        out = f(*tree_unflatten(tree, args))
+        out_leaves, out_tree = tree_flatten(out)
+        specs = _broadcast_specs(out_specs, out, "out_specs")
+        outs = [to_array(o, f"shard_map of {desc} output") for o in out_leaves]
+        closed = staging.build(outs)
+    for k, (aval, spec) in enumerate(zip(closed.jaxpr.out_avals, specs, strict=True)):
+        _check_spec(spec, mesh, aval.shape, f"out_specs entry {k}")
+    return closed, out_tree, specs
+
+
+def _emulate(
+    body: Jaxpr,
     desc: str,
     mesh: Mesh,
-    tree: PyTreeDef,
-    blocked: list[Array],
-    arg_specs: list[PartitionSpec],
-    out_specs: Specs,
+    operands: Sequence[Array],
+    in_specs: tuple[PartitionSpec, ...],
+    out_specs: tuple[PartitionSpec, ...],
     check_vma: bool,
-) -> object:
+) -> list[Array]:
+    """``body`` applied to every block, as nested named vmaps over the
+    blocked operands (see Note [shard_map as nested vmaps])."""
+    values = list(operands)
+    if mesh.size > 1:
+        # Under jit, the partitioner lays the inputs out as the specs say.
+        values = [_constrain(x, mesh, s) for x, s in zip(values, in_specs)]
+    blocked = [_block(x, s, mesh, f"in_specs entry {i}") for i, (x, s) in enumerate(zip(values, in_specs))]
     names = mesh.axis_names
-    out_cell: list[tuple[PyTreeDef, list[PartitionSpec]]] = []
 
     def level(i: int, values: list[Array]) -> list[Array]:
         if i == len(names):
-            out = f(*tree_unflatten(tree, values))
-            out_leaves, out_tree = tree_flatten(out)
-            out_cell.append((out_tree, _broadcast_specs(out_specs, out, "out_specs")))
-            return [to_array(o, f"shard_map of {desc} output") for o in out_leaves]
+            return list(eval_jaxpr(body, (), *values))
         name = names[i]
         size = mesh.shape[name]
         interp = BatchInterpreter(current_interpreter(), BatchAxis(size, name), desc)
         with transformation_scope(interp):
-            boxed = [interp.box(v, 0 if name in s.used_axes() else None) for v, s in zip(values, arg_specs)]
+            boxed = [interp.box(v, 0 if name in s.used_axes() else None) for v, s in zip(values, in_specs)]
             outs = level(i + 1, boxed)
             pairs = [interp.unbox(o) for o in outs]
-        _, specs = out_cell[0]
         results: list[Array] = []
-        for k, ((v, d), spec) in enumerate(zip(pairs, specs, strict=True)):
+        for k, ((v, d), spec) in enumerate(zip(pairs, out_specs, strict=True)):
             if name in spec.used_axes():
                 results.append(bdim_to_front(v, d, size))
             elif d is None:
@@ -231,14 +278,106 @@ def _run(
         return results
 
     outs = level(0, blocked)
-    out_tree, specs = out_cell[0]
-    for k, (o, spec) in enumerate(zip(outs, specs)):
-        _check_spec(spec, mesh, o.shape[len([a for a in names if a in spec.used_axes()]) :], f"out_specs entry {k}")
-    results = [_unblock(o, s, mesh) for o, s in zip(outs, specs)]
+    results = [_unblock(o, s, mesh) for o, s in zip(outs, out_specs)]
     if mesh.size > 1:
         # The outputs are laid out as out_specs say (replicated where they name no axis).
-        results = [_constrain(r, mesh, s) for r, s in zip(results, specs)]
-    return tree_unflatten(out_tree, results)
+        results = [_constrain(r, mesh, s) for r, s in zip(results, out_specs)]
+    return results
+
+
+def _trace_emulation(
+    body: Jaxpr,
+    desc: str,
+    mesh: Mesh,
+    in_specs: tuple[PartitionSpec, ...],
+    out_specs: tuple[PartitionSpec, ...],
+    check_vma: bool,
+    operands: Sequence[Array],
+) -> ClosedJaxpr:
+    staging = StagingInterpreter(current_interpreter(), f"shard_map of {desc}", "shard_map")
+    with transformation_scope(staging):
+        args = [staging.new_arg(x.aval) for x in operands]
+        outs = _emulate(body, desc, mesh, args, in_specs, out_specs, check_vma)
+        return staging.build(outs)
+
+
+def _inline(closed: ClosedJaxpr, args: Sequence[Array]) -> tuple[Array, ...]:
+    return eval_jaxpr(closed.jaxpr, closed.consts, *args)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ShardMap(Primitive):
+    """``shard_map`` as one equation (JAX's ``shard_map`` primitive).
+
+    Attributes:
+        jaxpr: the per-device function over blocks, constants first (what
+            the equation prints; its collectives are equations too).
+        emulation: the same program over the global values, as nested
+            named vmaps (Note [shard_map as nested vmaps]): every rule
+            (evaluation, jvp, vmap, lowering) applies it, so derivatives
+            and batched programs show its operations inline.
+        mesh, in_specs, out_specs, check_vma: as given to ``shard_map``
+            (constants have ``P()``).
+        fun_name: the per-device function's name, for messages.
+    """
+
+    name: ClassVar[str] = "shard_map"
+    memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
+    jaxpr: Jaxpr
+    emulation: ClosedJaxpr
+    mesh: Mesh
+    in_specs: tuple[PartitionSpec, ...]
+    out_specs: tuple[PartitionSpec, ...]
+    check_vma: bool
+    fun_name: str
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        check_operand_types(f"shard_map of {self.fun_name}", avals, self.emulation.jaxpr.in_avals)
+        return tuple(
+            ShapedArray(_global_shape(a.shape, s, self.mesh), a.dtype, a.weak_type)
+            for a, s in zip(self.jaxpr.out_avals, self.out_specs, strict=True)
+        )
+
+    @override
+    def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+        return evaluate_eagerly(lambda: _inline(self.emulation, args))
+
+    def _global(self) -> tuple[Jaxpr, tuple[Array, ...]]:
+        consts = tuple(to_array(c, "shard_map constant") for c in self.emulation.consts)
+        return consts_as_invars(self.emulation.jaxpr), consts
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        jaxpr, consts = self._global()
+        zeros: tuple[Tangent, ...] = tuple(Zero(c.aval.to_tangent_aval()) for c in consts)
+        return call_jvp(jaxpr, (*consts, *primals), (*zeros, *tangents), _inline)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        jaxpr, consts = self._global()
+        return call_batch(jaxpr, axis, (*consts, *args), (None,) * len(consts) + dims, _inline)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        consts: list[HloValue] = []
+        for c in self.emulation.consts:
+            if type(c) is not ArrayImpl:
+                raise AssertionError("internal error: a shard_map lowered with traced constants")
+            consts.append(ctx.constant(host_buffer(c), c.aval))
+        return lower_jaxpr_inline(ctx, self.emulation.jaxpr, consts, args)
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (
+            ("check_vma", self.check_vma),
+            ("in_specs", self.in_specs),
+            ("jaxpr", self.jaxpr),
+            ("mesh", self.mesh),
+            ("newly_manual_axes", frozenset(self.mesh.axis_names)),
+            ("out_specs", self.out_specs),
+        )
 
 
 def _constrain(x: Array, mesh: Mesh, spec: PartitionSpec) -> Array:
