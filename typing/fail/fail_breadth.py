@@ -3,6 +3,7 @@
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 import jaxtyped.scipy.special as special
+import jaxtyped.scipy.stats as stats
 
 x = jnp.ones(3)
 
@@ -28,3 +29,6 @@ special.poch(x, None)  # expect: mypy[arg-type] pyright[reportArgumentType]
 special.rel_entr(x, x, x)  # expect: mypy[call-arg] pyright[reportCallIssue]
 special.erfcx("a")  # expect: mypy[arg-type] pyright[reportArgumentType]
 special.bernoulli(2.0)  # expect: mypy[arg-type] pyright[reportArgumentType]
+stats.gamma.pdf(x)  # expect: mypy[call-arg] pyright[reportCallIssue]
+stats.uniform.cdf(x, scale="wide")  # expect: mypy[arg-type] pyright[reportArgumentType]
+stats.bernoulli.cdf(1, 0.5, 0)  # expect: mypy[call-arg] pyright[reportCallIssue]

@@ -98,3 +98,9 @@ class Level(str):
 
 StaticLevel = jt.tree_util.register_static(Level)
 values += [special.erfcx(x), special.bernoulli(4)]
+
+import jaxtyped.scipy.stats as stats  # noqa: E402  # the stats distributions
+
+densities = [stats.uniform.pdf(x), stats.expon.logpdf(x, 0.0, 2.0), stats.laplace.cdf(x), stats.logistic.ppf(0.5)]
+densities += [stats.cauchy.isf(0.25), stats.gamma.logpdf(x, 2.0), stats.t.pdf(x, 3.0), stats.poisson.pmf(2, 1.5)]
+densities += [stats.bernoulli.logpmf(1, 0.3), stats.bernoulli.cdf(0, 0.3)]

@@ -10,6 +10,7 @@ from typing_extensions import assert_type
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 import jaxtyped.scipy.special as special
+import jaxtyped.scipy.stats as stats
 from jaxtyped.core import ShapedArray
 from jaxtyped.typing import Array
 
@@ -61,3 +62,15 @@ def check_trees(x: Array) -> None:
     assert_type(jt.tree_util.flatten_one_level_with_keys([x]), tuple[list[tuple[Hashable, object]], Hashable])
     assert_type(jt.tree_util.register_pytree_with_keys_class(Box), type[Box])
     assert_type(jt.tree_util.register_static(Tag), type[Tag])
+
+
+def check_stats(x: Array) -> None:
+    assert_type(stats.uniform.logpdf(x, 0.0, 1.0), Array)
+    assert_type(stats.expon.ppf(0.5), Array)
+    assert_type(stats.laplace.pdf(x), Array)
+    assert_type(stats.logistic.isf(x), Array)
+    assert_type(stats.cauchy.logsf(x), Array)
+    assert_type(stats.gamma.sf(x, 2.0), Array)
+    assert_type(stats.t.logpdf(x, 4.0), Array)
+    assert_type(stats.poisson.cdf(x, 2.0), Array)
+    assert_type(stats.bernoulli.ppf(x, 0.5), Array)
