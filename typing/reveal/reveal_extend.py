@@ -42,9 +42,9 @@ def check_sharding(s: jt.sharding.Sharding, data: bytes) -> None:
     from jaxtyped.extend import sharding as xsharding
 
     hlo = xsharding.hlo_sharding_of(s, 2)
-    assert_type(hlo, xsharding.xla_client.HloSharding)
+    assert_type(hlo, xsharding.HloShardingView)
     assert_type(xsharding.get_serialized_proto_from_hlo_sharding(hlo), bytes)
-    assert_type(xsharding.get_hlo_sharding_from_serialized_proto(data), xsharding.xla_client.HloSharding)
+    assert_type(xsharding.get_hlo_sharding_from_serialized_proto(data), xsharding.HloShardingView)
     assert_type(xsharding.GSPMDSharding.get_replicated(jt.devices()), xsharding.GSPMDSharding)
     assert_type(xsharding.GSPMDSharding(jt.devices(), hlo).device_list, tuple[jt.sharding.Device, ...])
 

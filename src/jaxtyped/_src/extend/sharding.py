@@ -9,7 +9,7 @@ from devices and an XLA sharding, usable with ``device_put`` and ``jit``;
 """
 
 from collections.abc import Sequence
-from typing import Any, final
+from typing import Any, Protocol, final
 
 import numpy as np
 from jaxlib import xla_client as xla_client
@@ -19,6 +19,8 @@ from jaxtyped._src.sharding import Device, Index, Mesh, NamedSharding, Partition
 
 __all__ = [
     "GSPMDSharding",
+    "HloShardingView",
+    "OpShardingProto",
     "get_hlo_sharding_from_serialized_proto",
     "get_op_sharding_from_serialized_proto",
     "get_serialized_proto_from_hlo_sharding",
@@ -32,24 +34,81 @@ HloSharding = xla_client.HloSharding
 OpSharding = xla_client.OpSharding
 
 
-def get_op_sharding_from_serialized_proto(sharding: bytes) -> OpSharding:
+class OpShardingProto(Protocol):
+    """XLA's ``OpSharding`` proto (jaxlib's ``xla_client.OpSharding``), as
+    jaxtyped types it: jaxlib is not typed for users, so the public
+    signatures name these protocols rather than jaxlib's classes."""
+
+    def ParseFromString(self, arg: bytes, /) -> None:
+        """Read the serialised proto ``arg`` into this one."""
+        ...
+
+    def SerializeToString(self) -> bytes:
+        """The serialised proto."""
+        ...
+
+
+class HloShardingView(Protocol):
+    """XLA's ``HloSharding`` (jaxlib's ``xla_client.HloSharding``): the
+    members jaxtyped types."""
+
+    def tile_assignment_dimensions(self) -> Sequence[int]:
+        """The tile grid's dimensions (a trailing one for replicas)."""
+        ...
+
+    def tile_assignment_devices(self) -> Sequence[int]:
+        """Device positions in tile order."""
+        ...
+
+    def replicate_on_last_tile_dim(self) -> bool:
+        """Whether the last tile dimension counts replicas."""
+        ...
+
+    def is_replicated(self) -> bool:
+        """Whether every device holds the whole value."""
+        ...
+
+    def is_tiled(self) -> bool:
+        """Whether the value is split into tiles."""
+        ...
+
+    def is_manual(self) -> bool:
+        """Whether the value is partitioned by hand."""
+        ...
+
+    def is_maximal(self) -> bool:
+        """Whether one device holds the whole value."""
+        ...
+
+    def num_devices(self) -> int:
+        """How many devices the sharding spans."""
+        ...
+
+    def to_proto(self) -> OpShardingProto:
+        """The ``OpSharding`` proto."""
+        ...
+
+
+def get_op_sharding_from_serialized_proto(sharding: bytes) -> OpShardingProto:
     """The ``OpSharding`` proto serialised in ``sharding``."""
     proto = OpSharding()
     proto.ParseFromString(sharding)
     return proto
 
 
-def get_hlo_sharding_from_serialized_proto(sharding: bytes) -> HloSharding:
+def get_hlo_sharding_from_serialized_proto(sharding: bytes) -> HloShardingView:
     """The ``HloSharding`` of the ``OpSharding`` proto serialised in ``sharding``."""
-    return HloSharding.from_proto(get_op_sharding_from_serialized_proto(sharding))
+    proto = OpSharding()
+    proto.ParseFromString(sharding)
+    return HloSharding.from_proto(proto)
 
 
-def get_serialized_proto_from_hlo_sharding(sharding: HloSharding) -> bytes:
+def get_serialized_proto_from_hlo_sharding(sharding: HloShardingView) -> bytes:
     """``sharding`` as a serialised ``OpSharding`` proto."""
     return sharding.to_proto().SerializeToString()
 
 
-def hlo_sharding_of(sharding: Sharding, ndim: int) -> HloSharding:
+def hlo_sharding_of(sharding: Sharding, ndim: int) -> HloShardingView:
     """XLA's view of ``sharding`` for a value of rank ``ndim`` (device
     numbers are positions in ``sharding.device_list``; JAX keeps this
     private as ``Sharding._to_xla_hlo_sharding``)."""
@@ -81,14 +140,17 @@ class GSPMDSharding(Sharding):
     def __init__(
         self,
         devices: Sequence[Device],
-        op_sharding: OpSharding | HloSharding,
+        op_sharding: OpShardingProto | HloShardingView,
         *,
         memory_kind: str | None = None,
     ) -> None:
         if memory_kind not in (None, "device"):
             raise JaxtypedValueError(f"GSPMDSharding: memory_kind must be 'device', got {memory_kind!r}")
-        hlo = HloSharding.from_proto(op_sharding) if isinstance(op_sharding, OpSharding) else op_sharding
-        if not isinstance(hlo, HloSharding):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+        if isinstance(op_sharding, OpSharding):
+            hlo = HloSharding.from_proto(op_sharding)
+        elif isinstance(op_sharding, HloSharding):
+            hlo = op_sharding
+        else:
             raise JaxtypedTypeError(
                 f"GSPMDSharding: op_sharding must be an OpSharding or HloSharding, got {type(op_sharding).__name__}"
             )
@@ -120,7 +182,7 @@ class GSPMDSharding(Sharding):
         return cls(devices, HloSharding.replicate(), memory_kind=memory_kind)
 
     @property
-    def hlo(self) -> HloSharding:
+    def hlo(self) -> HloShardingView:
         """The XLA sharding this layout was built from."""
         return self._hlo
 
