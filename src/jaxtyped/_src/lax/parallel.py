@@ -329,6 +329,17 @@ class AllGather(_Collective):
         return (self.axis_name,)
 
     @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        # JAX's names: the axis is ``all_gather_dimension``, names a tuple.
+        return (
+            ("all_gather_dimension", self.axis),
+            ("axis_index_groups", None),
+            ("axis_name", (self.axis_name,)),
+            ("axis_size", self.axis_size),
+            ("tiled", self.tiled),
+        )
+
+    @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         (x,) = avals
         shape = list(x.shape)
@@ -377,6 +388,16 @@ class PsumScatter(_Collective):
     @override
     def axis_names(self) -> tuple[AxisName, ...]:
         return (self.axis_name,)
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (
+            ("axis_index_groups", None),
+            ("axis_name", (self.axis_name,)),
+            ("axis_size", self.axis_size),
+            ("scatter_dimension", self.scatter_dimension),
+            ("tiled", self.tiled),
+        )
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
@@ -439,6 +460,10 @@ class Ppermute(_Collective):
         return (self.axis_name,)
 
     @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (("axis_name", (self.axis_name,)), ("perm", self.perm))
+
+    @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         return avals
 
@@ -485,6 +510,17 @@ class AllToAll(_Collective):
     @override
     def axis_names(self) -> tuple[AxisName, ...]:
         return (self.axis_name,)
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        # JAX shows no axis size here, and the name bare.
+        return (
+            ("axis_index_groups", None),
+            ("axis_name", self.axis_name),
+            ("concat_axis", self.concat_axis),
+            ("split_axis", self.split_axis),
+            ("tiled", self.tiled),
+        )
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
