@@ -109,7 +109,11 @@ class _CreateAssignment(Protocol):
 
 # The FFI and custom-call targets registered for a platform ("cpu"), by name
 # (jaxtyped asks whether "dce_sink" exists: jaxlib 0.10 has it, 0.8.3 and 0.9.2 do not).
-def custom_call_targets(platform: str) -> dict[str, object]: ...
+@type_check_only
+class _CustomCallTargets(Protocol):
+    def __call__(self, platform: str) -> dict[str, object]: ...
+
+custom_call_targets: _CustomCallTargets  # a nanobind function
 
 # --- reading the shards of a multi-device array without jax (issue 17) ---
 # ArrayImpl._arrays imports jax; reorder_shards + DLPack export do not.
