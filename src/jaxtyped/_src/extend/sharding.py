@@ -9,7 +9,7 @@ from devices and an XLA sharding, usable with ``device_put`` and ``jit``;
 """
 
 from collections.abc import Sequence
-from typing import Any, Protocol, final
+from typing import Any, Protocol, final, runtime_checkable
 
 import numpy as np
 from jaxlib import xla_client as xla_client
@@ -34,6 +34,7 @@ HloSharding = xla_client.HloSharding
 OpSharding = xla_client.OpSharding
 
 
+@runtime_checkable  # the debug mode checks arguments against it
 class OpShardingProto(Protocol):
     """XLA's ``OpSharding`` proto (jaxlib's ``xla_client.OpSharding``), as
     jaxtyped types it: jaxlib is not typed for users, so the public
@@ -48,6 +49,7 @@ class OpShardingProto(Protocol):
         ...
 
 
+@runtime_checkable
 class HloShardingView(Protocol):
     """XLA's ``HloSharding`` (jaxlib's ``xla_client.HloSharding``): the
     members jaxtyped types."""
