@@ -225,7 +225,7 @@ def linearize(fun: Callable[..., object], *primals: object, has_aux: bool = Fals
 # mypy types a lambda's parameters as Any and, when several overloads then
 # match with different results, returns their common erased result: for
 # argnums 1 and (0, 1) an *untyped* callable, which --strict refuses to
-# call. The overloads returning type[Any] after the A0/A1 ones are never
+# call. The overloads returning type[object] after the A0/A1 ones are never
 # chosen for a typed function (the ones before match it); they only make
 # the erased results differ, so that mypy returns plain Any there.
 @overload
@@ -336,13 +336,13 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, A1]]: ...
 @overload
-def value_and_grad(  # for mypy: see Note [unannotated functions]
+def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> type[Any]: ...
+) -> type[object]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
@@ -352,13 +352,13 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], A1]]: ...
 @overload
-def value_and_grad(  # for mypy: see Note [unannotated functions]
+def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> type[Any]: ...
+) -> type[object]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
@@ -368,13 +368,13 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, tuple[A0, A1]]]: ...
 @overload
-def value_and_grad(  # for mypy: see Note [unannotated functions]
+def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> type[Any]: ...
+) -> type[object]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
@@ -384,13 +384,13 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], tuple[A0, A1]]]: ...
 @overload
-def value_and_grad(  # for mypy: see Note [unannotated functions]
+def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> type[Any]: ...
+) -> type[object]: ...
 @overload
 def value_and_grad(
     fun: Callable[P, ArrayLike],
@@ -429,7 +429,7 @@ def value_and_grad(
     has_aux: bool = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[..., tuple[object, object]]:
+) -> Callable[..., object]:
     """A function computing ``fun``'s value and its gradient (JAX's
     ``jax.value_and_grad``): ``((value, aux), grad)`` with ``has_aux``.
 
@@ -550,13 +550,13 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], A1]: ...
 @overload
-def grad(  # for mypy: see Note [unannotated functions]
+def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> type[Any]: ...
+) -> type[object]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
@@ -566,13 +566,13 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
 @overload
-def grad(  # for mypy: see Note [unannotated functions]
+def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> type[Any]: ...
+) -> type[object]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
@@ -582,13 +582,13 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
 @overload
-def grad(  # for mypy: see Note [unannotated functions]
+def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
     fun: Callable[Concatenate[A0, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> type[Any]: ...
+) -> type[object]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
@@ -598,13 +598,13 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
     allow_int: bool = False,
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
 @overload
-def grad(  # for mypy: see Note [unannotated functions]
+def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
     fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> type[Any]: ...
+) -> type[object]: ...
 @overload
 def grad(
     fun: Callable[P, ArrayLike],

@@ -24,7 +24,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar, Union, cast, final, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar, cast, final, overload
 
 import numpy as np
 from typing_extensions import Concatenate, ParamSpec, Self
@@ -799,8 +799,16 @@ def _normalize_argnames(value: object, what: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+if TYPE_CHECKING:
+    _DecoratorBase = object
+else:
+    # At run time a Jitted (never initialised as one), so that the debug
+    # mode's check of jit's declared result accepts the factory form's.
+    _DecoratorBase = Jitted
+
+
 @final
-class _JitDecorator:
+class _JitDecorator(_DecoratorBase):
     """What ``jit(**options)`` returns without a function (JAX's
     decorator-factory form): applied to a function, it jits it with those
     options, keeping the function's signature. It is also ``jit``'s default
@@ -823,10 +831,6 @@ CompilerOption = str | bool | int | float
 
 _NO_FUN: Final = _JitDecorator({})
 
-if TYPE_CHECKING:
-    _JitResult = Jitted  # checkers see (and show) Jitted[P, R]
-else:  # what jit really returns, for the debug mode's checks (Note below)
-    _JitResult = Union[Jitted[P, R], _JitDecorator]  # noqa: UP007 - subscripted below
 
 # Note [jit's decorator-factory form]: ``jit`` is one non-overloaded
 # function, so that ``functools.partial(jit, ...)`` keeps the wrapped
@@ -851,7 +855,7 @@ def jit(
     in_shardings: ShardingsArg = None,
     out_shardings: ShardingsArg = None,
     compiler_options: Mapping[str, CompilerOption] | None = None,
-) -> "_JitResult[P, R]":
+) -> Jitted[P, R]:
     """Compile ``fun`` with XLA (JAX's ``jax.jit``).
 
     Args:
