@@ -67,6 +67,8 @@ from typing import Any, Final, cast
 CHECKERS: Final = ("mypy", "pyright")
 DEFAULT_PATHS: Final = ("src", "tests", "typing")
 GLOBAL: Final = "<run>"  # pseudo-file for problems not tied to a file
+# Checked by their own runner (tools/typing_corpus.py) in several modes, not here.
+SEPARATELY_CHECKED: Final = ("typing/corpus",)
 EXPECT_RE: Final = re.compile(r"#\s*expect\s*:(?P<body>[^#]*)")
 GROUP_RE: Final = re.compile(r"(?P<checker>[\w-]+)\[(?P<codes>[^\]]*)\]")
 
@@ -126,6 +128,8 @@ def collect_files(root: Path, paths: Iterable[str]) -> list[Path]:
             if candidate.suffix not in (".py", ".pyi") or any(
                 part.startswith(".") or part == "__pycache__" for part in parts
             ):
+                continue
+            if path.is_dir() and any("/".join(parts).startswith(f"{skip}/") for skip in SEPARATELY_CHECKED):
                 continue
             found.add(candidate.resolve())
     return sorted(found)

@@ -25,7 +25,7 @@ values = jnp.array([0.05, 0.15, 0.17, 0.95, 0.5])
 hist = histogram(values, 4)
 assert jnp.allclose(hist, jnp.array([3.0, 0.0, 1.0, 1.0]))
 board = jnp.zeros((5, 5), dtype=jnp.int32).at[2, 1:4].set(1)
-nxt = one_step_of_life(board)
+nxt = jt.jit(one_step_of_life)(board)
 assert int(nxt.sum()) == 3 and int(nxt[1, 2]) == 1
 x = jnp.arange(10.0)
 x = x.at[::2].multiply(-1.0)

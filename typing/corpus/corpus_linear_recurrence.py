@@ -29,7 +29,7 @@ def recurrence_parallel(a, b):
 a = jnp.linspace(0.5, 0.9, 8)
 b = jnp.arange(8.0)
 expected = []
-h = 0.0
+h = jnp.zeros(())
 for t in range(8):
     h = a[t] * h + b[t]
     expected.append(h)

@@ -31,12 +31,13 @@ y = (x[:, 0] + x[:, 1] > 0).astype(jnp.float32)
 params = (jnp.zeros(2), jnp.array(0.0))
 state = adam_init(params)
 grad_fn = jt.jit(jt.value_and_grad(nll, argnums=(0, 1)))
-first = None
+first = nll(params[0], params[1], x, y)
+value, grads = grad_fn(params[0], params[1], x, y)
 for _ in range(5):
-    value, grads = grad_fn(*params, x, y)
-    first = value if first is None else first
+    w, b = params
+    value, grads = grad_fn(w, b, x, y)
     params, state = adam_update(params, grads, state)
-assert nll(*params, x, y) < first
+assert nll(params[0], params[1], x, y) < first
 reveal_type(value)
 reveal_type(grads)
 reveal_type(params)

@@ -23,7 +23,7 @@ assert isinstance(moved, State)
 pair = jt.tree.map(lambda a, b: a * b, (jnp.ones(2), jnp.ones(3)), (jnp.ones(2), jnp.ones(3)))
 structure = jt.tree.structure(params)
 assert structure.num_leaves == 4
-total = jt.tree_util.tree_reduce(lambda a, b: a + jnp.sum(b), params, 0.0)
+total = jt.tree_util.tree_reduce(lambda a, b: a + jnp.sum(b), params, jnp.zeros(()))
 reveal_type(doubled)
 reveal_type(moved)
 reveal_type(pair)
