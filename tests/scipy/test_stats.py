@@ -1,6 +1,7 @@
 """``jaxtyped.scipy.stats`` distributions other than ``norm`` (``uniform``,
 ``expon``, ``laplace``, ``logistic``, ``cauchy``; with shape parameters
-``gamma``, ``t``, ``poisson``, ``bernoulli``) against ``jax.scipy.stats``: every
+``gamma``, ``t``, ``poisson``, ``bernoulli``; ``multivariate_normal`` with
+a matrix or scalar covariance and batched points) against ``jax.scipy.stats``: every
 function at points inside and outside the support, at its edges, in the
 tails and at NaN; with default, scalar and broadcast ``loc``/``scale``;
 Python-scalar inputs (weak types), float32 and float64, eager and under
@@ -209,6 +210,53 @@ SHAPED_GRADS = CaseTable("stats_shaped_grads", _shaped_grad_cases)
 @pytest.mark.parametrize("group", SHAPED_GRADS.params())
 def test_shaped_gradients(group: Group) -> None:
     SHAPED_GRADS.check(group)
+
+
+def _mvn(shape: tuple[int, ...], cov: str, dtype: str, how: str) -> Callable[[Namespace], Any]:
+    rng = np.random.default_rng(len(shape) * 10 + len(cov))
+    factor = rng.standard_normal((3, 3))
+    values = {
+        "matrix": (factor @ factor.T + np.eye(3)).astype(dtype),
+        "scalar": np.asarray(1.5, dtype),
+    }
+    x = rng.standard_normal(shape).astype(dtype)
+    mean = np.asarray(0.5, dtype) if len(shape) == 0 else np.arange(3.0, dtype=dtype)
+
+    def fn(L: Namespace) -> Any:
+        mvn = stats_of(L).multivariate_normal
+        args = (L.asarray(x), L.asarray(mean), L.asarray(values[cov]))
+        api = library(L).api
+        if how == "jit":
+            return api.jit(mvn.logpdf)(*args)
+        if how == "grad":
+
+            def total(a: Any, m: Any, c: Any) -> Any:
+                return L.sum(mvn.logpdf(a, m, c))
+
+            return api.grad(total, argnums=(0, 1, 2))(*args)
+        return mvn.pdf(*args) if how == "pdf" else mvn.logpdf(*args)
+
+    return fn
+
+
+def _mvn_cases() -> list[Case]:
+    cases = [
+        Case(f"mvn-{cov}-{len(shape)}d-{how}", _mvn(shape, cov, "float32", how), 1e-5, 1e-5)
+        for shape in ((3,), (4, 2, 3))
+        for cov in ("matrix", "scalar")
+        for how in ("logpdf", "pdf", "jit", "grad")
+    ]
+    cases.append(Case("mvn-univariate", _mvn((), "scalar", "float32", "logpdf"), 1e-6, 1e-6))
+    cases.append(Case("mvn-bad-cov", lambda L: stats_of(L).multivariate_normal.logpdf(L.zeros(3), L.zeros(3), L.eye(2))))
+    return cases
+
+
+MVN = CaseTable("stats_mvn", _mvn_cases)
+
+
+@pytest.mark.parametrize("group", MVN.params())
+def test_multivariate_normal(group: Group) -> None:
+    MVN.check(group)
 
 
 def test_module_surface() -> None:
