@@ -1,8 +1,9 @@
 """The ``jax`` package is never imported at run time, also on several
 devices (issue 17 follow-up): jaxlib 0.10 imports ``jax._src`` behind the
 caller's back when a multi-device array's shards are taken apart
-(``ArrayImpl._arrays``), so the runtime reads shards another way (see Note
-[reading shards without jax] in ``runtime/xla.py``).
+(``ArrayImpl._arrays``, plain-callable result handlers), so the runtime
+reads shards another way (see Note [reading shards without jax] in
+``runtime/xla.py``).
 
 The check runs in a fresh interpreter where ``import jax`` fails
 (``sys.modules["jax"] = None``) and ``builtins.__import__`` counts every
@@ -66,8 +67,15 @@ _WORKLOAD = textwrap.dedent(
         assert got.dtype == v.dtype, (got.dtype, v.dtype)
         np.testing.assert_array_equal(got.astype(np.float32), v.astype(np.float32))
 
-    # an ordinary single-device computation
+    # an ordinary single-device computation, and one with ordered host callbacks
     assert float(jnp.sum(jnp.arange(4.0))) == 6.0
+    seen = []
+    def noted(v):
+        jt.debug.callback(lambda u: seen.append(float(u)), v, ordered=True)
+        return v + 1.0
+    assert float(jt.jit(noted)(jnp.float32(2.0))) == 3.0
+    jt.effects_barrier()
+    assert seen == [2.0], seen
 
     assert "jax" not in [m.split(".")[0] for m in sys.modules if sys.modules[m] is not None], "jax was loaded"
     print("JAX_IMPORT_ATTEMPTS", len(attempts), sorted(set(attempts)))

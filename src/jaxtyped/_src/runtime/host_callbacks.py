@@ -31,8 +31,7 @@ from jaxtyped._src.errors import CallbackError
 from jaxtyped._src.lowering import HostCallback, LoweredModule
 from jaxtyped._src.runtime import xla
 
-import jaxlib.xla_client as xc  # noqa: E402  # after xla: it checks the jaxlib version first
-from jaxlib._jax import ResultHandler  # noqa: E402
+from jaxlib._jax import ResultHandler  # noqa: E402  # after xla: it checks the jaxlib version first
 
 __all__ = ["compile_lowered", "effects_barrier", "clear_callback_cache"]
 
@@ -73,11 +72,6 @@ def effects_barrier() -> None:
         _tokens.wait()
 
 
-def _first_array(arrays: list[xc.ArrayImpl]) -> xc.ArrayImpl:
-    # The handler of a token output: one device, one token array.
-    return arrays[0]
-
-
 @final
 class _CallbackExecutable:
     """An executable whose program calls Python functions (see the module
@@ -97,11 +91,14 @@ class _CallbackExecutable:
         self._errors = threading.local()
         entries = [self._entry(callback) for callback in lowered.host_callbacks]
         self._loaded = xla.compile_with_host_callbacks(lowered.text, entries)
-        handlers: list[ResultHandler | Callable[[list[xc.ArrayImpl]], xc.ArrayImpl]] = [
+        handlers: list[ResultHandler] = [
             xla.result_handler(aval) for aval in lowered.out_avals
         ]
         if self._ordered:
-            handlers.insert(0, _first_array)
+            # An array handler, not a plain callable: jaxlib builds a callable's
+            # per-device arrays through an import of jax (runtime/xla.py, Note
+            # [reading shards without jax]); the token buffer is passed back as is.
+            handlers.insert(0, xla.result_handler(_TOKEN_AVAL))
         self._handlers = handlers
 
     def _entry(self, callback: HostCallback) -> Callable[..., tuple[object, ...]]:
