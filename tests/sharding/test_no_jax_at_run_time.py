@@ -77,6 +77,10 @@ _WORKLOAD = textwrap.dedent(
     jt.effects_barrier()
     assert seen == [2.0], seen
 
+    # jaxlib's CPU kernels (LAPACK) and FFT
+    np.testing.assert_allclose(np.asarray(jnp.linalg.inv(jnp.eye(3) * 2.0)), np.eye(3) / 2.0)
+    np.testing.assert_allclose(np.asarray(jnp.fft.fft(jnp.arange(4.0))), np.fft.fft(np.arange(4.0)), atol=1e-5)
+
     assert "jax" not in [m.split(".")[0] for m in sys.modules if sys.modules[m] is not None], "jax was loaded"
     print("JAX_IMPORT_ATTEMPTS", len(attempts), sorted(set(attempts)))
     """
