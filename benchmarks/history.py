@@ -16,10 +16,10 @@ in a fresh process) so that drift of the machine is spread over all
 columns, and each run takes ``--samples`` timings. It prints, per
 benchmark, the median time per call in each column, the spread (half the
 interquartile range, relative to the median), the ratio to the first
-column, and marks with ``*`` a step from the previous column that is larger
-than the noise (the two columns' interquartile ranges do not overlap and
-the medians differ by more than 5%). It
-writes all samples as JSON (``--json``) and, if matplotlib is installed,
+column, and marks with ``*`` a step from the previous commit (with the same
+jaxlib) that is larger than the noise (the two columns' interquartile
+ranges do not overlap and the medians differ by more than 5%). It writes
+all samples as JSON (``--json``) and, if matplotlib is installed,
 a plot of the medians with their spreads (``--plot``).
 
 Bisect mode measures the first commit of the range (the good one) and
@@ -287,7 +287,7 @@ def table(columns: Sequence[Column], results: dict[str, dict[str, list[float]]])
     lines += ["", header]
     for name, by_column in results.items():
         cells: list[str] = []
-        previous: Summary | None = None
+        previous_by_jaxlib: dict[str, Summary] = {}  # steps are along the commits, one jaxlib at a time
         measured = [by_column[c.label] for c in columns if by_column[c.label]]
         first = summarize(measured[0]) if measured else None
         for column in columns:
@@ -295,6 +295,7 @@ def table(columns: Sequence[Column], results: dict[str, dict[str, list[float]]])
                 cells.append("failed")
                 continue
             s = summarize(by_column[column.label])
+            previous = previous_by_jaxlib.get(column.jaxlib)
             mark = "*" if previous is not None and is_step(previous, s) else " "
             if mark == "*" and previous is not None:
                 steps.append({
@@ -302,11 +303,11 @@ def table(columns: Sequence[Column], results: dict[str, dict[str, list[float]]])
                     "ratio_to_previous": s.median / previous.median,
                 })
             cells.append(f"{_show_time(s.median):>8} ±{100 * s.spread:4.1f}% {s.median / first.median:5.2f}x{mark}")
-            previous = s
+            previous_by_jaxlib[column.jaxlib] = s
         lines.append(f"{name:<{width}} " + " ".join(f"{cell:>24}" for cell in cells))
     lines.append("")
     lines.append("cells: median time per call, ± half the interquartile range, ratio to the first measured column; "
-                 "* a step from the previous column larger than the noise (IQRs apart and > 5%)")
+                 "* a step from the previous commit, same jaxlib, larger than the noise (IQRs apart and > 5%)")
     return "\n".join(lines), steps
 
 
