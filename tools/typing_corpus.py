@@ -492,7 +492,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for mode, by_file in by_mode.items():
                 for result in by_file.values():
                     for message in result.messages:
-                        print(f"{library} {mode} {message}")
+                        print(f"{library} {mode} {message.splitlines()[0]}")
     expected_all = load_expected()
     expected = expected_all_files(expected_all)
     notes = cast("dict[str, str]", expected_all.get("notes", {}))
@@ -507,6 +507,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         problems = expectation_problems(expected, notes) + differences(expected, actual)
         for problem in problems:
             print(f"FAIL {problem}")
+            name, mode = problem.split()[0], problem.split()[1].rstrip(":")
+            for message in results["jaxtyped"].get(mode, {}).get(name, FileResult()).messages:
+                print(f"     {message.splitlines()[0]}")
         failed = failed or bool(problems)
     docs_json: dict[str, object] = {}
     if args.docs:
@@ -526,8 +529,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 verdict = "OK  " if dict(result.errors) == dict(want.get(name, {}).get(mode, {})) else "FAIL"
                 failed = failed or verdict == "FAIL"
                 print(f"{verdict} docs {mode} {name}: {dict(result.errors) or 'no errors'}")
-                for message in result.messages:
-                    print(f"     {message}")
+                if verdict == "FAIL":
+                    for message in result.messages:
+                        print(f"     {message.splitlines()[0]}")
     if args.update_expected:
         EXPECTED.write_text(json.dumps(expected_all, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if args.json:
