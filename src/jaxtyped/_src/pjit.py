@@ -23,6 +23,7 @@ plain, hashable value.
 """
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -229,25 +230,32 @@ def call_transpose(
 
 # === executables ===
 
-_EXECUTABLES_MAX: Final = 512
-_executables: "OrderedDict[tuple[Jaxpr, str, tuple[bool, ...]], xla.Executable]" = OrderedDict()
+# Note [programs live as long as their jaxpr]: compiled programs are keyed
+# weakly on the jaxpr they run (as JAX keys its caches weakly on functions):
+# a jitted function's entries hold their jaxprs, so when the function is
+# garbage-collected its programs are released (issue 19: 2000 fresh jitted
+# functions kept ~200 MB of programs alive in a 512-entry strong cache). The
+# text-keyed cache in runtime/xla.py dedupes equal programs and keeps a few
+# recent ones for callers that hold nothing.
+_executables: "weakref.WeakKeyDictionary[Jaxpr, dict[tuple[str, tuple[bool, ...]], xla.Executable]]" = (
+    weakref.WeakKeyDictionary()
+)
 _executables_lock = threading.Lock()
 
 
 def executable_for(jaxpr: Jaxpr, fun_name: str, donated: tuple[bool, ...]) -> xla.Executable:
-    """The compiled program for a const-free jaxpr (cached by value)."""
-    key = (jaxpr, fun_name, donated)
+    """The compiled program for a const-free jaxpr (cached by value while an
+    equal jaxpr is alive; see Note [programs live as long as their jaxpr])."""
+    key = (fun_name, donated)
     with _executables_lock:
-        hit = _executables.get(key)
+        per_jaxpr = _executables.get(jaxpr)
+        hit = per_jaxpr.get(key) if per_jaxpr is not None else None
         if hit is not None:
-            _executables.move_to_end(key)
             return hit
     lowered = lower_jaxpr(jaxpr, name=fun_name, donated=donated)
     executable = host_callbacks.compile_lowered(lowered)
     with _executables_lock:
-        _executables[key] = executable
-        while len(_executables) > _EXECUTABLES_MAX:
-            _executables.popitem(last=False)
+        _executables.setdefault(jaxpr, {})[key] = executable
     return executable
 
 

@@ -113,7 +113,7 @@ class Eqn:
 
 @checked_fields
 @final
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # weakref: compiled-program caches key on it (pjit)
 class Jaxpr:
     """A function in A-normal form: constants, inputs, equations, outputs.
 

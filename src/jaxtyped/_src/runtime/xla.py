@@ -25,6 +25,7 @@ import gc
 import os
 import re
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -655,7 +656,7 @@ class Executable(Protocol):
 class _XlaExecutable:
     """An :class:`Executable` made by jaxlib (``compile_module`` builds them)."""
 
-    __slots__ = ("_loaded", "in_avals", "out_avals", "_handlers")
+    __slots__ = ("_loaded", "in_avals", "out_avals", "_handlers", "__weakref__")
 
     in_avals: tuple[ShapedArray, ...]
     out_avals: tuple[ShapedArray, ...]
@@ -695,9 +696,43 @@ class _CacheStats:
 
 
 _COMPILE_CACHE_SIZE: Final = 1024
-_compile_cache: "OrderedDict[tuple[str, tuple[ShapedArray, ...], tuple[ShapedArray, ...]], Executable]" = OrderedDict()
+# Note [compiled programs live while used]: the text-keyed cache holds its
+# programs weakly (whoever runs one, a jitted function's entry, holds it),
+# plus the _RECENT_PROGRAMS most recently used strongly, for callers that
+# keep nothing (one-op helper programs, a function re-jitted in a loop).
+# Programs of functions that no longer exist are released (issue 19).
+_RECENT_PROGRAMS: Final = 16
+_CompileKey = tuple[str, tuple[ShapedArray, ...], tuple[ShapedArray, ...]]
+_compile_cache: "dict[_CompileKey, weakref.ref[_XlaExecutable]]" = {}
+_recent_programs: "OrderedDict[_CompileKey, _XlaExecutable]" = OrderedDict()
+_compile_sweep_at = [64]  # sweep dead weak entries when the cache reaches this size
 _compile_stats = _CacheStats()
 _compile_lock = threading.Lock()
+
+
+def _cached_program(key: _CompileKey) -> "_XlaExecutable | None":
+    """A live cached program for ``key`` (call with the lock held)."""
+    ref = _compile_cache.get(key)
+    program = ref() if ref is not None else None
+    if program is not None:
+        _recent_programs[key] = program
+        _recent_programs.move_to_end(key)
+        while len(_recent_programs) > _RECENT_PROGRAMS:
+            _recent_programs.popitem(last=False)
+    return program
+
+
+def _cache_program(key: _CompileKey, program: "_XlaExecutable") -> None:
+    """Remember ``program`` (call with the lock held); dead entries are
+    swept when the table doubles, so a lookup stays O(1) amortized."""
+    _compile_cache[key] = weakref.ref(program)
+    _recent_programs[key] = program
+    while len(_recent_programs) > _RECENT_PROGRAMS:
+        _recent_programs.popitem(last=False)
+    if len(_compile_cache) >= _compile_sweep_at[0]:
+        for dead in [k for k, r in _compile_cache.items() if r() is None]:
+            del _compile_cache[dead]
+        _compile_sweep_at[0] = max(64, 2 * len(_compile_cache))
 
 
 def compile_module(
@@ -719,9 +754,8 @@ def compile_module(
     if _CPU_KERNEL_MARK in text:
         _register_cpu_kernels()
     with _compile_lock:
-        hit = _compile_cache.get(key)
+        hit = _cached_program(key)
         if hit is not None:
-            _compile_cache.move_to_end(key)
             _compile_stats.hits += 1
             return hit
         _compile_stats.misses += 1
@@ -734,11 +768,9 @@ def compile_module(
         loaded = backend.client.compile_and_load(text.encode(), xc.DeviceList(backend.devices[:1]), options)
     except Exception as err:  # jaxlib raises its own JaxRuntimeError
         raise compile_error(err, text) from err
-    executable: Executable = _XlaExecutable(loaded, in_avals, out_avals)
+    executable = _XlaExecutable(loaded, in_avals, out_avals)
     with _compile_lock:
-        _compile_cache[key] = executable
-        while len(_compile_cache) > _COMPILE_CACHE_SIZE:
-            _compile_cache.popitem(last=False)
+        _cache_program(key, executable)
     return executable
 
 
@@ -953,13 +985,16 @@ def result_handler(aval: ShapedArray) -> ResultHandler:
 
 def compile_cache_info() -> tuple[int, int, int]:
     """``(hits, misses, size)`` of the process-wide compile cache."""
-    return _compile_stats.hits, _compile_stats.misses, len(_compile_cache)
+    with _compile_lock:
+        live = sum(1 for r in _compile_cache.values() if r() is not None)
+    return _compile_stats.hits, _compile_stats.misses, live
 
 
 def clear_compile_cache() -> None:
     """Drop every cached executable (tests, memory pressure)."""
     with _compile_lock:
         _compile_cache.clear()
+        _recent_programs.clear()
         _spmd_cache.clear()
 
 

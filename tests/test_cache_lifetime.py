@@ -1,0 +1,130 @@
+"""Compiled programs live as long as the functions that use them (issue 19, item 5).
+
+A jitted function's programs are released when the function is
+garbage-collected (JAX's weakly keyed caches); a live function keeps its
+program; equal programs compile once while one of them is alive; eager
+``grad`` of a jitted function reuses its compiled gradient; and
+``clear_caches`` drops everything. Counts come from the process-wide compile
+cache (``runtime.xla.compile_cache_info``: hits, misses = compiles, live
+programs).
+"""
+
+import gc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import jaxtyped as jt
+import jaxtyped.numpy as jtnp
+from jaxtyped._src.runtime import xla
+from tests.support.oracle import assert_same
+
+jax: Any = pytest.importorskip("jax")
+
+# How many recently used programs the compile cache keeps without an owner
+# (runtime/xla.py, Note [compiled programs live while used]): made small
+# here so that a few compiles evict a program from that window.
+RECENT = 2
+FRESH = RECENT + 4
+
+
+@pytest.fixture(autouse=True)
+def small_recent_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(xla, "_RECENT_PROGRAMS", RECENT)
+
+
+def _live_programs() -> int:
+    gc.collect()
+    return xla.compile_cache_info()[2]
+
+
+def _compiles() -> int:
+    return xla.compile_cache_info()[1]
+
+
+def _affine(scale: float, shift: float = 0.0) -> Callable[[jt.Array], jt.Array]:
+    """A fresh function whose constants are baked into its program text."""
+
+    def f(v: jt.Array) -> jt.Array:
+        return v * scale + shift
+
+    return f
+
+
+def _run_fresh_functions(offset: float) -> None:
+    x = jtnp.ones(3)
+    for i in range(FRESH):
+        jt.jit(_affine(offset + i))(x)  # each one compiles
+
+
+def test_programs_of_dead_functions_are_released() -> None:
+    _run_fresh_functions(1000.5)  # fills the recent-programs window
+    before = _live_programs()
+    misses = _compiles()
+    _run_fresh_functions(2000.5)
+    assert _compiles() - misses == FRESH  # each was a new program
+    # Only the window of recent programs outlives its functions (a strong
+    # 1024-entry cache kept all of them: +FRESH here).
+    assert _live_programs() - before <= 0
+
+
+def test_a_live_function_keeps_its_program() -> None:
+    x = jtnp.arange(4.0)
+    kept = jt.jit(_affine(3.25, 1.0))
+    first = kept(x)
+    _run_fresh_functions(3000.5)  # evicts it from the recent window
+    misses = _compiles()
+    again = kept(x)
+    assert _compiles() == misses  # no recompile: the function holds its program
+    np.testing.assert_array_equal(np.asarray(again), np.asarray(first))
+
+
+def test_equal_programs_compile_once_while_one_is_alive() -> None:
+    x = jtnp.arange(5.0)
+    first = jt.jit(_affine(7.75))
+    first(x)
+    _run_fresh_functions(4000.5)
+    misses = _compiles()
+    second = jt.jit(_affine(7.75))  # a new function, the same program text
+    out = second(x)
+    assert _compiles() == misses
+
+    def reference(v: Any) -> Any:
+        return v * 7.75 + 0.0
+
+    assert_same(out, jax.jit(reference)(np.arange(5.0, dtype=np.float32)))
+
+
+def test_eager_grad_of_a_jitted_function_reuses_its_program() -> None:
+    @jt.jit
+    def loss(w: jt.Array) -> jt.Array:
+        return jtnp.sum(jtnp.sin(w) * w)
+
+    def loss_jax(w: Any) -> Any:
+        return jax.numpy.sum(jax.numpy.sin(w) * w)
+
+    w = np.linspace(-1.0, 1.0, 6, dtype=np.float32)
+    jt.grad(loss)(jtnp.asarray(w))
+    _run_fresh_functions(5000.5)
+    misses = _compiles()
+    ours = jt.grad(loss)(jtnp.asarray(w))
+    assert _compiles() == misses  # the transformed jaxprs are cached, so their programs are too
+    assert_same(ours, jax.grad(jax.jit(loss_jax))(w))
+
+
+def test_clear_caches_releases_every_program() -> None:
+    x = jtnp.arange(3.0)
+    kept = jt.jit(_affine(1.0, -0.125))
+    kept(x)
+    jt.clear_caches()
+    assert _live_programs() <= _live_after_clear_allowance()
+    misses = _compiles()
+    kept(x)
+    assert _compiles() == misses + 1  # recompiled: nothing kept it
+
+
+def _live_after_clear_allowance() -> int:
+    # Programs other live objects (a Compiled another test holds) still own.
+    return 8
