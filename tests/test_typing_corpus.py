@@ -111,6 +111,17 @@ def test_docs_blocks_are_extracted() -> None:
     assert {"docs_README.py", "docs_typing.py", "docs_quickstart.py"} <= set(programs)
 
 
+def test_the_typecheck_gate_leaves_the_corpus_to_its_runner() -> None:
+    spec = importlib.util.spec_from_file_location("typecheck_run_for_corpus", ROOT / "typecheck" / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["typecheck_run_for_corpus"] = module
+    spec.loader.exec_module(module)
+    walked: list[Path] = module.collect_files(ROOT, ["typing"])
+    assert walked and not [p for p in walked if "corpus" in p.parts]
+    assert module.collect_files(ROOT, [str(FILES[0].relative_to(ROOT))]) == [FILES[0]]
+
+
 @pytest.mark.skipif(os.environ.get("JAXTYPED_TYPING_CORPUS") != "1", reason="slow: the typecheck gate runs it")
 def test_the_corpus_type_checks_as_expected() -> None:
     assert corpus_tool().main(["--check", "--docs"]) == 0
