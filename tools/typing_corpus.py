@@ -364,6 +364,25 @@ def markdown(table: Mapping[str, Mapping[str, Mapping[str, int]]]) -> str:
     return "\n".join(rows) + "\n"
 
 
+def per_file_markdown(results: Results) -> str:
+    """Errors per file and mode (beyond user-code strictness), each library side by side."""
+    libraries = list(results)
+    modes = [mode for mode in MODES if mode in results[libraries[0]]]
+    names = sorted(results[libraries[0]][modes[0]]) if modes else []
+    header = "| file | " + " | ".join(f"{mode} ({'/'.join(libraries)})" for mode in modes) + " |"
+    rows = [header, "|---" * (len(modes) + 1) + "|"]
+    for name in names:
+        cells = [
+            "/".join(
+                str(sum(n for code, n in results[lib][mode][name].errors.items() if code not in STRICT_USER_CODES))
+                for lib in libraries
+            )
+            for mode in modes
+        ]
+        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
 def rst_table(table: Mapping[str, Mapping[str, Mapping[str, int]]]) -> str:
     """The jaxtyped-vs-JAX comparison as a reST list-table."""
     files = next(iter(next(iter(table.values())).values()))["files"]
@@ -463,7 +482,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--against-jax", action="store_true", help="also check the files with the imports swapped to JAX")
     parser.add_argument("--docs", action="store_true", help="also type-check README.md's and docs/*.rst's Python blocks")
     parser.add_argument("--json", type=Path, help="write every result here")
-    parser.add_argument("--markdown", type=Path, help="write the summary table here")
+    parser.add_argument("--markdown", type=Path, help="write the summary and per-file tables here")
     parser.add_argument("--write-docs", action="store_true", help="regenerate the table in docs/typing.rst")
     parser.add_argument("--update-expected", action="store_true", help="record the current errors in expected.json")
     parser.add_argument("--only", nargs="*", default=[], help="only these corpus files")
@@ -537,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({**to_json(results), **docs_json}, indent=2) + "\n", encoding="utf-8")
     if args.markdown:
-        args.markdown.write_text(markdown(table), encoding="utf-8")
+        args.markdown.write_text(markdown(table) + "\n" + per_file_markdown(results), encoding="utf-8")
     if args.write_docs:
         write_docs(table)
     print(f"{len(files)} corpus files, {len(MODES)} modes, {', '.join(libraries)}: {time.perf_counter() - start:.0f}s")
