@@ -23,7 +23,7 @@ from collections.abc import Generator
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Final, Literal, final, overload
+from typing import Final, Literal, final, get_args, overload
 
 from jaxtyped._src.errors import JaxtypedValueError
 
@@ -104,6 +104,13 @@ OptionName = Literal[
 ]  # fmt: skip
 
 
+# The options that are not booleans.
+_OtherOption = Literal[
+    "jax_num_cpu_devices", "jax_compilation_cache_dir",
+    "jax_persistent_cache_min_compile_time_secs", "jax_persistent_cache_min_entry_size_bytes",
+]  # fmt: skip
+
+
 @final
 class Config:
     """The set of global options; read them as attributes, set them with
@@ -116,13 +123,35 @@ class Config:
         False
     """
 
-    __slots__ = ("_values", "_trace_state", "_num_cpu_devices", "_backend_started")
+    __slots__ = ("_values", "_trace_state", "_num_cpu_devices", "_backend_started", "_cache_dir", "_cache_min_secs", "_cache_min_bytes")
 
     def __init__(self) -> None:
         self._values: dict[str, bool] = {option.name: _env_bool(option) for option in _OPTIONS}
         self._trace_state = self._compute_trace_state()
         self._num_cpu_devices = _env_num_cpu_devices()
         self._backend_started = False
+        # The persistent compilation cache (issue 19): runtime/compile_cache.py.
+        self._cache_dir: str | None = os.environ.get("JAX_COMPILATION_CACHE_DIR") or None
+        self._cache_min_secs = 1.0  # JAX's default: only programs that took a second to compile
+        self._cache_min_bytes = 0
+
+    # --- the persistent compilation cache (issue 19) ---
+
+    @property
+    def jax_compilation_cache_dir(self) -> str | None:
+        """Where compiled programs are saved and loaded across processes
+        (None: no persistent cache; env ``JAX_COMPILATION_CACHE_DIR``)."""
+        return self._cache_dir
+
+    @property
+    def jax_persistent_cache_min_compile_time_secs(self) -> float:
+        """Only programs that took at least this long to compile are saved (default 1.0)."""
+        return self._cache_min_secs
+
+    @property
+    def jax_persistent_cache_min_entry_size_bytes(self) -> int:
+        """Only serialized programs at least this large are saved (default 0)."""
+        return self._cache_min_bytes
 
     @property
     def jax_enable_x64(self) -> bool:
@@ -188,17 +217,36 @@ class Config:
     @overload
     def update(self, name: OptionName, value: bool) -> None: ...
     @overload
-    def update(self, name: Literal["jax_num_cpu_devices"], value: int) -> None: ...
-    def update(self, name: OptionName | Literal["jax_num_cpu_devices"], value: bool | int) -> None:
+    def update(self, name: Literal["jax_num_cpu_devices", "jax_persistent_cache_min_entry_size_bytes"], value: int) -> None: ...
+    @overload
+    def update(self, name: Literal["jax_compilation_cache_dir"], value: str | None) -> None: ...
+    @overload
+    def update(self, name: Literal["jax_persistent_cache_min_compile_time_secs"], value: float) -> None: ...
+    def update(self, name: OptionName | _OtherOption, value: bool | int | float | str | None) -> None:
         """Set option ``name`` to ``value`` for the whole process.
 
         Raises:
             JaxtypedValueError: ``name`` is not an option, or ``value`` is
-                not a bool (an int for ``jax_num_cpu_devices``).
+                not a bool (an int for ``jax_num_cpu_devices``, ...).
             RuntimeError: ``jax_num_cpu_devices`` after the backend started.
         """
         if name == "jax_num_cpu_devices":
             self._update_num_cpu_devices(value)
+            return
+        if name == "jax_compilation_cache_dir":
+            if value is not None and not isinstance(value, str):
+                raise JaxtypedValueError(f"config.update({name!r}, ...): value must be a str or None, got {value!r}")
+            self._cache_dir = value or None
+            return
+        if name == "jax_persistent_cache_min_compile_time_secs":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise JaxtypedValueError(f"config.update({name!r}, ...): value must be a number >= 0, got {value!r}")
+            self._cache_min_secs = float(value)
+            return
+        if name == "jax_persistent_cache_min_entry_size_bytes":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise JaxtypedValueError(f"config.update({name!r}, ...): value must be an int, got {value!r}")
+            self._cache_min_bytes = value
             return
         option = _find_option(name)
         _check_bool(name, value)
@@ -287,7 +335,7 @@ def _find_option(name: object) -> _BoolOption:
     for option in _OPTIONS:
         if option.name == name:
             return option
-    known = ", ".join([*(option.name for option in _OPTIONS), "jax_num_cpu_devices"])
+    known = ", ".join([*(option.name for option in _OPTIONS), *get_args(_OtherOption)])
     raise JaxtypedValueError(f"config.update: unknown option {name!r}; known options: {known}")
 
 

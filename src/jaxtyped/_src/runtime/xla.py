@@ -23,8 +23,10 @@ that names the installed version, the range and the fix.
 import functools
 import gc
 import os
+import platform
 import re
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -41,6 +43,7 @@ from jaxtyped._src.core.array_impl import DeviceBuffer, register_device_backend
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.hlo import tensor_type
 from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
+from jaxtyped._src.runtime import compile_cache
 from jaxtyped._src.sharding import Device, Sharding
 
 # jaxlib logs the device count at INFO level when a client is created;
@@ -75,6 +78,7 @@ __all__ = [
     "pretty_module",
     "compile_cache_info",
     "clear_compile_cache",
+    "persistent_cache_info",
     "on_mapping_pressure",
     "mapping_count_and_cap",
     "compile_with_host_callbacks",
@@ -763,15 +767,75 @@ def compile_module(
     if check_mappings:
         _relieve_mapping_pressure()
     backend = _get_backend()
-    options = xc.CompileOptions()
-    try:
-        loaded = backend.client.compile_and_load(text.encode(), xc.DeviceList(backend.devices[:1]), options)
-    except Exception as err:  # jaxlib raises its own JaxRuntimeError
-        raise compile_error(err, text) from err
+    loaded = _load_or_compile(backend.client, text, xc.DeviceList(backend.devices[:1]), xc.CompileOptions())
     executable = _XlaExecutable(loaded, in_avals, out_avals)
     with _compile_lock:
         _cache_program(key, executable)
     return executable
+
+
+@final
+@dataclass(slots=True)
+class _PersistentStats:
+    compiles: int = 0  # programs XLA compiled (compile_module's misses that loaded nothing)
+    loads: int = 0  # programs loaded from the persistent cache
+    stores: int = 0  # programs saved to it
+
+
+_persistent_stats = _PersistentStats()
+
+
+def persistent_cache_info() -> tuple[int, int, int]:
+    """``(compiles, loads, stores)`` of this process: XLA compilations of
+    single-device programs, and persistent-cache loads and saves."""
+    return _persistent_stats.compiles, _persistent_stats.loads, _persistent_stats.stores
+
+
+@functools.cache
+def _host_environment() -> str:
+    """What a serialized executable depends on besides its module and
+    options (Note [persistent cache keys and entries])."""
+    cpu = platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu += next((line for line in f if line.startswith("flags")), "")
+    except OSError:
+        cpu += platform.processor()
+    return cpu
+
+
+def _load_or_compile(client: xc.Client, text: str, devices: xc.DeviceList, options: xc.CompileOptions) -> xc.LoadedExecutable:
+    """Load the program from the persistent cache when it is on and has it,
+    else compile it (and save it there if it is worth it)."""
+    directory = config.jax_compilation_cache_dir
+    key = None
+    if directory is not None:
+        environment = "|".join(
+            (jaxlib_version(), client.platform, client.platform_version, repr([d.id for d in devices]),
+             os.environ.get("XLA_FLAGS", ""), _host_environment())
+        )  # fmt: skip
+        key = compile_cache.cache_key(text.encode(), options.SerializeAsString(), environment)
+        blob = compile_cache.load(directory, key)
+        if blob is not None:
+            try:
+                loaded = client.deserialize_executable(blob, devices, options)
+            except Exception:  # a stale entry (another XLA build): compile it again
+                pass
+            else:
+                _persistent_stats.loads += 1
+                return loaded
+    start = time.perf_counter()
+    try:
+        loaded = client.compile_and_load(text.encode(), devices, options)
+    except Exception as err:  # jaxlib raises its own JaxRuntimeError
+        raise compile_error(err, text) from err
+    elapsed = time.perf_counter() - start
+    _persistent_stats.compiles += 1
+    if directory is not None and key is not None and elapsed >= config.jax_persistent_cache_min_compile_time_secs:
+        blob = client.serialize_executable(loaded)
+        if len(blob) >= config.jax_persistent_cache_min_entry_size_bytes and compile_cache.store(directory, key, blob):
+            _persistent_stats.stores += 1
+    return loaded
 
 
 @final

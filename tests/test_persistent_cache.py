@@ -1,0 +1,129 @@
+"""The persistent compilation cache across processes (issue 19, item 4).
+
+Each scenario runs a small jitted MLP step in a fresh Python process with
+``jax_compilation_cache_dir`` set and reads ``runtime.xla.persistent_cache_info``
+(XLA compiles, cache loads, cache saves): the first process compiles and
+saves, the second loads and compiles nothing and computes the same values;
+corrupt, truncated or stale entries are ignored (recompiled, same values);
+the minimum compile time and the environment variable are honoured.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+_CHILD = textwrap.dedent(
+    """
+    import json, sys
+    import numpy as np
+    import jaxtyped as jt
+    import jaxtyped.numpy as jnp
+    from jaxtyped._src.runtime import xla
+
+    directory, min_secs = sys.argv[1], float(sys.argv[2])
+    if directory != "ENV":
+        jt.config.update("jax_compilation_cache_dir", directory)
+    jt.config.update("jax_persistent_cache_min_compile_time_secs", min_secs)
+
+    def loss(w, x):
+        h = jnp.tanh(x @ w)
+        return jnp.sum(h * h)
+
+    step = jt.jit(jt.grad(loss))
+    w = jnp.asarray(np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(4, 3))
+    x = jnp.asarray(np.linspace(0.0, 2.0, 8, dtype=np.float32).reshape(2, 4))
+    out = np.asarray(step(w, x)).tolist()
+    compiles, loads, stores = xla.persistent_cache_info()
+    print(json.dumps({"compiles": compiles, "loads": loads, "stores": stores, "out": out}))
+    """
+)
+
+
+def _run(directory: str, min_secs: float = 0.0, env_dir: str | None = None) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != "JAX_COMPILATION_CACHE_DIR"}
+    if env_dir is not None:
+        env["JAX_COMPILATION_CACHE_DIR"] = env_dir
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, directory, str(min_secs)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result: dict[str, object] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _entries(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.jtexec"))
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    directory = tmp_path_factory.mktemp("compile_cache")
+    first = _run(str(directory))
+    return directory, first
+
+
+def test_the_first_process_compiles_and_saves(warm: tuple[Path, dict[str, object]]) -> None:
+    directory, first = warm
+    assert first["loads"] == 0
+    assert first["compiles"] == first["stores"]
+    assert isinstance(first["stores"], int) and first["stores"] >= 1
+    assert len(_entries(directory)) == first["stores"]
+    assert not list(directory.glob(".tmp-*"))  # atomic writes leave no partial files
+
+
+def test_a_second_process_loads_instead_of_compiling(warm: tuple[Path, dict[str, object]]) -> None:
+    directory, first = warm
+    second = _run(str(directory))
+    assert second["compiles"] == 0
+    assert second["loads"] == first["stores"]
+    np.testing.assert_array_equal(np.asarray(second["out"]), np.asarray(first["out"]))
+
+
+def test_corrupt_truncated_and_stale_entries_are_recompiled(tmp_path: Path) -> None:
+    reference = _run(str(tmp_path))
+    entries = _entries(tmp_path)
+    assert entries
+    for i, entry in enumerate(entries):
+        data = entry.read_bytes()
+        if i % 3 == 0:
+            entry.write_bytes(b"garbage")  # not an entry at all
+        elif i % 3 == 1:
+            entry.write_bytes(data[: len(data) // 2])  # truncated: checksum mismatch
+        else:
+            # A well-formed entry whose payload jaxlib cannot load (stale).
+            import hashlib
+
+            payload = b"not an executable"
+            entry.write_bytes(data[:8] + hashlib.sha256(payload).digest() + payload)
+    again = _run(str(tmp_path))
+    assert again["loads"] == 0
+    assert again["compiles"] == reference["compiles"]
+    np.testing.assert_array_equal(np.asarray(again["out"]), np.asarray(reference["out"]))
+    healed = _run(str(tmp_path))  # the recompiled programs were saved over the bad entries
+    assert healed["compiles"] == 0
+
+
+def test_min_compile_time_and_the_environment_variable(tmp_path: Path) -> None:
+    slow_only = _run(str(tmp_path / "a"), min_secs=1000.0)
+    assert slow_only["stores"] == 0 and not (tmp_path / "a").exists()
+    by_env = _run("ENV", env_dir=str(tmp_path / "b"))
+    assert isinstance(by_env["stores"], int) and by_env["stores"] >= 1
+    assert _run("ENV", env_dir=str(tmp_path / "b"))["compiles"] == 0
+
+
+def test_config_options_are_checked() -> None:
+    import jaxtyped as jt
+    from jaxtyped.errors import DebugTypeError, JaxtypedValueError
+
+    assert jt.config.jax_compilation_cache_dir is None or isinstance(jt.config.jax_compilation_cache_dir, str)
+    assert jt.config.jax_persistent_cache_min_entry_size_bytes == 0
+    with pytest.raises((JaxtypedValueError, DebugTypeError)):
+        jt.config.update("jax_persistent_cache_min_compile_time_secs", -1.0)
+    with pytest.raises((JaxtypedValueError, DebugTypeError)):
+        jt.config.update("jax_compilation_cache_dir", 3)  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]  # the run-time check
