@@ -4,7 +4,8 @@ A jitted function's programs are released when the function is
 garbage-collected (JAX's weakly keyed caches); a live function keeps its
 program; equal programs compile once while one of them is alive; eager
 ``grad`` of a jitted function reuses its compiled gradient; and
-``clear_caches`` drops everything. Counts come from the process-wide compile
+``clear_caches`` drops everything; and (item 4) the programs compiled for
+a jitted gradient leave out its dead equations. Counts come from the process-wide compile
 cache (``runtime.xla.compile_cache_info``: hits, misses = compiles, live
 programs).
 """
@@ -128,3 +129,31 @@ def test_clear_caches_releases_every_program() -> None:
 def _live_after_clear_allowance() -> int:
     # Programs other live objects (a Compiled another test holds) still own.
     return 8
+
+
+def test_dead_equations_are_not_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    # grad's unused primal output (sum of sin) stays in the traced jaxpr, as
+    # in JAX's make_jaxpr, but is dropped before lowering (issue 19, item 4).
+    from jaxtyped._src.runtime import host_callbacks
+
+    texts: list[str] = []
+    compile_lowered = host_callbacks.compile_lowered
+
+    def capture(lowered: Any) -> xla.Executable:
+        texts.append(lowered.text)
+        return compile_lowered(lowered)
+
+    monkeypatch.setattr(host_callbacks, "compile_lowered", capture)
+
+    def loss(w: jt.Array) -> jt.Array:
+        return jtnp.sum(jtnp.sin(w) * 2.5)
+
+    def loss_jax(w: Any) -> Any:
+        return jax.numpy.sum(jax.numpy.sin(w) * 2.5)
+
+    w = np.linspace(-2.0, 2.0, 7, dtype=np.float32)
+    traced = jt.make_jaxpr(jt.grad(loss))(jtnp.asarray(w))
+    assert [str(e.primitive) for e in traced.jaxpr.eqns].count("sin") == 1  # kept in the jaxpr, as JAX
+    out = jt.jit(jt.grad(loss))(jtnp.asarray(w))
+    assert texts and "stablehlo.sine" not in texts[-1] and "stablehlo.cosine" in texts[-1]
+    assert_same(out, jax.jit(jax.grad(loss_jax))(w))

@@ -41,7 +41,7 @@ from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive,
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.interpreters.jvp import JVPInterpreter
-from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
+from jaxtyped._src.interpreters.partial_eval import dce_jaxpr, partial_eval_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.ad import transpose_jaxpr
 from jaxtyped._src.lax.structural import bdim_to_front
@@ -252,7 +252,12 @@ def executable_for(jaxpr: Jaxpr, fun_name: str, donated: tuple[bool, ...]) -> xl
         hit = per_jaxpr.get(key) if per_jaxpr is not None else None
         if hit is not None:
             return hit
-    lowered = lower_jaxpr(jaxpr, name=fun_name, donated=donated)
+    # Dead equations are dropped before lowering, where JAX drops them (a
+    # gradient's unused primal output, issue 19): the traced jaxpr keeps
+    # them, as JAX's make_jaxpr does; effects are never dead; the
+    # program's parameters stay as they are.
+    live, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars))
+    lowered = lower_jaxpr(live, name=fun_name, donated=donated)
     executable = host_callbacks.compile_lowered(lowered)
     with _executables_lock:
         _executables.setdefault(jaxpr, {})[key] = executable
