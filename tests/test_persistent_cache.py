@@ -127,3 +127,45 @@ def test_config_options_are_checked() -> None:
         jt.config.update("jax_persistent_cache_min_compile_time_secs", -1.0)
     with pytest.raises((JaxtypedValueError, DebugTypeError)):
         jt.config.update("jax_compilation_cache_dir", 3)  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]  # the run-time check
+
+
+def test_the_size_bound_evicts_the_least_recently_used(tmp_path: Path) -> None:
+    import time
+
+    from jaxtyped._src.runtime import compile_cache
+
+    payload = b"x" * 1000
+    for key in ("a", "b", "c"):
+        assert compile_cache.store(str(tmp_path), key, payload)
+    old = time.time() - 100
+    for i, key in enumerate(("a", "b", "c")):
+        os.utime(tmp_path / f"{key}.jtexec", (old + i, old + i))
+    assert compile_cache.load(str(tmp_path), "a") == payload  # now the most recently used
+    entry_size = (tmp_path / "a.jtexec").stat().st_size
+    assert compile_cache.store(str(tmp_path), "d", payload, max_size=3 * entry_size)
+    assert sorted(p.stem for p in _entries(tmp_path)) == ["a", "c", "d"]  # b was the least recently used
+    assert compile_cache.load(str(tmp_path), "b") is None
+
+
+def test_max_size_zero_turns_the_cache_off(tmp_path: Path) -> None:
+    import jaxtyped as jt
+    import jaxtyped.numpy as jtnp
+    from jaxtyped._src.runtime import xla
+
+    assert jt.config.jax_compilation_cache_max_size == -1
+    previous = jt.config.jax_compilation_cache_dir
+    jt.config.update("jax_compilation_cache_dir", str(tmp_path))
+    jt.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    jt.config.update("jax_compilation_cache_max_size", 0)
+    try:
+        stores = xla.persistent_cache_info()[2]
+        def fresh(v: jt.Array) -> jt.Array:
+            return v * 0.375 - 9.5
+
+        jt.jit(fresh)(jtnp.ones(3))
+        assert xla.persistent_cache_info()[2] == stores
+        assert not _entries(tmp_path)
+    finally:
+        jt.config.update("jax_compilation_cache_max_size", -1)
+        jt.config.update("jax_persistent_cache_min_compile_time_secs", 1.0)
+        jt.config.update("jax_compilation_cache_dir", previous)

@@ -108,6 +108,7 @@ OptionName = Literal[
 _OtherOption = Literal[
     "jax_num_cpu_devices", "jax_compilation_cache_dir",
     "jax_persistent_cache_min_compile_time_secs", "jax_persistent_cache_min_entry_size_bytes",
+    "jax_compilation_cache_max_size",
 ]  # fmt: skip
 
 
@@ -123,7 +124,7 @@ class Config:
         False
     """
 
-    __slots__ = ("_values", "_trace_state", "_num_cpu_devices", "_backend_started", "_cache_dir", "_cache_min_secs", "_cache_min_bytes")
+    __slots__ = ("_values", "_trace_state", "_num_cpu_devices", "_backend_started", "_cache_dir", "_cache_min_secs", "_cache_min_bytes", "_cache_max_size")
 
     def __init__(self) -> None:
         self._values: dict[str, bool] = {option.name: _env_bool(option) for option in _OPTIONS}
@@ -134,6 +135,7 @@ class Config:
         self._cache_dir: str | None = os.environ.get("JAX_COMPILATION_CACHE_DIR") or None
         self._cache_min_secs = 1.0  # JAX's default: only programs that took a second to compile
         self._cache_min_bytes = 0
+        self._cache_max_size = -1  # bytes; -1: no bound, 0: no cache (JAX's meaning)
 
     # --- the persistent compilation cache (issue 19) ---
 
@@ -152,6 +154,12 @@ class Config:
     def jax_persistent_cache_min_entry_size_bytes(self) -> int:
         """Only serialized programs at least this large are saved (default 0)."""
         return self._cache_min_bytes
+
+    @property
+    def jax_compilation_cache_max_size(self) -> int:
+        """The persistent cache's size bound in bytes: least recently used
+        entries are deleted past it (-1, the default: no bound; 0: off)."""
+        return self._cache_max_size
 
     @property
     def jax_enable_x64(self) -> bool:
@@ -217,7 +225,11 @@ class Config:
     @overload
     def update(self, name: OptionName, value: bool) -> None: ...
     @overload
-    def update(self, name: Literal["jax_num_cpu_devices", "jax_persistent_cache_min_entry_size_bytes"], value: int) -> None: ...
+    def update(
+        self,
+        name: Literal["jax_num_cpu_devices", "jax_persistent_cache_min_entry_size_bytes", "jax_compilation_cache_max_size"],
+        value: int,
+    ) -> None: ...
     @overload
     def update(self, name: Literal["jax_compilation_cache_dir"], value: str | None) -> None: ...
     @overload
@@ -247,6 +259,11 @@ class Config:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise JaxtypedValueError(f"config.update({name!r}, ...): value must be an int, got {value!r}")
             self._cache_min_bytes = value
+            return
+        if name == "jax_compilation_cache_max_size":
+            if isinstance(value, bool) or not isinstance(value, int) or value < -1:
+                raise JaxtypedValueError(f"config.update({name!r}, ...): value must be an int >= -1, got {value!r}")
+            self._cache_max_size = value
             return
         option = _find_option(name)
         _check_bool(name, value)

@@ -5,7 +5,10 @@ saved to a directory and loaded by later processes instead of compiling.
 variable ``JAX_COMPILATION_CACHE_DIR``) turns it on, as in JAX; programs
 that took at least ``jax_persistent_cache_min_compile_time_secs`` to compile
 and whose serialized form has at least
-``jax_persistent_cache_min_entry_size_bytes`` are saved.
+``jax_persistent_cache_min_entry_size_bytes`` are saved; with
+``jax_compilation_cache_max_size`` >= 0 (bytes; -1, the default, is no
+bound, 0 turns the cache off, as in JAX) the least recently used entries
+are deleted past that size.
 
 Note [persistent cache keys and entries]: the key is a SHA-256 of the
 module text, the serialized compile options and an environment string the
@@ -57,12 +60,18 @@ def load(directory: str, key: str) -> bytes | None:
     payload = data[header:]
     if hashlib.sha256(payload).digest() != data[len(_MAGIC) : header]:
         return None
+    try:
+        os.utime(_path(directory, key))  # the size bound evicts the least recently used first
+    except OSError:
+        pass
     return payload
 
 
-def store(directory: str, key: str, payload: bytes) -> bool:
+def store(directory: str, key: str, payload: bytes, max_size: int = -1) -> bool:
     """Save ``payload`` under ``key`` atomically; False if the directory
-    cannot be written (the cache is best effort: compiling still works)."""
+    cannot be written (the cache is best effort: compiling still works).
+    With ``max_size`` >= 0 the least recently used entries are deleted
+    until the directory's entries take at most ``max_size`` bytes."""
     try:
         os.makedirs(directory, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=_SUFFIX)
@@ -75,4 +84,26 @@ def store(directory: str, key: str, payload: bytes) -> bool:
             raise
     except OSError:
         return False
+    if max_size >= 0:
+        _evict(directory, max_size)
     return True
+
+
+def _evict(directory: str, max_size: int) -> None:
+    entries: list[tuple[float, int, str]] = []
+    try:
+        for entry in os.scandir(directory):
+            if entry.name.endswith(_SUFFIX) and not entry.name.startswith(".tmp-"):
+                info = entry.stat()
+                entries.append((info.st_mtime, info.st_size, entry.path))
+    except OSError:
+        return
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= max_size:
+            break
+        try:
+            os.unlink(path)  # another process may have removed it already
+        except OSError:
+            pass
+        total -= size

@@ -808,8 +808,9 @@ def _load_or_compile(client: xc.Client, text: str, devices: xc.DeviceList, optio
     """Load the program from the persistent cache when it is on and has it,
     else compile it (and save it there if it is worth it)."""
     directory = config.jax_compilation_cache_dir
+    max_size = config.jax_compilation_cache_max_size
     key = None
-    if directory is not None:
+    if directory is not None and max_size != 0:
         environment = "|".join(
             (jaxlib_version(), client.platform, client.platform_version, repr([d.id for d in devices]),
              os.environ.get("XLA_FLAGS", ""), _host_environment())
@@ -833,7 +834,7 @@ def _load_or_compile(client: xc.Client, text: str, devices: xc.DeviceList, optio
     _persistent_stats.compiles += 1
     if directory is not None and key is not None and elapsed >= config.jax_persistent_cache_min_compile_time_secs:
         blob = client.serialize_executable(loaded)
-        if len(blob) >= config.jax_persistent_cache_min_entry_size_bytes and compile_cache.store(directory, key, blob):
+        if len(blob) >= config.jax_persistent_cache_min_entry_size_bytes and compile_cache.store(directory, key, blob, max_size):
             _persistent_stats.stores += 1
     return loaded
 
