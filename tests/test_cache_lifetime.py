@@ -20,7 +20,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jtnp
 from jaxtyped._src.runtime import xla
-from tests.support.oracle import assert_same
+from oracle import assert_same
 
 jax: Any = pytest.importorskip("jax")
 

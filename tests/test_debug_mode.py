@@ -79,7 +79,7 @@ BAD_CALLS: dict[str, BadCall] = {
     "custom_jvp": bad("custom_jvp.__init__", "fun", "Callable", "int", jt.custom_jvp, 3),
     "checkpoint": bad("checkpoint", "policy", "Callable", "int", jt.checkpoint, identity, policy=3),
     "disable_jit": bad("disable_jit", "disable", "bool", "str", enter_disable_jit, "yes"),
-    "device_put": bad("device_put", "device", "Device | None", "str", jt.device_put, X, device="cpu"),
+    "device_put": bad("device_put", "device", "Device | jaxtyped._src.sharding.Sharding | None", "str", jt.device_put, X, device="cpu"),
     "tree_map": bad("tree_map", "f", "Callable", "int", jt.tree_util.tree_map, 3, [X]),
     "jnp.zeros": bad("zeros", "shape", "SupportsIndex", "str", jnp.zeros, "x"),
     "jnp.reshape": bad("reshape", "shape", "SupportsIndex", "str", jnp.reshape, X, "a"),

@@ -36,7 +36,7 @@ gate_pytest-debug() {
 gate_mypy() { python -m mypy --config-file mypy.ini src tests; }
 gate_pyright() { python -m pyright --project pyrightconfig.json --pythonpath "$(command -v python)" src tests; }
 gate_layers() { python tools/check_layers.py; }
-gate_typecheck() { python typecheck/run.py; }
+gate_typecheck() { python typecheck/run.py && python tools/typing_corpus.py --check --docs; }
 gate_docs() { python -m sphinx -W --keep-going -b html docs docs/_build/html; }
 gate_api-types() { python tools/check_api_types.py; }
 gate_jaxlib-range() { bash tools/jaxlib_range.sh; }

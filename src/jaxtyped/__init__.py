@@ -44,6 +44,7 @@ from jaxtyped._src.api_device import Device, block_until_ready, device_get, devi
 from jaxtyped._src.api_device import device_count, local_device_count, process_count, process_index  # noqa: E402
 from jaxtyped._src.api_sharding import make_mesh  # noqa: E402
 from jaxtyped import sharding  # noqa: E402
+from jaxtyped.sharding import NamedSharding, P  # noqa: E402
 from jaxtyped._src.shard_map import shard_map  # noqa: E402
 from jaxtyped import distributed  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
@@ -60,7 +61,7 @@ from jaxtyped import debug, experimental  # noqa: E402
 from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 # refs family (issue 16): mutable array references
 from jaxtyped import ref  # noqa: E402
-from jaxtyped._src.state.types import Ref, freeze, new_ref  # noqa: E402
+from jaxtyped._src.state.types import Ref, empty_ref, free_ref, freeze, new_ref  # noqa: E402
 # breadth: smaller top-level names and the config states
 from jaxtyped import scipy  # noqa: E402
 from jaxtyped._src.api_grad import jacrev as jacobian  # noqa: E402
@@ -163,11 +164,15 @@ __all__ = [
     "process_count",
     "process_index",
     "sharding",
+    "NamedSharding",
+    "P",
     "shard_map",
     "distributed",
     # refs family (issue 16)
     "Ref",
     "freeze",
+    "empty_ref",
+    "free_ref",
     "new_ref",
     "ref",
     # breadth: smaller top-level names and the config states

@@ -846,13 +846,21 @@ class SpmdExecutable:
 
     __slots__ = ("_loaded", "in_avals", "out_avals", "devices", "out_tilings", "_handlers")
 
+    in_avals: tuple[ShapedArray, ...]
+    out_avals: tuple[ShapedArray, ...]
+    devices: tuple[Device, ...]
+
     def __init__(
         self,
-        loaded: xc.LoadedExecutable,
+        loaded: object,
         in_avals: tuple[ShapedArray, ...],
         out_avals: tuple[ShapedArray, ...],
         devices: tuple[Device, ...],
     ) -> None:
+        # ``loaded`` is jaxlib's LoadedExecutable; typed ``object`` here so
+        # that the public API names no jaxlib type (jaxlib is untyped for
+        # users, see Note [versions]).
+        assert isinstance(loaded, xc.LoadedExecutable)
         self._loaded = loaded
         self.in_avals = in_avals
         self.out_avals = out_avals
