@@ -481,6 +481,24 @@ def parse_settings(argv: Sequence[str] | None) -> Settings | str:
     return Settings(root, tuple(paths), typing_dir, *configs, args.python, args.min_cases, count_cases)
 
 
+def checker_paths(settings: Settings, files: Sequence[Path]) -> list[str]:
+    """What to hand the checkers: each requested folder, except that a folder
+    holding a SEPARATELY_CHECKED one is replaced by its collected files (the
+    checkers would otherwise report on the skipped folder too)."""
+    skipped = [(settings.root / s).resolve() for s in SEPARATELY_CHECKED]
+    paths: list[str] = []
+    for name in settings.paths:
+        folder = (settings.root / name).resolve()
+        inside = [f for f in files if is_under(f, folder)]
+        if not inside:
+            continue  # mypy refuses a folder without Python files
+        if folder.is_dir() and any(is_under(s, folder) for s in skipped):
+            paths.extend(str(f.relative_to(settings.root)) for f in inside)
+        else:
+            paths.append(name)
+    return paths
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run everything; exit status 0 only if every file matches its expectations."""
     settings = parse_settings(argv)
@@ -494,8 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"FAIL  {problem}")
         print(f"typecheck: FAIL: {len(problems)} layout problem(s); checkers not run")
         return 1
-    # mypy refuses a folder without Python files, so pass only folders that have some.
-    paths = [p for p in settings.paths if any(is_under(f, (settings.root / p).resolve()) for f in files)]
+    paths = checker_paths(settings, files)
     outcomes = run_checkers(settings, paths, len(files)) if files else {}
     return report(judge(files, settings, outcomes), outcomes, settings)
 
