@@ -431,6 +431,9 @@ ERROR_CASES: list[tuple[str, Callable[[Lib], Any]]] = [
     ("radd", lambda L: 1 + random_of(L).key(0)),
     ("neg", lambda L: -random_of(L).key(0)),
     ("sin", lambda L: L.numpy.sin(random_of(L).key(0))),
+    ("array-plus-key", lambda L: L.numpy.ones(3) + random_of(L).key(0)),
+    ("jnp-add-scalar-key", lambda L: L.numpy.add(1.0, random_of(L).key(0))),
+    ("jnp-multiply-keys", lambda L: L.numpy.multiply(random_of(L).key(0), random_of(L).key(1))),
     ("asarray-numpy", lambda L: np.asarray(random_of(L).key(0))),
     ("bool", lambda L: bool(random_of(L).key(0))),
     ("int", lambda L: int(random_of(L).key(0))),
@@ -456,8 +459,10 @@ def test_key_errors_name_the_dtype_and_operation() -> None:
     k = jrandom.key(0)
     with pytest.raises(JaxtypedTypeError, match=r"add.*key<fry>"):
         _ = k + 1
-    with pytest.raises(JaxtypedTypeError, match="key<fry>"):
+    with pytest.raises(JaxtypedTypeError, match=r"jnp\.sin does not accept dtypes key<fry>"):
         jnp.sin(k)
+    with pytest.raises(JaxtypedTypeError, match=r"jnp\.add does not accept dtypes float32, key<fry>"):
+        _ = jnp.ones(3) + k
     with pytest.raises(JaxtypedTypeError, match="key<fry>"):
         _ = k.aval
     with pytest.raises(ValueError, match=r"split accepts a single key.*\(4,\)"):

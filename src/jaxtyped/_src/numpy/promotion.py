@@ -84,6 +84,14 @@ def promote_dtypes(
     """
     check_arraylike(name, *args)
     arrays = [to_array(a, f"jnp.{name} argument {i}") for i, a in enumerate(args)]
+    if any(not isinstance(a.dtype, np.dtype) for a in arrays):
+        # Typed PRNG keys (an extended dtype) reach here only in arithmetic;
+        # functions that just move keys go through core/key_layout.py.
+        given = ", ".join(str(a.dtype) for a in arrays)
+        raise JaxtypedTypeError(
+            f"jnp.{name} does not accept dtypes {given}: typed PRNG keys hold no numbers; "
+            "use jaxtyped.random.key_data(key) to get the underlying uint32 array"
+        )
     dtype, weak = result_dtype_of(*arrays)
     if inexact:
         dtype = to_inexact_dtype(dtype)
