@@ -16,14 +16,18 @@ from typing import cast
 
 from jaxtyped._src.core.array import Array
 
-__all__ = ["key_dispatch", "key_dispatch2", "key_dispatch_seq"]
+__all__ = ["is_key_array", "key_dispatch", "key_dispatch2", "key_dispatch_seq"]
+
+
+def is_key_array(operand: object) -> bool:
+    """Whether ``operand`` is a typed PRNG key array (by the convention above)."""
+    return isinstance(operand, Array) and hasattr(type(operand), "map_key_layout")
 
 
 def _dispatch(fn: Callable[..., Array], operands: Sequence[object]) -> Array | None:
     for operand in operands:
-        owner = type(operand)
-        if isinstance(operand, Array) and hasattr(owner, "map_key_layout"):
-            mapped: Array = getattr(owner, "map_key_layout")(fn, operands)
+        if is_key_array(operand):
+            mapped: Array = getattr(type(operand), "map_key_layout")(fn, operands)
             return mapped
     return None
 

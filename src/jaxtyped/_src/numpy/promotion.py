@@ -19,6 +19,7 @@ from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, reshape
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.state.types import is_ref, ref_type_str
+from jaxtyped._src.core.key_layout import is_key_array
 
 __all__ = [
     "check_arraylike",
@@ -84,7 +85,7 @@ def promote_dtypes(
     """
     check_arraylike(name, *args)
     arrays = [to_array(a, f"jnp.{name} argument {i}") for i, a in enumerate(args)]
-    if any(not isinstance(a.dtype, np.dtype) for a in arrays):
+    if any(is_key_array(a) for a in arrays):
         # Typed PRNG keys (an extended dtype) reach here only in arithmetic;
         # functions that just move keys go through core/key_layout.py.
         given = ", ".join(str(a.dtype) for a in arrays)
