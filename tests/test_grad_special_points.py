@@ -381,4 +381,13 @@ NOT_DIFFERENTIABLE.update({
     "scipy.special.zeta": "grads at finite points in tests/scipy/test_scipy_special.py (poles: see above)",
     "scipy.special.polygamma": "its first argument is an integer order: grads in x in tests/lax/test_lax_special.py",
 })
+# The breadth additions: differentiated against JAX at their special points
+# (poch at m = 0, beta at a negative argument, rel_entr and kl_div at x = 0,
+# boxcox at lambda = 0, erfcx across its series switch) in their own table.
+NOT_DIFFERENTIABLE.update({
+    **{f"scipy.special.{name}": "grads at special points against JAX in tests/scipy/test_special_more.py" for name in (
+        "beta", "boxcox", "boxcox1p", "comb", "kl_div", "loggamma", "poch", "rel_entr", "erfcx",
+    )},
+    "scipy.special.bernoulli": "its argument is an integer count",
+})
 FUNCTIONS.append(Fn("scipy.special", "multigammaln", kwargs={"d": 2}, extra_points=(0.5 + 1e-6, 0.75)))

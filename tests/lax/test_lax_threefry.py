@@ -190,4 +190,4 @@ def test_tangents_are_float0_as_jax() -> None:
 
 def test_not_exported_from_lax() -> None:
     assert "threefry2x32" not in jt.lax.__all__ and not hasattr(jt.lax, "threefry2x32")
-    assert jt.extend.random.__all__ == ["threefry_2x32"]
+    assert "threefry_2x32" in jt.extend.random.__all__

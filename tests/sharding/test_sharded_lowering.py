@@ -117,3 +117,25 @@ def test_lowering_with_a_sharding_constraint_is_spmd() -> None:
 def test_unsharded_lowering_is_unchanged() -> None:
     text = jt_any.jit(lambda v: v + 1.0).lower(X).as_text()
     assert "sdy." not in text and "mhlo.num_partitions = 1" in text
+
+
+def test_complex_and_scalar_arguments_of_a_sharded_program() -> None:
+    """Each parameter's sharding has the parameter's rank, whatever its
+    element type (``complex<f32>`` has an "x" of its own)."""
+    # Auto axes (the Mesh constructor's default), as with_sharding_constraint needs in JAX.
+    mesh = jts.Mesh(np.array(jt.devices()).reshape(4, 2), ("a", "b"))
+    jmesh = jsh.Mesh(np.array(jax.devices()).reshape(4, 2), ("a", "b"))
+    c = (X[:4, :2] + 1j * Y).astype(np.complex64)
+
+    def program(api: Any, sh: Any, m: Any) -> Any:
+        constrained = sh.NamedSharding(m, sh.PartitionSpec("a"))
+        return api.jit(lambda x, z, s: (api.lax.with_sharding_constraint(x * s, constrained), z * 2))
+
+    ours = program(jt_any, jts, mesh)
+    theirs = program(jax, jsh, jmesh)
+    # JAX leaves unconstrained parameters unannotated; ours replicate them, each at its rank.
+    assert _annotations(ours.lower(X, c, 3.0).as_text())[1][:3] == [
+        "#sdy.sharding<@mesh, [{}, {}]>", "#sdy.sharding<@mesh, [{}, {}]>", "#sdy.sharding<@mesh, []>",
+    ]  # fmt: skip
+    for got, want in zip(ours(X, c, 3.0), theirs(X, c, 3.0), strict=True):
+        assert_same(got, want)

@@ -291,11 +291,12 @@ def lower_spmd_text(
 
 
 def _rank_of(typed: str) -> int:
-    match = re.search(r"tensor<([^>]*)>", typed)
+    # Count the leading ``<size>x`` dimensions only: element types such as
+    # ``complex<f32>`` contain an "x" themselves.
+    match = re.search(r"tensor<((?:\d+x)*)", typed)
     if match is None:
         return 0
-    dims = match.group(1).split("x")[:-1]
-    return len(dims)
+    return match.group(1).count("x")
 
 
 @final
