@@ -19,6 +19,7 @@ from typing import Final
 import numpy as np
 
 from jaxtyped._src.api import vmap
+from jaxtyped._src.api_jit import jit
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.control_flow.cond import cond, switch
@@ -151,13 +152,23 @@ def expm(A: ArrayLike, *, upper_triangular: bool = False, max_squarings: int = 1
     if a.dtype not in _LAPACK_DTYPES:
         # (float16 and bfloat16 have no LAPACK solve; JAX refuses them too.)
         raise JaxtypedTypeError(f"expm: A.dtype={a.dtype} is not supported (float32, float64, complex64, complex128)")
+    return _expm_compiled(a, upper_triangular, limit)
+
+
+def _expm_checked(a: Array, upper_triangular: bool, limit: int) -> Array:
     if a.ndim == 2:
         return _expm_matrix(a, upper_triangular, limit)
     n = a.shape[-1]
     flat = js.reshape(a, (-1, n, n))
+
     def one(m: Array) -> Array:
         return _expm_matrix(m, upper_triangular, limit)
 
     result = vmap(one)(flat)
     return js.reshape(result, a.shape)
+
+
+# Compiled as one program, as JAX's expm is: run eagerly op by op, its
+# Pade/squaring steps cost ~24 ms for a 64x64 matrix against ~0.2 ms.
+_expm_compiled = jit(_expm_checked, static_argnums=(1, 2))
 
