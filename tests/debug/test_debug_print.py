@@ -28,7 +28,27 @@ def arange(J: Lib) -> Any:
     return J.numpy.arange(3.0)
 
 
+def checkpointed(J: Lib, policy: str | None) -> Any:
+    """A checkpointed function printing an input and a value it computes:
+    JAX replays a print when the backward pass recomputes (policy None,
+    dots_saveable), or when its values are the checkpoint's inputs
+    (everything_saveable replays only the first)."""
+
+    def f(x: Any) -> Any:
+        J.debug.print("x={}", x)
+        y = x * x * 3.0
+        J.debug.print("y={}", y)
+        return J.numpy.sin(y)
+
+    return J.checkpoint(f, policy=None if policy is None else getattr(J.checkpoint_policies, policy))
+
+
 PROGRAMS: dict[str, Any] = {
+    "grad-checkpoint": lambda J: J.grad(checkpointed(J, None))(1.5),
+    "grad-checkpoint-everything-saveable": lambda J: J.grad(checkpointed(J, "everything_saveable"))(1.5),
+    "grad-checkpoint-dots-saveable": lambda J: J.grad(checkpointed(J, "dots_saveable"))(1.5),
+    "jit-grad-checkpoint": lambda J: J.jit(J.grad(checkpointed(J, None)))(1.5),
+    "jvp-checkpoint": lambda J: J.jvp(checkpointed(J, None), (1.5,), (1.0,)),
     "eager": lambda J: show(J, arange(J)),
     "jit": lambda J: J.jit(lambda x: show(J, x))(arange(J)),
     "nested-jit": lambda J: J.jit(lambda x: J.jit(lambda y: show(J, y))(x) * 2)(arange(J)),

@@ -34,6 +34,7 @@ class _DebugPrimitive(HostCallPrimitive):
     the primal values under ``jvp``, and each batch element under ``vmap``."""
 
     __slots__ = ()
+    replayed_when_recomputed: ClassVar[bool] = True
 
     @property
     @override

@@ -62,6 +62,10 @@ class Primitive(ABC):
     # Whether eager evaluation may memoize abstract_eval by (primitive, input
     # avals): true for every primitive whose parameters hash cheaply.
     memoize_abstract_eval: ClassVar[bool] = True
+    # Whether a checkpoint's recomputation runs this equation again although
+    # its inputs are known: JAX replays debug callbacks there, so that the
+    # backward pass shows the values it recomputes.
+    replayed_when_recomputed: ClassVar[bool] = False
 
     @abstractmethod
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:

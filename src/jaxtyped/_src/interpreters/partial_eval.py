@@ -112,12 +112,16 @@ def partial_eval_jaxpr(
     known_eqns: list[tuple[int, Eqn]] = []
     unknown_eqns: list[tuple[int, Eqn]] = []
     forced: set[Var] = set()  # residuals of split equations: always saved
+    inputs = frozenset(jaxpr.invars)
+    replayed: list[tuple[int, Eqn]] = []  # known debug callbacks a checkpoint runs again
     for index, eqn in enumerate(jaxpr.eqns):
         ins = tuple(isinstance(a, Var) and a in unknown_vars for a in eqn.invars)
         if not any(ins):
             # Effects too: a print of known values happens on the known
             # side, in program order, as in JAX (never recomputed below).
             known_eqns.append((index, eqn))
+            if saveable is not None and _replayed(eqn, saveable, inputs):
+                replayed.append((index, eqn))
             continue
         split = eqn.primitive.partial_eval_split(ins)
         if split is None:
@@ -143,16 +147,29 @@ def partial_eval_jaxpr(
     )
     # Known outputs that must be unknown are read by the unknown side.
     needed = [a for a, u in zip(jaxpr.outvars, out_unknowns) if u and not (isinstance(a, Var) and a in unknown_vars)]
+    needed += [a for _, eqn in replayed for a in eqn.invars]
     residuals, recompute = _residuals(known_eqns, unknown_eqns, unknown_vars, forced, saveable, needed)
     known_invars = tuple(v for v, u in zip(jaxpr.invars, unknowns) if not u)
     known_outvars = tuple(a for a, u in zip(jaxpr.outvars, out_unknowns) if not u)
     known = Jaxpr((), known_invars, known_outvars + tuple(residuals), tuple(e for _, e in known_eqns))
     known, _ = dce_jaxpr(known, (True,) * len(known.outvars))
-    unknown_body = sorted([(i, e) for i, e in known_eqns if i in recompute] + unknown_eqns, key=lambda p: p[0])
+    unknown_body = sorted([(i, e) for i, e in known_eqns if i in recompute] + unknown_eqns + replayed, key=lambda p: p[0])
     unknown_invars = tuple(residuals) + tuple(v for v, u in zip(jaxpr.invars, unknowns) if u)
     unknown_outvars = tuple(a for a, u in zip(jaxpr.outvars, out_unknowns) if u)
     unknown = Jaxpr((), unknown_invars, unknown_outvars, tuple(e for _, e in unknown_body))
     return JaxprSplit(known, unknown, out_unknowns, len(residuals))
+
+
+def _replayed(eqn: Eqn, saveable: SaveablePolicy, inputs: frozenset[Var]) -> bool:
+    """Whether a checkpoint's recomputation runs the known equation
+    ``eqn`` again (JAX's rule for debug callbacks): when the policy does
+    not save it, or when it does but every value it reads is an input of
+    the checkpoint, so replaying it recomputes nothing extra."""
+    if not eqn.primitive.replayed_when_recomputed:
+        return False
+    if not saveable(eqn):
+        return True
+    return all(isinstance(a, Literal) or a in inputs for a in eqn.invars)
 
 
 def _residuals(
