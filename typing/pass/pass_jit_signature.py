@@ -1,8 +1,7 @@
 """jit at JAX 0.10.2's signature (issue 20): ``donate_argnames``,
 ``keep_unused``, ``inline`` and an empty ``compiler_options`` keep the
-wrapped signature, and so does ``functools.partial(jit, ...)``, the factory
-form both checkers type exactly. (``@jit(static_argnames=...)`` is typed by
-pyright; mypy types it only through partial: see fail_jit_signature.py.)
+wrapped signature, and so do ``functools.partial(jit, ...)`` and the
+factory form ``@jit(static_argnames=...)`` (pass_jit_forms.py).
 Every annotated assignment would be rejected on a degraded signature; the
 asserts check the values, so the file also runs."""
 

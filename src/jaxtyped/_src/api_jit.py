@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar, cast, final, overload
 
 import numpy as np
+import typing_extensions
 from typing_extensions import Concatenate, ParamSpec, Self
 
 from jaxtyped._src.api_jit_refs import RefJitState, call_with_refs, has_ref_leaf, stage_with_refs
@@ -74,6 +75,16 @@ R = TypeVar("R")
 R_co = TypeVar("R_co", covariant=True)
 R2 = TypeVar("R2")
 S = TypeVar("S")
+
+
+@final
+class _FactoryForm:
+    """What mypy takes ``jit``'s result type to be when ``fun`` is omitted
+    (see Note [jit's decorator-factory form]); never instantiated."""
+
+
+# jit's result type: defaults to _FactoryForm where no function gives it.
+R_fun = typing_extensions.TypeVar("R_fun", default=_FactoryForm)
 
 # A Jitted's shape checker before its first trace looks for one.
 _UNKNOWN: Final = object()
@@ -223,11 +234,14 @@ class Jitted(Generic[P, R_co]):
 
     # --- the typed entry points ---
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co:
+    @overload
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...  # type: ignore[overload-overlap]  # the second's self type is only mypy's view of jit(**options) (Note [jit's decorator-factory form])
+    @overload
+    def __call__(self: "Jitted[..., _FactoryForm]", fun: Callable[P2, R2], /) -> "Jitted[P2, R2]": ...
+    def __call__(self, *args: object, **kwargs: object) -> object:
         if config.jax_disable_jit:
-            result: R_co = self._fun(*args, **kwargs)
-            return result
-        return self._call(args, kwargs)  # type: ignore[no-any-return]  # R_co is what fun returns
+            return self._fun(*args, **kwargs)
+        return self._call(args, kwargs)
 
     def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]":
         """Trace for these arguments (arrays, scalars or
@@ -467,7 +481,11 @@ class _BoundJitted(Jitted[P, R_co]):
         self._parent = parent
         self._instance = instance
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co:
+    @overload
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...  # type: ignore[overload-overlap]  # as Jitted.__call__
+    @overload
+    def __call__(self: "Jitted[..., _FactoryForm]", fun: Callable[P2, R2], /) -> "Jitted[P2, R2]": ...
+    def __call__(self, *args: object, **kwargs: object) -> object:
         return self._parent(self._instance, *args, **kwargs)
 
     def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]":
@@ -839,11 +857,13 @@ _NO_FUN: Final = _JitDecorator({})
 # Without ``fun``, the default -- a _JitDecorator, itself a
 # ``Callable[[Callable[P2, R2]], Jitted[P2, R2]]`` -- stands for ``fun``:
 # pyright solves P and R from it, so ``@jit(static_argnames="n")`` keeps the
-# signature there; mypy does not solve type variables from defaults (it
-# types the factory call ``Jitted[Never, Never]``), so under mypy use
-# ``functools.partial(jit, static_argnames="n")`` for the factory form.
+# signature there. mypy does not solve type variables from defaults: it
+# gives an unsolved ParamSpec Never and an unsolved TypeVar its default, so
+# the factory call is ``Jitted[Never, _FactoryForm]`` there, and Jitted's
+# second ``__call__`` overload (whose self type only that matches) takes the
+# function and keeps its signature.
 def jit(
-    fun: Callable[P, R] = _NO_FUN,  # type: ignore[assignment]  # see Note [jit's decorator-factory form]
+    fun: Callable[P, R_fun] = _NO_FUN,  # type: ignore[assignment]  # see Note [jit's decorator-factory form]
     /,
     *,
     static_argnums: int | Sequence[int] | None = None,
@@ -855,7 +875,7 @@ def jit(
     in_shardings: ShardingsArg = None,
     out_shardings: ShardingsArg = None,
     compiler_options: Mapping[str, CompilerOption] | None = None,
-) -> Jitted[P, R]:
+) -> Jitted[P, R_fun]:
     """Compile ``fun`` with XLA (JAX's ``jax.jit``).
 
     Args:
