@@ -5,7 +5,9 @@ its primitive's ``lower`` rule with the operands' SSA values. Closed-over
 constants are parameters of ``main`` (they are passed at every call rather
 than baked into the program, so a large captured array costs neither
 compile time nor module size). Call primitives (a nested ``jit``) lower
-their inner jaxpr inline; XLA would inline the call anyway.
+their inner jaxpr inline; XLA would inline the call anyway. A
+:class:`ClosedCall` (an unrolled loop's body) is a private function of the
+module instead, emitted once however often it is called.
 
 Note [host callbacks and tokens] (issue 16, JEP 10657): a primitive that
 calls back into Python (``debug.print``, ``pure_callback``) lowers through
@@ -27,9 +29,10 @@ import re
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
+from typing_extensions import override
 
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
@@ -37,11 +40,13 @@ from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.effects import has_ordered_effects
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, tensor_type
 from jaxtyped._src.core.interpreter import current_interpreter, transformation_scope
-from jaxtyped._src.core.jaxpr import Atom, Jaxpr, Literal, Var
+from jaxtyped._src.core.jaxpr import Atom, Jaxpr, Literal, Var, eval_jaxpr
+from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 
 __all__ = [
+    "ClosedCall",
     "LoweredModule",
     "lower_jaxpr",
     "lower_jaxpr_inline",
@@ -105,6 +110,7 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = ()) -> Low
         f"  func.func public @main({', '.join(header)}) -> ({', '.join(types)}) {{",
         *ctx.lines,
         "  }",
+        *ctx.functions,
         "}",
         "",
     ]
@@ -153,6 +159,41 @@ def lower_jaxpr_inline(
         for var, value in zip(eqn.outvars, outs, strict=True):
             env[var] = value
     return tuple(read(atom) for atom in jaxpr.outvars)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ClosedCall(Primitive):
+    """A call of a const-free jaxpr that lowers to a ``func.call`` of one
+    private function of the module (JAX's ``closed_call``): a loop body
+    unrolled ``k`` times is emitted once and called ``k`` times, so the
+    module grows with the body, not with ``k``. Only lowering rules make
+    it (``scan``'s unrolled loop); it never appears in a user's jaxpr.
+    """
+
+    name: ClassVar[str] = "closed_call"
+    memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
+    jaxpr: Jaxpr
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        return self.jaxpr.out_avals
+
+    @override
+    def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+        outs = eval_jaxpr(self.jaxpr, (), *args)
+        return tuple(out for out in outs if isinstance(out, ArrayImpl))
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        if has_ordered_effects(self.jaxpr.effects):
+            # Ordered effects thread the enclosing block's token: inline.
+            return lower_jaxpr_inline(ctx, self.jaxpr, (), args)
+        jaxpr = self.jaxpr
+        symbol = ctx.function(
+            ("closed_call", id(jaxpr)), "closed_call", [a.aval for a in args], lambda block: lower_jaxpr_inline(ctx, jaxpr, (), block)
+        )
+        return ctx.call(symbol, args, out_avals)
 
 
 def _lower_fun(

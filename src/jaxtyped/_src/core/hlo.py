@@ -157,6 +157,10 @@ class LoweringContext:
         self._count = 0
         self._indent = 4
         self.lower_fun_hook = lower_fun_hook
+        # The module's private functions (``func.func`` texts), emitted after
+        # ``main``, and their symbols by key (see :meth:`function`).
+        self.functions: list[str] = []
+        self._function_symbols: dict[object, str] = {}
 
     def fresh(self) -> str:
         """A new SSA name, unique in the module."""
@@ -233,6 +237,48 @@ class LoweringContext:
         header = ", ".join(f"{a.name}: {a.type}" for a in args)
         pad = " " * (self._indent + 2)
         text.append("{\n" + f"{pad[:-2]}^bb0({header}):\n" + "\n".join(body) + "\n" + " " * self._indent + "}")
+
+    def function(
+        self,
+        key: object,
+        name: str,
+        arg_avals: Sequence[ShapedArray],
+        body: Callable[[list[HloValue]], Sequence[HloValue]],
+    ) -> str:
+        """The symbol of a private function of the module, emitted once per
+        ``key``: ``body`` emits its ops on the block arguments and returns
+        its results. A loop body called ``k`` times per trip is one function
+        and ``k`` calls, not ``k`` copies (JAX's ``closed_call``)."""
+        symbol = self._function_symbols.get(key)
+        if symbol is not None:
+            return symbol
+        taken = set(self._function_symbols.values())
+        symbol = f"@{name}" if f"@{name}" not in taken else f"@{name}_{len(taken)}"
+        args = [HloValue(self.fresh(), aval) for aval in arg_avals]
+        saved, saved_indent = self.lines, self._indent
+        self.lines, self._indent = [], 4
+        try:
+            outs = body(args)
+            self.ret(outs, "func.return")
+            lines = self.lines
+        finally:
+            self.lines, self._indent = saved, saved_indent
+        header = ", ".join(f"{a.name}: {a.type}" for a in args)
+        results = ", ".join(o.type for o in outs)
+        self.functions.append("\n".join([f"  func.func private {symbol}({header}) -> ({results}) {{", *lines, "  }"]))
+        self._function_symbols[key] = symbol
+        return symbol
+
+    def call(self, symbol: str, args: Sequence[HloValue], results: Sequence[ShapedArray]) -> tuple[HloValue, ...]:
+        """A ``func.call`` of the private function ``symbol``."""
+        outs = tuple(HloValue(self.fresh(), aval) for aval in results)
+        lhs = f"{', '.join(o.name for o in outs)} = " if outs else ""
+        in_types = ", ".join(a.type for a in args)
+        out_types = ", ".join(tensor_type(a) for a in results)
+        self.emit(
+            f'{lhs}"func.call"({", ".join(a.name for a in args)}) {{callee = {symbol}}} : ({in_types}) -> ({out_types})'
+        )
+        return outs
 
     # --- helpers used by many rules ---
 

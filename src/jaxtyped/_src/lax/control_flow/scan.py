@@ -41,6 +41,7 @@ from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
 from jaxtyped._src.lax.arithmetic import add, add_tangents, sub
 from jaxtyped._src.lax.comparison import lt
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
+from jaxtyped._src.lowering import ClosedCall
 from jaxtyped._src.state.threading import thread_scan
 from jaxtyped._src.lax.control_flow.common import (
     i32_scalar,
@@ -134,7 +135,7 @@ class Scan(Primitive):
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
-        return ctx.lower_fun(lambda *a: _loop(self, a), args)
+        return ctx.lower_fun(lambda *a: _loop(self, a, outline=True), args)
 
     # --- jvp ---
 
@@ -410,27 +411,48 @@ def _unstacked(aval: ShapedArray) -> ShapedArray:
 # === the loop itself (lowering and disable_jit evaluation) ===
 
 
-def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
+def _loop(prim: Scan, args: Sequence[Array], *, outline: bool = False) -> list[Array]:
     """``prim`` applied to ``args`` as a ``while`` over the iteration
-    counter, ``unroll`` iterations per trip (the remainder after it)."""
+    counter, ``unroll`` iterations per trip (the remainder after it).
+
+    Each trip reads the ``unroll`` rows of every ``x`` it needs as one block
+    (one dynamic slice, then static ones) and writes each ``y``'s rows as
+    one block. With ``outline`` (lowering), an unrolled body is one private
+    function of the module called ``unroll`` times (:class:`ClosedCall`),
+    so the module grows with the body, not with ``unroll``, as JAX's does.
+    """
     consts, init, xs = prim.split_operands(args)
     length, unroll = prim.length, max(1, min(prim.unroll, max(prim.length, 1)))
     y_avals = prim.jaxpr.out_avals[prim.num_carry :]
     ys0 = [zeros(with_leading_axis(a, length)) for a in y_avals]
+    call = ClosedCall(prim.jaxpr) if outline and unroll > 1 else None
+
+    def body(consts_: Sequence[Array], carry: Sequence[Array], x: Sequence[Array]) -> Sequence[Array]:
+        if call is not None:
+            return bind(call, *consts_, *carry, *x)
+        return eval_jaxpr(prim.jaxpr, (), *consts_, *carry, *x)
 
     def steps(start: Array | int, count: int, carry: Sequence[Array], ys: Sequence[Array], consts_: Sequence[Array], xs_: Sequence[Array]) -> tuple[list[Array], list[Array]]:
-        carry, ys = list(carry), list(ys)
+        """Iterations ``start`` to ``start + count - 1``: their rows are the
+        block ``[lo, lo + count)`` of each stacked array (in reverse order
+        when the scan is reversed)."""
+        if count == 0:
+            return list(carry), list(ys)
+        if isinstance(start, Array):
+            lo = sub(i32_scalar(length - count), start) if prim.reverse else start
+        else:
+            lo = i32_scalar(length - count - start if prim.reverse else start)
+        blocks = [_read_block(v, lo, count) for v in xs_]
+        carry, rows = list(carry), [list[Array]() for _ in ys]
         for k in range(count):
-            if isinstance(start, Array):
-                it = add(start, i32_scalar(k)) if k else start
-            else:
-                it = i32_scalar(start + k)
-            index = sub(i32_scalar(length - 1), it) if prim.reverse else it
-            x = [_read(v, index) for v in xs_]
-            outs = eval_jaxpr(prim.jaxpr, (), *consts_, *carry, *x)
+            row = count - 1 - k if prim.reverse else k
+            outs = body(consts_, carry, [_row(b, row, count) for b in blocks])
             carry = list(outs[: prim.num_carry])
-            ys = [_write(y, o, index) for y, o in zip(ys, outs[prim.num_carry :], strict=True)]
-        return carry, ys
+            for out_rows, o in zip(rows, outs[prim.num_carry :], strict=True):
+                out_rows.append(o)
+        if prim.reverse:
+            rows = [r[::-1] for r in rows]
+        return carry, [_write_block(y, r, lo) for y, r in zip(ys, rows, strict=True)]
 
     trips = length // unroll
     carry, ys = list(init), ys0
@@ -460,16 +482,27 @@ def _loop(prim: Scan, args: Sequence[Array]) -> list[Array]:
     return [*carry, *ys]
 
 
-# The counter is never negative: no wrap-around of negative indices.
-def _read(stacked: Array, index: Array) -> Array:
-    starts: list[ArrayLike] = [index, *(0 for _ in range(stacked.ndim - 1))]
-    row = dynamic_slice(stacked, starts, (1, *stacked.shape[1:]), allow_negative_indices=False)
-    return reshape(row, stacked.shape[1:])
+# The block start is never negative nor past the end: no wrap-around of
+# negative indices (and the slicing's clamp never moves it).
+def _read_block(stacked: Array, lo: Array, count: int) -> Array:
+    """Rows ``[lo, lo + count)`` of ``stacked``."""
+    starts: list[ArrayLike] = [lo, *(0 for _ in range(stacked.ndim - 1))]
+    return dynamic_slice(stacked, starts, (count, *stacked.shape[1:]), allow_negative_indices=False)
 
 
-def _write(stacked: Array, value: Array, index: Array) -> Array:
-    starts: list[ArrayLike] = [index, *(0 for _ in range(value.ndim))]
-    return dynamic_update_slice(stacked, expand_dims(value, (0,)), starts, allow_negative_indices=False)
+def _row(block: Array, row: int, count: int) -> Array:
+    """Row ``row`` of a block of ``count`` rows, without its leading axis."""
+    if count > 1:
+        block = slice_in_dim(block, row, row + 1)
+    return reshape(block, block.shape[1:])
+
+
+def _write_block(stacked: Array, rows: Sequence[Array], lo: Array) -> Array:
+    """``stacked`` with ``rows`` written from row ``lo`` on."""
+    block = [expand_dims(r, (0,)) for r in rows]
+    value = block[0] if len(block) == 1 else concatenate(block, 0)
+    starts: list[ArrayLike] = [lo, *(0 for _ in range(value.ndim - 1))]
+    return dynamic_update_slice(stacked, value, starts, allow_negative_indices=False)
 
 
 # === user-facing functions ===
