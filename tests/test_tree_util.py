@@ -664,7 +664,7 @@ def test_register_with_keys_uses_plain_flatten_when_given() -> None:
     assert [keystr(p) for p, _ in tree_leaves_with_path(Keyed(1, [2]))] == [".a", ".b[0]"]
     assert calls == ["plain", "keys"]
     rebuilt = tree_map(lambda x: -x, Keyed(1, [2]))
-    assert isinstance(rebuilt, Keyed) and (rebuilt.a, rebuilt.b) == (-1, [-2])
+    assert type(rebuilt) is Keyed and (rebuilt.a, rebuilt.b) == (-1, [-2])
 
 
 def test_register_dataclass_variants(jtu: Any) -> None:
@@ -713,7 +713,7 @@ def test_register_dataclass_variants(jtu: Any) -> None:
 
     register_dataclass(NotADataclass, data_fields=["x"], meta_fields=["k"])
     rebuilt = tree_map(lambda v: v + 1, NotADataclass(1, "k"))
-    assert isinstance(rebuilt, NotADataclass) and (rebuilt.x, rebuilt.k) == (2, "k")
+    assert type(rebuilt) is NotADataclass and (rebuilt.x, rebuilt.k) == (2, "k")
 
 
 def test_new_types_after_first_sight_are_classified_again() -> None:

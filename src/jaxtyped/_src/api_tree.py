@@ -108,47 +108,107 @@ def tree_leaves_with_path(
     return _tu.tree_leaves_with_path(tree, is_leaf, is_leaf_takes_path)
 
 
-# tree_map: an array-to-array function over an ArrayTree keeps the tree's
-# type (same structure, Array leaves); anything else gives object.
+# tree_map's result type (Note [tree_map's overloads]): the tree's own type
+# when f returns an Array and the tree is an ArrayTree or an object of a
+# class of its own (a registered dataclass, say); object otherwise.
+#
+# Note [tree_map's overloads]: every overload types f as a function of Any
+# leaves whose result is a type variable. mypy types an unannotated lambda
+# as ``def (Any) -> Any`` before choosing an overload, and when such an
+# argument matches several overloads whose parameter types differ after
+# inference and whose results differ, it gives up with Any; with the same
+# ``Callable[[Any], <solved>]`` in every overload a call can match (the
+# variadic one takes three trees or more) it takes the first match, as
+# pyright does. So a lambda's leaves are Any (an Array's operations all
+# type-check on them), and its result decides: an Array (or Any) keeps the
+# tree's type, anything else gives object. The builtin containers and
+# scalars (_NotANode) are caught before the class-of-its-own overload: a
+# dict of floats mapped to arrays is not a dict of floats.
+_A = TypeVar("_A", bound=Array)  # f's result when it is an Array (or Any)
+_Y = TypeVar("_Y")  # f's result otherwise
+_C = TypeVar("_C")  # a tree of a class of its own: a registered node type
+if TYPE_CHECKING:
+    import numpy as np
+
+    from jaxtyped._src.api_util import ShapeDtypeStruct
+
+    # Trees whose type says nothing of their leaves once mapped (containers
+    # of non-arrays), and leaves of a known class: f's result replaces them.
+    _NotANode: TypeAlias = Union[
+        int, float, complex, str, bytes, np.ndarray[Any, Any], np.generic, ShapeDtypeStruct,
+        Sequence[object], Mapping[Any, object], None,
+    ]  # fmt: skip
+else:
+    _NotANode = object
+
+
 @overload
-def tree_map(f: Callable[[Array], Array], tree: T, *, is_leaf: None = None) -> T: ...
+def tree_map(f: Callable[[Any], _A], tree: T, *, is_leaf: None = None) -> T: ...
 @overload
-def tree_map(f: Callable[[Array, Array], Array], tree: T, rest0: ArrayTree, /, *, is_leaf: None = None) -> T: ...
+def tree_map(f: Callable[[Any, Any], _A], tree: T, rest0: object, /, *, is_leaf: None = None) -> T: ...
 @overload
-def tree_map(f: Callable[[Any], object], tree: object, *, is_leaf: _IsLeaf | None = None) -> object: ...
+def tree_map(f: Callable[[Any], _Y], tree: _NotANode, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
+def tree_map(f: Callable[[Any, Any], _Y], tree: _NotANode, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> object: ...
+@overload
+def tree_map(f: Callable[[Any], _A], tree: _C, *, is_leaf: None = None) -> _C: ...
+@overload
+def tree_map(f: Callable[[Any, Any], _A], tree: _C, rest0: object, /, *, is_leaf: None = None) -> _C: ...
+@overload
+def tree_map(f: Callable[[Any], _Y], tree: object, *, is_leaf: _IsLeaf | None = None) -> object: ...
+@overload
+def tree_map(f: Callable[[Any, Any], _Y], tree: object, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> object: ...
+@overload  # three trees or more (not plausible for fewer: see Note [tree_map's overloads])
 def tree_map(
-    f: Callable[[Any, Any], object], tree: object, rest0: object, /, *, is_leaf: _IsLeaf | None = None
+    f: Callable[..., object], tree: object, rest0: object, rest1: object, /, *rest: object, is_leaf: _IsLeaf | None = None
 ) -> object: ...
-@overload
-def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _IsLeaf | None = None) -> object: ...
 def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _IsLeaf | None = None) -> object:
     return _tu.tree_map(f, tree, *rest, is_leaf=is_leaf)
 
 
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Array], Array], tree: T, *,
+    f: Callable[[KeyPath, Any], _A], tree: T, *,
     is_leaf: None = None, is_leaf_takes_path: bool = False,
 ) -> T: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Array, Array], Array], tree: T, rest0: ArrayTree, /, *,
+    f: Callable[[KeyPath, Any, Any], _A], tree: T, rest0: object, /, *,
     is_leaf: None = None, is_leaf_takes_path: bool = False,
 ) -> T: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Any], object], tree: object, *,
+    f: Callable[[KeyPath, Any], _Y], tree: _NotANode, *,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> object: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Any, Any], object], tree: object, rest0: object, /, *,
+    f: Callable[[KeyPath, Any, Any], _Y], tree: _NotANode, rest0: object, /, *,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> object: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[..., object], tree: object, *rest: object,
+    f: Callable[[KeyPath, Any], _A], tree: _C, *,
+    is_leaf: None = None, is_leaf_takes_path: bool = False,
+) -> _C: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any, Any], _A], tree: _C, rest0: object, /, *,
+    is_leaf: None = None, is_leaf_takes_path: bool = False,
+) -> _C: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any], _Y], tree: object, *,
+    is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
+) -> object: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any, Any], _Y], tree: object, rest0: object, /, *,
+    is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
+) -> object: ...  # fmt: skip
+@overload  # three trees or more
+def tree_map_with_path(
+    f: Callable[..., object], tree: object, rest0: object, rest1: object, /, *rest: object,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> object: ...  # fmt: skip
 def tree_map_with_path(

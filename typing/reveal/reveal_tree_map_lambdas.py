@@ -1,0 +1,57 @@
+"""tree_map (and jt.tree.map) with an unannotated lambda keeps the
+container's type in mypy as in pyright (issue 20): dicts, lists, tuples,
+NamedTuples, nested containers and registered dataclasses of arrays, with
+one tree or two. A function whose result is not an Array gives object
+(narrow it); so does a container of non-arrays."""
+
+import dataclasses
+from typing import NamedTuple
+
+from typing_extensions import assert_type
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped.tree_util import register_dataclass, tree_map, tree_map_with_path
+from jaxtyped.typing import Array
+
+
+class Momentum(NamedTuple):
+    velocity: Array
+    step: Array
+
+
+@register_dataclass
+@dataclasses.dataclass
+class Linear:
+    w: Array
+    b: Array
+
+
+def shape_of(x: Array) -> tuple[int, ...]:
+    return x.shape
+
+
+def add3(p: Array, q: Array, r: Array) -> Array:
+    return p + q + r
+
+
+def check(params: dict[str, Array], layers: list[Array], pair: tuple[Array, Array], m: Momentum, lin: Linear) -> None:
+    assert_type(tree_map(lambda p, g: p - 0.1 * g, params, params), dict[str, Array])
+    assert_type(jt.tree.map(lambda p, g: p - 0.1 * g, params, params), dict[str, Array])
+    assert_type(tree_map(lambda p: p * 2, params), dict[str, Array])
+    assert_type(tree_map(lambda p: jnp.sin(p), layers), list[Array])
+    assert_type(tree_map(lambda a, b: a @ b, layers, layers), list[Array])
+    assert_type(tree_map(lambda p: p + 1, pair), tuple[Array, Array])
+    assert_type(tree_map(lambda v: 0.9 * v, m), Momentum)
+    assert_type(jt.tree.map(lambda v, g: v + g, m, m), Momentum)
+    assert_type(tree_map(lambda p: p.T, lin), Linear)
+    assert_type(tree_map(lambda p, g: p - 0.1 * g, lin, lin), Linear)
+    assert_type(jt.tree.map(lambda p: jnp.zeros_like(p), {"enc": layers, "dec": pair}), dict[str, list[Array] | tuple[Array, Array]])
+    assert_type(tree_map_with_path(lambda path, p: p * 2, params), dict[str, Array])
+    assert_type(jt.tree.map_with_path(lambda path, p, q: p + q, lin, lin), Linear)
+    # Leaves that become something else, or trees of non-arrays: object.
+    assert_type(tree_map(shape_of, params), object)
+    assert_type(tree_map(shape_of, lin), object)
+    assert_type(tree_map(lambda x: x + 1, [1, 2]), object)
+    assert_type(tree_map(jnp.asarray, {"a": 1.0}), object)
+    assert_type(tree_map(add3, params, params, params), object)  # three trees or more: object
