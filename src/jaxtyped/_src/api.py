@@ -17,7 +17,8 @@ from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.api_refs import ref_or_input_aval, vmap_with_refs
-from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, current_values, is_ref
+from jaxtyped._src.state.primitives import stage_refs_in
+from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, is_ref
 from jaxtyped._src.api_util import (
     ShapeDtypeStruct,
     arg_names,
@@ -649,14 +650,15 @@ def make_jaxpr(
         leaves, in_tree = tree_flatten((dynamic, kwargs))
         leaf_names = [n for i, a in dynamic.items() for n in flatten_with_names(a, names[i])[1]]
         leaf_names += [n for k, v in kwargs.items() for n in flatten_with_names(v, k)[1]]
-        # Refs (issue 16), passed or closed over: their values are inputs
-        # (in place of a passed ref; after the arguments for a closed-over
-        # one) and their final values extra outputs, after the function's.
+        # Refs (issue 16), passed or closed over, are ref-typed inputs (in
+        # place of a passed ref; after the arguments for a closed-over one),
+        # read and written by equations (Note [staged refs]).
         closed_refs: list[Ref[Array]] = []
         in_avals = [ref_or_input_aval(x, n, "make_jaxpr") for x, n in zip(leaves, leaf_names)]
         while True:
-            closed_avals = [r.read().aval for r in closed_refs]
+            closed_avals = [ref_or_input_aval(r, "closed-over ref", "make_jaxpr") for r in closed_refs]
             interp = StagingInterpreter(current_interpreter(), desc)
+            stage_refs_in(interp)
             try:
                 with transformation_scope(interp), shared_numpy_constants():
                     tracers: list[Any] = [interp.new_arg(aval, n) for aval, n in zip(in_avals, leaf_names)]
@@ -668,11 +670,10 @@ def make_jaxpr(
                     call_args = [traced_dynamic[i] if i in traced_dynamic else a for i, a in enumerate(args)]
                     with bound_refs(closed_refs, closed_values):
                         out = fun(*call_args, **traced_kwargs)
-                        ref_outs = current_values(boxes) + current_values(closed_refs)
                     out_leaves, out_tree = tree_flatten(out)
                     out_names = flatten_with_names(out, "output")[1]
                     outs = [leaf_to_array(x, n, "make_jaxpr") for x, n in zip(out_leaves, out_names)]
-                    closed = interp.build(outs + ref_outs)
+                    closed = interp.build(outs)
             except RefsTouched as err:
                 if err.staging is not interp or any(err.ref is r for r in closed_refs) or any(err.ref is x for x in leaves):
                     raise

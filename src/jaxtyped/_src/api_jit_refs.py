@@ -1,11 +1,14 @@
 """``jit`` of functions that take or close over refs (issue 16; layer L5).
 
-See Note [refs are threaded at trace time] in
-:mod:`jaxtyped._src.state.types`. A jitted function called with ``Ref``
-arguments, or found (by its first trace) to touch refs it closes over, is
-run through a *pure* companion jitted function: the refs' values go in as
-its first argument, donated, and their final values come out after the
-function's own outputs; then they are written back into the refs. The
+A jitted function called with ``Ref`` arguments, or found (by its first
+trace) to touch refs it closes over (see Note [refs are threaded at trace
+time] in :mod:`jaxtyped._src.state.types`), is run through a *pure*
+companion jitted function: the refs' values go in as its first argument,
+donated, and their final values come out after the function's own
+outputs; then they are written back into the refs. The companion stages
+the function with ref-typed inputs (``get``/``swap``/``addupdate``
+equations, Note [staged refs] in :mod:`jaxtyped._src.state.primitives`)
+and discharges that program into the one jit compiles. The
 donation lets XLA write each result into its ref's input buffer, so at the
 top level a ref is updated in place (its ``unsafe_buffer_pointer`` does not
 change). The companion's cache is keyed on the refs' avals and on where
@@ -18,9 +21,13 @@ from typing import Any, final
 
 from jaxtyped._src.api_util import flatten_with_names
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.interpreter import current_interpreter
+from jaxtyped._src.core.check import maybe_check_jaxpr
+from jaxtyped._src.core.interpreter import current_interpreter, transformation_scope
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, current_values, is_ref, ref_type_str, staging_between
+from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.state.discharge import run_discharged
+from jaxtyped._src.state.primitives import AbstractRef, stage_refs_in
+from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, is_ref, ref_type_str, staging_between
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_leaves, tree_unflatten
 from jaxtyped._src.util import arg_names
 
@@ -61,24 +68,35 @@ def has_ref_leaf(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
 
 def _pure_companion(state: RefJitState, make_jit: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Callable[..., Any]:
     def pure(ref_values: tuple[Array, ...], leaves: tuple[object, ...], spec: _Spec) -> tuple[object, tuple[Array, ...]]:
-        level = current_interpreter()
-        n_args = len(spec.ref_positions)
-        boxes: list[Ref[Array]] = [Ref(v, level, freezable=False) for v in ref_values[:n_args]]
-        merged: list[object] = list(leaves)
-        for position, box in zip(spec.ref_positions, boxes):
-            merged.insert(position, box)
-        dyn_args, dyn_kwargs = tree_unflatten(spec.tree, merged)
-        static = dict(spec.static)
-        dyn_iter = iter(dyn_args)
-        call_args: list[object] = [static[i] if i in static else next(dyn_iter) for i in range(spec.nargs)]
-        call_kwargs: dict[str, object] = dict(dyn_kwargs)
-        call_kwargs.update({k: v for k, v in spec.static if isinstance(k, str)})
-        closed = state.closed[: spec.num_closed]
-        with bound_refs(closed, ref_values[n_args:]):
-            out = state.fun(*call_args, **call_kwargs)
-            _reject_returned_refs(state, out, boxes, call_args)
-            new_closed = current_values(closed)
-        return out, tuple(current_values(boxes) + new_closed)
+        # The function is staged with its refs as ref-typed inputs (Note
+        # [staged refs]); the program is then discharged under jit's trace.
+        interp = StagingInterpreter(current_interpreter(), state.desc, "jit")
+        stage_refs_in(interp)
+        with transformation_scope(interp):
+            ref_args = [interp.new_arg(AbstractRef.of(v.aval), "ref") for v in ref_values]
+            n_args = len(spec.ref_positions)
+            boxes: list[Ref[Array]] = [Ref(r, interp, freezable=False) for r in ref_args[:n_args]]
+            merged: list[object] = list(leaves)
+            for position, box in zip(spec.ref_positions, boxes):
+                merged.insert(position, box)
+            dyn_args, dyn_kwargs = tree_unflatten(spec.tree, merged)
+            static = dict(spec.static)
+            dyn_iter = iter(dyn_args)
+            call_args: list[object] = [static[i] if i in static else next(dyn_iter) for i in range(spec.nargs)]
+            call_kwargs: dict[str, object] = dict(dyn_kwargs)
+            call_kwargs.update({k: v for k, v in spec.static if isinstance(k, str)})
+            closed = state.closed[: spec.num_closed]
+            with bound_refs(closed, ref_args[n_args:]):
+                out = state.fun(*call_args, **call_kwargs)
+                _reject_returned_refs(state, out, boxes, call_args)
+            out_leaves, out_tree = tree_flatten(out)
+            staged = [i for i, leaf in enumerate(out_leaves) if isinstance(leaf, Array)]
+            program = interp.build([out_leaves[i] for i in staged])
+        maybe_check_jaxpr(program)
+        outs, finals = run_discharged(program.jaxpr, program.consts, ref_values)
+        for i, value in zip(staged, outs, strict=True):
+            out_leaves[i] = value
+        return tree_unflatten(out_tree, out_leaves), tuple(finals)
 
     pure.__name__ = state.name
     pure.__qualname__ = state.name

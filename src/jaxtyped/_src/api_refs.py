@@ -15,6 +15,7 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import current_interpreter
 from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.state.primitives import AbstractRef
 from jaxtyped._src.state.threading import named_like, reject_ref_outputs
 from jaxtyped._src.state.types import Ref, current_values, is_ref, ref_type_str
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
@@ -74,7 +75,9 @@ def vmap_with_refs(
 
 
 def ref_or_input_aval(leaf: object, name: str, transformation: str) -> ShapedArray:
-    """The type of a staged input leaf: a ref's value's, or ``input_aval``'s."""
+    """The type of a staged input leaf: a ref's (``Ref{f32[3]}``, see Note
+    [staged refs] in :mod:`jaxtyped._src.state.primitives`), or
+    ``input_aval``'s."""
     if is_ref(leaf):
-        return leaf.read().aval
+        return AbstractRef.of(leaf.read().aval)
     return input_aval(leaf, name, transformation)

@@ -16,6 +16,9 @@ extra input and its final value as an extra output (the ref is *threaded*
 through, as a loop carry or a jit argument donated to its result). See
 :mod:`jaxtyped._src.state.threading`.
 
+Under ``make_jaxpr`` and ``jit`` a ref is *staged* instead: see Note
+[staged refs] in :mod:`jaxtyped._src.state.primitives`.
+
 Writing a value of a transformation that is not the ref's own (a batched
 value into an unbatched ref under ``vmap``; a differentiated value into a
 plumbing ref under ``grad``) is an error, raised before the box changes.
@@ -34,11 +37,24 @@ from jaxtyped._src.core.array import Array, ArrayLike, Index
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.jaxpr import Jaxpr, JaxprBuilder
-from jaxtyped._src.core.interpreter import Interpreter, Tracer, current_interpreter
+from jaxtyped._src.core.interpreter import Interpreter, Tracer, bind, bind1, current_interpreter
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.structural import broadcast_in_dim
+from jaxtyped._src.state.primitives import (
+    AbstractRef,
+    AddUpdate,
+    Freeze,
+    Get,
+    NewRef,
+    NDIndexer,
+    Swap,
+    indexed_shape,
+    normalize_index,
+    stages_refs,
+)
 
 __all__ = [
     "Ref",
@@ -201,7 +217,8 @@ class Ref(Generic[V]):
         """The whole current value itself, for staging APIs that thread the
         ref (a later in-place update may consume it: ``ref[...]`` is the
         user's read, a copy)."""
-        return self._checked()
+        value = self._checked()
+        return bind1(Get(None), value) if _is_staged(value) else value
 
     def write(self, value: Array) -> None:
         """Replace the whole value by ``value`` itself (checked as ``ref[...]
@@ -214,10 +231,15 @@ class Ref(Generic[V]):
                 f"Invalid shape for `swap`. Ref shape: {current.shape}. Value shape: {value.shape}."
             )
         _check_owner(self, value)
+        if _is_staged(current):
+            bind(Swap(None, False), current, value)
+            return
         self._value = value
 
     def __getitem__(self, index: Indexer) -> V:
         value = self._checked()
+        if _is_staged(value):
+            return _staged_get(self, value, index)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the value type V
         if _is_whole(index):
             return _detached(value)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the value type V
         return value[index]  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # indexing keeps V's kind
@@ -339,7 +361,10 @@ def new_ref(init: ArrayLike, *, memory_space: object = None, kind: str | None = 
         raise JaxtypedTypeError("new_ref: the initial value is a Ref; refs of refs are not allowed (no ref-to-ref)")
     if memory_space is not None or kind is not None:
         raise JaxtypedValueError("new_ref: only the default memory_space and kind are supported")
-    return Ref(_detached(to_array(init, "new_ref init")), current_interpreter())
+    level = current_interpreter()
+    if stages_refs(level):
+        return Ref(bind1(NewRef(), to_array(init, "new_ref init")), level)
+    return Ref(_detached(to_array(init, "new_ref init")), level)
 
 
 def empty_ref(ty: ShapedLike) -> Ref[Array]:
@@ -360,7 +385,7 @@ def freeze(ref: Ref[Array]) -> Array:
             "scope that created it (not one passed into or closed over by a transformed function)"
         )
     ref._frozen = True  # pyright: ignore[reportPrivateUsage]
-    return value
+    return bind1(Freeze(), value) if _is_staged(value) else value
 
 
 def free_ref(ref: Ref[Array]) -> None:
@@ -383,6 +408,10 @@ def swap(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> Array:
     """``old, ref[idx] = ref[idx], value``; returns ``old`` (JAX's
     ``jax.ref.swap``; ``idx`` ``None``: the whole value)."""
     current = ref._checked()  # pyright: ignore[reportPrivateUsage]
+    if _is_staged(current):
+        old = _staged_write(ref, current, idx, value, "swap", returns_old=True)
+        assert old is not None
+        return old
     old = current if _is_whole(idx) else current[idx]
     _store(ref, idx, value, "swap")
     return old
@@ -392,6 +421,9 @@ def _store(ref: Ref[Array], idx: Indexer | None, value: ArrayLike, op: str) -> N
     """``ref[idx] = value``, checked as JAX's swap (same dtype; the whole
     value: the same shape; a part: ``.at[idx].set``'s broadcasting)."""
     current = ref._checked()  # pyright: ignore[reportPrivateUsage]
+    if _is_staged(current):
+        _staged_write(ref, current, idx, value, op, returns_old=False)
+        return
     array = _coerce(value, current, op)
     if _is_whole(idx):
         if array.shape != current.shape:
@@ -411,6 +443,9 @@ def addupdate(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> None:
     """``ref[idx] += value`` as one accumulation (JAX's ``jax.ref.addupdate``;
     ``idx`` ``None``: the whole value)."""
     current = ref._checked()  # pyright: ignore[reportPrivateUsage]
+    if _is_staged(current):
+        _staged_write(ref, current, idx, value, "addupdate", returns_old=False)
+        return
     array = _coerce(value, current, "addupdate")
     updated = current + array if _is_whole(idx) else current.at[idx].add(array)
     if updated.shape != current.shape:
@@ -419,6 +454,77 @@ def addupdate(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> None:
         )
     _check_owner(ref, updated)
     ref._value = convert_to(updated, current.dtype, weak_type=False)  # pyright: ignore[reportPrivateUsage]
+
+
+# === staged refs (Note [staged refs]) ===
+
+
+def _is_staged(value: Array) -> bool:
+    """Whether a box's content is a staged ref (else: the ref's value)."""
+    return isinstance(value.aval, AbstractRef)
+
+
+def _precise_index(ref: Ref[Array], index: Indexer | None) -> "tuple[NDIndexer, list[Array]] | None":
+    """The access's indexer, when the access is staged as written: at the
+    ref's own level (inside a transformation nested in the staging, the
+    whole ref is read or written, and the transformation indexes the value)
+    and for an index the ``get``/``swap`` form expresses."""
+    if current_interpreter() is not ref._level:  # pyright: ignore[reportPrivateUsage]
+        return None
+    return normalize_index(index, ref.shape)
+
+
+def _staged_get(ref: Ref[Array], staged: Array, index: Indexer | None) -> Array:
+    precise = _precise_index(ref, index)
+    if precise is None:
+        whole = bind1(Get(None), staged)
+        return whole if _is_whole(index) else whole[index]
+    indexer, dynamic = precise
+    return bind1(Get(indexer), staged, *dynamic)
+
+
+def _fit(array: Array, shape: tuple[int, ...], ref: Ref[Array], op: str) -> Array:
+    """``array`` broadcast to the indexed ``shape`` (as ``.at[idx].set``
+    broadcasts, eagerly)."""
+    if array.shape == shape:
+        return array
+    lead = len(shape) - array.ndim
+    if lead < 0 or any(d not in {1, s} for d, s in zip(array.shape, shape[lead:])):
+        raise JaxtypedValueError(
+            f"Invalid shape for `{op}`. Ref shape: {ref.shape}. Expected shape: {shape}. Value shape: {array.shape}."
+        )
+    return broadcast_in_dim(array, shape, tuple(range(lead, len(shape))))
+
+
+def _staged_write(ref: Ref[Array], staged: Array, idx: Indexer | None, value: ArrayLike, op: str, *, returns_old: bool) -> Array | None:
+    """``ref[idx] = value`` (``op`` "swap") or ``ref[idx] += value``
+    ("addupdate") as an equation; the old value for ``returns_old``."""
+    array = _coerce(value, staged, op)
+    precise = _precise_index(ref, idx)
+    if precise is not None:
+        indexer, dynamic = precise
+        array = _fit(array, indexed_shape(indexer, ref.shape), ref, op)
+        _check_owner(ref, array)
+        if op == "addupdate":
+            bind(AddUpdate(indexer), staged, array, *dynamic)
+            return None
+        outs = bind(Swap(indexer, returns_old), staged, array, *dynamic)
+        return outs[0] if returns_old else None
+    # Inside a nested transformation, or an index get/swap cannot express:
+    # update the whole value (the transformation sees the indexing).
+    whole = bind1(Get(None), staged)
+    if _is_whole(idx):
+        updated = _fit(array, ref.shape, ref, op)
+        updated = whole + updated if op == "addupdate" else updated
+        old = whole
+    else:
+        at = whole.at[idx]
+        updated = at.add(array) if op == "addupdate" else at.set(array)
+        old = whole[idx]
+    updated = convert_to(updated, ref.dtype, weak_type=False)
+    _check_owner(ref, updated)
+    bind(Swap(None, False), staged, updated)
+    return old if returns_old else None
 
 
 # === threading support for staging APIs ===

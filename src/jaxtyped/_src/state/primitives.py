@@ -1,0 +1,395 @@
+"""Refs in the IR: the ``Ref{f32[3]}`` type and the primitives ``get``,
+``swap``, ``addupdate``, ``new_ref`` and ``freeze`` (issue 16; layer L4).
+
+Note [staged refs]: under an interpreter that stages refs (``make_jaxpr``
+and the trace of a ``jit`` call with refs, see :func:`stage_refs_in`), a
+:class:`~jaxtyped._src.state.types.Ref` box holds a tracer of type
+:class:`AbstractRef` instead of a value, and its reads and writes become
+equations printed as JAX prints them (``c:f32[3] <- a[...]``,
+``a[0] <- d``, ``a[2,:] += m``), each with its ref effect on operand 0.
+Such a program is made pure by :func:`jaxtyped._src.state.discharge
+.run_discharged` (a ref's value becomes an input and its final value an
+output), which is what ``jit`` compiles. Everywhere else (eager code,
+jvp, vmap, loop and branch bodies) boxes hold values: see Note [refs are
+threaded at trace time] in :mod:`jaxtyped._src.state.types`.
+
+Ref primitives have no evaluation, differentiation, batching or lowering
+rules: they only exist in staged programs, which are discharged before
+they run or are transformed; a transformation nested inside a staging
+interpreter sees a ref tracer as a constant of its parent and forwards
+the primitive to it untouched.
+"""
+
+import operator
+import weakref
+from dataclasses import dataclass
+from typing import Any, cast, final
+
+import numpy as np
+
+from jaxtyped._src import dtypes
+from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array_impl import to_array
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.effects import AccumEffect, Effects, ReadEffect, WriteEffect, no_effects
+from jaxtyped._src.core.interpreter import Interpreter
+from jaxtyped._src.core.primitive import Primitive
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax.elementwise_base import convert_to
+
+__all__ = [
+    "AbstractRef",
+    "Slice",
+    "DynamicIndex",
+    "IndexEntry",
+    "NDIndexer",
+    "normalize_index",
+    "to_numpy_index",
+    "indexed_shape",
+    "Get",
+    "Swap",
+    "AddUpdate",
+    "NewRef",
+    "Freeze",
+    "RefAccess",
+    "stage_refs_in",
+    "stages_refs",
+    "is_ref_aval",
+]
+
+
+# AbstractRef shares ShapedArray's fields (the referenced array's type) and
+# only differs in kind: ShapedArray is final for the rest of the code base,
+# refs are the one deliberate subtype (the IR's vars and tracers hold avals
+# typed ShapedArray, so a ref-typed var needs no change to them).
+@final
+@dataclass(frozen=True, slots=True)
+class AbstractRef(ShapedArray):  # type: ignore[misc]  # pyright: ignore[reportGeneralTypeIssues]  # see the comment above
+    """The type of a mutable array reference to arrays of one shape and
+    dtype; prints as JAX's ``Ref{f32[3]}``."""
+
+    def __hash__(self) -> int:
+        return hash(("Ref", self._hash))
+
+    def str_short(self) -> str:
+        """JAX's short form, e.g. ``Ref{f32[3]}``."""
+        return "Ref{" + ShapedArray.str_short(self) + "}"
+
+    def __str__(self) -> str:
+        return self.str_short()
+
+    @property
+    def inner(self) -> ShapedArray:
+        """The type of the referenced array."""
+        return ShapedArray(self.shape, self.dtype, self.weak_type)
+
+    @staticmethod
+    def of(aval: ShapedArray) -> "AbstractRef":
+        """The type of refs to arrays of type ``aval``."""
+        return AbstractRef(aval.shape, aval.dtype, aval.weak_type)
+
+
+def is_ref_aval(aval: ShapedArray) -> bool:
+    """Whether ``aval`` is the type of a ref."""
+    return isinstance(aval, AbstractRef)
+
+
+# Interpreters under which new_ref makes a staged ref (Note [staged refs]).
+_REF_STAGING: "weakref.WeakSet[Interpreter]" = weakref.WeakSet()
+
+
+def stage_refs_in(interp: Interpreter) -> None:
+    """Make refs created under ``interp`` staged refs (``new_ref`` and
+    ``freeze`` equations): only for interpreters whose jaxpr is printed or
+    discharged."""
+    _REF_STAGING.add(interp)
+
+
+def stages_refs(interp: Interpreter) -> bool:
+    """Whether refs created under ``interp`` are staged."""
+    return interp in _REF_STAGING
+
+
+# === indexers ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """A static slice ``start, start+stride, ...`` (``size`` entries) of a
+    dimension of size ``dim``."""
+
+    start: int
+    size: int
+    stride: int
+    dim: int
+
+    def __str__(self) -> str:
+        # As JAX prints it: the bounds, each omitted when it is the dimension's.
+        end = self.start + self.size
+        return f"{self.start if self.start else ''}:{end if end != self.dim else ''}"
+
+    def as_slice(self) -> slice:
+        """The Python slice selecting the same entries."""
+        return slice(self.start, self.start + self.size * self.stride, self.stride)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class DynamicIndex:
+    """An integer index array (or scalar) given as an operand."""
+
+    shape: tuple[int, ...]
+
+
+IndexEntry = int | Slice | DynamicIndex
+# One entry per dimension of the ref; None: the whole ref (``ref[...]``).
+NDIndexer = tuple[IndexEntry, ...] | None
+
+
+def normalize_index(index: object, shape: tuple[int, ...]) -> tuple[NDIndexer, list[Array]] | None:
+    """``index`` of a ref of ``shape`` as a static indexer and its dynamic
+    index operands; ``None`` for an index this form does not express (a
+    new axis, a boolean mask, a list, an out-of-range int, a negative
+    stride): the caller reads the whole ref and indexes the value."""
+    items: tuple[object, ...] = index if isinstance(index, tuple) else (index,)  # pyright: ignore[reportUnknownVariableType]
+    if index is None or index is Ellipsis or len(items) == 0 or (len(items) == 1 and items[0] is Ellipsis):
+        return None, []
+    ellipses = [k for k, item in enumerate(items) if item is Ellipsis]
+    if len(ellipses) > 1:
+        return None
+    if ellipses:
+        k = ellipses[0]
+        fill = len(shape) - (len(items) - 1)
+        if fill < 0:
+            return None
+        items = items[:k] + (slice(None),) * fill + items[k + 1 :]
+    if len(items) > len(shape):
+        return None
+    items = items + (slice(None),) * (len(shape) - len(items))
+    entries: list[IndexEntry] = []
+    dynamic: list[Array] = []
+    for item, dim in zip(items, shape):
+        entry = _entry(item, dim, dynamic)
+        if entry is None:
+            return None
+        entries.append(entry)
+    return tuple(entries), dynamic
+
+
+def _entry(item: object, dim: int, dynamic: list[Array]) -> IndexEntry | None:
+    if isinstance(item, bool) or isinstance(item, np.bool_):
+        return None
+    if isinstance(item, int) or isinstance(item, np.integer):
+        i = operator.index(cast(int, item))
+        return i if -dim <= i < dim else None
+    if isinstance(item, slice):
+        bounds = cast(tuple[object, object, object], (item.start, item.stop, item.step))  # pyright: ignore[reportUnknownMemberType]  # slice's bounds are untyped
+        if not all(b is None or (isinstance(b, (int, np.integer)) and not isinstance(b, bool)) for b in bounds):
+            return None
+        start, stop, step = item.indices(dim)
+        if step <= 0:
+            return None
+        return Slice(start, len(range(start, stop, step)), step, dim)
+    if isinstance(item, Array) or isinstance(item, np.ndarray):
+        array = to_array(cast(object, item), "Ref index")
+        if not dtypes.is_integer(array.dtype):
+            return None
+        dynamic.append(array)
+        return DynamicIndex(array.shape)
+    return None
+
+
+def to_numpy_index(indexer: tuple[IndexEntry, ...], dynamic: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The NumPy-style index meaning ``indexer`` with ``dynamic`` for its
+    dynamic entries (arrays, or NumPy arrays for shape computations)."""
+    operands = iter(dynamic)
+    out: list[Any] = []
+    for entry in indexer:
+        if isinstance(entry, Slice):
+            out.append(entry.as_slice())
+        elif isinstance(entry, DynamicIndex):
+            out.append(next(operands))
+        else:
+            out.append(entry)
+    return tuple(out)
+
+
+def indexed_shape(indexer: NDIndexer, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of ``ref[indexer]`` for a ref of ``shape`` (NumPy's rules)."""
+    if indexer is None:
+        return shape
+    stand_ins = tuple(np.zeros(e.shape, np.intp) for e in indexer if isinstance(e, DynamicIndex))
+    probe = np.broadcast_to(np.zeros((), np.int8), shape)
+    return tuple(int(d) for d in probe[to_numpy_index(indexer, stand_ins)].shape)
+
+
+def _format_index(indexer: NDIndexer, names: tuple[str, ...]) -> str:
+    if indexer is None:
+        return "..."
+    operands = iter(names)
+    return ",".join(next(operands) if isinstance(e, DynamicIndex) else str(e) for e in indexer)
+
+
+def _ref_operand(name: str, aval: ShapedArray) -> AbstractRef:
+    if not isinstance(aval, AbstractRef):
+        raise JaxtypedTypeError(f"{name}: the first operand must be a Ref, got {aval.str_short()}")
+    return aval
+
+
+def _check_dynamic(name: str, indexer: NDIndexer, avals: tuple[ShapedArray, ...]) -> None:
+    expected = [e.shape for e in indexer or () if isinstance(e, DynamicIndex)]
+    if len(expected) != len(avals):
+        raise JaxtypedTypeError(f"{name}: the indexer takes {len(expected)} index operands, got {len(avals)}")
+    for shape, aval in zip(expected, avals):
+        if aval.shape != shape or not dtypes.is_integer(aval.dtype):
+            raise JaxtypedTypeError(f"{name}: index operand {aval.str_short()} does not match the indexer (int[{shape}])")
+
+
+class RefAccess(Primitive):
+    """What ``get``, ``swap`` and ``addupdate`` share: an indexer, the ref
+    as operand 0, and :meth:`discharge` (the access on the ref's value)."""
+
+    __slots__ = ()
+    indexer: NDIndexer
+
+    def index_of(self, dynamic: tuple[Array, ...]) -> tuple[Any, ...] | None:
+        """The index to apply to the ref's value (``None``: the whole value)."""
+        return None if self.indexer is None else to_numpy_index(self.indexer, dynamic)
+
+    def discharge(self, value: Array, operands: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...]]:
+        """The ref's new value and the outputs, given its value and the
+        other operands."""
+        raise NotImplementedError
+
+
+def _check_value(name: str, ref: AbstractRef, indexer: NDIndexer, value: ShapedArray) -> None:
+    expected = indexed_shape(indexer, ref.shape)
+    if value.dtype != ref.dtype:
+        raise JaxtypedValueError(f"Invalid dtype for `{name}`. Ref dtype: {ref.dtype.name}. Value dtype: {value.dtype.name}.")
+    if value.shape != expected:
+        raise JaxtypedValueError(
+            f"Invalid shape for `{name}`. Ref shape: {ref.shape}. Expected shape: {expected}. Value shape: {value.shape}."
+        )
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Get(RefAccess):
+    """``ref[indexer]``: a read of a ref (JAX's ``get``)."""
+
+    indexer: NDIndexer
+    name = "get"
+
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        ref = _ref_operand("get", avals[0])
+        _check_dynamic("get", self.indexer, avals[1:])
+        return (ShapedArray(indexed_shape(self.indexer, ref.shape), ref.dtype, ref.weak_type),)
+
+    def effects(self, avals: tuple[ShapedArray, ...]) -> Effects:
+        return frozenset({ReadEffect(0)})
+
+    def format_eqn(self, outs: tuple[str, ...], args: tuple[str, ...]) -> str | None:
+        return f"{outs[0]} <- {args[0]}[{_format_index(self.indexer, args[1:])}]"
+
+    def discharge(self, value: Array, operands: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...]]:
+        index = self.index_of(operands)
+        return value, (value if index is None else value[index],)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Swap(RefAccess):
+    """``old, ref[indexer] = ref[indexer], value`` (JAX's ``swap``);
+    without ``returns_old``, a plain write (JAX prints its unused result
+    away: ``a[0] <- d``)."""
+
+    indexer: NDIndexer
+    returns_old: bool
+    name = "swap"
+
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        ref = _ref_operand("swap", avals[0])
+        _check_dynamic("swap", self.indexer, avals[2:])
+        _check_value("swap", ref, self.indexer, avals[1])
+        if not self.returns_old:
+            return ()
+        return (ShapedArray(indexed_shape(self.indexer, ref.shape), ref.dtype, ref.weak_type),)
+
+    def effects(self, avals: tuple[ShapedArray, ...]) -> Effects:
+        return frozenset({WriteEffect(0)})
+
+    def format_eqn(self, outs: tuple[str, ...], args: tuple[str, ...]) -> str | None:
+        target = f"{args[0]}[{_format_index(self.indexer, args[2:])}]"
+        if not outs:
+            return f"{target} <- {args[1]}"
+        return f"{outs[0]}, {target} <- {target}, {args[1]}"
+
+    def discharge(self, value: Array, operands: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...]]:
+        new, dynamic = operands[0], operands[1:]
+        index = self.index_of(dynamic)
+        if index is None:
+            return new, (value,) if self.returns_old else ()
+        updated = convert_to(value.at[index].set(new), value.dtype, weak_type=False)
+        return updated, (value[index],) if self.returns_old else ()
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class AddUpdate(RefAccess):
+    """``ref[indexer] += value`` as one accumulation (JAX's ``addupdate``)."""
+
+    indexer: NDIndexer
+    name = "addupdate"
+
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        ref = _ref_operand("addupdate", avals[0])
+        _check_dynamic("addupdate", self.indexer, avals[2:])
+        _check_value("addupdate", ref, self.indexer, avals[1])
+        return ()
+
+    def effects(self, avals: tuple[ShapedArray, ...]) -> Effects:
+        return frozenset({AccumEffect(0)})
+
+    def format_eqn(self, outs: tuple[str, ...], args: tuple[str, ...]) -> str | None:
+        return f"{args[0]}[{_format_index(self.indexer, args[2:])}] += {args[1]}"
+
+    def discharge(self, value: Array, operands: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...]]:
+        delta, dynamic = operands[0], operands[1:]
+        index = self.index_of(dynamic)
+        updated = value + delta if index is None else value.at[index].add(delta)
+        return convert_to(updated, value.dtype, weak_type=False), ()
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class NewRef(Primitive):
+    """A new ref holding the operand (JAX's ``new_ref``)."""
+
+    kind: str | None = None
+    memory_space: str | None = None
+    name = "new_ref"
+
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        (aval,) = avals
+        if isinstance(aval, AbstractRef):
+            raise JaxtypedTypeError("new_ref: the initial value is a Ref; refs of refs are not allowed (no ref-to-ref)")
+        return (AbstractRef.of(aval),)
+
+    def effects(self, avals: tuple[ShapedArray, ...]) -> Effects:
+        return no_effects
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Freeze(Primitive):
+    """The final value of a ref, which is not used after (JAX's ``freeze``)."""
+
+    name = "freeze"
+
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        ref = _ref_operand("freeze", avals[0])
+        return (ref.inner,)
+
+    def effects(self, avals: tuple[ShapedArray, ...]) -> Effects:
+        return no_effects
