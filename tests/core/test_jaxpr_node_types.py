@@ -80,6 +80,7 @@ def samples() -> dict[object, object]:
         Literal: Literal.from_array(x),
         Eqn: eqn,
         Jaxpr: Jaxpr((), (a,), (b,), (eqn,)),
+        frozenset: frozenset({"a"}),  # ShapedArray.vma (sharding family, issue 17)
     }
 
 

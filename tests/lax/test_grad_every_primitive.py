@@ -37,7 +37,7 @@ from jaxtyped._src.core.primitive import Primitive
 from jaxtyped.test_util import check_grads
 
 jax: Any = pytest.importorskip("jax")
-from oracle import mesh_sharding  # noqa: E402  # sharding family (issue 17)
+from oracle import mesh_shard_map, mesh_sharding  # noqa: E402  # sharding family (issue 17)
 
 NDArray = np.ndarray[Any, Any]
 
@@ -490,6 +490,12 @@ def _sharding_rows() -> list[Row]:
         Row("ppermute", "ppermute", k1(lambda o, a: vm(o, lambda r: o.lax.ppermute(r * r, "i", swap))(a)), (In(S23),)),
         Row("all_to_all", "all_to_all", k1(lambda o, a: vm(o, lambda r: o.lax.all_to_all(r * r, "i", 0, 1))(a)),
             (In((2, 2, 3)),)),
+        # JEP 17111's primitives, bound inside shard_map with check_vma (2 devices)
+        Row("psum_invariant", "psum_invariant",
+            k1(lambda o, a: mesh_shard_map(o is OURS, lambda r: o.lax.psum(r * r, "a"), (("a",),), ())(a)), (In((4, 3)),)),
+        Row("pvary", "pvary",
+            k2(lambda o, a, b: mesh_shard_map(o is OURS, lambda x, y: o.lax.mul(o.lax.sin(x), y), ((), ("a",)), ("a",))(a, b)),
+            (In((2, 3)), In((4, 3)))),
     ]  # fmt: skip
 
 

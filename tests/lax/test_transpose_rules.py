@@ -37,7 +37,7 @@ from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.lax.gather import Scatter, ScatterDimensionNumbers
 
 jax: Any = pytest.importorskip("jax")
-from oracle import mesh_sharding  # noqa: E402  # sharding family (issue 17)
+from oracle import mesh_shard_map, mesh_sharding  # noqa: E402  # sharding family (issue 17)
 
 NDArray = np.ndarray[Any, Any]
 
@@ -417,6 +417,9 @@ def _sharding_cases() -> list[Case]:
              ("ppermute",)),
         Case("all_to_all", k1(lambda o, x: vm(o, lambda r: o.lax.all_to_all(r, "i", 0, 0))(x)), (In((2, 2)),), F,
              ("all_to_all",)),
+        # JEP 17111's primitives inside shard_map with check_vma: each is the other's transpose
+        Case("psum_invariant", k1(lambda o, x: mesh_shard_map(o is OURS, lambda r: o.lax.psum(r, "a"), (("a",),), ())(x)),
+             (In((4, 3)),), F, ("psum_invariant", "pvary")),
     ]  # fmt: skip
 
 

@@ -29,10 +29,11 @@ def main() -> None:
     mesh = jt.make_mesh((4,), ("i",))
     x = np.arange(8.0, dtype=np.float32)
 
+    # all_gather leaves its result varying (JEP 17111), as in JAX: P() for it needs check_vma=False.
     def body(block: jt.Array) -> tuple[jt.Array, jt.Array]:
         return jt.lax.psum(block, "i"), jt.lax.all_gather(block, "i", tiled=True)
 
-    summed, gathered = jt.jit(jt.shard_map(body, mesh=mesh, in_specs=P("i"), out_specs=(P(), P())))(
+    summed, gathered = jt.jit(jt.shard_map(body, mesh=mesh, in_specs=P("i"), out_specs=(P(), P()), check_vma=False))(
         jt.device_put(jnp.asarray(x), NamedSharding(mesh, P("i")))
     )
     result["psum"] = np.asarray(summed).tolist()

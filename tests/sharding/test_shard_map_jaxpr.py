@@ -4,10 +4,10 @@ as JAX prints them (``psum``, ``pmax``, ``all_gather``, ``reduce_scatter``,
 ``ppermute``, ``all_to_all``, ``axis_index``), compared with
 ``jax.make_jaxpr`` on the same (4, 2) mesh.
 
-With ``check_vma=True`` JAX also annotates every value with the mesh axes it
-varies along (``f32[2,2]{V:(a,b)}``) and inserts ``pvary``/``psum_invariant``
-(JEP 17111 types); jaxtyped does not print those, so the comparisons use
-``check_vma=False`` and, for the default, only the equation's params.
+With ``check_vma=True`` (the default) every value inside carries the mesh
+axes it varies along (``f32[2,2]{V:(a,b)}``, JEP 17111), ``psum`` binds
+``psum_invariant`` and an operand varying along fewer axes than another gets
+a ``pvary``: the texts are compared with JAX's with and without the check.
 """
 
 # pyright: reportUnknownLambdaType=false, reportUnknownArgumentType=false, reportUnknownMemberType=false, reportUnknownVariableType=false
@@ -52,6 +52,13 @@ def _normalized(text: str) -> list[str]:
         lambda m: "newly_manual_axes=" + ",".join(sorted(a.strip() for a in m.group(1).split(","))),
         text,
     )
+    # An equation whose params JAX's printer keeps on one line and ours
+    # breaks (line width is layout): params without a jaxpr are joined.
+    text = re.sub(
+        r"\[\n((?:\s+[a-z_]+=[^\n{]*\n)+)\s*\]",
+        lambda m: "[" + " ".join(p.strip() for p in m.group(1).splitlines()) + "]",
+        text,
+    )
     lines: list[str] = []
     for line in text.splitlines():
         previous = lines[-1] if lines else ""
@@ -80,9 +87,10 @@ COLLECTIVES: list[tuple[str, Callable[[Any], Callable[..., Any]]]] = [
 ]
 
 
+@pytest.mark.parametrize("check_vma", [False, True])
 @pytest.mark.parametrize("name, body", COLLECTIVES, ids=[n for n, _ in COLLECTIVES])
-def test_collectives_print_as_in_jax(name: str, body: Callable[[Any], Callable[..., Any]]) -> None:
-    ours, theirs = _jaxprs(body, lambda P: P("a", "b"), lambda P: P("a", "b"), False, X)
+def test_collectives_print_as_in_jax(name: str, body: Callable[[Any], Callable[..., Any]], check_vma: bool) -> None:
+    ours, theirs = _jaxprs(body, lambda P: P("a", "b"), lambda P: P("a", "b"), check_vma, X)
     assert _normalized(ours) == _normalized(theirs), name
     assert ours.count("shard_map[") == 1
 
@@ -104,15 +112,61 @@ def test_one_shard_map_equation_with_jaxs_params(check_vma: bool) -> None:
     outer = re.compile(r"^    [a-z]+:\S+ [a-z]+:\S+ = shard_map\[$", re.M)
     assert outer.findall(ours) == ["    c:f32[2,4] d:f32[8,4] = shard_map["]
     assert "] a b\n" in ours and "] a b\n" in theirs
-    # The body is over blocks, with the collective as an equation.
-    assert "lambda ; e:f32[2,2] f:f32[]. let" in ours
-    assert "psum[axes=('a',) axis_index_groups=None]" in ours
+    # The body is over blocks, with the collective as an equation; with
+    # check_vma the whole body prints as JAX's, vma annotations included.
+    if check_vma:
+        assert _normalized(ours) == _normalized(theirs)
+        assert "lambda ; e:f32[2,2]{V:(a,b)} f:f32[]. let" in ours
+        assert "psum_invariant[axes=('a',)] h" in ours
+    else:
+        assert "lambda ; e:f32[2,2] f:f32[]. let" in ours
+        assert "psum[axes=('a',) axis_index_groups=None]" in ours
+
+
+# JEP 17111's typing rules, each program printed as JAX prints it. The
+# meshes' axis orders differ, so vmas print in mesh order.
+VMA_PROGRAMS: list[tuple[str, Callable[[Any], Callable[..., Any]], Callable[[Any], Any], Callable[[Any], Any]]] = [
+    ("invariant-input-joins-varying", lambda L: lambda x, y: L.mul(x, y), lambda P: (P("a", "b"), P()),
+     lambda P: P("a", "b")),
+    ("literals-get-pvary", lambda L: lambda x, y: L.add(L.mul(x, 2.0), 1.0), lambda P: (P("a"), P()),
+     lambda P: P("a")),
+    ("psum-of-invariant-is-pvary-then-psum", lambda L: lambda x, y: L.psum(y, "a"), lambda P: (P("a"), P()),
+     lambda P: P()),
+    ("psum-leaves-other-axis", lambda L: lambda x, y: L.add(L.psum(x, "a"), x), lambda P: (P("a", "b"), P()),
+     lambda P: P("a", "b")),
+    ("two-specs-join", lambda L: lambda x, y: L.add(x, L.mul(y, y)), lambda P: (P("a"), P(None, "b")),
+     lambda P: P("a", "b")),
+    ("axis-index-varies", lambda L: lambda x, y: L.mul(L.convert_element_type(L.axis_index("b"), x.dtype), y),
+     lambda P: (P("a"), P()), lambda P: P("b")),
+    ("pmean", lambda L: lambda x, y: L.pmean(x, ("a", "b")), lambda P: (P("a", "b"), P()), lambda P: P()),
+    ("pmax-of-varying", lambda L: lambda x, y: L.pmax(x, "b"), lambda P: (P("a", "b"), P()), lambda P: P("a")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("axis_order", [("a", "b"), ("b", "a")])
+@pytest.mark.parametrize("name, body, in_specs, out_specs", VMA_PROGRAMS, ids=[p[0] for p in VMA_PROGRAMS])
+def test_vma_types_print_as_in_jax(
+    name: str, body: Callable[[Any], Callable[..., Any]], in_specs: Any, out_specs: Any, axis_order: tuple[str, str]
+) -> None:
+    texts: list[str] = []
+    sizes = dict(zip(axis_order, (4, 2)))
+    # Every argument's block is f32[2,2]: its global shape follows its spec.
+    args = [
+        np.ones(tuple(2 * int(np.prod([sizes[a] for a in spec.axes_of(d)])) for d in range(2)), np.float32)
+        for spec in in_specs(jts.PartitionSpec)
+    ]
+    for api, sh in ((jt_any, jts), (jax, jsh)):
+        mesh = sh.Mesh(np.array(api.devices()).reshape(4, 2), axis_order)
+        f = api.shard_map(body(api.lax), mesh=mesh, in_specs=in_specs(sh.PartitionSpec), out_specs=out_specs(sh.PartitionSpec))
+        texts.append(str(api.make_jaxpr(f)(*args)))
+    assert _normalized(texts[0]) == _normalized(texts[1]), name
+    assert "{V:" in texts[0]
 
 
 def test_shard_map_inside_jit_is_one_equation_of_the_jit_body() -> None:
     mesh = jts.Mesh(np.array(jt.devices()).reshape(4, 2), ("a", "b"))
     f = jt_any.shard_map(lambda x: jt_any.lax.psum(x, "b"), mesh=mesh, in_specs=jts.P("a", "b"), out_specs=jts.P("a"))
     text = str(jt_any.make_jaxpr(jt_any.jit(lambda x: f(x) * 2.0))(X))
-    assert text.count("shard_map[") == 1 and "psum[axes=('b',)" in text
+    assert text.count("shard_map[") == 1 and "psum_invariant[axes=('b',)]" in text
     # ... and runs, with JAX's values.
     np.testing.assert_allclose(np.asarray(jt_any.jit(lambda x: f(x) * 2.0)(X)), 2.0 * (X[:, :2] + X[:, 2:]))

@@ -420,3 +420,20 @@ def mesh_sharding(ours: bool, *spec: Any) -> Any:
         return jts.NamedSharding(jts.Mesh(np.array(jt.devices()[:2]), ("a",)), jts.P(*spec))
     jsh = jax.sharding
     return jsh.NamedSharding(jsh.Mesh(np.array(jax.devices()[:2]), ("a",)), jsh.PartitionSpec(*spec))
+
+
+def mesh_shard_map(ours: bool, f: Callable[..., Any], in_specs: tuple[tuple[Any, ...], ...], out_spec: tuple[Any, ...]) -> Any:
+    """``shard_map(f)`` over the 2-device mesh of :func:`mesh_sharding`, in
+    jaxtyped (``ours``) or in JAX; each spec is given as the entries of its
+    ``PartitionSpec`` (sharding family, issue 17: JEP 17111's primitives)."""
+    if ours:
+        import jaxtyped.sharding as jts
+
+        mesh: Any = jts.Mesh(np.array(jt.devices()[:2]), ("a",))
+        make: Any = jts.P
+        api: Any = jt
+    else:
+        mesh = jax.sharding.Mesh(np.array(jax.devices()[:2]), ("a",))
+        make = jax.sharding.PartitionSpec
+        api = jax
+    return api.shard_map(f, mesh=mesh, in_specs=tuple(make(*s) for s in in_specs), out_specs=make(*out_spec))

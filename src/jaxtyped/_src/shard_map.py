@@ -23,11 +23,17 @@ the mesh's devices (the SPMD path of ``jit``) with the layouts the specs
 name; the blocks are not lowered as a manual-sharding region (no
 ``sdy.manual_computation``), so XLA's partitioner decides the communication.
 
-An output spec that leaves out a mesh axis claims that the value is the
-same on every device along it; with ``check_vma`` (the default) an output
-that varies along such an axis is an error naming the output and the axis
-(JEP 17111); without it, the block of the first device along the axis is
-returned.
+Note [device-variance types] (JEP 17111): with ``check_vma`` (the
+default) the body is traced with each block's aval carrying the mesh axes
+its spec splits it over (``ShapedArray.vma``); operations join them (the
+staging interpreter inserts ``pvary`` where operands differ), ``psum``
+binds ``psum_invariant``, which removes the axes it sums over, and outputs
+are marked varying along the axes their spec splits them over. An output
+spec that leaves out a mesh axis claims that the value is the same on every
+device along it: an output whose vma includes such an axis is rejected when
+``shard_map`` is called, statically, with JAX's message naming the output
+and the axes. Without the check, the block of the first device along the
+axis is returned.
 """
 
 import contextlib
@@ -41,7 +47,7 @@ from typing_extensions import ParamSpec, override
 
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, to_array
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero, order_axes, register_axis_order
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
@@ -54,7 +60,7 @@ from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.lax.convenience import index_in_dim
 from jaxtyped._src.lax.structural import bdim_to_front, reshape, transpose
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.lax.parallel import ShardingConstraint
+from jaxtyped._src.lax.parallel import ShardingConstraint, checking_vma, pvary
 from jaxtyped._src.sharding import Mesh, NamedSharding, PartitionSpec, current_mesh
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
@@ -189,8 +195,13 @@ def shard_map(
         arg_specs = _broadcast_specs(in_specs, tuple(args), "in_specs")
         for i, (x, s) in enumerate(zip(arrays, arg_specs)):
             _check_blocks(x.shape, s, the_mesh, f"in_specs entry {i}")
-        block_avals = [ShapedArray(_block_shape(x.shape, s, the_mesh), x.dtype, x.weak_type) for x, s in zip(arrays, arg_specs)]
-        body, out_tree, out_spec_list = _trace_body(f, desc, the_mesh, tree, block_avals, out_specs)
+        block_avals = [
+            ShapedArray(_block_shape(x.shape, s, the_mesh), x.dtype, x.weak_type, _spec_vma(s) if check_vma else frozenset())
+            for x, s in zip(arrays, arg_specs)
+        ]
+        body, out_tree, out_spec_list = _trace_body(f, desc, the_mesh, tree, block_avals, out_specs, check_vma)
+        if check_vma:
+            _check_out_vma(f, the_mesh, out_specs, body.jaxpr.out_avals, out_spec_list)
         operands = [*(to_array(c, f"shard_map of {desc} constant") for c in body.consts), *arrays]
         specs = (PartitionSpec(),) * len(body.consts) + tuple(arg_specs)
         body_jaxpr = consts_as_invars(body.jaxpr)
@@ -211,13 +222,73 @@ def _global_shape(shape: tuple[int, ...], spec: PartitionSpec, mesh: Mesh) -> tu
     return tuple(size * math.prod(mesh.shape[a] for a in spec.axes_of(d)) for d, size in enumerate(shape))
 
 
+def _spec_vma(spec: PartitionSpec) -> frozenset[str]:
+    """The mesh axes a block of this spec varies along (those it splits over)."""
+    return frozenset(spec.used_axes())
+
+
+def _check_out_vma(
+    f: Callable[..., Any], mesh: Mesh, out_specs: Specs, avals: tuple[ShapedArray, ...], specs: list[PartitionSpec]
+) -> None:
+    """JEP 17111's static check: an output spec that leaves out a mesh axis
+    claims the output is invariant along it, which its vma must show (JAX's
+    message, naming each output and the axes)."""
+    single = isinstance(out_specs, PartitionSpec) or not isinstance(out_specs, (tuple, list))
+    messages: list[str] = []
+    for k, (aval, spec) in enumerate(zip(avals, specs, strict=True)):
+        unmentioned = [a for a in mesh.axis_names if a not in spec.used_axes()]
+        if not any(a in aval.vma for a in unmentioned):
+            continue
+        # JAX names the entry by its key path in out_specs; a spec without
+        # axes (P()) has none, and a spec shared by outputs is one entry.
+        where = "out_specs" if single or not spec.used_axes() else f"out_specs[{k}]"
+        if len(unmentioned) > 1:
+            need = ",".join(order_axes(_spec_vma(spec)))
+            diff = ",".join(a for a in unmentioned if a in aval.vma)
+            got = ",".join(order_axes(aval.vma))
+            messages.append(
+                f"* {where} is {spec!r} which implies that the corresponding output value is only varying across "
+                f"mesh axes {{{need}}} and not {{{diff}}}, but it was inferred to be possibly varying over {{{got}}}"
+            )
+        else:
+            messages.append(
+                f"* {where} is {spec!r} which implies that the corresponding output value is replicated across "
+                f"mesh axis '{unmentioned[0]}', but could not infer replication over any axes"
+            )
+    messages = list(dict.fromkeys(messages))
+    if not messages:
+        return
+    if len(messages) == 1:
+        messages = [messages[0][2:]]
+    fun_name = getattr(f, "__name__", str(f))
+    raise JaxtypedValueError(
+        f"shard_map applied to the function '{fun_name}' was given out_specs which require replication which "
+        "can't be statically inferred given the mesh:\n\n"
+        f"The mesh given has shape {tuple(mesh.shape[a] for a in mesh.axis_names)} with corresponding axis names "
+        f"{mesh.axis_names}.\n\n" + "\n\n".join(messages) + "\n\n"
+        "Check if these output values are meant to be replicated over those mesh axes. If not, consider revising "
+        "the corresponding out_specs entries. If so, consider disabling the check by passing the check_vma=False "
+        "argument to `jax.shard_map`."
+    )
+
+
 def _trace_body(
-    f: Callable[..., Any], desc: str, mesh: Mesh, tree: PyTreeDef, block_avals: list[ShapedArray], out_specs: Specs
+    f: Callable[..., Any],
+    desc: str,
+    mesh: Mesh,
+    tree: PyTreeDef,
+    block_avals: list[ShapedArray],
+    out_specs: Specs,
+    check_vma: bool,
 ) -> tuple[ClosedJaxpr, PyTreeDef, list[PartitionSpec]]:
     """The per-device function as a jaxpr over blocks (what ``shard_map``'s
     equation prints): traced with the mesh axis names bound (so that
-    collectives are recorded as equations, with their axis sizes known)."""
+    collectives are recorded as equations, with their axis sizes known) and,
+    with ``check_vma``, the vma rules on for them (JEP 17111)."""
+    register_axis_order(mesh.axis_names)
     with contextlib.ExitStack() as scopes:
+        if check_vma:
+            scopes.enter_context(checking_vma(frozenset(mesh.axis_names)))
         for name in mesh.axis_names:
             scopes.enter_context(transformation_scope(BatchInterpreter(current_interpreter(), BatchAxis(mesh.shape[name], name), desc)))
         staging = StagingInterpreter(current_interpreter(), f"shard_map of {desc}", "shard_map")
@@ -227,6 +298,13 @@ def _trace_body(
         out_leaves, out_tree = tree_flatten(out)
         specs = _broadcast_specs(out_specs, out, "out_specs")
         outs = [to_array(o, f"shard_map of {desc} output") for o in out_leaves]
+        if check_vma:
+            # An output a spec splits along axes it is invariant along is
+            # marked varying there (as JAX does), so that its vma is its spec's.
+            outs = [
+                o if o.aval.vma >= _spec_vma(spec) else pvary(o, order_axes(_spec_vma(spec) - o.aval.vma))
+                for o, spec in zip(outs, specs, strict=True)
+            ]
         closed = staging.build(outs)
     for k, (aval, spec) in enumerate(zip(closed.jaxpr.out_avals, specs, strict=True)):
         _check_spec(spec, mesh, aval.shape, f"out_specs entry {k}")
@@ -262,18 +340,14 @@ def _emulate(
             outs = level(i + 1, boxed)
             pairs = [interp.unbox(o) for o in outs]
         results: list[Array] = []
-        for k, ((v, d), spec) in enumerate(zip(pairs, out_specs, strict=True)):
+        for (v, d), spec in zip(pairs, out_specs, strict=True):
             if name in spec.used_axes():
                 results.append(bdim_to_front(v, d, size))
             elif d is None:
                 results.append(v)
-            elif check_vma:
-                raise JaxtypedValueError(
-                    f"shard_map of {desc}: out_specs {spec!r} for output {k} does not name mesh axis {name!r}, "
-                    f"so the output must be the same on every device along {name!r}, but it varies along "
-                    f"{name!r}; name the axis in out_specs, reduce over it (lax.psum), or pass check_vma=False"
-                )
             else:
+                # Invariance was checked statically (check_vma) or is the
+                # caller's claim: the first member's block stands for all.
                 results.append(index_in_dim(v, 0, d, keepdims=False))
         return results
 

@@ -29,7 +29,7 @@ __all__ = ["BatchTracer", "BatchInterpreter", "unbatched_aval", "NamedAxisPrimit
 def unbatched_aval(aval: ShapedArray, batch_dim: int) -> ShapedArray:
     """``aval`` without its batch dimension."""
     shape = aval.shape[:batch_dim] + aval.shape[batch_dim + 1 :]
-    return ShapedArray(shape, aval.dtype, aval.weak_type)
+    return ShapedArray(shape, aval.dtype, aval.weak_type, aval.vma)
 
 
 @final

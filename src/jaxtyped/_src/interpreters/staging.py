@@ -7,13 +7,13 @@ arrays are inlined as literals, other arrays and tracers of enclosing
 transformations become constvars of the resulting closed jaxpr.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import final
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.array_impl import ArrayImpl
-from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.avals import ShapedArray, order_axes
 from jaxtyped._src.core.interpreter import (
     ArrayTracer,
     Interpreter,
@@ -23,8 +23,24 @@ from jaxtyped._src.core.interpreter import (
 )
 from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, JaxprBuilder, Literal, Var
 from jaxtyped._src.core.primitive import NDArray, Primitive
+from jaxtyped._src.interpreters.batching import NamedAxisPrimitive
 
-__all__ = ["StagingTracer", "StagingInterpreter"]
+__all__ = ["StagingTracer", "StagingInterpreter", "set_pvary_primitive"]
+
+
+# sharding family (issue 17, JEP 17111): values inside shard_map carry the
+# mesh axes they vary along (``ShapedArray.vma``). An equation's outputs vary
+# along every axis an operand varies along; an operand that varies along
+# fewer axes than another is first marked varying by a ``pvary`` equation (as
+# JAX inserts it). Collectives (NamedAxisPrimitive) compute their own vma.
+# The pvary primitive lives in layer L4 (lax.parallel), which registers it.
+_make_pvary: Callable[[tuple[str, ...]], Primitive] | None = None
+
+
+def set_pvary_primitive(make: Callable[[tuple[str, ...]], Primitive]) -> None:
+    """Register the constructor of ``pvary[axes=...]`` (called by lax.parallel)."""
+    global _make_pvary
+    _make_pvary = make
 
 
 @final
@@ -90,7 +106,29 @@ class StagingInterpreter(Interpreter):
 
     def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
         atoms = tuple(self.to_atom(arg) for arg in args)
-        out_avals = prim.abstract_eval(tuple(atom.aval for atom in atoms))
+        in_avals = tuple(atom.aval for atom in atoms)
+        if any(aval.vma for aval in in_avals) and not isinstance(prim, NamedAxisPrimitive):
+            return self._process_varying(prim, atoms, in_avals)
+        out_avals = prim.abstract_eval(in_avals)
+        outvars = self.builder.add_eqn(prim, atoms, out_avals)
+        return tuple(StagingTracer(self, var) for var in outvars)
+
+    def _process_varying(self, prim: Primitive, atoms: tuple[Atom, ...], in_avals: tuple[ShapedArray, ...]) -> tuple[Array, ...]:
+        """An equation over operands of which some vary along manual mesh
+        axes: operands varying along fewer axes get a ``pvary`` first, and
+        the outputs vary along all of them (JAX's standard vma rule)."""
+        vma = frozenset[str]().union(*(aval.vma for aval in in_avals))
+        if len(atoms) > 1 and _make_pvary is not None:
+            joined: list[Atom] = []
+            for atom in atoms:
+                missing = vma - atom.aval.vma
+                if missing:
+                    pvary = _make_pvary(order_axes(missing))
+                    (atom,) = self.builder.add_eqn(pvary, (atom,), pvary.abstract_eval((atom.aval,)))
+                joined.append(atom)
+            atoms = tuple(joined)
+            in_avals = tuple(atom.aval for atom in atoms)
+        out_avals = tuple(aval.update(vma=vma) for aval in prim.abstract_eval(in_avals))
         outvars = self.builder.add_eqn(prim, atoms, out_avals)
         return tuple(StagingTracer(self, var) for var in outvars)
 

@@ -14,7 +14,9 @@ every other ``vmap`` carries its own batch dimension through. A name no
 ``vmap`` binds is an error when the collective is called.
 """
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Generator, Hashable, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar, cast, final
 
@@ -22,7 +24,7 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero, order_axes
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
@@ -34,6 +36,7 @@ from jaxtyped._src.errors import (
     UnboundAxisNameError,
 )
 from jaxtyped._src.interpreters.batching import NamedAxisPrimitive, bound_axis_names, find_axis
+from jaxtyped._src.interpreters.staging import set_pvary_primitive
 from jaxtyped._src.lax.arithmetic import div, mul
 from jaxtyped._src.lax.elementwise_base import convert_element_type
 from jaxtyped._src.lax.reductions import reduce_max, reduce_min, reduce_sum
@@ -79,6 +82,11 @@ __all__ = [
     "all_to_all",
     "axis_index",
     "axis_size",
+    "Pvary",
+    "PsumInvariant",
+    "pvary",
+    "pcast",
+    "checking_vma",
 ]
 
 T = TypeVar("T")
@@ -229,7 +237,9 @@ class _AllReduce(_Collective):
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
-        return avals
+        # The result is the same on every member: it no longer varies along the axes.
+        (x,) = avals
+        return (x.update(vma=x.vma - frozenset(str(a) for a in self.axes)),) if x.vma else avals
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -312,6 +322,141 @@ def _linear_jvp(prim: Primitive, primals: tuple[Array, ...], tangents: tuple[Tan
     return (out,), ((Zero(out.aval.to_tangent_aval()) if isinstance(t, Zero) else bind1(prim, t)),)
 
 
+# === device-variance types (JEP 17111) ===
+#
+# Inside ``shard_map(..., check_vma=True)`` every value's aval records the
+# manual mesh axes along which it may differ between devices (its vma). A
+# sum over such axes of a varying value is ``psum_invariant`` (its result is
+# invariant along them); ``pvary`` marks an invariant value as varying (the
+# identity on the data). Each is the other's transpose, so the backward pass
+# of a psum of an invariant cotangent is a ``pvary``: no communication.
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Pvary(_Collective):
+    """The identity on values, marking them varying along manual mesh axes
+    (JAX's ``pvary``, ``lax.pcast(x, axes, to='varying')``)."""
+
+    name = "pvary"
+    axes: tuple[AxisName, ...]
+
+    @override
+    def axis_names(self) -> tuple[AxisName, ...]:
+        return self.axes
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (("axes", self.axes),)
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        (x,) = avals
+        return (x.update(vma=x.vma | frozenset(str(a) for a in self.axes)),)
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,), (dim,) = args, dims
+        rest = tuple(n for n in self.axes if n != axis.name)
+        # Along the axis being enumerated the value is already what each member holds.
+        return ((bind1(Pvary(rest), x) if rest else x),), (dim,)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # Every member's cotangent flows back to the one invariant input.
+        (ct,) = cts
+        if isinstance(ct, Zero):
+            return (Zero(cast(UndefinedPrimal, args[0]).aval.to_tangent_aval()),)
+        return (bind1(PsumInvariant(self.axes), ct),)
+
+    @override
+    def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return args
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class PsumInvariant(_AllReduce):
+    """The sum over manual mesh axes of a value varying along them, invariant
+    along them (JAX's ``psum_invariant``, what ``psum`` binds inside
+    ``shard_map`` with ``check_vma``)."""
+
+    name = "psum_invariant"
+    kind = "sum"
+    axes: tuple[AxisName, ...]
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (("axes", self.axes),)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # The cotangent is invariant: each member's input gets it as is (JEP 17111).
+        (ct,) = cts
+        if isinstance(ct, Zero):
+            return (Zero(cast(UndefinedPrimal, args[0]).aval.to_tangent_aval()),)
+        return (bind1(Pvary(self.axes), ct),)
+
+
+# The manual mesh axes of the enclosing shard_map bodies traced with
+# check_vma: collectives over them follow the vma rules (set by shard_map).
+_vma_axes: ContextVar[frozenset[str]] = ContextVar("jaxtyped_vma_axes", default=frozenset())
+
+
+@contextmanager
+def checking_vma(axes: frozenset[str]) -> Generator[None, None, None]:
+    """Trace a shard_map body whose manual ``axes`` follow the vma rules."""
+    token = _vma_axes.set(_vma_axes.get() | axes)
+    try:
+        yield
+    finally:
+        _vma_axes.reset(token)
+
+
+def _manual(names: tuple[AxisName, ...]) -> bool:
+    """Whether all ``names`` are manual axes of a shard_map with check_vma."""
+    axes = _vma_axes.get()
+    return bool(names) and all(isinstance(n, str) and n in axes for n in names)
+
+
+def _varying(x: Array, names: tuple[AxisName, ...]) -> Array:
+    """``x`` marked varying along those of the manual axes ``names`` it is
+    invariant along (what JAX inserts before a collective)."""
+    if not _manual(names):
+        return x
+    missing = frozenset(cast(tuple[str, ...], names)) - x.aval.vma
+    if not missing:
+        return x
+    return bind1(Pvary(order_axes(missing)), x)
+
+
+def pvary(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
+    """Mark every array of pytree ``x`` as varying along the named manual
+    mesh axes (JEP 17111; JAX 0.10's ``lax.pcast(x, axes, to='varying')``).
+    The values are unchanged; outside ``shard_map`` with ``check_vma`` it
+    is the identity."""
+    names = _names(axis_name)
+    leaves, tree = _leaves(x, "pvary x")
+    return cast(T, tree_unflatten(cast(PyTreeDef, tree), [_varying(leaf, names) for leaf in leaves]))
+
+
+def pcast(x: T, axis_name: AxisName | Sequence[AxisName], *, to: str) -> T:
+    """Change the device-variance type of pytree ``x`` along manual mesh
+    axes (JAX's ``lax.pcast``); ``to='varying'`` is :func:`pvary`, the one
+    cast implemented."""
+    if to != "varying":
+        raise JaxtypedValueError(f"pcast: to={to!r} is not supported; the implemented value is 'varying'")
+    return pvary(x, axis_name)
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class AllGather(_Collective):
@@ -347,7 +492,7 @@ class AllGather(_Collective):
             shape[self.axis] *= self.axis_size
         else:
             shape.insert(self.axis, self.axis_size)
-        return (ShapedArray(tuple(shape), x.dtype, x.weak_type),)
+        return (ShapedArray(tuple(shape), x.dtype, x.weak_type, x.vma),)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -418,7 +563,7 @@ class PsumScatter(_Collective):
                     f"psum_scatter: dimension {d} of {x.str_short()} must equal the axis size {n} (or pass tiled=True)"
                 )
             del shape[d]
-        return (ShapedArray(tuple(shape), x.dtype, x.weak_type),)
+        return (ShapedArray(tuple(shape), x.dtype, x.weak_type, x.vma),)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -541,7 +686,7 @@ class AllToAll(_Collective):
             # The split axis goes; the members' axis comes in at concat_axis.
             del shape[s]
             shape.insert(c, n)
-        return (ShapedArray(tuple(shape), x.dtype, x.weak_type),)
+        return (ShapedArray(tuple(shape), x.dtype, x.weak_type, x.vma),)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -581,14 +726,21 @@ class AxisIndex(_Collective):
 
     name = "axis_index"
     axis_name: AxisName
+    # Inside shard_map with check_vma, the index varies along its mesh axis.
+    manual: bool = False
 
     @override
     def axis_names(self) -> tuple[AxisName, ...]:
         return (self.axis_name,)
 
     @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (("axis_name", self.axis_name),)
+
+    @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
-        return (ShapedArray((), np.dtype(np.int32)),)
+        vma = frozenset((str(self.axis_name),)) if self.manual else frozenset[str]()
+        return (ShapedArray((), np.dtype(np.int32), False, vma),)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -615,8 +767,22 @@ def _all_reduce(prim_type: type[_AllReduce], x: T, axis_name: AxisName | Sequenc
             outs.append(number * size if prim_type is Psum else number)
         else:
             array = operand(cast(ArrayLike, leaf), f"{where} x")
-            outs.append(bind1(_make_all_reduce(prim_type, names), array))
+            outs.append(_bind_all_reduce(prim_type, array, names, where))
     return cast(T, tree_unflatten(tree, outs))
+
+
+def _bind_all_reduce(prim_type: type[_AllReduce], x: Array, names: tuple[AxisName, ...], where: str) -> Array:
+    if prim_type is not Psum or not _manual(names):
+        return bind1(_make_all_reduce(prim_type, names), x)
+    # Inside shard_map with check_vma a sum is over axes the value varies
+    # along (an invariant value is first marked varying, as in JAX).
+    varying = [n for n in names if n in x.aval.vma]
+    if varying and len(varying) != len(names):
+        raise JaxtypedValueError(
+            f"{where}: axis_name {names} mixes axes the input varies along ({tuple(varying)}) with axes it is "
+            f"invariant along; got input type {x.aval.str_short()} (as JAX, which accepts only one kind)"
+        )
+    return bind1(PsumInvariant(names), _varying(x, names))
 
 
 def psum(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
@@ -647,7 +813,7 @@ def pmean(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
     for leaf in leaves:
         if not dtypes.is_inexact(leaf.dtype):
             leaf = convert_element_type(leaf, dtypes.default_float_dtype())
-        total = bind1(Psum(names), leaf)
+        total = _bind_all_reduce(Psum, leaf, names, "pmean")
         outs.append(div(total, constant_like_scalar(total, count)))
     return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
 
@@ -663,7 +829,7 @@ def all_gather(x: T, axis_name: AxisName, *, axis: int = 0, tiled: bool = False)
         where = axis + ndim if axis < 0 else axis
         if not 0 <= where < ndim:
             raise JaxtypedValueError(f"all_gather: axis {axis} is out of range for {leaf.aval.str_short()}")
-        outs.append(bind1(AllGather(axis_name, where, tiled, size), leaf))
+        outs.append(bind1(AllGather(axis_name, where, tiled, size), _varying(leaf, (axis_name,))))
     return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
 
 
@@ -672,7 +838,7 @@ def psum_scatter(x: T, axis_name: AxisName, *, scatter_dimension: int = 0, tiled
     block along ``scatter_dimension`` (JAX's ``lax.psum_scatter``)."""
     size = _bound_size(axis_name, "psum_scatter")
     leaves, tree = _leaves(x, "psum_scatter x")
-    outs = [bind1(PsumScatter(axis_name, scatter_dimension, tiled, size), leaf) for leaf in leaves]
+    outs = [bind1(PsumScatter(axis_name, scatter_dimension, tiled, size), _varying(leaf, (axis_name,))) for leaf in leaves]
     return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
 
 
@@ -687,7 +853,7 @@ def ppermute(x: T, axis_name: AxisName, perm: Sequence[tuple[int, int]]) -> T:
     if not all(0 <= i < size for i in (*sources, *targets)):
         raise JaxtypedValueError(f"ppermute: perm {list(pairs)} names members outside 0..{size - 1}")
     leaves, tree = _leaves(x, "ppermute x")
-    outs = [bind1(Ppermute(axis_name, pairs), leaf) for leaf in leaves]
+    outs = [bind1(Ppermute(axis_name, pairs), _varying(leaf, (axis_name,))) for leaf in leaves]
     return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
 
 
@@ -696,14 +862,14 @@ def all_to_all(x: T, axis_name: AxisName, split_axis: int, concat_axis: int, *, 
     ``x``, in member order along ``concat_axis`` (JAX's ``lax.all_to_all``)."""
     size = _bound_size(axis_name, "all_to_all")
     leaves, tree = _leaves(x, "all_to_all x")
-    outs = [bind1(AllToAll(axis_name, split_axis, concat_axis, tiled, size), leaf) for leaf in leaves]
+    outs = [bind1(AllToAll(axis_name, split_axis, concat_axis, tiled, size), _varying(leaf, (axis_name,))) for leaf in leaves]
     return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
 
 
 def axis_index(axis_name: AxisName) -> Array:
     """This member's index along the named axis (JAX's ``lax.axis_index``)."""
     _bound_size(axis_name, "axis_index")
-    return bind1(AxisIndex(axis_name))
+    return bind1(AxisIndex(axis_name, _manual((axis_name,))))
 
 
 def axis_size(axis_name: AxisName | Sequence[AxisName]) -> int:
@@ -712,3 +878,6 @@ def axis_size(axis_name: AxisName | Sequence[AxisName]) -> int:
     for n in _names(axis_name):
         size *= _bound_size(n, "axis_size")
     return size
+
+
+set_pvary_primitive(Pvary)
