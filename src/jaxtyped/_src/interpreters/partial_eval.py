@@ -24,7 +24,7 @@ from typing import final
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import Interpreter, bind, interpreting
-from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, Literal, Var
+from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, Literal, Var, eval_jaxpr
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.interpreters.staging import StagingInterpreter, StagingTracer
 
@@ -57,10 +57,14 @@ class PartialEvalInterpreter(StagingInterpreter):
             return super().process(prim, args)
         known_args = [a for a, u in zip(args, unknowns) if not u]
         unknown_args = [a for a, u in zip(args, unknowns) if u]
+        known_operands = split.known_operands(known_args)
         with interpreting(self.require_parent()):
-            known_outs = bind(split.known, *split.known_operands(known_args))
+            # A prologue's equations are the parent's own (as JAX's hoisted
+            # loop invariants are): evaluated, not called.
+            hoisted = eval_jaxpr(split.prologue, (), *known_operands) if split.prologue is not None else ()
+            known_outs = bind(split.known, *hoisted, *known_operands)
         num_known = len(known_outs) - split.num_res
-        residuals = known_outs[num_known:]
+        residuals = (*known_outs[num_known:], *hoisted)
         operands = split.unknown_operands(known_args, residuals, unknown_args)
         unknown_outs = iter(super().process(split.unknown, tuple(operands)))
         known_iter = iter(known_outs[:num_known])
@@ -130,13 +134,19 @@ def partial_eval_jaxpr(
             continue
         known_in = tuple(a for a, u in zip(eqn.invars, ins) if not u)
         known_args = tuple(split.known_operands(known_in))
+        hoisted: tuple[Atom, ...] = ()
+        if split.prologue is not None:
+            prologue_eqns, hoisted = _inline(split.prologue, known_args, fresh)
+            known_eqns.extend((index, e) for e in prologue_eqns)
+            forced.update(a for a in hoisted if isinstance(a, Var))
+        known_args = hoisted + known_args
         known_out_avals = split.known.abstract_eval(tuple(a.aval for a in known_args))
         res_vars = tuple(fresh.new(aval) for aval in known_out_avals[len(known_out_avals) - split.num_res :])
         forced.update(res_vars)
         known_outs = tuple(v for v, u in zip(eqn.outvars, split.out_unknowns) if not u)
         unknown_outs = tuple(v for v, u in zip(eqn.outvars, split.out_unknowns) if u)
         known_eqns.append((index, Eqn(split.known, known_args, known_outs + res_vars)))
-        unknown_in = split.unknown_operands(known_in, res_vars, tuple(a for a, u in zip(eqn.invars, ins) if u))
+        unknown_in = split.unknown_operands(known_in, res_vars + hoisted, tuple(a for a, u in zip(eqn.invars, ins) if u))
         unknown_eqns.append((index, Eqn(split.unknown, tuple(unknown_in), unknown_outs)))
         unknown_vars.update(unknown_outs)
     if isinstance(instantiate, bool):
@@ -158,6 +168,22 @@ def partial_eval_jaxpr(
     unknown_outvars = tuple(a for a, u in zip(jaxpr.outvars, out_unknowns) if u)
     unknown = Jaxpr((), unknown_invars, unknown_outvars, tuple(e for _, e in unknown_body))
     return JaxprSplit(known, unknown, out_unknowns, len(residuals))
+
+
+def _inline(jaxpr: Jaxpr, args: Sequence[Atom], fresh: "_FreshVars") -> tuple[list[Eqn], tuple[Atom, ...]]:
+    """The equations of the constvar-free ``jaxpr`` applied to ``args``,
+    with fresh vars for its own, and its outputs."""
+    env: dict[Var, Atom] = dict(zip(jaxpr.invars, args, strict=True))
+
+    def read(atom: Atom) -> Atom:
+        return atom if isinstance(atom, Literal) else env[atom]
+
+    eqns: list[Eqn] = []
+    for eqn in jaxpr.eqns:
+        outvars = tuple(fresh.new(v.aval) for v in eqn.outvars)
+        env.update(zip(eqn.outvars, outvars))
+        eqns.append(Eqn(eqn.primitive, tuple(read(a) for a in eqn.invars), outvars))
+    return eqns, tuple(read(a) for a in jaxpr.outvars)
 
 
 def _replayed(eqn: Eqn, saveable: SaveablePolicy, inputs: frozenset[Var]) -> bool:

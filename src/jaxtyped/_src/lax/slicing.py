@@ -192,7 +192,10 @@ def _lower_starts(
     dtype, then converted to one signed type. XLA clamps too, but it wants
     indices of one type, and a bound converted to a narrow or unsigned index
     type could wrap (``uint8`` 255 against an axis of 300, ``int8`` -1 made
-    unsigned); after this clamp, XLA's is a no-op."""
+    unsigned); after this clamp, XLA's is a no-op. An index already of the
+    signed target type is left to XLA's own clamp, which is the same (JAX
+    emits none either: a scan's loop would run the two extra ops per slice
+    every iteration)."""
     target = np.dtype(np.int32) if max(shape, default=0) <= np.iinfo(np.int32).max else np.dtype(np.int64)
     starts: list[HloValue] = []
     for index, d, s in zip(indices, shape, sizes, strict=True):
@@ -200,6 +203,9 @@ def _lower_starts(
             starts.append(ctx.scalar(0, target))
             continue
         dtype = index.aval.dtype
+        if dtype == target:
+            starts.append(index)
+            continue
         scalar = ShapedArray((), dtype)
         if dtypes.is_signed_integer(dtype):
             index = ctx.op1("stablehlo.maximum", (index, ctx.scalar(0, dtype)), scalar)

@@ -12,11 +12,14 @@ rules (see Note [control flow is higher-order primitives] in ``common``):
   (a fixed point) have it first, ``xs`` and ``ys`` have it second;
 - partial evaluation: the known loop runs now and stacks the residuals
   each iteration produces as extra ``ys``; known consts and ``xs`` the
-  unknown loop needs are forwarded as they are (not copied per step);
+  unknown loop needs are forwarded as they are (not copied per step), and
+  residuals computed from known consts alone (loop invariants, a ``W.T``)
+  are computed once before the loop and handed to both loops as consts;
 - transpose: a scan in the opposite direction whose carry accumulates the
   cotangents of the linear consts and of the carry;
 - lowering: a ``while`` over the iteration counter that slices ``xs`` and
-  writes ``ys`` in place, with ``unroll`` steps per trip.
+  writes ``ys`` in place, with ``unroll`` steps per trip (calls of the body
+  emitted once as a private function).
 """
 
 from collections.abc import Callable, Sequence
@@ -33,7 +36,7 @@ from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
-from jaxtyped._src.core.jaxpr import Jaxpr, Var, eval_jaxpr
+from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, Literal, Var, eval_jaxpr
 from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
@@ -265,12 +268,15 @@ class Scan(Primitive):
 
         carry_uk = fixed_point(step, carry_uk0)
         split = partial_eval_jaxpr(self.jaxpr, consts_uk + carry_uk + xs_uk, instantiate=carry_uk + (False,) * ny)
-        known = split.known
-        n_known_out = len(known.outvars) - split.num_res
-        res_vars = known.outvars[n_known_out:]
         body_uk = consts_uk + carry_uk + xs_uk
         n_kc = sum(not u for u in consts_uk)
         n_kcarry = sum(not u for u in carry_uk)
+        n_known_out = len(split.known.outvars) - split.num_res
+        # Residuals computed from known consts alone (a ``W.T`` of the
+        # body) are the same every iteration: computed once before the
+        # loop (the prologue) and handed to both loops as consts.
+        known, prologue_eqns, hoisted = _hoist_invariants(split.known, n_kc, split.known.outvars[n_known_out:])
+        res_vars = known.outvars[n_known_out:]
         # Operand index of each known operand and of each known body input
         # (a known initial carry the loop makes unknown is only forwarded).
         known_operand_ids = [i for i, u in enumerate(unknowns) if not u]
@@ -281,16 +287,21 @@ class Scan(Primitive):
         fwd_consts: list[int] = []
         fwd_xs: list[int] = []
         stacked: list[int] = []
+        hoisted_res: list[int] = []  # residual r is hoisted output hoisted.index(var)
         for r, var in enumerate(res_vars):
             p = position.get(var) if isinstance(var, Var) else None
-            if p is not None and p < n_kc:
+            if var in hoisted:
+                hoisted_res.append(r)
+            elif p is not None and p < n_kc:
                 fwd_consts.append(r)
             elif p is not None and p >= n_kc + n_kcarry:
                 fwd_xs.append(r)
             else:
                 stacked.append(r)
-        known_body = Jaxpr((), known.invars, known.outvars[:n_known_out] + tuple(res_vars[r] for r in stacked), known.eqns)
-        known_prim = Scan(known_body, self.length, n_kcarry, n_kc, self.reverse, self.unroll)
+        known_body = Jaxpr(
+            (), hoisted + known.invars, known.outvars[:n_known_out] + tuple(res_vars[r] for r in stacked), known.eqns
+        )
+        known_prim = Scan(known_body, self.length, n_kcarry, len(hoisted) + n_kc, self.reverse, self.unroll)
         forced = [j for j in range(self.num_consts, self.num_consts + nk) if body_uk[j] and not unknowns[j]]
 
         def operand_of(r: int) -> int:
@@ -305,21 +316,30 @@ class Scan(Primitive):
         # then unknown consts, carry and xs.
         n_uc, n_ux = sum(consts_uk), sum(xs_uk)
         n_ucarry = sum(carry_uk)
-        groups = [*fwd_consts, split.num_res, split.num_res + 1, *stacked, *fwd_xs, split.num_res + 2]
+        groups = [*hoisted_res, *fwd_consts, split.num_res, split.num_res + 1, *stacked, *fwd_xs, split.num_res + 2]
         unknown_body = reorder_jaxpr(split.unknown, segment_order([1] * split.num_res + [n_uc, n_ucarry, n_ux], groups))
-        unknown_prim = Scan(unknown_body, self.length, n_ucarry, len(fwd_consts) + n_uc, self.reverse, self.unroll)
-        # Indices into the list: forwarded, stacked residuals, unknown operands.
-        counter = iter(range(len(unknowns) + split.num_res + len(forwarded)))
+        n_unknown_consts = len(hoisted_res) + len(fwd_consts) + n_uc
+        unknown_prim = Scan(unknown_body, self.length, n_ucarry, n_unknown_consts, self.reverse, self.unroll)
+        # Indices into the list: forwarded, stacked residuals, hoisted
+        # values, unknown operands.
+        counter = iter(range(len(unknowns) + split.num_res + len(forwarded) + len(hoisted)))
         i_fc = [next(counter) for _ in fwd_consts]
         i_fx = [next(counter) for _ in fwd_xs]
         i_forced = iter([next(counter) for _ in forced])
         i_stacked = [next(counter) for _ in stacked]
+        i_hoisted = [next(counter) for _ in hoisted]
+        i_hoisted_res = [i_hoisted[hoisted.index(cast(Var, res_vars[r]))] for r in hoisted_res]  # hoisted residuals are Vars
         i_uc = [next(counter) for _ in range(n_uc)]
         i_ucarry = iter([next(counter) for _ in range(sum(carry_uk0))])
         i_ux = [next(counter) for _ in range(n_ux)]
         i_carry = [next(i_ucarry) if unknowns[self.num_consts + j] else next(i_forced) for j in range(nk) if carry_uk[j]]
-        order = (*i_fc, *i_uc, *i_carry, *i_stacked, *i_fx, *i_ux)
+        order = (*i_hoisted_res, *i_fc, *i_uc, *i_carry, *i_stacked, *i_fx, *i_ux)
         known_inputs = tuple(among_known[op] for op in known_body_ids)
+        prologue = None
+        if hoisted:
+            # Applied to known's operands: consts, carry and stacked xs.
+            stacked_in = tuple(Var(v.count, self._stacked(v.aval)) for v in known.invars[n_kc + n_kcarry :])
+            prologue = Jaxpr((), known.invars[: n_kc + n_kcarry] + stacked_in, hoisted, prologue_eqns)
         return PartialEvalSplit(
             known_prim,
             unknown_prim,
@@ -328,6 +348,7 @@ class Scan(Primitive):
             forwarded=forwarded,
             unknown_order=order,
             known_inputs=known_inputs,
+            prologue=prologue,
         )
 
     # --- transpose ---
@@ -398,6 +419,39 @@ class Scan(Primitive):
             consts_as_invars(closed.jaxpr), self.length, len(acc) + len(ct_carry), k + len(res_c), not self.reverse, self.unroll
         )
         return prim, closed.consts
+
+
+def _hoist_invariants(
+    known: Jaxpr, num_consts: int, residuals: Sequence[Atom]
+) -> tuple[Jaxpr, tuple[Eqn, ...], tuple[Var, ...]]:
+    """Split the known loop body ``known`` (its first ``num_consts`` invars
+    are loop-invariant) into the equations computing its loop-invariant
+    ``residuals`` (effect-free, reading only consts and each other) and the
+    rest. Returns the body without them, the hoisted equations in order,
+    and the hoisted values the loops read (the body gets them as extra
+    leading consts)."""
+    invariant: set[Var] = set(known.invars[:num_consts])
+    producer: dict[Var, int] = {}
+    for i, eqn in enumerate(known.eqns):
+        if not eqn.effects and all(isinstance(a, Literal) or a in invariant for a in eqn.invars):
+            invariant.update(eqn.outvars)
+            producer.update((v, i) for v in eqn.outvars)
+    wanted = [r for r in residuals if isinstance(r, Var) and r in producer]
+    if not wanted:
+        return known, (), ()
+    moved: set[int] = set()
+    stack = list(wanted)
+    while stack:
+        i = producer.get(stack.pop(), -1)
+        if i >= 0 and i not in moved:
+            moved.add(i)
+            stack.extend(a for a in known.eqns[i].invars if isinstance(a, Var))
+    kept = tuple(e for i, e in enumerate(known.eqns) if i not in moved)
+    # Hoisted values the rest of the body reads become its consts too.
+    read = {a for e in kept for a in e.invars if isinstance(a, Var)} | {a for a in known.outvars if isinstance(a, Var)}
+    hoisted = tuple(dict.fromkeys(v for i in sorted(moved) for v in known.eqns[i].outvars if v in read))
+    body = Jaxpr((), known.invars, known.outvars, kept)
+    return body, tuple(known.eqns[i] for i in sorted(moved)), hoisted
 
 
 def _tangent(ct: Tangent | None, aval: ShapedArray) -> Tangent:
