@@ -37,7 +37,7 @@ from jaxtyped._src.core.array import Array, ArrayLike, Index
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.jaxpr import Jaxpr, JaxprBuilder
-from jaxtyped._src.core.interpreter import Interpreter, Tracer, bind, bind1, current_interpreter
+from jaxtyped._src.core.interpreter import Interpreter, Tracer, bind, bind1, compile_time_eval, current_interpreter
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter
 from jaxtyped._src.interpreters.staging import StagingInterpreter
@@ -114,6 +114,35 @@ def _is_staging(interp: Interpreter) -> bool:
     return isinstance(interp, StagingInterpreter) and not isinstance(interp, PartialEvalInterpreter)
 
 
+# The staging APIs whose bodies take a staged ref as an operand (a const of
+# the body, as JAX shows it) instead of threading its value; their
+# primitives are discharged by jaxtyped._src.state.discharge.
+_REF_BODIES = frozenset({"scan", "while_loop", "cond", "switch"})
+
+
+def _ref_body(interp: Interpreter) -> bool:
+    return _is_staging(interp) and interp.transformation in _REF_BODIES
+
+
+def _path_to_level(ref: "Ref[Array]", start: Interpreter) -> list[Interpreter] | None:
+    """The interpreters from ``start`` up to (not including) the ref's
+    level; ``None`` when the level is not ``start`` or an ancestor."""
+    path: list[Interpreter] = []
+    node: Interpreter | None = start
+    while node is not None and node is not ref._level:  # pyright: ignore[reportPrivateUsage]  # same module family
+        path.append(node)
+        node = node.parent
+    return None if node is None else path
+
+
+def sees_directly(ref: "Ref[Array]", start: Interpreter) -> bool:
+    """Whether accesses at ``start`` are staged on the ref itself: at its
+    own level, or inside loop and branch bodies of it when it is a staged
+    ref (Note [staged refs])."""
+    path = _path_to_level(ref, start)
+    return path is not None and (not path or (_is_staged(ref._value) and all(_ref_body(n) for n in path)))  # pyright: ignore[reportPrivateUsage]
+
+
 def staging_between(ref: "Ref[Array]", start: Interpreter) -> Interpreter | None:
     """The outermost staging interpreter between ``start`` and the ref's
     level (``None``: the ref may be used directly at ``start``).
@@ -122,13 +151,14 @@ def staging_between(ref: "Ref[Array]", start: Interpreter) -> Interpreter | None
         JaxtypedValueError: the ref's level is not ``start`` or one of its
             ancestors (the ref escaped the transformation that made it).
     """
+    path = _path_to_level(ref, start)
+    if path is not None and path and sees_directly(ref, start):
+        return None
     outermost: Interpreter | None = None
-    node: Interpreter | None = start
-    while node is not None and node is not ref._level:  # pyright: ignore[reportPrivateUsage]  # same module family
+    for node in path or ():
         if _is_staging(node):
             outermost = node
-        node = node.parent
-    if node is None:
+    if path is None:
         raise JaxtypedValueError(
             f"a mutable array reference of type {ref_type_str(ref)} created inside "
             f"{ref._level.describe()} was used outside it; refs cannot escape the "  # pyright: ignore[reportPrivateUsage]
@@ -316,6 +346,11 @@ def _coerce(value: object, current: Array, op: str) -> Array:
         raise JaxtypedValueError(
             f"Invalid dtype for `{op}`. Ref dtype: {current.dtype.name}. Value dtype: {array.dtype.name}."
         )
+    if python_scalar:
+        # A constant: converted now, not staged (a staged write shows the
+        # literal, as JAX's ``a[1] <- 5.0:f32[]``).
+        with compile_time_eval():
+            return convert_to(array, current.dtype, weak_type=False)
     return convert_to(array, current.dtype, weak_type=False)
 
 
@@ -324,7 +359,7 @@ def _check_owner(ref: Ref[Array], value: Array) -> None:
     if not isinstance(value, Tracer):
         return
     owner = value.interpreter
-    if owner.is_ancestor_of(ref._level):  # pyright: ignore[reportPrivateUsage]
+    if owner.is_ancestor_of(ref._level) or (_is_staged(ref._value) and sees_directly(ref, owner)):  # pyright: ignore[reportPrivateUsage]
         return
     if owner.transformation == "vmap":
         raise JaxtypedValueError(
@@ -469,7 +504,7 @@ def _precise_index(ref: Ref[Array], index: Indexer | None) -> "tuple[NDIndexer, 
     ref's own level (inside a transformation nested in the staging, the
     whole ref is read or written, and the transformation indexes the value)
     and for an index the ``get``/``swap`` form expresses."""
-    if current_interpreter() is not ref._level:  # pyright: ignore[reportPrivateUsage]
+    if not sees_directly(ref, current_interpreter()):
         return None
     return normalize_index(index, ref.shape)
 
@@ -508,7 +543,10 @@ def _staged_write(ref: Ref[Array], staged: Array, idx: Indexer | None, value: Ar
         if op == "addupdate":
             bind(AddUpdate(indexer), staged, array, *dynamic)
             return None
-        outs = bind(Swap(indexer, returns_old), staged, array, *dynamic)
+        # JAX drops a write's unused old value from the top-level jaxpr
+        # only (``a[0] <- d``); in loop and branch bodies it prints it.
+        in_body = current_interpreter() is not ref._level  # pyright: ignore[reportPrivateUsage]
+        outs = bind(Swap(indexer, returns_old or in_body), staged, array, *dynamic)
         return outs[0] if returns_old else None
     # Inside a nested transformation, or an index get/swap cannot express:
     # update the whole value (the transformation sees the indexing).
