@@ -25,7 +25,10 @@ import numpy as np
 from jaxtyped._src.core.array_impl import ArrayImpl, DeviceBuffer, array_from_sharded, device_buffer, host_buffer
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.core.interpreter import EVAL, bind, transformation_scope
+from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.parallel import ShardingConstraint
+from jaxtyped._src.shard_map import ShardMap, set_eager_runner
 from jaxtyped._src.lowering import lower_jaxpr
 from jaxtyped._src.pjit import consts_as_invars
 from jaxtyped._src.runtime import xla
@@ -177,6 +180,8 @@ def find_constraint_mesh(jaxpr: Jaxpr) -> Mesh | None:
         prim = eqn.primitive
         if isinstance(prim, ShardingConstraint) and not isinstance(prim.sharding, SingleDeviceSharding):
             return prim.sharding.mesh_of
+        if isinstance(prim, ShardMap) and prim.mesh.size > 1:
+            return prim.mesh
         for _, value in prim.params():
             inner = value.jaxpr if isinstance(value, ClosedJaxpr) else value
             if isinstance(inner, Jaxpr):
@@ -423,3 +428,17 @@ def execute_spmd(
     if plan is None:
         raise AssertionError("internal error: an SPMD call without a mesh")
     return plan.run(plan.compile(), [*consts, *arrays])
+
+
+def _run_shard_map(prim: ShardMap, args: tuple[ArrayImpl, ...]) -> tuple[ArrayImpl, ...]:
+    """An eager ``shard_map``: its one equation compiled as a program over
+    the mesh (the body a manual-sharding region) and run there, as JAX's
+    eager shard_map does; results keep the layouts the out_specs name."""
+    staging = StagingInterpreter(EVAL, f"shard_map of {prim.fun_name}", "shard_map")
+    with transformation_scope(staging):
+        outs = bind(prim, *(staging.new_arg(a.aval) for a in args))
+        closed = staging.build(list(outs))
+    return execute_spmd(f"shard_map_{prim.fun_name}", closed, args, SpmdRequest(None, None, prim.mesh))
+
+
+set_eager_runner(_run_shard_map)

@@ -60,8 +60,8 @@ from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.lax.convenience import index_in_dim
 from jaxtyped._src.lax.structural import bdim_to_front, reshape, transpose
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.lax.parallel import ShardingConstraint, checking_vma, pvary
-from jaxtyped._src.sharding import Mesh, NamedSharding, PartitionSpec, current_mesh
+from jaxtyped._src.lax.parallel import ManualMesh, ShardingConstraint, checking_vma, manual_lowering, pvary
+from jaxtyped._src.sharding import Mesh, NamedSharding, PartitionSpec, current_mesh, spmd_lowering_mesh
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
@@ -416,6 +416,8 @@ class ShardMap(Primitive):
 
     @override
     def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+        if _eager_runner is not None and self.mesh.size > 1:
+            return _eager_runner(self, args)
         return evaluate_eagerly(lambda: _inline(self.emulation, args))
 
     def _global(self) -> tuple[Jaxpr, tuple[Array, ...]]:
@@ -435,12 +437,32 @@ class ShardMap(Primitive):
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        program_mesh = spmd_lowering_mesh()
+        if program_mesh is not None and self.mesh.size > 1 and program_mesh.device_list == self.mesh.device_list:
+            return self._lower_manual(ctx, args, out_avals)
+        # On one device the blocks are the emulation's array operations.
         consts: list[HloValue] = []
         for c in self.emulation.consts:
             if type(c) is not ArrayImpl:
                 raise AssertionError("internal error: a shard_map lowered with traced constants")
             consts.append(ctx.constant(host_buffer(c), c.aval))
         return lower_jaxpr_inline(ctx, self.emulation.jaxpr, consts, args)
+
+    def _lower_manual(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        """The body as a Shardy manual-sharding region over every mesh axis
+        (as JAX lowers shard_map): the operands enter as their blocks, the
+        collectives become StableHLO collectives over the mesh's devices."""
+        mesh = ManualMesh(self.mesh.axis_names, tuple(self.mesh.shape[a] for a in self.mesh.axis_names))
+        with ctx.region(self.jaxpr.in_avals) as (blocks, body):
+            with manual_lowering(mesh):
+                outs = lower_jaxpr_inline(ctx, self.jaxpr, (), blocks)
+            ctx.ret(outs, "sdy.return")
+        attrs = {
+            "in_shardings": _sharding_per_value(self.in_specs, [a.aval.ndim for a in args]),
+            "manual_axes": "#sdy<manual_axes{" + ", ".join(f'"{a}"' for a in self.mesh.axis_names) + "}>",
+            "out_shardings": _sharding_per_value(self.out_specs, [a.ndim for a in out_avals]),
+        }
+        return ctx.op("sdy.manual_computation", args, out_avals, attrs, body)
 
     @override
     def printed_params(self) -> tuple[tuple[str, object], ...]:
@@ -452,6 +474,25 @@ class ShardMap(Primitive):
             ("newly_manual_axes", frozenset(self.mesh.axis_names)),
             ("out_specs", self.out_specs),
         )
+
+
+def _sharding_per_value(specs: Sequence[PartitionSpec], ranks: Sequence[int]) -> str:
+    items: list[str] = []
+    for spec, ndim in zip(specs, ranks, strict=True):
+        dims = ", ".join("{" + ", ".join(f'"{a}"' for a in spec.axes_of(d)) + "}" for d in range(ndim))
+        items.append(f"<@mesh, [{dims}]>")
+    return "#sdy.sharding_per_value<[" + ", ".join(items) + "]>"
+
+
+# Eager evaluation compiles the equation for the mesh's devices: the SPMD
+# runner lives in a higher layer (api_sharding), which registers it.
+_eager_runner: "Callable[[ShardMap, tuple[ArrayImpl, ...]], tuple[ArrayImpl, ...]] | None" = None
+
+
+def set_eager_runner(run: "Callable[[ShardMap, tuple[ArrayImpl, ...]], tuple[ArrayImpl, ...]]") -> None:
+    """Register how an eager shard_map runs over its mesh (api_sharding)."""
+    global _eager_runner
+    _eager_runner = run
 
 
 def _constrain(x: Array, mesh: Mesh, spec: PartitionSpec) -> Array:

@@ -14,11 +14,12 @@ every other ``vmap`` carries its own batch dimension through. A name no
 ``vmap`` binds is an error when the collective is called.
 """
 
+import math
 from collections.abc import Callable, Generator, Hashable, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, cast, final
+from typing import Any, ClassVar, TypeVar, cast, final
 
 import numpy as np
 from typing_extensions import override
@@ -87,6 +88,8 @@ __all__ = [
     "pvary",
     "pcast",
     "checking_vma",
+    "ManualMesh",
+    "manual_lowering",
 ]
 
 T = TypeVar("T")
@@ -211,10 +214,107 @@ class _Collective(NamedAxisPrimitive):
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
+        return (self.lower_manual(ctx, args[0] if args else None, out_avals[0], _manual_mesh(self)),)
+
+    def lower_manual(self, ctx: LoweringContext, x: HloValue | None, out: ShapedArray, mesh: "ManualMesh") -> HloValue:
+        """The collective inside a manual-sharding region (shard_map's body
+        lowered as ``sdy.manual_computation``): StableHLO's collective over
+        the devices ``mesh`` groups by the named axes."""
+        raise JaxtypedNotImplementedError(f"{self.name}: no lowering inside shard_map")
+
+
+# === lowering inside shard_map (sdy.manual_computation) ===
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class ManualMesh:
+    """The mesh axes of a manual-sharding region, major to minor: the
+    region's partition ``p`` sits at the row-major coordinates of ``p``."""
+
+    names: tuple[str, ...]
+    sizes: tuple[int, ...]
+
+    def coordinates(self, partition: int) -> dict[str, int]:
+        """The mesh coordinates of ``partition``."""
+        coords: dict[str, int] = {}
+        for name, size in zip(reversed(self.names), reversed(self.sizes)):
+            coords[name] = partition % size
+            partition //= size
+        return coords
+
+    def partition(self, coords: dict[str, int]) -> int:
+        """The partition at mesh coordinates ``coords``."""
+        p = 0
+        for name, size in zip(self.names, self.sizes):
+            p = p * size + coords[name]
+        return p
+
+    def groups(self, axes: Sequence[AxisName]) -> list[list[int]]:
+        """The partitions grouped by equal coordinates off ``axes``; each
+        group in row-major order of ``axes`` (as given)."""
+        size = dict(zip(self.names, self.sizes))
+        by_rest: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
+        for p in range(math.prod(self.sizes)):
+            c = self.coordinates(p)
+            rest = tuple(c[n] for n in self.names if n not in axes)
+            key = tuple(c[cast(str, a)] for a in axes)
+            by_rest.setdefault(rest, []).append((key, p))
+        del size
+        return [[p for _, p in sorted(members)] for _, members in sorted(by_rest.items())]
+
+    def stride(self, axis: str) -> int:
+        """How far apart (in partitions) neighbours along ``axis`` are."""
+        i = self.names.index(axis)
+        return math.prod(self.sizes[i + 1 :])
+
+
+_manual_lowering: ContextVar["ManualMesh | None"] = ContextVar("jaxtyped_manual_lowering", default=None)
+
+
+@contextmanager
+def manual_lowering(mesh: ManualMesh) -> Generator[None, None, None]:
+    """Lower collectives as StableHLO collectives over ``mesh`` (inside a
+    shard_map body lowered as a manual-sharding region)."""
+    token = _manual_lowering.set(mesh)
+    try:
+        yield
+    finally:
+        _manual_lowering.reset(token)
+
+
+def _manual_mesh(prim: "_Collective") -> ManualMesh:
+    mesh = _manual_lowering.get()
+    if mesh is None or not all(n in mesh.names for n in prim.axis_names()):
         raise JaxtypedNotImplementedError(
-            f"{self.name} over {self.axis_names()}: collectives run under vmap(axis_name=...) here; "
-            "lowering them for several devices (shard_map) is not implemented"
+            f"{prim.name} over {prim.axis_names()}: a collective lowers only inside the shard_map binding its axes "
+            "(under vmap(axis_name=...) it is evaluated by its batching rule)"
         )
+    return mesh
+
+
+def _groups_attr(groups: list[list[int]]) -> str:
+    rows = ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups)
+    return f"dense<[{rows}]> : tensor<{len(groups)}x{len(groups[0])}xi64>"
+
+
+# JAX's attributes of a collective over partitions (with global device ids).
+_CHANNEL = "#stablehlo.channel_handle<handle = 1, type = 1>"
+
+
+def _combine_region(ctx: LoweringContext, kind: str, dtype: np.dtype[Any]) -> list[str]:
+    scalar = ShapedArray((), dtype)
+    op = {"sum": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}[kind]
+    if dtype == np.dtype(bool):
+        op = {"sum": "stablehlo.or", "max": "stablehlo.or", "min": "stablehlo.and"}[kind]
+    with ctx.region([scalar, scalar]) as (params, body):
+        ctx.ret([ctx.op1(op, params, scalar)])
+    return body
+
+
+def _all_reduce_hlo(ctx: LoweringContext, kind: str, x: HloValue, out: ShapedArray, groups: list[list[int]]) -> HloValue:
+    attrs = {"channel_handle": _CHANNEL, "replica_groups": _groups_attr(groups), "use_global_device_ids": "unit"}
+    return ctx.op1("stablehlo.all_reduce", (x,), out, attrs, _combine_region(ctx, kind, x.aval.dtype))
 
 
 def _reduce_over_batch(kind: str, x: Array, dim: BatchDim, size: int) -> Array:
@@ -255,6 +355,11 @@ class _AllReduce(_Collective):
     @override
     def printed_params(self) -> tuple[tuple[str, object], ...]:
         return (("axes", self.axes), ("axis_index_groups", None))
+
+    @override
+    def lower_manual(self, ctx: LoweringContext, x: HloValue | None, out: ShapedArray, mesh: ManualMesh) -> HloValue:
+        assert x is not None
+        return _all_reduce_hlo(ctx, self.kind, x, out, mesh.groups(self.axes))
 
 
 def _make_all_reduce(prim_type: type[_AllReduce], axes: tuple[AxisName, ...]) -> _AllReduce:
@@ -495,6 +600,22 @@ class AllGather(_Collective):
         return (ShapedArray(tuple(shape), x.dtype, x.weak_type, x.vma),)
 
     @override
+    def lower_manual(self, ctx: LoweringContext, x: HloValue | None, out: ShapedArray, mesh: ManualMesh) -> HloValue:
+        assert x is not None
+        if not self.tiled:
+            # Each member's value becomes a block of size 1 along the new axis.
+            shape = list(x.aval.shape)
+            shape.insert(self.axis, 1)
+            x = ctx.op1("stablehlo.reshape", (x,), ShapedArray(tuple(shape), x.aval.dtype))
+        attrs = {
+            "all_gather_dim": f"{self.axis} : i64",
+            "channel_handle": _CHANNEL,
+            "replica_groups": _groups_attr(mesh.groups((self.axis_name,))),
+            "use_global_device_ids": "unit",
+        }
+        return ctx.op1("stablehlo.all_gather", (x,), out, attrs)
+
+    @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         x = bdim_to_front(args[0], dims[0], axis.size)
         if axis.name != self.axis_name:
@@ -566,6 +687,23 @@ class PsumScatter(_Collective):
         return (ShapedArray(tuple(shape), x.dtype, x.weak_type, x.vma),)
 
     @override
+    def lower_manual(self, ctx: LoweringContext, x: HloValue | None, out: ShapedArray, mesh: ManualMesh) -> HloValue:
+        assert x is not None
+        d = self.scatter_dimension
+        shape = list(x.aval.shape)
+        shape[d] //= self.axis_size
+        attrs = {
+            "channel_handle": _CHANNEL,
+            "replica_groups": _groups_attr(mesh.groups((self.axis_name,))),
+            "scatter_dimension": f"{d} : i64",
+            "use_global_device_ids": "unit",
+        }
+        block = ShapedArray(tuple(shape), x.aval.dtype)
+        y = ctx.op1("stablehlo.reduce_scatter", (x,), block, attrs, _combine_region(ctx, "sum", x.aval.dtype))
+        # Untiled, the member's block (of size 1) loses its axis.
+        return y if self.tiled else ctx.op1("stablehlo.reshape", (y,), out)
+
+    @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         x = bdim_to_front(args[0], dims[0], axis.size)
         d = self.scatter_dimension
@@ -611,6 +749,19 @@ class Ppermute(_Collective):
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         return avals
+
+    @override
+    def lower_manual(self, ctx: LoweringContext, x: HloValue | None, out: ShapedArray, mesh: ManualMesh) -> HloValue:
+        assert x is not None
+        pairs = [(g[src], g[dst]) for g in mesh.groups((self.axis_name,)) for src, dst in self.perm]
+        if not pairs:
+            return ctx.full_like(0, x)
+        text = ", ".join(f"[{a}, {b}]" for a, b in pairs)
+        attrs = {
+            "channel_handle": _CHANNEL,
+            "source_target_pairs": f"dense<[{text}]> : tensor<{len(pairs)}x2xi64>",
+        }
+        return ctx.op1("stablehlo.collective_permute", (x,), out, attrs)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -689,6 +840,31 @@ class AllToAll(_Collective):
         return (ShapedArray(tuple(shape), x.dtype, x.weak_type, x.vma),)
 
     @override
+    def lower_manual(self, ctx: LoweringContext, x: HloValue | None, out: ShapedArray, mesh: ManualMesh) -> HloValue:
+        assert x is not None
+        n, s, c = self.axis_size, self.split_axis, self.concat_axis
+        if not self.tiled:
+            # A unit axis placed so that, once the split axis (now of size 1)
+            # is dropped, the gathered members sit at concat_axis.
+            where = c if c <= s else c + 1
+            shape = list(x.aval.shape)
+            shape.insert(where, 1)
+            x = ctx.op1("stablehlo.reshape", (x,), ShapedArray(tuple(shape), x.aval.dtype))
+            s, c = (s + 1 if where <= s else s), where
+        shape = list(x.aval.shape)
+        shape[s] //= n
+        shape[c] *= n
+        attrs = {
+            "channel_handle": _CHANNEL,
+            "concat_dimension": f"{c} : i64",
+            "replica_groups": _groups_attr(mesh.groups((self.axis_name,))),
+            "split_count": f"{n} : i64",
+            "split_dimension": f"{s} : i64",
+        }
+        y = ctx.op1("stablehlo.all_to_all", (x,), ShapedArray(tuple(shape), x.aval.dtype), attrs)
+        return y if self.tiled else ctx.op1("stablehlo.reshape", (y,), out)
+
+    @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         x = bdim_to_front(args[0], dims[0], axis.size)
         n, s, c = axis.size, self.split_axis, self.concat_axis
@@ -745,6 +921,17 @@ class AxisIndex(_Collective):
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         return (iota(np.int32, axis.size),), (0,)
+
+    @override
+    def lower_manual(self, ctx: LoweringContext, x: HloValue | None, out: ShapedArray, mesh: ManualMesh) -> HloValue:
+        # The coordinate along the axis, from the partition's number.
+        u32 = np.dtype(np.uint32)
+        name = cast(str, self.axis_name)
+        pid = ctx.op1("stablehlo.partition_id", (), ShapedArray((), u32))
+        major = ctx.op1("stablehlo.divide", (pid, ctx.scalar(mesh.stride(name), u32)), pid.aval)
+        size = mesh.sizes[mesh.names.index(name)]
+        index = ctx.op1("stablehlo.remainder", (major, ctx.scalar(size, u32)), pid.aval)
+        return ctx.convert(index, np.dtype(np.int32))
 
 
 def _leaves(x: object, where: str) -> tuple[list[Array], object]:
