@@ -3,14 +3,17 @@ the decorator-factory form ``@jit(static_argnames=...)`` /
 ``@jit(static_argnums=...)`` (values, retracing on the static value, the
 wrapped function's name, docstring and signature), ``donate_argnames``
 (which buffers a call deletes, by position and by keyword, alone and with
-``donate_argnums``), ``keep_unused``, ``inline`` and ``compiler_options={}``
-(accepted; results unchanged), and the errors for bad names. A non-empty
+``donate_argnums``), ``keep_unused`` (the compiled program's parameters,
+as ``lower(...).as_text()`` shows them, and which donated buffers a call
+deletes), ``inline`` (``make_jaxpr``'s text of a nested call), an empty
+``compiler_options`` (accepted), and the errors for bad names. A non-empty
 ``compiler_options`` is refused at once (JAX forwards it to XLA; here XLA
 always compiles with its default options).
 """
 
 import functools
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -55,10 +58,9 @@ def test_decorator_factory_form(form: str) -> None:
 
 
 def test_factory_keeps_the_signature_and_retraces_per_static_value() -> None:
-    # Through partial: under mypy the factory call itself is typed Never
-    # (api_jit's Note [jit's decorator-factory form]); typing/ covers both.
+    # Both checkers type both forms exactly (typing/*/..._jit_forms.py).
     jitted = functools.partial(jt.jit, static_argnames="k")(scaled)
-    assert inspect.signature(jt.jit(static_argnames="k")(scaled)) == inspect.signature(scaled)  # type: ignore[arg-type]  # mypy: see above
+    assert inspect.signature(jt.jit(static_argnames="k")(scaled)) == inspect.signature(scaled)
     assert getattr(jitted, "__name__") == "scaled" and jitted.__doc__ == "x * k + shift."  # noqa: B009 - not declared on Jitted
     assert inspect.signature(jitted) == inspect.signature(scaled)
     x = jnp.arange(3.0)
@@ -69,7 +71,7 @@ def test_factory_keeps_the_signature_and_retraces_per_static_value() -> None:
     assert (info.hits, info.misses) == (1, 2), info
     # a static argument must be hashable, as in JAX
     theirs = _raised(lambda: jax.jit(static_argnames="k")(scaled)(jjnp.ones(2), [1]))
-    expect_same_error(theirs, lambda: jitted(x, [1]))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # an unhashable static value
+    expect_same_error(theirs, lambda: jitted(x, [1]))  # type: ignore[call-overload]  # pyright: ignore[reportArgumentType]  # an unhashable static value (call-overload: api_jit's Note [jit's decorator-factory form])
 
 
 def _raised(run: Callable[[], object]) -> Exception:
@@ -142,3 +144,98 @@ def test_factory_with_non_callable_is_a_type_error_as_in_jax() -> None:
     theirs = _raised(lambda: jax.jit(static_argnums=0)(3))
     jit_any: Any = jt.jit
     expect_same_error(theirs, lambda: jit_any(static_argnums=0)(3))
+
+
+def _main_parameters(text: str) -> list[str]:
+    """The types of a lowered module's ``@main`` parameters."""
+    header = re.search(r"func\.func public @main\((.*?)\) ->", text)
+    assert header is not None, text
+    return re.findall(r"%arg\d+: (tensor<[^>]*>)", header.group(1))
+
+
+def unused_middle(x: Any, y: Any, z: Any) -> Any:
+    return x * 2.0 + z
+
+
+def unused_leaves(params: Any, x: Any, scale: Any) -> Any:
+    return params["w"] * x + scale
+
+
+def ignores_all(x: Any, y: Any) -> Any:
+    return 1.0
+
+
+def ignores_second(x: Any, y: Any) -> Any:
+    return x * 2.0
+
+
+# (function, arguments as (numpy namespace) -> args, static_argnums)
+KEEP_UNUSED_CASES: list[tuple[Callable[..., Any], Callable[[Any], tuple[Any, ...]], tuple[int, ...]]] = [
+    (unused_middle, lambda np_: (np_.ones(3), np_.ones((2, 2)), np_.arange(3.0)), ()),
+    (unused_leaves, lambda np_: ({"w": np_.ones(2), "b": np_.zeros(4, np_.int32)}, np_.ones(2), 3.0), ()),
+    (unused_middle, lambda np_: (np_.ones(3), 7, np_.arange(3.0)), (1,)),
+    (ignores_all, lambda np_: (np_.ones(3), np_.ones(1)), ()),
+    (scaled, lambda np_: (np_.arange(3.0), 2), (1,)),
+]
+
+
+@pytest.mark.parametrize("keep_unused", [False, True])
+@pytest.mark.parametrize("case", range(len(KEEP_UNUSED_CASES)))
+def test_keep_unused_decides_the_program_parameters_as_in_jax(case: int, keep_unused: bool) -> None:
+    fun, make_args, static = KEEP_UNUSED_CASES[case]
+    results: list[tuple[list[str], Any, Any]] = []
+    for lib, np_ in LIBS:
+        jitted = lib.jit(fun, keep_unused=keep_unused, static_argnums=static)
+        args = make_args(np_)
+        lowered = jitted.lower(*args)
+        dynamic = [a for i, a in enumerate(args) if i not in static]  # JAX's Compiled takes no static ones
+        results.append((_main_parameters(lowered.as_text()), jitted(*args), lowered.compile()(*dynamic)))
+    (ours_params, ours, ours_compiled), (theirs_params, theirs, theirs_compiled) = results
+    assert ours_params == theirs_params
+    assert_same(ours, theirs)
+    assert_same(ours_compiled, theirs_compiled)
+
+
+def test_an_unused_argument_is_not_donated_and_still_checked_as_in_jax() -> None:
+    outcome: list[tuple[Any, bool, bool]] = []
+    for lib, np_ in LIBS:
+        x, y = np_.arange(3.0), np_.ones(3)
+        out = lib.jit(ignores_second, donate_argnums=(0, 1))(x, y)
+        outcome.append((out, x.is_deleted(), y.is_deleted()))
+    assert_same(outcome[0][0], outcome[1][0])
+    assert outcome[0][1:] == outcome[1][1:], outcome
+    # A pruned argument's leaves are still arrays (or scalars): a string is refused.
+    theirs = _raised(lambda: jax.jit(unused_middle)(jjnp.ones(2), "s", jjnp.ones(2)))
+    expect_same_error(theirs, lambda: jt.jit(unused_middle)(jnp.ones(2), "s", jnp.ones(2)))
+
+
+def _nested_programs(lib: Any, np_: Any, inline: bool) -> tuple[str, Any, Any, Any]:
+    def sin_twice(a: Any) -> Any:
+        return np_.sin(a) * 2.0
+
+    inner = lib.jit(sin_twice, inline=inline)
+
+    def outer(x: Any) -> Any:
+        return inner(x) + 1.0
+
+    def total(v: Any) -> Any:
+        return np_.sum(outer(v))
+
+    x = np_.arange(3.0)
+    text = str(lib.make_jaxpr(outer)(x))
+    return text, lib.jit(outer)(x), lib.grad(total)(x), lib.vmap(outer)(x[:, None])
+
+
+def test_inline_puts_the_equations_in_the_enclosing_jaxpr_as_in_jax() -> None:
+    ours_text, *ours = _nested_programs(jt, jnp, inline=True)
+    theirs_text, *theirs = _nested_programs(jax, jjnp, inline=True)
+    assert ours_text == theirs_text
+    assert "jit[" not in ours_text
+    for a, b in zip(ours, theirs):
+        assert_same(a, b)
+    # Without inline, one jit equation holds the inner function (in both).
+    ours_call, *ours = _nested_programs(jt, jnp, inline=False)
+    theirs_call, *theirs = _nested_programs(jax, jjnp, inline=False)
+    assert "jit[" in ours_call and "jit[" in theirs_call
+    for a, b in zip(ours, theirs):
+        assert_same(a, b)

@@ -54,9 +54,10 @@ from jaxtyped._src.core.array_impl import (
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.check import maybe_check_jaxpr
 from jaxtyped._src.core.interpreter import EVAL, current_interpreter, transformation_scope
-from jaxtyped._src.core.jaxpr import ClosedJaxpr
+from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jaxtyped._src.core.shape_annotations import SignatureChecker, checker_for
 from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.interpreters.partial_eval import dce_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
 from jaxtyped._src.remat import clear_checkpoint_caches
@@ -83,7 +84,7 @@ class _FactoryForm:
     (see Note [jit's decorator-factory form]); never instantiated."""
 
 
-# jit's result type: defaults to _FactoryForm where no function gives it.
+# jit's result type: _FactoryForm where no function gives it.
 R_fun = typing_extensions.TypeVar("R_fun", default=_FactoryForm)
 
 # A Jitted's shape checker before its first trace looks for one.
@@ -142,7 +143,7 @@ class _Entry:
 
     __slots__ = (
         "closed", "out_tree", "donated", "cacheable", "executable", "single_output", "any_donated",
-        "out_avals", "spmd",
+        "out_avals", "spmd", "kept", "run_donated",
     )  # fmt: skip
 
     def __init__(
@@ -151,15 +152,20 @@ class _Entry:
         out_tree: PyTreeDef,
         donated: tuple[bool, ...],
         cacheable: bool,
+        kept: tuple[int, ...] | None = None,
     ) -> None:
         self.closed = closed
         self.out_tree = out_tree
         self.donated = donated  # per dynamic leaf
         self.cacheable = cacheable
+        # The dynamic leaves the compiled program takes (None: all); see
+        # Note [keep_unused].
+        self.kept = kept
+        self.run_donated = _kept_items(donated, kept)
         self.executable: xla.Executable | None = None
         # A bare array result needs no unflattening (the dispatch fast path).
         self.single_output = out_tree.num_leaves == 1 and out_tree.num_nodes == 1
-        self.any_donated = any(donated)
+        self.any_donated = any(self.run_donated)
         self.out_avals = closed.jaxpr.out_avals
         # Set when the call runs over a mesh (issue 17, see api_sharding).
         self.spmd: SpmdRequest | None = None
@@ -207,8 +213,12 @@ class Jitted(Generic[P, R_co]):
         cache_size: int = DEFAULT_CACHE_SIZE,
         shardings: tuple[ShardingsArg, ShardingsArg] = (None, None),
         donate_argnames: tuple[str, ...] = (),
+        keep_unused: bool = False,
+        inline: bool = False,
     ) -> None:
         self._fun: Callable[..., Any] = fun
+        self._keep_unused = keep_unused  # Note [keep_unused]
+        self._inline = inline  # traced into the enclosing trace, no jit equation
         self._shardings = shardings  # (in_shardings, out_shardings) as the user gave them
         self._static_argnums = static_argnums
         self._static_argnames = frozenset(static_argnames)
@@ -262,7 +272,7 @@ class Jitted(Generic[P, R_co]):
         entry = self._entry(sig)
         spec = _CallSpec(len(args), sig.static_args, sig.tree, bound)
         spmd = plan_spmd(self._name, entry.closed, sig.leaves, entry.spmd)  # over a mesh (issue 17)
-        return Traced(entry.closed, entry.out_tree, self._name, entry.donated, spec, spmd)
+        return Traced(entry.closed, entry.out_tree, self._name, entry.donated, spec, spmd, entry.kept if spmd is None else None)
 
     @overload
     def __get__(self, instance: None, owner: type[object] | None = None) -> Self: ...
@@ -321,6 +331,10 @@ class Jitted(Generic[P, R_co]):
             return self._call_with_refs(args, kwargs)
         if not self._threads_refs and eager:
             return self._call_companion(args)
+        if self._inline and not eager:
+            # inline=True: inside a trace the function is traced in place,
+            # its equations in the enclosing jaxpr (no jit equation), as JAX's.
+            return self._call_traced(list(args), dict(kwargs))
         sig = self._signature(args, kwargs)
         try:
             entry = self._entry(sig)
@@ -467,7 +481,7 @@ class Jitted(Generic[P, R_co]):
             closed = interp.build(outs)
         maybe_check_jaxpr(closed)
         cacheable = all(type(c) is ArrayImpl for c in closed.consts)
-        entry = _Entry(closed, out_tree, sig.donated, cacheable)
+        entry = _Entry(closed, out_tree, sig.donated, cacheable, None if self._keep_unused else _used_leaves(closed))
         entry.spmd = spmd_request(self._desc, self._shardings, closed, sig.tree, sig.leaves, out_leaves, out)
         return entry
 
@@ -565,15 +579,16 @@ def _execute_unchecked(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[A
     executable = entry.executable
     consts = entry.closed.consts
     if executable is None:
-        jaxpr = consts_as_invars(entry.closed.jaxpr)
-        executable = entry.executable = executable_for(jaxpr, name, (False,) * len(consts) + entry.donated)
+        jaxpr = consts_as_invars(_prune_unused(entry.closed.jaxpr, entry.kept))
+        executable = entry.executable = executable_for(jaxpr, name, (False,) * len(consts) + entry.run_donated)
+    args = _kept_items(args, entry.kept)
     if not entry.any_donated:
         buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts
         for a in args:
             buffers.append(device_buffer(a if type(a) is ArrayImpl else _concrete(a, name)))
         return tuple(map(array_from_device, executable.execute(buffers), entry.out_avals))
     concrete = [_concrete(a, name) for a in (*consts, *args)]
-    donated = (False,) * len(consts) + entry.donated
+    donated = (False,) * len(consts) + entry.run_donated
     return run_executable(executable, concrete, donated, entry.out_avals, name)
 
 
@@ -590,6 +605,37 @@ def _concrete(a: object, name: str) -> ArrayImpl:
         raise JaxtypedTypeError(f"jit of {name}: expected a concrete array, got {type(array).__name__}")
     assert isinstance(array, ArrayImpl)
     return array
+
+
+# Note [keep_unused]: with jit's keep_unused=False (the default, as in
+# JAX) the compiled program takes only the dynamic leaves it reads: an entry
+# records their positions (``kept``; None when it reads them all), the
+# program is lowered from the jaxpr without the others (dead equations
+# dropped first, as they would be before lowering anyway), and calls pass
+# only those leaves, so an unused argument is never transferred (nor
+# donated). The jaxpr keeps every argument, as JAX's make_jaxpr does; a
+# program over a mesh keeps them all.
+
+
+def _used_leaves(closed: ClosedJaxpr) -> tuple[int, ...] | None:
+    """The positions of the invars ``closed`` reads, or None if it reads all."""
+    _, used = dce_jaxpr(closed.jaxpr, (True,) * len(closed.jaxpr.outvars))
+    return None if all(used) else tuple(i for i, u in enumerate(used) if u)
+
+
+def _prune_unused(jaxpr: Jaxpr, kept: tuple[int, ...] | None) -> Jaxpr:
+    """``jaxpr`` taking only the invars at ``kept`` (all when None)."""
+    if kept is None:
+        return jaxpr
+    live, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars), prune_invars=True)
+    return live
+
+
+_T = TypeVar("_T")
+
+
+def _kept_items(items: Sequence[_T], kept: tuple[int, ...] | None) -> tuple[_T, ...]:
+    return tuple(items) if kept is None else tuple(items[i] for i in kept)
 
 
 # === stages: Traced -> Lowered -> Compiled ===
@@ -672,6 +718,7 @@ class Traced(Generic[P, R_co]):
         donated: tuple[bool, ...],
         spec: _CallSpec,
         spmd: SpmdPlan | None = None,
+        kept: tuple[int, ...] | None = None,
     ) -> None:
         self.jaxpr = jaxpr
         self.out_tree = out_tree
@@ -679,6 +726,7 @@ class Traced(Generic[P, R_co]):
         self._donated = donated
         self._spec = spec
         self._spmd = spmd
+        self._kept = kept  # Note [keep_unused]
 
     @property
     def out_info(self) -> OutInfo:
@@ -689,14 +737,14 @@ class Traced(Generic[P, R_co]):
 
     def lower(self) -> "Lowered[P, R_co]":
         """Lower the jaxpr to a StableHLO module."""
-        jaxpr = consts_as_invars(self.jaxpr.jaxpr)
-        donated = (False,) * len(self.jaxpr.consts) + self._donated
+        jaxpr = consts_as_invars(_prune_unused(self.jaxpr.jaxpr, self._kept))
+        donated = (False,) * len(self.jaxpr.consts) + _kept_items(self._donated, self._kept)
         if self._spmd is not None:
             # The SPMD module over the mesh, with its sharding annotations.
             module = LoweredModule(self._spmd.text(), jaxpr.in_avals, jaxpr.out_avals)
         else:
             module = lower_jaxpr(jaxpr, name=self.fun_name, donated=donated)
-        return Lowered(module, self.jaxpr, self.out_tree, donated, self._spec, self._spmd)
+        return Lowered(module, self.jaxpr, self.out_tree, donated, self._spec, self._spmd, self._kept)
 
 
 @final
@@ -711,13 +759,15 @@ class Lowered(Generic[P, R_co]):
         donated: tuple[bool, ...],
         spec: _CallSpec,
         spmd: SpmdPlan | None = None,
+        kept: tuple[int, ...] | None = None,
     ) -> None:
         self._module = module
         self._jaxpr = jaxpr
         self._out_tree = out_tree
-        self._donated = donated
+        self._donated = donated  # per program parameter (consts first)
         self._spec = spec
         self._spmd = spmd
+        self._kept = kept
 
     def as_text(self, dialect: str = "stablehlo") -> str:
         """The module in MLIR's readable syntax (JAX's ``Lowered.as_text``)."""
@@ -731,7 +781,7 @@ class Lowered(Generic[P, R_co]):
             program = self._spmd.compile()
             return Compiled(program.executable, self._jaxpr, self._out_tree, self._donated, self._spec, (self._spmd, program))
         executable = host_callbacks.compile_lowered(self._module)
-        return Compiled(executable, self._jaxpr, self._out_tree, self._donated, self._spec)
+        return Compiled(executable, self._jaxpr, self._out_tree, self._donated, self._spec, kept=self._kept)
 
 
 @final
@@ -747,6 +797,7 @@ class Compiled(Generic[P, R_co]):
         donated: tuple[bool, ...],
         spec: _CallSpec,
         spmd: "tuple[SpmdPlan, SpmdProgram] | None" = None,
+        kept: tuple[int, ...] | None = None,
     ) -> None:
         self._executable = executable
         self._jaxpr = jaxpr
@@ -754,6 +805,7 @@ class Compiled(Generic[P, R_co]):
         self._donated = donated
         self._spec = spec
         self._spmd = spmd
+        self._kept = kept
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co:
         leaves = self._spec.dynamic_leaves(args, kwargs)
@@ -768,7 +820,7 @@ class Compiled(Generic[P, R_co]):
                 + ", ".join(a.str_short() for a in expected)
                 + ")"
             )
-        concrete = [*self._jaxpr.consts, *arrays]
+        concrete = [*self._jaxpr.consts, *_kept_items(arrays, self._kept)]
         for a in concrete:
             if type(a) is not ArrayImpl:
                 raise JaxtypedTypeError("Compiled: a compiled function is called with concrete arrays only")
@@ -861,7 +913,10 @@ _NO_FUN: Final = _JitDecorator({})
 # gives an unsolved ParamSpec Never and an unsolved TypeVar its default, so
 # the factory call is ``Jitted[Never, _FactoryForm]`` there, and Jitted's
 # second ``__call__`` overload (whose self type only that matches) takes the
-# function and keeps its signature.
+# function and keeps its signature. A Jitted whose result is Any matches it
+# too, so mypy reports a bad call of a jitted function returning Any as
+# ``call-overload`` (not ``arg-type``); a default for P would avoid that but
+# breaks ``functools.partial(jit, ...)`` (mypy's partial applies it).
 def jit(
     fun: Callable[P, R_fun] = _NO_FUN,  # type: ignore[assignment]  # see Note [jit's decorator-factory form]
     /,
@@ -889,8 +944,14 @@ def jit(
             reuse for outputs; a donated array is deleted by the call.
         donate_argnames: the same by keyword name (matched with positions
             through ``fun``'s signature, as for static arguments).
-        keep_unused, inline: accepted for JAX compatibility (unused inputs
-            are always kept; nested calls are always inlined when lowered).
+        keep_unused: when False (the default), the compiled program takes
+            only the arguments the function reads: the others are neither
+            transferred nor donated (``lower(...).as_text()`` shows the
+            parameters left). True keeps every argument as a parameter.
+        inline: when True, a call inside another trace (an enclosing jit,
+            ``make_jaxpr``, a transformation) traces the function in place:
+            its equations join the enclosing jaxpr instead of one ``jit``
+            equation.
         compiler_options: XLA compile options; only an empty mapping is
             supported (others raise ``NotImplementedError`` at once rather
             than being silently ignored).
@@ -955,7 +1016,10 @@ def _jit(
         raise JaxtypedValueError(
             f"jit: static_argnames and donate_argnames cannot intersect; {sorted(both_names)} appear in both"
         )
-    return Jitted(fun, nums, names, donate, shardings=(in_shardings, out_shardings), donate_argnames=donate_names)
+    return Jitted(
+        fun, nums, names, donate, shardings=(in_shardings, out_shardings), donate_argnames=donate_names,
+        keep_unused=keep_unused, inline=inline,
+    )  # fmt: skip
 
 
 def _check_argnames(fun: Callable[..., object], names: tuple[str, ...], what: str) -> None:
