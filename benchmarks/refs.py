@@ -11,12 +11,23 @@ and the ratio jaxtyped / JAX (issue 16, item 8):
 - the seed's ``foreach`` (a scan whose body accumulates into a closed-over
   ref) over 10k elements, eagerly (a fresh loop each call) and inside
   ``jit``;
-- an eager full read ``x_ref[...]`` of the 1M-element ref.
+- an eager full read ``x_ref[...]`` of the 1M-element ref;
+- peak memory of the jitted in-place update (``--memory``, on by default):
+  each library in a fresh process makes the 1M-element float32 ref (4 MB),
+  compiles and runs the update once, resets the process's RSS high-water
+  mark (``/proc/self/clear_refs``), runs 20 more updates and reports the
+  high-water mark's rise over the RSS before them. An update in place
+  needs no new 4 MB buffer; as a control, the same update written as a
+  jitted function of an array (``x = sin(x)``, not donated) is measured
+  too, and shows the cost of one copy.
 
 These are measurements, not tests: nothing asserts on them.
 """
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -92,14 +103,94 @@ def cases(lib: Any) -> dict[str, Callable[[], object]]:
     }
 
 
+def _rss_kib(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def memory_child(lib_name: str, variant: str) -> None:
+    """In this (fresh) process: the RSS high-water rise, in KiB, of 20
+    jitted updates of a 1M-element float32 ref (``variant`` "ref") or of
+    the same update as a function of an array ("copy"), printed alone."""
+    lib: Any = jt if lib_name == "jaxtyped" else import_jax()
+    jnp = lib.numpy
+    if variant in {"ref", "ref-eager-read"}:
+
+        @typed(lib.jit)
+        def sin_inplace(x_ref: Any) -> None:
+            x_ref[...] = jnp.sin(x_ref[...])
+
+        @typed(lib.jit)
+        def first(x_ref: Any) -> Any:
+            return x_ref[0]
+
+        x_ref = lib.new_ref(jnp.arange(N, dtype=jnp.float32) / N)
+
+        def step() -> None:
+            sin_inplace(x_ref)
+            # Waited for through a jitted read ("ref") or an eager one.
+            (first(x_ref) if variant == "ref" else x_ref[0]).block_until_ready()
+
+    else:
+        sin = lib.jit(jnp.sin)
+        box = [jnp.arange(N, dtype=jnp.float32) / N]
+
+        def step() -> None:
+            box[0] = sin(box[0])
+            box[0].block_until_ready()
+
+    step()
+    step()
+    Path("/proc/self/clear_refs").write_text("5")  # reset VmHWM to the current RSS
+    before = _rss_kib("VmRSS")
+    for _ in range(20):
+        step()
+    print(_rss_kib("VmHWM") - before)
+
+
+def measure_memory() -> None:
+    """Run :func:`memory_child` for each library and variant in its own process."""
+    print("peak RSS rise over 20 jitted updates of a 1M-element f32 ref (4096 KiB = one copy):")
+    variants = (
+        ("ref", "jit in-place sin, 1M ref argument"),
+        ("ref-eager-read", "the same, then an eager read x_ref[0]"),
+        ("copy", "control: jit sin of a 1M array (a new buffer)"),
+    )
+    for variant, what in variants:
+        row: list[str] = []
+        for lib_name in ("jaxtyped", "jax"):
+            done = subprocess.run(
+                [sys.executable, __file__, "--memory-child", lib_name, variant], capture_output=True, text=True, check=True
+            )
+            row.append(f"{lib_name} {int(done.stdout.split()[-1]):6d} KiB")
+        print(f"  {what:48s} " + "   ".join(row))
+
+
 def main() -> None:
     """Run every measurement."""
-    args = benchmark_parser(__doc__).parse_args()
+    parser = benchmark_parser(__doc__)
+    parser.add_argument("--memory-child", nargs=2, metavar=("LIB", "VARIANT"), help=argparse_hidden())
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory measurement")
+    args = parser.parse_args()
+    if args.memory_child:
+        memory_child(*args.memory_child)
+        return
     jax = import_jax()
     ours = cases(jt)
     theirs = cases(jax) if jax is not None else None
     for name, fn in ours.items():
         compare(name, fn, theirs[name] if theirs is not None else None, number=20, repeat=args.repeat, unit="ms")
+    if not args.no_memory and jax is not None:
+        measure_memory()
+
+
+def argparse_hidden() -> str:
+    """argparse's marker for an option left out of ``--help``."""
+    import argparse
+
+    return argparse.SUPPRESS
 
 
 if __name__ == "__main__":

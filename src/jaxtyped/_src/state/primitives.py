@@ -7,11 +7,15 @@ and the trace of a ``jit`` call with refs, see :func:`stage_refs_in`), a
 :class:`AbstractRef` instead of a value, and its reads and writes become
 equations printed as JAX prints them (``c:f32[3] <- a[...]``,
 ``a[0] <- d``, ``a[2,:] += m``), each with its ref effect on operand 0.
-Such a program is made pure by :func:`jaxtyped._src.state.discharge
+A ``scan``/``while_loop``/``cond``/``switch`` body traced inside uses the
+staged ref directly (it becomes a ref operand of the loop or branch, as in
+JAX). Such a program is made pure by :func:`jaxtyped._src.state.discharge
 .run_discharged` (a ref's value becomes an input and its final value an
-output), which is what ``jit`` compiles. Everywhere else (eager code,
-jvp, vmap, loop and branch bodies) boxes hold values: see Note [refs are
-threaded at trace time] in :mod:`jaxtyped._src.state.types`.
+output; a loop's ref operand a carry), which is what ``jit`` compiles.
+Everywhere else (eager code, refs of jvp and vmap) boxes hold values: see
+Note [refs are threaded at trace time] in :mod:`jaxtyped._src.state.types`.
+Other transformations nested in the staging (vmap, grad, ...) read and
+write a staged ref whole, and index the value themselves.
 
 Ref primitives have no evaluation, differentiation, batching or lowering
 rules: they only exist in staged programs, which are discharged before
