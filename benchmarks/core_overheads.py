@@ -6,10 +6,11 @@ and the ratio jaxtyped / JAX:
 - ``jit`` dispatch: a tiny jitted function, one taking 10 array arguments,
   one taking a dict of 20 arrays (steady state, cache hits; both libraries
   dispatch asynchronously, so a call is timed without waiting);
-- eager per-operation latency (``sin``, ``+``, ``@`` on 4x4 float32 arrays;
-  JAX's results are waited for with ``block_until_ready``), next to the
-  cost of running the same operation as a one-primitive XLA program (the
-  alternative eager backend);
+- eager per-operation latency (``sin``, ``+``, ``@`` on 4x4 float32 arrays,
+  ``@`` of 16x16 ones, ``jnp.sum`` of a 4x4 array, the indexing reads
+  ``v[3]`` and ``v[1:4]`` of an 8-vector; JAX's results are waited for
+  with ``block_until_ready``), next to the cost of running the first three
+  as a one-primitive XLA program (the alternative eager backend);
 - ``make_jaxpr`` time for chains of 100, 1000 and 10000 operations, and the
   cost per operation (it should stay flat: tracing is linear in program size);
 - a 4-layer MLP (256 wide, batch 128): first-call latency of the jitted
@@ -99,6 +100,7 @@ def main() -> None:
         ):
             compare(name, ours, theirs if jax else None, number=2000, repeat=args.repeat, unit="us")
             compare(f"  {name} as a one-op XLA program", xla_op, None, number=2000, repeat=args.repeat, unit="us")
+        eager_more(jax, args.repeat)
     if "trace" in sections:
         trace(jax, args.repeat)
     if "mlp" in sections:
@@ -123,6 +125,27 @@ def _add(a: Any, b: Any) -> Any:
 
 def _matmul(a: Any, b: Any) -> Any:
     return a @ b
+
+
+def eager_more(jax: Any, repeat: int) -> None:
+    """Eager latency of a 16x16 product, a reduction and indexing reads."""
+    square = np.ones((16, 16), np.float32)
+    small = np.ones((4, 4), np.float32)
+    vector = np.arange(8, dtype=np.float32)
+    m, s, v = jnp.asarray(square), jnp.asarray(small), jnp.asarray(vector)
+    theirs: dict[str, Callable[[], object] | None] = {"matmul": None, "sum": None, "index": None, "slice": None}
+    if jax is not None:
+        jm, js, jv = jax.numpy.asarray(square), jax.numpy.asarray(small), jax.numpy.asarray(vector)
+        theirs = {
+            "matmul": lambda: (jm @ jm).block_until_ready(),
+            "sum": lambda: jax.numpy.sum(js).block_until_ready(),
+            "index": lambda: jv[3].block_until_ready(),
+            "slice": lambda: jv[1:4].block_until_ready(),
+        }
+    compare("matmul 16x16", lambda: m @ m, theirs["matmul"], 2000, repeat, "us")
+    compare("sum (4x4)", lambda: jnp.sum(s), theirs["sum"], 2000, repeat, "us")
+    compare("index v[3]", lambda: v[3], theirs["index"], 2000, repeat, "us")
+    compare("slice v[1:4]", lambda: v[1:4], theirs["slice"], 2000, repeat, "us")
 
 
 def dispatch(jax: Any, repeat: int) -> None:

@@ -133,3 +133,33 @@ class _BufferToDLPack(Protocol):
 
 reorder_shards: _ReorderShards
 buffer_to_dlpack_managed_tensor: _BufferToDLPack
+
+# --- jit's dispatch memo (issue 19): jaxlib's C++ flattening of builtin containers ---
+
+@type_check_only
+class _CppTreeDef(Protocol):
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+@type_check_only
+class _CppTreeRegistry(Protocol):
+    def flatten(
+        self, tree: object | None, leaf_predicate: Callable[[Any], bool] | None = None
+    ) -> tuple[list[Any], _CppTreeDef]: ...
+
+@type_check_only
+class _NewCppTreeRegistry(Protocol):
+    def __call__(
+        self,
+        enable_none: bool = True,
+        enable_tuple: bool = True,
+        enable_namedtuple: bool = True,
+        enable_list: bool = True,
+        enable_dict: bool = True,
+    ) -> _CppTreeRegistry: ...
+
+@type_check_only
+class _CppTreeModule(Protocol):
+    PyTreeRegistry: _NewCppTreeRegistry
+
+pytree: _CppTreeModule  # a nanobind submodule

@@ -45,6 +45,7 @@ from jaxtyped._src.api_config import check_nonfinite
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import (
     ArrayImpl,
+    DeviceBuffer,
     array_from_device,
     array_from_scalar,
     device_buffer,
@@ -65,7 +66,7 @@ from jaxtyped._src.pjit import clear_call_caches, consts_as_invars, executable_f
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.api_sharding import ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, execute_spmd, plan_spmd, spmd_request
 from jaxtyped._src.runtime import host_callbacks
-from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
 __all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "OutInfo", "disable_jit", "clear_caches"]
@@ -91,8 +92,10 @@ R_fun = typing_extensions.TypeVar("R_fun", default=_FactoryForm)
 _UNKNOWN: Final = object()
 
 # Per-function bound on cached signatures (JAX uses the same order of
-# magnitude); the oldest entry is evicted first.
+# magnitude); the least recently used entry is evicted first.
 DEFAULT_CACHE_SIZE: Final = 4096
+# Per-function bound on the dispatch memo's keys (Note [the dispatch memo]).
+_DISPATCH_MEMO_SIZE: Final = 64
 
 
 class CacheInfo(NamedTuple):
@@ -143,7 +146,7 @@ class _Entry:
 
     __slots__ = (
         "closed", "out_tree", "donated", "cacheable", "executable", "single_output", "any_donated",
-        "out_avals", "spmd", "kept", "run_donated",
+        "out_avals", "spmd", "kept", "run_donated", "last_use", "run", "const_buffers",
     )  # fmt: skip
 
     def __init__(
@@ -169,6 +172,11 @@ class _Entry:
         self.out_avals = closed.jaxpr.out_avals
         # Set when the call runs over a mesh (issue 17, see api_sharding).
         self.spmd: SpmdRequest | None = None
+        # The owner's clock at the last call (the cache evicts the least recently used).
+        self.last_use = 0
+        # Set once compiled, for the dispatch memo (see Note [the dispatch memo]).
+        self.run: Callable[[Sequence[DeviceBuffer]], Sequence[DeviceBuffer]] | None = None
+        self.const_buffers: list[DeviceBuffer] = []
 
 
 @final
@@ -230,7 +238,17 @@ class Jitted(Generic[P, R_co]):
         self._cache_size = cache_size
         self._hits = 0
         self._misses = 0
+        self._clock = 0  # counts calls, for least-recently-used eviction
         self._lock = threading.Lock()
+        # Note [the dispatch memo]: a call whose leaves are all single-device
+        # concrete arrays is looked up by (structure, ids of the leaves'
+        # avals, trace state); ids are compared as ints, so a hit costs no
+        # Python-level aval hashing or equality. The memo keeps the avals it
+        # was keyed on alive, so their ids cannot be reused while an entry
+        # refers to them; a call with other (equal) aval objects misses and
+        # takes the full path, which adds its ids. Only compiled, cacheable
+        # entries without donation or a mesh are memoised.
+        self._dispatch: dict[Hashable, tuple[_Entry, tuple[ShapedArray, ...]]] = {}
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums and not donate_argnames
         # Found on the first trace (reading annotations costs ~50 us).
@@ -249,8 +267,48 @@ class Jitted(Generic[P, R_co]):
     @overload
     def __call__(self: "Jitted[..., _FactoryForm]", fun: Callable[P2, R2], /) -> "Jitted[P2, R2]": ...
     def __call__(self, *args: object, **kwargs: object) -> object:
-        if config.jax_disable_jit:
+        disabled, check_outputs, trace_state = config.dispatch_state()
+        if disabled:
             return self._fun(*args, **kwargs)
+        if self._dispatch and current_interpreter() is EVAL:
+            # The dispatch memo (Note [the dispatch memo]): one pass over the
+            # leaves collects the key and the device buffers.
+            leaves: Sequence[object]
+            structure: Hashable
+            if kwargs or not _all_concrete(args):
+                try:
+                    leaves, structure = xla.flatten_containers((args, kwargs))
+                except ValueError:  # dict keys that do not sort: the full path explains
+                    return self._call(args, kwargs)
+            else:
+                leaves, structure = args, len(args)
+            ids: list[int] = []
+            buffers: list[DeviceBuffer | None] = []
+            for leaf in leaves:
+                if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                    return self._call(args, kwargs)
+                ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
+                buffers.append(leaf._buffer)  # pyright: ignore[reportPrivateUsage]
+            hit = self._dispatch.get((structure, tuple(ids), trace_state))
+            if hit is not None:
+                entry = hit[0]
+                self._hits += 1
+                self._clock += 1
+                entry.last_use = self._clock
+                run = entry.run
+                assert run is not None
+                kept = entry.kept
+                if kept is not None:  # Note [keep_unused]: the program takes these leaves
+                    leaves = [leaves[i] for i in kept]
+                    buffers = [buffers[i] for i in kept]
+                inputs = entry.const_buffers + [
+                    buffer if buffer is not None else device_buffer(leaf)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # checked ArrayImpl above
+                    for buffer, leaf in zip(buffers, leaves)
+                ]
+                outs = tuple(map(array_from_device, run(inputs), entry.out_avals))
+                if check_outputs:
+                    check_nonfinite(self._name, outs)
+                return outs[0] if entry.single_output else tree_unflatten(entry.out_tree, outs)
         return self._call(args, kwargs)
 
     def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]":
@@ -299,6 +357,7 @@ class Jitted(Generic[P, R_co]):
         """Forget every traced signature (the next call retraces)."""
         with self._lock:
             self._cache.clear()
+            self._dispatch.clear()
             self._companion_entries.clear()
         if self._ref_state is not None:
             self._ref_state.pure = None  # a new companion: its cache starts empty
@@ -325,8 +384,11 @@ class Jitted(Generic[P, R_co]):
             entry = self._cache.get(key) if key is not None else None
             if entry is not None and eager:
                 self._hits += 1
-                self._cache.move_to_end(key)
-                return _unflatten_outputs(entry, _execute(self._name, entry, leaves))
+                self._clock += 1
+                entry.last_use = self._clock
+                outs = _execute(self._name, entry, leaves)
+                self._memoise_dispatch(args, kwargs, leaves, entry)
+                return _unflatten_outputs(entry, outs)
         if self._threads_refs and (self._ref_state is not None or has_ref_leaf(args, kwargs)):
             return self._call_with_refs(args, kwargs)
         if not self._threads_refs and eager:
@@ -345,8 +407,40 @@ class Jitted(Generic[P, R_co]):
             return self._call_with_refs(args, kwargs)
         arrays = [_as_array(leaf) for leaf in sig.leaves]
         if eager and entry.cacheable:
-            return _unflatten_outputs(entry, _execute(self._name, entry, arrays))
+            outs = _execute(self._name, entry, arrays)
+            if self._simple:
+                self._memoise_dispatch(args, kwargs, sig.leaves, entry)
+            return _unflatten_outputs(entry, outs)
         return tree_unflatten(entry.out_tree, list(jit_call(entry.closed, self._name, arrays, entry.donated)))
+
+    def _memoise_dispatch(self, args: tuple[Any, ...], kwargs: dict[str, Any], leaves: Sequence[object], entry: _Entry) -> None:
+        """Add this call's key to the dispatch memo (Note [the dispatch
+        memo]) when the entry qualifies and the memo's flattening of the
+        arguments gives exactly ``leaves``, the full path's."""
+        if entry.run is None or entry.spmd is not None or entry.any_donated or not entry.cacheable:
+            return
+        memo_leaves: Sequence[object]
+        structure: Hashable
+        if kwargs or not _all_concrete(args):
+            try:
+                memo_leaves, structure = xla.flatten_containers((args, kwargs))
+            except ValueError:
+                return
+            if not builtin_containers_only(tree_flatten((args, kwargs))[1]):
+                return  # a registered node type: only the full path knows it
+        else:
+            memo_leaves, structure = args, len(args)
+        if len(memo_leaves) != len(leaves) or any(a is not b for a, b in zip(memo_leaves, leaves)):
+            return
+        avals: list[ShapedArray] = []
+        for leaf in memo_leaves:
+            if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                return
+            avals.append(leaf.aval)
+        with self._lock:
+            if len(self._dispatch) >= _DISPATCH_MEMO_SIZE:
+                self._dispatch.clear()
+            self._dispatch[(structure, tuple([id(a) for a in avals]), config.trace_state())] = (entry, tuple(avals))
 
     def _call_companion(self, args: tuple[Any, ...]) -> Any:
         """Dispatch of a pure companion (issue 16): its arguments are always
@@ -443,16 +537,23 @@ class Jitted(Generic[P, R_co]):
         if entry is not None:
             with self._lock:
                 self._hits += 1
-                if sig.key in self._cache:
-                    self._cache.move_to_end(sig.key)
+                self._clock += 1
+                entry.last_use = self._clock
             return entry
         entry = self._trace(sig)
         with self._lock:
             self._misses += 1
+            self._clock += 1
+            entry.last_use = self._clock
             if entry.cacheable:
-                self._cache[sig.key] = entry
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+                cache = self._cache
+                cache[sig.key] = entry
+                while len(cache) > self._cache_size:
+                    # Eviction is rare (a trace precedes it): a scan for the
+                    # least recently used entry costs less than keeping an
+                    # order on every call.
+                    del cache[min(cache, key=lambda k: cache[k].last_use)]
+                    self._dispatch.clear()
         return entry
 
     def _call_traced(self, args: list[object], kwargs: dict[str, object]) -> object:
@@ -581,6 +682,9 @@ def _execute_unchecked(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[A
     if executable is None:
         jaxpr = consts_as_invars(_prune_unused(entry.closed.jaxpr, entry.kept))
         executable = entry.executable = executable_for(jaxpr, name, (False,) * len(consts) + entry.run_donated)
+        if entry.cacheable and not entry.any_donated:
+            entry.const_buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts
+            entry.run = executable.execute
     args = _kept_items(args, entry.kept)
     if not entry.any_donated:
         buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts

@@ -124,11 +124,12 @@ class Config:
         False
     """
 
-    __slots__ = ("_values", "_trace_state", "_num_cpu_devices", "_backend_started", "_cache_dir", "_cache_min_secs", "_cache_min_bytes", "_cache_max_size")
+    __slots__ = ("_values", "_trace_state", "_dispatch_state", "_num_cpu_devices", "_backend_started", "_cache_dir", "_cache_min_secs", "_cache_min_bytes", "_cache_max_size")
 
     def __init__(self) -> None:
         self._values: dict[str, bool] = {option.name: _env_bool(option) for option in _OPTIONS}
         self._trace_state = self._compute_trace_state()
+        self._dispatch_state = self._compute_dispatch_state()
         self._num_cpu_devices = _env_num_cpu_devices()
         self._backend_started = False
         # The persistent compilation cache (issue 19): runtime/compile_cache.py.
@@ -269,6 +270,7 @@ class Config:
         _check_bool(name, value)
         self._values[option.name] = bool(value)
         self._trace_state = self._compute_trace_state()
+        self._dispatch_state = self._compute_dispatch_state()
 
     def _update_num_cpu_devices(self, value: object) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or (value < 1 and value != -1):
@@ -315,6 +317,20 @@ class Config:
 
     def _compute_trace_state(self) -> tuple[bool, ...]:
         return tuple(self._values[option.name] for option in _OPTIONS if option.affects_tracing)
+
+    def dispatch_state(self) -> tuple[bool, bool, tuple[bool, ...]]:
+        """What a jitted call reads on every dispatch, in one read (issue
+        19): whether jit is disabled, whether outputs are checked for
+        NaN/inf (``jax_debug_nans`` or ``jax_debug_infs``), and
+        :meth:`trace_state`; in this context."""
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._dispatch_state
+        return (self.jax_disable_jit, self.jax_debug_nans or self.jax_debug_infs, self.trace_state())
+
+    def _compute_dispatch_state(self) -> tuple[bool, bool, tuple[bool, ...]]:
+        values = self._values
+        return (values["jax_disable_jit"], values["jax_debug_nans"] or values["jax_debug_infs"], self._trace_state)
 
 
 # The current context's overrides (None: no ``with`` block active).

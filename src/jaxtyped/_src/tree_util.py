@@ -399,6 +399,19 @@ class PyTreeDef:
         return _unpickle, (self._type, self._aux, self._children)
 
 
+def builtin_containers_only(treedef: PyTreeDef) -> bool:
+    """Whether every node of ``treedef`` is a tuple, list, dict, None or an
+    unregistered namedtuple: the structures jaxlib's C++ flattening (used by
+    ``jit``'s dispatch memo) handles exactly as :func:`tree_flatten` does."""
+    t = treedef._type
+    if t is not None and t not in _BUILTIN_NODE_TYPES and (t in _REGISTRY or not issubclass(t, tuple)):
+        return False
+    return all(builtin_containers_only(c) for c in treedef._children)
+
+
+_BUILTIN_NODE_TYPES: Final = frozenset({tuple, list, dict, _NoneType})
+
+
 def _unpickle(nodetype: type[Any] | None, aux: Hashable, children: tuple[PyTreeDef, ...]) -> PyTreeDef:
     kind = None if nodetype is None else _kind_of(nodetype)
     if kind is None:

@@ -212,13 +212,15 @@ class EvalInterpreter(Interpreter):
         super().__init__(None, "eager evaluation", "<top level>")
 
     def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
+        avals_list: list[ShapedArray] = []
         for arg in args:
             if type(arg) is not ArrayImpl:
                 if isinstance(arg, Tracer):
                     raise unexpected_tracer_error(arg)
                 # An Array of another kind (a typed PRNG key array, dtype key<fry>) names its dtype.
                 raise JaxtypedTypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__} (dtype {getattr(arg, 'dtype', None)})")
-        avals = tuple([arg.aval for arg in args])
+            avals_list.append(arg._aval)  # pyright: ignore[reportPrivateUsage]  # an ArrayImpl, checked
+        avals = tuple(avals_list)
         if prim.memoize_abstract_eval:
             key = (prim, avals, config.trace_state())
             out_avals = _abstract_eval_memo.get(key)

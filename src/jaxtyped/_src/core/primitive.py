@@ -88,8 +88,10 @@ class Primitive(ABC):
         """Eager evaluation on concrete arrays of the (checked) types whose
         results ``out_avals`` describe: ``impl`` on their host buffers.
         Primitives that run on the device (a jit call) override this."""
-        outs = self.impl(tuple(host_buffer(arg) for arg in args))
-        return tuple(wrap_buffer(out, aval, self.name) for out, aval in zip(outs, out_avals, strict=True))
+        outs = self.impl(tuple([host_buffer(arg) for arg in args]))
+        if len(outs) == 1 and len(out_avals) == 1:  # the common case, without zip's machinery
+            return (wrap_buffer(outs[0], out_avals[0], self.name),)
+        return tuple([wrap_buffer(out, aval, self.name) for out, aval in zip(outs, out_avals, strict=True)])
 
     def lower(
         self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]

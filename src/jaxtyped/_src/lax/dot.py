@@ -6,9 +6,10 @@ axes, then the rhs free axes, as in XLA.
 """
 
 import enum
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, final
+from typing import Any, Final, cast, final
 
 import numpy as np
 from typing_extensions import override
@@ -119,6 +120,7 @@ def _bit_width(dtype: np.dtype[Any]) -> int:
     return 1 if dtypes.is_bool(dtype) else int(np.iinfo(dtype).bits)
 
 
+@functools.cache  # a handful of dtypes; finfo costs microseconds on every eager product (issue 19)
 def _precision_rank(dtype: np.dtype[Any]) -> tuple[bool, int, int, int, bool]:
     """XLA's order of operand dtypes (``HigherPrecisionType``): complex over
     real, then exponent range, mantissa, width, and signed over unsigned."""
@@ -131,6 +133,9 @@ def _precision_rank(dtype: np.dtype[Any]) -> tuple[bool, int, int, int, bool]:
         _bit_width(dtype),
         not dtypes.is_unsigned_integer(dtype),
     )
+
+
+_MATMUL_DTYPES: Final = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
 
 def _dims_attr(name: str, axes: tuple[int, ...]) -> str:
@@ -192,6 +197,14 @@ class DotGeneral(Primitive):
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         lhs, rhs = args
         (lc, rc), (lb, rb) = self.dimension_numbers
+        if (
+            not lb and lc == (lhs.ndim - 1,) and lhs.ndim <= 2 and rhs.ndim <= 2 and rc == (0 if rhs.ndim == 1 else rhs.ndim - 2,)
+            and lhs.dtype == rhs.dtype and lhs.dtype in _MATMUL_DTYPES and self.preferred_element_type in (None, lhs.dtype)
+        ):
+            # A plain matrix/vector product in a dtype NumPy multiplies as
+            # XLA does (jnp.matmul's common case): no transposes or casts.
+            with np.errstate(all="ignore"):
+                return (np.matmul(lhs, rhs),)
         out_dtype = self.out_dtype(ShapedArray(lhs.shape, lhs.dtype), ShapedArray(rhs.shape, rhs.dtype))
         if lhs.dtype != rhs.dtype:
             # Mixed operands are first converted to the result dtype (as JAX
@@ -322,6 +335,17 @@ def _transpose_operand(
     return result if result.dtype == want.dtype else convert_to(result, want.dtype, weak_type=want.weak_type)
 
 
+def _int_tuples(*groups: object) -> bool:
+    """Whether every group is a tuple of ints (exactly, not subclasses)."""
+    for group in groups:
+        if type(group) is not tuple:
+            return False
+        for a in group:  # pyright: ignore[reportUnknownVariableType]  # checked next
+            if type(a) is not int:  # pyright: ignore[reportUnknownArgumentType]
+                return False
+    return True
+
+
 def _numbers(dimension_numbers: Sequence[Sequence[Sequence[int]]]) -> DotDimensionNumbers:
     try:
         (lc, rc), (lb, rb) = dimension_numbers
@@ -330,6 +354,8 @@ def _numbers(dimension_numbers: Sequence[Sequence[Sequence[int]]]) -> DotDimensi
             "lax.dot_general: dimension_numbers must be ((lhs_contracting, rhs_contracting), "
             f"(lhs_batch, rhs_batch)), got {dimension_numbers!r}"
         ) from None
+    if _int_tuples(lc, rc, lb, rb):
+        return cast(DotDimensionNumbers, ((lc, rc), (lb, rb)))  # what jnp passes: already canonical (issue 19)
     ints = [check_int_tuple("lax.dot_general", "dimension_numbers", axes) for axes in (lc, rc, lb, rb)]
     return ((ints[0], ints[1]), (ints[2], ints[3]))
 

@@ -70,6 +70,13 @@ def _on_arrays(compute: Callable[..., HostValue], *args: NDArray) -> HostValue:
     return np.asarray(out).reshape(()) if not any(a.ndim for a in args) else out
 
 
+@np.errstate(all="ignore")  # as a decorator it costs half the ``with`` statement (issue 19)
+def _quietly(fun: Callable[..., HostValue], *args: object) -> HostValue:
+    """``fun(*args)`` with floating-point warnings off: impl rules compute
+    as XLA, where inf * 0 is NaN without a word."""
+    return fun(*args)
+
+
 def _upcast_narrow(x: NDArray) -> NDArray:
     # float16/bfloat16 are computed in float32 and rounded back, as XLA does
     # on CPU; NumPy lacks (or is slow at) most ufuncs for them.
@@ -119,8 +126,10 @@ class Elementwise(Primitive):
 
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
-        with np.errstate(all="ignore"):
-            return (_on_arrays(self.compute, *(_upcast_narrow(a) for a in args)),)
+        for a in args:
+            if not a.ndim or (a.dtype.itemsize == 2 and dtypes.is_floating(a.dtype)):
+                return (_quietly(_on_arrays, self.compute, *[_upcast_narrow(a) for a in args]),)
+        return (_quietly(self.compute, *args),)  # no 0-d or narrow operand: nothing to adapt
 
     @abstractmethod
     def compute(self, *args: NDArray) -> HostValue:

@@ -105,7 +105,7 @@ class ReduceSum(_Reduction):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         x = _accumulate_dtype(args[0])
-        return (np.sum(x, axis=self.axes, dtype=x.dtype),)
+        return (np.add.reduce(x, axis=self.axes, dtype=x.dtype),)  # np.sum without its wrappers
 
     @override
     def lower(
@@ -374,8 +374,20 @@ class ArgMin(_ArgReduction):
 
 
 def _reduce_axes(name: str, x: Array, axes: Sequence[int]) -> tuple[int, ...]:
+    if isinstance(axes, tuple) and _sorted_in_range(axes, x.ndim):
+        return axes  # what jnp passes: nothing to check or sort (issue 19)
     given = check_int_tuple(f"lax.{name}", "axes", axes)
     return tuple(sorted(canonicalize_axis(a, x.ndim, where=f"lax.{name} axes") for a in given))
+
+
+def _sorted_in_range(axes: tuple[int, ...], ndim: int) -> bool:
+    """Whether ``axes`` are ints (exactly), increasing, within ``ndim``."""
+    previous = -1
+    for a in axes:
+        if type(a) is not int or not previous < a < ndim:
+            return False
+        previous = a
+    return True
 
 
 def _bind_reduction(

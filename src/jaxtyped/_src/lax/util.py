@@ -137,6 +137,8 @@ def operands_same_kind(name: str, *xs: ArrayLike) -> tuple[Array, ...]:
     of the array operands if they are of the same kind (JAX's lax rule: a
     weak ``2.0`` works with ``float16``, a weak ``2`` with ``float32`` does
     not)."""
+    if all(type(x) is ArrayImpl for x in xs):
+        return xs  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # concrete arrays (eager's common case): nothing to adopt
     arrays = [operand(x, f"lax.{name} operand {i}") for i, x in enumerate(xs)]
     strong = [a for x, a in zip(xs, arrays) if not is_python_scalar(x)]
     if not strong:

@@ -7,13 +7,13 @@ of the result dtype directly, so ``x * 2.0`` stages as ``mul a 2.0:f32[]``.
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import is_numpy_value, is_python_scalar, to_array
+from jaxtyped._src.core.array_impl import ArrayImpl, is_numpy_value, is_python_scalar, to_array
 from jaxtyped._src.errors import JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, reshape
@@ -49,6 +49,8 @@ def check_arraylike(name: str, *args: object) -> None:
 
 def asarray_operand(name: str, x: ArrayLike, position: int = 0) -> Array:
     """One operand of a ``jaxtyped.numpy`` function as an Array."""
+    if type(x) is ArrayImpl:
+        return x
     check_arraylike(name, x)
     return to_array(x, f"jnp.{name} argument {position}")
 
@@ -83,6 +85,8 @@ def promote_dtypes(
     is a weakly typed int32). ``inexact`` promotes to a floating/complex
     dtype, ``numeric`` turns a boolean result into int32.
     """
+    if _already_promoted(args, inexact, numeric):
+        return list(args)  # type: ignore[arg-type]  # pyright: ignore[reportReturnType]  # all ArrayImpl, checked
     check_arraylike(name, *args)
     arrays = [to_array(a, f"jnp.{name} argument {i}") for i, a in enumerate(args)]
     if any(is_key_array(a) for a in arrays):
@@ -106,6 +110,33 @@ def promote_dtypes(
         else:
             out.append(convert_to(array, dtype, weak_type=weak))
     return out
+
+
+def _already_promoted(args: Sequence[object], inexact: bool, numeric: bool) -> bool:
+    """Whether ``args`` are concrete arrays of one dtype and weak type that
+    promotion leaves as they are (the common eager call, decided without
+    the general rule's conversions; issue 19): an inexact dtype where
+    ``inexact`` asks for one, not bool where ``numeric`` asks for a number."""
+    if not args or type(args[0]) is not ArrayImpl:
+        return False
+    first = args[0].aval
+    dtype, weak = first.dtype, first.weak_type
+    for a in args[1:]:
+        if type(a) is not ArrayImpl:
+            return False
+        aval = a.aval
+        if aval is not first and (aval.dtype != dtype or aval.weak_type != weak):
+            return False
+    if inexact:
+        return dtype in _INEXACT_DTYPES
+    return dtype in _PLAIN_DTYPES and not (numeric and dtype == _BOOL)
+
+
+_BOOL: Final = np.dtype(np.bool_)
+_INEXACT_DTYPES: Final = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128)) | {np.dtype(dtypes.bfloat16)}
+_PLAIN_DTYPES: Final = _INEXACT_DTYPES | frozenset(
+    np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+)
 
 
 def broadcast_shapes(name: str, *shapes: tuple[int, ...], types: Sequence[str] = ()) -> tuple[int, ...]:
@@ -153,6 +184,8 @@ def promote_args(
         scalars_stay: leave 0-d operands unbroadcast (elementwise primitives
             broadcast scalars themselves).
     """
+    if len(args) == 1 and _already_promoted(args, inexact, numeric):
+        return [args[0]]  # type: ignore[list-item]  # pyright: ignore[reportReturnType]  # an ArrayImpl, checked
     arrays = promote_dtypes(name, args, inexact=inexact, numeric=numeric)
     shapes = [a.shape for a in arrays]
     if all(s == shapes[0] for s in shapes):

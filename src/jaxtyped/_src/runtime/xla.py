@@ -29,7 +29,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, final, runtime_checkable
 
@@ -53,6 +53,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 import jaxlib.version  # noqa: E402
 
 __all__ = [
+    "flatten_containers",
     "MIN_JAXLIB",
     "MAX_JAXLIB_EXCLUSIVE",
     "check_jaxlib_version",
@@ -146,6 +147,23 @@ from jaxlib.mlir import ir  # noqa: E402
 # and conditionals uses (a token that waits for a value); jaxlib 0.8.3 and
 # 0.9.2 do not register it (0.10.2 does): see compile_error.
 _SINK_TARGET: Final = "dce_sink"
+
+
+# jaxlib's C++ flattening of builtin containers, for jit's dispatch memo
+# (issue 19): its treedefs hash and compare in C++. A private registry, so
+# node types JAX registers in its own do not change what it sees.
+_CONTAINER_TREES: Final = _jax.pytree.PyTreeRegistry()
+
+
+def flatten_containers(tree: object) -> tuple[list[object], Hashable]:
+    """The leaves of ``tree`` through tuples, lists, dicts, namedtuples and
+    None (anything else is a leaf), and a hashable key of its structure.
+
+    Raises:
+        ValueError: a dict's keys do not sort.
+    """
+    leaves, structure = _CONTAINER_TREES.flatten(tree)
+    return leaves, structure
 
 
 def has_ffi_target(name: str) -> bool:

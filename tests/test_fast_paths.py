@@ -1,0 +1,327 @@
+"""Issue 19 (items 1-2): the dispatch and eager fast paths give what the
+full paths give, compared with JAX.
+
+- ``jit``'s dispatch memo (Note [the dispatch memo] in ``api_jit``): calls
+  that hit it return JAX's values, dtypes and weak types; it sees config
+  scopes (``disable_jit``, ``debug_nans``, ``enable_x64``), never serves a
+  signature it was not keyed on, keeps least-recently-used eviction, and
+  leaves errors (unsortable dict keys, deleted arrays) to the full path;
+- the eager shortcuts (promotion of operands that need none, concrete
+  operands of lax functions, the plain matmul and sorted-axes reduction
+  rules, elementwise rules without 0-d or narrow operands): the same
+  results as JAX's, and the slow paths still taken where they must be.
+"""
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+import pytest
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped._src.api_jit import Jitted
+from oracle import Case, CaseTable, Group, assert_same, host, jax, jax_numpy
+
+# === jit dispatch ===
+
+
+def _mul(a: Any, b: Any) -> Any:
+    return a * b
+
+
+def _double(a: Any) -> Any:
+    return a * 2
+
+
+def _plus_one_and_a_half(a: Any) -> Any:
+    return a + 1.5
+
+
+def _identity(d: Any) -> Any:
+    return d
+
+
+def _minus_one(a: Any) -> Any:
+    return a - 1
+
+
+def _differences(p: Any, s: Any, n: None) -> tuple[Any, Any, None]:
+    return p.first - p.second, s.first - s.second, n
+
+
+def _put_both(value: np.ndarray[Any, Any]) -> tuple[Any, Any]:
+    return jt.device_put(value), jax.device_put(value)
+
+
+def _warm(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call twice: the first call compiles, the second fills the memo."""
+    f(*args, **kwargs)
+    return f(*args, **kwargs)
+
+
+def test_memo_hits_match_jax_for_positional_list_and_dict_arguments() -> None:
+    rng = np.random.default_rng(0)
+    hosts = [rng.standard_normal((4, 4)).astype(np.float32) for _ in range(20)]
+    ours = [jt.device_put(h) for h in hosts]
+    theirs = [jax.device_put(h) for h in hosts]
+
+    def tiny(a: Any) -> Any:
+        return a + 1.0
+
+    def ten(*xs: Any) -> Any:
+        return sum(xs[1:], xs[0]) * 0.5
+
+    def twenty(d: dict[str, Any]) -> Any:
+        return {"p": d["k0"] * d["k19"], "q": (d["k3"] - 2, d["k7"])}
+
+    def nested(params: list[tuple[Any, Any]], x: Any, *, scale: Any) -> Any:
+        for w, b in params:
+            x = x @ w + b
+        return x * scale
+
+    cases: list[tuple[Callable[..., Any], tuple[Any, ...], tuple[Any, ...], dict[str, Any], dict[str, Any]]] = [
+        (tiny, (ours[0],), (theirs[0],), {}, {}),
+        (ten, tuple(ours[:10]), tuple(theirs[:10]), {}, {}),
+        (twenty, ({f"k{i}": ours[i] for i in range(20)},), ({f"k{i}": theirs[i] for i in range(20)},), {}, {}),
+        (
+            nested,
+            ([(ours[1], ours[2]), (ours[3], ours[4])], ours[5]),
+            ([(theirs[1], theirs[2]), (theirs[3], theirs[4])], theirs[5]),
+            {"scale": ours[6]},
+            {"scale": theirs[6]},
+        ),
+    ]
+    for fun, our_args, their_args, our_kwargs, their_kwargs in cases:
+        f = jt.jit(fun)
+        expected = jax.jit(fun)(*their_args, **their_kwargs)
+        for _ in range(3):  # compile, fill the memo, hit it
+            assert_same(f(*our_args, **our_kwargs), expected, tree=True)
+        info = f.cache_info()
+        assert (info.misses, info.hits) == (1, 2), info
+
+
+def _last_minus_first(a: Any, b: Any, c: Any) -> Any:
+    return c - a
+
+
+def test_memo_hits_pass_only_the_arguments_the_program_reads() -> None:
+    """keep_unused=False: the program takes a and c; the memo hands it those."""
+    values = [np.full(2, v, np.float32) for v in (1.0, 10.0, 100.0)]
+    for keep_unused in (False, True):
+        f = jt.jit(_last_minus_first, keep_unused=keep_unused)
+        ours = [jt.device_put(v) for v in values]
+        for _ in range(3):
+            assert_same(f(*ours), jax.jit(_last_minus_first)(*[jax.device_put(v) for v in values]))
+        assert f.cache_info().misses == 1
+
+
+def test_equal_avals_in_new_objects_reuse_the_trace() -> None:
+    f = jt.jit(_mul)
+    value = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for _ in range(3):
+        x, y = jt.device_put(value), jt.device_put(value + 1)  # fresh aval objects each time
+        assert_same(f(x, y), jax_numpy.asarray(value * (value + 1)))
+    assert f.cache_info().misses == 1
+
+
+def test_memo_never_serves_another_signature() -> None:
+    f = jt.jit(_double)
+    for value in (np.ones(3, np.float32), np.ones(4, np.float32), np.ones(3, np.int32), np.ones((3, 1), np.float32)):
+        ours, theirs = _put_both(value)
+        for _ in range(2):
+            assert_same(f(ours), jax.jit(_double)(theirs))
+    weak = jnp.asarray(1.0) + 0  # a weakly typed f32[]
+    strong = jnp.asarray(np.float32(1.0))
+    assert_same(_warm(f, weak), jax.jit(_double)(jax_numpy.asarray(1.0) + 0))
+    assert_same(f(strong), jax.jit(_double)(jax_numpy.asarray(np.float32(1.0))))
+    assert f.cache_info().misses == 6
+
+
+def test_memo_sees_disable_jit_and_debug_nans_scopes() -> None:
+    traced: list[int] = []
+
+    def fun(a: Any) -> Any:
+        traced.append(1)
+        return jnp.log(a)
+
+    f = jt.jit(fun)
+    x = jt.device_put(np.array([-1.0, 1.0], np.float32))
+    _warm(f, x)
+    assert len(traced) == 1
+    with jt.disable_jit():
+        f(x)
+    assert len(traced) == 2  # ran as Python
+    with jt.debug_nans(True), pytest.raises(FloatingPointError, match="fun"):
+        f(x)
+    assert np.isnan(np.asarray(f(x))[0])  # the scope is over: no check
+
+
+def test_memo_sees_enable_x64_scope() -> None:
+    f = jt.jit(_plus_one_and_a_half)
+    x = jt.device_put(np.ones(2, np.float32))
+    _warm(f, x)
+    with jt.enable_x64(True):
+        y = jnp.ones(2, jnp.float64)
+        assert f(y).dtype == np.float64
+        assert f(y).dtype == np.float64
+    assert f(x).dtype == np.float32
+    assert f.cache_info().misses == 2
+
+
+def test_least_recently_used_entry_is_evicted() -> None:
+    def add_one(a: Any) -> Any:
+        return a + 1
+
+    f: Jitted[..., Any] = Jitted(add_one, (), (), (), cache_size=2)
+    a, b, c = (jt.device_put(np.ones(n, np.float32)) for n in (1, 2, 3))
+    _warm(f, a)
+    _warm(f, b)
+    f(a)  # a memo hit: a is now the most recently used
+    f(c)  # evicts b
+    misses = f.cache_info().misses
+    f(a)
+    assert f.cache_info().misses == misses
+    f(b)
+    assert f.cache_info().misses == misses + 1
+
+
+def test_errors_are_the_full_paths() -> None:
+    f = jt.jit(_identity)
+    x = jt.device_put(np.ones(2, np.float32))
+    _warm(f, {"a": x})
+    with pytest.raises(ValueError, match="mutually comparable"):
+        f({1: x, "a": x})
+    donor = jt.jit(_double, donate_argnums=0)
+    g = jt.jit(_minus_one)
+    y = jt.device_put(np.ones(2, np.float32))
+    _warm(g, y)
+    donor(y)
+    with pytest.raises(RuntimeError, match="deleted"):
+        g(y)
+
+
+class _Pair(NamedTuple):
+    first: Any
+    second: Any
+
+
+class _Swapped:
+    """A registered node whose children flatten in reverse order."""
+
+    def __init__(self, first: Any, second: Any) -> None:
+        self.first = first
+        self.second = second
+
+
+jt.tree_util.register_pytree_node(
+    _Swapped, lambda s: ((s.second, s.first), None), lambda _, cs: _Swapped(cs[1], cs[0])
+)
+
+
+def test_namedtuples_none_and_registered_nodes_keep_their_leaf_order() -> None:
+    x = jt.device_put(np.float32(3.0))
+    y = jt.device_put(np.float32(5.0))
+    f = jt.jit(_differences)
+    for _ in range(3):
+        out = f(_Pair(x, y), _Swapped(x, y), None)
+        assert float(out[0]) == -2.0 and float(out[1]) == -2.0 and out[2] is None
+    assert f.cache_info().misses == 1
+
+
+def test_python_scalars_and_host_arrays_still_dispatch() -> None:
+    f = jt.jit(_mul)
+    x = jt.device_put(np.ones(3, np.float32))
+    for _ in range(3):
+        assert_same(f(x, 2.0), jax.jit(_mul)(jax_numpy.ones(3, np.float32), 2.0))
+    host_only = jnp.sin(jnp.zeros(3))  # an eager result: no device buffer yet
+    for _ in range(2):
+        assert_same(f(host_only, 3.0), jax_numpy.zeros(3, np.float32))
+
+
+# === eager shortcuts ===
+
+_RNG = np.random.default_rng(1)
+
+
+def _h(dtype: str, shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
+    return host(dtype, _RNG.standard_normal(shape) * 3)
+
+
+def _cases() -> list[Case]:
+    f32, f16, bf16, i32, c64 = _h("float32", (3, 4)), _h("float16", (3, 4)), _h("bfloat16", (3, 4)), _h("int32", (3, 4)), _h("complex64", (3, 4))
+    m, v, i8 = _h("float32", (4, 5)), _h("float32", (4,)), _h("int8", (4, 5))
+    b = np.array([[True, False, True, True]] * 3)
+    return [
+        Case("promote-sin-f32", lambda L: L.sin(L.asarray(f32))),
+        Case("promote-sin-weak", lambda L: L.sin(L.asarray(2.0) + 0)),
+        Case("promote-sin-f16", lambda L: L.sin(L.asarray(f16)), rtol=1e-3, atol=1e-3),
+        Case("promote-sin-bf16", lambda L: L.sin(L.asarray(bf16)), rtol=1e-2, atol=1e-2),
+        Case("promote-sin-int", lambda L: L.sin(L.asarray(i32))),
+        Case("promote-sin-bool", lambda L: L.sin(L.asarray(b))),
+        Case("promote-add-same", lambda L: L.asarray(f32) + L.asarray(f32)),
+        Case("promote-add-weak-weak", lambda L: (L.asarray(2.0) + 0) + (L.asarray(3.0) + 0)),
+        Case("promote-add-weak-strong", lambda L: (L.asarray(2.0) + 0) + L.asarray(f32)),
+        Case("promote-add-mixed", lambda L: L.asarray(i32) + L.asarray(f32)),
+        Case("promote-add-bool", lambda L: L.asarray(b) + L.asarray(b)),
+        Case("promote-add-broadcast", lambda L: L.asarray(f32) + L.asarray(v[:4])),
+        Case("promote-add-0d", lambda L: L.asarray(np.float32(2.0)) + L.asarray(np.float32(3.0))),
+        Case("promote-mul-complex", lambda L: L.asarray(c64) * L.asarray(c64), rtol=1e-5, atol=1e-5),
+        Case("promote-subtract-bool", lambda L: L.subtract(L.asarray(b), L.asarray(b))),
+        Case("promote-add-list", lambda L: L.add([1.0, 2.0], L.asarray(v[:2]))),
+        Case("matmul-2d", lambda L: L.asarray(f32) @ L.asarray(m), rtol=1e-5, atol=1e-5),
+        Case("matmul-vec-mat", lambda L: L.asarray(v) @ L.asarray(m), rtol=1e-5, atol=1e-5),
+        Case("matmul-mat-vec", lambda L: L.asarray(f32) @ L.asarray(v), rtol=1e-5, atol=1e-5),
+        Case("matmul-vec-vec", lambda L: L.asarray(v) @ L.asarray(v), rtol=1e-5, atol=1e-5),
+        Case("matmul-int8", lambda L: L.asarray(i8).T @ L.asarray(i8)),
+        Case("matmul-f16", lambda L: L.asarray(f16) @ L.asarray(f16).T, rtol=1e-2, atol=1e-2),
+        Case("matmul-mixed", lambda L: L.asarray(i32) @ L.asarray(m), rtol=1e-5, atol=1e-4),
+        Case("matmul-shapes", lambda L: L.asarray(f32) @ L.asarray(f32)),
+        Case("matmul-lax-transposed", lambda L: library_lax(L).dot_general(L.asarray(m), L.asarray(f32), (((0,), (1,)), ((), ()))), rtol=1e-5, atol=1e-5),
+        Case("sum-all", lambda L: L.sum(L.asarray(f32)), rtol=1e-5, atol=1e-5),
+        Case("sum-axis", lambda L: L.sum(L.asarray(f32), axis=(1, 0)), rtol=1e-5, atol=1e-5),
+        Case("sum-int8", lambda L: L.sum(L.asarray(i8), axis=0)),
+        Case("sum-bool", lambda L: L.sum(L.asarray(b))),
+        Case("sum-f16", lambda L: L.sum(L.asarray(f16)), rtol=1e-2, atol=1e-2),
+        Case("sum-lax-unsorted", lambda L: library_lax(L).reduce_sum(L.asarray(f32), (1, 0)), rtol=1e-5, atol=1e-5),
+        Case("sum-lax-list", lambda L: library_lax(L).reduce_sum(L.asarray(f32), [1]), rtol=1e-5, atol=1e-5),
+        Case("sum-lax-out-of-range", lambda L: library_lax(L).reduce_sum(L.asarray(f32), (2,))),
+        Case("index-read", lambda L: L.asarray(f32)[1]),
+        Case("index-slice", lambda L: L.asarray(v)[1:3]),
+        Case("lax-add-scalar", lambda L: library_lax(L).add(L.asarray(f32), 2.0)),
+        Case("lax-add-mixed", lambda L: library_lax(L).add(L.asarray(f32), L.asarray(i32))),
+        Case("lax-mul-inf", lambda L: library_lax(L).mul(L.asarray(np.array([np.inf, 0.0], np.float32)), L.asarray(np.array([0.0, 1.0], np.float32)))),
+    ]
+
+
+def library_lax(L: Any) -> Any:
+    return jt.lax if L is jnp else jax.lax
+
+
+TABLE = CaseTable("fast_paths", _cases, eager=True)
+
+
+@pytest.mark.parametrize("group", TABLE.params())
+def test_eager_shortcuts_match_jax(group: Group) -> None:
+    TABLE.check(group)
+
+
+def test_eager_shortcuts_twice_give_the_same() -> None:
+    """The second application of a signature (the abstract-eval memo) gives
+    the first's result."""
+    x = jnp.asarray(_h("float32", (4, 4)))
+    funs: list[Callable[[jt.Array], jt.Array]] = [
+        jnp.sin, lambda a: a + a, lambda a: a @ a, jnp.sum, lambda a: a[3], lambda a: a[1:3]
+    ]
+    for fun in funs:
+        first, second = fun(x), fun(x)
+        assert first.aval == second.aval
+        np.testing.assert_array_equal(np.asarray(first), np.asarray(second))
+
+
+def test_eager_shortcuts_under_x64() -> None:
+    with jt.enable_x64(True):
+        x = jnp.asarray(np.arange(6.0).reshape(2, 3))
+        assert (x @ x.T).dtype == np.float64
+        assert jnp.sin(x).dtype == np.float64
+        assert (jnp.asarray(np.arange(3)) + jnp.asarray(np.arange(3))).dtype == np.int64
