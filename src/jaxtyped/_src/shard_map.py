@@ -11,17 +11,17 @@ them.
 Note [shard_map as nested vmaps]: ``f`` is traced once into a jaxpr over
 blocks, with the mesh axis names bound so that its collectives are recorded
 as equations; a call binds one ``shard_map`` equation holding it (what
-``make_jaxpr`` prints, as JAX does). The equation's meaning, its
-``emulation``, enumerates the mesh positions by one ``vmap`` per mesh axis
+``make_jaxpr`` prints, as JAX does). Over several devices the equation is
+lowered as a Shardy manual-sharding region (``sdy.manual_computation``)
+whose collectives are StableHLO collectives, and an eager call compiles and
+runs that program (see Note [shard_map's own rules] for the other rules).
+The equation's *emulation* gives the same meaning with array operations
+only: it enumerates the mesh positions by one ``vmap`` per mesh axis
 (outermost: the mesh's first axis), each binding its axis name, over the
-blocked inputs: the collectives take their meaning from their batching
-rules, and every rule of the equation (evaluation, ``jvp``, ``vmap``,
-lowering) applies the emulation, so transformed programs show its
-operations inline. Inputs and outputs carry
-sharding constraints of their specs, so under ``jit`` the program runs over
-the mesh's devices (the SPMD path of ``jit``) with the layouts the specs
-name; the blocks are not lowered as a manual-sharding region (no
-``sdy.manual_computation``), so XLA's partitioner decides the communication.
+blocked inputs, so the collectives take their meaning from their batching
+rules; inputs and outputs carry sharding constraints of their specs. It is
+used on one-device meshes and, without ``check_vma``, by ``jvp`` and
+``vmap`` (transformed programs then show its operations inline).
 
 Note [device-variance types] (JEP 17111): with ``check_vma`` (the
 default) the body is traced with each block's aval carrying the mesh axes
