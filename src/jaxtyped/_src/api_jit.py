@@ -273,22 +273,17 @@ class Jitted(Generic[P, R_co]):
         if self._dispatch and current_interpreter() is EVAL:
             # The dispatch memo (Note [the dispatch memo]): one pass over the
             # leaves collects the key and the device buffers.
-            leaves: Sequence[object]
-            structure: Hashable
-            if kwargs or not _all_concrete(args):
+            structure: Hashable = len(args)
+            memo = None if kwargs else _memo_inputs(args)
+            if memo is None:
                 try:
                     leaves, structure = xla.flatten_containers((args, kwargs))
                 except ValueError:  # dict keys that do not sort: the full path explains
                     return self._call(args, kwargs)
-            else:
-                leaves, structure = args, len(args)
-            ids: list[int] = []
-            buffers: list[DeviceBuffer | None] = []
-            for leaf in leaves:
-                if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                memo = _memo_inputs(leaves)
+                if memo is None:
                     return self._call(args, kwargs)
-                ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
-                buffers.append(leaf._buffer)  # pyright: ignore[reportPrivateUsage]
+            ids, buffers = memo
             hit = self._dispatch.get((structure, tuple(ids), trace_state))
             if hit is not None:
                 entry = hit[0]
@@ -299,13 +294,8 @@ class Jitted(Generic[P, R_co]):
                 assert run is not None
                 kept = entry.kept
                 if kept is not None:  # Note [keep_unused]: the program takes these leaves
-                    leaves = [leaves[i] for i in kept]
                     buffers = [buffers[i] for i in kept]
-                inputs = entry.const_buffers + [
-                    buffer if buffer is not None else device_buffer(leaf)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # checked ArrayImpl above
-                    for buffer, leaf in zip(buffers, leaves)
-                ]
-                outs = tuple(map(array_from_device, run(inputs), entry.out_avals))
+                outs = tuple(map(array_from_device, run(entry.const_buffers + buffers), entry.out_avals))
                 if check_outputs:
                     check_nonfinite(self._name, outs)
                 return outs[0] if entry.single_output else tree_unflatten(entry.out_tree, outs)
@@ -629,6 +619,20 @@ def _positional_tree(nargs: int) -> PyTreeDef:
     """The tree structure of ``nargs`` positional leaves and no keywords
     (what the dispatch fast path assumes without flattening)."""
     return tree_flatten((tuple(range(nargs)), {}))[1]
+
+
+def _memo_inputs(leaves: Sequence[object]) -> tuple[list[int], list[DeviceBuffer]] | None:
+    """The ids of the leaves' avals and their device buffers, if every leaf
+    is a single-device concrete array (Note [the dispatch memo])."""
+    ids: list[int] = []
+    buffers: list[DeviceBuffer] = []
+    for leaf in leaves:
+        if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+            return None
+        ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
+        buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
+        buffers.append(buffer if buffer is not None else device_buffer(leaf))
+    return ids, buffers
 
 
 def _all_concrete(args: tuple[Any, ...]) -> bool:

@@ -11,6 +11,7 @@ from typing_extensions import TypeIs
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, install_array_methods
+from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops as sh
@@ -37,7 +38,7 @@ _NOT_IMPLEMENTED: Final[NotImplementedType] = NotImplemented
 
 
 def _is_array_like(x: object) -> TypeIs[ArrayLike]:
-    return isinstance(x, _ARRAY_LIKE)
+    return type(x) is ArrayImpl or isinstance(x, _ARRAY_LIKE)  # the first test skips the ABC check (issue 19)
 
 
 def _binary(op: _Operator, reflected: bool) -> Callable[[Array, object], _Result]:

@@ -112,11 +112,12 @@ def promote_dtypes(
     return out
 
 
-def _already_promoted(args: Sequence[object], inexact: bool, numeric: bool) -> bool:
-    """Whether ``args`` are concrete arrays of one dtype and weak type that
-    promotion leaves as they are (the common eager call, decided without
-    the general rule's conversions; issue 19): an inexact dtype where
-    ``inexact`` asks for one, not bool where ``numeric`` asks for a number."""
+def _already_promoted(args: Sequence[object], inexact: bool, numeric: bool, *, same_shape: bool = False) -> bool:
+    """Whether ``args`` are concrete arrays of one dtype and weak type (and
+    shape, with ``same_shape``) that promotion leaves as they are (the
+    common eager call, decided without the general rule's conversions;
+    issue 19): an inexact dtype where ``inexact`` asks for one, not bool
+    where ``numeric`` asks for a number."""
     if not args or type(args[0]) is not ArrayImpl:
         return False
     first = args[0].aval
@@ -125,7 +126,9 @@ def _already_promoted(args: Sequence[object], inexact: bool, numeric: bool) -> b
         if type(a) is not ArrayImpl:
             return False
         aval = a.aval
-        if aval is not first and (aval.dtype != dtype or aval.weak_type != weak):
+        if aval is not first and (
+            aval.dtype != dtype or aval.weak_type != weak or (same_shape and aval.shape != first.shape)
+        ):
             return False
     if inexact:
         return dtype in _INEXACT_DTYPES
@@ -184,8 +187,8 @@ def promote_args(
         scalars_stay: leave 0-d operands unbroadcast (elementwise primitives
             broadcast scalars themselves).
     """
-    if len(args) == 1 and _already_promoted(args, inexact, numeric):
-        return [args[0]]  # type: ignore[list-item]  # pyright: ignore[reportReturnType]  # an ArrayImpl, checked
+    if _already_promoted(args, inexact, numeric, same_shape=True):
+        return list(args)  # type: ignore[arg-type]  # pyright: ignore[reportReturnType]  # all ArrayImpl, checked
     arrays = promote_dtypes(name, args, inexact=inexact, numeric=numeric)
     shapes = [a.shape for a in arrays]
     if all(s == shapes[0] for s in shapes):
