@@ -38,6 +38,19 @@ def test_the_primitive_census_is_complete() -> None:
     assert len(names) >= 80
 
 
+# Refs family (issue 16): primitives that only exist in staged programs,
+# which jit discharges (jaxtyped._src.state.discharge) before lowering.
+DISCHARGED_BEFORE_LOWERING = {
+    "get": "a ref read becomes indexing of the ref's value",
+    "swap": "a ref write becomes .at[idx].set of the ref's value",
+    "addupdate": "a ref accumulation becomes .at[idx].add of the ref's value",
+    "new_ref": "a new ref's value is its initial value",
+    "freeze": "a frozen ref's value is its last value",
+}
+
+
 def test_every_primitive_has_a_lowering_rule() -> None:
-    missing = sorted(cls.name for cls in _concrete_primitives() if not _has_lowering(cls))
+    missing = sorted(
+        cls.name for cls in _concrete_primitives() if not _has_lowering(cls) and cls.name not in DISCHARGED_BEFORE_LOWERING
+    )
     assert missing == []
