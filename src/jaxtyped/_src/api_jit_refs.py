@@ -27,7 +27,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.state.discharge import run_discharged
 from jaxtyped._src.state.primitives import AbstractRef, stage_refs_in
-from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, is_ref, ref_type_str, staging_between
+from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, is_ref, ref_type_str, staged_ref_here, staging_between
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_leaves, tree_unflatten
 from jaxtyped._src.util import arg_names
 
@@ -68,6 +68,8 @@ def has_ref_leaf(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
 
 def _pure_companion(state: RefJitState, make_jit: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Callable[..., Any]:
     def pure(ref_values: tuple[Array, ...], leaves: tuple[object, ...], spec: _Spec) -> tuple[object, tuple[Array, ...]]:
+        if ref_values and isinstance(ref_values[0].aval, AbstractRef):
+            return _pure_staged(state, ref_values, leaves, spec)
         # The function is staged with its refs as ref-typed inputs (Note
         # [staged refs]); the program is then discharged under jit's trace.
         interp = StagingInterpreter(current_interpreter(), state.desc, "jit")
@@ -76,15 +78,7 @@ def _pure_companion(state: RefJitState, make_jit: Callable[[Callable[..., Any]],
             ref_args = [interp.new_arg(AbstractRef.of(v.aval), "ref") for v in ref_values]
             n_args = len(spec.ref_positions)
             boxes: list[Ref[Array]] = [Ref(r, interp, freezable=False) for r in ref_args[:n_args]]
-            merged: list[object] = list(leaves)
-            for position, box in zip(spec.ref_positions, boxes):
-                merged.insert(position, box)
-            dyn_args, dyn_kwargs = tree_unflatten(spec.tree, merged)
-            static = dict(spec.static)
-            dyn_iter = iter(dyn_args)
-            call_args: list[object] = [static[i] if i in static else next(dyn_iter) for i in range(spec.nargs)]
-            call_kwargs: dict[str, object] = dict(dyn_kwargs)
-            call_kwargs.update({k: v for k, v in spec.static if isinstance(k, str)})
+            call_args, call_kwargs = _call_args(spec, leaves, boxes)
             closed = state.closed[: spec.num_closed]
             with bound_refs(closed, ref_args[n_args:]):
                 out = state.fun(*call_args, **call_kwargs)
@@ -101,6 +95,36 @@ def _pure_companion(state: RefJitState, make_jit: Callable[[Callable[..., Any]],
     pure.__name__ = state.name
     pure.__qualname__ = state.name
     return make_jit(pure)
+
+
+def _call_args(spec: _Spec, leaves: tuple[object, ...], boxes: list[Ref[Array]]) -> tuple[list[object], dict[str, object]]:
+    """The function's arguments: ``leaves`` with the boxes at the refs'
+    positions, and the static arguments."""
+    merged: list[object] = list(leaves)
+    for position, box in zip(spec.ref_positions, boxes):
+        merged.insert(position, box)
+    dyn_args, dyn_kwargs = tree_unflatten(spec.tree, merged)
+    static = dict(spec.static)
+    dyn_iter = iter(dyn_args)
+    call_args: list[object] = [static[i] if i in static else next(dyn_iter) for i in range(spec.nargs)]
+    call_kwargs: dict[str, object] = dict(dyn_kwargs)
+    call_kwargs.update({k: v for k, v in spec.static if isinstance(k, str)})
+    return call_args, call_kwargs
+
+
+def _pure_staged(state: RefJitState, refs: tuple[Array, ...], leaves: tuple[object, ...], spec: _Spec) -> tuple[object, tuple[Array, ...]]:
+    """The companion called with staged refs (a jit inside ``make_jaxpr`` or
+    another jit's trace): the refs stay ref operands of the ``jit``
+    equation, as in JAX, and its body accesses them; the enclosing
+    program's discharge inlines it."""
+    level = current_interpreter()
+    n_args = len(spec.ref_positions)
+    boxes: list[Ref[Array]] = [Ref(r, level, freezable=False) for r in refs[:n_args]]
+    call_args, call_kwargs = _call_args(spec, leaves, boxes)
+    with bound_refs(state.closed[: spec.num_closed], refs[n_args:]):
+        out = state.fun(*call_args, **call_kwargs)
+        _reject_returned_refs(state, out, boxes, call_args)
+    return out, ()
 
 
 def _reject_returned_refs(state: RefJitState, out: object, boxes: list[Ref[Array]], call_args: list[object]) -> None:
@@ -194,10 +218,17 @@ def _through_companion(
             for arg_ref, position in zip(arg_refs, ref_positions):
                 if ref is arg_ref:
                     raise _closed_and_passed(state, ref, names()[position])
-        values = tuple(r.read() for r in arg_refs + closed)
+        # Refs staged where the call is made go in as ref operands (nothing
+        # to write back); otherwise their values go in and come back.
+        staged = [staged_ref_here(r, start) for r in arg_refs + closed]
+        values: tuple[Array, ...]
+        if staged and all(v is not None for v in staged):
+            values, written = tuple(v for v in staged if v is not None), []
+        else:
+            values, written = tuple(r.read() for r in arg_refs + closed), arg_refs + closed
         spec = _Spec(tree, ref_positions, tuple(static), nargs, len(closed))
         try:
-            return arg_refs + closed, entry(state.pure)(values, others, spec)
+            return written, entry(state.pure)(values, others, spec)
         except RefsTouched as err:
             for arg_ref, position in zip(arg_refs, ref_positions):
                 if err.ref is arg_ref:

@@ -27,7 +27,7 @@ with the parent interpreter installed, so they nest.
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -37,9 +37,6 @@ from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Undefined
 from jaxtyped._src.core.effects import Effects, inner_effects, no_effects
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.errors import MissingRuleError
-
-if TYPE_CHECKING:  # jaxpr.py imports this module
-    from jaxtyped._src.core.jaxpr import Jaxpr
 
 __all__ = ["Primitive", "PartialEvalSplit", "Tangent", "LinearArg", "NDArray", "HostValue"]
 
@@ -212,13 +209,6 @@ class PartialEvalSplit:
     ``known_inputs``, when given, lists the known operands ``known`` is
     applied to (a loop's known initial carry that the loop makes unknown
     is only forwarded).
-
-    ``prologue``, when given, is a jaxpr of the operands of ``known`` run
-    first, where the split equation stands (its equations are the
-    enclosing jaxpr's): its outputs are handed to ``known`` before its
-    operands and follow the residuals in the list ``unknown_order``
-    permutes. A loop hoists the loop-invariant residuals there, so they are
-    computed once instead of stacked per iteration.
     """
 
     known: Primitive
@@ -228,7 +218,6 @@ class PartialEvalSplit:
     forwarded: tuple[int, ...] = ()
     unknown_order: tuple[int, ...] | None = None
     known_inputs: tuple[int, ...] | None = None
-    prologue: "Jaxpr | None" = None
 
     def known_operands(self, known_operands: Sequence[T]) -> list[T]:
         """The operands of ``known``."""

@@ -25,10 +25,28 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import Interpreter, bind, interpreting
 from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, Literal, Var, eval_jaxpr
-from jaxtyped._src.core.primitive import Primitive
+from jaxtyped._src.core.primitive import PartialEvalSplit, Primitive
 from jaxtyped._src.interpreters.staging import StagingInterpreter, StagingTracer
 
-__all__ = ["PartialEvalInterpreter", "JaxprSplit", "partial_eval_jaxpr", "dce_jaxpr", "SaveablePolicy", "next_var_count"]
+__all__ = ["PartialEvalInterpreter", "PrologueSplit", "JaxprSplit", "partial_eval_jaxpr", "dce_jaxpr", "SaveablePolicy", "next_var_count"]
+
+@final
+@dataclass(frozen=True, slots=True)
+class PrologueSplit(PartialEvalSplit):
+    """A :class:`PartialEvalSplit` with a ``prologue``: a jaxpr of the
+    operands of ``known`` run first, where the split equation stands (its
+    equations become the enclosing jaxpr's). Its outputs are handed to
+    ``known`` before its operands and follow the residuals in the list
+    ``unknown_order`` permutes. A loop hoists its loop-invariant residuals
+    there, so they are computed once instead of stacked per iteration.
+    """
+
+    prologue: Jaxpr | None = None
+
+
+def _prologue(split: PartialEvalSplit) -> Jaxpr | None:
+    return split.prologue if isinstance(split, PrologueSplit) else None
+
 
 # Whether a known equation's outputs may be saved as residuals (True) or
 # must be recomputed by the unknown side (False).
@@ -61,7 +79,8 @@ class PartialEvalInterpreter(StagingInterpreter):
         with interpreting(self.require_parent()):
             # A prologue's equations are the parent's own (as JAX's hoisted
             # loop invariants are): evaluated, not called.
-            hoisted = eval_jaxpr(split.prologue, (), *known_operands) if split.prologue is not None else ()
+            prologue = _prologue(split)
+            hoisted = eval_jaxpr(prologue, (), *known_operands) if prologue is not None else ()
             known_outs = bind(split.known, *hoisted, *known_operands)
         num_known = len(known_outs) - split.num_res
         residuals = (*known_outs[num_known:], *hoisted)
@@ -135,8 +154,9 @@ def partial_eval_jaxpr(
         known_in = tuple(a for a, u in zip(eqn.invars, ins) if not u)
         known_args = tuple(split.known_operands(known_in))
         hoisted: tuple[Atom, ...] = ()
-        if split.prologue is not None:
-            prologue_eqns, hoisted = _inline(split.prologue, known_args, fresh)
+        prologue = _prologue(split)
+        if prologue is not None:
+            prologue_eqns, hoisted = _inline(prologue, known_args, fresh)
             known_eqns.extend((index, e) for e in prologue_eqns)
             forced.update(a for a in hoisted if isinstance(a, Var))
         known_args = hoisted + known_args

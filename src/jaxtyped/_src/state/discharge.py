@@ -105,6 +105,11 @@ def _discharge_higher_order(prim: Primitive, operands: list[Array | None], outer
     from jaxtyped._src.lax.control_flow.cond import Cond, switch
     from jaxtyped._src.lax.control_flow.loops import While, while_loop
     from jaxtyped._src.lax.control_flow.scan import Scan, scan
+    from jaxtyped._src.pjit import JitCall
+
+    if isinstance(prim, JitCall):
+        # Inlined: its ref inputs are the caller's refs (their cells).
+        return _run(prim.jaxpr, operands, outer, cells)
 
     used = sorted({slot for slot in outer if slot is not None})
     local = {slot: k for k, slot in enumerate(used)}
@@ -163,7 +168,7 @@ def _discharge_higher_order(prim: Primitive, operands: list[Array | None], outer
     else:
         raise JaxtypedTypeError(
             f"discharge: primitive '{prim.name}' takes a ref operand; only get, swap, addupdate, "
-            "freeze, scan, while and cond may (read the value with ref[...] first)"
+            "freeze, scan, while, cond and jit may (read the value with ref[...] first)"
         )
     for slot, value in zip(used, new_refs, strict=True):
         cells[slot] = value

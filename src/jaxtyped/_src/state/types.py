@@ -74,6 +74,8 @@ __all__ = [
     "staging_between",
     "is_ref",
     "current_values",
+    "sees_directly",
+    "staged_ref_here",
 ]
 
 # A NumPy-style indexer of a ref (as of an Array).
@@ -141,6 +143,13 @@ def sees_directly(ref: "Ref[Array]", start: Interpreter) -> bool:
     ref (Note [staged refs])."""
     path = _path_to_level(ref, start)
     return path is not None and (not path or (_is_staged(ref._value) and all(_ref_body(n) for n in path)))  # pyright: ignore[reportPrivateUsage]
+
+
+def staged_ref_here(ref: "Ref[Array]", start: Interpreter) -> Array | None:
+    """The staged ref (a ``Ref``-typed tracer) ``ref`` holds, when
+    accesses at ``start`` use it directly (a jit called there may take it
+    as a ref operand); else ``None``."""
+    return ref._value if _is_staged(ref._value) and sees_directly(ref, start) else None  # pyright: ignore[reportPrivateUsage]
 
 
 def staging_between(ref: "Ref[Array]", start: Interpreter) -> Interpreter | None:
@@ -544,8 +553,9 @@ def _staged_write(ref: Ref[Array], staged: Array, idx: Indexer | None, value: Ar
             bind(AddUpdate(indexer), staged, array, *dynamic)
             return None
         # JAX drops a write's unused old value from the top-level jaxpr
-        # only (``a[0] <- d``); in loop and branch bodies it prints it.
-        in_body = current_interpreter() is not ref._level  # pyright: ignore[reportPrivateUsage]
+        # only (``a[0] <- d``); in loop, branch and jit bodies it prints it.
+        level = ref._level  # pyright: ignore[reportPrivateUsage]
+        in_body = current_interpreter() is not level or not stages_refs(level)
         outs = bind(Swap(indexer, returns_old or in_body), staged, array, *dynamic)
         return outs[0] if returns_old else None
     # Inside a nested transformation, or an index get/swap cannot express:

@@ -40,7 +40,7 @@ from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, Literal, Var, eval_jaxpr
 from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
-from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
+from jaxtyped._src.interpreters.partial_eval import PrologueSplit, partial_eval_jaxpr
 from jaxtyped._src.lax.arithmetic import add, add_tangents, sub
 from jaxtyped._src.lax.comparison import lt
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
@@ -340,7 +340,7 @@ class Scan(Primitive):
             # Applied to known's operands: consts, carry and stacked xs.
             stacked_in = tuple(Var(v.count, self._stacked(v.aval)) for v in known.invars[n_kc + n_kcarry :])
             prologue = Jaxpr((), known.invars[: n_kc + n_kcarry] + stacked_in, hoisted, prologue_eqns)
-        return PartialEvalSplit(
+        return PrologueSplit(
             known_prim,
             unknown_prim,
             split.out_unknowns,
