@@ -11,9 +11,9 @@ jaxtyped / JAX, each result checked against JAX's first:
 - ``dp-step``: a data-parallel MLP training step (batch 1024 split over the
   devices, 2 layers of width 256, replicated weights), jitted.
 
-jaxtyped's ``shard_map`` is nested named ``vmap``\\ s whose inputs and
-outputs carry sharding constraints: XLA's partitioner, not a manual region,
-decides the communication. These are measurements, not tests.
+jaxtyped's ``shard_map`` lowers, as JAX's does, to a Shardy manual-sharding
+region whose collectives are StableHLO collectives. These are measurements,
+not tests.
 """
 
 import sys

@@ -146,9 +146,35 @@ def test_device_put_uneven_split_is_the_same_error() -> None:
     mesh, jmesh = _meshes()
     with pytest.raises(ValueError, match="evenly divide") as theirs:
         jax.device_put(jax_numpy.arange(3.0), jsh.NamedSharding(jmesh, jsh.PartitionSpec("a")))
-    with pytest.raises(errors.JaxtypedValueError, match="evenly divide"):
+    with pytest.raises(errors.JaxtypedValueError, match="evenly divide") as ours:
         jt_any.device_put(jnp_any.arange(3.0), jts.NamedSharding(mesh, jts.P("a")))
     assert theirs.type is ValueError
+    assert str(ours.value) == str(theirs.value)
+
+
+UNEVEN: list[tuple[tuple[int, ...], tuple[Any, ...]]] = [
+    ((10, 3), ("a",)),
+    ((8, 3), ("a", "b")),
+    ((6, 4), (("a", "b"),)),
+    ((4, 6), (None, ("b", "a"))),
+]
+
+
+@pytest.mark.parametrize("shape, spec", UNEVEN, ids=[f"{s}-{p}" for s, p in UNEVEN])
+def test_uneven_split_on_auto_axes_is_jaxs_error(shape: tuple[int, ...], spec: tuple[Any, ...]) -> None:
+    """JAX 0.10.2 does not pad an uneven split: device_put and jit's
+    in_shardings raise its IndivisibleError (a ValueError), same text."""
+    mesh = jts.Mesh(np.array(jt.devices()).reshape(4, 2), ("a", "b"))
+    jmesh = jsh.Mesh(np.array(jax.devices()).reshape(4, 2), ("a", "b"))
+    x = np.zeros(shape, np.float32)
+    with pytest.raises(ValueError) as theirs:
+        jax.device_put(x, jsh.NamedSharding(jmesh, jsh.PartitionSpec(*spec)))
+    with pytest.raises(errors.JaxtypedValueError) as ours:
+        jt_any.device_put(x, jts.NamedSharding(mesh, jts.P(*spec)))
+    assert str(ours.value) == str(theirs.value)
+    with pytest.raises(errors.JaxtypedValueError) as ours_jit:
+        jt_any.jit(lambda v: v, in_shardings=jts.NamedSharding(mesh, jts.P(*spec)))(x)
+    assert str(theirs.value) in str(ours_jit.value)
 
 
 # === jit over several devices ===
@@ -253,3 +279,35 @@ def test_sharded_arguments_across_different_meshes_are_rejected() -> None:
     y = jt_any.device_put(jnp_any.ones((4,)), jts.NamedSharding(small, jts.P("a")))
     with pytest.raises(errors.JaxtypedValueError, match="different devices"):
         jt_any.jit(lambda u, v: u + v)(x, y)
+
+
+# === eager operations on sharded arrays (H17 item 3) ===
+
+EAGER_OPS: list[tuple[str, Callable[[Any, Any], Any]]] = [
+    ("add-scalar", lambda L, x: x + 1),
+    ("sin", lambda L, x: L.sin(x)),
+    ("mul", lambda L, x: x * x),
+    ("sum", lambda L, x: L.sum(x)),
+    ("sum-0", lambda L, x: L.sum(x, axis=0)),
+    ("transpose", lambda L, x: x.T),
+    ("matmul", lambda L, x: x @ x.T),
+    ("where", lambda L, x: L.where(x > 3, x, 0.0)),
+]
+
+
+@pytest.mark.parametrize("name, op", EAGER_OPS, ids=[n for n, _ in EAGER_OPS])
+def test_eager_ops_on_sharded_arrays_run_on_the_devices_with_jaxs_shardings(
+    name: str, op: Callable[[Any, Any], Any]
+) -> None:
+    """An eager operation with an operand spanning several devices runs as
+    a program over them (not on the host) and its result keeps the layout
+    the partitioner gives, as in JAX."""
+    value = np.arange(32.0, dtype=np.float32).reshape(8, 4)
+    mesh = jts.Mesh(np.array(jt.devices()).reshape(4, 2), ("a", "b"))
+    jmesh = jsh.Mesh(np.array(jax.devices()).reshape(4, 2), ("a", "b"))
+    x = jt_any.device_put(value, jts.NamedSharding(mesh, jts.P("a", "b")))
+    jx = jax.device_put(value, jsh.NamedSharding(jmesh, jsh.PartitionSpec("a", "b")))
+    ours, theirs = op(jnp_any, x), op(jax_numpy, jx)
+    assert_same(ours, theirs)
+    assert len(ours.sharding.device_set) == 8
+    assert tuple(ours.sharding.spec) == tuple(theirs.sharding.spec), name

@@ -25,7 +25,8 @@ import numpy as np
 from jaxtyped._src.core.array_impl import ArrayImpl, DeviceBuffer, array_from_sharded, device_buffer, host_buffer
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.core.interpreter import EVAL, bind, transformation_scope
+from jaxtyped._src.core.interpreter import EVAL, bind, set_sharded_evaluator, transformation_scope
+from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.parallel import ShardingConstraint
 from jaxtyped._src.shard_map import ShardMap, set_eager_runner
@@ -442,3 +443,33 @@ def _run_shard_map(prim: ShardMap, args: tuple[ArrayImpl, ...]) -> tuple[ArrayIm
 
 
 set_eager_runner(_run_shard_map)
+
+
+# One-equation programs of eager primitives on multi-device arrays, by
+# (primitive, operand types): the compiled programs are cached by jaxpr.
+_EAGER_MAX: Final = 1024
+_eager_jaxprs: "OrderedDict[tuple[Primitive, tuple[object, ...]], ClosedJaxpr]" = OrderedDict()
+
+
+def _run_sharded(prim: Primitive, args: tuple[ArrayImpl, ...]) -> tuple[ArrayImpl, ...] | None:
+    """An eager primitive with an operand spanning several devices, run as
+    a program over them whose results keep the partitioner's layouts (as
+    JAX's eager ops on sharded arrays do); None (evaluate on the host) for
+    a primitive with effects or a shard_map (which runs itself)."""
+    avals = tuple(a.aval for a in args)
+    if isinstance(prim, ShardMap) or prim.effects(avals):
+        return None
+    key = (prim, avals)
+    closed = _eager_jaxprs.get(key)
+    if closed is None:
+        staging = StagingInterpreter(EVAL, prim.name, "eager")
+        with transformation_scope(staging):
+            outs = bind(prim, *(staging.new_arg(aval) for aval in avals))
+            closed = staging.build(list(outs))
+        _eager_jaxprs[key] = closed
+        while len(_eager_jaxprs) > _EAGER_MAX:
+            _eager_jaxprs.popitem(last=False)
+    return execute_spmd(prim.name, closed, args, None)
+
+
+set_sharded_evaluator(_run_sharded)

@@ -11,17 +11,17 @@ them.
 Note [shard_map as nested vmaps]: ``f`` is traced once into a jaxpr over
 blocks, with the mesh axis names bound so that its collectives are recorded
 as equations; a call binds one ``shard_map`` equation holding it (what
-``make_jaxpr`` prints, as JAX does). The equation's meaning, its
-``emulation``, enumerates the mesh positions by one ``vmap`` per mesh axis
+``make_jaxpr`` prints, as JAX does). Over several devices the equation is
+lowered as a Shardy manual-sharding region (``sdy.manual_computation``)
+whose collectives are StableHLO collectives, and an eager call compiles and
+runs that program (see Note [shard_map's own rules] for the other rules).
+The equation's *emulation* gives the same meaning with array operations
+only: it enumerates the mesh positions by one ``vmap`` per mesh axis
 (outermost: the mesh's first axis), each binding its axis name, over the
-blocked inputs: the collectives take their meaning from their batching
-rules, and every rule of the equation (evaluation, ``jvp``, ``vmap``,
-lowering) applies the emulation, so transformed programs show its
-operations inline. Inputs and outputs carry
-sharding constraints of their specs, so under ``jit`` the program runs over
-the mesh's devices (the SPMD path of ``jit``) with the layouts the specs
-name; the blocks are not lowered as a manual-sharding region (no
-``sdy.manual_computation``), so XLA's partitioner decides the communication.
+blocked inputs, so the collectives take their meaning from their batching
+rules; inputs and outputs carry sharding constraints of their specs. It is
+used on one-device meshes and, without ``check_vma``, by ``jvp`` and
+``vmap`` (transformed programs then show its operations inline).
 
 Note [device-variance types] (JEP 17111): with ``check_vma`` (the
 default) the body is traced with each block's aval carrying the mesh axes
@@ -54,14 +54,29 @@ from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from jaxtyped._src.core.primitive import Primitive, Tangent
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import lower_jaxpr_inline
-from jaxtyped._src.pjit import call_batch, call_jvp, check_operand_types, consts_as_invars, evaluate_eagerly
+from jaxtyped._src.ad import transpose_jaxpr
+from jaxtyped._src.core.avals import UndefinedPrimal
+from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit
+from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
+from jaxtyped._src.pjit import (
+    batch_jaxpr,
+    cached_transform,
+    cached_value,
+    call_batch,
+    call_jvp,
+    check_operand_types,
+    consts_as_invars,
+    evaluate_eagerly,
+    hashable_or_id,
+    jvp_jaxpr,
+)
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.lax.convenience import index_in_dim
 from jaxtyped._src.lax.structural import bdim_to_front, reshape, transpose
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.lax.parallel import ManualMesh, ShardingConstraint, checking_vma, manual_lowering, pvary
-from jaxtyped._src.sharding import Mesh, NamedSharding, PartitionSpec, current_mesh, spmd_lowering_mesh
+from jaxtyped._src.sharding import AxisSpec, Mesh, NamedSharding, PartitionSpec, current_mesh, spmd_lowering_mesh
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
@@ -205,9 +220,7 @@ def shard_map(
         operands = [*(to_array(c, f"shard_map of {desc} constant") for c in body.consts), *arrays]
         specs = (PartitionSpec(),) * len(body.consts) + tuple(arg_specs)
         body_jaxpr = consts_as_invars(body.jaxpr)
-        # Traced now, so that an out_spec a value does not meet is an error at the call.
-        emulation = _trace_emulation(body_jaxpr, desc, the_mesh, specs, tuple(out_spec_list), check_vma, operands)
-        prim = ShardMap(body_jaxpr, emulation, the_mesh, specs, tuple(out_spec_list), check_vma, desc)
+        prim = ShardMap(body_jaxpr, the_mesh, specs, tuple(out_spec_list), check_vma, desc)
         outs = bind(prim, *operands)
         return cast(R, tree_unflatten(out_tree, list(outs)))
 
@@ -366,11 +379,11 @@ def _trace_emulation(
     in_specs: tuple[PartitionSpec, ...],
     out_specs: tuple[PartitionSpec, ...],
     check_vma: bool,
-    operands: Sequence[Array],
+    in_avals: Sequence[ShapedArray],
 ) -> ClosedJaxpr:
     staging = StagingInterpreter(current_interpreter(), f"shard_map of {desc}", "shard_map")
     with transformation_scope(staging):
-        args = [staging.new_arg(x.aval) for x in operands]
+        args = [staging.new_arg(aval) for aval in in_avals]
         outs = _emulate(body, desc, mesh, args, in_specs, out_specs, check_vma)
         return staging.build(outs)
 
@@ -379,18 +392,32 @@ def _inline(closed: ClosedJaxpr, args: Sequence[Array]) -> tuple[Array, ...]:
     return eval_jaxpr(closed.jaxpr, closed.consts, *args)
 
 
+def _padded(spec: PartitionSpec, ndim: int) -> list[AxisSpec]:
+    return [spec[d] if d < len(spec) else None for d in range(ndim)]
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class ShardMap(Primitive):
     """``shard_map`` as one equation (JAX's ``shard_map`` primitive).
 
+    Note [shard_map's own rules]: with ``check_vma`` every rule works on the
+    body: ``jvp`` is a shard_map of the body's jvp (tangents split as their
+    primals), partial evaluation splits the body into a known and an
+    unknown shard_map passing residuals as blocks (each residual gets a
+    leading axis split over every mesh axis), ``transpose`` is a shard_map
+    of the body's transpose (where ``psum_invariant`` and ``pvary`` are
+    each other's transpose, JEP 17111), and ``vmap`` is a shard_map of the
+    batched body (the batch axis unsplit, first). Without ``check_vma``
+    invariance is unknown, so the rules apply the emulation (Note
+    [shard_map as nested vmaps]) and transformed programs show its array
+    operations. Evaluation compiles the equation for the mesh's devices;
+    lowering emits a manual-sharding region (one-device meshes use the
+    emulation).
+
     Attributes:
         jaxpr: the per-device function over blocks, constants first (what
             the equation prints; its collectives are equations too).
-        emulation: the same program over the global values, as nested
-            named vmaps (Note [shard_map as nested vmaps]): every rule
-            (evaluation, jvp, vmap, lowering) applies it, so derivatives
-            and batched programs show its operations inline.
         mesh, in_specs, out_specs, check_vma: as given to ``shard_map``
             (constants have ``P()``).
         fun_name: the per-device function's name, for messages.
@@ -399,41 +426,141 @@ class ShardMap(Primitive):
     name: ClassVar[str] = "shard_map"
     memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     jaxpr: Jaxpr
-    emulation: ClosedJaxpr
     mesh: Mesh
     in_specs: tuple[PartitionSpec, ...]
     out_specs: tuple[PartitionSpec, ...]
     check_vma: bool
     fun_name: str
 
+    def global_in_avals(self) -> tuple[ShapedArray, ...]:
+        """The operands' types: the blocks' types concatenated over the specs' axes."""
+        return tuple(
+            ShapedArray(_global_shape(a.shape, s, self.mesh), a.dtype, a.weak_type)
+            for a, s in zip(self.jaxpr.in_avals, self.in_specs, strict=True)
+        )
+
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
-        check_operand_types(f"shard_map of {self.fun_name}", avals, self.emulation.jaxpr.in_avals)
+        check_operand_types(f"shard_map of {self.fun_name}", avals, self.global_in_avals())
         return tuple(
             ShapedArray(_global_shape(a.shape, s, self.mesh), a.dtype, a.weak_type)
             for a, s in zip(self.jaxpr.out_avals, self.out_specs, strict=True)
         )
 
+    def emulation(self) -> ClosedJaxpr:
+        """The program over global values, as nested named vmaps (cached)."""
+        key = ("shard_map emulation", self.jaxpr, self.mesh, self.in_specs, self.out_specs, self.check_vma)
+        return cached_value(
+            key,
+            lambda: _trace_emulation(
+                self.jaxpr, self.fun_name, self.mesh, self.in_specs, self.out_specs, self.check_vma, self.global_in_avals()
+            ),
+        )
+
+    def _with(self, jaxpr: Jaxpr, in_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec]) -> "ShardMap":
+        return ShardMap(jaxpr, self.mesh, tuple(in_specs), tuple(out_specs), self.check_vma, self.fun_name)
+
     @override
     def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
         if _eager_runner is not None and self.mesh.size > 1:
             return _eager_runner(self, args)
-        return evaluate_eagerly(lambda: _inline(self.emulation, args))
+        return evaluate_eagerly(lambda: _inline(self.emulation(), args))
 
     def _global(self) -> tuple[Jaxpr, tuple[Array, ...]]:
-        consts = tuple(to_array(c, "shard_map constant") for c in self.emulation.consts)
-        return consts_as_invars(self.emulation.jaxpr), consts
+        emulation = self.emulation()
+        consts = tuple(to_array(c, "shard_map constant") for c in emulation.consts)
+        return consts_as_invars(emulation.jaxpr), consts
+
+    def _bind_closed(
+        self, closed: ClosedJaxpr, in_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec], args: Sequence[Array]
+    ) -> tuple[Array, ...]:
+        """A shard_map of a derived body (its constants passed replicated)."""
+        consts = [to_array(c, "shard_map constant") for c in closed.consts]
+        prim = self._with(consts_as_invars(closed.jaxpr), [PartitionSpec()] * len(consts) + list(in_specs), out_specs)
+        return bind(prim, *consts, *args)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        jaxpr, consts = self._global()
-        zeros: tuple[Tangent, ...] = tuple(Zero(c.aval.to_tangent_aval()) for c in consts)
-        return call_jvp(jaxpr, (*consts, *primals), (*zeros, *tangents), _inline)
+        if not self.check_vma:
+            jaxpr, consts = self._global()
+            zeros: tuple[Tangent, ...] = tuple(Zero(c.aval.to_tangent_aval()) for c in consts)
+            return call_jvp(jaxpr, (*consts, *primals), (*zeros, *tangents), _inline)
+        nonzero = tuple(not isinstance(t, Zero) for t in tangents)
+        closed, out_nonzero = cached_transform(("shard_map jvp", self.jaxpr, nonzero), lambda: jvp_jaxpr(self.jaxpr, nonzero))
+        in_specs = [*self.in_specs, *(s for s, nz in zip(self.in_specs, nonzero) if nz)]
+        out_specs = [*self.out_specs, *(s for s, nz in zip(self.out_specs, out_nonzero) if nz)]
+        operands = [*primals, *(t for t in tangents if not isinstance(t, Zero))]
+        outs = self._bind_closed(closed, in_specs, out_specs, operands)
+        n = len(self.out_specs)
+        tangent_iter = iter(outs[n:])
+        out_avals = self.abstract_eval(tuple(p.aval for p in primals))
+        out_tangents: list[Tangent] = [
+            next(tangent_iter) if nz else Zero(aval.to_tangent_aval()) for nz, aval in zip(out_nonzero, out_avals)
+        ]
+        return tuple(outs[:n]), tuple(out_tangents)
+
+    @override
+    def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit | None:
+        if not self.check_vma:
+            return None
+        split = cached_value(("shard_map partial_eval", self.jaxpr, unknowns), lambda: _split_body(self.jaxpr, unknowns))
+        known_jaxpr, unknown_jaxpr, out_unknowns, num_res = split
+        every_axis = PartitionSpec(tuple(self.mesh.axis_names))
+        known_in = [s for s, u in zip(self.in_specs, unknowns) if not u]
+        unknown_in = [s for s, u in zip(self.in_specs, unknowns) if u]
+        known_out = [s for s, u in zip(self.out_specs, out_unknowns) if not u]
+        unknown_out = [s for s, u in zip(self.out_specs, out_unknowns) if u]
+        known = self._with(known_jaxpr, known_in, [*known_out, *([every_axis] * num_res)])
+        unknown = self._with(unknown_jaxpr, [*([every_axis] * num_res), *unknown_in], unknown_out)
+        return PartialEvalSplit(known, unknown, out_unknowns, num_res)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        if not self.check_vma:
+            raise AssertionError("internal error: shard_map without check_vma is differentiated through its emulation")
+        linear = tuple(isinstance(a, UndefinedPrimal) for a in args)
+        ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
+        closed, nonzero = cached_transform(
+            ("shard_map transpose", self.jaxpr, linear, ct_nonzero), lambda: transpose_jaxpr(self.jaxpr, linear, ct_nonzero)
+        )
+        in_specs = [s for s, lin in zip(self.in_specs, linear) if not lin]
+        in_specs += [s for s, nz in zip(self.out_specs, ct_nonzero) if nz]
+        linear_specs = [s for s, lin in zip(self.in_specs, linear) if lin]
+        out_specs = [s for s, nz in zip(linear_specs, nonzero) if nz]
+        operands = [a for a in args if not isinstance(a, UndefinedPrimal)]
+        operands += [ct for ct in cts if not isinstance(ct, Zero)]
+        outs = iter(self._bind_closed(closed, in_specs, out_specs, operands))
+        nonzero_iter = iter(nonzero)
+        results: list[Tangent | None] = []
+        for a in args:
+            if not isinstance(a, UndefinedPrimal):
+                results.append(None)
+            else:
+                results.append(next(outs) if next(nonzero_iter) else Zero(a.aval.to_tangent_aval()))
+        return tuple(results)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        jaxpr, consts = self._global()
-        return call_batch(jaxpr, axis, (*consts, *args), (None,) * len(consts) + dims, _inline)
+        if not self.check_vma:
+            jaxpr, consts = self._global()
+            return call_batch(jaxpr, axis, (*consts, *args), (None,) * len(consts) + dims, _inline)
+        # The batch axis comes first and is not split: each device's block
+        # holds every example of it.
+        moved = [x if d is None else bdim_to_front(x, d, axis.size) for x, d in zip(args, dims)]
+        front = tuple(None if d is None else 0 for d in dims)
+        block_avals = tuple(
+            a if d is None else a.update(shape=(axis.size, *a.shape)) for a, d in zip(self.jaxpr.in_avals, front)
+        )
+        key = ("shard_map vmap", self.jaxpr, front, block_avals, axis.size, hashable_or_id(axis.name))
+        closed, _ = cached_transform(
+            key, lambda: batch_jaxpr(self.jaxpr, axis, block_avals, front, (True,) * len(self.out_specs))
+        )
+        in_specs = [
+            s if d is None else PartitionSpec(None, *_padded(s, a.ndim)) for s, d, a in zip(self.in_specs, front, self.jaxpr.in_avals)
+        ]
+        out_specs = [PartitionSpec(None, *_padded(s, a.ndim)) for s, a in zip(self.out_specs, self.jaxpr.out_avals)]
+        outs = self._bind_closed(closed, in_specs, out_specs, moved)
+        return outs, (0,) * len(outs)
 
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
@@ -441,12 +568,13 @@ class ShardMap(Primitive):
         if program_mesh is not None and self.mesh.size > 1 and program_mesh.device_list == self.mesh.device_list:
             return self._lower_manual(ctx, args, out_avals)
         # On one device the blocks are the emulation's array operations.
+        emulation = self.emulation()
         consts: list[HloValue] = []
-        for c in self.emulation.consts:
+        for c in emulation.consts:
             if type(c) is not ArrayImpl:
                 raise AssertionError("internal error: a shard_map lowered with traced constants")
             consts.append(ctx.constant(host_buffer(c), c.aval))
-        return lower_jaxpr_inline(ctx, self.emulation.jaxpr, consts, args)
+        return lower_jaxpr_inline(ctx, emulation.jaxpr, consts, args)
 
     def _lower_manual(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         """The body as a Shardy manual-sharding region over every mesh axis
@@ -497,3 +625,29 @@ def set_eager_runner(run: "Callable[[ShardMap, tuple[ArrayImpl, ...]], tuple[Arr
 
 def _constrain(x: Array, mesh: Mesh, spec: PartitionSpec) -> Array:
     return bind1(ShardingConstraint(NamedSharding(mesh, spec)), x)
+
+
+def _split_body(jaxpr: Jaxpr, unknowns: tuple[bool, ...]) -> tuple[Jaxpr, Jaxpr, tuple[bool, ...], int]:
+    """The body split by partial evaluation, each residual given a leading
+    axis of size 1 (split over every mesh axis between the two shard_maps,
+    so that each device gets back its own block, scalars included)."""
+    split = partial_eval_jaxpr(jaxpr, unknowns)
+    n_known_out = len(split.known.outvars) - split.num_res
+    staging = StagingInterpreter(current_interpreter(), "shard_map residuals", "shard_map")
+    with transformation_scope(staging):
+        args = [staging.new_arg(aval) for aval in split.known.in_avals]
+        outs = list(eval_jaxpr(split.known, (), *args))
+        outs[n_known_out:] = [reshape(r, (1, *r.shape)) for r in outs[n_known_out:]]
+        known = consts_as_invars(staging.build(outs).jaxpr) if not staging.build(outs).consts else None
+    if known is None:
+        raise AssertionError("internal error: a shard_map's known part closed over constants")
+    res_avals = split.unknown.in_avals[: split.num_res]
+    staging = StagingInterpreter(current_interpreter(), "shard_map residuals", "shard_map")
+    with transformation_scope(staging):
+        res = [staging.new_arg(aval.update(shape=(1, *aval.shape))) for aval in res_avals]
+        rest = [staging.new_arg(aval) for aval in split.unknown.in_avals[split.num_res :]]
+        flat = [reshape(r, aval.shape) for r, aval in zip(res, res_avals)]
+        closed = staging.build(list(eval_jaxpr(split.unknown, (), *flat, *rest)))
+    if closed.consts:
+        raise AssertionError("internal error: a shard_map's unknown part closed over constants")
+    return known, closed.jaxpr, split.out_unknowns, split.num_res

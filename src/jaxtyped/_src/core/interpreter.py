@@ -17,7 +17,7 @@ context and sees only the default, so eager code works on every thread.
 """
 
 from abc import ABC, abstractmethod
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Final, final
@@ -51,6 +51,7 @@ __all__ = [
     "compile_time_eval",
     "concretization_error",
     "unexpected_tracer_error",
+    "set_sharded_evaluator",
 ]
 
 
@@ -213,6 +214,7 @@ class EvalInterpreter(Interpreter):
 
     def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
         avals_list: list[ShapedArray] = []
+        sharded = False
         for arg in args:
             if type(arg) is not ArrayImpl:
                 if isinstance(arg, Tracer):
@@ -220,7 +222,13 @@ class EvalInterpreter(Interpreter):
                 # An Array of another kind (a typed PRNG key array, dtype key<fry>) names its dtype.
                 raise JaxtypedTypeError(f"{prim.name}: bind expects Arrays, got {type(arg).__name__} (dtype {getattr(arg, 'dtype', None)})")
             avals_list.append(arg._aval)  # pyright: ignore[reportPrivateUsage]  # an ArrayImpl, checked
+            sharded = sharded or arg._sharding is not None  # pyright: ignore[reportPrivateUsage]  # set only for multi-device arrays
         avals = tuple(avals_list)
+        if sharded and _sharded_evaluator is not None:
+            # An operand spans several devices: run there, as JAX does (issue 17).
+            outs = _sharded_evaluator(prim, args)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
+            if outs is not None:
+                return outs
         if prim.memoize_abstract_eval:
             key = (prim, avals, config.trace_state())
             out_avals = _abstract_eval_memo.get(key)
@@ -232,6 +240,18 @@ class EvalInterpreter(Interpreter):
         else:
             out_avals = prim.abstract_eval(avals)
         return prim.evaluate(args, out_avals)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # all ArrayImpl, checked above
+
+
+# sharding family (issue 17): runs a primitive with an operand spanning
+# several devices as a program over them (None: evaluate on the host, as for
+# primitives with effects). Registered by the SPMD layer (api_sharding).
+_sharded_evaluator: "Callable[[Primitive, tuple[ArrayImpl, ...]], tuple[Array, ...] | None] | None" = None
+
+
+def set_sharded_evaluator(run: "Callable[[Primitive, tuple[ArrayImpl, ...]], tuple[Array, ...] | None]") -> None:
+    """Register how eager primitives on multi-device arrays run."""
+    global _sharded_evaluator
+    _sharded_evaluator = run
 
 
 # Eager code applies the same primitive to the same types over and over;

@@ -12,6 +12,12 @@ The collectives (``psum``, ``pmax``, ``pmin``, ``pmean``, ``all_gather``,
 dimension (``psum`` into a sum over it, ``axis_index`` into an iota), and
 every other ``vmap`` carries its own batch dimension through. A name no
 ``vmap`` binds is an error when the collective is called.
+
+Inside ``shard_map`` the names are mesh axes: lowered in its
+manual-sharding region, each collective is the StableHLO collective over
+the devices the mesh axes group (``manual_lowering``), and with
+``check_vma`` the collectives follow JEP 17111's device-variance types
+(``pvary``, ``psum_invariant``; see the section below).
 """
 
 import math

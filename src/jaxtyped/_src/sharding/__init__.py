@@ -371,13 +371,25 @@ class NamedSharding(Sharding):
                 f"{where}: {self._spec!r} has {len(self._spec)} entries, but the array has "
                 f"rank {len(global_shape)} (shape {global_shape})"
             )
-        for d, size in enumerate(global_shape):
-            parts = math.prod(self._mesh.shape[a] for a in self._spec.axes_of(d))
-            if size % parts:
+        tiling = [math.prod(self._mesh.shape[a] for a in self._spec.axes_of(d)) for d in range(len(global_shape))]
+        for d, (size, parts) in enumerate(zip(global_shape, tiling)):
+            if not size % parts:
+                continue
+            # JAX 0.10.2 pads nothing: an uneven split is an error, whose text
+            # depends on whether the axes are Explicit (sharding in types).
+            if any(self._mesh.axis_types[self._mesh.axis_names.index(a)] == "Explicit" for a in self._spec.axes_of(d)):
+                platform = self._mesh.device_list[0].platform
+                abstract = str(self._mesh)[len("Mesh(") : -1]
                 raise JaxtypedValueError(
-                    f"{where}: sharding spec {self._spec!r} implies that array axis {d} is partitioned "
-                    f"{parts} times, but does not evenly divide the dimension size {size}. Got shape: "
-                    f"{global_shape} and sharding {self!r}"
+                    f"Sharding spec {self._spec.axes_of(d)!r} implies that array axis {d} is partitioned {parts} "
+                    f"times, but does not evenly divide the dimension size {size}. Got shape: {global_shape} and "
+                    f"sharding NamedSharding(mesh=AbstractMesh({abstract}, device_kind={platform}, num_cores=None, "
+                    f"platform={platform}), spec={self._spec!r})"
+                )
+            raise JaxtypedValueError(
+                    f"Sharding {self!r} implies that array axis {d} is partitioned {parts} times, but the "
+                    f"dimension size is {size} (full shape: {global_shape}, per-dimension tiling factors: "
+                    f"{tiling} should evenly divide the shape)"
                 )
 
     def shard_shape(self, global_shape: tuple[int, ...]) -> tuple[int, ...]:
