@@ -170,3 +170,19 @@ def test_shard_map_inside_jit_is_one_equation_of_the_jit_body() -> None:
     assert text.count("shard_map[") == 1 and "psum_invariant[axes=('b',)]" in text
     # ... and runs, with JAX's values.
     np.testing.assert_allclose(np.asarray(jt_any.jit(lambda x: f(x) * 2.0)(X)), 2.0 * (X[:, :2] + X[:, 2:]))
+
+
+# Loops and branches inside the body: their inner jaxprs are traced with the
+# operands' own vma (no pvary at the equation), as JAX does.
+CONTROL_FLOW: list[tuple[str, Callable[[Any], Callable[..., Any]]]] = [
+    ("fori_loop", lambda L: lambda x, y: L.fori_loop(0, 3, lambda i, c: c * y, x)),
+    ("cond", lambda L: lambda x, y: L.cond(y > 0, lambda a, b: a * b, lambda a, b: a - b, x, y)),
+    ("scan", lambda L: lambda x, y: L.scan(lambda c, r: (c + r * y, c), x[0], x)[1]),
+]
+
+
+@pytest.mark.parametrize("name, body", CONTROL_FLOW, ids=[n for n, _ in CONTROL_FLOW])
+def test_control_flow_in_the_body_prints_as_in_jax(name: str, body: Callable[[Any], Callable[..., Any]]) -> None:
+    ours, theirs = _jaxprs(body, lambda P: (P("a", "b"), P()), lambda P: P("a", "b"), True, X, np.float32(3.0))
+    assert _normalized(ours) == _normalized(theirs), name
+    assert "{V:(a,b)}" in ours

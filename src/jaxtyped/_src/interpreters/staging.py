@@ -21,7 +21,7 @@ from jaxtyped._src.core.interpreter import (
     concretization_error,
     unexpected_tracer_error,
 )
-from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, JaxprBuilder, Literal, Var
+from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprBuilder, Literal, Var
 from jaxtyped._src.core.primitive import NDArray, Primitive
 from jaxtyped._src.interpreters.batching import NamedAxisPrimitive
 
@@ -35,6 +35,13 @@ __all__ = ["StagingTracer", "StagingInterpreter", "set_pvary_primitive"]
 # JAX inserts it). Collectives (NamedAxisPrimitive) compute their own vma.
 # The pvary primitive lives in layer L4 (lax.parallel), which registers it.
 _make_pvary: Callable[[tuple[str, ...]], Primitive] | None = None
+
+
+def _holds_jaxpr(value: object) -> bool:
+    if isinstance(value, tuple):
+        items: tuple[object, ...] = value  # pyright: ignore[reportUnknownVariableType]  # a tuple of anything
+        return any(isinstance(v, (Jaxpr, ClosedJaxpr)) for v in items)
+    return isinstance(value, (Jaxpr, ClosedJaxpr))
 
 
 def set_pvary_primitive(make: Callable[[tuple[str, ...]], Primitive]) -> None:
@@ -118,6 +125,11 @@ class StagingInterpreter(Interpreter):
         axes: operands varying along fewer axes get a ``pvary`` first, and
         the outputs vary along all of them (JAX's standard vma rule)."""
         vma = frozenset[str]().union(*(aval.vma for aval in in_avals))
+        if any(_holds_jaxpr(value) for _, value in prim.params()):
+            # A higher-order primitive's types come from its inner jaxprs,
+            # traced with the operands' own vma (JAX inserts no pvary there).
+            out_avals = prim.abstract_eval(in_avals)
+            return tuple(StagingTracer(self, var) for var in self.builder.add_eqn(prim, atoms, out_avals))
         if len(atoms) > 1 and _make_pvary is not None:
             joined: list[Atom] = []
             for atom in atoms:

@@ -230,7 +230,7 @@ def i32_scalar(value: int) -> ArrayImpl:
 
 def with_leading_axis(aval: ShapedArray, size: int) -> ShapedArray:
     """``aval`` with a new leading axis of ``size``."""
-    return ShapedArray((size, *aval.shape), aval.dtype, aval.weak_type)
+    return aval.update(shape=(size, *aval.shape))  # keeps the vma (shard_map, JEP 17111)
 
 
 def use_python_loops() -> bool:

@@ -459,7 +459,7 @@ def _tangent(ct: Tangent | None, aval: ShapedArray) -> Tangent:
 
 
 def _unstacked(aval: ShapedArray) -> ShapedArray:
-    return ShapedArray(aval.shape[1:], aval.dtype, aval.weak_type)
+    return aval.update(shape=aval.shape[1:])  # keeps the vma (shard_map, JEP 17111)
 
 
 # === the loop itself (lowering and disable_jit evaluation) ===
