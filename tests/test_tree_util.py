@@ -428,7 +428,7 @@ def test_tree_map_mismatch_messages() -> None:
     ]
     for first, other, message in cases:
         with pytest.raises(PyTreeStructureError) as info:
-            tree_map(lambda *xs: xs, first, first, other)
+            tree_map(lambda a, b, c: (a, b, c), first, first, other)
         assert str(info.value) == lead + message + " (in rest[1])"
 
 

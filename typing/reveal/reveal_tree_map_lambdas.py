@@ -54,4 +54,6 @@ def check(params: dict[str, Array], layers: list[Array], pair: tuple[Array, Arra
     assert_type(tree_map(shape_of, lin), object)
     assert_type(tree_map(lambda x: x + 1, [1, 2]), object)
     assert_type(tree_map(jnp.asarray, {"a": 1.0}), object)
-    assert_type(tree_map(add3, params, params, params), object)  # three trees or more: object
+    assert_type(tree_map(add3, params, params, params), dict[str, Array])
+    assert_type(tree_map(lambda p, m, v: p - m / v, lin, lin, lin), Linear)
+    assert_type(tree_map(lambda *xs: xs[0], params, params, params, params), object)  # four trees or more

@@ -118,7 +118,7 @@ def tree_leaves_with_path(
 # argument matches several overloads whose parameter types differ after
 # inference and whose results differ, it gives up with Any; with the same
 # ``Callable[[Any], <solved>]`` in every overload a call can match (the
-# variadic one takes three trees or more) it takes the first match, as
+# variadic one takes four trees or more) it takes the first match, as
 # pyright does. So a lambda's leaves are Any (an Array's operations all
 # type-check on them), and its result decides: an Array (or Any) keeps the
 # tree's type, anything else gives object. The builtin containers and
@@ -147,20 +147,33 @@ def tree_map(f: Callable[[Any], _A], tree: T, *, is_leaf: None = None) -> T: ...
 @overload
 def tree_map(f: Callable[[Any, Any], _A], tree: T, rest0: object, /, *, is_leaf: None = None) -> T: ...
 @overload
+def tree_map(f: Callable[[Any, Any, Any], _A], tree: T, rest0: object, rest1: object, /, *, is_leaf: None = None) -> T: ...
+@overload
 def tree_map(f: Callable[[Any], _Y], tree: _NotANode, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
 def tree_map(f: Callable[[Any, Any], _Y], tree: _NotANode, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> object: ...
+@overload
+def tree_map(
+    f: Callable[[Any, Any, Any], _Y], tree: _NotANode, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None
+) -> object: ...
 @overload
 def tree_map(f: Callable[[Any], _A], tree: _C, *, is_leaf: None = None) -> _C: ...
 @overload
 def tree_map(f: Callable[[Any, Any], _A], tree: _C, rest0: object, /, *, is_leaf: None = None) -> _C: ...
 @overload
+def tree_map(f: Callable[[Any, Any, Any], _A], tree: _C, rest0: object, rest1: object, /, *, is_leaf: None = None) -> _C: ...
+@overload
 def tree_map(f: Callable[[Any], _Y], tree: object, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
 def tree_map(f: Callable[[Any, Any], _Y], tree: object, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> object: ...
-@overload  # three trees or more (not plausible for fewer: see Note [tree_map's overloads])
+@overload
 def tree_map(
-    f: Callable[..., object], tree: object, rest0: object, rest1: object, /, *rest: object, is_leaf: _IsLeaf | None = None
+    f: Callable[[Any, Any, Any], _Y], tree: object, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None
+) -> object: ...
+@overload  # four trees or more (not plausible for fewer: see Note [tree_map's overloads])
+def tree_map(
+    f: Callable[..., object], tree: object, rest0: object, rest1: object, rest2: object, /, *rest: object,
+    is_leaf: _IsLeaf | None = None,
 ) -> object: ...
 def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _IsLeaf | None = None) -> object:
     return _tu.tree_map(f, tree, *rest, is_leaf=is_leaf)
