@@ -249,3 +249,37 @@ def test_unrolled_scan_matches_jax(unroll: int | bool, reverse: bool) -> None:
         jt.jit(jt.vmap(_small_scan(jnp, jt.lax, unroll, reverse), in_axes=1))(batched),
         jax.jit(jax.vmap(_small_scan(jax.numpy, jax.lax, unroll, reverse), in_axes=1))(batched),
     )
+
+
+def test_nested_unrolled_scans_each_emit_their_body_once() -> None:
+    def nested(L: Any, lax: Any) -> Callable[[Any], Any]:
+        def f(xs: Any) -> Any:
+            def inner(d: Any, x: Any) -> tuple[Any, Any]:
+                return L.sin(d) + x, d * 2.0
+
+            def outer(c: Any, row: Any) -> tuple[Any, Any]:
+                d, ys = lax.scan(inner, c, row, unroll=2)
+                return d, ys.sum()
+
+            return lax.scan(outer, L.zeros(()), xs, unroll=3)
+
+        return f
+
+    xs = _f32(7, 5)
+    assert_same(jt.jit(nested(jnp, jt.lax))(xs), jax.jit(nested(jax.numpy, jax.lax))(xs))
+    text = jt.jit(nested(jnp, jt.lax)).lower(xs).as_text()
+    assert text.count("func.func private") == 2 and text.count("stablehlo.sine") == 1
+
+
+def test_an_unrolled_body_with_ordered_effects_prints_in_order(capsys: pytest.CaptureFixture[str]) -> None:
+    def f(xs: Any) -> Any:
+        def body(c: Any, x: Any) -> tuple[Any, Any]:
+            jt.debug.print("x={x}", x=x, ordered=True)
+            return c + x, c
+
+        return jt.lax.scan(body, jnp.zeros(()), xs, unroll=2)
+
+    total, partial_sums = jt.jit(f)(np.arange(5.0, dtype=np.float32))
+    np.testing.assert_array_equal(np.asarray(partial_sums), [0, 0, 1, 3, 6])
+    assert float(total) == 10.0
+    assert capsys.readouterr().out.split() == [f"x={v}" for v in (0.0, 1.0, 2.0, 3.0, 4.0)]

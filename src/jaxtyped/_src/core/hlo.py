@@ -254,6 +254,8 @@ class LoweringContext:
             return symbol
         taken = set(self._function_symbols.values())
         symbol = f"@{name}" if f"@{name}" not in taken else f"@{name}_{len(taken)}"
+        # Taken before the body is emitted: the body may emit functions too.
+        self._function_symbols[key] = symbol
         args = [HloValue(self.fresh(), aval) for aval in arg_avals]
         saved, saved_indent = self.lines, self._indent
         self.lines, self._indent = [], 4
@@ -266,7 +268,6 @@ class LoweringContext:
         header = ", ".join(f"{a.name}: {a.type}" for a in args)
         results = ", ".join(o.type for o in outs)
         self.functions.append("\n".join([f"  func.func private {symbol}({header}) -> ({results}) {{", *lines, "  }"]))
-        self._function_symbols[key] = symbol
         return symbol
 
     def call(self, symbol: str, args: Sequence[HloValue], results: Sequence[ShapedArray]) -> tuple[HloValue, ...]:
