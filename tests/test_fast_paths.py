@@ -325,3 +325,16 @@ def test_eager_shortcuts_under_x64() -> None:
         assert (x @ x.T).dtype == np.float64
         assert jnp.sin(x).dtype == np.float64
         assert (jnp.asarray(np.arange(3)) + jnp.asarray(np.arange(3))).dtype == np.int64
+
+
+def test_a_64_bit_array_from_an_x64_scope_keeps_its_dtype_outside_it() -> None:
+    """Operands of one dtype need no promotion, even 64-bit ones made in an
+    x64 scope and used after it (JAX keeps int64 + int64 an int64)."""
+    with jt.enable_x64(True):
+        wide = jnp.asarray(np.arange(3, dtype=np.int64))
+        wide_float = jnp.asarray(np.arange(3, dtype=np.float64))
+    with jax.enable_x64(True):
+        their_wide = jax_numpy.asarray(np.arange(3, dtype=np.int64))
+        their_wide_float = jax_numpy.asarray(np.arange(3, dtype=np.float64))
+    assert_same(wide + wide, their_wide + their_wide)
+    assert_same(jnp.sin(wide_float), jax_numpy.sin(their_wide_float))

@@ -130,6 +130,29 @@ class ArrayImpl(Array):
     def aval(self) -> ShapedArray:
         return self._aval
 
+    # The metadata read straight from the slot (Array's read it through
+    # ``aval``): eager code asks for them on every operation (issue 19).
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The array's shape."""
+        return self._aval.shape
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The array's dtype."""
+        return self._aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return len(self._aval.shape)
+
+    @property
+    def weak_type(self) -> bool:
+        """Whether the value is weakly typed (came from a Python scalar)."""
+        return self._aval.weak_type
+
     def _require_concrete(self, conversion: Conversion) -> np.ndarray[Any, np.dtype[Any]]:
         return host_buffer(self)
 
