@@ -43,6 +43,7 @@ from jaxtyped._src.core.interpreter import current_interpreter, transformation_s
 from jaxtyped._src.core.jaxpr import Atom, Jaxpr, Literal, Var, eval_jaxpr
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.interpreters.partial_eval import dce_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 
 __all__ = [
@@ -82,7 +83,11 @@ def module_name(fun_name: str) -> str:
 def lower_jaxpr(jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = ()) -> LoweredModule:
     """The module computing ``jaxpr``; its parameters are the jaxpr's
     constvars then invars. ``donated[i]`` marks parameter ``i`` as a buffer
-    donor (XLA may write an output into it)."""
+    donor (XLA may write an output into it). Dead equations are left out
+    (a gradient's unused primal value; effects are never dead), as JAX's
+    lowering leaves them out: ``jit(f).lower(...).as_text()`` shows the
+    program that runs."""
+    jaxpr, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars))
     params = jaxpr.constvars + jaxpr.invars
     ctx = LoweringContext(_lower_fun)
     ordered = has_ordered_effects(jaxpr.effects)
