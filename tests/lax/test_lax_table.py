@@ -41,7 +41,7 @@ import jaxtyped.numpy as jtnp
 from jaxtyped import lax
 
 jax: Any = pytest.importorskip("jax")
-from oracle import mesh_sharding  # noqa: E402  # sharding family (issue 17)
+from oracle import mesh_shard_map, mesh_sharding  # noqa: E402  # sharding family (issue 17)
 
 NDArray = np.ndarray[Any, Any]
 Fn = Callable[..., Any]  # fn(lax_module, *operands)
@@ -704,6 +704,9 @@ def _sharding_rows() -> list[Row]:
         mapped: Callable[[Any], Any] = (jax if m is jax.lax else jt).vmap(f, axis_name="i")
         return mapped
 
+    def varying(m: Any) -> Callable[[Any], Any]:
+        return lambda r: m.pcast(r, "a", to="varying")
+
     swap = [(0, 1), (1, 0)]
     return [
         Row("with_sharding_constraint", f1(constrain), (Arg(S23),), F),
@@ -720,6 +723,8 @@ def _sharding_rows() -> list[Row]:
         Row("all_to_all", f1(lambda m, a: vm(m, lambda r: m.all_to_all(r, "i", 0, 0))(a)), (Arg((2, 2)),), F),
         Row("axis_index", f1(lambda m, a: vm(m, lambda r: r * m.axis_index("i"))(a)), (Arg(S23),), F),
         Row("axis_size", f1(lambda m, a: vm(m, lambda r: r * m.axis_size("i"))(a)), (Arg(S23),), F),
+        # pcast(to='varying') marks a shard_map block varying (JEP 17111): the 2 devices' copies, stacked
+        Row("pcast", f1(lambda m, a: mesh_shard_map(m is not jax.lax, varying(m), ((),), ("a",))(a)), (Arg(S23),), F),
     ]
 
 

@@ -179,3 +179,21 @@ def test_transformed_programs_stay_shard_maps() -> None:
     vmap_text = str(jt_any.make_jaxpr(vmap2(OURS))(XS, Y))
     assert vmap_text.count("shard_map[") == 1
     assert "in_specs=(P(None, 'i'), P('i',))" in vmap_text
+
+
+def test_pcast_marks_varying_and_rejects_other_targets_as_jax() -> None:
+    def f(s: Lib) -> Any:
+        return s.smap(lambda x, y: x * s.lax.pcast(y, "i", to="varying"), (s.P("i"), s.P()), s.P("i"))
+
+    text = str(jt_any.make_jaxpr(f(OURS))(X, np.float32(2.0)))
+    assert "pvary[axes=('i',)]" in text
+    np.testing.assert_allclose(np.asarray(f(OURS)(X, np.float32(2.0))), np.asarray(f(THEIRS)(X, np.float32(2.0))))
+    with pytest.raises(ValueError) as theirs:
+        THEIRS.smap(lambda x: THEIRS.lax.pcast(x, "i", to="invariant"), THEIRS.P("i"), THEIRS.P("i"))(X)
+    from jaxtyped import errors
+
+    with pytest.raises(errors.JaxtypedValueError) as ours:
+        OURS.smap(lambda x: OURS.lax.pcast(x, "i", to="invariant"), OURS.P("i"), OURS.P("i"))(X)
+    # JAX prints the allowed values as a set (its order varies by process).
+    assert str(ours.value).split("{")[0] == str(theirs.value).split("{")[0]
+    assert sorted(str(ours.value).split("{")[1]) == sorted(str(theirs.value).split("{")[1])

@@ -23,3 +23,4 @@ jt.shard_map(block, mesh=mesh, in_specs=P("i"), out_specs=P("i"))(x, "two")  # e
 jt.shard_map(block, mesh=mesh, in_specs=P("i"), out_specs=P("i"))(x)  # expect: mypy[call-arg] pyright[reportCallIssue]
 size: Array = lax.axis_size("i")  # expect: mypy[assignment] pyright[reportAssignmentType]
 jt.config.update("jax_num_cpu_devices", "4")  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
+lax.pcast(x, "i")  # expect: mypy[call-arg] pyright[reportCallIssue]

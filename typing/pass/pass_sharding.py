@@ -26,6 +26,14 @@ def block_sum(block: Array, scale: float) -> Array:
 
 
 summed = jt.shard_map(block_sum, mesh=mesh, in_specs=(P("i"), P()), out_specs=P())(x, 2.0)
+
+
+def scaled(block: Array, scale: Array) -> Array:
+    # JEP 17111: the invariant scale marked varying, as the block is.
+    return block * lax.pcast(scale, "i", to="varying")
+
+
+varied = jt.shard_map(scaled, mesh=mesh, in_specs=(P("i"), P()), out_specs=P("i"))(x, jnp.asarray(2.0))
 def double(v: Array) -> Array:
     return v * 2
 

@@ -26,3 +26,5 @@ def check(x: Array, mesh: Mesh) -> None:
     assert_type(lax.axis_index("i"), Array)
     assert_type(lax.axis_size("i"), int)
     assert_type(lax.with_sharding_constraint(x, P("i")), Array)
+    assert_type(lax.pcast(x, "i", to="varying"), Array)
+    assert_type(lax.pcast((x, x), ("i",), to="varying"), tuple[Array, Array])

@@ -193,6 +193,7 @@ from jaxtyped._src.lax.parallel import (
     all_to_all,
     axis_index,
     axis_size,
+    pcast,
     pmax,
     pmean,
     pmin,
@@ -241,7 +242,7 @@ __all__ = [
     "FftType", "fft",
     # sharding family (issue 17)
     "with_sharding_constraint", "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute",
-    "all_to_all", "axis_index", "axis_size",
+    "all_to_all", "axis_index", "axis_size", "pcast",
 ]
 
 # A submodule, reachable as ``lax.linalg`` as in JAX.

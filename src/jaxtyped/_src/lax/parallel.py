@@ -562,9 +562,14 @@ def pvary(x: T, axis_name: AxisName | Sequence[AxisName]) -> T:
 def pcast(x: T, axis_name: AxisName | Sequence[AxisName], *, to: str) -> T:
     """Change the device-variance type of pytree ``x`` along manual mesh
     axes (JAX's ``lax.pcast``); ``to='varying'`` is :func:`pvary`, the one
-    cast implemented."""
+    cast implemented ('reduced' and 'unreduced', for explicit sharding,
+    are not)."""
+    if to in ("reduced", "unreduced"):
+        raise JaxtypedNotImplementedError(f"pcast: to={to!r} (explicit-sharding reductions) is not implemented")
     if to != "varying":
-        raise JaxtypedValueError(f"pcast: to={to!r} is not supported; the implemented value is 'varying'")
+        raise JaxtypedValueError(
+            "Got unexpected `to` value. Allowed `to` values are: {'reduced', 'unreduced', 'varying'}"
+        )
     return pvary(x, axis_name)
 
 
