@@ -373,3 +373,45 @@ def typed_jit(lib: Lib) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``lib.jit`` as the checkers see a decorator."""
     jit: Callable[[Callable[..., Any]], Callable[..., Any]] = lib.jit
     return jit
+
+
+def _branches_and_loops(lib: Lib) -> Callable[..., Any]:
+    def f(r: Any, s: Any, x: Any) -> Any:
+        def t(y: Any) -> Any:
+            r[0] += y
+            s[1] = r[0]
+            return y * 2
+
+        def e(y: Any) -> Any:
+            r[1] = y
+            return y + r[2]
+
+        def same(y: Any) -> Any:
+            return y
+
+        def cond(c: Any) -> Any:
+            return c < s[2] + 10
+
+        def body(c: Any) -> Any:
+            s[0] += 1.0
+            return c + r[0] + 1.0
+
+        out = lib.lax.cond(x > 0, t, e, x)
+        out2 = lib.lax.switch(2, [t, e, same], out)
+        w = lib.lax.while_loop(cond, body, 0.0)
+        return out, out2, w
+
+    return f
+
+
+@pytest.mark.parametrize("x", [1.0, -1.0])
+def test_refs_shared_by_branches_and_loop_functions_match_jax(x: float) -> None:
+    # One ref an operand of a cond several times (each branch's const), of a
+    # while's cond and body: the discharge keeps one value per ref.
+    ours = (jt.new_ref(jnp.arange(3.0)), jt.new_ref(jnp.ones(3)))
+    theirs = (jax.new_ref(jax.numpy.arange(3.0)), jax.new_ref(jax.numpy.ones(3)))
+    assert_same(jt.jit(_branches_and_loops(jt))(*ours, x), jax.jit(_branches_and_loops(jax))(*theirs, x))
+    assert_same([r[...] for r in ours], [r[...] for r in theirs])
+    closed = jt.make_jaxpr(_branches_and_loops(jt))(jt.new_ref(jnp.arange(3.0)), jt.new_ref(jnp.ones(3)), x)
+    assert [e.primitive.name for e in closed.jaxpr.eqns if e.effects] == ["cond", "cond", "while"]
+    check_jaxpr(closed.jaxpr)
