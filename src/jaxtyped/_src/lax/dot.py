@@ -135,6 +135,12 @@ def _precision_rank(dtype: np.dtype[Any]) -> tuple[bool, int, int, int, bool]:
     )
 
 
+@np.errstate(all="ignore")  # inf * 0 and overflow give NaN or inf silently, as under XLA
+def _matmul_quietly(lhs: NDArray, rhs: NDArray) -> HostValue:
+    result: HostValue = np.matmul(lhs, rhs)
+    return result
+
+
 _MATMUL_DTYPES: Final = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
 
@@ -203,8 +209,7 @@ class DotGeneral(Primitive):
         ):
             # A plain matrix/vector product in a dtype NumPy multiplies as
             # XLA does (jnp.matmul's common case): no transposes or casts.
-            with np.errstate(all="ignore"):
-                return (np.matmul(lhs, rhs),)
+            return (_matmul_quietly(lhs, rhs),)
         out_dtype = self.out_dtype(ShapedArray(lhs.shape, lhs.dtype), ShapedArray(rhs.shape, rhs.dtype))
         if lhs.dtype != rhs.dtype:
             # Mixed operands are first converted to the result dtype (as JAX
@@ -373,7 +378,19 @@ def dot_general(
     a = operand(lhs, "lax.dot_general lhs")
     b = operand(rhs, "lax.dot_general rhs")
     preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type))
-    return bind1(DotGeneral(_numbers(dimension_numbers), None, preferred), a, b)
+    numbers = _numbers(dimension_numbers)
+    prim = _dot_generals.get((numbers, preferred))
+    if prim is None:
+        if len(_dot_generals) >= 256:
+            _dot_generals.clear()
+        prim = _dot_generals[(numbers, preferred)] = DotGeneral(numbers, None, preferred)
+    return bind1(prim, a, b)
+
+
+# Eager code multiplies with the same few dimension numbers over and over: one
+# DotGeneral per kind saves building a frozen dataclass per product, and the
+# abstract-eval memo then compares it by identity (issue 19).
+_dot_generals: dict[tuple[DotDimensionNumbers, np.dtype[Any] | None], DotGeneral] = {}
 
 
 def dot(lhs: ArrayLike, rhs: ArrayLike, precision: PrecisionLike = None, preferred_element_type: "dtypes.DTypeLike | None" = None) -> Array:

@@ -395,7 +395,19 @@ def _bind_reduction(
 ) -> Array:
     """``lax.<name>``: the reduction ``prim`` over the checked ``axes``."""
     x = operand(operand_, f"lax.{name} operand")
-    return bind1(prim(_reduce_axes(name, x, axes)), x)
+    reduced = _reduce_axes(name, x, axes)
+    instance = _reductions.get((prim, reduced))
+    if instance is None:
+        if len(_reductions) >= 256:
+            _reductions.clear()
+        instance = _reductions[(prim, reduced)] = prim(reduced)
+    return bind1(instance, x)
+
+
+# One primitive per (reduction, axes), reused: eager sums over the same axes
+# skip building a frozen dataclass each time, and the abstract-eval memo
+# compares it by identity (issue 19).
+_reductions: dict[tuple[Callable[[tuple[int, ...]], _Reduction], tuple[int, ...]], _Reduction] = {}
 
 
 def reduce_sum(operand_: ArrayLike, axes: Sequence[int]) -> Array:
