@@ -20,8 +20,7 @@ only: it enumerates the mesh positions by one ``vmap`` per mesh axis
 (outermost: the mesh's first axis), each binding its axis name, over the
 blocked inputs, so the collectives take their meaning from their batching
 rules; inputs and outputs carry sharding constraints of their specs. It is
-used on one-device meshes and, without ``check_vma``, by ``jvp`` and
-``vmap`` (transformed programs then show its operations inline).
+used on one-device meshes only.
 
 Note [device-variance types] (JEP 17111): with ``check_vma`` (the
 default) the body is traced with each block's aval carrying the mesh axes
@@ -62,8 +61,6 @@ from jaxtyped._src.pjit import (
     batch_jaxpr,
     cached_transform,
     cached_value,
-    call_batch,
-    call_jvp,
     check_operand_types,
     consts_as_invars,
     evaluate_eagerly,
@@ -75,7 +72,10 @@ from jaxtyped._src.interpreters.batching import BatchInterpreter
 from jaxtyped._src.lax.convenience import index_in_dim
 from jaxtyped._src.lax.structural import bdim_to_front, reshape, transpose
 from jaxtyped._src.core.interpreter import bind1
-from jaxtyped._src.lax.parallel import ManualMesh, ShardingConstraint, checking_vma, manual_lowering, pvary
+from jaxtyped._src import dtypes
+from jaxtyped._src.lax.arithmetic import div
+from jaxtyped._src.lax.parallel import ManualMesh, Psum, ShardingConstraint, checking_vma, manual_lowering, pvary
+from jaxtyped._src.lax.util import constant_like_scalar
 from jaxtyped._src.sharding import AxisSpec, Mesh, NamedSharding, PartitionSpec, current_mesh, spmd_lowering_mesh
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
@@ -401,19 +401,20 @@ def _padded(spec: PartitionSpec, ndim: int) -> list[AxisSpec]:
 class ShardMap(Primitive):
     """``shard_map`` as one equation (JAX's ``shard_map`` primitive).
 
-    Note [shard_map's own rules]: with ``check_vma`` every rule works on the
-    body: ``jvp`` is a shard_map of the body's jvp (tangents split as their
-    primals), partial evaluation splits the body into a known and an
-    unknown shard_map passing residuals as blocks (each residual gets a
-    leading axis split over every mesh axis), ``transpose`` is a shard_map
-    of the body's transpose (where ``psum_invariant`` and ``pvary`` are
-    each other's transpose, JEP 17111), and ``vmap`` is a shard_map of the
-    batched body (the batch axis unsplit, first). Without ``check_vma``
-    invariance is unknown, so the rules apply the emulation (Note
-    [shard_map as nested vmaps]) and transformed programs show its array
-    operations. Evaluation compiles the equation for the mesh's devices;
-    lowering emits a manual-sharding region (one-device meshes use the
-    emulation).
+    Note [shard_map's own rules]: every rule works on the body: ``jvp`` is
+    a shard_map of the body's jvp (tangents split as their primals),
+    partial evaluation splits the body into a known and an unknown
+    shard_map passing residuals as blocks (each residual gets a leading
+    axis split over every mesh axis), ``transpose`` is a shard_map of the
+    body's transpose, and ``vmap`` is a shard_map of the batched body (the
+    batch axis unsplit, first). With ``check_vma`` the transpose needs
+    nothing more: ``psum_invariant`` and ``pvary`` are each other's
+    transpose (JEP 17111), so an invariant cotangent is not summed. Without
+    it invariance is unknown: cotangents of replicated outputs are divided
+    by their number of copies and those of replicated inputs summed (the
+    JEP's "current" transpose). Evaluation compiles the equation for the
+    mesh's devices; lowering emits a manual-sharding region (one-device
+    meshes use the emulation, Note [shard_map as nested vmaps]).
 
     Attributes:
         jaxpr: the per-device function over blocks, constants first (what
@@ -466,11 +467,6 @@ class ShardMap(Primitive):
             return _eager_runner(self, args)
         return evaluate_eagerly(lambda: _inline(self.emulation(), args))
 
-    def _global(self) -> tuple[Jaxpr, tuple[Array, ...]]:
-        emulation = self.emulation()
-        consts = tuple(to_array(c, "shard_map constant") for c in emulation.consts)
-        return consts_as_invars(emulation.jaxpr), consts
-
     def _bind_closed(
         self, closed: ClosedJaxpr, in_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec], args: Sequence[Array]
     ) -> tuple[Array, ...]:
@@ -481,10 +477,6 @@ class ShardMap(Primitive):
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        if not self.check_vma:
-            jaxpr, consts = self._global()
-            zeros: tuple[Tangent, ...] = tuple(Zero(c.aval.to_tangent_aval()) for c in consts)
-            return call_jvp(jaxpr, (*consts, *primals), (*zeros, *tangents), _inline)
         nonzero = tuple(not isinstance(t, Zero) for t in tangents)
         closed, out_nonzero = cached_transform(("shard_map jvp", self.jaxpr, nonzero), lambda: jvp_jaxpr(self.jaxpr, nonzero))
         in_specs = [*self.in_specs, *(s for s, nz in zip(self.in_specs, nonzero) if nz)]
@@ -501,8 +493,6 @@ class ShardMap(Primitive):
 
     @override
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit | None:
-        if not self.check_vma:
-            return None
         split = cached_value(("shard_map partial_eval", self.jaxpr, unknowns), lambda: _split_body(self.jaxpr, unknowns))
         known_jaxpr, unknown_jaxpr, out_unknowns, num_res = split
         every_axis = PartitionSpec(tuple(self.mesh.axis_names))
@@ -516,8 +506,6 @@ class ShardMap(Primitive):
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
-        if not self.check_vma:
-            raise AssertionError("internal error: shard_map without check_vma is differentiated through its emulation")
         linear = tuple(isinstance(a, UndefinedPrimal) for a in args)
         ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
         closed, nonzero = cached_transform(
@@ -527,6 +515,13 @@ class ShardMap(Primitive):
         in_specs += [s for s, nz in zip(self.out_specs, ct_nonzero) if nz]
         linear_specs = [s for s, lin in zip(self.in_specs, linear) if lin]
         out_specs = [s for s, nz in zip(linear_specs, nonzero) if nz]
+        if not self.check_vma:
+            n_nonlinear = len(args) - sum(linear)
+            ct_specs = [s for s, nz in zip(self.out_specs, ct_nonzero) if nz]
+            closed = cached_value(
+                ("shard_map unchecked transpose", closed.jaxpr, tuple(ct_specs), tuple(out_specs)),
+                lambda: self._rescaled(closed, n_nonlinear, ct_specs, out_specs),
+            )
         operands = [a for a in args if not isinstance(a, UndefinedPrimal)]
         operands += [ct for ct in cts if not isinstance(ct, Zero)]
         outs = iter(self._bind_closed(closed, in_specs, out_specs, operands))
@@ -539,11 +534,31 @@ class ShardMap(Primitive):
                 results.append(next(outs) if next(nonzero_iter) else Zero(a.aval.to_tangent_aval()))
         return tuple(results)
 
+    def _rescaled(
+        self, closed: ClosedJaxpr, n_nonlinear: int, ct_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec]
+    ) -> ClosedJaxpr:
+        """Without check_vma invariance is unknown, so the transposed body is
+        made correct for any body (JEP 17111's "current" transpose): the
+        cotangent of an output a spec leaves replicated along some axes is
+        divided by their size (every device's copy receives it), and the
+        cotangent of an input replicated along some axes is summed over them."""
+        staging = StagingInterpreter(current_interpreter(), f"transpose of shard_map of {self.fun_name}", "shard_map")
+        with transformation_scope(staging):
+            ins: list[Array] = [staging.new_arg(aval) for aval in closed.jaxpr.in_avals]
+            cts = ins[n_nonlinear:]
+            for k, spec in enumerate(ct_specs):
+                copies = math.prod(self.mesh.shape[a] for a in self.mesh.axis_names if a not in spec.used_axes())
+                if copies > 1 and dtypes.is_inexact(cts[k].dtype):
+                    cts[k] = div(cts[k], constant_like_scalar(cts[k], copies))
+            outs = list(eval_jaxpr(closed.jaxpr, closed.consts, *ins[:n_nonlinear], *cts))
+            for k, spec in enumerate(out_specs):
+                replicated = tuple(a for a in self.mesh.axis_names if a not in spec.used_axes())
+                if replicated and dtypes.is_inexact(outs[k].dtype):
+                    outs[k] = bind1(Psum(replicated), outs[k])
+            return staging.build(outs)
+
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
-        if not self.check_vma:
-            jaxpr, consts = self._global()
-            return call_batch(jaxpr, axis, (*consts, *args), (None,) * len(consts) + dims, _inline)
         # The batch axis comes first and is not split: each device's block
         # holds every example of it.
         moved = [x if d is None else bdim_to_front(x, d, axis.size) for x, d in zip(args, dims)]
