@@ -415,3 +415,79 @@ def test_refs_shared_by_branches_and_loop_functions_match_jax(x: float) -> None:
     closed = jt.make_jaxpr(_branches_and_loops(jt))(jt.new_ref(jnp.arange(3.0)), jt.new_ref(jnp.ones(3)), x)
     assert [e.primitive.name for e in closed.jaxpr.eqns if e.effects] == ["cond", "cond", "while"]
     check_jaxpr(closed.jaxpr)
+
+
+def _errs_return(r: Any) -> Any:
+    return r
+
+
+def _errs_sin(r: Any) -> Any:
+    return jnp.sin(r)
+
+
+def _errs_scan_returns_ref(r: Any) -> Any:
+    def body(c: Any, _: Any) -> Any:
+        return c, r
+
+    return jt.lax.scan(body, 0.0, None, length=2)
+
+
+def _errs_freeze_argument(r: Any) -> Any:
+    return jt.freeze(r)
+
+
+def _errs_jit_same_ref_twice(r: Any) -> Any:
+    def add(a: Any, b: Any) -> Any:
+        return a[0] + b[0]
+
+    return jt.jit(add)(r, r)
+
+
+def _errs_ref_of_ref(r: Any) -> Any:
+    return jt.new_ref(r)
+
+
+def _errs_vmapped_write(r: Any) -> Any:
+    def write(x: Any) -> None:
+        r[0] = x
+
+    return jt.vmap(write)(jnp.ones(2))
+
+
+def _errs_differentiated_write(r: Any) -> Any:
+    def loss(x: Any) -> Any:
+        r[0] = x
+        return x
+
+    return jt.grad(loss)(1.0)
+
+
+def _errs_checkpoint(r: Any) -> Any:
+    def impure(x: Any) -> Any:
+        r[0] = x
+        return x
+
+    return jt.checkpoint(impure)(1.0)
+
+
+STAGED_ERRORS: dict[str, tuple[Callable[[Any], Any], type[Exception], str]] = {
+    "return_ref": (_errs_return, errors.JaxtypedTypeError, "mutable array references cannot be passed or returned"),
+    "math_on_ref": (_errs_sin, errors.JaxtypedTypeError, r"Attempting to pass a Ref Ref\{float32\[3\]\} to a primitive: sin"),
+    "scan_returns_ref": (_errs_scan_returns_ref, errors.JaxtypedTypeError, r"scan .*output\[1\] is a mutable array reference"),
+    "freeze_argument": (_errs_freeze_argument, errors.JaxtypedValueError, "can only be frozen in the scope that created it"),
+    "jit_same_ref_twice": (_errs_jit_same_ref_twice, errors.JaxtypedValueError, "appeared at both a and b"),
+    "ref_of_ref": (_errs_ref_of_ref, errors.JaxtypedTypeError, "no ref-to-ref"),
+    "vmapped_write": (_errs_vmapped_write, errors.JaxtypedValueError, "vmapped value on an unbatched array reference"),
+    "differentiated_write": (_errs_differentiated_write, errors.JaxtypedValueError, "depends on the differentiated inputs"),
+    "checkpoint": (_errs_checkpoint, errors.JaxtypedTypeError, "checkpoint cannot thread closed-over refs"),
+}
+
+
+@pytest.mark.parametrize("name", list(STAGED_ERRORS))
+def test_misuses_of_staged_refs_raise_the_seed_errors(name: str) -> None:
+    # Item 4's errors, with the refs staged (make_jaxpr), as eagerly.
+    fn, kind, message = STAGED_ERRORS[name]
+    ref = jt.new_ref(jnp.zeros(3))
+    with pytest.raises(kind, match=message):
+        jt.make_jaxpr(fn)(ref)
+    assert repr(ref) == "Ref([0., 0., 0.], dtype=float32)"
