@@ -689,7 +689,8 @@ def _execute_unchecked(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[A
         if entry.cacheable and not entry.any_donated:
             entry.const_buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts
             entry.run = executable.execute
-    args = _kept_items(args, entry.kept)
+    if entry.kept is not None:  # Note [keep_unused]
+        args = [args[i] for i in entry.kept]
     if not entry.any_donated:
         buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts
         for a in args:
