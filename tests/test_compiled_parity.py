@@ -289,3 +289,22 @@ def test_an_unrolled_body_with_ordered_effects_prints_in_order(capsys: pytest.Ca
     np.testing.assert_array_equal(np.asarray(partial_sums), [0, 0, 1, 3, 6])
     assert float(total) == 10.0
     assert capsys.readouterr().out.split() == [f"x={v}" for v in (0.0, 1.0, 2.0, 3.0, 4.0)]
+
+
+@pytest.mark.parametrize("policy", ["nothing_saveable", "dots_saveable", "everything_saveable"])
+def test_hoisted_residuals_under_checkpoint_policies_match_jax(policy: str) -> None:
+    def loss(L: Any, lax: Any) -> Callable[[Any, Any, Any], Any]:
+        def f(w: Any, h0: Any, xs: Any) -> Any:
+            def cell(h: Any, x: Any) -> tuple[Any, Any]:
+                h = x + h @ w.T  # linear in h: wh.T is the loop's only residual
+                return h, L.tanh(h)
+
+            final, hs = lax.scan(cell, h0, xs)
+            return L.sum(L.sin(final)) + L.sum(hs)
+
+        return f
+
+    w, h0, xs = RNN["wh"] * 0.5, H0[0], _f32(6, 16)
+    ours = jt.jit(jt.grad(jt.checkpoint(loss(jnp, jt.lax), policy=getattr(jt.checkpoint_policies, policy)), argnums=(0, 1)))
+    theirs = jax.grad(jax.checkpoint(loss(jax.numpy, jax.lax), policy=getattr(jax.checkpoint_policies, policy)), argnums=(0, 1))
+    assert_same(ours(w, h0, xs), theirs(w, h0, xs), rtol=1e-4, atol=1e-5)

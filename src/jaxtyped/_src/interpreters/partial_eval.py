@@ -164,6 +164,10 @@ def partial_eval_jaxpr(
         res_vars = tuple(fresh.new(aval) for aval in known_out_avals[len(known_out_avals) - split.num_res :])
         forced.update(res_vars)
         known_outs = tuple(v for v, u in zip(eqn.outvars, split.out_unknowns) if not u)
+        if prologue is not None:
+            # Never recomputed (a checkpoint's policy): its prologue's
+            # equations share its index, and their outputs are residuals.
+            forced.update(known_outs)
         unknown_outs = tuple(v for v, u in zip(eqn.outvars, split.out_unknowns) if u)
         known_eqns.append((index, Eqn(split.known, known_args, known_outs + res_vars)))
         unknown_in = split.unknown_operands(known_in, res_vars + hoisted, tuple(a for a, u in zip(eqn.invars, ins) if u))
