@@ -308,3 +308,42 @@ def test_hoisted_residuals_under_checkpoint_policies_match_jax(policy: str) -> N
     ours = jt.jit(jt.grad(jt.checkpoint(loss(jnp, jt.lax), policy=getattr(jt.checkpoint_policies, policy)), argnums=(0, 1)))
     theirs = jax.grad(jax.checkpoint(loss(jax.numpy, jax.lax), policy=getattr(jax.checkpoint_policies, policy)), argnums=(0, 1))
     assert_same(ours(w, h0, xs), theirs(w, h0, xs), rtol=1e-4, atol=1e-5)
+
+
+# === dead-code elimination inside loops (lowering) ===
+
+
+def _dead_outputs_scan(L: Any, lax: Any) -> Callable[[Any], Any]:
+    """Only the first carry and the second ``y`` are used: the second carry
+    (which the first does not read) and the first ``y`` (a matmul) are dead,
+    also in the inner scan."""
+
+    def f(xs: Any) -> Any:
+        def inner(d: Any, x: Any) -> tuple[Any, Any]:
+            return d + x, (L.exp(x), d)
+
+        def body(carry: Any, x: Any) -> tuple[Any, Any]:
+            c, unused = carry
+            c2, (_, ds) = lax.scan(inner, c, x[None])
+            return (c2 + x, unused * L.cos(x)), (L.tanh(x) @ L.ones((8, 8)), c * 2.0 + ds[0])
+
+        (c, _), (_, ys) = lax.scan(body, (L.zeros(8), L.ones(8)), xs)
+        return c, ys
+
+    return f
+
+
+def test_unused_scan_outputs_are_not_lowered() -> None:
+    xs = _f32(10, 8)
+    assert_same(jt.jit(_dead_outputs_scan(jnp, jt.lax))(xs), jax.jit(_dead_outputs_scan(jax.numpy, jax.lax))(xs))
+    text = jt.jit(_dead_outputs_scan(jnp, jt.lax)).lower(xs).as_text()
+    for dead in ("stablehlo.tanh", "stablehlo.dot_general", "stablehlo.cosine", "stablehlo.exponential"):
+        assert dead not in text, dead
+    # The traced program keeps them (JAX's make_jaxpr does too): only lowering drops them.
+    printed = str(jt.make_jaxpr(_dead_outputs_scan(jnp, jt.lax))(xs))
+    assert "tanh" in printed and "cos" in printed
+
+    def loss(L: Any, lax: Any) -> Callable[[Any], Any]:
+        return lambda x: _dead_outputs_scan(L, lax)(x)[1].sum()
+
+    assert_same(jt.jit(jt.grad(loss(jnp, jt.lax)))(xs), jax.jit(jax.grad(loss(jax.numpy, jax.lax)))(xs))

@@ -87,7 +87,7 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = ()) -> Low
     (a gradient's unused primal value; effects are never dead), as JAX's
     lowering leaves them out: ``jit(f).lower(...).as_text()`` shows the
     program that runs."""
-    jaxpr, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars))
+    jaxpr, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars), into_loops=True)
     params = jaxpr.constvars + jaxpr.invars
     ctx = LoweringContext(_lower_fun)
     ordered = has_ordered_effects(jaxpr.effects)

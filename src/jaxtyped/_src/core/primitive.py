@@ -148,6 +148,13 @@ class Primitive(ABC):
         ``outs = name[params] args``."""
         return None
 
+    def dce(self, used_outputs: tuple[bool, ...]) -> "tuple[Primitive, tuple[bool, ...], tuple[bool, ...]] | None":
+        """Dead-code elimination inside a higher-order primitive: given which
+        outputs are used, a primitive computing fewer of them, which
+        operands it takes and which outputs it keeps (a superset of the
+        used ones). ``None``, the default, keeps the application whole."""
+        return None
+
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> "PartialEvalSplit | None":
         """How to apply this primitive when the operands marked in
         ``unknowns`` are not known yet (partial evaluation). ``None``, the

@@ -285,19 +285,33 @@ class _FreshVars:
 # === dead-code elimination ===
 
 
-def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool], *, prune_invars: bool = False) -> tuple[Jaxpr, tuple[bool, ...]]:
+def dce_jaxpr(
+    jaxpr: Jaxpr, used_outputs: Sequence[bool], *, prune_invars: bool = False, into_loops: bool = False
+) -> tuple[Jaxpr, tuple[bool, ...]]:
     """``jaxpr`` without the equations no used output depends on (and
     that have no effects: those are always kept).
 
     Returns the new jaxpr (keeping only used outputs) and which invars are
-    used; with ``prune_invars`` the unused invars are dropped too.
+    used; with ``prune_invars`` the unused invars are dropped too. With
+    ``into_loops`` (lowering), higher-order equations drop their unused
+    outputs too, through their :meth:`Primitive.dce` rule (a scan whose
+    stacked outputs nobody reads no longer computes them).
     """
     outvars = tuple(a for a, used in zip(jaxpr.outvars, used_outputs, strict=True) if used)
     live: set[Var] = {a for a in outvars if isinstance(a, Var)}
     kept: list[Eqn] = []
     for eqn in reversed(jaxpr.eqns):
+        used = tuple(v in live for v in eqn.outvars)
         # An effectful equation is never dead: its effect is its use.
-        if eqn.effects or any(v in live for v in eqn.outvars):
+        if eqn.effects or any(used):
+            rule = eqn.primitive.dce(used) if into_loops and not eqn.effects else None
+            if rule is not None:
+                prim, used_in, kept_out = rule
+                eqn = Eqn(
+                    prim,
+                    tuple(a for a, u in zip(eqn.invars, used_in, strict=True) if u),
+                    tuple(v for v, k in zip(eqn.outvars, kept_out, strict=True) if k),
+                )
             kept.append(eqn)
             live.update(a for a in eqn.invars if isinstance(a, Var))
     used_inputs = tuple(v in live for v in jaxpr.invars)

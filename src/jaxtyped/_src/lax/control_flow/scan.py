@@ -40,7 +40,7 @@ from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, Literal, Var, eval_jaxpr
 from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
-from jaxtyped._src.interpreters.partial_eval import PrologueSplit, partial_eval_jaxpr
+from jaxtyped._src.interpreters.partial_eval import PrologueSplit, dce_jaxpr, partial_eval_jaxpr
 from jaxtyped._src.lax.arithmetic import add, add_tangents, sub
 from jaxtyped._src.lax.comparison import lt
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
@@ -139,6 +139,31 @@ class Scan(Primitive):
     @override
     def lower(self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[HloValue, ...]:
         return ctx.lower_fun(lambda *a: _loop(self, a, outline=True), args)
+
+    # --- dead-code elimination (lowering) ---
+
+    @override
+    def dce(self, used_outputs: tuple[bool, ...]) -> tuple["Scan", tuple[bool, ...], tuple[bool, ...]] | None:
+        """Unused ``ys`` are not computed, nor carries nothing used depends
+        on (a fixed point: a carry the body reads for a used value stays)."""
+        if self.jaxpr.effects:
+            return None
+        nc, nk = self.num_consts, self.num_carry
+        used_carry, used_ys = used_outputs[:nk], used_outputs[nk:]
+        while True:
+            body, used_in = dce_jaxpr(self.jaxpr, used_carry + used_ys, into_loops=True)
+            grown = tuple(u or r for u, r in zip(used_carry, used_in[nc : nc + nk], strict=True))
+            if grown == used_carry:
+                break
+            used_carry = grown
+        # A kept carry is an input and an output, read or not.
+        keep_in = used_in[:nc] + used_carry + used_in[nc + nk :]
+        unchanged = len(body.eqns) == len(self.jaxpr.eqns) and all(a is b for a, b in zip(body.eqns, self.jaxpr.eqns))
+        if all(keep_in) and all(used_carry) and all(used_ys) and unchanged:
+            return None
+        invars = tuple(v for v, k in zip(body.invars, keep_in, strict=True) if k)
+        prim = Scan(Jaxpr((), invars, body.outvars, body.eqns), self.length, sum(used_carry), sum(used_in[:nc]), self.reverse, self.unroll)
+        return prim, keep_in, used_carry + used_ys
 
     # --- jvp ---
 
