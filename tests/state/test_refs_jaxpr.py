@@ -496,3 +496,33 @@ def test_misuses_of_staged_refs_raise_the_seed_errors(name: str) -> None:
     with pytest.raises(kinds, match=message + ("|violates type hint" if name in ILL_TYPED else "")):
         jt.make_jaxpr(fn)(ref)
     assert repr(ref) == "Ref([0., 0., 0.], dtype=float32)"
+
+
+def _local_and_passed_refs(lib: Lib) -> Callable[..., Any]:
+    def f(r: Any, x: Any) -> Any:
+        t = lib.new_ref(x)
+        t[0] += r[1]
+
+        def body(c: Any, _: Any) -> Any:
+            t[1] += c
+            r[2] += 1.0
+            return c, None
+
+        lib.lax.scan(body, 2.0, None, length=3)
+        r[0] = t[1]
+        return lib.freeze(t)
+
+    return f
+
+
+def test_a_local_ref_and_a_passed_ref_in_a_loop_body_match_jax() -> None:
+    # new_ref/freeze inside a jitted function with a ref argument: both refs
+    # are scan operands; the discharge carries both values.
+    text = str(jt.make_jaxpr(_local_and_passed_refs(jt))(jt.new_ref(jnp.arange(3.0)), jnp.ones(3)))
+    assert "new_ref[kind=None memory_space=None] b" in text and "] c a 2.0:f32[]" in text and "freeze c" in text
+    for jitted in (False, True):
+        ours = jt.new_ref(jnp.arange(3.0))
+        theirs = jax.new_ref(jax.numpy.arange(3.0))
+        f = typed_jit(jt)(_local_and_passed_refs(jt)) if jitted else _local_and_passed_refs(jt)
+        assert_same(f(ours, jnp.ones(3)), jax.jit(_local_and_passed_refs(jax))(theirs, jax.numpy.ones(3)))
+        assert_same(ours[...], theirs[...])

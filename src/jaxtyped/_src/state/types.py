@@ -509,10 +509,11 @@ def _is_staged(value: Array) -> bool:
 
 
 def _precise_index(ref: Ref[Array], index: Indexer | None) -> "tuple[NDIndexer, list[Array]] | None":
-    """The access's indexer, when the access is staged as written: at the
-    ref's own level (inside a transformation nested in the staging, the
-    whole ref is read or written, and the transformation indexes the value)
-    and for an index the ``get``/``swap`` form expresses."""
+    """The access's indexer, when the access is staged as written: where
+    the ref is seen directly (its level, or loop and branch bodies of it;
+    inside another transformation nested in the staging the whole ref is
+    read or written, and the transformation indexes the value), for an
+    index the ``get``/``swap`` form expresses."""
     if not sees_directly(ref, current_interpreter()):
         return None
     return normalize_index(index, ref.shape)
