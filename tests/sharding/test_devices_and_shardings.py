@@ -307,7 +307,8 @@ def test_eager_ops_on_sharded_arrays_run_on_the_devices_with_jaxs_shardings(
     jmesh = jsh.Mesh(np.array(jax.devices()).reshape(4, 2), ("a", "b"))
     x = jt_any.device_put(value, jts.NamedSharding(mesh, jts.P("a", "b")))
     jx = jax.device_put(value, jsh.NamedSharding(jmesh, jsh.PartitionSpec("a", "b")))
-    ours, theirs = op(jnp_any, x), op(jax_numpy, jx)
+    ours = op(jnp_any, x).block_until_ready()
+    theirs = op(jax_numpy, jx)
     assert_same(ours, theirs)
     assert len(ours.sharding.device_set) == 8
     assert tuple(ours.sharding.spec) == tuple(theirs.sharding.spec), name

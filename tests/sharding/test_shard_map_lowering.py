@@ -93,8 +93,10 @@ def test_jitted_values_equal_jaxs(theirs: tuple[Any, ...], check_vma: bool) -> N
 
 
 def test_eager_call_runs_over_the_mesh_with_jaxs_shardings(theirs: tuple[Any, ...]) -> None:
-    ours = _mapped(jt_any, jts, False)(X, TWO)
-    eager_jax = _mapped(jax, jsh, False)(X, TWO)
+    # Each library's collectives finish before the other's start (one
+    # process, two CPU clients sharing 2 cores).
+    ours = [o.block_until_ready() for o in _mapped(jt_any, jts, False)(X, TWO)]
+    eager_jax = jax.block_until_ready(_mapped(jax, jsh, False)(X, TWO))
     for k, (a, b, c) in enumerate(zip(ours, theirs, eager_jax)):
         np.testing.assert_allclose(np.asarray(a), b, err_msg=f"output {k}")
         assert len(a.sharding.device_set) == 8, k

@@ -163,7 +163,7 @@ TRANSFORMS: list[tuple[str, Callable[[Lib], Any], tuple[Any, ...]]] = [
 
 @pytest.mark.parametrize("name, transform, args", TRANSFORMS, ids=[t[0] for t in TRANSFORMS])
 def test_transformed_shard_maps_equal_jaxs(name: str, transform: Callable[[Lib], Any], args: tuple[Any, ...]) -> None:
-    theirs = jax.tree_util.tree_leaves(jax.jit(transform(THEIRS))(*args))
+    theirs = jax.tree_util.tree_leaves(jax.block_until_ready(jax.jit(transform(THEIRS))(*args)))
     ours = jt_any.tree_util.tree_leaves(jt_any.jit(transform(OURS))(*args))
     assert len(ours) == len(theirs)
     for a, b in zip(ours, theirs):
@@ -219,7 +219,7 @@ UNCHECKED: list[tuple[str, Callable[[Lib], Any], tuple[Any, ...]]] = [
 
 @pytest.mark.parametrize("name, make, args", UNCHECKED, ids=[u[0] for u in UNCHECKED])
 def test_unchecked_shard_maps_transform_as_jaxs(name: str, make: Callable[[Lib], Any], args: tuple[Any, ...]) -> None:
-    theirs = jax.tree_util.tree_leaves(jax.jit(make(THEIRS))(*args))
+    theirs = jax.tree_util.tree_leaves(jax.block_until_ready(jax.jit(make(THEIRS))(*args)))
     ours = jt_any.tree_util.tree_leaves(jt_any.jit(make(OURS))(*args))
     for a, b in zip(ours, theirs, strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-6)
