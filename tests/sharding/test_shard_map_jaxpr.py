@@ -186,3 +186,24 @@ def test_control_flow_in_the_body_prints_as_in_jax(name: str, body: Callable[[An
     ours, theirs = _jaxprs(body, lambda P: (P("a", "b"), P()), lambda P: P("a", "b"), True, X, np.float32(3.0))
     assert _normalized(ours) == _normalized(theirs), name
     assert "{V:(a,b)}" in ours
+
+
+def test_jvp_and_vmap_of_shard_map_print_as_in_jax() -> None:
+    """The shard_map's own rules: jvp and vmap are one shard_map of the
+    transformed body (tangents split as their primals; the batch axis
+    first and unsplit), the same program JAX prints."""
+    xs = np.stack([X, X])
+    texts: list[list[str]] = []
+    for api, sh in ((jt_any, jts), (jax, jsh)):
+        mesh = sh.Mesh(np.array(api.devices()).reshape(4, 2), ("a", "b"))
+        P = sh.PartitionSpec
+        f = api.shard_map(lambda x, y: api.lax.psum(x * y, "a"), mesh=mesh, in_specs=(P("a", "b"), P()),
+                          out_specs=P(None, "b"))  # fmt: skip
+        two = np.float32(2.0)
+        texts.append([
+            str(api.make_jaxpr(api.vmap(f, in_axes=(0, None)))(xs, two)),
+            str(api.make_jaxpr(lambda x, t: api.jvp(lambda v: f(v, two), (x,), (t,)))(X, X)),
+        ])  # fmt: skip
+    for ours, theirs in zip(*texts, strict=True):
+        assert _normalized(ours) == _normalized(theirs)
+        assert ours.count("shard_map[") == 1
