@@ -113,9 +113,12 @@ class StagingInterpreter(Interpreter):
 
     def process(self, prim: Primitive, args: tuple[Array, ...]) -> tuple[Array, ...]:
         atoms = tuple(self.to_atom(arg) for arg in args)
-        in_avals = tuple(atom.aval for atom in atoms)
-        if any(aval.vma for aval in in_avals) and not isinstance(prim, NamedAxisPrimitive):
-            return self._process_varying(prim, atoms, in_avals)
+        in_avals = tuple([atom.aval for atom in atoms])
+        for aval in in_avals:
+            if aval.vma:  # inside shard_map with check_vma (rare: a loop, not a generator)
+                if not isinstance(prim, NamedAxisPrimitive):
+                    return self._process_varying(prim, atoms, in_avals)
+                break
         out_avals = prim.abstract_eval(in_avals)
         outvars = self.builder.add_eqn(prim, atoms, out_avals)
         return tuple(StagingTracer(self, var) for var in outvars)
