@@ -405,7 +405,7 @@ class ShardMap(Primitive):
     a shard_map of the body's jvp (tangents split as their primals),
     partial evaluation splits the body into a known and an unknown
     shard_map passing residuals as blocks (each residual gets a leading
-    axis split over every mesh axis), ``transpose`` is a shard_map of the
+    axis split over the mesh axes it varies along), ``transpose`` is a shard_map of the
     body's transpose, and ``vmap`` is a shard_map of the batched body (the
     batch axis unsplit, first). With ``check_vma`` the transpose needs
     nothing more: ``psum_invariant`` and ``pvary`` are each other's
@@ -495,13 +495,21 @@ class ShardMap(Primitive):
     def partial_eval_split(self, unknowns: tuple[bool, ...]) -> PartialEvalSplit | None:
         split = cached_value(("shard_map partial_eval", self.jaxpr, unknowns), lambda: _split_body(self.jaxpr, unknowns))
         known_jaxpr, unknown_jaxpr, out_unknowns, num_res = split
-        every_axis = PartitionSpec(tuple(self.mesh.axis_names))
+        # Each residual's new leading axis is split over the mesh axes it
+        # varies along (all of them without check_vma, where vma is unknown);
+        # an invariant residual is passed replicated, without a gather.
+        res_avals = unknown_jaxpr.in_avals[:num_res]
+        res_specs = [
+            PartitionSpec(order_axes(a.vma) if a.vma else None) if self.check_vma
+            else PartitionSpec(tuple(self.mesh.axis_names))
+            for a in res_avals
+        ]  # fmt: skip
         known_in = [s for s, u in zip(self.in_specs, unknowns) if not u]
         unknown_in = [s for s, u in zip(self.in_specs, unknowns) if u]
         known_out = [s for s, u in zip(self.out_specs, out_unknowns) if not u]
         unknown_out = [s for s, u in zip(self.out_specs, out_unknowns) if u]
-        known = self._with(known_jaxpr, known_in, [*known_out, *([every_axis] * num_res)])
-        unknown = self._with(unknown_jaxpr, [*([every_axis] * num_res), *unknown_in], unknown_out)
+        known = self._with(known_jaxpr, known_in, [*known_out, *res_specs])
+        unknown = self._with(unknown_jaxpr, [*res_specs, *unknown_in], unknown_out)
         return PartialEvalSplit(known, unknown, out_unknowns, num_res)
 
     @override
@@ -644,8 +652,9 @@ def _constrain(x: Array, mesh: Mesh, spec: PartitionSpec) -> Array:
 
 def _split_body(jaxpr: Jaxpr, unknowns: tuple[bool, ...]) -> tuple[Jaxpr, Jaxpr, tuple[bool, ...], int]:
     """The body split by partial evaluation, each residual given a leading
-    axis of size 1 (split over every mesh axis between the two shard_maps,
-    so that each device gets back its own block, scalars included)."""
+    axis of size 1 (split between the two shard_maps over the mesh axes it
+    varies along, so that each device gets back its own block, scalars
+    included)."""
     split = partial_eval_jaxpr(jaxpr, unknowns)
     n_known_out = len(split.known.outvars) - split.num_res
     staging = StagingInterpreter(current_interpreter(), "shard_map residuals", "shard_map")
