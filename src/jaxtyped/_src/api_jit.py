@@ -54,7 +54,7 @@ from jaxtyped._src.core.array_impl import (
 )
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.check import maybe_check_jaxpr
-from jaxtyped._src.core.interpreter import EVAL, current_interpreter, transformation_scope
+from jaxtyped._src.core.interpreter import CURRENT_INTERPRETER, EVAL, current_interpreter, transformation_scope
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jaxtyped._src.core.shape_annotations import SignatureChecker, checker_for
 from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
@@ -270,7 +270,7 @@ class Jitted(Generic[P, R_co]):
         disabled, check_outputs, trace_state = config.dispatch_state()
         if disabled:
             return self._fun(*args, **kwargs)
-        if self._dispatch and current_interpreter() is EVAL:
+        if self._dispatch and CURRENT_INTERPRETER.get() is EVAL:
             # The dispatch memo (Note [the dispatch memo]): one pass over the
             # leaves collects the key and the device buffers.
             structure: Hashable = len(args)
@@ -295,7 +295,10 @@ class Jitted(Generic[P, R_co]):
                 kept = entry.kept
                 if kept is not None:  # Note [keep_unused]: the program takes these leaves
                     buffers = [buffers[i] for i in kept]
-                outs = tuple(map(array_from_device, run(entry.const_buffers + buffers), entry.out_avals))
+                results = run(entry.const_buffers + buffers)
+                if entry.single_output and not check_outputs:  # the common case, without map and tuple
+                    return array_from_device(results[0], entry.out_avals[0])
+                outs = tuple(map(array_from_device, results, entry.out_avals))
                 if check_outputs:
                     check_nonfinite(self._name, outs)
                 return outs[0] if entry.single_output else tree_unflatten(entry.out_tree, outs)

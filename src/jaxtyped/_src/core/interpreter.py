@@ -46,6 +46,7 @@ __all__ = [
     "bind",
     "bind1",
     "current_interpreter",
+    "CURRENT_INTERPRETER",
     "interpreting",
     "transformation_scope",
     "compile_time_eval",
@@ -264,6 +265,11 @@ EVAL: Final = EvalInterpreter()
 _current_interpreter: Final[ContextVar[Interpreter]] = ContextVar(
     "jaxtyped_current_interpreter", default=EVAL
 )
+
+
+# The variable itself, for callers on a hot path (jit's dispatch) that read
+# it without the function call.
+CURRENT_INTERPRETER: Final = _current_interpreter
 
 
 def current_interpreter() -> Interpreter:
