@@ -126,7 +126,7 @@ class Mesh:
     Example: ``Mesh(np.array(jt.devices()).reshape(2, 2), ("x", "y"))``.
     """
 
-    __slots__ = ("_devices", "_axis_names", "_axis_types", "_tokens")
+    __slots__ = ("_devices", "_axis_names", "_axis_types", "_tokens", "_device_list", "_hash")
 
     def __init__(
         self,
@@ -162,6 +162,9 @@ class Mesh:
         self._axis_names = names
         self._axis_types = types
         self._tokens: list[Token[Mesh | None]] = []
+        # Every sharded call hashes and compares its mesh: computed once.
+        self._device_list: tuple[Device, ...] = tuple(array.flat)
+        self._hash = hash((names, types, array.shape, tuple(d.id for d in self._device_list)))
 
     @property
     def devices(self) -> "np.ndarray[Any, np.dtype[Any]]":
@@ -196,7 +199,7 @@ class Mesh:
     @property
     def device_list(self) -> "tuple[Device, ...]":
         """The devices in row-major order (the program's device order)."""
-        return tuple(self._devices.flat)
+        return self._device_list
 
     @property
     def device_ids(self) -> "np.ndarray[Any, np.dtype[Any]]":
@@ -215,16 +218,19 @@ class Mesh:
         _CURRENT_MESH.reset(self._tokens.pop())
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         return (
             isinstance(other, Mesh)
+            and self._hash == other._hash
             and self._axis_names == other._axis_names
             and self._axis_types == other._axis_types
             and self._devices.shape == other._devices.shape
-            and all(a is b or a == b for a, b in zip(self._devices.flat, other._devices.flat))
+            and all(a is b or a == b for a, b in zip(self._device_list, other._device_list))
         )
 
     def __hash__(self) -> int:
-        return hash((self._axis_names, self._axis_types, self._devices.shape, tuple(d.id for d in self._devices.flat)))
+        return self._hash
 
     def __str__(self) -> str:
         axes = ", ".join(f"'{n}': {s}" for n, s in zip(self._axis_names, self.axis_sizes))
