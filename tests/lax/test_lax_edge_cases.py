@@ -645,6 +645,8 @@ ERROR_CASES: dict[str, ErrorCase] = {
     "dynamic_update_slice_too_big": (f2(lambda m, a, u: m.dynamic_update_slice(a, u, (np.int32(0), np.int32(0)))), (f32(4, 5), f32(5, 2)), r"dynamic_update_slice.*f32\[5,2\].*f32\[4,5\]"),
     "slice_out_of_bounds": (f1(lambda m, a: m.slice(a, (0, 0), (5, 5))), (f32(4, 5),), r"slice.*\(5, 5\).*f32\[4,5\]"),
     "reduce_axis_out_of_range": (f1(lambda m, a: m.reduce_sum(a, (2,))), (f32(2, 3),), r"reduce_sum.*axis 2"),
+    "reduce_negative_axis": (f1(lambda m, a: m.reduce_sum(a, (-1,))), (f32(2, 3),), r"reduce_sum: axis -1 is out of bounds for operand f32\[2,3\]"),
+    "argmax_negative_axis": (f1(lambda m, a: m.argmax(a, -1, np.int32)), (f32(2, 3),), r"argmax: axis -1 is out of bounds"),
     "reduce_repeated_axes": (f1(lambda m, a: m.reduce_max(a, (0, 0))), (f32(2, 3),), r"reduce_max.*\(0, 0\)"),
     "reduce_sum_bool": (f1(lambda m, a: m.reduce_sum(a, (0,))), (np.ones(3, bool),), r"reduce_sum does not accept dtype bool"),
     "argmax_axis": (f1(lambda m, a: m.argmax(a, 2, np.int32)), (f32(2, 3),), r"argmax.*axis 2"),

@@ -21,7 +21,7 @@ from jaxtyped._src.lax.comparison import EQ
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, pad, reshape, rev, transpose
 from jaxtyped._src.lax.util import check_arity, check_axes_in_range, check_int_tuple, kind_of, operand
-from jaxtyped._src.util import canonicalize_axis, prod
+from jaxtyped._src.util import prod
 
 __all__ = [
     "ReduceSum", "ReduceProd", "ReduceMax", "ReduceMin", "ArgMax", "ArgMin",
@@ -377,7 +377,16 @@ def _reduce_axes(name: str, x: Array, axes: Sequence[int]) -> tuple[int, ...]:
     if isinstance(axes, tuple) and _sorted_in_range(axes, x.ndim):
         return axes  # what jnp passes: nothing to check or sort (issue 19)
     given = check_int_tuple(f"lax.{name}", "axes", axes)
-    return tuple(sorted(canonicalize_axis(a, x.ndim, where=f"lax.{name} axes") for a in given))
+    # lax takes axes as they are (jnp normalizes negative ones): -1 is out
+    # of bounds here, as in JAX.
+    bad = [a for a in given if not 0 <= a < x.ndim]
+    if bad:
+        which = f"axis {bad[0]} is" if len(bad) == 1 else f"axes {tuple(bad)} are"
+        raise JaxtypedValueError(
+            f"lax.{name}: {which} out of bounds for operand {x.aval.str_short()} "
+            f"(lax axes are in 0..{x.ndim - 1}; jnp functions accept negative ones)"
+        )
+    return tuple(sorted(given))
 
 
 def _sorted_in_range(axes: tuple[int, ...], ndim: int) -> bool:
