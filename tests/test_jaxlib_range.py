@@ -10,6 +10,9 @@ with a clear JaxtypedNotImplementedError naming the jaxlib version, not
 with XLA's bare "No FFI handler registered".
 """
 
+import re
+from pathlib import Path
+
 import pytest
 
 import jaxtyped as jt
@@ -49,3 +52,30 @@ def test_compile_errors_name_their_cause() -> None:
     other = xla.compile_error(ValueError("bad op"), "module @m {}")
     assert type(other) is RuntimeError
     assert str(other).startswith("XLA could not compile the lowered module: bad op")
+
+
+def _bash_array(script: str, name: str) -> list[str]:
+    """The entries of the bash array ``NAME=( ... )`` in ``script`` (one per
+    line; quoted entries keep their text up to the closing quote)."""
+    match = re.search(rf"^{name}=\(\n(.*?)^\)", script, re.MULTILINE | re.DOTALL)
+    assert match is not None, f"{name}=( ... ) not found"
+    entries: list[str] = []
+    for line in match.group(1).splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            entries.append(line.strip('"'))
+    return entries
+
+
+def test_the_smoke_subset_names_existing_tests() -> None:
+    """tools/jaxlib_range.sh runs a stated subset on the oldest jaxlib: every
+    path in it exists, and every deselected test is in it and gives a reason."""
+    root = Path(__file__).resolve().parent.parent
+    script = (root / "tools" / "jaxlib_range.sh").read_text()
+    smoke = _bash_array(script, "SMOKE")
+    assert smoke and all((root / path.split("::")[0]).is_file() for path in smoke), smoke
+    files = {path.split("::")[0] for path in smoke}
+    for entry in _bash_array(script, "DESELECT"):
+        node, _, reason = entry.partition("  ")
+        assert node.split("::")[0] in files and reason.strip(), entry
+    assert "tests/test_jaxlib_range.py" in files and "tests/test_versioning.py" in files
