@@ -475,7 +475,7 @@ def saved_residuals(f: Callable[..., object], *args: object, **kwargs: object) -
     Example:
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
         >>> jt.ad_checkpoint.saved_residuals(lambda x: jnp.sin(jnp.sin(x)), 1.0)
-        [(ShapedArray(shape=(), dtype=dtype('float32'), weak_type=True), 'output of cos'), (ShapedArray(shape=(), dtype=dtype('float32'), weak_type=True), 'output of cos')]
+        [(ShapedArray(float32[], weak_type=True), 'output of cos'), (ShapedArray(float32[], weak_type=True), 'output of cos')]
     """
     if not callable(f):
         raise JaxtypedTypeError(f"saved_residuals: expected a callable, got {type(f).__name__} {f!r}")

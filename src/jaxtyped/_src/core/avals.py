@@ -87,6 +87,13 @@ class ShapedArray:
     def __str__(self) -> str:
         return self.str_short()
 
+    def __repr__(self) -> str:
+        # JAX's form: ShapedArray(float32[3]), ShapedArray(float32[], weak_type=True).
+        dims = ",".join(str(dim) for dim in self.shape)
+        short = ShapedArray.str_short(self)
+        varying = short[short.index("]") + 1 :]  # the {V:...} suffix, if any
+        return f"ShapedArray({self.dtype.name}[{dims}]{varying}{', weak_type=True' if self.weak_type else ''})"
+
     def update(
         self,
         *,
