@@ -1,9 +1,10 @@
 """A data-parallel training step with ``shard_map`` on 4 host CPU devices.
 
 The batch is split over a one-axis mesh (``"batch"``); each device computes
-the gradient of its shard and ``lax.pmean`` averages the gradients across
-devices, so every device applies the same update to its replicated copy of
-the parameters. The script checks at the start that one sharded step equals
+its shard's loss and ``lax.pmean`` averages it across devices. The
+parameters are replicated, so differentiating that average gives every
+device the whole batch's gradient (the transpose sums over the devices),
+and every device applies the same update to its copy of the parameters. The script checks at the start that one sharded step equals
 the same step on the whole batch on one device, then trains a two-layer
 regression network. ``--quick`` asserts that agreement and a final loss
 below 0.03.
@@ -35,12 +36,20 @@ def loss(params: Params, x: Array, y: Array) -> Array:
     return jnp.mean((hidden @ params[1] - y) ** 2)
 
 
+def global_loss(params: Params, x: Array, y: Array) -> Array:
+    """The whole batch's loss, seen from one device: its shard's loss
+    averaged over the mesh."""
+    return lax.pmean(loss(params, x, y), "batch")
+
+
 def local_step(params: Params, x: Array, y: Array) -> tuple[Params, Array]:
-    """One device's part: the gradient of its shard, averaged over the mesh with pmean."""
-    value, grads = jt.value_and_grad(loss)(params, x, y)
-    grads = lax.pmean(grads, "batch")
+    """One device's part. The parameters are replicated (device-invariant,
+    JEP 17111), so their gradient is summed over the devices by the
+    transpose itself: no explicit pmean of the gradients (that would be
+    counted twice)."""
+    value, grads = jt.value_and_grad(global_loss)(params, x, y)
     new = (params[0] - LEARNING_RATE * grads[0], params[1] - LEARNING_RATE * grads[1])
-    return new, lax.pmean(value, "batch")
+    return new, value
 
 
 @jt.jit
