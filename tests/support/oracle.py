@@ -422,7 +422,7 @@ def mesh_sharding(ours: bool, *spec: Any) -> Any:
     return jsh.NamedSharding(jsh.Mesh(np.array(jax.devices()[:2]), ("a",)), jsh.PartitionSpec(*spec))
 
 
-def mesh_shard_map(ours: bool, f: Callable[..., Any], in_specs: tuple[tuple[Any, ...], ...], out_spec: tuple[Any, ...]) -> Any:
+def mesh_shard_map(ours: bool, f: "Callable[[Any], Any] | Callable[[Any, Any], Any]", in_specs: tuple[tuple[Any, ...], ...], out_spec: tuple[Any, ...]) -> Any:
     """``shard_map(f)`` over the 2-device mesh of :func:`mesh_sharding`, in
     jaxtyped (``ours``) or in JAX; each spec is given as the entries of its
     ``PartitionSpec`` (sharding family, issue 17: JEP 17111's primitives)."""
