@@ -277,8 +277,43 @@ def test_sharded_arguments_across_different_meshes_are_rejected() -> None:
     small = jts.Mesh(np.array(jt.devices()[:2]), ("a",))
     x = jt_any.device_put(jnp_any.ones((4,)), jts.NamedSharding(mesh, jts.P("a")))
     y = jt_any.device_put(jnp_any.ones((4,)), jts.NamedSharding(small, jts.P("a")))
-    with pytest.raises(errors.JaxtypedValueError, match="different devices"):
+    with pytest.raises(errors.JaxtypedValueError, match="incompatible devices"):
         jt_any.jit(lambda u, v: u + v)(x, y)
+
+
+# === computations follow an array committed to one device ===
+
+COMMITTED: list[tuple[str, Callable[[Any, Any, Any, Any], Any]]] = [
+    # (L: the library, x: on the default device, y: put on device 2)
+    ("jit", lambda L, N, x, y: L.jit(lambda a: a * 2)(y)),
+    ("jit-twice", lambda L, N, x, y: L.jit(lambda a: a * 2)(L.jit(lambda a: a + 1)(y))),
+    ("jit-mixed", lambda L, N, x, y: L.jit(lambda a, b: a + b)(x, y)),
+    ("eager-sin", lambda L, N, x, y: N.sin(y)),
+    ("eager-mixed", lambda L, N, x, y: x + y),
+    ("index", lambda L, N, x, y: y[1:]),
+    ("grad", lambda L, N, x, y: L.grad(lambda a: N.sum(a * a))(y)),
+    ("vmap", lambda L, N, x, y: L.vmap(lambda a: a * 3)(y)),
+    ("back-to-default", lambda L, N, x, y: L.device_put(y, L.devices()[0])),
+]
+
+
+@pytest.mark.parametrize("name, program", COMMITTED, ids=[n for n, _ in COMMITTED])
+def test_computations_follow_a_committed_device_as_jax(name: str, program: Callable[[Any, Any, Any, Any], Any]) -> None:
+    def run(L: Any, N: Any) -> Any:
+        x = N.arange(3.0)
+        return program(L, N, x, L.device_put(x, L.devices()[2]))
+
+    ours, theirs = run(jt, jnp_any), run(jax, jax_numpy)
+    assert {d.id for d in ours.devices()} == {d.id for d in theirs.devices()}
+    assert_same(ours, theirs)
+
+
+def test_arrays_committed_to_different_devices_are_refused_as_jax() -> None:
+    for L, N in ((jt, jnp_any), (jax, jax_numpy)):
+        y, z = L.device_put(N.arange(3.0), L.devices()[2]), L.device_put(N.arange(3.0), L.devices()[1])
+        for compute in (lambda: L.jit(lambda a, b: a + b)(y, z), lambda: y + z):
+            with pytest.raises(ValueError, match="incompatible devices"):
+                compute()
 
 
 # === eager operations on sharded arrays (H17 item 3) ===

@@ -104,12 +104,15 @@ def device_put(x: object, device: DeviceOrSharding | None = None) -> object:
             raise JaxtypedTypeError(f"device_put: expected an array, got {type(array).__name__}")
         if device is None and array.is_deleted():
             raise RuntimeError("device_put: the array has been deleted (donated)")
-        if isinstance(device, SingleDeviceSharding):
-            return array_from_device(xla.put(host_buffer(array), array.aval, device.device), array.aval)
-        if isinstance(device, Sharding):
+        if isinstance(device, Sharding) and not isinstance(device, SingleDeviceSharding):
             return _put_sharded(array, device)
-        buffer = xla.put(host_buffer(array), array.aval, device)
-        return array_from_device(buffer, array.aval)
+        target = device.device if isinstance(device, SingleDeviceSharding) else device
+        buffer = xla.put(host_buffer(array), array.aval, target)
+        if target is None:
+            return array_from_device(buffer, array.aval)
+        # Placed on a device by name: committed there (array_from_sharded
+        # marks it when that is not the default device).
+        return array_from_sharded(buffer, array.aval, SingleDeviceSharding(target))
 
     return tree_map(put, x)
 

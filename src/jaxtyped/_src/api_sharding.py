@@ -24,6 +24,7 @@ import numpy as np
 
 from jaxtyped._src.core.array_impl import ArrayImpl, DeviceBuffer, array_from_sharded, device_buffer, host_buffer
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.core.interpreter import EVAL, bind, set_sharded_evaluator, transformation_scope
 from jaxtyped._src.core.primitive import Primitive
@@ -192,25 +193,31 @@ def find_constraint_mesh(jaxpr: Jaxpr) -> Mesh | None:
     return None
 
 
-def _program_mesh(request: SpmdRequest | None, layouts: Sequence[Sharding | None], name: str) -> Mesh:
-    candidates: list[Mesh] = []
+def _program_mesh(
+    request: SpmdRequest | None, layouts: Sequence[Sharding | None], name: str, avals: Sequence[ShapedArray]
+) -> Mesh:
+    """The one mesh a call runs over: the requested shardings' and the
+    laid-out arguments' (``avals`` are the arguments' types, for the error
+    when they disagree, as JAX's "incompatible devices")."""
+    candidates: list[tuple[Mesh, str]] = []
     if request is not None:
         for s in (*(request.in_shardings or ()), *(request.out_shardings or ())):
             if s is not None and not isinstance(s, SingleDeviceSharding):
-                candidates.append(s.mesh_of)
+                candidates.append((s.mesh_of, "a requested sharding"))
         if request.constraint_mesh is not None:
-            candidates.append(request.constraint_mesh)
-    for layout in layouts:
+            candidates.append((request.constraint_mesh, "a sharding constraint"))
+    for i, layout in enumerate(layouts):
         if layout is not None:
-            candidates.append(layout.mesh_of)
+            candidates.append((layout.mesh_of, f"argument {i} ({avals[i].str_short()})"))
     if not candidates:
         raise AssertionError("internal error: an SPMD call without a mesh")
-    mesh = candidates[0]
-    for other in candidates[1:]:
+    mesh, source = candidates[0]
+    for other, other_source in candidates[1:]:
         if other.device_list != mesh.device_list:
             raise JaxtypedValueError(
-                f"jit of {name}: the arguments and shardings span different devices: "
-                f"{[d.id for d in mesh.device_list]} and {[d.id for d in other.device_list]}"
+                f"jit of {name}: incompatible devices: {source} is on devices "
+                f"{[d.id for d in mesh.device_list]} and {other_source} on devices "
+                f"{[d.id for d in other.device_list]}; move them to the same devices with device_put"
             )
     return mesh
 
@@ -398,7 +405,7 @@ def plan_spmd(name: str, closed: ClosedJaxpr, args: Sequence[object], request: S
     layouts = [_layout(a) for a in args]
     if request is None and all(layout is None for layout in layouts):
         return None
-    mesh = _program_mesh(request, layouts, name)
+    mesh = _program_mesh(request, layouts, name, closed.jaxpr.in_avals)
     requested_in = request.in_shardings if request is not None and request.in_shardings is not None else None
     targets: list[NamedSharding] = [NamedSharding(mesh, PartitionSpec()) for _ in closed.consts]
     for i, (layout, aval) in enumerate(zip(layouts, closed.jaxpr.in_avals, strict=True)):

@@ -85,6 +85,10 @@ class DeviceBackend(Protocol):
         """The devices ``buffer`` lives on."""
         ...
 
+    def default_device(self) -> object:
+        """Where arrays go unless placed elsewhere."""
+        ...
+
 
 _backend: list[DeviceBackend] = []
 
@@ -337,9 +341,14 @@ def array_from_device(buffer: DeviceBuffer, aval: ShapedArray) -> ArrayImpl:
 
 
 def array_from_sharded(buffer: DeviceBuffer, aval: ShapedArray, sharding: Sharding) -> ArrayImpl:
-    """A concrete array for a buffer spanning ``sharding``'s devices."""
+    """A concrete array for a buffer spanning ``sharding``'s devices.
+
+    The layout is kept when it spans several devices, or one device other
+    than the default: such an array is committed there, and computations
+    on it run there (as JAX's do), through the paths for laid-out arrays.
+    """
     array = array_from_device(buffer, aval)
-    if sharding.num_devices > 1:
+    if sharding.num_devices > 1 or sharding.device_list[0] != device_backend().default_device():
         array._sharding = sharding
     return array
 

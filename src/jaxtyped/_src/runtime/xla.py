@@ -642,6 +642,9 @@ class _Transfers:
     def describe_devices(self, buffer: DeviceBuffer) -> frozenset[object]:
         return _devices_of(buffer)
 
+    def default_device(self) -> object:
+        return default_device()
+
 
 register_device_backend(_Transfers())
 
