@@ -5,16 +5,22 @@ before any jaxtyped submodule is imported. Every test runs with
 ``jax_enable_checks`` on, so each jaxpr a transformation produces is
 type-checked and every jvp and batching rule's output types are checked.
 
-The JAX oracle keeps its compiled programs in a persistent cache under
-``.pytest_cache/`` (unless ``JAX_COMPILATION_CACHE_DIR`` says otherwise):
-the debug-mode run of the suite, and every later run, then skips JAX's
-compiles of the same cases (measured on ``tests/random/test_random_gamma.py``:
-217 s -> 133 s on a second run).
+Both libraries keep their compiled programs in persistent caches, every
+program however fast it compiled (``_cache_compilations``): the JAX
+oracle's and jaxtyped's own (``runtime/compile_cache.py``). A program
+compiled once is then loaded, not compiled, by the other xdist worker, by
+the same worker after the mapping-pressure cleanup below dropped it, and by
+the debug-mode run of the suite (``tools/test.sh`` points both runs at one
+directory it creates and removes: ``JAXTYPED_TEST_CACHE_DIR``). Without
+that variable the caches live under ``.pytest_cache/``, kept across runs;
+``JAX_COMPILATION_CACHE_DIR`` set by the user wins over both. Tests of the
+cache itself use directories of their own (``tests/test_persistent_cache.py``).
 """
 
 import importlib
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -41,22 +47,26 @@ def _use_several_devices() -> None:
 def pytest_configure(config: pytest.Config) -> None:
     jaxtyped.config.update("jax_enable_checks", True)
     _use_several_devices()
-    _cache_jax_compilations(config)
+    _cache_compilations(config)
 
 
-def _cache_jax_compilations(config: pytest.Config) -> None:
-    """Point the JAX oracle's persistent compilation cache at
-    ``.pytest_cache/jax-compilation-cache`` (every program, however fast it
-    compiled), unless the user chose a directory."""
+def _cache_compilations(config: pytest.Config) -> None:
+    """Turn on both persistent compilation caches for every program (no
+    minimum compile time), in ``$JAXTYPED_TEST_CACHE_DIR/{jax,jaxtyped}`` or
+    else under ``.pytest_cache/``; a user's ``JAX_COMPILATION_CACHE_DIR``
+    (read by both libraries) is left as it is."""
     if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
         return
+    shared = os.environ.get("JAXTYPED_TEST_CACHE_DIR")
+    root = Path(shared) if shared else config.rootpath / ".pytest_cache"
+    jaxtyped.config.update("jax_compilation_cache_dir", str(root / ("jaxtyped" if shared else "jaxtyped-compilation-cache")))
+    jaxtyped.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
     try:
         jax = importlib.import_module("jax")
     except ImportError:
         return
-    directory = config.rootpath / ".pytest_cache" / "jax-compilation-cache"
     update = getattr(jax.config, "update")
-    update("jax_compilation_cache_dir", str(directory))
+    update("jax_compilation_cache_dir", str(root / ("jax" if shared else "jax-compilation-cache")))
     update("jax_persistent_cache_min_compile_time_secs", 0.0)
     update("jax_persistent_cache_min_entry_size_bytes", -1)
 

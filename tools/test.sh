@@ -4,10 +4,11 @@
 # Gates, in order (all of them when none is named):
 #   pytest        pytest -n 2
 #   pytest-debug  the same with JAXTYPED_DEBUG=1, every beartype warning an error
-#   mypy          mypy (strict, mypy.ini) over src/ and tests/
-#   pyright       pyright (strict, pyrightconfig.json) over src/ and tests/
 #   layers        python tools/check_layers.py
-#   typecheck     python typecheck/run.py (src/, tests/, typing/ against expectations)
+#   typecheck     python typecheck/run.py: mypy (mypy.ini) and pyright
+#                 (pyrightconfig.json), strict, side by side over src/, tests/ and
+#                 typing/; src/ and tests/ must have no diagnostic at all, typing/
+#                 exactly the expected ones; then the typing corpus
 #   docs          sphinx-build -W --keep-going -b html docs docs/_build/html
 #   api-types     python tools/check_api_types.py: the built wheel holds py.typed
 #                 and every .pyi; pyright --verifytypes on the installed wheel
@@ -15,18 +16,28 @@
 #                 in tools/public_any_params.txt (tools/check_public_types.py);
 #                 mypy.stubtest on every .pyi (stubs/README.md), no allowlist
 #   jaxlib-range  bash tools/jaxlib_range.sh: the import-time check refuses a real
-#                 unsupported jaxlib; a smoke subset passes on the oldest supported
-#                 jaxlib (venvs cached under ~/.cache; needs PyPI on first use).
-#                 Not in the default list: run it by name.
+#                 unsupported jaxlib; the smoke subset named there passes on the
+#                 oldest supported jaxlib (venvs cached under ~/.cache; needs PyPI
+#                 on first use: they are made in the background while the gates
+#                 before this one run)
+# Named only (not in the default list, because typecheck runs the same
+# checkers with the same configurations over the same files):
+#   mypy          mypy (strict, mypy.ini) over src/ and tests/
+#   pyright       pyright (strict, pyrightconfig.json) over src/ and tests/
 # Every gate runs even after one fails; the exit status is 1 if any failed.
+#
+# The pytest gates share one persistent compilation cache (jaxtyped's and the
+# JAX oracle's, tests/conftest.py), in a directory made for this run and
+# removed at its end: the debug-mode run loads what the first run compiled.
 #
 # Environment: set-up is in tools/_setup.sh (creates .venv and installs on
 # first use). JAXTYPED_VENV=/path/to/venv uses an existing venv untouched;
-# PYTEST_WORKERS overrides the 2 xdist workers.
+# PYTEST_WORKERS overrides the 2 xdist workers; JAXTYPED_TEST_CACHE_DIR=DIR
+# uses (and keeps) DIR as the compilation cache.
 
 set -uo pipefail
 
-ALL_GATES=(pytest pytest-debug mypy pyright layers typecheck docs api-types)
+ALL_GATES=(pytest pytest-debug layers typecheck docs api-types jaxlib-range)
 
 gate_pytest() { python -m pytest -n "${PYTEST_WORKERS:-2}"; }
 gate_pytest-debug() {
@@ -39,7 +50,27 @@ gate_layers() { python tools/check_layers.py; }
 gate_typecheck() { python typecheck/run.py && python tools/typing_corpus.py --check --docs; }
 gate_docs() { python -m sphinx -W --keep-going -b html docs docs/_build/html; }
 gate_api-types() { python tools/check_api_types.py; }
-gate_jaxlib-range() { bash tools/jaxlib_range.sh; }
+gate_jaxlib-range() {
+    if [[ -n "${JAXLIB_RANGE_PREPARE_PID:-}" ]]; then
+        wait "$JAXLIB_RANGE_PREPARE_PID" || { cat "$JT_RUN_DIR/jaxlib-range-prepare.log"; return 1; }
+    fi
+    bash tools/jaxlib_range.sh
+}
+
+start_run() {
+    # The run's scratch directory (the shared compilation cache), removed at exit.
+    JT_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/jaxtyped-test.XXXXXX")" || return 1
+    trap 'rm -rf "$JT_RUN_DIR"' EXIT
+    export JAXTYPED_TEST_CACHE_DIR="${JAXTYPED_TEST_CACHE_DIR:-$JT_RUN_DIR/compile-cache}"
+    local gate
+    for gate in "$@"; do
+        if [[ "$gate" == jaxlib-range ]]; then
+            # Making its venvs waits on the network, not the CPU: overlap it with the gates before.
+            bash tools/jaxlib_range.sh --prepare >"$JT_RUN_DIR/jaxlib-range-prepare.log" 2>&1 &
+            JAXLIB_RANGE_PREPARE_PID=$!
+        fi
+    done
+}
 
 usage() {
     # The comment block at the top of this file.
@@ -65,6 +96,7 @@ main() {
     jt_setup || return 1
     cd "$JT_ROOT" || return 1
     echo "Using $(python --version) from $JT_VENV"
+    start_run "${gates[@]}" || return 1
 
     local results=() failed=0 start status seconds
     for gate in "${gates[@]}"; do
