@@ -478,6 +478,14 @@ def _sharding_rows() -> list[Row]:
         mapped: Callable[[Any], Any] = (jt if o is OURS else jax).vmap(f, axis_name="i")
         return mapped
 
+    def broadcast_from(o: Ops, r: Any) -> Any:
+        # pbroadcast (issue 17 item 4, H17b): JAX has no CPU lowering for it,
+        # so JAX computes its documented equivalent, a psum of the masked value.
+        if o is OURS:
+            return o.lax.pbroadcast(r, "a", 1)
+        mask = o.lax.convert_element_type(o.lax.eq(o.lax.axis_index("a"), np.int32(1)), r.dtype)
+        return o.lax.psum(r * mask, "a")
+
     swap = [(0, 1), (1, 0)]
     return [
         Row("sharding_constraint", "sharding_constraint", k1(constrain), (In(S23),)),
@@ -496,6 +504,8 @@ def _sharding_rows() -> list[Row]:
         Row("pvary", "pvary",
             k2(lambda o, a, b: mesh_shard_map(o is OURS, lambda x, y: o.lax.mul(o.lax.sin(x), y), ((), ("a",)), ("a",))(a, b)),
             (In((2, 3)), In((4, 3)))),
+        Row("pbroadcast", "pbroadcast",
+            k1(lambda o, a: mesh_shard_map(o is OURS, lambda r: broadcast_from(o, r * r), (("a",),), ("a",))(a)), (In((4, 3)),)),
     ]  # fmt: skip
 
 

@@ -707,6 +707,11 @@ def _sharding_rows() -> list[Row]:
     def varying(m: Any) -> Callable[[Any], Any]:
         return lambda r: m.pcast(r, "a", to="varying")
 
+    def broadcast_from(m: Any, r: Any, source: int) -> Any:
+        if m is jax.lax:
+            return m.psum(jax.numpy.where(m.axis_index("i") == source, r, 0), "i")
+        return m.pbroadcast(r, "i", source)
+
     swap = [(0, 1), (1, 0)]
     return [
         Row("with_sharding_constraint", f1(constrain), (Arg(S23),), F),
@@ -725,6 +730,9 @@ def _sharding_rows() -> list[Row]:
         Row("axis_size", f1(lambda m, a: vm(m, lambda r: r * m.axis_size("i"))(a)), (Arg(S23),), F),
         # pcast(to='varying') marks a shard_map block varying (JEP 17111): the 2 devices' copies, stacked
         Row("pcast", f1(lambda m, a: mesh_shard_map(m is not jax.lax, varying(m), ((),), ("a",))(a)), (Arg(S23),), F),
+        # pbroadcast (issue 17 item 4, H17b): JAX's batching rule fails on tracers, so
+        # JAX computes it as its documented equivalent, a psum of the masked value
+        Row("pbroadcast", f1(lambda m, a: vm(m, lambda r: broadcast_from(m, r, 1))(a)), (Arg(S23),), F),
     ]
 
 

@@ -404,6 +404,14 @@ def _sharding_cases() -> list[Case]:
         mapped: Callable[[Any], Any] = (jt if o is OURS else jax).vmap(f, axis_name="i")
         return mapped
 
+    def broadcast_from(o: Ops, r: Any) -> Any:
+        # pbroadcast (issue 17 item 4, H17b): JAX has no CPU lowering for it,
+        # so JAX computes its documented equivalent, a psum of the masked value.
+        if o is OURS:
+            return o.lax.pbroadcast(r, "a", 1)
+        mask = o.lax.convert_element_type(o.lax.eq(o.lax.axis_index("a"), np.int32(1)), r.dtype)
+        return o.lax.psum(r * mask, "a")
+
     swap = [(0, 1), (1, 0)]
     return [
         Case("sharding_constraint", k1(constrain), (In(S23),), F, ("sharding_constraint",)),
@@ -420,6 +428,8 @@ def _sharding_cases() -> list[Case]:
         # JEP 17111's primitives inside shard_map with check_vma: each is the other's transpose
         Case("psum_invariant", k1(lambda o, x: mesh_shard_map(o is OURS, lambda r: o.lax.psum(r, "a"), (("a",),), ())(x)),
              (In((4, 3)),), F, ("psum_invariant", "pvary")),
+        Case("pbroadcast", k1(lambda o, x: mesh_shard_map(o is OURS, lambda r: broadcast_from(o, r), (("a",),), ("a",))(x)),
+             (In((4, 3)),), F, ("pbroadcast",)),
     ]  # fmt: skip
 
 

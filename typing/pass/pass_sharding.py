@@ -53,3 +53,13 @@ def per_member(v: Array) -> Array:
 
 
 out = jt.vmap(per_member, axis_name="b")(jnp.arange(3.0))
+
+
+# pbroadcast (issue 17 item 4): every member gets member 1's value; pytrees too.
+def from_member_one(v: Array) -> tuple[Array, Array]:
+    same: Array = lax.pbroadcast(v, "b", 1)
+    pair: tuple[Array, Array] = lax.pbroadcast((v, v * 2), ("b",), 1)
+    return same + pair[0], pair[1]
+
+
+broadcast = jt.vmap(from_member_one, axis_name="b")(jnp.arange(3.0))

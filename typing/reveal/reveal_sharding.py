@@ -28,3 +28,5 @@ def check(x: Array, mesh: Mesh) -> None:
     assert_type(lax.with_sharding_constraint(x, P("i")), Array)
     assert_type(lax.pcast(x, "i", to="varying"), Array)
     assert_type(lax.pcast((x, x), ("i",), to="varying"), tuple[Array, Array])
+    assert_type(lax.pbroadcast(x, "i", 0), Array)  # pbroadcast (issue 17 item 4)
+    assert_type(lax.pbroadcast({"a": x}, ("i", "j"), 1), dict[str, Array])

@@ -202,6 +202,7 @@ from jaxtyped._src.lax.parallel import (
     psum_scatter,
     with_sharding_constraint,
 )
+from jaxtyped._src.lax.parallel import pbroadcast  # sharding family, pbroadcast (issue 17 item 4, H17b)
 
 __all__ = [
     "cond", "switch", "while_loop", "fori_loop", "scan", "map",
@@ -243,6 +244,7 @@ __all__ = [
     # sharding family (issue 17)
     "with_sharding_constraint", "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute",
     "all_to_all", "axis_index", "axis_size", "pcast",
+    "pbroadcast",  # issue 17 item 4 (H17b)
 ]
 
 # A submodule, reachable as ``lax.linalg`` as in JAX.

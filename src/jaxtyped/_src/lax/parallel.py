@@ -32,7 +32,7 @@ from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero, order_axes
-from jaxtyped._src.core.hlo import HloValue, LoweringContext
+from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src import dtypes
@@ -45,15 +45,19 @@ from jaxtyped._src.errors import (
 from jaxtyped._src.interpreters.batching import NamedAxisPrimitive, bound_axis_names, find_axis
 from jaxtyped._src.interpreters.staging import set_pvary_primitive
 from jaxtyped._src.lax.arithmetic import div, mul
+from jaxtyped._src.lax.comparison import eq
 from jaxtyped._src.lax.elementwise_base import convert_element_type
 from jaxtyped._src.lax.reductions import reduce_max, reduce_min, reduce_sum
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.structural import (
     bdim_to_front,
     concatenate,
+    broadcast_in_dim,
     iota,
     moveaxis,
     reshape,
+    select_n,
+    squeeze,
     zeros,
 )
 from jaxtyped._src.lax.util import constant_like_scalar, operand
@@ -89,6 +93,8 @@ __all__ = [
     "all_to_all",
     "axis_index",
     "axis_size",
+    "Pbroadcast",
+    "pbroadcast",
     "Pvary",
     "PsumInvariant",
     "pvary",
@@ -945,6 +951,94 @@ class AxisIndex(_Collective):
         return ctx.convert(index, np.dtype(np.int32))
 
 
+# --- pbroadcast (issue 17 item 4, H17b) ---
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Pbroadcast(_Collective):
+    """Every member of a named axis gets member ``source``'s value (JAX's
+    ``pbroadcast``, StableHLO's ``collective_broadcast``)."""
+
+    name = "pbroadcast"
+    axis_name: AxisName
+    source: int
+
+    @override
+    def axis_names(self) -> tuple[AxisName, ...]:
+        return (self.axis_name,)
+
+    @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        return (("axis_name", self.axis_name), ("source", self.source))
+
+    @override
+    def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
+        # As in JAX the type is unchanged, vma included: a varying input
+        # stays varying (the values are equal, the type does not say so).
+        return avals
+
+    @override
+    def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
+        (x,), (dim,) = args, dims
+        if axis.name != self.axis_name:
+            return (bind1(self, x),), (dim,)
+        if dim is None:
+            return (x,), (None,)
+        # The source member's value, the same for every member: unbatched.
+        picked = squeeze(slice_in_dim(x, self.source, self.source + 1, axis=dim), (dim,))
+        return (picked,), (None,)
+
+    @override
+    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        return _linear_jvp(self, primals, tangents)
+
+    @override
+    def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
+        # Every member's output came from the source's input: the source
+        # gets the sum of all cotangents, every other member zero.
+        (ct,) = cts
+        primal = cast(UndefinedPrimal, args[0])
+        if isinstance(ct, Zero):
+            return (Zero(primal.aval.to_tangent_aval()),)
+        name = self.axis_name
+        varying = str(name) in ct.aval.vma
+        total = bind1(PsumInvariant((name,)) if varying else Psum((name,)), ct)
+        is_source = eq(bind1(AxisIndex(name, varying)), np.int32(self.source))
+        which = broadcast_in_dim(is_source, ct.shape, ())
+        return (select_n(which, zeros(total.aval), total),)
+
+    @override
+    def lower_manual(self, ctx: LoweringContext, x: HloValue | None, out: ShapedArray, mesh: ManualMesh) -> HloValue:
+        assert x is not None
+        # XLA:CPU does not implement stablehlo.collective_broadcast ("HLO
+        # opcode `collective-broadcast` is not supported by XLA:CPU"): every
+        # member gathers all blocks and keeps the source's. Exact (a masked
+        # psum would turn the source's -0.0 into 0.0), one collective.
+        n = mesh.sizes[mesh.names.index(cast(str, self.axis_name))]
+        dtype = x.aval.dtype
+        block = ShapedArray((1, *out.shape), dtype)
+        attrs = {
+            "all_gather_dim": "0 : i64",
+            "channel_handle": _CHANNEL,
+            "replica_groups": _groups_attr(mesh.groups((self.axis_name,))),
+            "use_global_device_ids": "unit",
+        }
+        one = ctx.op1("stablehlo.reshape", (x,), block)
+        every = ctx.op1("stablehlo.all_gather", (one,), ShapedArray((n, *out.shape), dtype), attrs)
+        source = ctx.op1(
+            "stablehlo.slice",
+            (every,),
+            block,
+            {
+                "start_indices": i64_array((self.source, *[0] * len(out.shape))),
+                "limit_indices": i64_array((self.source + 1, *out.shape)),
+                "strides": i64_array((1,) * (1 + len(out.shape))),
+            },
+        )
+        return ctx.op1("stablehlo.reshape", (source,), out)
+
+
 def _leaves(x: object, where: str) -> tuple[list[Array], object]:
     leaves, tree = tree_flatten(x)
     return [operand(cast(ArrayLike, leaf), where) for leaf in leaves], tree
@@ -1076,6 +1170,40 @@ def axis_size(axis_name: AxisName | Sequence[AxisName]) -> int:
     for n in _names(axis_name):
         size *= _bound_size(n, "axis_size")
     return size
+
+
+def pbroadcast(x: T, axis_name: AxisName | Sequence[AxisName], source: int) -> T:
+    """Every member of the named axis gets member ``source``'s value of
+    every array of pytree ``x`` (JAX's ``lax.pbroadcast``). With several
+    names ``source`` counts the members in row-major order of the names as
+    given (JAX raises NotImplementedError there under vmap)."""
+    names = _names(axis_name)
+    sizes = [_bound_size(n, "pbroadcast") for n in names]
+    if isinstance(source, bool) or not isinstance(source, (int, np.integer)):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+        raise JaxtypedTypeError(f"pbroadcast: source must be a static int, got {source!r}")
+    total = math.prod(sizes)
+    if not 0 <= int(source) < total:
+        raise JaxtypedValueError(
+            f"pbroadcast: source {int(source)} is out of range for axis {axis_name!r} of size {total} "
+            "(collective broadcast doesn't fit in the axis size)"
+        )
+    # The source's coordinate along each name (row-major, the last fastest).
+    coords: list[int] = []
+    rest = int(source)
+    for size in reversed(sizes):
+        rest, c = divmod(rest, size)
+        coords.append(c)
+    coords.reverse()
+    leaves, tree = _leaves(x, "pbroadcast x")
+    outs: list[Array] = []
+    for leaf in leaves:
+        for name, c in zip(names, coords):
+            # An invariant value is already the same on every member (as
+            # the identity, its transpose is the identity too).
+            if not (_manual((name,)) and str(name) not in leaf.aval.vma):
+                leaf = bind1(Pbroadcast(name, c), leaf)
+        outs.append(leaf)
+    return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
 
 
 set_pvary_primitive(Pvary)
