@@ -213,3 +213,14 @@ def test_shard_map_grad(check_vma: bool) -> None:
     np.testing.assert_allclose(g, _unblocks(expected), rtol=1e-6)
     emulated = jt_any.grad(lambda x: jnp.sum(_vm(_vm(lambda r: jt.lax.pbroadcast(r, "a", 2), "b"), "a")(x) * _blocks(w)))
     np.testing.assert_allclose(_unblocks(np.asarray(emulated(_blocks(X84)))), g, rtol=1e-6)
+
+
+def test_shard_map_under_vmap_and_integers() -> None:
+    f = jt_any.jit(_mapped("a", 2, True))
+    stacked = np.stack([X84, -X84])
+    got = np.asarray(jt_any.vmap(f)(stacked))
+    np.testing.assert_array_equal(got, np.stack([_reference(X84, "a", 2), _reference(-X84, "a", 2)]))
+    ints = X84.astype(np.int32)
+    out = f(ints)
+    assert out.dtype == np.int32
+    np.testing.assert_array_equal(np.asarray(out), _reference(ints, "a", 2))
