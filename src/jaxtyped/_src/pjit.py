@@ -215,9 +215,21 @@ def call_transpose(
     ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
     key = ("transpose", jaxpr, linear, ct_nonzero)
     closed, nonzero = cached_transform(key, lambda: transpose_jaxpr(jaxpr, linear, ct_nonzero))
+    return run_transposed(lambda operands: call(closed, operands), cts, args, nonzero)
+
+
+def run_transposed(
+    run: Callable[[Sequence[Array]], Sequence[Array]],
+    cts: tuple[Tangent, ...],
+    args: tuple[LinearArg, ...],
+    nonzero: Sequence[bool],
+) -> tuple[Tangent | None, ...]:
+    """Run a transposed call on the non-linear operands and the non-zero
+    cotangents, and give each linear operand its cotangent (a ``Zero``
+    where ``nonzero`` says the transposed jaxpr computes none)."""
     operands = [a for a in args if not isinstance(a, UndefinedPrimal)]
     operands += [ct for ct in cts if not isinstance(ct, Zero)]
-    outs = iter(call(closed, operands))
+    outs = iter(run(operands))
     nonzero_iter = iter(nonzero)
     results: list[Tangent | None] = []
     for a in args:

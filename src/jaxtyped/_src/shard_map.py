@@ -60,6 +60,7 @@ from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
 from jaxtyped._src.pjit import (
     batch_jaxpr,
     cached_transform,
+    run_transposed,
     cached_value,
     check_operand_types,
     consts_as_invars,
@@ -530,17 +531,7 @@ class ShardMap(Primitive):
                 ("shard_map unchecked transpose", closed.jaxpr, tuple(ct_specs), tuple(out_specs)),
                 lambda: self._rescaled(closed, n_nonlinear, ct_specs, out_specs),
             )
-        operands = [a for a in args if not isinstance(a, UndefinedPrimal)]
-        operands += [ct for ct in cts if not isinstance(ct, Zero)]
-        outs = iter(self._bind_closed(closed, in_specs, out_specs, operands))
-        nonzero_iter = iter(nonzero)
-        results: list[Tangent | None] = []
-        for a in args:
-            if not isinstance(a, UndefinedPrimal):
-                results.append(None)
-            else:
-                results.append(next(outs) if next(nonzero_iter) else Zero(a.aval.to_tangent_aval()))
-        return tuple(results)
+        return run_transposed(lambda operands: self._bind_closed(closed, in_specs, out_specs, operands), cts, args, nonzero)
 
     def _rescaled(
         self, closed: ClosedJaxpr, n_nonlinear: int, ct_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec]
