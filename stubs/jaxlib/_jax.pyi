@@ -9,7 +9,7 @@ from typing import Any, Protocol, type_check_only
 import numpy as np
 from typing_extensions import CapsuleType, Never, disjoint_base
 
-from jaxlib.xla_client import ArrayImpl
+from jaxlib.xla_client import ArrayImpl, DeviceList
 
 @type_check_only
 class NanobindType(type): ...
@@ -132,6 +132,19 @@ class _BufferToDLPack(Protocol):
     def __call__(self, buffer: object, stream: int | None = None) -> CapsuleType: ...
 
 reorder_shards: _ReorderShards
+
+@type_check_only
+class _BatchedCopy(Protocol):
+    def __call__(
+        self,
+        arrays: Sequence[ArrayImpl],
+        devices: Sequence[DeviceList],
+        shardings: Sequence[object],
+        semantics: Sequence[ArrayCopySemantics],
+        /,
+    ) -> list[ArrayImpl]: ...
+
+batched_copy_array_to_devices_with_sharding: _BatchedCopy  # a nanobind function: device-to-device copies
 buffer_to_dlpack_managed_tensor: _BufferToDLPack
 
 # --- jit's dispatch memo (issue 19): jaxlib's C++ flattening of builtin containers ---

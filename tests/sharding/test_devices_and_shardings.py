@@ -281,6 +281,29 @@ def test_sharded_arguments_across_different_meshes_are_rejected() -> None:
         jt_any.jit(lambda u, v: u + v)(x, y)
 
 
+# === device_put of arrays already on a device stays on the devices ===
+
+
+@pytest.mark.parametrize("spec", [(), ("a",), ("a", "b"), (None, "b")], ids=["replicated", "a", "a-b", "none-b"])
+def test_device_put_of_device_arrays_never_goes_through_the_host(spec: tuple[Any, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    import jaxtyped._src.api_device as api_device
+
+    mesh = jts.Mesh(np.array(jt.devices()[:4]).reshape(2, 2), ("a", "b"))
+    x = jt_any.jit(lambda: jnp_any.arange(24.0).reshape(4, 6))()  # a device buffer, no host copy
+    host_reads: list[object] = []
+    monkeypatch.setattr(api_device, "host_buffer", lambda a: host_reads.append(a))
+    on_three = jt_any.device_put(x, jt.devices()[3])
+    sharded = jt_any.device_put(x, jts.NamedSharding(mesh, jts.P(*spec)))
+    monkeypatch.undo()
+    assert host_reads == []
+    assert on_three.devices() == {jt.devices()[3]}
+    theirs = jax.device_put(jax_numpy.arange(24.0).reshape(4, 6), jax.sharding.NamedSharding(
+        jax.sharding.Mesh(np.array(jax.devices()[:4]).reshape(2, 2), ("a", "b")), jax.sharding.PartitionSpec(*spec)))
+    assert _layout(sharded) == _layout(theirs)
+    assert_same(sharded, theirs)
+    assert_same(on_three, jax_numpy.arange(24.0).reshape(4, 6))
+
+
 # === computations follow an array committed to one device ===
 
 COMMITTED: list[tuple[str, Callable[[Any, Any, Any, Any], Any]]] = [

@@ -1,13 +1,22 @@
 """Devices and transfers (layer L5): ``devices``, ``device_put``,
 ``device_get``, ``block_until_ready`` (JAX's names and semantics)."""
 
-from collections.abc import Hashable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
 import numpy as np
 
+from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, array_from_sharded, host_buffer
+from jaxtyped._src.core.array_impl import (
+    ArrayImpl,
+    DeviceBuffer,
+    array_from_device,
+    array_from_sharded,
+    device_buffer,
+    host_buffer,
+)
 from jaxtyped._src.core.interpreter import Tracer
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.api_util import leaf_to_array
@@ -107,7 +116,11 @@ def device_put(x: object, device: DeviceOrSharding | None = None) -> object:
         if isinstance(device, Sharding) and not isinstance(device, SingleDeviceSharding):
             return _put_sharded(array, device)
         target = device.device if isinstance(device, SingleDeviceSharding) else device
-        buffer = xla.put(host_buffer(array), array.aval, target)
+        on_device = _single_device_buffer(array)
+        if on_device is not None and target is not None:
+            buffer = xla.copy_to_device(on_device, target)  # device to device, as JAX does
+        else:
+            buffer = xla.put(host_buffer(array), array.aval, target)
         if target is None:
             return array_from_device(buffer, array.aval)
         # Placed on a device by name: committed there (array_from_sharded
@@ -122,8 +135,54 @@ def _put_sharded(array: ArrayImpl, sharding: Sharding) -> ArrayImpl:
         sharding.check_shape(array.aval.shape, "device_put")
     if array._sharding == sharding:  # pyright: ignore[reportPrivateUsage]  # already laid out so
         return array
-    buffer = xla.put_sharded(host_buffer(array), array.aval, sharding)
+    on_device = _single_device_buffer(array)
+    if on_device is not None:
+        # Already on a device: each device's piece is sliced there and copied
+        # device to device (as JAX does), not assembled from a host copy.
+        pieces = _device_pieces(array, sharding)
+        buffer = xla.put_sharded_pieces(pieces, array.aval, sharding)
+    else:
+        buffer = xla.put_sharded(host_buffer(array), array.aval, sharding)
     return array_from_sharded(buffer, array.aval, sharding)
+
+
+def _single_device_buffer(array: ArrayImpl) -> DeviceBuffer | None:
+    """``array``'s device buffer when it lives on one device only (not
+    when its value is only on the host, is a float0, or spans devices)."""
+    buffer = array._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's transfer path
+    if buffer is None or array._sharding is not None or dtypes.is_float0(array.dtype):  # pyright: ignore[reportPrivateUsage]
+        return None
+    return buffer
+
+
+def _device_pieces(array: ArrayImpl, sharding: Sharding) -> list[DeviceBuffer]:
+    """Per device of ``sharding`` (in its order), the piece it holds, sliced
+    on ``array``'s device by one compiled program."""
+    indices = sharding.devices_indices_map(array.shape)
+    order = [indices[d] for d in sharding.device_list]
+    distinct = list(dict.fromkeys(_index_key(i) for i in order))
+    pieces = _slicer(tuple(distinct))(array)
+    by_key: dict[tuple[tuple[int | None, int | None], ...], DeviceBuffer] = {}
+    for key, piece in zip(distinct, pieces, strict=True):
+        assert isinstance(piece, ArrayImpl)  # a jitted function's concrete result
+        by_key[key] = device_buffer(piece)
+    return [by_key[_index_key(i)] for i in order]
+
+
+def _index_key(index: tuple[slice, ...]) -> tuple[tuple[int | None, int | None], ...]:
+    return tuple((s.start, s.stop) for s in index)
+
+
+@functools.lru_cache(maxsize=64)
+def _slicer(keys: tuple[tuple[tuple[int | None, int | None], ...], ...]) -> Callable[[Array], tuple[Array, ...]]:
+    """A jitted function returning the slices ``keys`` of its argument."""
+
+    from jaxtyped._src.api_jit import jit  # noqa: PLC0415  # jit's module imports this layer's siblings
+
+    def slices(x: Array) -> tuple[Array, ...]:
+        return tuple(x[tuple(slice(a, b) for a, b in key)] for key in keys)
+
+    return jit(slices)
 
 
 @overload

@@ -426,6 +426,32 @@ def put_sharded(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, shardi
     return buffer
 
 
+def copy_to_device(buffer: DeviceBuffer, device: Device) -> DeviceBuffer:
+    """A copy of single-device ``buffer`` on ``device``, device to device
+    (no host round trip)."""
+    assert isinstance(buffer, xc.ArrayImpl)
+    index = _device_index(device)
+    backend = _get_backend()
+    (copied,) = _jax.batched_copy_array_to_devices_with_sharding(
+        [buffer], [xc.DeviceList((backend.devices[index],))], [backend.shardings[index]], [_jax.ArrayCopySemantics.ALWAYS_COPY]
+    )
+    result: DeviceBuffer = copied
+    return result
+
+
+def put_sharded_pieces(pieces: Sequence[DeviceBuffer], aval: ShapedArray, sharding: Sharding) -> DeviceBuffer:
+    """One buffer spanning ``sharding``'s devices from per-device pieces
+    that are already device buffers (one per device, in the sharding's
+    device order), copied device to device."""
+    backend = _get_backend()
+    local = {d.id: d for d in backend.devices}
+    gspmd = _gspmd(sharding.device_list, sharding.hlo_sharding(aval.ndim))
+    buffer: DeviceBuffer = xc.batched_device_put(
+        _xla_aval(aval), gspmd, list(pieces), [local[d.id] for d in sharding.device_list], enable_x64=True
+    )
+    return buffer
+
+
 def is_multi_device(buffer: DeviceBuffer) -> bool:
     """Whether ``buffer`` spans several devices."""
     assert isinstance(buffer, xc.ArrayImpl)
