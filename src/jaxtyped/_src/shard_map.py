@@ -60,13 +60,13 @@ from jaxtyped._src.interpreters.partial_eval import partial_eval_jaxpr
 from jaxtyped._src.pjit import (
     batch_jaxpr,
     cached_transform,
-    run_transposed,
     cached_value,
     check_operand_types,
     consts_as_invars,
     evaluate_eagerly,
     hashable_or_id,
     jvp_jaxpr,
+    run_transposed,
 )
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.batching import BatchInterpreter
