@@ -129,27 +129,100 @@ CASES: dict[str, Callable[[Lib], Any]] = {
 }
 
 
+# Cases with ``ref[idx] += v``: JAX 0.10.2 prints a get, an add and a swap;
+# issue 16 item 1 asks for one addupdate, so these texts are written out
+# (Note [ref += is an accumulation]; values are compared with JAX in
+# tests/state/test_ref_addupdate.py).
+ADDUPDATE_TEXT = {
+    "scan_body": (
+        "{ lambda ; a:Ref{f32[2]} b:f32[2]. let\n"
+        "    c:f32[2] = scan[\n"
+        "      jaxpr={ lambda ; d:Ref{f32[2]} e:f32[2]. let\n"
+        "          d[...] += e\n"
+        "          f:f32[2] = mul e 2.0:f32[]\n"
+        "        in (f,) }\n"
+        "      length=3\n"
+        "      num_carry=1\n"
+        "      num_consts=1\n"
+        "      reverse=False\n"
+        "      unroll=1\n"
+        "    ] a b\n"
+        "  in (c,) }"
+    ),
+    "while_body": (
+        "{ lambda ; a:Ref{f32[2]} b:f32[2]. let\n"
+        "    c:i32[] = while[\n"
+        "      body_jaxpr={ lambda ; d:Ref{f32[2]} e:f32[2] f:i32[]. let\n"
+        "          g:f32[1] = slice[limit_indices=(1,) start_indices=(0,) strides=None] e\n"
+        "          h:f32[] = squeeze[dimensions=(0,)] g\n"
+        "          d[0] += h\n"
+        "          i:i32[] = add f 1:i32[]\n"
+        "        in (i,) }\n"
+        "      body_nconsts=2\n"
+        "      cond_jaxpr={ lambda ; j:Ref{f32[2]} k:i32[]. let\n"
+        "          l:f32[] <- j[1]\n"
+        "          m:i32[] = convert_element_type[new_dtype=int32 weak_type=False] l\n"
+        "          n:i32[] = convert_element_type[new_dtype=int32 weak_type=False] k\n"
+        "          o:bool[] = lt n m\n"
+        "        in (o,) }\n"
+        "      cond_nconsts=1\n"
+        "    ] a a b 0:i32[]\n"
+        "  in (c,) }"
+    ),
+    "seed_read_write": (
+        "{ lambda ; a:Ref{f32[3]} b:f32[]. let\n"
+        "    c:f32[3] <- a[...]\n"
+        "    d:f32[3] = sin c\n"
+        "    a[...] <- d\n"
+        "    e:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b\n"
+        "    a[0] += e\n"
+        "    f:f32[] <- a[1]\n"
+        "  in (f,) }"
+    ),
+    "new_ref_and_freeze": (
+        "{ lambda ; a:f32[3]. let\n"
+        "    b:Ref{f32[3]} = new_ref[kind=None memory_space=None] a\n"
+        "    c:f32[3] = broadcast_in_dim[broadcast_dimensions=() shape=(3,)] 1.0:f32[]\n"
+        "    b[...] += c\n"
+        "    d:f32[3] = freeze b\n"
+        "  in (d,) }"
+    ),
+    "scalar_refs": (
+        "{ lambda ; a:Ref{i32[]} b:Ref{f32[]} c:Ref{f32[]}. let\n"
+        "    a[...] += 1:i32[]\n"
+        "    d:f32[] <- b[...]\n"
+        "    e:f32[] = mul d 2.0:f32[]\n"
+        "    b[...] <- e\n"
+        "    f:i32[] <- a[...]\n"
+        "    g:f32[] <- c[...]\n"
+        "  in (f, g) }"
+    ),
+}
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_make_jaxpr_prints_what_jax_prints(name: str) -> None:
     ours, theirs = CASES[name](jt), CASES[name](jax)
-    assert str(ours) == str(theirs)
+    if name in ADDUPDATE_TEXT:
+        assert str(ours) == ADDUPDATE_TEXT[name]
+        assert " += " not in str(theirs)  # JAX 0.10.2: get, add, swap
+    else:
+        assert str(ours) == str(theirs)
     check_jaxpr(ours.jaxpr)
 
 
 def test_seed_example_text() -> None:
-    # The issue's example, written out (the comparison above is the spec;
-    # this pins the syntax itself).
+    # The issue's example, written out (this pins the syntax itself);
+    # ``x_ref[0] += y`` is one addupdate (JAX 0.10.2: get, add, swap).
     assert str(_seed_read_write(jt)) == (
         "{ lambda ; a:Ref{f32[3]} b:f32[]. let\n"
         "    c:f32[3] <- a[...]\n"
         "    d:f32[3] = sin c\n"
         "    a[...] <- d\n"
-        "    e:f32[] <- a[0]\n"
-        "    f:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b\n"
-        "    g:f32[] = add e f\n"
-        "    a[0] <- g\n"
-        "    h:f32[] <- a[1]\n"
-        "  in (h,) }"
+        "    e:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b\n"
+        "    a[0] += e\n"
+        "    f:f32[] <- a[1]\n"
+        "  in (f,) }"
     )
 
 
@@ -164,14 +237,9 @@ def test_closed_over_ref_is_a_ref_input() -> None:
 
     closed = jt.make_jaxpr(k)(jnp.ones(3))
     assert str(closed) == (
-        "{ lambda ; a:f32[3] b:Ref{f32[3]}. let\n"
-        "    c:f32[3] <- b[...]\n"
-        "    d:f32[3] = add c a\n"
-        "    b[...] <- d\n"
-        "    e:f32[] <- b[0]\n"
-        "  in (e,) }"
-    )
-    assert closed.jaxpr.effects == frozenset({ReadEffect(1), WriteEffect(1)})
+        "{ lambda ; a:f32[3] b:Ref{f32[3]}. let b[...] += a; c:f32[] <- b[0] in (c,) }"
+    )  # ref[...] += x: one addupdate (JAX 0.10.2: get, add, swap), issue 16
+    assert closed.jaxpr.effects == frozenset({ReadEffect(1), AccumEffect(1)})
     assert repr(ref) == "Ref([0., 0., 0.], dtype=float32)"
 
 
@@ -307,10 +375,11 @@ def test_refs_in_loop_and_branch_bodies_run_discharged() -> None:
     loops = [e for e in closed.jaxpr.eqns if e.primitive.name in {"scan", "cond"}]
     assert [e.primitive.name for e in loops] == ["scan", "scan", "cond"]
     ref_var = closed.jaxpr.invars[0]
-    for eqn in loops:
+    # The scan body's r[...] += c is an addupdate (an accumulation).
+    for eqn, effect in zip(loops, (AccumEffect, WriteEffect, WriteEffect), strict=True):
         k = eqn.invars.index(ref_var)
-        assert WriteEffect(k) in eqn.effects
-    assert closed.jaxpr.effects == frozenset({ReadEffect(0), WriteEffect(0)})
+        assert effect(k) in eqn.effects
+    assert closed.jaxpr.effects == frozenset({ReadEffect(0), WriteEffect(0), AccumEffect(0)})
     check_jaxpr(closed.jaxpr)
     ours_ref, theirs_ref = jt.new_ref(jnp.asarray(init)), jax.new_ref(jax.numpy.asarray(init))
     assert_same(jt.jit(f)(ours_ref, jnp.asarray(x)), jax.jit(f)(theirs_ref, jax.numpy.asarray(x)))
@@ -360,7 +429,7 @@ def test_jit_called_with_staged_refs_takes_them_as_ref_operands() -> None:
         return bump(x) + bump(x)
 
     eqns = jt.make_jaxpr(h2)(1.0).jaxpr.eqns
-    assert [e.primitive.name for e in eqns] == ["jit", "jit", "add"] and all(WriteEffect(0) in e.effects for e in eqns[:2])
+    assert [e.primitive.name for e in eqns] == ["jit", "jit", "add"] and all(AccumEffect(0) in e.effects for e in eqns[:2])
     for lib, x in ((jt, jnp.float32(1.0)), (jax, jax.numpy.float32(1.0))):
         r = jt.new_ref(jnp.arange(3.0)) if lib is jt else jax.new_ref(jax.numpy.arange(3.0))
         out = lib.jit(h)(r, x)

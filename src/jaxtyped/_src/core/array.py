@@ -206,6 +206,12 @@ class Array(ABC):
     def __radd__(self, other: "ArrayLike") -> "Array":
         raise _not_installed("__radd__")
 
+    def __iadd__(self, other: "ArrayLike") -> "Array":
+        """``x += y``: ``x`` is rebound to ``x + y`` (arrays are immutable);
+        ``ref[idx] += y`` of a staged ref becomes one ``addupdate`` (refs
+        family, issue 16: see Note [ref += is an accumulation])."""
+        raise _not_installed("__iadd__")
+
     def __sub__(self, other: "ArrayLike") -> "Array":
         raise _not_installed("__sub__")
 
@@ -685,6 +691,7 @@ _LATE_BOUND_NAMES: frozenset[str] = frozenset(
     | set("repeat diagonal trace swapaxes copy mT".split())  # array manipulation family
     | set("var std ptp round clip".split())  # math and statistics family
     | {"view", "byteswap"}  # lax extras family
+    | {"__iadd__"}  # refs family (issue 16): ref[idx] += v is an addupdate
 )
 
 

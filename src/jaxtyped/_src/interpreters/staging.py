@@ -21,7 +21,7 @@ from jaxtyped._src.core.interpreter import (
     concretization_error,
     unexpected_tracer_error,
 )
-from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, JaxprBuilder, Literal, Var
+from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, JaxprBuilder, Literal, Var
 from jaxtyped._src.core.primitive import NDArray, Primitive
 from jaxtyped._src.interpreters.batching import NamedAxisPrimitive
 
@@ -79,6 +79,8 @@ class StagingInterpreter(Interpreter):
         self._constvars: list[Var] = []
         self._consts: list[Array] = []
         self._const_index: dict[int, Var] = {}
+        # Vars whose defining equations build() drops when nothing uses them.
+        self._droppable: set[Var] = set()
 
     def new_arg(self, aval: ShapedArray, name: str = "") -> StagingTracer:
         """A fresh input of the jaxpr; ``name`` (a key path such as
@@ -147,12 +149,36 @@ class StagingInterpreter(Interpreter):
         outvars = self.builder.add_eqn(prim, atoms, out_avals)
         return tuple(StagingTracer(self, var) for var in outvars)
 
+    def drop_if_unused(self, *variables: Var) -> None:
+        """Let :meth:`build` remove the equations defining ``variables`` if
+        nothing uses their results by then: equations that a later one made
+        redundant (see Note [ref += is an accumulation] in
+        :mod:`jaxtyped._src.state.types`). Such an equation must define
+        only droppable vars and be free of effects that matter."""
+        self._droppable.update(variables)
+
     def build(self, outs: Sequence[Array]) -> ClosedJaxpr:
         """The closed jaxpr computing ``outs`` from the inputs made by
         :meth:`new_arg`."""
         outvars = [self.to_atom(out) for out in outs]
+        if self._droppable:
+            self._drop_unused(outvars)
         jaxpr = self.builder.build(self._constvars, self._invars, outvars)
         return ClosedJaxpr(jaxpr, tuple(self._consts))
+
+    def _drop_unused(self, outvars: Sequence[Atom]) -> None:
+        # One backward pass: an equation is used if a kept later one (or the
+        # output) reads one of its vars; inner jaxprs take outer values as
+        # operands, so operands are the only uses.
+        used = {atom for atom in outvars if isinstance(atom, Var)}
+        kept: list[Eqn] = []
+        for eqn in reversed(self.builder.eqns):
+            if eqn.outvars and all(v in self._droppable and v not in used for v in eqn.outvars):
+                continue
+            used.update(atom for atom in eqn.invars if isinstance(atom, Var))
+            kept.append(eqn)
+        self.builder.eqns[:] = reversed(kept)
+        self._droppable.clear()
 
     def concretize(self, tracer: ArrayTracer, conversion: Conversion) -> NDArray:
         assert isinstance(tracer, StagingTracer)

@@ -25,6 +25,7 @@ from jaxtyped._src.numpy import statistics as _statistics  # math and statistics
 
 from jaxtyped._src.numpy.array_view import byteswap as _byteswap, view as _view  # lax extras family
 from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.state.types import accumulating_add  # refs family
 
 __all__ = ["install"]
 
@@ -133,6 +134,13 @@ def _round(self: Array, decimals: int = 0, out: None = None) -> Array:
     return uf.round(self, decimals)
 
 
+def _iadd(self: Array, other: object) -> _Result:
+    # ref[idx] += v of a staged ref is one addupdate (Note [ref += is an
+    # accumulation] in state/types.py); otherwise Python's fallback to +.
+    total = accumulating_add(self, other)
+    return _NOT_IMPLEMENTED if total is None else total
+
+
 def install() -> None:
     """Install every late-bound ``Array`` method."""
     methods: dict[str, Callable[..., object]] = {
@@ -191,6 +199,7 @@ def install() -> None:
         "ptp": _statistics.ptp,
         "round": _round,
         "clip": uf.clip,
+        "__iadd__": _iadd,  # refs family (issue 16)
     }
     binary_ops: dict[str, Callable[[ArrayLike, ArrayLike], Array]] = {
         "add": uf.add,

@@ -22,11 +22,28 @@ Under ``make_jaxpr`` and ``jit`` a ref is *staged* instead: see Note
 Writing a value of a transformation that is not the ref's own (a batched
 value into an unbatched ref under ``vmap``; a differentiated value into a
 plumbing ref under ``grad``) is an error, raised before the box changes.
+
+Note [ref += is an accumulation]: Python runs ``ref[idx] += v`` as
+``t = ref[idx]; s = t.__iadd__(v); ref[idx] = s``. For a staged ref (issue
+16 item 1; JAX 0.10.2 stages a get, an add and a swap) it becomes one
+``addupdate``: each staged read ``ref[idx]`` is remembered (per staging
+interpreter, by its var); ``Array.__iadd__`` of such a read adds as ``+``
+does (same promotion, same errors) and remembers that the sum is the read
+plus the add's other operand; writing that sum back to the same ref, at an
+index that is the same object or equal, with no equation but reads using
+the ref since the read, binds ``addupdate(ref, idx, addend)`` instead of
+``swap`` and lets the staging interpreter drop the read and the add at
+``build`` if nothing else uses them (``y = r[0]; y += 1; r[0] = y; return
+y`` keeps both). Anything else (another index, ref or interpreter, a write
+in between, a sum of another dtype or shape) is the usual swap. Eagerly,
+and inside transformations nested in a staging, ``+=`` is ``+`` as before.
 """
 
 import functools
+import weakref
 from collections.abc import Generator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, cast, final, runtime_checkable
 
 from typing_extensions import TypeIs
@@ -36,11 +53,12 @@ import numpy as np
 from jaxtyped._src.core.array import Array, ArrayLike, Index
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.core.jaxpr import Jaxpr, JaxprBuilder
+from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, JaxprBuilder, Literal, Var
 from jaxtyped._src.core.interpreter import Interpreter, Tracer, bind, bind1, compile_time_eval, current_interpreter
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter
-from jaxtyped._src.interpreters.staging import StagingInterpreter
+from jaxtyped._src.interpreters.staging import StagingInterpreter, StagingTracer
+from jaxtyped._src.lax.arithmetic import Add
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim
 from jaxtyped._src.state.primitives import (
@@ -76,6 +94,7 @@ __all__ = [
     "current_values",
     "sees_directly",
     "staged_ref_here",
+    "accumulating_add",
 ]
 
 # A NumPy-style indexer of a ref (as of an Array).
@@ -284,7 +303,8 @@ class Ref(Generic[V]):
         return value[index]  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # indexing keeps V's kind
 
     def __setitem__(self, index: Indexer, value: ArrayLike) -> None:
-        _store(self, index, value, "swap")
+        if not _accumulated(self, index, value):
+            _store(self, index, value, "swap")
 
     def unsafe_buffer_pointer(self) -> int:
         """The address of the device buffer holding the value (the seed's
@@ -525,7 +545,9 @@ def _staged_get(ref: Ref[Array], staged: Array, index: Indexer | None) -> Array:
         whole = bind1(Get(None), staged)
         return whole if _is_whole(index) else whole[index]
     indexer, dynamic = precise
-    return bind1(Get(indexer), staged, *dynamic)
+    read = bind1(Get(indexer), staged, *dynamic)
+    _remember_read(ref, index, read)
+    return read
 
 
 def _fit(array: Array, shape: tuple[int, ...], ref: Ref[Array], op: str) -> Array:
@@ -574,6 +596,129 @@ def _staged_write(ref: Ref[Array], staged: Array, idx: Indexer | None, value: Ar
     _check_owner(ref, updated)
     bind(Swap(None, False), staged, updated)
     return old if returns_old else None
+
+
+# === ref[idx] += v (Note [ref += is an accumulation]) ===
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """A staged ``ref[index]``: ``eqn``, the get, is ``eqns[position]``."""
+
+    ref: Ref[Array]
+    index: Indexer | None
+    eqn: Eqn
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Sum:
+    """``read + addend``, staged as ``add_eqn``."""
+
+    read: _Read
+    add_eqn: Eqn
+    addend: Atom
+
+
+@dataclass(slots=True)
+class _Accesses:
+    """What one staging interpreter remembers, by var."""
+
+    reads: dict[Var, _Read] = field(default_factory=dict[Var, _Read])
+    sums: dict[Var, _Sum] = field(default_factory=dict[Var, _Sum])
+
+
+# Dies with its interpreter (no leak past a trace).
+_ACCESSES: "weakref.WeakKeyDictionary[Interpreter, _Accesses]" = weakref.WeakKeyDictionary()
+
+
+def _last_eqn_of(interp: StagingInterpreter, result: Array) -> Eqn | None:
+    """The equation just staged by ``interp`` when it defines ``result``."""
+    eqns = interp.builder.eqns
+    if type(result) is StagingTracer and result.interpreter is interp and eqns and eqns[-1].outvars == (result.jaxpr_var,):
+        return eqns[-1]
+    return None
+
+
+def _remember_read(ref: Ref[Array], index: Indexer | None, read: Array) -> None:
+    interp = current_interpreter()
+    if not isinstance(interp, StagingInterpreter):
+        return
+    eqn = _last_eqn_of(interp, read)
+    if eqn is not None and isinstance(read, StagingTracer):
+        accesses = _ACCESSES.setdefault(interp, _Accesses())
+        accesses.reads[read.jaxpr_var] = _Read(ref, index, eqn, len(interp.builder.eqns) - 1)
+
+
+def accumulating_add(x: Array, other: object) -> Array | None:
+    """``x + other`` for ``x += other`` when ``x`` is a staged read of a
+    ref, remembering the sum as the read plus an addend; ``None`` for any
+    other ``x`` (``+=`` is then ``+``)."""
+    if type(x) is not StagingTracer:
+        return None
+    interp = x.interpreter
+    accesses = _ACCESSES.get(interp)
+    read = accesses.reads.get(x.jaxpr_var) if accesses is not None else None
+    if read is None or accesses is None or not isinstance(interp, StagingInterpreter):
+        return None
+    total: Array = x + cast(ArrayLike, other)  # the operator's own checks reject non-arrays
+    eqn = _last_eqn_of(interp, total)
+    # The read itself an operand: no promotion or broadcasting of it.
+    if eqn is not None and isinstance(total, StagingTracer) and isinstance(eqn.primitive, Add) and eqn.invars[0] is x.jaxpr_var:
+        accesses.sums[total.jaxpr_var] = _Sum(read, eqn, eqn.invars[1])
+    return total
+
+
+def _same_index(a: object, b: object) -> bool:
+    """Whether two indexers are the same access: equal ints and slices,
+    the same array objects (``ref[idx] += v`` passes one object twice)."""
+    if a is b:
+        return True
+    if isinstance(a, slice) and isinstance(b, slice):
+        bounds = cast(tuple[object, ...], (a.start, a.stop, a.step, b.start, b.stop, b.step))  # pyright: ignore[reportUnknownMemberType]  # slice bounds are untyped
+        return all(_same_index(bounds[k], bounds[k + 3]) for k in range(3))
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        items_a, items_b = cast(tuple[object, ...], a), cast(tuple[object, ...], b)
+        return len(items_a) == len(items_b) and all(_same_index(p, q) for p, q in zip(items_a, items_b))
+    if isinstance(a, (Array, np.ndarray, tuple, slice)) or isinstance(b, (Array, np.ndarray, tuple, slice)):
+        return False
+    return type(a) is type(b) and bool(a == b)
+
+
+def _operand(interp: StagingInterpreter, atom: Atom) -> Array:
+    """The value standing for ``atom`` of ``interp``'s jaxpr."""
+    return atom.array if isinstance(atom, Literal) else StagingTracer(interp, atom)
+
+
+def _accumulated(ref: Ref[Array], index: Indexer, value: object) -> bool:
+    """``ref[index] = value`` staged as ``ref[index] += addend`` when
+    ``value`` is a remembered ``ref[index] + addend`` and the ref was not
+    written since the read; ``False``: nothing staged."""
+    if type(value) is not StagingTracer:
+        return False
+    interp = value.interpreter
+    accesses = _ACCESSES.get(interp)
+    total = accesses.sums.get(value.jaxpr_var) if accesses is not None else None
+    if total is None or total.read.ref is not ref or interp is not current_interpreter() or not isinstance(interp, StagingInterpreter):
+        return False
+    read = total.read
+    staged = ref._checked()  # pyright: ignore[reportPrivateUsage]
+    eqns = interp.builder.eqns
+    if not _same_index(read.index, index) or read.position >= len(eqns) or eqns[read.position] is not read.eqn:
+        return False
+    ref_atom = read.eqn.invars[0]
+    if any(not isinstance(e.primitive, Get) and any(a is ref_atom for a in e.invars) for e in eqns[read.position + 1 :]):
+        return False  # written (or passed to a loop, branch or call) since the read
+    get = read.eqn.primitive
+    assert isinstance(get, Get)
+    shape = indexed_shape(get.indexer, ref.shape)
+    if value.dtype != ref.dtype or value.shape != shape:
+        return False  # the swap's own error (or a promoted sum)
+    addend = _fit(_operand(interp, total.addend), shape, ref, "addupdate")
+    _check_owner(ref, addend)
+    bind(AddUpdate(get.indexer), staged, addend, *(_operand(interp, a) for a in read.eqn.invars[1:]))
+    interp.drop_if_unused(*read.eqn.outvars, *total.add_eqn.outvars)
+    return True
 
 
 # === threading support for staging APIs ===
