@@ -50,6 +50,7 @@ from typing_extensions import TypeIs
 
 import numpy as np
 
+from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, Index
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
 from jaxtyped._src.core.avals import ShapedArray
@@ -59,11 +60,12 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter
 from jaxtyped._src.interpreters.staging import StagingInterpreter, StagingTracer
 from jaxtyped._src.lax.arithmetic import Add
-from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.elementwise_base import ConvertElementType, convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim
 from jaxtyped._src.state.primitives import (
     AbstractRef,
     AddUpdate,
+    DynamicIndex,
     Freeze,
     Get,
     NewRef,
@@ -364,14 +366,16 @@ def _is_whole(index: Indexer | None) -> bool:
 
 def _coerce(value: object, current: Array, op: str) -> Array:
     """``value`` as an array of the ref's dtype: Python scalars adopt it (as
-    JAX's); arrays of another dtype are an error, as JAX's. What a write
-    stores is strongly typed, as in JAX (only ``new_ref`` of a Python
-    scalar makes a weakly typed ref)."""
+    JAX's), and so do integer arrays written into an integer ref (JAX
+    0.10.2 converts them); arrays of another dtype are an error, as JAX's.
+    What a write stores is strongly typed, as in JAX (only ``new_ref`` of a
+    Python scalar makes a weakly typed ref)."""
     if isinstance(value, Ref):
         raise JaxtypedTypeError("a Ref cannot be stored in a Ref (no ref-to-ref)")
     python_scalar = is_python_scalar(value)
     array = to_array(value, f"Ref {op} value")
-    if array.dtype != current.dtype and not python_scalar:
+    integers = dtypes.is_integer(array.dtype) and dtypes.is_integer(current.dtype)
+    if array.dtype != current.dtype and not python_scalar and not integers:
         raise JaxtypedValueError(
             f"Invalid dtype for `{op}`. Ref dtype: {current.dtype.name}. Value dtype: {array.dtype.name}."
         )
@@ -613,10 +617,10 @@ class _Read:
 
 @dataclass(frozen=True, slots=True)
 class _Sum:
-    """``read + addend``, staged as ``add_eqn``."""
+    """``read + addend``, staged as the equations defining ``staged``."""
 
     read: _Read
-    add_eqn: Eqn
+    staged: tuple[Var, ...]
     addend: Atom
 
 
@@ -642,7 +646,7 @@ def _last_eqn_of(interp: StagingInterpreter, result: Array) -> Eqn | None:
 
 def _remember_read(ref: Ref[Array], index: Indexer | None, read: Array) -> None:
     interp = current_interpreter()
-    if not isinstance(interp, StagingInterpreter):
+    if not isinstance(interp, StagingInterpreter) or not _is_staging(interp):
         return
     eqn = _last_eqn_of(interp, read)
     if eqn is not None and isinstance(read, StagingTracer):
@@ -661,11 +665,25 @@ def accumulating_add(x: Array, other: object) -> Array | None:
     read = accesses.reads.get(x.jaxpr_var) if accesses is not None else None
     if read is None or accesses is None or not isinstance(interp, StagingInterpreter):
         return None
+    start = len(interp.builder.eqns)
     total: Array = x + cast(ArrayLike, other)  # the operator's own checks reject non-arrays
     eqn = _last_eqn_of(interp, total)
-    # The read itself an operand: no promotion or broadcasting of it.
-    if eqn is not None and isinstance(total, StagingTracer) and isinstance(eqn.primitive, Add) and eqn.invars[0] is x.jaxpr_var:
-        accesses.sums[total.jaxpr_var] = _Sum(read, eqn, eqn.invars[1])
+    if eqn is None or not isinstance(total, StagingTracer) or not isinstance(eqn.primitive, Add):
+        return total
+    # The read itself an operand (no promotion or broadcasting of it), or
+    # the read made strong (a weakly typed ref plus a strong value).
+    dead = [eqn.outvars[0]]
+    if eqn.invars[0] is not x.jaxpr_var:
+        strong = next((e for e in interp.builder.eqns[start:] if e.outvars == (eqn.invars[0],)), None)
+        if (
+            strong is None
+            or not isinstance(strong.primitive, ConvertElementType)
+            or strong.invars[0] is not x.jaxpr_var
+            or strong.primitive.new_dtype != x.dtype
+        ):
+            return total
+        dead.append(strong.outvars[0])
+    accesses.sums[total.jaxpr_var] = _Sum(read, tuple(dead), eqn.invars[1])
     return total
 
 
@@ -683,6 +701,34 @@ def _same_index(a: object, b: object) -> bool:
     if isinstance(a, (Array, np.ndarray, tuple, slice)) or isinstance(b, (Array, np.ndarray, tuple, slice)):
         return False
     return type(a) is type(b) and bool(a == b)
+
+
+def _each_element_once(ref: Ref[Array], index: Indexer | None) -> bool:
+    """Whether ``ref[index]`` names no element twice. ``x[idx] += v`` reads,
+    adds and writes, so a repeated element gets ``v`` once (NumPy's and
+    JAX's ``x[[0, 0]] += 1``); an accumulation would add it twice. Index
+    arrays must be concrete, in range and free of repeats (a single index,
+    traced or not, cannot repeat)."""
+    precise = normalize_index(index, ref.shape)
+    if precise is None:
+        return False
+    indexer, dynamic = precise
+    if not dynamic:
+        return True
+    shape = np.broadcast_shapes(*(d.shape for d in dynamic))
+    if int(np.prod(shape)) <= 1:
+        return True
+    if indexer is None or not all(type(d) is ArrayImpl for d in dynamic):
+        return False
+    dims = [dim for entry, dim in zip(indexer, ref.shape) if isinstance(entry, DynamicIndex)]
+    columns: list[np.ndarray[Any, np.dtype[np.int64]]] = []
+    for d, dim in zip(dynamic, dims, strict=True):
+        values = np.broadcast_to(np.asarray(d), shape).reshape(-1).astype(np.int64)
+        if bool(((values < -dim) | (values >= dim)).any()):
+            return False
+        columns.append(values % dim)
+    rows = np.stack(columns, axis=1)
+    return len(np.unique(rows, axis=0)) == len(rows)
 
 
 def _operand(interp: StagingInterpreter, atom: Atom) -> Array:
@@ -706,6 +752,8 @@ def _accumulated(ref: Ref[Array], index: Indexer, value: object) -> bool:
     eqns = interp.builder.eqns
     if not _same_index(read.index, index) or read.position >= len(eqns) or eqns[read.position] is not read.eqn:
         return False
+    if not _each_element_once(ref, index):
+        return False
     ref_atom = read.eqn.invars[0]
     if any(not isinstance(e.primitive, Get) and any(a is ref_atom for a in e.invars) for e in eqns[read.position + 1 :]):
         return False  # written (or passed to a loop, branch or call) since the read
@@ -717,7 +765,7 @@ def _accumulated(ref: Ref[Array], index: Indexer, value: object) -> bool:
     addend = _fit(_operand(interp, total.addend), shape, ref, "addupdate")
     _check_owner(ref, addend)
     bind(AddUpdate(get.indexer), staged, addend, *(_operand(interp, a) for a in read.eqn.invars[1:]))
-    interp.drop_if_unused(*read.eqn.outvars, *total.add_eqn.outvars)
+    interp.drop_if_unused(*read.eqn.outvars, *total.staged)
     return True
 
 
