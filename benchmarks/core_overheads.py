@@ -311,11 +311,9 @@ def _agree(name: str, ours: object, theirs: object, jax: Any) -> None:
 
 
 def _block(tree: object) -> object:
-    """Wait for every array leaf of a jaxtyped or JAX pytree."""
-    leaves: list[Any] = jt.tree_util.tree_leaves(tree)
-    for leaf in leaves:
-        leaf.block_until_ready()
-    return tree
+    """Wait for every array leaf of a jaxtyped pytree, as a user does
+    (``jax.block_until_ready`` is JAX's side)."""
+    return jt.block_until_ready(tree)
 
 
 def _block_jax(jax: Any, tree: object) -> object:

@@ -21,6 +21,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped._src.api_jit import Jitted
+from jaxtyped._src.core.array_impl import ArrayImpl
 from oracle import Case, CaseTable, Group, assert_same, host, jax, jax_numpy
 
 # === jit dispatch ===
@@ -237,6 +238,77 @@ def test_python_scalars_and_host_arrays_still_dispatch() -> None:
     host_only = jnp.sin(jnp.zeros(3))  # an eager result: no device buffer yet
     for _ in range(2):
         assert_same(f(host_only, 3.0), jax_numpy.zeros(3, np.float32))
+
+
+_CONSTANT = np.arange(4, dtype=np.float32)
+
+
+def _with_constant(a: Any) -> Any:
+    return a * jnp.asarray(_CONSTANT) if isinstance(a, jt.Array) else a * jax_numpy.asarray(_CONSTANT)
+
+
+def _dict_and_pair(a: Any) -> Any:
+    return {"z": a * 2, "a": (a - 1, None, _Pair(a, a + 1))}
+
+
+def _weak_scalar(a: Any) -> Any:
+    return a.sum() * 0 + 1.5
+
+
+# (function, whether its memo hits take the shortest path, whether its
+# result is rebuilt by jaxlib's treedef)
+_MEMO_PATHS: list[tuple[Callable[..., Any], bool, bool]] = [
+    (_plus_one_and_a_half, True, False),
+    (_with_constant, False, False),  # a constant operand: not the shortest path
+    (_dict_and_pair, False, True),
+    (_weak_scalar, True, False),
+]
+
+
+@pytest.mark.parametrize("fun,shortest,containers", _MEMO_PATHS, ids=[f[0].__name__ for f in _MEMO_PATHS])
+def test_memo_hit_paths_give_the_full_paths_results(fun: Callable[..., Any], shortest: bool, containers: bool) -> None:
+    """Each memo path (issue 19: the one-argument shortest path, constants,
+    results rebuilt in C++) returns what the full path returned, and JAX's."""
+    value = np.linspace(-1.0, 2.0, 4).astype(np.float32)
+    ours, theirs = _put_both(value)
+    f = jt.jit(fun)
+    expected = jax.jit(fun)(theirs)
+    first = f(ours)  # the full path (compiles)
+    results = [f(ours), f(ours)]  # fills the memo, then hits it
+    (entry,) = f._cache.values()  # pyright: ignore[reportPrivateUsage]  # which path the hits took
+    assert (entry.bare is not None) == shortest
+    assert (entry.out_containers is not None) == containers
+    for out in (first, *results):
+        assert_same(out, expected, tree=True)
+    assert type(results[1]) is type(first)
+    assert f.cache_info().hits == 2
+
+
+def test_memo_one_argument_path_transfers_a_host_born_array() -> None:
+    """A single host-only argument (no device buffer yet) on the memo's
+    one-argument path is transferred, as on the full path."""
+    f = jt.jit(_plus_one_and_a_half)
+    _warm(f, jt.device_put(np.zeros(3, np.float32)))
+    host_only = jnp.sin(jnp.zeros(3))
+    assert_same(f(host_only), jax.jit(_plus_one_and_a_half)(jax_numpy.zeros(3, np.float32)))
+    assert f.cache_info() == (2, 1, 1, f.cache_info().maxsize)
+
+
+def test_block_until_ready_waits_for_a_whole_tree_in_one_call() -> None:
+    f = jt.jit(_dict_and_pair)
+    x = jt.device_put(np.ones(3, np.float32))
+    tree = {"out": f(x), "host": jnp.sin(jnp.zeros(2)), "scalar": 1.0, "list": [x, None]}
+    assert jt.block_until_ready(tree) is tree
+    assert all(leaf.is_ready() for leaf in jt.tree_util.tree_leaves(tree) if isinstance(leaf, ArrayImpl))
+    gone = jt.device_put(np.ones(2, np.float32))
+    assert isinstance(gone, ArrayImpl)
+    gone.delete()
+    with pytest.raises(RuntimeError, match="deleted"):
+        jt.block_until_ready([x, gone])
+    donated = jt.device_put(np.ones(2, np.float32))
+    jt.jit(_double, donate_argnums=0)(donated)
+    with pytest.raises(RuntimeError, match="deleted"):
+        jt.block_until_ready({"a": x, "b": donated})
 
 
 # === eager shortcuts ===

@@ -3,7 +3,7 @@
 # `NanobindType` is the metaclass of every nanobind class (nanobind.nb_type_0 at
 # run time, which is not importable); the other stubs import it from here.
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, type_check_only
 
 import numpy as np
@@ -153,6 +153,7 @@ buffer_to_dlpack_managed_tensor: _BufferToDLPack
 class _CppTreeDef(Protocol):
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
+    def unflatten(self, leaves: Iterable[object], /) -> object: ...
 
 @type_check_only
 class _CppTreeRegistry(Protocol):

@@ -146,7 +146,8 @@ class _Entry:
 
     __slots__ = (
         "closed", "out_tree", "donated", "cacheable", "executable", "single_output", "any_donated",
-        "out_avals", "spmd", "kept", "run_donated", "last_use", "run", "const_buffers",
+        "out_avals", "spmd", "kept", "run_donated", "last_use", "run", "const_buffers", "bare",
+        "out_containers",
     )  # fmt: skip
 
     def __init__(
@@ -177,6 +178,12 @@ class _Entry:
         # Set once compiled, for the dispatch memo (see Note [the dispatch memo]).
         self.run: Callable[[Sequence[DeviceBuffer]], Sequence[DeviceBuffer]] | None = None
         self.const_buffers: list[DeviceBuffer] = []
+        # jaxlib's entry point, for an entry of one result, no constants and
+        # every leaf passed: the dispatch memo's shortest path (set with ``run``).
+        self.bare: xla.Launcher | None = None
+        # The result's structure in jaxlib's C++ form, when it is made of
+        # builtin containers only: memo hits rebuild it there (set with ``run``).
+        self.out_containers: xla.ContainerTree | None = None
 
 
 @final
@@ -236,9 +243,11 @@ class Jitted(Generic[P, R_co]):
         self._name: str = getattr(fun, "__name__", "fun")
         self._cache: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._cache_size = cache_size
-        self._hits = 0
         self._misses = 0
-        self._clock = 0  # counts calls, for least-recently-used eviction
+        # Counts calls that found a trace (hits) or made one (misses): it
+        # orders the entries for least-recently-used eviction, and the hits
+        # are its count less the misses (one counter on the dispatch path).
+        self._clock = 0
         self._lock = threading.Lock()
         # Note [the dispatch memo]: a call whose leaves are all single-device
         # concrete arrays is looked up by (structure, ids of the leaves'
@@ -270,39 +279,87 @@ class Jitted(Generic[P, R_co]):
         disabled, check_outputs, trace_state = config.dispatch_state()
         if disabled:
             return self._fun(*args, **kwargs)
-        if self._dispatch and CURRENT_INTERPRETER.get() is EVAL:
-            # The dispatch memo (Note [the dispatch memo]): one pass over the
-            # leaves collects the key and the device buffers.
-            structure: Hashable = len(args)
-            memo = None if kwargs else _memo_inputs(args)
-            if memo is None:
-                try:
-                    leaves, structure = xla.flatten_containers((args, kwargs))
-                except ValueError:  # dict keys that do not sort: the full path explains
-                    return self._call(args, kwargs)
-                memo = _memo_inputs(leaves)
-                if memo is None:
-                    return self._call(args, kwargs)
-            ids, buffers = memo
-            hit = self._dispatch.get((structure, tuple(ids), trace_state))
-            if hit is not None:
-                entry = hit[0]
-                self._hits += 1
-                self._clock += 1
-                entry.last_use = self._clock
-                run = entry.run
-                assert run is not None
-                kept = entry.kept
-                if kept is not None:  # Note [keep_unused]: the program takes these leaves
-                    buffers = [buffers[i] for i in kept]
-                results = run(entry.const_buffers + buffers)
-                if entry.single_output and not check_outputs:  # the common case, without map and tuple
-                    return array_from_device(results[0], entry.out_avals[0])
-                outs = tuple(map(array_from_device, results, entry.out_avals))
-                if check_outputs:
-                    check_nonfinite(self._name, outs)
-                return outs[0] if entry.single_output else tree_unflatten(entry.out_tree, outs)
-        return self._call(args, kwargs)
+        memo = self._dispatch
+        if not memo or CURRENT_INTERPRETER.get() is not EVAL:
+            return self._call(args, kwargs)
+        # The dispatch memo (Note [the dispatch memo]). Positional arrays, the
+        # common case, are keyed here in one pass without a helper's frame:
+        # at a few microseconds a call, each frame shows (issue 19).
+        if kwargs:
+            return self._call_memo_containers(args, kwargs, check_outputs, trace_state)
+        buffers: list[DeviceBuffer]
+        if len(args) == 1:  # the same key as the loop below, without the loop
+            leaf = args[0]
+            if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                return self._call_memo_containers(args, kwargs, check_outputs, trace_state)
+            buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
+            buffers = [buffer if buffer is not None else device_buffer(leaf)]
+            key: Hashable = (1, (id(leaf._aval),), trace_state)  # pyright: ignore[reportPrivateUsage]
+        else:
+            ids: list[int] = []
+            buffers = []
+            for leaf in args:
+                if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                    return self._call_memo_containers(args, kwargs, check_outputs, trace_state)
+                ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
+                buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
+                buffers.append(buffer if buffer is not None else device_buffer(leaf))
+            key = (len(args), tuple(ids), trace_state)
+        hit = memo.get(key)
+        if hit is None:
+            return self._call(args, kwargs)
+        entry = hit[0]
+        entry.last_use = self._clock = self._clock + 1
+        bare = entry.bare
+        if bare is not None and not check_outputs:
+            # One result, no constants, every leaf used: jaxlib runs it
+            # directly and the result array is built here (Executable.execute's
+            # and array_from_device's bodies, without their frames).
+            out = ArrayImpl.__new__(ArrayImpl)
+            out._value = None  # pyright: ignore[reportPrivateUsage]
+            out._buffer = bare.launch(buffers).consume_with_handlers(bare.handlers)[0]  # pyright: ignore[reportPrivateUsage]
+            out._aval = entry.out_avals[0]  # pyright: ignore[reportPrivateUsage]
+            out._sharding = None  # pyright: ignore[reportPrivateUsage]
+            return out
+        return self._run_memo_hit(entry, buffers, check_outputs)
+
+    def _call_memo_containers(
+        self, args: tuple[object, ...], kwargs: dict[str, object], check_outputs: bool, trace_state: tuple[bool, ...]
+    ) -> object:
+        """The dispatch memo for arguments in containers or by keyword: one
+        flatten by jaxlib's registry of the builtin containers."""
+        try:
+            leaves, structure = xla.flatten_containers((args, kwargs))
+        except ValueError:  # dict keys that do not sort: the full path explains
+            return self._call(args, kwargs)
+        memo = _memo_inputs(leaves)
+        if memo is None:
+            return self._call(args, kwargs)
+        ids, buffers = memo
+        hit = self._dispatch.get((structure, tuple(ids), trace_state))
+        if hit is None:
+            return self._call(args, kwargs)
+        entry = hit[0]
+        entry.last_use = self._clock = self._clock + 1
+        return self._run_memo_hit(entry, buffers, check_outputs)
+
+    def _run_memo_hit(self, entry: _Entry, buffers: list[DeviceBuffer], check_outputs: bool) -> object:
+        """Run a memoised entry on its leaves' buffers and build the result."""
+        run = entry.run
+        assert run is not None
+        kept = entry.kept
+        if kept is not None:  # Note [keep_unused]: the program takes these leaves
+            buffers = [buffers[i] for i in kept]
+        results = run(entry.const_buffers + buffers if entry.const_buffers else buffers)
+        if entry.single_output and not check_outputs:
+            return array_from_device(results[0], entry.out_avals[0])
+        outs = tuple(map(array_from_device, results, entry.out_avals))
+        if check_outputs:
+            check_nonfinite(self._name, outs)
+        if entry.single_output:
+            return outs[0]
+        containers = entry.out_containers
+        return containers.unflatten(outs) if containers is not None else tree_unflatten(entry.out_tree, outs)
 
     def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]":
         """Trace for these arguments (arrays, scalars or
@@ -338,7 +395,7 @@ class Jitted(Generic[P, R_co]):
 
     def cache_info(self) -> CacheInfo:
         """Hits, misses (= traces), current size and bound of the cache."""
-        info = CacheInfo(self._hits, self._misses, len(self._cache), self._cache_size)
+        info = CacheInfo(self._clock - self._misses, self._misses, len(self._cache), self._cache_size)
         companion = self._ref_state.pure if self._ref_state is not None else None
         if isinstance(companion, Jitted):
             # Calls with refs are traced and cached by the pure companion (issue 16).
@@ -376,9 +433,7 @@ class Jitted(Generic[P, R_co]):
                 leaves = flat
             entry = self._cache.get(key) if key is not None else None
             if entry is not None and eager:
-                self._hits += 1
-                self._clock += 1
-                entry.last_use = self._clock
+                entry.last_use = self._clock = self._clock + 1
                 outs = _execute(self._name, entry, leaves)
                 self._memoise_dispatch(args, kwargs, leaves, entry)
                 return _unflatten_outputs(entry, outs)
@@ -452,7 +507,7 @@ class Jitted(Generic[P, R_co]):
                     self._companion_entries.clear()
                 self._companion_entries[key] = entry
         else:
-            self._hits += 1
+            self._clock += 1  # a hit
         return _unflatten_outputs(entry, _execute(self._name, entry, leaves))
 
     def _ensure_ref_state(self) -> RefJitState:
@@ -529,15 +584,12 @@ class Jitted(Generic[P, R_co]):
         entry = self._cache.get(sig.key)
         if entry is not None:
             with self._lock:
-                self._hits += 1
-                self._clock += 1
-                entry.last_use = self._clock
+                entry.last_use = self._clock = self._clock + 1
             return entry
         entry = self._trace(sig)
         with self._lock:
             self._misses += 1
-            self._clock += 1
-            entry.last_use = self._clock
+            entry.last_use = self._clock = self._clock + 1
             if entry.cacheable:
                 cache = self._cache
                 cache[sig.key] = entry
@@ -662,6 +714,16 @@ def _fast_avals(leaves: list[object]) -> tuple[ShapedArray, ...] | None:
     return tuple(avals)
 
 
+def _container_tree(tree: PyTreeDef) -> xla.ContainerTree | None:
+    """``tree`` as jaxlib's C++ treedef, when it has builtin containers only
+    and jaxlib flattens it into the same leaf order (else None)."""
+    if tree.num_nodes == 1 or not builtin_containers_only(tree):
+        return None
+    order = list(range(tree.num_leaves))
+    leaves, containers = xla.container_tree(tree_unflatten(tree, order))
+    return containers if leaves == order else None
+
+
 def _unflatten_outputs(entry: "_Entry", outs: tuple[ArrayImpl, ...]) -> Any:
     if entry.single_output:
         return outs[0]
@@ -692,6 +754,9 @@ def _execute_unchecked(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[A
         if entry.cacheable and not entry.any_donated:
             entry.const_buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts
             entry.run = executable.execute
+            if entry.single_output and entry.kept is None and not consts:
+                entry.bare = xla.launcher(executable)
+            entry.out_containers = _container_tree(entry.out_tree)
     if entry.kept is not None:  # Note [keep_unused]
         args = [args[i] for i in entry.kept]
     if not entry.any_donated:
