@@ -538,3 +538,27 @@ def test_grad_of_a_ref_argument_function_under_jit_matches_jax() -> None:
     x = np.array([1.0, 2.0, 3.0], np.float32)
     assert_same(jt.grad(make(jt))(jt.numpy.asarray(x)), jax.grad(make(jax))(jax.numpy.asarray(x)))
     assert_same(jt.value_and_grad(make(jt))(jt.numpy.asarray(x)), jax.value_and_grad(make(jax))(jax.numpy.asarray(x)))
+
+
+def test_vmap_over_ref_arguments_matches_jax() -> None:
+    # vmap maps ref arguments (eagerly, inside jit, around jit): += into
+    # each element's slot of the batched ref.
+    def make(lib: Lib) -> Callable[[Any, Any], None]:
+        L = lib.numpy
+
+        def dist(x: Any, out_ref: Any) -> None:
+            out_ref[...] += L.sum(x**2)
+            out_ref[...] += 1.0
+
+        return dist
+
+    xs = np.arange(6.0, dtype=np.float32).reshape(3, 2)
+    finals: list[list[Any]] = []
+    for lib in (jt, jax):
+        f = make(lib)
+        runs = (lib.vmap(f, (0, 0)), lib.jit(lib.vmap(f, (0, 0))), lib.vmap(_jit(lib, f), (0, 0)))
+        refs = [lib.new_ref(lib.numpy.zeros(3)) for _ in runs]
+        for run, ref in zip(runs, refs):
+            run(lib.numpy.asarray(xs), ref)
+        finals.append([ref[...] for ref in refs])
+    assert_same(finals[0], finals[1])
