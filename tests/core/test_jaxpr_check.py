@@ -40,7 +40,7 @@ def fn1(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return f
 
 
-def stage(fun: Callable[[Any], Any], arg: Any) -> ClosedJaxpr:
+def stage(fun: Callable[[Any], Any], arg: Any) -> ClosedJaxpr[jt.Array | jt.Ref[jt.Array]]:
     return jt.make_jaxpr(fun)(arg)
 
 

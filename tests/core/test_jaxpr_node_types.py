@@ -90,6 +90,8 @@ def sample(hint: object, table: dict[object, object]) -> object:
         return (sample(typing.get_args(hint)[0], table),)
     if origin is types.UnionType or origin is typing.Union:
         return sample(typing.get_args(hint)[0], table)
+    if isinstance(hint, typing.TypeVar):  # a generic node's field (ClosedJaxpr's consts): its bound
+        return sample(hint.__bound__, table)
     key = origin if isinstance(origin, type) else hint
     assert key in table, f"no sample value for the node field type {hint!r}: add one to samples()"
     return table[key]

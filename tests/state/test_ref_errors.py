@@ -109,9 +109,9 @@ def test_checkpoint_of_an_impure_function_is_an_error() -> None:
 
 
 def test_make_jaxpr_stages_refs_without_running() -> None:
-    # Passed and closed-over refs are ref-typed inputs (a passed one in its
-    # place, a closed-over one after the arguments), read and written by
-    # equations; the refs themselves are untouched.
+    # A passed ref is a ref-typed input, a closed-over one a ref-typed
+    # constvar (its const the ref itself), read and written by equations;
+    # the refs themselves are untouched.
     passed, closed = jt.new_ref(jnp.zeros(3)), jt.new_ref(jnp.float32(1.0))
 
     def f(r: jt.Ref[jt.Array], x: jt.Array) -> jt.Array:
@@ -120,7 +120,8 @@ def test_make_jaxpr_stages_refs_without_running() -> None:
         return r[0]
 
     jaxpr = jt.make_jaxpr(f)(passed, jnp.ones(3))
-    assert [v.aval.str_short() for v in jaxpr.jaxpr.invars] == ["Ref{f32[3]}", "f32[3]", "Ref{f32[]}"]
+    assert [v.aval.str_short() for v in jaxpr.jaxpr.invars] == ["Ref{f32[3]}", "f32[3]"]
+    assert [v.aval.str_short() for v in jaxpr.jaxpr.constvars] == ["Ref{f32[]}"] and jaxpr.consts == (closed,)
     assert [v.aval.str_short() for v in jaxpr.jaxpr.outvars] == ["f32[]"]
     assert repr(passed) == "Ref([0., 0., 0.], dtype=float32)" and repr(closed) == "Ref(1., dtype=float32)"
 

@@ -226,9 +226,9 @@ def test_seed_example_text() -> None:
     )
 
 
-def test_closed_over_ref_is_a_ref_input() -> None:
-    # JAX makes a closed-over ref a constvar; here it is an input after the
-    # arguments (the ref is the caller's, not a constant of the program).
+def test_closed_over_ref_is_a_constvar() -> None:
+    # As JAX: a closed-over ref is a constvar whose const is the ref itself
+    # (more cases, compared with JAX: tests/state/test_ref_constvars.py).
     ref = jt.new_ref(jnp.zeros(3))
 
     def k(x: jt.Array) -> jt.Array:
@@ -237,9 +237,10 @@ def test_closed_over_ref_is_a_ref_input() -> None:
 
     closed = jt.make_jaxpr(k)(jnp.ones(3))
     assert str(closed) == (
-        "{ lambda ; a:f32[3] b:Ref{f32[3]}. let b[...] += a; c:f32[] <- b[0] in (c,) }"
+        "{ lambda a:Ref{f32[3]}; b:f32[3]. let a[...] += b; c:f32[] <- a[0] in (c,) }"
     )  # ref[...] += x: one addupdate (JAX 0.10.2: get, add, swap), issue 16
-    assert closed.jaxpr.effects == frozenset({ReadEffect(1), AccumEffect(1)})
+    assert closed.jaxpr.effects == frozenset({ReadEffect(0), AccumEffect(0)})
+    assert closed.consts == (ref,)
     assert repr(ref) == "Ref([0., 0., 0.], dtype=float32)"
 
 

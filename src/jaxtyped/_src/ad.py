@@ -47,7 +47,7 @@ class LinearFunction:
     zero); its consts are the residuals.
     """
 
-    jaxpr: ClosedJaxpr
+    jaxpr: ClosedJaxpr[Array]
     in_avals: tuple[ShapedArray, ...]
     out_avals: tuple[ShapedArray, ...]
     out_nonzero: tuple[bool, ...]
@@ -196,7 +196,7 @@ def _check_cotangents(eqn: Eqn, args: tuple[LinearArg, ...], cts: tuple[Tangent 
 
 def transpose_jaxpr(
     jaxpr: Jaxpr, linear: tuple[bool, ...], ct_nonzero: tuple[bool, ...]
-) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
+) -> tuple[ClosedJaxpr[Array], tuple[bool, ...]]:
     """The transpose of a constvar-free jaxpr linear in the inputs marked
     ``linear``, as a jaxpr of (non-linear inputs, non-zero output
     cotangents) -> non-zero input cotangents; also says which linear inputs

@@ -17,8 +17,9 @@ from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.api_refs import ref_or_input_aval, vmap_with_refs
-from jaxtyped._src.state.primitives import stage_refs_in
-from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, is_ref
+from jaxtyped._src.state.primitives import AbstractRef, stage_refs_in
+from jaxtyped._src.state.threading import refs_as_consts
+from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, is_ref, ref_type_str
 from jaxtyped._src.api_util import (
     ShapeDtypeStruct,
     arg_names,
@@ -608,21 +609,21 @@ def make_jaxpr(
     fun: Callable[P, object],
     static_argnums: int | Sequence[int] = (),
     return_shape: Literal[False] = False,
-) -> Callable[P, ClosedJaxpr]: ...
+) -> Callable[P, ClosedJaxpr[Array | Ref[Array]]]: ...
 @overload
 def make_jaxpr(
     fun: Callable[P, object],
     static_argnums: int | Sequence[int] = (),
     *,
     return_shape: Literal[True],
-) -> Callable[P, tuple[ClosedJaxpr, object]]: ...
+) -> Callable[P, tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
 @overload
 def make_jaxpr(
     fun: Callable[P, object],
     static_argnums: int | Sequence[int] = (),
     *,
     return_shape: bool,
-) -> Callable[P, ClosedJaxpr | tuple[ClosedJaxpr, object]]: ...
+) -> Callable[P, ClosedJaxpr[Array | Ref[Array]] | tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
 def make_jaxpr(
     fun: Callable[..., object], static_argnums: int | Sequence[int] = (), return_shape: bool = False
 ) -> Callable[..., object]:
@@ -632,7 +633,9 @@ def make_jaxpr(
     Arguments may be arrays, scalars, or ``ShapeDtypeStruct``\\ s (only
     their types are used); ``static_argnums`` are passed to ``fun`` as they
     are. With ``return_shape`` the output's ``ShapeDtypeStruct`` pytree is
-    returned too.
+    returned too. A ref passed in is a ``Ref{...}``-typed input; a ref
+    ``fun`` closes over is a constvar whose const is the ``Ref`` itself, as
+    in JAX.
 
     Example:
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
@@ -650,13 +653,15 @@ def make_jaxpr(
         leaves, in_tree = tree_flatten((dynamic, kwargs))
         leaf_names = [n for i, a in dynamic.items() for n in flatten_with_names(a, names[i])[1]]
         leaf_names += [n for k, v in kwargs.items() for n in flatten_with_names(v, k)[1]]
-        # Refs (issue 16), passed or closed over, are ref-typed inputs (in
-        # place of a passed ref; after the arguments for a closed-over one),
-        # read and written by equations (Note [staged refs]).
+        # Refs (issue 16), passed or closed over, are read and written by
+        # equations (Note [staged refs]): a passed ref is a ref-typed input;
+        # a closed-over one is traced as an input after the arguments, then
+        # becomes a constvar bound to the ref itself (refs_as_consts).
         closed_refs: list[Ref[Array]] = []
         in_avals = [ref_or_input_aval(x, n, "make_jaxpr") for x, n in zip(leaves, leaf_names)]
         while True:
-            closed_avals = [ref_or_input_aval(r, "closed-over ref", "make_jaxpr") for r in closed_refs]
+            # The type only: reading a ref of an enclosing staging would stage a read there.
+            closed_avals = [AbstractRef(r.shape, r.dtype, r.weak_type) for r in closed_refs]
             interp = StagingInterpreter(current_interpreter(), desc)
             stage_refs_in(interp)
             try:
@@ -673,13 +678,24 @@ def make_jaxpr(
                     out_leaves, out_tree = tree_flatten(out)
                     out_names = flatten_with_names(out, "output")[1]
                     outs = [leaf_to_array(x, n, "make_jaxpr") for x, n in zip(out_leaves, out_names)]
-                    closed = interp.build(outs)
+                    traced = interp.build(outs)
             except RefsTouched as err:
-                if err.staging is not interp or any(err.ref is r for r in closed_refs) or any(err.ref is x for x in leaves):
+                # Ours when the ref lives outside this trace (err.staging is
+                # then this trace or one enclosing it): the jaxpr closes over
+                # the ref itself, and no enclosing trace sees it, as in JAX.
+                ours = err.staging.is_ancestor_of(interp)
+                for leaf, leaf_name in zip(leaves, leaf_names):
+                    if ours and err.ref is leaf:
+                        raise JaxtypedValueError(
+                            f"when tracing {desc} for make_jaxpr, a mutable array reference of type "
+                            f"{ref_type_str(leaf)} was both closed over and passed as the argument {leaf_name}"
+                        ) from None
+                if not ours or any(err.ref is r for r in closed_refs):
                     raise
                 closed_refs.append(err.ref)
                 continue
             break
+        closed = refs_as_consts(traced, closed_refs)
         maybe_check_jaxpr(closed)
         if return_shape:
             shapes = [ShapeDtypeStruct(o.shape, o.dtype, weak_type=o.weak_type) for o in outs]

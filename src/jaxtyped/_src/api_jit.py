@@ -152,7 +152,7 @@ class _Entry:
 
     def __init__(
         self,
-        closed: ClosedJaxpr,
+        closed: ClosedJaxpr[Array],
         out_tree: PyTreeDef,
         donated: tuple[bool, ...],
         cacheable: bool,

@@ -29,7 +29,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import Tracer
-from jaxtyped._src.core.jaxpr import eval_jaxpr
+from jaxtyped._src.core.jaxpr import RefConst, eval_jaxpr
 from jaxtyped._src.custom_derivatives import custom_vjp
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.runtime import xla
@@ -154,8 +154,9 @@ def closure_convert(fun: Callable[..., T], *example_args: object) -> tuple[Calla
     closed, out_shape = make_jaxpr(fun, return_shape=True)(*example_args)
     out_tree = tree_structure(out_shape)
     in_tree = tree_structure(example_args)
+    # Closed-over refs (not tracers) stay closed over.
     hoisted = [i for i, c in enumerate(closed.consts) if isinstance(c, Tracer) and dtypes.issubdtype(c.dtype, np.inexact)]
-    consts = [closed.consts[i] for i in hoisted]
+    consts = [c for i, c in enumerate(closed.consts) if i in hoisted and isinstance(c, Array)]
     n_args = len(example_args)
 
     def converted(*args_and_consts: object) -> T:
@@ -168,7 +169,7 @@ def closure_convert(fun: Callable[..., T], *example_args: object) -> tuple[Calla
         flat_args, tree = tree_flatten(args)
         if tree != in_tree:
             raise JaxtypedTypeError(f"closure_convert: arguments of structure {tree}, traced with {in_tree}")
-        all_consts: list[ArrayLike] = list(closed.consts)
+        all_consts: list[ArrayLike | RefConst] = list(closed.consts)
         for i, value in zip(hoisted, args_and_consts[n_args:]):
             all_consts[i] = leaf_to_array(value, "const", "closure_convert")
         outs = eval_jaxpr(closed.jaxpr, all_consts, *[leaf_to_array(a, "arg", "closure_convert") for a in flat_args])

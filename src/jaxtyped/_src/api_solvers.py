@@ -54,7 +54,7 @@ def _flat_arrays(tree: object, root: str, where: str) -> tuple[list[Array], PyTr
     return [leaf_as_array(leaf, f"{where} {name}") for leaf, name in zip(leaves, names)], treedef
 
 
-def _trace(fun: Callable[[Any], object], like: Sequence[Array], tree: PyTreeDef, what: str, where: str) -> tuple[ClosedJaxpr, PyTreeDef]:
+def _trace(fun: Callable[[Any], object], like: Sequence[Array], tree: PyTreeDef, what: str, where: str) -> tuple[ClosedJaxpr[Array], PyTreeDef]:
     """``fun`` traced on one argument of structure ``tree`` with leaves
     typed like ``like``: its jaxpr (closed-over values as consts) and the
     structure of its output."""
@@ -66,7 +66,7 @@ def _trace(fun: Callable[[Any], object], like: Sequence[Array], tree: PyTreeDef,
     return closed, out_tree
 
 
-def _check_same(closed: ClosedJaxpr, out_tree: PyTreeDef, like: Sequence[Array], tree: PyTreeDef, what: str, where: str) -> None:
+def _check_same(closed: ClosedJaxpr[Array], out_tree: PyTreeDef, like: Sequence[Array], tree: PyTreeDef, what: str, where: str) -> None:
     """Reject an output of another structure or other types than ``like``."""
     if out_tree != tree:
         raise JaxtypedValueError(f"{where}: {what} must return the structure of its input ({tree}), got {out_tree}")
@@ -80,7 +80,7 @@ def _check_same(closed: ClosedJaxpr, out_tree: PyTreeDef, like: Sequence[Array],
 def _trace_solver(
     solver: Callable[[Callable[[X], X], X], object], operator: Callable[[Any], Any], like: Sequence[Array],
     tree: PyTreeDef, has_aux: bool, what: str, where: str,
-) -> tuple[ClosedJaxpr, PyTreeDef]:
+) -> tuple[ClosedJaxpr[Array], PyTreeDef]:
     """``solver(operator, ·)`` traced: its jaxpr maps right-hand sides to
     solution leaves followed by aux leaves; returns also aux's structure."""
     aux_trees: list[PyTreeDef] = []
@@ -99,7 +99,7 @@ def _trace_solver(
     return closed, aux_trees[-1]
 
 
-def _as_function(closed: ClosedJaxpr, tree: PyTreeDef, consts: Sequence[Array]) -> Callable[[Any], Any]:
+def _as_function(closed: ClosedJaxpr[Array], tree: PyTreeDef, consts: Sequence[Array]) -> Callable[[Any], Any]:
     def apply(x: object) -> object:
         leaves, _ = tree_flatten(x)
         return tree.unflatten(list(eval_jaxpr(closed.jaxpr, tuple(consts), *cast(list[Array], leaves))))
@@ -107,7 +107,7 @@ def _as_function(closed: ClosedJaxpr, tree: PyTreeDef, consts: Sequence[Array]) 
     return apply
 
 
-def _apply(closed: ClosedJaxpr, consts: Sequence[Array], args: Sequence[Array]) -> tuple[Array, ...]:
+def _apply(closed: ClosedJaxpr[Array], consts: Sequence[Array], args: Sequence[Array]) -> tuple[Array, ...]:
     return eval_jaxpr(closed.jaxpr, tuple(consts), *args)
 
 
@@ -115,7 +115,7 @@ def _tangent_zeros(values: Sequence[Array]) -> list[Array]:
     return [zeros(v.aval.to_tangent_aval()) for v in values]
 
 
-def _solution_only(closed: ClosedJaxpr, n: int) -> Jaxpr:
+def _solution_only(closed: ClosedJaxpr[Array], n: int) -> Jaxpr:
     """A solver's const-free jaxpr (consts as leading inputs) that returns
     the solution only, not aux."""
     jaxpr = consts_as_invars(closed.jaxpr)
@@ -358,7 +358,7 @@ def custom_linear_solve(
     _check_same(mv_closed, mv_tree, rhs, tree, "matvec", where)
     operator = _as_function(mv_closed, tree, mv_closed.consts)
     s_closed, aux_tree = _trace_solver(solve, operator, rhs, tree, has_aux, "solve", where)
-    t_closed: ClosedJaxpr | None = None
+    t_closed: ClosedJaxpr[Array] | None = None
     if symmetric:
         t_closed = s_closed
     elif transpose_solve is not None:

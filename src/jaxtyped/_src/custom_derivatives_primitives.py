@@ -218,7 +218,7 @@ class _BatchedBwd(BwdRule):
 
 def _batch_to_front(
     jaxpr: Jaxpr, axis: BatchAxis, in_avals: tuple[ShapedArray, ...], dims: tuple[BatchDim, ...]
-) -> ClosedJaxpr:
+) -> ClosedJaxpr[Array]:
     """The jaxpr batched, every output moved to batch dimension 0 (so that
     the batched rules, which do the same, agree with it)."""
     staging = StagingInterpreter(current_interpreter(), "vmap of a custom derivative call", "vmap")
@@ -321,7 +321,7 @@ class CustomJVPCall(_CustomCall):
         in_avals = tuple(a.aval for a in args)
         key = ("custom_jvp vmap", self.call_jaxpr, self.rule, dims, in_avals, axis)
 
-        def make() -> tuple[ClosedJaxpr, JVPRule]:
+        def make() -> tuple[ClosedJaxpr[Array], JVPRule]:
             closed = _batch_to_front(self.call_jaxpr, axis, in_avals, dims)
             return closed, _BatchedJVPRule(self.rule, axis, dims[self.num_consts :])
 
@@ -385,7 +385,7 @@ class CustomVJPCall(_CustomCall):
         key = ("custom_vjp vmap", self.call_jaxpr, self.fwd, self.bwd, dims, in_avals, axis)
         arg_dims = dims[self.num_consts :]
 
-        def make() -> tuple[ClosedJaxpr, tuple[FwdRule, BwdRule]]:
+        def make() -> tuple[ClosedJaxpr[Array], tuple[FwdRule, BwdRule]]:
             closed = _batch_to_front(self.call_jaxpr, axis, in_avals, dims)
             return closed, (_BatchedFwd(self.fwd, axis, arg_dims), _BatchedBwd(self.bwd, axis, None, arg_dims))
 

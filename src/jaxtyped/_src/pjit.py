@@ -113,7 +113,7 @@ class JitCall(Primitive):
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
         return call_batch(self.jaxpr, axis, args, dims, self._call)
 
-    def _call(self, closed: ClosedJaxpr, args: Sequence[Array]) -> tuple[Array, ...]:
+    def _call(self, closed: ClosedJaxpr[Array], args: Sequence[Array]) -> tuple[Array, ...]:
         return jit_call(closed, self.fun_name, args)
 
     @override
@@ -139,7 +139,7 @@ class JitCall(Primitive):
         return (("name", self.fun_name), ("jaxpr", self.jaxpr))
 
 
-def jit_call(closed: ClosedJaxpr, fun_name: str, args: Sequence[Array], donated: Sequence[bool] = ()) -> tuple[Array, ...]:
+def jit_call(closed: ClosedJaxpr[Array], fun_name: str, args: Sequence[Array], donated: Sequence[bool] = ()) -> tuple[Array, ...]:
     """Bind a ``JitCall`` of ``closed`` on ``args`` (its consts become
     leading operands)."""
     donated_invars = (False,) * len(closed.consts) + (tuple(donated) or (False,) * len(args))
@@ -176,7 +176,7 @@ def evaluate_eagerly(fun: Callable[[], Sequence[Array]]) -> tuple[ArrayImpl, ...
 
 
 # Binds a call primitive of the caller's kind on a transformed jaxpr.
-CallJaxpr = Callable[[ClosedJaxpr, Sequence[Array]], tuple[Array, ...]]
+CallJaxpr = Callable[[ClosedJaxpr[Array], Sequence[Array]], tuple[Array, ...]]
 
 
 def call_jvp(
@@ -319,19 +319,19 @@ def _check_donation(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name
 # === transformed jaxprs (cached) ===
 
 _TRANSFORM_CACHE_MAX: Final = 1024
-_transform_cache: "OrderedDict[Hashable, tuple[ClosedJaxpr, object]]" = OrderedDict()
+_transform_cache: "OrderedDict[Hashable, tuple[ClosedJaxpr[Array], object]]" = OrderedDict()
 _transform_lock = threading.Lock()
 T = TypeVar("T")
 
 
-def cached_transform(key: Hashable, make: Callable[[], tuple[ClosedJaxpr, T]]) -> tuple[ClosedJaxpr, T]:
+def cached_transform(key: Hashable, make: Callable[[], tuple[ClosedJaxpr[Array], T]]) -> tuple[ClosedJaxpr[Array], T]:
     """``make()``, cached under ``key`` unless the jaxpr closes over
     tracers (those belong to one trace and must not be reused)."""
     with _transform_lock:
         hit = _transform_cache.get(key)
         if hit is not None:
             _transform_cache.move_to_end(key)
-            return cast(tuple[ClosedJaxpr, T], hit)
+            return cast(tuple[ClosedJaxpr[Array], T], hit)
     result = make()
     if all(isinstance(c, ArrayImpl) for c in result[0].consts):
         with _transform_lock:
@@ -371,7 +371,7 @@ def hashable_or_id(x: object) -> object:
 
 def jvp_jaxpr(
     jaxpr: Jaxpr, nonzero: tuple[bool, ...], instantiate: tuple[bool, ...] | bool = False
-) -> tuple[ClosedJaxpr, tuple[bool, ...]]:
+) -> tuple[ClosedJaxpr[Array], tuple[bool, ...]]:
     """The jaxpr of (primals, non-zero tangents) -> (primal outputs,
     non-zero tangent outputs), and which output tangents are non-zero.
     Output tangents marked in ``instantiate`` are always returned (zeros
@@ -402,7 +402,7 @@ def batch_jaxpr(
     in_avals: tuple[ShapedArray, ...],
     dims: tuple[BatchDim, ...],
     force_out: tuple[bool, ...] | None = None,
-) -> tuple[ClosedJaxpr, tuple[BatchDim, ...]]:
+) -> tuple[ClosedJaxpr[Array], tuple[BatchDim, ...]]:
     """The jaxpr of the batched values -> batched outputs, and the
     outputs' batch dimensions. Outputs marked in ``force_out`` come out
     batched at dimension 0 (unbatched ones broadcast), as loop carries and

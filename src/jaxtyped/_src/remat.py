@@ -143,7 +143,7 @@ class Checkpoint(Primitive):
     differentiated: bool
     policy: Policy | None
 
-    def _call(self, closed: ClosedJaxpr, args: Sequence[Array]) -> tuple[Array, ...]:
+    def _call(self, closed: ClosedJaxpr[Array], args: Sequence[Array]) -> tuple[Array, ...]:
         """Bind a checkpoint of ``closed`` (consts as leading operands)
         with this one's options."""
         if not closed.jaxpr.eqns:

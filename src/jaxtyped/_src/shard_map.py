@@ -294,7 +294,7 @@ def _trace_body(
     block_avals: list[ShapedArray],
     out_specs: Specs,
     check_vma: bool,
-) -> tuple[ClosedJaxpr, PyTreeDef, list[PartitionSpec]]:
+) -> tuple[ClosedJaxpr[Array], PyTreeDef, list[PartitionSpec]]:
     """The per-device function as a jaxpr over blocks (what ``shard_map``'s
     equation prints): traced with the mesh axis names bound (so that
     collectives are recorded as equations, with their axis sizes known) and,
@@ -381,7 +381,7 @@ def _trace_emulation(
     out_specs: tuple[PartitionSpec, ...],
     check_vma: bool,
     in_avals: Sequence[ShapedArray],
-) -> ClosedJaxpr:
+) -> ClosedJaxpr[Array]:
     staging = StagingInterpreter(current_interpreter(), f"shard_map of {desc}", "shard_map")
     with transformation_scope(staging):
         args = [staging.new_arg(aval) for aval in in_avals]
@@ -389,7 +389,7 @@ def _trace_emulation(
         return staging.build(outs)
 
 
-def _inline(closed: ClosedJaxpr, args: Sequence[Array]) -> tuple[Array, ...]:
+def _inline(closed: ClosedJaxpr[Array], args: Sequence[Array]) -> tuple[Array, ...]:
     return eval_jaxpr(closed.jaxpr, closed.consts, *args)
 
 
@@ -449,7 +449,7 @@ class ShardMap(Primitive):
             for a, s in zip(self.jaxpr.out_avals, self.out_specs, strict=True)
         )
 
-    def emulation(self) -> ClosedJaxpr:
+    def emulation(self) -> ClosedJaxpr[Array]:
         """The program over global values, as nested named vmaps (cached)."""
         key = ("shard_map emulation", self.jaxpr, self.mesh, self.in_specs, self.out_specs, self.check_vma)
         return cached_value(
@@ -469,7 +469,7 @@ class ShardMap(Primitive):
         return evaluate_eagerly(lambda: _inline(self.emulation(), args))
 
     def _bind_closed(
-        self, closed: ClosedJaxpr, in_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec], args: Sequence[Array]
+        self, closed: ClosedJaxpr[Array], in_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec], args: Sequence[Array]
     ) -> tuple[Array, ...]:
         """A shard_map of a derived body (its constants passed replicated)."""
         consts = [to_array(c, "shard_map constant") for c in closed.consts]
@@ -534,8 +534,8 @@ class ShardMap(Primitive):
         return run_transposed(lambda operands: self._bind_closed(closed, in_specs, out_specs, operands), cts, args, nonzero)
 
     def _rescaled(
-        self, closed: ClosedJaxpr, n_nonlinear: int, ct_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec]
-    ) -> ClosedJaxpr:
+        self, closed: ClosedJaxpr[Array], n_nonlinear: int, ct_specs: Sequence[PartitionSpec], out_specs: Sequence[PartitionSpec]
+    ) -> ClosedJaxpr[Array]:
         """Without check_vma invariance is unknown, so the transposed body is
         made correct for any body (JEP 17111's "current" transpose): the
         cotangent of an output a spec leaves replicated along some axes is

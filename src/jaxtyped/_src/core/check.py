@@ -1,8 +1,9 @@
 """``check_jaxpr``: the jaxpr type checker (layer L1)."""
 
 from jaxtyped._src.config import config
+from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.effects import Effects, ref_effects
-from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, Literal, Var
+from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, Literal, RefConst, Var, is_closed_jaxpr
 from jaxtyped._src.errors import JaxprTypeError, JaxtypedError
 
 __all__ = ["check_jaxpr", "check_closed_jaxpr", "maybe_check_jaxpr"]
@@ -52,7 +53,7 @@ def check_jaxpr(jaxpr: Jaxpr) -> None:
 
 def _check_eqn_types(eqn: Eqn, where: str) -> None:
     for _, value in eqn.primitive.params():
-        if isinstance(value, ClosedJaxpr):
+        if is_closed_jaxpr(value):
             check_closed_jaxpr(value)
         elif isinstance(value, Jaxpr):
             check_jaxpr(value)
@@ -108,7 +109,7 @@ def _eqn_summary(eqn: Eqn) -> str:
     return f"{eqn.primitive.name}({ins}) -> ({outs})"
 
 
-def check_closed_jaxpr(closed: ClosedJaxpr) -> None:
+def check_closed_jaxpr(closed: ClosedJaxpr[Array | RefConst]) -> None:
     """``check_jaxpr`` plus agreement of the consts with the constvars."""
     if len(closed.consts) != len(closed.jaxpr.constvars):
         raise JaxprTypeError(
@@ -116,6 +117,16 @@ def check_closed_jaxpr(closed: ClosedJaxpr) -> None:
             f"{len(closed.jaxpr.constvars)} constvars"
         )
     for var, const in zip(closed.jaxpr.constvars, closed.consts):
+        if not isinstance(const, Array):
+            # A closed-over ref: bound to a ref-typed constvar of the
+            # referenced type (ref types, of a higher layer, print as Ref{...}).
+            is_ref_type = var.aval.str_short().startswith("Ref{")
+            if not is_ref_type or (var.aval.shape, var.aval.dtype) != (const.shape, const.dtype):
+                raise JaxprTypeError(
+                    f"check_jaxpr: a mutable array reference to {const.dtype.name}{list(const.shape)} bound to "
+                    f"constvar of type {var.aval.str_short()}"
+                )
+            continue
         if not var.aval.same_type(const.aval):
             raise JaxprTypeError(
                 f"check_jaxpr: const of type {const.aval.str_short()} bound to "
@@ -124,7 +135,7 @@ def check_closed_jaxpr(closed: ClosedJaxpr) -> None:
     check_jaxpr(closed.jaxpr)
 
 
-def maybe_check_jaxpr(closed: ClosedJaxpr) -> None:
+def maybe_check_jaxpr(closed: ClosedJaxpr[Array | RefConst]) -> None:
     """Run :func:`check_closed_jaxpr` when ``jax_enable_checks`` is on."""
     if config.jax_enable_checks:
         check_closed_jaxpr(closed)

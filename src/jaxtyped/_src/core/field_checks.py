@@ -93,10 +93,13 @@ def _type_name(hint: object) -> str:
 def field_checker(hint: object) -> _Check:
     """A deep check of a value against ``hint``: classes, unions, tuples
     (every item), parametrised classes (``np.dtype[Any]``: by origin) and
-    ``object``/``Any`` (anything). Other hints raise ``TypeError``, so a
+    ``object``/``Any`` (anything), type variables (their bound). Other hints raise ``TypeError``, so a
     node field of a new kind is noticed rather than left unchecked."""
     if hint is Any or hint is object:
         return _accept_all
+    if isinstance(hint, TypeVar):
+        # A generic node's field (ClosedJaxpr's consts): checked against the bound.
+        return _accept_all if hint.__bound__ is None else field_checker(hint.__bound__)
     origin = typing.get_origin(hint)
     if origin is tuple:
         return _tuple_check(typing.get_args(hint))

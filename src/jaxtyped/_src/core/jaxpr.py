@@ -11,9 +11,9 @@ defined twice, which is how a violation would show up.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import final
+from typing import Any, Generic, Protocol, final, runtime_checkable
 
-from typing_extensions import TypeIs
+from typing_extensions import TypeIs, TypeVar
 
 import numpy as np
 
@@ -32,6 +32,8 @@ __all__ = [
     "Eqn",
     "Jaxpr",
     "ClosedJaxpr",
+    "RefConst",
+    "is_closed_jaxpr",
     "JaxprBuilder",
     "eval_jaxpr",
     "jaxpr_as_fun",
@@ -167,19 +169,52 @@ def _jaxpr_effects(inputs: tuple[Var, ...], eqns: tuple[Eqn, ...]) -> Effects:
     return frozenset(out)
 
 
+@runtime_checkable
+class RefConst(Protocol):
+    """A mutable array reference as a const of a closed jaxpr (what
+    ``make_jaxpr`` shows for a closed-over ``jaxtyped.Ref``; that class is
+    of a higher layer, so the IR knows it by what it reads of it)."""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of the referenced array."""
+        ...
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The dtype of the referenced array."""
+        ...
+
+    def read(self) -> Array:
+        """The current value."""
+        ...
+
+    def write(self, value: Array) -> None:
+        """Replace the value."""
+        ...
+
+
+# The type of a closed jaxpr's consts: arrays, or also refs in make_jaxpr's
+# result (a plain ``ClosedJaxpr`` annotation accepts either). The closed
+# jaxprs the transformations build and run are ClosedJaxpr[Array].
+C = TypeVar("C", bound=Array | RefConst, default=Array | RefConst, covariant=True)
+
+
 @checked_fields
 @final
 @dataclass(frozen=True, slots=True, eq=False)
-class ClosedJaxpr:
+class ClosedJaxpr(Generic[C]):
     """A jaxpr together with the values of its constvars.
 
-    Consts are arrays (concrete, or tracers of an enclosing transformation),
-    compared by identity: arrays compare elementwise, and a closed jaxpr
-    keeps its consts alive, so identity is stable.
+    Consts are arrays (concrete, or tracers of an enclosing transformation)
+    or, in ``make_jaxpr``'s result, the refs the function closes over (the
+    ref itself, bound to a ``Ref{...}``-typed constvar, as in JAX); compared
+    by identity: arrays compare elementwise, and a closed jaxpr keeps its
+    consts alive, so identity is stable.
     """
 
     jaxpr: Jaxpr
-    consts: tuple[Array, ...]
+    consts: tuple[C, ...]
 
     @property
     def in_avals(self) -> tuple[ShapedArray, ...]:
@@ -202,12 +237,12 @@ class ClosedJaxpr:
         return self.jaxpr.effects
 
     @property
-    def literals(self) -> tuple[Array, ...]:
+    def literals(self) -> tuple[C, ...]:
         """JAX's name for ``consts``."""
         return self.consts
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ClosedJaxpr):
+        if not is_closed_jaxpr(other):
             return NotImplemented
         return self.jaxpr == other.jaxpr and len(self.consts) == len(other.consts) and all(
             a is b for a, b in zip(self.consts, other.consts)
@@ -222,6 +257,11 @@ class ClosedJaxpr:
     def pretty_print(self, *, width: int = 80) -> str:
         """The jaxpr in JAX's syntax, wrapped at ``width`` columns."""
         return pp_jaxpr(self.jaxpr, width=width)
+
+
+def is_closed_jaxpr(x: object) -> "TypeIs[ClosedJaxpr[Array | RefConst]]":
+    """Whether ``x`` is a :class:`ClosedJaxpr` (of any consts)."""
+    return isinstance(x, ClosedJaxpr)
 
 
 class JaxprBuilder:
@@ -256,13 +296,32 @@ class JaxprBuilder:
 # === evaluation ===
 
 
-def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike], *args: ArrayLike) -> tuple[Array, ...]:
+# Evaluates a jaxpr some of whose consts or arguments are refs (registered
+# by the state package, a higher layer: see set_ref_evaluator).
+_RefEvaluator = Callable[[Jaxpr, Sequence["ArrayLike | RefConst"], Sequence["ArrayLike | RefConst"]], tuple[Array, ...]]
+_ref_evaluator: _RefEvaluator | None = None
+
+
+def set_ref_evaluator(evaluate: _RefEvaluator) -> None:
+    """Register how :func:`eval_jaxpr` runs a jaxpr given refs (the state
+    package: reads the refs, runs the ref equations on their values and
+    writes the final values back)."""
+    global _ref_evaluator
+    _ref_evaluator = evaluate
+
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike | RefConst], *args: ArrayLike | RefConst) -> tuple[Array, ...]:
     """Run ``jaxpr`` by binding each equation under the *current* interpreter.
 
     So evaluating a jaxpr inside a transformation transforms it (the
     Autodidax2 round trip: Python -> jaxpr -> interpretable Python).
-    Arguments may be arrays or scalars, as in JAX.
+    Arguments may be arrays or scalars, as in JAX; a ref-typed const or
+    argument (a closed-over ``Ref`` of ``make_jaxpr``'s result) is a
+    ``Ref``, read and updated as the function would.
     """
+    if any(not isinstance(x, Array) and isinstance(x, RefConst) for x in (*consts, *args)):
+        assert _ref_evaluator is not None, "the state package registers the ref evaluator"
+        return _ref_evaluator(jaxpr, consts, args)
     env: dict[Var, Array] = {}
 
     def read(atom: Atom) -> Array:
@@ -279,10 +338,10 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike], *args: ArrayLike) -> t
     return tuple(read(atom) for atom in jaxpr.outvars)
 
 
-def jaxpr_as_fun(closed: ClosedJaxpr) -> Callable[..., tuple[Array, ...]]:
+def jaxpr_as_fun(closed: "ClosedJaxpr[Array | RefConst]") -> Callable[..., tuple[Array, ...]]:
     """A Python function that evaluates ``closed`` on its arguments."""
 
-    def fun(*args: ArrayLike) -> tuple[Array, ...]:
+    def fun(*args: ArrayLike | RefConst) -> tuple[Array, ...]:
         return eval_jaxpr(closed.jaxpr, closed.consts, *args)
 
     return fun
@@ -367,9 +426,12 @@ class _Printer:
         lines.append(f"{' ' * indent}] {args}".rstrip())
         return "\n".join(lines)
 
-    def jaxpr(self, jaxpr: Jaxpr, indent: int, *, multiline: bool = False) -> str:
+    def jaxpr(self, jaxpr: Jaxpr, indent: int, *, multiline: bool = False, top: bool = False) -> str:
         outer = self._names
-        self._names = {}
+        # As JAX's: in the jaxpr printed (not in its inner jaxprs) an
+        # equation's result that nothing reads is written "_" and takes no
+        # name from the counter.
+        self._names = dict.fromkeys(_unused_results(jaxpr), "_") if top else {}
         try:
             return self._jaxpr_in_scope(jaxpr, indent, multiline)
         finally:
@@ -401,4 +463,15 @@ def _is_jaxpr_tuple(value: object) -> TypeIs[tuple[Jaxpr, ...]]:
 
 def pp_jaxpr(jaxpr: Jaxpr, *, width: int = 80) -> str:
     """Print ``jaxpr`` in JAX's syntax (``{ lambda ; a:f32[3]. let ... in (b,) }``)."""
-    return _Printer(width).jaxpr(jaxpr, 0)
+    return _Printer(width).jaxpr(jaxpr, 0, top=True)
+
+
+def _unused_results(jaxpr: Jaxpr) -> list[Var]:
+    """The equations' results that no later equation and no output reads
+    (inner jaxprs are closed: they read only their own variables)."""
+    used = {atom for atom in jaxpr.outvars if isinstance(atom, Var)}
+    unused: list[Var] = []
+    for eqn in reversed(jaxpr.eqns):
+        unused += [v for v in eqn.outvars if v not in used]
+        used.update(atom for atom in eqn.invars if isinstance(atom, Var))
+    return unused

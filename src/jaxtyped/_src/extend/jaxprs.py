@@ -4,7 +4,7 @@ and ``jaxpr_as_fun`` returning lists (JAX's convention)."""
 from collections.abc import Callable, Mapping, Sequence
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, Var
+from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Eqn, Jaxpr, RefConst, Var
 from jaxtyped._src.core.jaxpr import eval_jaxpr as _eval_jaxpr
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.errors import JaxtypedTypeError
@@ -42,7 +42,7 @@ def new_jaxpr_eqn(
     return Eqn(_application(primitive, params), tuple(invars), tuple(outvars))
 
 
-def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike], *args: ArrayLike) -> list[Array]:
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike | RefConst], *args: ArrayLike | RefConst) -> list[Array]:
     """Evaluate ``jaxpr`` under the current transformation (so it can be
     jitted, differentiated, batched); the outputs as a list."""
     return list(_eval_jaxpr(jaxpr, consts, *args))
@@ -51,7 +51,7 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike], *args: ArrayLike) -> l
 def jaxpr_as_fun(closed_jaxpr: ClosedJaxpr) -> Callable[..., list[Array]]:
     """A function evaluating ``closed_jaxpr`` on its arguments."""
 
-    def fun(*args: ArrayLike) -> list[Array]:
+    def fun(*args: ArrayLike | RefConst) -> list[Array]:
         return eval_jaxpr(closed_jaxpr.jaxpr, closed_jaxpr.consts, *args)
 
     return fun

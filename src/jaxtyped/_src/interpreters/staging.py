@@ -157,7 +157,7 @@ class StagingInterpreter(Interpreter):
         only droppable vars and be free of effects that matter."""
         self._droppable.update(variables)
 
-    def build(self, outs: Sequence[Array]) -> ClosedJaxpr:
+    def build(self, outs: Sequence[Array]) -> ClosedJaxpr[Array]:
         """The closed jaxpr computing ``outs`` from the inputs made by
         :meth:`new_arg`."""
         outvars = [self.to_atom(out) for out in outs]

@@ -148,7 +148,7 @@ class Reduce(Primitive):
         return (("dimensions", self.dimensions), ("jaxpr", self.jaxpr))
 
 
-def _apply_elementwise(closed: ClosedJaxpr, args: Sequence[Array]) -> list[Array]:
+def _apply_elementwise(closed: ClosedJaxpr[Array], args: Sequence[Array]) -> list[Array]:
     """Apply a closed jaxpr on scalars to every element of same-shaped
     arrays (flattened and batched along one axis)."""
     shape = args[0].shape

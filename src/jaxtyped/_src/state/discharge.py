@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import to_array
 from jaxtyped._src.core.interpreter import bind, current_interpreter, transformation_scope
-from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, Literal, Var
+from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, Literal, RefConst, Var
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
@@ -180,15 +180,22 @@ def _present(value: Array | None) -> Array:
     return value
 
 
-def discharge_state(closed: ClosedJaxpr) -> ClosedJaxpr:
+def discharge_state(closed: ClosedJaxpr[Array | RefConst]) -> ClosedJaxpr:
     """The pure jaxpr of ``closed``: each ref-typed input becomes an input
     of the referenced type, and the final values of the ref-typed consts
     and inputs are outputs after the original ones (JAX's
-    ``discharge_state``)."""
+    ``discharge_state``). A closed-over ref (a ``Ref`` const of
+    ``make_jaxpr``'s result) is an error: pass it as an argument."""
+    consts = [c for c in closed.consts if isinstance(c, Array)]
+    if len(consts) != len(closed.consts):
+        raise JaxtypedTypeError(
+            "discharge_state: the jaxpr closes over a mutable array reference (a Ref const); "
+            "pass the ref as an argument of the function instead"
+        )
     interp = StagingInterpreter(current_interpreter(), "discharge_state", "discharge_state")
     with transformation_scope(interp):
         args = [
             interp.new_arg(v.aval.inner if isinstance(v.aval, AbstractRef) else v.aval) for v in closed.jaxpr.invars
         ]
-        outs, finals = run_discharged(closed.jaxpr, closed.consts, args)
+        outs, finals = run_discharged(closed.jaxpr, consts, args)
         return interp.build([*outs, *finals])

@@ -325,7 +325,7 @@ class Swap(RefAccess):
 
     def format_eqn(self, outs: tuple[str, ...], args: tuple[str, ...]) -> str | None:
         target = f"{args[0]}[{_format_index(self.indexer, args[2:])}]"
-        if not outs:
+        if not outs or outs[0].startswith("_:"):  # no result, or one printed unused: a plain write, as JAX's
             return f"{target} <- {args[1]}"
         return f"{outs[0]}, {target} <- {target}, {args[1]}"
 

@@ -8,15 +8,24 @@ changes) and the API runs again with that ref's value as an extra carry
 (loops), operand (branches) or argument (jit), and its final value as an
 extra output that is written back into the box. No ref touched: one
 attempt, as before (the cost is a ``try``).
+
+``make_jaxpr`` needs no value: a ref it closes over becomes a constvar of
+its result, bound to the ``Ref`` itself (:func:`refs_as_consts`), as JAX
+shows it; evaluating such a closed jaxpr reads and writes the ref
+(:func:`eval_with_refs`).
 """
 
 from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, TypeVar
 
-from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import to_array
 from jaxtyped._src.core.interpreter import current_interpreter
-from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.core.jaxpr import Atom, ClosedJaxpr, Jaxpr, RefConst, Var, set_ref_evaluator
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.state.discharge import run_discharged
+from jaxtyped._src.state.primitives import is_ref_aval
 from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, current_values, is_ref, ref_type_str, staging_between
 from jaxtyped._src.tree_util import tree_leaves
 
@@ -27,6 +36,8 @@ __all__ = [
     "thread_branches",
     "reject_ref_outputs",
     "named_like",
+    "refs_as_consts",
+    "eval_with_refs",
 ]
 
 R = TypeVar("R")
@@ -160,3 +171,89 @@ def thread_branches(
 
     return run_threading_refs(run)
 
+
+
+# === make_jaxpr's closed-over refs ===
+
+
+def refs_as_consts(closed: ClosedJaxpr[Array], refs: Sequence[Ref[Array]]) -> ClosedJaxpr[Array | Ref[Array]]:
+    """``closed``, whose last ``len(refs)`` inputs stand for the closed-over
+    ``refs``, with those inputs turned into constvars bound to the refs
+    themselves. JAX lifts a constant into a constvar when the trace first
+    meets it, so constvars are ordered by first use (the arrays' own order
+    is kept: the staging interpreter made them in that order)."""
+    if not refs:
+        return closed
+    jaxpr = closed.jaxpr
+    n_args = len(jaxpr.invars) - len(refs)
+    first_use = _first_uses(jaxpr)
+    unused = (len(jaxpr.eqns) + 1, 0)
+
+    def key(var: Var) -> tuple[int, int]:
+        return first_use.get(var, unused)
+
+    pending: list[tuple[Var, Array | Ref[Array]]] = sorted(zip(jaxpr.invars[n_args:], refs), key=lambda pair: key(pair[0]))
+    ordered: list[tuple[Var, Array | Ref[Array]]] = []
+    for var, const in zip(jaxpr.constvars, closed.consts, strict=True):
+        while pending and key(pending[0][0]) < key(var):
+            ordered.append(pending.pop(0))
+        ordered.append((var, const))
+    ordered += pending
+    moved = Jaxpr(tuple(v for v, _ in ordered), jaxpr.invars[:n_args], jaxpr.outvars, jaxpr.eqns)
+    return ClosedJaxpr(moved, tuple(c for _, c in ordered))
+
+
+def _first_uses(jaxpr: Jaxpr) -> dict[Atom, tuple[int, int]]:
+    """Where each var is first read: (equation, operand); the outputs
+    count as an equation after the last."""
+    uses: dict[Atom, tuple[int, int]] = {}
+    for i, eqn in enumerate(jaxpr.eqns):
+        for j, atom in enumerate(eqn.invars):
+            uses.setdefault(atom, (i, j))
+    for j, atom in enumerate(jaxpr.outvars):
+        uses.setdefault(atom, (len(jaxpr.eqns), j))
+    return uses
+
+
+def eval_with_refs(jaxpr: Jaxpr, consts: Sequence[ArrayLike | RefConst], args: Sequence[ArrayLike | RefConst]) -> tuple[Array, ...]:
+    """``eval_jaxpr`` of a jaxpr given refs for its ref-typed consts or
+    inputs: the refs' values go through the jaxpr's reads and writes
+    (discharged, under the current interpreter), then the final values are
+    written back into the refs, all of them only once everything ran.
+
+    Raises:
+        JaxtypedTypeError: a ref-typed input given a value, or a ref given
+            for an array-typed one.
+        JaxtypedValueError: one ref given twice.
+    """
+    inputs = [*consts, *args]
+    variables = jaxpr.constvars + jaxpr.invars
+    if len(inputs) != len(variables):
+        raise JaxtypedTypeError(
+            f"eval_jaxpr: {len(consts)} consts and {len(args)} arguments for a jaxpr with "
+            f"{len(jaxpr.constvars)} constvars and {len(jaxpr.invars)} inputs"
+        )
+    values: list[Array] = []
+    refs: list[RefConst] = []
+    for k, (var, value) in enumerate(zip(variables, inputs)):
+        where = f"const {k}" if k < len(consts) else f"argument {k - len(consts)}"
+        is_ref_input = not isinstance(value, Array) and isinstance(value, RefConst)
+        if is_ref_aval(var.aval) != is_ref_input:
+            given = type(value).__name__
+            raise JaxtypedTypeError(f"eval_jaxpr: the {where} has type {var.aval.str_short()}, but a {given} was given for it")
+        if isinstance(value, RefConst) and not isinstance(value, Array):
+            if any(value is r for r in refs):
+                raise JaxtypedValueError(f"eval_jaxpr: the {where} is a mutable array reference already given for another input")
+            refs.append(value)
+            # A Ref's [...] is a copy: an output that is the value read must
+            # not share the ref's buffer (jit donates it to in-place updates).
+            values.append(value[...] if is_ref(value) else value.read())
+        else:
+            values.append(to_array(value, f"eval_jaxpr {where}"))
+    outs, finals = run_discharged(jaxpr, values[: len(consts)], values[len(consts) :])
+    for ref, final in zip(refs, finals, strict=True):
+        ref.write(final)
+    return tuple(outs)
+
+
+set_ref_evaluator(eval_with_refs)

@@ -61,7 +61,7 @@ class TracedFun:
 
     __slots__ = ("closed", "out_tree", "out_names")
 
-    def __init__(self, closed: ClosedJaxpr, out_tree: PyTreeDef, out_names: tuple[str, ...]) -> None:
+    def __init__(self, closed: ClosedJaxpr[Array], out_tree: PyTreeDef, out_names: tuple[str, ...]) -> None:
         self.closed = closed
         self.out_tree = out_tree
         self.out_names = out_names
@@ -129,7 +129,7 @@ def promoted_carry(init: ShapedArray, out: ShapedArray) -> ShapedArray | None:
     return ShapedArray(init.shape, dtype, False)
 
 
-def trace_flat(fun: Callable[..., Sequence[Array]], in_avals: Sequence[ShapedArray], desc: str) -> ClosedJaxpr:
+def trace_flat(fun: Callable[..., Sequence[Array]], in_avals: Sequence[ShapedArray], desc: str) -> ClosedJaxpr[Array]:
     """Trace a function of flat arrays (a rule's helper, not user code)."""
     interp = StagingInterpreter(current_interpreter(), desc, "control flow rule")
     with transformation_scope(interp):
@@ -182,7 +182,7 @@ def insert_invars(jaxpr: Jaxpr, at: int, avals: Sequence[ShapedArray]) -> Jaxpr:
     return Jaxpr(jaxpr.constvars, invars, jaxpr.outvars, jaxpr.eqns)
 
 
-def join_consts(closed: Sequence[ClosedJaxpr]) -> tuple[list[Jaxpr], tuple[Array, ...]]:
+def join_consts(closed: Sequence[ClosedJaxpr[Array]]) -> tuple[list[Jaxpr], tuple[Array, ...]]:
     """Several closed jaxprs with the same inputs as const-free jaxprs that
     all take every one's consts first (each ignores the others'), and the
     concatenated consts (how branches share one operand list)."""
@@ -238,7 +238,7 @@ def use_python_loops() -> bool:
     return config.jax_disable_jit
 
 
-def eval_closed(closed: ClosedJaxpr, *args: Array) -> tuple[Array, ...]:
+def eval_closed(closed: ClosedJaxpr[Array], *args: Array) -> tuple[Array, ...]:
     """Apply a closed jaxpr under the current interpreter."""
     return eval_jaxpr(closed.jaxpr, closed.consts, *args)
 

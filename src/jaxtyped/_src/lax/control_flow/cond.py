@@ -270,7 +270,7 @@ def _known_branch(
 
 
 def _fill_zeros(
-    closed: ClosedJaxpr, have: tuple[bool, ...], want: tuple[bool, ...], avals: Sequence[ShapedArray]
+    closed: ClosedJaxpr[Array], have: tuple[bool, ...], want: tuple[bool, ...], avals: Sequence[ShapedArray]
 ) -> Callable[..., list[Array]]:
     """``closed`` (returning the entries marked in ``have``) widened to
     return those marked in ``want``, with zeros for the rest."""
