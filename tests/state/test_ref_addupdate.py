@@ -199,6 +199,25 @@ def _sum_closed_over(lib: Lib) -> Callable[..., Any]:
     return f
 
 
+def _sum_closed_over_by_custom_jvp(lib: Lib) -> Callable[..., Any]:
+    def f(r: Any, s: Any, v: Any, i: Any) -> Any:
+        y = r[1]
+        y += v
+        r[1] = y
+
+        def scale(a: Any) -> Any:
+            return a * y
+
+        def scale_jvp(primals: Any, tangents: Any) -> Any:
+            return scale(primals[0]), tangents[0] * y
+
+        g = lib.custom_jvp(scale)
+        g.defjvp(scale_jvp)
+        return g(v)
+
+    return f
+
+
 def _read_between(lib: Lib) -> Callable[..., Any]:
     def f(r: Any, s: Any, v: Any, i: Any) -> Any:
         y = r[0]
@@ -312,6 +331,7 @@ TRAPS: dict[str, tuple[Callable[[Lib], Callable[..., Any]], list[str]]] = {
     "read_used": (_read_used, ["get", "mul", "addupdate"]),
     "sum_returned": (_sum_returned, ["get", "add", "addupdate"]),
     "sum_closed_over": (_sum_closed_over, ["get", "add", "addupdate", "scan"]),
+    "sum_closed_over_by_custom_jvp": (_sum_closed_over_by_custom_jvp, ["get", "add", "addupdate", "custom_jvp_call"]),
     "read_between": (_read_between, ["get", "addupdate"]),
     "written_back_twice": (_written_back_twice, ["get", "add", "addupdate", "swap"]),
     "added_twice": (_added_twice, ["get", "add", "add", "swap"]),
