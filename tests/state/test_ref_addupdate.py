@@ -582,3 +582,12 @@ def test_vmap_over_ref_arguments_matches_jax() -> None:
             run(lib.numpy.asarray(xs), ref)
         finals.append([ref[...] for ref in refs])
     assert_same(finals[0], finals[1])
+
+
+def test_plus_equals_on_a_typed_key_is_refused_as_an_add() -> None:
+    # Array.__iadd__ is late-bound like +: a typed key refuses it, naming
+    # the add (JAX: "add does not accept dtypes key<fry>, int32").
+    for lib in (jt, jax):
+        key = lib.random.key(0)
+        with pytest.raises(TypeError, match="^add does not accept dtype"):
+            key += 1

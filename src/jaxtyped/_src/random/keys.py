@@ -507,6 +507,7 @@ class KeyIndexUpdateRef:
 
 def _reject(name: str) -> Callable[..., NoReturn]:
     operation = name.strip("_").removeprefix("r") if name.startswith("__r") else name.strip("_")
+    operation = "add" if name == "__iadd__" else operation  # key += x is an add (refs family)
 
     def rejected(self: KeyArray, *args: object, **kwargs: object) -> NoReturn:
         raise _key_type_error(operation)
