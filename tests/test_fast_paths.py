@@ -255,33 +255,53 @@ def _weak_scalar(a: Any) -> Any:
     return a.sum() * 0 + 1.5
 
 
+_CALLBACK_RUNS: list[int] = []
+
+
+def _count_run(value: object) -> None:
+    _CALLBACK_RUNS.append(1)
+
+
+def _with_callback(a: Any) -> Any:
+    """A host callback: its program runs through Executable.execute, not jaxlib's entry point."""
+    (jt if isinstance(a, jt.Array) else jax).debug.callback(_count_run, a)
+    return a * 2, a + 1
+
+
 # (function, whether its memo hits take the shortest path, whether its
-# result is rebuilt by jaxlib's treedef)
-_MEMO_PATHS: list[tuple[Callable[..., Any], bool, bool]] = [
-    (_plus_one_and_a_half, True, False),
-    (_with_constant, False, False),  # a constant operand: not the shortest path
-    (_dict_and_pair, False, True),
-    (_weak_scalar, True, False),
+# result is rebuilt by jaxlib's treedef, whether jaxlib's entry point runs it)
+_MEMO_PATHS: list[tuple[Callable[..., Any], bool, bool, bool]] = [
+    (_plus_one_and_a_half, True, False, True),
+    (_with_constant, False, False, True),  # a constant operand: not the shortest path
+    (_dict_and_pair, False, True, True),
+    (_weak_scalar, True, False, True),
+    (_with_callback, False, True, False),
 ]
 
 
-@pytest.mark.parametrize("fun,shortest,containers", _MEMO_PATHS, ids=[f[0].__name__ for f in _MEMO_PATHS])
-def test_memo_hit_paths_give_the_full_paths_results(fun: Callable[..., Any], shortest: bool, containers: bool) -> None:
+@pytest.mark.parametrize("fun,shortest,containers,launched", _MEMO_PATHS, ids=[f[0].__name__ for f in _MEMO_PATHS])
+def test_memo_hit_paths_give_the_full_paths_results(
+    fun: Callable[..., Any], shortest: bool, containers: bool, launched: bool
+) -> None:
     """Each memo path (issue 19: the one-argument shortest path, constants,
-    results rebuilt in C++) returns what the full path returned, and JAX's."""
+    results rebuilt in C++, programs with host callbacks) returns what the
+    full path returned, and JAX's."""
     value = np.linspace(-1.0, 2.0, 4).astype(np.float32)
     ours, theirs = _put_both(value)
     f = jt.jit(fun)
-    expected = jax.jit(fun)(theirs)
+    expected = jax.block_until_ready(jax.jit(fun)(theirs))
+    _CALLBACK_RUNS.clear()
     first = f(ours)  # the full path (compiles)
     results = [f(ours), f(ours)]  # fills the memo, then hits it
     (entry,) = f._cache.values()  # pyright: ignore[reportPrivateUsage]  # which path the hits took
     assert (entry.bare is not None) == shortest
     assert (entry.out_containers is not None) == containers
+    assert (entry.launcher is not None) == launched
     for out in (first, *results):
         assert_same(out, expected, tree=True)
     assert type(results[1]) is type(first)
     assert f.cache_info().hits == 2
+    assert len(_CALLBACK_RUNS) == (0 if launched else 3)  # the callback ran on each of our calls
 
 
 def test_memo_one_argument_path_transfers_a_host_born_array() -> None:
@@ -300,6 +320,12 @@ def test_block_until_ready_waits_for_a_whole_tree_in_one_call() -> None:
     tree = {"out": f(x), "host": jnp.sin(jnp.zeros(2)), "scalar": 1.0, "list": [x, None]}
     assert jt.block_until_ready(tree) is tree
     assert all(leaf.is_ready() for leaf in jt.tree_util.tree_leaves(tree) if isinstance(leaf, ArrayImpl))
+    results = {"plain": f(x), "node": _Swapped(f(x)["z"], x)}  # containers only, then a registered node
+    assert jt.block_until_ready(results["plain"]) is results["plain"]
+    assert jt.block_until_ready(results) is results
+    assert all(leaf.is_ready() for leaf in jt.tree_util.tree_leaves(results) if isinstance(leaf, ArrayImpl))
+    with pytest.raises(ValueError, match="mutually comparable"):
+        jt.block_until_ready({1: x, "a": x})
     gone = jt.device_put(np.ones(2, np.float32))
     assert isinstance(gone, ArrayImpl)
     gone.delete()

@@ -208,6 +208,26 @@ def device_get(x: object) -> object:
     return tree_map(get, x)
 
 
+def _array_leaves(x: object) -> list[ArrayImpl]:
+    """The concrete arrays among the leaves of ``x``: flattened by jaxlib's
+    C++ walk of the builtin containers when every leaf it finds is one (the
+    common case: a result of jit), else by :func:`tree_leaves`."""
+    try:
+        leaves, _ = xla.flatten_containers(x)
+    except ValueError:  # dict keys that do not sort: tree_leaves explains
+        return _array_leaves_of_any_tree(x)
+    arrays: list[ArrayImpl] = []
+    for leaf in leaves:
+        if type(leaf) is not ArrayImpl:  # a registered node, a scalar, another kind of array
+            return _array_leaves_of_any_tree(x)
+        arrays.append(leaf)
+    return arrays
+
+
+def _array_leaves_of_any_tree(x: object) -> list[ArrayImpl]:
+    return [leaf for leaf in tree_leaves(x) if isinstance(leaf, ArrayImpl)]
+
+
 def block_until_ready(x: T) -> T:
     """Wait until every array in pytree ``x`` is computed; returns ``x``
     (dispatch is asynchronous: results are futures until then)."""
@@ -215,7 +235,7 @@ def block_until_ready(x: T) -> T:
     # One wait in jaxlib for all the pending buffers (issue 19: a wait per
     # leaf cost 0.45 us each); a deleted array is left to its own wait,
     # which raises the error that names it.
-    arrays = [leaf for leaf in tree_leaves(x) if isinstance(leaf, ArrayImpl)]
+    arrays = _array_leaves(x)
     pending: list[DeviceBuffer] = []
     for array in arrays:
         if array._value is None:  # pyright: ignore[reportPrivateUsage]  # a device-only array: its computation may be running

@@ -147,7 +147,7 @@ class _Entry:
     __slots__ = (
         "closed", "out_tree", "donated", "cacheable", "executable", "single_output", "any_donated",
         "out_avals", "spmd", "kept", "run_donated", "last_use", "run", "const_buffers", "bare",
-        "out_containers",
+        "launcher", "out_containers",
     )  # fmt: skip
 
     def __init__(
@@ -181,6 +181,8 @@ class _Entry:
         # jaxlib's entry point, for an entry of one result, no constants and
         # every leaf passed: the dispatch memo's shortest path (set with ``run``).
         self.bare: xla.Launcher | None = None
+        # jaxlib's entry point of the compiled program, for any entry (set with ``run``).
+        self.launcher: xla.Launcher | None = None
         # The result's structure in jaxlib's C++ form, when it is made of
         # builtin containers only: memo hits rebuild it there (set with ``run``).
         self.out_containers: xla.ContainerTree | None = None
@@ -332,10 +334,14 @@ class Jitted(Generic[P, R_co]):
             leaves, structure = xla.flatten_containers((args, kwargs))
         except ValueError:  # dict keys that do not sort: the full path explains
             return self._call(args, kwargs)
-        memo = _memo_inputs(leaves)
-        if memo is None:
-            return self._call(args, kwargs)
-        ids, buffers = memo
+        ids: list[int] = []
+        buffers: list[DeviceBuffer] = []
+        for leaf in leaves:  # the positional loop of __call__, over the flattened leaves
+            if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                return self._call(args, kwargs)
+            ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
+            buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
+            buffers.append(buffer if buffer is not None else device_buffer(leaf))
         hit = self._dispatch.get((structure, tuple(ids), trace_state))
         if hit is None:
             return self._call(args, kwargs)
@@ -345,15 +351,28 @@ class Jitted(Generic[P, R_co]):
 
     def _run_memo_hit(self, entry: _Entry, buffers: list[DeviceBuffer], check_outputs: bool) -> object:
         """Run a memoised entry on its leaves' buffers and build the result."""
-        run = entry.run
-        assert run is not None
         kept = entry.kept
         if kept is not None:  # Note [keep_unused]: the program takes these leaves
             buffers = [buffers[i] for i in kept]
-        results = run(entry.const_buffers + buffers if entry.const_buffers else buffers)
+        if entry.const_buffers:
+            buffers = entry.const_buffers + buffers
+        launcher = entry.launcher
+        if launcher is not None:  # Executable.execute's body, without its frame
+            results = launcher.launch(buffers).consume_with_handlers(launcher.handlers)
+        else:
+            run = entry.run
+            assert run is not None
+            results = list(run(buffers))
         if entry.single_output and not check_outputs:
             return array_from_device(results[0], entry.out_avals[0])
-        outs = tuple(map(array_from_device, results, entry.out_avals))
+        outs: list[ArrayImpl] = []
+        for buffer, aval in zip(results, entry.out_avals):  # array_from_device's body, without its frames
+            out = ArrayImpl.__new__(ArrayImpl)
+            out._value = None  # pyright: ignore[reportPrivateUsage]
+            out._buffer = buffer  # pyright: ignore[reportPrivateUsage]
+            out._aval = aval  # pyright: ignore[reportPrivateUsage]
+            out._sharding = None  # pyright: ignore[reportPrivateUsage]
+            outs.append(out)
         if check_outputs:
             check_nonfinite(self._name, outs)
         if entry.single_output:
@@ -676,20 +695,6 @@ def _positional_tree(nargs: int) -> PyTreeDef:
     return tree_flatten((tuple(range(nargs)), {}))[1]
 
 
-def _memo_inputs(leaves: Sequence[object]) -> tuple[list[int], list[DeviceBuffer]] | None:
-    """The ids of the leaves' avals and their device buffers, if every leaf
-    is a single-device concrete array (Note [the dispatch memo])."""
-    ids: list[int] = []
-    buffers: list[DeviceBuffer] = []
-    for leaf in leaves:
-        if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
-            return None
-        ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
-        buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
-        buffers.append(buffer if buffer is not None else device_buffer(leaf))
-    return ids, buffers
-
-
 def _all_concrete(args: tuple[Any, ...]) -> bool:
     for a in args:
         if type(a) is not ArrayImpl:
@@ -754,8 +759,9 @@ def _execute_unchecked(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[A
         if entry.cacheable and not entry.any_donated:
             entry.const_buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts
             entry.run = executable.execute
+            entry.launcher = xla.launcher(executable)
             if entry.single_output and entry.kept is None and not consts:
-                entry.bare = xla.launcher(executable)
+                entry.bare = entry.launcher
             entry.out_containers = _container_tree(entry.out_tree)
     if entry.kept is not None:  # Note [keep_unused]
         args = [args[i] for i in entry.kept]
