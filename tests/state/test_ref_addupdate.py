@@ -591,3 +591,29 @@ def test_plus_equals_on_a_typed_key_is_refused_as_an_add() -> None:
         key = lib.random.key(0)
         with pytest.raises(TypeError, match="^add does not accept dtype"):
             key += 1
+
+
+def test_integer_values_are_converted_by_writes_not_by_addupdate() -> None:
+    # JAX 0.10.2: swap converts an int32 value into an int8 ref (wrapping);
+    # addupdate refuses it.
+    finals: list[Any] = []
+    for lib in (jt, jax):
+        L = lib.numpy
+        ref = lib.new_ref(L.zeros(3, L.int8))
+
+        def write(r: Any) -> None:
+            lib.ref.swap(r, 0, L.int32(300))
+            r[1] = L.full((), 200, L.int32)
+
+        _jit(lib, write)(ref)
+        write(ref)
+        finals.append(ref[...])
+
+        def add(r: Any) -> None:
+            lib.ref.addupdate(r, 0, L.int32(1))
+
+        with pytest.raises(ValueError, match="Invalid dtype for `addupdate`"):
+            _jit(lib, add)(ref)
+        with pytest.raises(ValueError, match="Invalid dtype for `addupdate`"):
+            add(ref)
+    assert_same(finals[0], finals[1])

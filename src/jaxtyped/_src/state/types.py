@@ -366,15 +366,16 @@ def _is_whole(index: Indexer | None) -> bool:
 
 def _coerce(value: object, current: Array, op: str) -> Array:
     """``value`` as an array of the ref's dtype: Python scalars adopt it (as
-    JAX's), and so do integer arrays written into an integer ref (JAX
-    0.10.2 converts them); arrays of another dtype are an error, as JAX's.
+    JAX's), and so do integer arrays written (not added) into an integer
+    ref (JAX 0.10.2's swap converts them); arrays of another dtype are an
+    error, as JAX's.
     What a write stores is strongly typed, as in JAX (only ``new_ref`` of a
     Python scalar makes a weakly typed ref)."""
     if isinstance(value, Ref):
         raise JaxtypedTypeError("a Ref cannot be stored in a Ref (no ref-to-ref)")
     python_scalar = is_python_scalar(value)
     array = to_array(value, f"Ref {op} value")
-    integers = dtypes.is_integer(array.dtype) and dtypes.is_integer(current.dtype)
+    integers = op == "swap" and dtypes.is_integer(array.dtype) and dtypes.is_integer(current.dtype)
     if array.dtype != current.dtype and not python_scalar and not integers:
         raise JaxtypedValueError(
             f"Invalid dtype for `{op}`. Ref dtype: {current.dtype.name}. Value dtype: {array.dtype.name}."
