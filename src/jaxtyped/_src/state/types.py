@@ -35,7 +35,8 @@ the ref since the read, binds ``addupdate(ref, idx, addend)`` instead of
 ``swap`` and lets the staging interpreter drop the read and the add at
 ``build`` if nothing else uses them (``y = r[0]; y += 1; r[0] = y; return
 y`` keeps both). Anything else (another index, ref or interpreter, a write
-in between, a sum of another dtype or shape) is the usual swap. Eagerly,
+in between, a sum of another dtype or shape, index arrays that may name an
+element twice: ``x[[0, 0]] += 1`` adds once) is the usual swap. Eagerly,
 and inside transformations nested in a staging, ``+=`` is ``+`` as before.
 """
 
