@@ -443,6 +443,93 @@ def test_unused_variables_print_as_underscore() -> None:
     assert ours(lambda x: (jnp.sin(x), jnp.cos(x))[1], 1.0) == expected
 
 
+# --- H16d: JAX's rule for "_", case by case: only results of the printed
+# jaxpr's own equations that nothing reads (not inputs, not the results in
+# inner jaxprs, which keep their names).
+
+
+def _scan_body(N: Any) -> Callable[[Any, Any], Any]:
+    def body(c: Any, x: Any) -> Any:
+        N.numpy.sin(x)  # unused inside the body: named
+        return c + x, N.numpy.cos(x)
+
+    return body
+
+
+def _swap_unused(lib: Any) -> Callable[[Any], Any]:
+    x_ref = lib.new_ref(lib.numpy.zeros(3))
+
+    def f(v: Any) -> Any:
+        lib.ref.swap(x_ref, 1, v)  # the old value unused: printed as a write
+        return v
+
+    return f
+
+
+def _custom_jvp_with_unused(lib: Any) -> Any:
+    def body(x: Any) -> Any:
+        lib.numpy.sin(x)
+        return x * 2
+
+    f = lib.custom_jvp(body)
+
+    def rule(primals: Any, tangents: Any) -> Any:
+        return f(primals[0]), tangents[0] * 2
+
+    f.defjvp(rule)
+    return f
+
+
+def _while_with_unused(N: Any) -> Callable[[Any], Any]:
+    def cond(c: Any) -> Any:
+        N.numpy.sin(c)
+        return c < 3
+
+    def body(c: Any) -> Any:
+        N.numpy.cos(c)
+        return c + 1
+
+    return lambda x: N.lax.while_loop(cond, body, x)
+
+
+def _vmap_of_a_pair(N: Any) -> Callable[[Any], Any]:
+    def pair(y: Any) -> Any:
+        return N.numpy.exp(y), y * 2
+
+    return lambda x: N.vmap(pair)(x)[1]
+
+
+UNUSED: list[tuple[str, Callable[[Any], F], tuple[Any, ...]]] = [
+    ("some-results-of-a-multi-output-eqn", lambda N: lambda x: N.lax.sort((x, x * 2), num_keys=1)[1], (f32(3),)),
+    ("unused-inputs-keep-their-names", lambda N: lambda x, y: x, (1.0, 2.0)),
+    ("scan-result-unused-body-names-kept", lambda N: lambda xs: N.lax.scan(_scan_body(N), 0.0, xs)[0], (f32(3),)),
+    ("scan-all-used", lambda N: lambda xs: N.lax.scan(_scan_body(N), 0.0, xs), (f32(3),)),
+    ("while-bodies-keep-names", _while_with_unused, (1.0,)),
+    ("custom-jvp-body-keeps-names", _custom_jvp_with_unused, (1.0,)),
+    ("swap-with-unused-result", _swap_unused, (1.0,)),
+    ("unused-in-a-vmap-of-a-pair", _vmap_of_a_pair, (f32(3),)),
+]
+
+
+@pytest.mark.parametrize(("make", "args"), [c[1:] for c in UNUSED], ids=[c[0] for c in UNUSED])
+def test_unused_results_match_jax(make: Callable[[Any], F], args: tuple[Any, ...]) -> None:
+    assert ours(make(jt), *args) == theirs(make(jx), *args)
+
+
+def test_an_unused_jit_result_prints_as_underscore() -> None:
+    # The outer binders as JAX's; the inner jaxpr's names differ (JAX names
+    # a jit's inner variables after the outer ones: see
+    # tests/test_jit_transformations.py::test_jit_inside_make_jaxpr_matches_jax_exactly).
+    def make(lib: Any) -> F:
+        def pair(v: Any) -> Any:
+            return v, v * 2
+
+        h = lib.jit(pair)
+        return lambda v: h(v)[1]
+
+    assert ours(make(jt), 1.0).split("\n")[1] == theirs(make(jx), 1.0).split("\n")[1] == "    _:f32[] b:f32[] = jit["
+
+
 # === programs JAX stages identically ===
 
 

@@ -7,12 +7,15 @@ giving a ClosedJaxpr whose parts are typed."""
 
 from collections.abc import Callable
 
-from typing_extensions import assert_type
+from typing_extensions import TypeAlias, assert_type
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.core import ClosedJaxpr, Eqn, Jaxpr, Primitive, ShapedArray, Var
 from jaxtyped.typing import Array, PyTree
+
+# make_jaxpr's result: its consts are arrays and the refs the function closes over.
+Closed: TypeAlias = ClosedJaxpr[Array | jt.Ref[Array]]
 
 
 class Aux:
@@ -88,13 +91,13 @@ def check(x: Array, t: Array, params: dict[str, Array], flag: bool, dyn: int) ->
     assert_type(jf(x), Array)
 
     closed = jt.make_jaxpr(f)(x)
-    assert_type(closed, ClosedJaxpr)
-    assert_type(jt.make_jaxpr(g, static_argnums=1)(x, 2), ClosedJaxpr)
-    assert_type(jt.make_jaxpr(f, return_shape=True)(x), tuple[ClosedJaxpr, object])
-    assert_type(jt.make_jaxpr(f, return_shape=flag)(x), ClosedJaxpr | tuple[ClosedJaxpr, object])
+    assert_type(closed, Closed)
+    assert_type(jt.make_jaxpr(g, static_argnums=1)(x, 2), Closed)
+    assert_type(jt.make_jaxpr(f, return_shape=True)(x), tuple[Closed, object])
+    assert_type(jt.make_jaxpr(f, return_shape=flag)(x), Closed | tuple[Closed, object])
     assert_type(closed.jaxpr, Jaxpr)
     assert_type(closed.jaxpr.eqns, tuple[Eqn, ...])
-    assert_type(closed.consts, tuple[Array, ...])
+    assert_type(closed.consts, tuple[Array | jt.Ref[Array], ...])
     assert_type(closed.in_avals, tuple[ShapedArray, ...])
     for eqn in closed.jaxpr.eqns:
         assert_type(eqn, Eqn)

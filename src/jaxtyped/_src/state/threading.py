@@ -235,6 +235,7 @@ def eval_with_refs(jaxpr: Jaxpr, consts: Sequence[ArrayLike | RefConst], args: S
         )
     values: list[Array] = []
     refs: list[RefConst] = []
+    read: list[Array] = []
     for k, (var, value) in enumerate(zip(variables, inputs)):
         where = f"const {k}" if k < len(consts) else f"argument {k - len(consts)}"
         is_ref_input = not isinstance(value, Array) and isinstance(value, RefConst)
@@ -247,12 +248,18 @@ def eval_with_refs(jaxpr: Jaxpr, consts: Sequence[ArrayLike | RefConst], args: S
             refs.append(value)
             # A Ref's [...] is a copy: an output that is the value read must
             # not share the ref's buffer (jit donates it to in-place updates).
-            values.append(value[...] if is_ref(value) else value.read())
+            read.append(value[...] if is_ref(value) else value.read())
+            values.append(read[-1])
         else:
             values.append(to_array(value, f"eval_jaxpr {where}"))
     outs, finals = run_discharged(jaxpr, values[: len(consts)], values[len(consts) :])
-    for ref, final in zip(refs, finals, strict=True):
-        ref.write(final)
+    for ref, start, final in zip(refs, read, finals, strict=True):
+        if final is start:
+            continue  # not written: the ref keeps its own buffer
+        if is_ref(ref) and any(final is out for out in outs):
+            ref[...] = final  # a copy: the output must not be the ref's buffer
+        else:
+            ref.write(final)
     return tuple(outs)
 
 
