@@ -182,5 +182,10 @@ class _ArrayResultHandler(Protocol):
     def __call__(self, aval: _Aval, sharding: GSPMDSharding, committed: bool, _skip_checks: bool = False) -> ResultHandler: ...
 
 batched_device_put: _BatchedDevicePut
-def batched_block_until_ready(arg: Sequence[object], /) -> None: ...
 array_result_handler: _ArrayResultHandler
+
+@type_check_only
+class _BatchedBlockUntilReady(Protocol):
+    def __call__(self, arg: Sequence[object], /) -> None: ...
+
+batched_block_until_ready: _BatchedBlockUntilReady
