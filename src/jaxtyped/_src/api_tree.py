@@ -11,7 +11,7 @@ honest ``object`` (``list[object]``), which user code narrows with
 ``isinstance`` or ``cast``. The body is one call: the cost is one Python call.
 """
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Union, overload
 
 from jaxtyped._src import tree_util as _tu
@@ -62,23 +62,10 @@ _PathIsLeaf = Callable[..., bool]
 # list[Array] incompatible with the fallback's list[object] (list is
 # invariant), but an ArrayTree typed as object gets list[object], a true
 # type for a fresh list of arrays, so the overlap is safe (mypy agrees).
-#
-# Note [trees whose leaf types the checker lost]: mypy types a literal
-# mixing kinds of subtrees, ``{"w": x, "layers": [x, x]}``, as
-# ``dict[str, object]`` (it joins the values' types: ``object`` or
-# ``Collection[object]``), where pyright keeps the union. Exactly those
-# dicts and lists (both invariant: a ``dict[str, float]`` does not match)
-# say nothing of the leaves: their leaves are Any, as JAX types every tree, rather than an
-# ``object`` that makes idiomatic code (``x.size`` on a leaf) an error.
-_LostLeaves: TypeAlias = Union[
-    dict[Any, object], dict[Any, Collection[object]], list[object], list[Collection[object]]
-]
 
 
 @overload
 def tree_flatten(tree: ArrayTree, is_leaf: None = None) -> tuple[list[Array], PyTreeDef]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
-@overload
-def tree_flatten(tree: _LostLeaves, is_leaf: None = None) -> tuple[list[Any], PyTreeDef]: ...
 @overload
 def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[object], PyTreeDef]: ...
 def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[Array] | list[object], PyTreeDef]:
@@ -87,8 +74,6 @@ def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[Arr
 
 @overload
 def tree_leaves(tree: ArrayTree, is_leaf: None = None) -> list[Array]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
-@overload
-def tree_leaves(tree: _LostLeaves, is_leaf: None = None) -> list[Any]: ...
 @overload
 def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[object]: ...
 def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | list[object]:
@@ -99,10 +84,6 @@ def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | l
 def tree_flatten_with_path(  # pyright: ignore[reportOverlappingOverload]  # safe: see above
     tree: ArrayTree, is_leaf: None = None, is_leaf_takes_path: bool = False
 ) -> tuple[list[tuple[KeyPath, Array]], PyTreeDef]: ...
-@overload
-def tree_flatten_with_path(
-    tree: _LostLeaves, is_leaf: None = None, is_leaf_takes_path: bool = False
-) -> tuple[list[tuple[KeyPath, Any]], PyTreeDef]: ...
 @overload
 def tree_flatten_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
@@ -117,10 +98,6 @@ def tree_flatten_with_path(
 def tree_leaves_with_path(  # pyright: ignore[reportOverlappingOverload]  # safe: see above
     tree: ArrayTree, is_leaf: None = None, is_leaf_takes_path: bool = False
 ) -> list[tuple[KeyPath, Array]]: ...
-@overload
-def tree_leaves_with_path(
-    tree: _LostLeaves, is_leaf: None = None, is_leaf_takes_path: bool = False
-) -> list[tuple[KeyPath, Any]]: ...
 @overload
 def tree_leaves_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
@@ -150,7 +127,6 @@ def tree_leaves_with_path(
 _A = TypeVar("_A", bound=Array)  # f's result when it is an Array (or Any)
 _Y = TypeVar("_Y")  # f's result otherwise
 _C = TypeVar("_C")  # a tree of a class of its own: a registered node type
-_K = TypeVar("_K")  # the keys of a dict whose leaf types the checker lost
 if TYPE_CHECKING:
     import numpy as np
 
@@ -167,21 +143,11 @@ else:
 
 
 @overload
-def tree_map(f: Callable[[Any], _A], tree: T, *, is_leaf: None = None) -> T: ...  # type: ignore[overload-overlap]  # a tree both match (dict[str, Any]) gets this first one's more precise type
+def tree_map(f: Callable[[Any], _A], tree: T, *, is_leaf: None = None) -> T: ...
 @overload
-def tree_map(f: Callable[[Any, Any], _A], tree: T, rest0: object, /, *, is_leaf: None = None) -> T: ...  # type: ignore[overload-overlap]  # as above
+def tree_map(f: Callable[[Any, Any], _A], tree: T, rest0: object, /, *, is_leaf: None = None) -> T: ...
 @overload
 def tree_map(f: Callable[[Any, Any, Any], _A], tree: T, rest0: object, rest1: object, /, *, is_leaf: None = None) -> T: ...
-# Note [trees whose leaf types the checker lost]: the structure is kept, the
-# leaves are Any.
-@overload
-def tree_map(f: Callable[[Any], _Y], tree: dict[_K, object] | dict[_K, Collection[object]], *, is_leaf: None = None) -> dict[_K, Any]: ...
-@overload
-def tree_map(f: Callable[[Any, Any], _Y], tree: dict[_K, object] | dict[_K, Collection[object]], rest0: object, /, *, is_leaf: None = None) -> dict[_K, Any]: ...
-@overload
-def tree_map(f: Callable[[Any], _Y], tree: list[object] | list[Collection[object]], *, is_leaf: None = None) -> list[Any]: ...
-@overload
-def tree_map(f: Callable[[Any, Any], _Y], tree: list[object] | list[Collection[object]], rest0: object, /, *, is_leaf: None = None) -> list[Any]: ...
 @overload
 def tree_map(f: Callable[[Any], _Y], tree: _NotANode, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
@@ -214,7 +180,7 @@ def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _Is
 
 
 @overload
-def tree_map_with_path(  # type: ignore[overload-overlap]  # as tree_map's: the first match is the more precise type
+def tree_map_with_path(
     f: Callable[[KeyPath, Any], _A], tree: T, *,
     is_leaf: None = None, is_leaf_takes_path: bool = False,
 ) -> T: ...  # fmt: skip
@@ -223,16 +189,6 @@ def tree_map_with_path(
     f: Callable[[KeyPath, Any, Any], _A], tree: T, rest0: object, /, *,
     is_leaf: None = None, is_leaf_takes_path: bool = False,
 ) -> T: ...  # fmt: skip
-@overload  # Note [trees whose leaf types the checker lost]
-def tree_map_with_path(
-    f: Callable[[KeyPath, Any], _Y], tree: dict[_K, object] | dict[_K, Collection[object]], *,
-    is_leaf: None = None, is_leaf_takes_path: bool = False,
-) -> dict[_K, Any]: ...  # fmt: skip
-@overload
-def tree_map_with_path(
-    f: Callable[[KeyPath, Any], _Y], tree: list[object] | list[Collection[object]], *,
-    is_leaf: None = None, is_leaf_takes_path: bool = False,
-) -> list[Any]: ...  # fmt: skip
 @overload
 def tree_map_with_path(
     f: Callable[[KeyPath, Any], _Y], tree: _NotANode, *,
