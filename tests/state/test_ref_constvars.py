@@ -177,6 +177,27 @@ def test_loop_and_branch_bodies_take_the_constvar() -> None:
         assert str(ours).count("Ref{f32[3]}") >= 2  # the constvar, and the body's ref operand
 
 
+def test_make_jaxpr_inside_jit_keeps_the_ref_to_itself() -> None:
+    # As JAX: the inner make_jaxpr closes over the ref; the jit around it
+    # neither threads nor updates it.
+    x_ref = jt.new_ref(jnp.zeros(3))
+    made: list[Any] = []
+
+    def write(v: Any) -> None:
+        x_ref[0] = v
+
+    def traced(v: Any) -> Any:
+        made.append(jt.make_jaxpr(write)(v))
+        return v + 1
+
+    def plus_one(v: Any) -> Any:
+        return v + 1
+
+    assert_same(jt.jit(traced)(1.0), jax.jit(plus_one)(1.0))
+    assert made[-1].consts == (x_ref,) and str(made[-1]).startswith("{ lambda a:Ref{f32[3]}; b:f32[]. let")
+    np.testing.assert_array_equal(np.asarray(x_ref[...]), [0.0, 0.0, 0.0])
+
+
 def test_a_ref_both_passed_and_closed_over_is_jaxs_value_error() -> None:
     def trace(lib: Lib) -> Any:
         x_ref, _, _ = _refs_and_array(lib)
