@@ -369,7 +369,7 @@ def grad_mlp(jax: Any, repeat: int) -> None:
     )
 
 
-def _small_params(rng: np.random.Generator) -> dict[str, np.ndarray[Any, Any]]:
+def small_params(rng: np.random.Generator) -> dict[str, np.ndarray[Any, Any]]:
     return {
         "w1": (rng.normal(size=(16, 32)) / 4).astype(np.float32),
         "b1": rng.normal(size=(32,)).astype(np.float32),
@@ -378,7 +378,7 @@ def _small_params(rng: np.random.Generator) -> dict[str, np.ndarray[Any, Any]]:
     }
 
 
-def _example_loss(namespace: Any) -> Callable[[Any, Any, Any], Any]:
+def example_loss(namespace: Any) -> Callable[[Any, Any, Any], Any]:
     """Squared error of a 16 -> 32 -> 1 tanh network on one example."""
 
     def loss(params: Any, x: Any, y: Any) -> Any:
@@ -394,14 +394,14 @@ def per_example(jax: Any, repeat: int) -> None:
     ``jit`` over a batch of 16 (every primitive dispatched eagerly)."""
     print("== per-example gradients, 16->32->1 tanh model ==")
     rng = np.random.default_rng(1)
-    host_params = _small_params(rng)
+    host_params = small_params(rng)
     host_x = rng.normal(size=(128, 16)).astype(np.float32)
     host_y = rng.normal(size=(128,)).astype(np.float32)
     ours_params = {k: jt.device_put(np.asarray(v)) for k, v in host_params.items()}
     ours_x, ours_y = jt.device_put(host_x), jt.device_put(host_y)
 
     def ours_fn() -> Callable[..., Any]:
-        return jt.vmap(jt.grad(_example_loss(jnp)), in_axes=(None, 0, 0))
+        return jt.vmap(jt.grad(example_loss(jnp)), in_axes=(None, 0, 0))
 
     ours_jit = jt.jit(ours_fn())
     ours_eager = ours_fn()
@@ -417,7 +417,7 @@ def per_example(jax: Any, repeat: int) -> None:
         jx, jy = jax.device_put(host_x), jax.device_put(host_y)
 
         def theirs_fn() -> Any:
-            return jax.vmap(jax.grad(_example_loss(jax.numpy)), in_axes=(None, 0, 0))
+            return jax.vmap(jax.grad(example_loss(jax.numpy)), in_axes=(None, 0, 0))
 
         theirs_jit = jax.jit(theirs_fn())
         theirs_eager = theirs_fn()

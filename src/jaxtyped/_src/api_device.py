@@ -232,6 +232,9 @@ def block_until_ready(x: T) -> T:
     """Wait until every array in pytree ``x`` is computed; returns ``x``
     (dispatch is asynchronous: results are futures until then)."""
 
+    if isinstance(x, ArrayImpl):  # one array: its own wait
+        x.block_until_ready()
+        return x
     # One wait in jaxlib for all the pending buffers (issue 19: a wait per
     # leaf cost 0.45 us each); a deleted array is left to its own wait,
     # which raises the error that names it.
