@@ -353,6 +353,19 @@ def array_from_sharded(buffer: DeviceBuffer, aval: ShapedArray, sharding: Shardi
     return array
 
 
+def with_weak_type(x: ArrayImpl, weak_type: bool) -> ArrayImpl:
+    """``x``'s value (the same buffer, not a copy) typed with the given weak
+    type; for a caller that owns ``x`` (no one else holds it)."""
+    if x._aval.weak_type == weak_type:
+        return x
+    array = ArrayImpl.__new__(ArrayImpl)
+    array._value = x._value
+    array._buffer = x._buffer
+    array._aval = ShapedArray(x._aval.shape, x._aval.dtype, weak_type, x._aval.vma)
+    array._sharding = x._sharding
+    return array
+
+
 @final
 class Shard:
     """One device's part of an array (JAX's ``Shard``)."""

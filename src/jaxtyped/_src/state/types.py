@@ -53,7 +53,7 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, Index
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array, with_weak_type
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, JaxprBuilder, Literal, Var
 from jaxtyped._src.core.interpreter import Interpreter, Tracer, bind, bind1, compile_time_eval, current_interpreter
@@ -219,15 +219,20 @@ class Ref(Generic[V]):
         Ref([0., 1., 0.], dtype=float32)
     """
 
-    __slots__ = ("_value", "_level", "_freezable", "_frozen", "__weakref__")
+    __slots__ = ("_value", "_level", "_freezable", "_frozen", "_reads_weak", "__weakref__")
 
     _value: Array
     _level: Interpreter
     _freezable: bool
     _frozen: bool
+    # The weak type of the ref's type, fixed when it is made: JAX types a
+    # read by the ref (``new_ref(0.)[...]`` stays weakly typed after any
+    # write), while the stored value, shown by repr, is what was written.
+    _reads_weak: bool
 
     def __init__(self, value: Array, level: Interpreter, *, freezable: bool = True) -> None:
         self._value = value
+        self._reads_weak = value.weak_type
         self._level = level
         self._freezable = freezable
         self._frozen = False
@@ -301,9 +306,10 @@ class Ref(Generic[V]):
         value = self._checked()
         if _is_staged(value):
             return _staged_get(self, value, index)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the value type V
-        if _is_whole(index):
-            return _detached(value)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the value type V
-        return value[index]  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # indexing keeps V's kind
+        read = _detached(value) if _is_whole(index) else value[index]
+        if type(read) is ArrayImpl:  # a fresh array: retyped in place
+            read = with_weak_type(read, self._reads_weak)
+        return read  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the value type V
 
     def __setitem__(self, index: Indexer, value: ArrayLike) -> None:
         if not _accumulated(self, index, value):
