@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import final
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.ad_accumulation import accumulate_in_place
 from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import ShapedArray, UndefinedPrimal, Zero
@@ -32,9 +33,14 @@ from jaxtyped._src.interpreters.jvp import JVPInterpreter
 from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter, dce_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.arithmetic import add_tangents
+from jaxtyped._src.lowering import register_lowering_rewrite
 from jaxtyped._src.tree_util import tree_flatten, tree_unflatten
 
 __all__ = ["LinearFunction", "linearize_flat", "backward_pass", "transpose_jaxpr"]
+
+# Sparse cotangents (of slice reads) accumulate in place in every lowered
+# program (Note [sparse cotangents accumulate in place], issue 16 item 3).
+register_lowering_rewrite(accumulate_in_place)
 
 
 @final

@@ -55,6 +55,7 @@ __all__ = [
     "HostCallback",
     "HostFunction",
     "emit_host_callback",
+    "register_lowering_rewrite",
 ]
 
 
@@ -80,6 +81,18 @@ def module_name(fun_name: str) -> str:
     return f"jit_{cleaned or 'fun'}"
 
 
+# Jaxpr-to-jaxpr rewrites run on every jaxpr before it is lowered (issue 16
+# item 3: jaxtyped._src.ad_accumulation); registered by the higher layer
+# that knows the primitives they rewrite.
+_lowering_rewrites: list[Callable[[Jaxpr], Jaxpr]] = []
+
+
+def register_lowering_rewrite(rewrite: Callable[[Jaxpr], Jaxpr]) -> None:
+    """Run ``rewrite`` on each jaxpr :func:`lower_jaxpr` lowers, before
+    dead-code elimination; it must keep the jaxpr's signature and values."""
+    _lowering_rewrites.append(rewrite)
+
+
 def lower_jaxpr(jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = ()) -> LoweredModule:
     """The module computing ``jaxpr``; its parameters are the jaxpr's
     constvars then invars. ``donated[i]`` marks parameter ``i`` as a buffer
@@ -87,6 +100,8 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = ()) -> Low
     (a gradient's unused primal value; effects are never dead), as JAX's
     lowering leaves them out: ``jit(f).lower(...).as_text()`` shows the
     program that runs."""
+    for rewrite in _lowering_rewrites:
+        jaxpr = rewrite(jaxpr)
     jaxpr, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars), into_loops=True)
     params = jaxpr.constvars + jaxpr.invars
     ctx = LoweringContext(_lower_fun)
