@@ -108,11 +108,10 @@ def test_consts_are_the_refs_themselves_and_untouched() -> None:
 
 
 def test_inner_jit_takes_the_constvar_as_its_ref_operand() -> None:
-    # As JAX, the jit equation passes the ref on as an operand. Known
-    # differences (pinned here): the companion puts ref operands first (JAX:
-    # a closed-over one after the arguments), and JAX names the inner
-    # jaxpr's variables after the outer ones (see
-    # test_jit_inside_make_jaxpr_matches_jax_exactly).
+    # As JAX, the jit equation passes the ref on as an operand, and its
+    # jaxpr's inputs are named after the operands. Known difference (pinned
+    # here): the ref companion puts ref operands first (JAX: a closed-over
+    # one after the arguments).
     def make(lib: Lib) -> Any:
         x_ref, _, _ = _refs_and_array(lib)
 
@@ -132,12 +131,19 @@ def test_inner_jit_takes_the_constvar_as_its_ref_operand() -> None:
     assert ours[:5] == theirs[:5] and ours[-1] == theirs[-1]
     assert ours[0] == "{ lambda a:Ref{f32[3]}; b:f32[]. let"
     assert "\n".join(ours[5:-1]) == (
-        "      jaxpr={ lambda ; e:Ref{f32[3]} f:f32[]. let\n"
-        "          g:f32[] = convert_element_type[new_dtype=float32 weak_type=False] f\n"
-        "          h:f32[], e[0] <- e[0], g\n"
-        "        in (f,) }\n"
+        "      jaxpr={ lambda ; a:Ref{f32[3]} b:f32[]. let\n"
+        "          e:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b\n"
+        "          f:f32[], a[0] <- a[0], e\n"
+        "        in (b,) }\n"
         "    ] a b"
     )
+    assert theirs[5:-1] == [
+        "      jaxpr={ lambda ; b:f32[] a:Ref{f32[3]}. let",
+        "          e:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b",
+        "          f:f32[], a[0] <- a[0], e",
+        "        in (b,) }",
+        "    ] b a",
+    ]
 
 
 def test_loop_and_branch_bodies_take_the_constvar() -> None:

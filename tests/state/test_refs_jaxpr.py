@@ -390,9 +390,9 @@ def test_refs_in_loop_and_branch_bodies_run_discharged() -> None:
 def test_jit_called_with_staged_refs_takes_them_as_ref_operands() -> None:
     # As JAX: a jit called (inside make_jaxpr or another jit's trace) with a
     # staged ref, passed or closed over, is a jit equation with the ref as
-    # an operand and the accesses in its body (JAX's printer names the
-    # body's variables after the caller's; ours gives the body its own
-    # names). Under jit the call is inlined by the discharge.
+    # an operand and the accesses in its body, printed as JAX prints it (the
+    # body's inputs and outputs named after the caller's operands and
+    # results). Under jit the call is inlined by the discharge.
     def h(r: Any, x: Any) -> Any:
         lib: Lib = jt if isinstance(r, jt.Ref) else jax
 
@@ -407,14 +407,14 @@ def test_jit_called_with_staged_refs_takes_them_as_ref_operands() -> None:
         "{ lambda ; a:Ref{f32[3]} b:f32[]. let\n"
         "    c:f32[] = jit[\n"
         "      name=inner\n"
-        "      jaxpr={ lambda ; d:Ref{f32[3]} e:f32[]. let\n"
-        "          f:f32[] = convert_element_type[new_dtype=float32 weak_type=False] e\n"
-        "          g:f32[], d[0] <- d[0], f\n"
-        "          h:f32[] <- d[1]\n"
-        "        in (h,) }\n"
+        "      jaxpr={ lambda ; a:Ref{f32[3]} b:f32[]. let\n"
+        "          d:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b\n"
+        "          e:f32[], a[0] <- a[0], d\n"
+        "          c:f32[] <- a[1]\n"
+        "        in (c,) }\n"
         "    ] a b\n"
         "  in (c,) }"
-    )
+    ) == str(jax.make_jaxpr(h)(jax.new_ref(jax.numpy.zeros(3)), 2.0))
     closed = jt.new_ref(jnp.zeros(3))
     closed_jax = jax.new_ref(jax.numpy.zeros(3))
 

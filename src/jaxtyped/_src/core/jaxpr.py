@@ -366,7 +366,9 @@ class _Printer:
     printed on one line; otherwise one equation per line, and an equation
     whose parameters do not fit puts each parameter on its own line. Names
     come from one counter, but each nested jaxpr is a scope of its own
-    (jaxprs are closed, and an inner var may equal an outer one by value).
+    (jaxprs are closed, and an inner var may equal an outer one by value);
+    a jit's jaxpr starts with its inputs and outputs named after the
+    equation's operands and results, as JAX's.
     """
 
     def __init__(self, width: int = 80) -> None:
@@ -387,14 +389,15 @@ class _Printer:
     def binder(self, var: Var) -> str:
         return f"{self.name(var)}:{var.aval.str_short()}"
 
-    def params(self, prim: Primitive, indent: int) -> list[str]:
+    def params(self, prim: Primitive, indent: int, call: Eqn | None = None) -> list[str]:
         out: list[str] = []
         for name, value in prim.printed_params():
             # JAX always prints a jaxpr parameter in the multi-line form.
             if isinstance(value, ClosedJaxpr):
                 text = self.jaxpr(value.jaxpr, indent + 2, multiline=True)
             elif isinstance(value, Jaxpr):
-                text = self.jaxpr(value, indent + 2, multiline=True)
+                seed = self._names_like_call(value, call) if call is not None else None
+                text = self.jaxpr(value, indent + 2, multiline=True, seed=seed)
             elif _is_jaxpr_tuple(value):
                 # A tuple of jaxprs (cond's branches): one per line, each
                 # laid out on its own.
@@ -415,7 +418,9 @@ class _Printer:
         # An equation without outputs (an effect) prints without "=", as JAX's.
         lhs = " ".join(binders) + " = " if binders else ""
         args = " ".join(atoms)
-        params = self.params(eqn.primitive, indent)
+        # As JAX's: a jit's jaxpr names its inputs and outputs after the
+        # equation's operands and results.
+        params = self.params(eqn.primitive, indent, eqn if eqn.primitive.name == "jit" else None)
         flat_params = f"[{' '.join(params)}]" if params else ""
         flat = f"{lhs}{eqn.primitive.name}{flat_params} {args}".rstrip()
         if "\n" not in flat and (indent + len(flat) <= self.width or not params):
@@ -426,12 +431,27 @@ class _Printer:
         lines.append(f"{' ' * indent}] {args}".rstrip())
         return "\n".join(lines)
 
-    def jaxpr(self, jaxpr: Jaxpr, indent: int, *, multiline: bool = False, top: bool = False) -> str:
+    def _names_like_call(self, inner: Jaxpr, call: Eqn) -> dict[Var, str]:
+        """Names for ``inner``'s inputs and outputs: those of the calling
+        equation's operands and results (each outer var lends its name
+        once; literals lend none; the first name a var gets stays)."""
+        seed: dict[Var, str] = {}
+        for fors, likes in ((inner.invars, call.invars), (inner.outvars, call.outvars)):
+            if len(fors) != len(likes):
+                continue
+            lent: set[Var] = set()
+            for for_var, like in zip(fors, likes):
+                if isinstance(like, Var) and like not in lent and isinstance(for_var, Var) and for_var not in seed:
+                    lent.add(like)
+                    seed[for_var] = self.name(like)
+        return seed
+
+    def jaxpr(self, jaxpr: Jaxpr, indent: int, *, multiline: bool = False, top: bool = False, seed: dict[Var, str] | None = None) -> str:
         outer = self._names
         # As JAX's: in the jaxpr printed (not in its inner jaxprs) an
         # equation's result that nothing reads is written "_" and takes no
         # name from the counter.
-        self._names = dict.fromkeys(_unused_results(jaxpr), "_") if top else {}
+        self._names = dict.fromkeys(_unused_results(jaxpr), "_") if top else dict(seed or {})
         try:
             return self._jaxpr_in_scope(jaxpr, indent, multiline)
         finally:
