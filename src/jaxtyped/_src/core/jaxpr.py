@@ -302,6 +302,15 @@ _RefEvaluator = Callable[[Jaxpr, Sequence["ArrayLike | RefConst"], Sequence["Arr
 _ref_evaluator: _RefEvaluator | None = None
 
 
+# What an ArrayLike is at run time: never a ref (checked first, as the
+# protocol check is slow).
+_NOT_REFS = (Array, np.ndarray, np.generic, bool, int, float, complex)
+
+
+def _is_ref_const(x: object) -> bool:
+    return not isinstance(x, _NOT_REFS) and isinstance(x, RefConst)
+
+
 def set_ref_evaluator(evaluate: _RefEvaluator) -> None:
     """Register how :func:`eval_jaxpr` runs a jaxpr given refs (the state
     package: reads the refs, runs the ref equations on their values and
@@ -319,7 +328,7 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike | RefConst], *args: Arra
     argument (a closed-over ``Ref`` of ``make_jaxpr``'s result) is a
     ``Ref``, read and updated as the function would.
     """
-    if any(not isinstance(x, Array) and isinstance(x, RefConst) for x in (*consts, *args)):
+    if any(_is_ref_const(x) for x in consts) or any(_is_ref_const(x) for x in args):
         assert _ref_evaluator is not None, "the state package registers the ref evaluator"
         return _ref_evaluator(jaxpr, consts, args)
     env: dict[Var, Array] = {}
