@@ -278,9 +278,7 @@ def test_make_jaxpr_of_a_custom_vjp_call() -> None:
     b:f32[] = custom_vjp_call[
       name=sin
       bwd=sin_bwd
-      call_jaxpr={ lambda ; c:f32[]. let
-          d:f32[] = sin c
-        in (d,) }
+      call_jaxpr={ lambda ; c:f32[]. let d:f32[] = sin c in (d,) }
       fwd=sin_fwd
       symbolic_zeros=False
     ] a

@@ -532,6 +532,100 @@ def test_an_unused_jit_result_prints_as_underscore() -> None:
     assert "in (_, b) }" in text
 
 
+# --- H16d: inner jaxprs laid out as JAX's printer does: a jaxpr parameter
+# on one line when it fits, and an inner jaxpr used twice or of more than
+# 10 equations printed once first ("let name = { ... } in").
+
+
+def _sins(N: Any, n: int) -> Callable[[Any], Any]:
+    def chain(x: Any) -> Any:
+        for _ in range(n):
+            x = N.numpy.sin(x)
+        return x
+
+    return chain
+
+
+def _big_body(N: Any, op: str) -> Callable[[Any, Any], Any]:
+    def body(c: Any, x: Any) -> Any:
+        for _ in range(6):
+            c = getattr(N.numpy, op)(c) + x
+        return c, c
+
+    return body
+
+
+def _two_big_scans(N: Any) -> F:
+    def f(xs: Any) -> Any:
+        return N.lax.scan(_big_body(N, "sin"), 0.0, xs)[0], N.lax.scan(_big_body(N, "cos"), 1.0, xs)[0]
+
+    return f
+
+
+def _jit_twice(N: Any) -> F:
+    def g(x: Any) -> Any:
+        return N.lax.scan(_big_body(N, "sin"), 0.0, x)[0]
+
+    h = N.jit(g)
+    return lambda xs: h(xs) + h(xs * 2)
+
+
+def _small_jit(N: Any) -> F:
+    def double(a: Any) -> Any:
+        return a * 2
+
+    return lambda x: N.jit(double)(x)
+
+
+def _small_while(N: Any) -> F:
+    def cond(c: Any) -> Any:
+        return c < 3.0
+
+    def body(c: Any) -> Any:
+        return c + 1.0
+
+    return lambda x: N.lax.while_loop(cond, body, x)
+
+
+def _big_while(N: Any) -> F:
+    def cond(c: Any) -> Any:
+        return c < 3.0
+
+    return lambda x: N.lax.while_loop(cond, _sins(N, 11), x)
+
+
+def _cond_with_a_big_branch(N: Any) -> F:
+    def same(x: Any) -> Any:
+        return x
+
+    return lambda p, x: N.lax.cond(p, _sins(N, 11), same, x)
+
+
+LAYOUT: list[tuple[str, Callable[[Any], F], tuple[Any, ...]]] = [
+    ("small-jit-body-on-one-line", _small_jit, (1.0,)),
+    ("small-while-bodies-on-one-line", _small_while, (1.0,)),
+    ("big-while-body-shared", _big_while, (1.0,)),
+    ("big-scan-bodies-named-jaxpr-jaxpr1", _two_big_scans, (f32(3),)),
+    ("jit-used-twice-shared-by-name-vars-skip-it", _jit_twice, (f32(3),)),
+    ("cond-branches-with-a-shared-name-on-one-line", _cond_with_a_big_branch, (True, 1.0)),
+]
+
+
+@pytest.mark.parametrize(("make", "args"), [c[1:] for c in LAYOUT], ids=[c[0] for c in LAYOUT])
+def test_inner_jaxpr_layout_matches_jax(make: Callable[[Any], F], args: tuple[Any, ...]) -> None:
+    assert ours(make(jt), *args) == theirs(make(jx), *args)
+
+
+def test_shared_jaxpr_golden() -> None:
+    text = ours(_jit_twice(jt), f32(3))
+    assert text.startswith("let g = { lambda ; a:f32[3]. let\n")
+    assert "\nlet jaxpr = { lambda ; d:f32[] e:f32[]. let\n" in text
+    # "g" names the shared jaxpr, so no variable takes it.
+    assert "    g:f32[]" not in text and "    h:f32[] = convert_element_type" in text
+    assert text.endswith("    u:f32[] = jit[name=g jaxpr=g] t\n    v:f32[3] = mul t 2.0:f32[]\n"
+                         "    w:f32[] = jit[name=g jaxpr=g] v\n    x:f32[] = add u w\n  in (x,) }")
+
+
 # === programs JAX stages identically ===
 
 

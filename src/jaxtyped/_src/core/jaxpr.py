@@ -9,7 +9,8 @@ the staging interpreter does exactly that). ``check_jaxpr`` rejects a var
 defined twice, which is how a violation would show up.
 """
 
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, final, runtime_checkable
 
@@ -380,16 +381,23 @@ class _Printer:
     equation's operands and results, as JAX's.
     """
 
-    def __init__(self, width: int = 80) -> None:
+    def __init__(self, width: int = 80, shared: "dict[Jaxpr, str] | None" = None) -> None:
         self.width = width
         self._names: dict[Var, str] = {}
         self._next = 0
+        # Inner jaxprs printed once before the jaxpr, referred to by name.
+        self._shared: dict[Jaxpr, str] = shared or {}
+        self._shared_names = frozenset(self._shared.values())
 
     def name(self, var: Var) -> str:
         existing = self._names.get(var)
         if existing is None:
-            existing = self._names[var] = _alphabetic_name(self._next)
+            existing = _alphabetic_name(self._next)
             self._next += 1
+            while existing in self._shared_names:  # as JAX: no var takes a shared jaxpr's name
+                existing = _alphabetic_name(self._next)
+                self._next += 1
+            self._names[var] = existing
         return existing
 
     def atom(self, atom: Atom) -> str:
@@ -401,18 +409,24 @@ class _Printer:
     def params(self, prim: Primitive, indent: int, call: Eqn | None = None) -> list[str]:
         out: list[str] = []
         for name, value in prim.printed_params():
-            # JAX always prints a jaxpr parameter in the multi-line form.
+            # A jaxpr parameter is laid out for its own line (where it goes
+            # when the equation does not fit on one): on that line if it fits.
             if isinstance(value, ClosedJaxpr):
-                text = self.jaxpr(value.jaxpr, indent + 2, multiline=True)
+                value = value.jaxpr
+            if isinstance(value, Jaxpr) and value in self._shared:
+                text = self._shared[value]
             elif isinstance(value, Jaxpr):
                 seed = self._names_like_call(value, call) if call is not None else None
-                text = self.jaxpr(value, indent + 2, multiline=True, seed=seed)
+                text = self.jaxpr(value, indent + 2, reserve=len(name) + 1, seed=seed)
             elif _is_jaxpr_tuple(value):
-                # A tuple of jaxprs (cond's branches): one per line, each
-                # laid out on its own.
-                inner = " " * (indent + 4)
-                items = [inner + self.jaxpr(j, indent + 4) for j in value]
-                text = "(\n" + "\n".join(items) + "\n" + " " * (indent + 2) + ")"
+                # A tuple of jaxprs (cond's branches): on one line if it
+                # fits, else one per line, each laid out on its own (or its
+                # shared name).
+                items = [self._shared.get(j) or self.jaxpr(j, indent + 4) for j in value]
+                text = "(" + " ".join(items) + ")"
+                if "\n" in text or indent + 2 + len(name) + 1 + len(text) > self.width:
+                    inner = " " * (indent + 4)
+                    text = "(\n" + "\n".join(inner + item for item in items) + "\n" + " " * (indent + 2) + ")"
             else:
                 text = prim.format_param(name, value)
             out.append(f"{name}={text}")
@@ -455,28 +469,31 @@ class _Printer:
                     seed[for_var] = self.name(like)
         return seed
 
-    def jaxpr(self, jaxpr: Jaxpr, indent: int, *, multiline: bool = False, top: bool = False, seed: dict[Var, str] | None = None) -> str:
+    def jaxpr(self, jaxpr: Jaxpr, indent: int, *, reserve: int = 0, top: bool = False, seed: dict[Var, str] | None = None) -> str:
+        """``jaxpr`` on one line if it fits in the width with ``reserve``
+        more columns on its line, else one equation per line indented from
+        ``indent``."""
         outer = self._names
         # As JAX's: in the jaxpr printed (not in its inner jaxprs) an
         # equation's result that nothing reads is written "_" and takes no
         # name from the counter.
         self._names = dict.fromkeys(_unused_results(jaxpr), "_") if top else dict(seed or {})
         try:
-            return self._jaxpr_in_scope(jaxpr, indent, multiline)
+            return self._jaxpr_in_scope(jaxpr, indent, reserve)
         finally:
             self._names = outer
 
-    def _jaxpr_in_scope(self, jaxpr: Jaxpr, indent: int, multiline: bool) -> str:
+    def _jaxpr_in_scope(self, jaxpr: Jaxpr, indent: int, reserve: int) -> str:
         consts = " ".join(self.binder(v) for v in jaxpr.constvars)
         invars = " ".join(self.binder(v) for v in jaxpr.invars)
         head = f"{{ lambda {consts}; {invars}. let"
         eqns = [self.eqn(e, indent + 4) for e in jaxpr.eqns]
         outs = ", ".join(self.atom(a) for a in jaxpr.outvars)
         tail = f"in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}"
-        if not multiline and all("\n" not in e for e in eqns):
+        if all("\n" not in e for e in eqns):
             body = "; ".join(eqns)
             flat = f"{head} {body} {tail}" if eqns else f"{head}  {tail}"
-            if indent + len(flat) <= self.width:
+            if indent + reserve + len(flat) <= self.width:
                 return flat
         lines = [head] + [f"{' ' * (indent + 4)}{e}" for e in eqns]
         lines.append(f"{' ' * (indent + 2)}{tail}")
@@ -491,8 +508,64 @@ def _is_jaxpr_tuple(value: object) -> TypeIs[tuple[Jaxpr, ...]]:
 
 
 def pp_jaxpr(jaxpr: Jaxpr, *, width: int = 80) -> str:
-    """Print ``jaxpr`` in JAX's syntax (``{ lambda ; a:f32[3]. let ... in (b,) }``)."""
-    return _Printer(width).jaxpr(jaxpr, 0, top=True)
+    """Print ``jaxpr`` in JAX's syntax (``{ lambda ; a:f32[3]. let ... in (b,) }``).
+
+    As JAX's printer, an inner jaxpr used more than once, or of more than
+    10 equations, is printed first, once, as ``let name = { ... } in``, and
+    referred to by its name (its primitive's ``name`` parameter, else
+    ``jaxpr``; numbered when taken).
+    """
+    shared = _shared_jaxprs(jaxpr)
+    printer = _Printer(width, shared)
+    lines: list[str] = []
+    for inner, name in shared.items():
+        head = f"let {name} = "
+        lines.append(f"{head}{printer.jaxpr(inner, 0, reserve=len(head) + len(' in'))} in")
+    lines.append(printer.jaxpr(jaxpr, 0, top=True))
+    return "\n".join(lines)
+
+
+def _shared_jaxprs(top: Jaxpr) -> dict[Jaxpr, str]:
+    """The inner jaxprs JAX's printer hoists, in the order a breadth-first
+    walk meets them, with their names. Jaxprs are told apart by value here
+    (JAX's by identity: its trace caches give one jaxpr object per function
+    and signature, as equal traces here give equal jaxprs)."""
+    counts: dict[Jaxpr, int] = {}
+    names: dict[Jaxpr, str] = {}
+    queue = deque([top])
+    while queue:
+        jaxpr = queue.popleft()
+        counts[jaxpr] = counts.get(jaxpr, 0) + (2 if jaxpr is not top and len(jaxpr.eqns) > 10 else 1)
+        for eqn in jaxpr.eqns:
+            params = dict(eqn.primitive.printed_params())
+            label = params.get("name")
+            for inner in _jaxprs_in(params.values()):
+                queue.append(inner)
+                if isinstance(label, str):
+                    names.setdefault(inner, label.strip("<>"))
+    taken: dict[str, int] = {}
+    shared: dict[Jaxpr, str] = {}
+    for jaxpr, count in counts.items():
+        if count == 1:
+            continue
+        name = names.get(jaxpr, "jaxpr")
+        seen = taken.get(name, 0)
+        taken[name] = seen + 1
+        if seen:
+            name += str(seen)
+            taken[name] = taken.get(name, 0) + 1
+        shared[jaxpr] = name
+    return shared
+
+
+def _jaxprs_in(values: Iterable[object]) -> Iterator[Jaxpr]:
+    for value in values:
+        items: tuple[object, ...] = value if isinstance(value, tuple) else (value,)  # pyright: ignore[reportUnknownVariableType]  # a tuple of anything
+        for item in items:
+            if isinstance(item, Jaxpr):
+                yield item
+            elif isinstance(item, ClosedJaxpr):
+                yield item.jaxpr
 
 
 def _unused_results(jaxpr: Jaxpr) -> list[Var]:
