@@ -10,8 +10,14 @@ libraries run by run and reporting medians and the ratio jaxtyped / JAX:
 - ``jit(grad(loss))`` where ``loss`` makes a ref from the differentiated
   input and runs a ``fori_loop`` of ``n`` steps, each reading ``x_ref[i]``
   (sequential) or ``x_ref[i]`` and ``x_ref[(7 * i) % n]`` (non-sequential),
-  for ``n`` = 1k, 4k, 16k, 64k; the steady-state time of one call and the
-  time per loop step (flat in ``n`` when each reverse step is O(slice));
+  an index array, rows of a 2-d ref, the same under ``vmap`` with shared
+  and with per-example indices, and a closed-over array instead of a ref
+  (see :func:`make_loss`), for ``n`` = 1k, 4k, 16k, 64k; the steady-state
+  time of one call and the time per loop step (flat in ``n`` when each
+  reverse step is O(slice));
+- ``--without-rewrite``: the same, lowered without the rewrite of Note
+  [sparse cotangents accumulate in place] (the programs as they were
+  before it), for the before/after comparison;
 - ``--hlo N``: prints the backward loop body of our optimized HLO
   (``jit(...).lower(...).compile().as_text()``) for ``n = N``: whether a
   full-size ``broadcast`` of zeros and a full-size ``add`` run every step.
@@ -26,10 +32,11 @@ from typing import Any
 import numpy as np
 
 import jaxtyped as jt
+from jaxtyped._src import lowering
 from side_by_side import benchmark_parser, block, compare, import_jax, RESULTS
 
 SIZES = (1024, 4096, 16384, 65536)
-ACCESSES = ("sequential", "strided", "gather", "rows", "vmap", "vmap_index")
+ACCESSES = ("sequential", "strided", "gather", "rows", "vmap", "vmap_index", "closed_over")
 BATCH = 4  # the vmap cases' batch
 WIDTH = 8  # the rows case's row length
 
@@ -40,14 +47,16 @@ def make_loss(lib: Any, n: int, access: str) -> Callable[[Any, Any], Any]:
     (``strided``); at the index array ``[i, (7 * i) % n]`` (``gather``: a
     gather, transposed to a scatter-add); row ``i`` of an ``(n, 8)`` ref
     (``rows``); at ``(i + k) % n`` (``vmap_index``: batched over ``k``, the
-    read becomes a gather)."""
+    read becomes a gather); ``closed_over`` reads ``x`` itself, not a ref,
+    at ``i`` and ``(7 * i) % n`` (the two cotangents are summed before they
+    meet the loop's accumulator)."""
 
     def loss(x: Any, k: Any) -> Any:
-        x_ref = lib.new_ref(x)
+        x_ref = x if access == "closed_over" else lib.new_ref(x)
         jnp = lib.numpy
 
         def step(i: Any, acc: Any) -> Any:
-            if access == "strided":
+            if access in ("strided", "closed_over"):
                 term = jnp.sin(x_ref[i]) * x_ref[(7 * i) % n]
             elif access == "gather":
                 term = jnp.sum(jnp.sin(x_ref[jnp.stack([i, (7 * i) % n])]))
@@ -101,7 +110,13 @@ def main() -> None:
     parser.add_argument("--number", type=int, default=3, help="calls per timing")
     parser.add_argument("--hlo", type=int, default=0, metavar="N", help="print our optimized HLO's loop bodies for n=N")
     parser.add_argument("--hlo-case", default="strided", choices=ACCESSES, help="the case --hlo prints")
+    parser.add_argument(
+        "--without-rewrite", action="store_true",
+        help="lower without the in-place cotangent accumulation (the programs before issue 16 item 3)",
+    )
     args = parser.parse_args()
+    if args.without_rewrite:
+        lowering._lowering_rewrites.clear()  # pyright: ignore[reportPrivateUsage]  # the measurement's control
     sizes = [int(s) for s in args.sizes.split(",")]
     jax = import_jax()
     for access in args.only.split(","):

@@ -33,6 +33,11 @@ branches and calls included) where a sparse update of zeros feeds only an
 
 either operand order of the ``add``. "Zeros" is a literal 0 broadcast
 (possibly through several ``broadcast_in_dim``s, as batching makes them).
+A sum of such updates (two reads of a closed-over array in one step are
+summed before the scan adds them to its accumulator) is held back and
+applied to the accumulator update by update; where such a sum is needed
+as a value itself, its left side keeps its form and the right side's
+updates are applied to it.
 Dtypes and weak types are unchanged, values up to the sign of a zero
 (``-0.0 + 0.0`` is ``+0.0``, an untouched ``-0.0`` stays) and the order of
 floating-point additions (repeated scatter indices add into the
@@ -48,6 +53,7 @@ applied in; printed jaxprs keep JAX's form.
 """
 
 import dataclasses
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterator
@@ -72,10 +78,13 @@ def accumulate_in_place(jaxpr: Jaxpr) -> Jaxpr:
     [sparse cotangents accumulate in place]), in inner jaxprs too; the same
     object when nothing changes."""
     eqns = [_in_inner_jaxprs(eqn) for eqn in jaxpr.eqns]
+    unchanged = all(new is old for new, old in zip(eqns, jaxpr.eqns))
+    if not any(isinstance(eqn.primitive, _SPARSE_UPDATES) for eqn in eqns):
+        return jaxpr if unchanged else Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, tuple(eqns))
     rewriter = _Rewriter(jaxpr, eqns)
     for eqn in eqns:
         rewriter.visit(eqn)
-    if not rewriter.folded and all(new is old for new, old in zip(eqns, jaxpr.eqns)):
+    if not rewriter.folded and unchanged:
         return jaxpr
     out = Jaxpr(jaxpr.constvars, jaxpr.invars, jaxpr.outvars, tuple(rewriter.out))
     # The zeros the folded updates wrote into are dead now.
@@ -158,11 +167,9 @@ class _Rewriter:
             if result in self.added_once:
                 self.held[result] = both
                 return
-            # Needed as a value: the first update as it was, the others applied to it.
-            first = sparse_left.original[0] if len(sparse_left.original) == 1 else None
-            if first is not None and self._apply(first.outvars[0], both.updates[1:], result, [first]):
-                return
-            self.out.extend(both.original)
+            # Needed as a value: the left sum as it was, the right one's updates applied to it.
+            if not self._apply(left, sparse_right.updates, result, list(sparse_left.original)):
+                self.out.extend(both.original)
             return
         for acc, sparse in ((left, sparse_right), (right, sparse_left)):
             if sparse is not None:
@@ -206,6 +213,7 @@ class _Rewriter:
 
 _ADD = Add()
 _DYNAMIC_UPDATE_SLICE = DynamicUpdateSlice()
+_SPARSE_UPDATES = (DynamicUpdateSlice, Scatter, ScatterAdd)
 
 
 def _binders(jaxpr: Jaxpr) -> Iterator[Var]:
@@ -221,18 +229,23 @@ def _in_inner_jaxprs(eqn: Eqn) -> Eqn:
     keep their signatures, so the primitive's other parameters stay valid."""
     prim = eqn.primitive
     changes: dict[str, object] = {}
-    for param in dataclasses.fields(prim):  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # concrete primitives are dataclasses
-        if not param.init:
-            continue
-        value: object = getattr(prim, param.name)
+    for name in _param_names(type(prim)):
+        value: object = getattr(prim, name)
         new = _rewrite_param(value)
         if new is not value:
-            changes[param.name] = new
+            changes[name] = new
     if not changes:
         return eqn
     new_prim: object = dataclasses.replace(prim, **changes)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType, reportUnknownVariableType]  # concrete primitives are dataclasses
     assert isinstance(new_prim, Primitive)
     return Eqn(new_prim, eqn.invars, eqn.outvars)
+
+
+@functools.cache
+def _param_names(prim_type: type[Primitive]) -> tuple[str, ...]:
+    """The parameters (dataclass fields) a primitive is constructed from."""
+    fields = dataclasses.fields(prim_type)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # concrete primitives are dataclasses
+    return tuple(f.name for f in fields if f.init)
 
 
 def _rewrite_param(value: object) -> object:
