@@ -61,7 +61,11 @@ def _loss(lib: Lib, access: str) -> Callable[[Any, Any], Any]:
             elif access == "per_example":
                 term = jnp.sin(x_ref[(i + k) % N]) * x_ref[i]
             elif access == "inner_jit":  # the read inside a jit inside the loop
-                term = lib.jit(lambda j: jnp.sin(x_ref[j]) * x_ref[(7 * j) % N])(i)
+
+                def read(j: Any) -> Any:
+                    return jnp.sin(x_ref[j]) * x_ref[(7 * j) % N]
+
+                term = lib.jit(read)(i)
             else:
                 term = jnp.sin(x_ref[i])
             return acc + term
