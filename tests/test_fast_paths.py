@@ -304,6 +304,40 @@ def test_memo_hit_paths_give_the_full_paths_results(
     assert len(_CALLBACK_RUNS) == (0 if launched else 3)  # the callback ran on each of our calls
 
 
+def test_memo_last_hit_follows_signatures_config_and_clearing() -> None:
+    """The one-argument memo's last hit (compared by the identity of the
+    aval and the trace state) never serves another signature, sees a global
+    config change, and goes with clear_cache."""
+    f = jt.jit(_plus_one_and_a_half)
+    g = jax.jit(_plus_one_and_a_half)
+    small, large = (np.arange(n, dtype=np.float32) for n in (3, 4))
+    ours_small, ours_large = jt.device_put(small), jt.device_put(large)
+    for _ in range(3):  # alternating signatures replace the last hit each call
+        assert_same(f(ours_small), g(jax_numpy.asarray(small)))
+        assert_same(f(ours_large), g(jax_numpy.asarray(large)))
+    chained = f(f(ours_small))  # results share their entry's aval object: the same signature
+    assert_same(f(chained), g(g(g(jax_numpy.asarray(small)))))
+    assert f.cache_info().misses == 2
+    f(ours_small)  # the last hit
+    with jt.enable_x64(True):  # the same aval object, another trace state: traced again
+        assert_same(f(ours_small), g(jax_numpy.asarray(small)))
+    assert f.cache_info().misses == 3
+    negative = jt.device_put(np.float32(-1.0))
+    log = jt.jit(jnp.log)
+    _warm(log, negative)
+    jt.config.update("jax_debug_nans", True)
+    try:
+        with pytest.raises(FloatingPointError):
+            log(negative)
+    finally:
+        jt.config.update("jax_debug_nans", False)
+    assert np.isnan(np.asarray(log(negative)))
+    f.clear_cache()
+    assert f._last_hit is None  # pyright: ignore[reportPrivateUsage]  # nothing of the cleared entries is kept
+    assert_same(f(ours_small), g(jax_numpy.asarray(small)))
+    assert f.cache_info().misses == 4  # traced again after the clear
+
+
 def test_memo_one_argument_path_transfers_a_host_born_array() -> None:
     """A single host-only argument (no device buffer yet) on the memo's
     one-argument path is transferred, as on the full path."""

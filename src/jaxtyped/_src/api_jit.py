@@ -265,6 +265,11 @@ class Jitted(Generic[P, R_co]):
         # and builds the result arrays inline: at 4-5 us a call, each Python
         # frame saved shows (issue 19).
         self._dispatch: dict[Hashable, tuple[_Entry, tuple[ShapedArray, ...]]] = {}
+        # The memo's last one-argument hit: (the argument's aval, the trace
+        # state, the entry), compared by identity before any key is built.
+        # The same aval and trace-state objects mean the same key; holding
+        # them keeps them alive. Cleared with the memo (_forget_dispatch).
+        self._last_hit: tuple[ShapedArray, tuple[bool, ...], _Entry] | None = None
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums and not donate_argnames
         # Found on the first trace (reading annotations costs ~50 us).
@@ -295,13 +300,22 @@ class Jitted(Generic[P, R_co]):
         if kwargs:
             return self._call_memo_containers(args, kwargs, check_outputs, trace_state)
         buffers: list[DeviceBuffer]
-        if len(args) == 1:  # the same key as the loop below, without the loop
+        if len(args) == 1:
             leaf = args[0]
             if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
                 return self._call_memo_containers(args, kwargs, check_outputs, trace_state)
             buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
             buffers = [buffer if buffer is not None else device_buffer(leaf)]
-            key: Hashable = (1, (id(leaf._aval),), trace_state)  # pyright: ignore[reportPrivateUsage]
+            aval = leaf._aval  # pyright: ignore[reportPrivateUsage]
+            last = self._last_hit
+            if last is not None and last[0] is aval and last[1] is trace_state:
+                entry = last[2]  # the previous one-argument hit again: no key to build or hash
+            else:
+                hit = memo.get((1, (id(aval),), trace_state))  # the loop's key below, without the loop
+                if hit is None:
+                    return self._call(args, kwargs)
+                entry = hit[0]
+                self._last_hit = (aval, trace_state, entry)
         else:
             ids: list[int] = []
             buffers = []
@@ -311,11 +325,10 @@ class Jitted(Generic[P, R_co]):
                 ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
                 buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
                 buffers.append(buffer if buffer is not None else device_buffer(leaf))
-            key = (len(args), tuple(ids), trace_state)
-        hit = memo.get(key)
-        if hit is None:
-            return self._call(args, kwargs)
-        entry = hit[0]
+            hit = memo.get((len(args), tuple(ids), trace_state))
+            if hit is None:
+                return self._call(args, kwargs)
+            entry = hit[0]
         entry.last_use = self._clock = self._clock + 1
         bare = entry.bare
         if bare is not None and not check_outputs:
@@ -329,6 +342,11 @@ class Jitted(Generic[P, R_co]):
             out._sharding = None  # pyright: ignore[reportPrivateUsage]
             return out
         return self._run_memo_hit(entry, buffers, check_outputs)
+
+    def _forget_dispatch(self) -> None:
+        """Empty the dispatch memo and its last hit."""
+        self._dispatch.clear()
+        self._last_hit = None
 
     def _call_memo_containers(
         self, args: tuple[object, ...], kwargs: dict[str, object], check_outputs: bool, trace_state: tuple[bool, ...]
@@ -431,7 +449,7 @@ class Jitted(Generic[P, R_co]):
         """Forget every traced signature (the next call retraces)."""
         with self._lock:
             self._cache.clear()
-            self._dispatch.clear()
+            self._forget_dispatch()
             self._companion_entries.clear()
         if self._ref_state is not None:
             self._ref_state.pure = None  # a new companion: its cache starts empty
@@ -511,7 +529,7 @@ class Jitted(Generic[P, R_co]):
             avals.append(leaf.aval)
         with self._lock:
             if len(self._dispatch) >= _DISPATCH_MEMO_SIZE:
-                self._dispatch.clear()
+                self._forget_dispatch()
             self._dispatch[(structure, tuple([id(a) for a in avals]), config.trace_state())] = (entry, tuple(avals))
 
     def _call_companion(self, args: tuple[Any, ...]) -> Any:
@@ -622,7 +640,7 @@ class Jitted(Generic[P, R_co]):
                     # least recently used entry costs less than keeping an
                     # order on every call.
                     del cache[min(cache, key=lambda k: cache[k].last_use)]
-                    self._dispatch.clear()
+                    self._forget_dispatch()
         return entry
 
     def _call_traced(self, args: list[object], kwargs: dict[str, object]) -> object:
