@@ -379,9 +379,6 @@ def test_equation_params_broken_out_inside_a_long_jaxpr() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="BUG (cosmetic): long binder and argument lists are not wrapped at the width (JAX wraps them)"
-)
 def test_long_argument_lists_wrap_like_jax() -> None:
     def concat(*xs: Any) -> Any:
         return lax.concatenate(xs, 0)
@@ -391,6 +388,41 @@ def test_long_argument_lists_wrap_like_jax() -> None:
 
     args = [f32(3)] * 30
     assert ours(concat, *args) == theirs(jax_concat, *args)
+
+
+def _sort_many(N: Any) -> Callable[..., Any]:
+    return lambda *xs: N.lax.sort(xs, num_keys=1)
+
+
+def _double_each(N: Any) -> Callable[..., Any]:
+    return lambda *xs: [x * 2 for x in xs]
+
+
+def _add_many_consts(N: Any) -> Callable[..., Any]:
+    consts = [np.full((2,), i, np.float32) for i in range(14)]
+
+    def f(x: Any) -> Any:
+        for c in consts:
+            x = x + c
+        return x
+
+    return f
+
+
+# H16d: binders (results, constvars, inputs) and outputs fill lines as JAX's.
+WRAPPED: list[tuple[str, Callable[[Any], Callable[..., Any]], tuple[Any, ...]]] = [
+    ("long-results-and-operands", _sort_many, (f32(3),) * 12),
+    ("long-outputs", _double_each, (f32(3),) * 25),
+    ("long-constvars", _add_many_consts, (f32(2),)),
+]
+
+
+@pytest.mark.parametrize(("make", "args"), [c[1:] for c in WRAPPED], ids=[c[0] for c in WRAPPED])
+def test_long_lists_fill_lines_like_jax(make: Callable[[Any], Callable[..., Any]], args: tuple[Any, ...]) -> None:
+    closed = jt.make_jaxpr(make(jt))(*args)
+    text = str(closed)
+    assert text == str(jx.make_jaxpr(make(jx))(*args))
+    assert len(text.split("\n")) > len(closed.eqns) + 2  # some list was wrapped
 
 
 # === variable naming ===

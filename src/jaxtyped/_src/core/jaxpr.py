@@ -438,21 +438,24 @@ class _Printer:
         custom = eqn.primitive.format_eqn(binders, atoms)
         if custom is not None:
             return custom
-        # An equation without outputs (an effect) prints without "=", as JAX's.
-        lhs = " ".join(binders) + " = " if binders else ""
-        args = " ".join(atoms)
         # As JAX's: a jit's jaxpr names its inputs and outputs after the
         # equation's operands and results.
         params = self.params(eqn.primitive, indent, eqn if eqn.primitive.name == "jit" else None)
-        flat_params = f"[{' '.join(params)}]" if params else ""
-        flat = f"{lhs}{eqn.primitive.name}{flat_params} {args}".rstrip()
-        if "\n" not in flat and (indent + len(flat) <= self.width or not params):
-            return flat
-        pad = " " * (indent + 2)
-        lines = [f"{lhs}{eqn.primitive.name}["]
-        lines += [f"{pad}{p}" for p in params]
-        lines.append(f"{' ' * indent}] {args}".rstrip())
-        return "\n".join(lines)
+        # Laid out as JAX's: binders and operands fill lines (continued 2
+        # columns in); the parameters stay on the line if they fit there,
+        # else go one per line. An equation without outputs (an effect)
+        # prints without "=".
+        text = _fill(" " * indent, binders, self.width, indent + 2)
+        text += f" = {eqn.primitive.name}" if binders else eqn.primitive.name
+        flat_params = f"[{' '.join(params)}]"
+        if params and ("\n" in flat_params or _column(text) + len(flat_params) > self.width):
+            pad = "\n" + " " * (indent + 2)
+            text += "[" + "".join(pad + p for p in params) + "\n" + " " * indent + "]"
+        elif params:
+            text += flat_params
+        if atoms:
+            text = _fill(text + " ", atoms, self.width, indent + 2)
+        return text[indent:]
 
     def _names_like_call(self, inner: Jaxpr, call: Eqn) -> dict[Var, str]:
         """Names for ``inner``'s inputs and outputs: those of the calling
@@ -484,9 +487,9 @@ class _Printer:
             self._names = outer
 
     def _jaxpr_in_scope(self, jaxpr: Jaxpr, indent: int, reserve: int) -> str:
-        consts = " ".join(self.binder(v) for v in jaxpr.constvars)
-        invars = " ".join(self.binder(v) for v in jaxpr.invars)
-        head = f"{{ lambda {consts}; {invars}. let"
+        consts = [self.binder(v) for v in jaxpr.constvars]
+        invars = [self.binder(v) for v in jaxpr.invars]
+        head = f"{{ lambda {' '.join(consts)}; {' '.join(invars)}. let"
         eqns = [self.eqn(e, indent + 4) for e in jaxpr.eqns]
         outs = ", ".join(self.atom(a) for a in jaxpr.outvars)
         tail = f"in ({outs}{',' if len(jaxpr.outvars) == 1 else ''}) }}"
@@ -495,9 +498,37 @@ class _Printer:
             flat = f"{head} {body} {tail}" if eqns else f"{head}  {tail}"
             if indent + reserve + len(flat) <= self.width:
                 return flat
+        if indent + len(head) > self.width:
+            # The binders fill lines, continued 4 columns in, as JAX's.
+            head = _fill(" " * indent + "{ lambda ", consts, self.width, indent + 4) + "; "
+            head = (_fill(head, invars, self.width, indent + 4) + ". let")[indent:]
+        if indent + 2 + len(tail) > self.width:
+            # The outputs fill lines too (continued 4 columns in).
+            outvars = [self.atom(a) + ("," if i + 1 < len(jaxpr.outvars) else "") for i, a in enumerate(jaxpr.outvars)]
+            start = " " * (indent + 2) + "in ("
+            tail = (_fill(start, outvars, self.width, indent + 4) + (",) }" if len(outvars) == 1 else ") }"))[indent + 2 :]
         lines = [head] + [f"{' ' * (indent + 4)}{e}" for e in eqns]
         lines.append(f"{' ' * (indent + 2)}{tail}")
         return "\n".join(lines)
+
+
+def _column(text: str) -> int:
+    """The column after ``text`` (the length of its last line)."""
+    return len(text) - text.rfind("\n") - 1
+
+
+def _fill(text: str, items: Sequence[str], width: int, indent: int) -> str:
+    """``text`` followed by ``items``, space-separated; as JAX's printer
+    fills a list, an item goes on a new line (at ``indent``) only when the
+    line has no room left even for the separator."""
+    for i, item in enumerate(items):
+        if i == 0:
+            text += item
+        elif _column(text) >= width:
+            text += "\n" + " " * indent + item
+        else:
+            text += " " + item
+    return text
 
 
 def _is_jaxpr_tuple(value: object) -> TypeIs[tuple[Jaxpr, ...]]:
