@@ -400,6 +400,10 @@ class _Printer:
             self._names[var] = existing
         return existing
 
+    def _shared_name(self, jaxpr: Jaxpr) -> str | None:
+        # Not hashed when nothing is shared (a jaxpr may be unhashable).
+        return self._shared.get(jaxpr) if self._shared else None
+
     def atom(self, atom: Atom) -> str:
         return str(atom) if isinstance(atom, Literal) else self.name(atom)
 
@@ -413,8 +417,8 @@ class _Printer:
             # when the equation does not fit on one): on that line if it fits.
             if isinstance(value, ClosedJaxpr):
                 value = value.jaxpr
-            if isinstance(value, Jaxpr) and value in self._shared:
-                text = self._shared[value]
+            if isinstance(value, Jaxpr) and (shared_name := self._shared_name(value)):
+                text = shared_name
             elif isinstance(value, Jaxpr):
                 seed = self._names_like_call(value, call) if call is not None else None
                 text = self.jaxpr(value, indent + 2, reserve=len(name) + 1, seed=seed)
@@ -422,7 +426,7 @@ class _Printer:
                 # A tuple of jaxprs (cond's branches): on one line if it
                 # fits, else one per line, each laid out on its own (or its
                 # shared name).
-                items = [self._shared.get(j) or self.jaxpr(j, indent + 4) for j in value]
+                items = [self._shared_name(j) or self.jaxpr(j, indent + 4) for j in value]
                 text = "(" + " ".join(items) + ")"
                 if "\n" in text or indent + 2 + len(name) + 1 + len(text) > self.width:
                     inner = " " * (indent + 4)
@@ -561,6 +565,10 @@ def _shared_jaxprs(top: Jaxpr) -> dict[Jaxpr, str]:
     walk meets them, with their names. Jaxprs are told apart by value here
     (JAX's by identity: its trace caches give one jaxpr object per function
     and signature, as equal traces here give equal jaxprs)."""
+    try:
+        hash(top)  # covers the inner jaxprs, which are parameters
+    except TypeError:  # a primitive with an unhashable parameter: nothing is shared
+        return {}
     counts: dict[Jaxpr, int] = {}
     names: dict[Jaxpr, str] = {}
     queue = deque([top])
