@@ -430,7 +430,8 @@ def test_jit_called_with_staged_refs_takes_them_as_ref_operands() -> None:
         return bump(x) + bump(x)
 
     eqns = jt.make_jaxpr(h2)(1.0).jaxpr.eqns
-    assert [e.primitive.name for e in eqns] == ["jit", "jit", "add"] and all(AccumEffect(0) in e.effects for e in eqns[:2])
+    # The closed-over ref is the jit equations' operand 1, after y (JAX's order).
+    assert [e.primitive.name for e in eqns] == ["jit", "jit", "add"] and all(AccumEffect(1) in e.effects for e in eqns[:2])
     for lib, x in ((jt, jnp.float32(1.0)), (jax, jax.numpy.float32(1.0))):
         r = jt.new_ref(jnp.arange(3.0)) if lib is jt else jax.new_ref(jax.numpy.arange(3.0))
         out = lib.jit(h)(r, x)

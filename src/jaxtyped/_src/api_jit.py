@@ -703,10 +703,11 @@ class _BoundJitted(Jitted[P, R_co]):
         return f"<bound jitted method of {self._instance!r}>"
 
 
-def _pure_companion_jit(pure: Callable[..., Any]) -> "Jitted[..., Any]":
+def _pure_companion_jit(pure: Callable[..., Any], *, donate_first: bool = True) -> "Jitted[..., Any]":
     """jit of the pure companion of a function with refs: the refs' values
-    (argument 0) are donated, the refs' positions (argument 2) static."""
-    companion: Jitted[..., Any] = Jitted(pure, (2,), (), (0,))
+    (argument 0) are donated (unless the call is staged: nothing to update
+    in place), the refs' positions (argument 2) static."""
+    companion: Jitted[..., Any] = Jitted(pure, (2,), (), (0,) if donate_first else ())
     companion._threads_refs = False  # pyright: ignore[reportPrivateUsage]  # Jitted's own module
     return companion
 

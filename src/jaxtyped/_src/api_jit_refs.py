@@ -17,7 +17,7 @@ the refs sit among the arguments, not on their values.
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, final
+from typing import Any, Protocol, cast, final, runtime_checkable
 
 from jaxtyped._src.api_util import flatten_with_names
 from jaxtyped._src.core.array import Array
@@ -31,7 +31,15 @@ from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, is_ref, ref_
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_leaves, tree_unflatten
 from jaxtyped._src.util import arg_names
 
-__all__ = ["RefJitState", "has_ref_leaf", "call_with_refs", "stage_with_refs"]
+__all__ = ["CompanionFactory", "RefJitState", "has_ref_leaf", "call_with_refs", "stage_with_refs"]
+
+
+@runtime_checkable
+class CompanionFactory(Protocol):
+    """``jit`` of a pure companion (``pure(values, leaves, spec)``: spec
+    static; the first argument donated when ``donate_first``)."""
+
+    def __call__(self, pure: Callable[..., Any], *, donate_first: bool = True) -> Callable[..., Any]: ...
 
 
 @final
@@ -59,6 +67,7 @@ class RefJitState:
     static_argnames: frozenset[str]
     closed: list[Ref[Array]] = field(default_factory=lambda: [])
     pure: Callable[..., Any] | None = None
+    pure_in_place: Callable[..., Any] | None = None
 
 
 def has_ref_leaf(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
@@ -66,7 +75,7 @@ def has_ref_leaf(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     return any(isinstance(leaf, Ref) for leaf in tree_leaves((args, kwargs)))
 
 
-def _pure_companion(state: RefJitState, make_jit: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Callable[..., Any]:
+def _pure_companion(state: RefJitState, make_jit: CompanionFactory) -> Callable[..., Any]:
     def pure(ref_values: tuple[Array, ...], leaves: tuple[object, ...], spec: _Spec) -> tuple[object, tuple[Array, ...]]:
         if ref_values and isinstance(ref_values[0].aval, AbstractRef):
             return _pure_staged(state, ref_values, leaves, spec)
@@ -95,6 +104,24 @@ def _pure_companion(state: RefJitState, make_jit: Callable[[Callable[..., Any]],
     pure.__name__ = state.name
     pure.__qualname__ = state.name
     return make_jit(pure)
+
+
+def _staged_companion(state: RefJitState, make_jit: CompanionFactory) -> Callable[..., Any]:
+    """The companion for a call whose refs are all staged where it is made
+    (a jit inside ``make_jaxpr`` or inside another jit's trace): nothing is
+    donated or written back, so the ``jit`` equation takes its operands in
+    JAX's order, the arguments' leaves (refs in place) and then the
+    closed-over refs."""
+
+    def pure(leaves: tuple[object, ...], closed: tuple[Array, ...], spec: _Spec) -> tuple[object, tuple[Array, ...]]:
+        arg_refs = tuple(cast(Array, leaves[i]) for i in spec.ref_positions)
+        positions = set(spec.ref_positions)
+        others = tuple(leaf for i, leaf in enumerate(leaves) if i not in positions)
+        return _pure_staged(state, arg_refs + closed, others, spec)
+
+    pure.__name__ = state.name
+    pure.__qualname__ = state.name
+    return make_jit(pure, donate_first=False)
 
 
 def _call_args(spec: _Spec, leaves: tuple[object, ...], boxes: list[Ref[Array]]) -> tuple[list[object], dict[str, object]]:
@@ -152,7 +179,7 @@ def _named_args(state: RefJitState, args: list[object]) -> list[tuple[object, st
 
 
 def call_with_refs(
-    state: RefJitState, make_jit: Callable[[Callable[..., Any]], Callable[..., Any]], args: tuple[Any, ...], kwargs: dict[str, Any]
+    state: RefJitState, make_jit: CompanionFactory, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> object:
     """Call the jitted function of ``state`` on arguments that may hold
     refs, threading its refs through the pure companion."""
@@ -164,7 +191,7 @@ def call_with_refs(
 
 
 def stage_with_refs(
-    state: RefJitState, make_jit: Callable[[Callable[..., Any]], Callable[..., Any]], args: tuple[Any, ...], kwargs: dict[str, Any]
+    state: RefJitState, make_jit: CompanionFactory, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Any:
     """``trace`` of the jitted function of ``state`` on arguments that may
     hold refs: the companion's stage, whose program takes the refs' values
@@ -175,7 +202,7 @@ def stage_with_refs(
 
 def _through_companion(
     state: RefJitState,
-    make_jit: Callable[[Callable[..., Any]], Callable[..., Any]],
+    make_jit: CompanionFactory,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     entry: Callable[[Callable[..., Any]], Callable[..., Any]],
@@ -221,14 +248,18 @@ def _through_companion(
         # Refs staged where the call is made go in as ref operands (nothing
         # to write back); otherwise their values go in and come back.
         staged = [staged_ref_here(r, start) for r in arg_refs + closed]
-        values: tuple[Array, ...]
-        if staged and all(v is not None for v in staged):
-            values, written = tuple(v for v in staged if v is not None), []
-        else:
-            values, written = tuple(r.read() for r in arg_refs + closed), arg_refs + closed
         spec = _Spec(tree, ref_positions, tuple(static), nargs, len(closed))
         try:
-            return written, entry(state.pure)(values, others, spec)
+            if staged and all(v is not None for v in staged):
+                if state.pure_in_place is None:
+                    state.pure_in_place = _staged_companion(state, make_jit)
+                in_place = list(leaves)
+                for position, value in zip(ref_positions, staged):
+                    in_place[position] = value
+                closed_values = tuple(v for v in staged[len(arg_refs) :] if v is not None)
+                return [], entry(state.pure_in_place)(tuple(in_place), closed_values, spec)
+            values = tuple(r.read() for r in arg_refs + closed)
+            return arg_refs + closed, entry(state.pure)(values, others, spec)
         except RefsTouched as err:
             for arg_ref, position in zip(arg_refs, ref_positions):
                 if err.ref is arg_ref:
