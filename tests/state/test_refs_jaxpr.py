@@ -211,21 +211,6 @@ def test_make_jaxpr_prints_what_jax_prints(name: str) -> None:
     check_jaxpr(ours.jaxpr)
 
 
-def test_seed_example_text() -> None:
-    # The example, written out (this pins the syntax itself);
-    # ``x_ref[0] += y`` is one addupdate (JAX 0.10.2: get, add, swap).
-    assert str(_seed_read_write(jt)) == (
-        "{ lambda ; a:Ref{f32[3]} b:f32[]. let\n"
-        "    c:f32[3] <- a[...]\n"
-        "    d:f32[3] = sin c\n"
-        "    a[...] <- d\n"
-        "    e:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b\n"
-        "    a[0] += e\n"
-        "    f:f32[] <- a[1]\n"
-        "  in (f,) }"
-    )
-
-
 def test_closed_over_ref_is_a_constvar() -> None:
     # As JAX: a closed-over ref is a constvar whose const is the ref itself
     # (more cases, compared with JAX: tests/state/test_ref_constvars.py).
