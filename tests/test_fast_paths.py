@@ -230,6 +230,32 @@ def test_namedtuples_none_and_registered_nodes_keep_their_leaf_order() -> None:
     assert f.cache_info().misses == 1
 
 
+class _CheckedPair(tuple[jt.Array, jt.Array]):
+    """A namedtuple-like result whose constructor refuses non-arrays (as a
+    result namedtuple's does in the debug mode)."""
+
+    _fields = ("low", "high")
+
+    def __new__(cls, low: object, high: object) -> "_CheckedPair":
+        if not (isinstance(low, jt.Array) and isinstance(high, jt.Array)):
+            raise TypeError(f"_CheckedPair takes arrays, not {type(low).__name__}")
+        return super().__new__(cls, (low, high))
+
+
+def test_results_whose_constructor_checks_its_fields_still_rebuild() -> None:
+    x = jt.device_put(np.arange(3.0, dtype=np.float32))
+    def around(v: jt.Array) -> _CheckedPair:
+        return _CheckedPair(v - 1, v + 1)
+
+    f = jt.jit(around)
+    for _ in range(3):
+        out = f(x)
+        assert type(out) is _CheckedPair
+        assert_same(out[0], jax_numpy.arange(3.0) - 1)
+        assert_same(out[1], jax_numpy.arange(3.0) + 1)
+    assert f.cache_info().misses == 1
+
+
 def test_python_scalars_and_host_arrays_still_dispatch() -> None:
     f = jt.jit(_mul)
     x = jt.device_put(np.ones(3, np.float32))

@@ -749,7 +749,14 @@ def _container_tree(tree: PyTreeDef) -> xla.ContainerTree | None:
     if tree.num_nodes == 1 or not builtin_containers_only(tree):
         return None
     order = list(range(tree.num_leaves))
-    leaves, containers = xla.container_tree(tree_unflatten(tree, order))
+    try:
+        probe = tree_unflatten(tree, order)
+    except TypeError:
+        # A namedtuple whose constructor checks its fields (the debug mode
+        # checks a result type's annotations) refuses the int probes: such
+        # results keep the Python rebuild.
+        return None
+    leaves, containers = xla.container_tree(probe)
     return containers if leaves == order else None
 
 
