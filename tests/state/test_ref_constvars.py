@@ -5,6 +5,7 @@ them (refs and arrays interleaved); the printed text is compared with
 JAX's. Evaluating such a closed jaxpr reads and updates the ref (eagerly
 and under jit), and the misuses are clear errors."""
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,9 @@ import jaxtyped.numpy as jnp
 from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.check import check_closed_jaxpr
 from jaxtyped._src.state.discharge import discharge_state
-from jaxtyped.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.jaxpr import Var
+from jaxtyped.errors import JaxprTypeError, JaxtypedTypeError, JaxtypedValueError
 
 Lib = Any  # jaxtyped or jax: the same API by contract
 
@@ -318,3 +321,22 @@ def test_eval_jaxpr_misuses_are_clear_errors() -> None:
     with pytest.raises(JaxtypedTypeError, match="discharge_state: the jaxpr closes over a mutable array reference"):
         discharge_state(closed)
     np.testing.assert_array_equal(np.asarray(ref[...]), [0.0, 0.0, 0.0])
+
+
+def test_check_rejects_a_ref_const_of_another_type() -> None:
+    # A ref const must be bound to a Ref{...} constvar of the referenced type.
+    x_ref = jt.new_ref(jnp.zeros(3))
+
+    def read() -> Any:
+        return x_ref[0]
+
+    closed = jt.make_jaxpr(read)()
+    check_closed_jaxpr(closed)
+    other = jt.new_ref(jnp.zeros(4))
+    with pytest.raises(JaxprTypeError, match=r"reference to float32\[4\] bound to constvar of type Ref\{f32\[3\]\}"):
+        check_closed_jaxpr(dataclasses.replace(closed, consts=(other,)))
+    # A ref bound to an array-typed constvar.
+    array_var = Var(99, ShapedArray((3,), np.dtype("float32")))
+    as_array = dataclasses.replace(closed.jaxpr, constvars=(array_var,), eqns=(), outvars=(array_var,))
+    with pytest.raises(JaxprTypeError, match=r"bound to constvar of type f32\[3\]"):
+        check_closed_jaxpr(dataclasses.replace(closed, jaxpr=as_array))

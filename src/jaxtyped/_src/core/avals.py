@@ -2,7 +2,7 @@
 its data (layer L1)."""
 
 from dataclasses import dataclass, field
-from typing import Any, final
+from typing import Any, ClassVar, final
 
 import numpy as np
 
@@ -51,6 +51,9 @@ class ShapedArray:
     vma: frozenset[str] = frozenset()
     # Avals key every jit cache lookup: hash once, not per lookup.
     _hash: int = field(init=False, repr=False, compare=False)
+    # Whether this is the type of a mutable array reference: the state
+    # package's AbstractRef, the one subtype, says so for the layers below it.
+    is_ref: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.shape, self.dtype, self.weak_type, self.vma)))

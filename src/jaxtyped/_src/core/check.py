@@ -119,9 +119,8 @@ def check_closed_jaxpr(closed: ClosedJaxpr[Array | RefConst]) -> None:
     for var, const in zip(closed.jaxpr.constvars, closed.consts):
         if not isinstance(const, Array):
             # A closed-over ref: bound to a ref-typed constvar of the
-            # referenced type (ref types, of a higher layer, print as Ref{...}).
-            is_ref_type = var.aval.str_short().startswith("Ref{")
-            if not is_ref_type or (var.aval.shape, var.aval.dtype) != (const.shape, const.dtype):
+            # referenced type.
+            if not var.aval.is_ref or (var.aval.shape, var.aval.dtype) != (const.shape, const.dtype):
                 raise JaxprTypeError(
                     f"check_jaxpr: a mutable array reference to {const.dtype.name}{list(const.shape)} bound to "
                     f"constvar of type {var.aval.str_short()}"

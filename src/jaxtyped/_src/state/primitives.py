@@ -27,7 +27,7 @@ the primitive to it untouched.
 import operator
 import weakref
 from dataclasses import dataclass
-from typing import Any, cast, final
+from typing import Any, ClassVar, cast, final
 
 import numpy as np
 
@@ -72,6 +72,8 @@ class AbstractRef(ShapedArray):  # type: ignore[misc]  # pyright: ignore[reportG
     """The type of a mutable array reference to arrays of one shape and
     dtype; prints as JAX's ``Ref{f32[3]}``."""
 
+    is_ref: ClassVar[bool] = True
+
     def __hash__(self) -> int:
         return hash(("Ref", self._hash))
 
@@ -95,7 +97,7 @@ class AbstractRef(ShapedArray):  # type: ignore[misc]  # pyright: ignore[reportG
 
 def is_ref_aval(aval: ShapedArray) -> bool:
     """Whether ``aval`` is the type of a ref."""
-    return isinstance(aval, AbstractRef)
+    return aval.is_ref
 
 
 # Interpreters under which new_ref makes a staged ref (Note [staged refs]).
