@@ -361,7 +361,7 @@ def with_weak_type(x: ArrayImpl, weak_type: bool) -> ArrayImpl:
     array = ArrayImpl.__new__(ArrayImpl)
     array._value = x._value
     array._buffer = x._buffer
-    array._aval = ShapedArray(x._aval.shape, x._aval.dtype, weak_type, x._aval.vma)
+    array._aval = x._aval.update(weak_type=weak_type)
     array._sharding = x._sharding
     return array
 
