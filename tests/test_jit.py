@@ -296,6 +296,29 @@ def test_donated_buffer_is_reused() -> None:
     np.testing.assert_array_equal(host(out), np.arange(1024, dtype=np.float32) * 8)
 
 
+def test_donation_after_an_eager_read_reuses_the_buffer() -> None:
+    # An eager read caches a zero-copy host view of the buffer; donation must
+    # drop it, or jaxlib sees an external reference and copies (issue 19).
+    donating = jt.jit(add_scaled, donate_argnums=0)
+    a = fresh_device_array()
+    assert float(a[3]) == 6.0
+    pointer = a.unsafe_buffer_pointer()
+    out = concrete(donating(a, jnp.float32(3.0)))
+    assert out.unsafe_buffer_pointer() == pointer
+    assert a.is_deleted()
+    np.testing.assert_array_equal(host(out), np.arange(1024, dtype=np.float32) * 8)
+
+
+def test_donation_keeps_a_host_view_the_user_holds_valid() -> None:
+    # A view the caller still holds keeps its values: jaxlib copies then.
+    donating = jt.jit(add_scaled, donate_argnums=0)
+    a = fresh_device_array()
+    view = host(a)
+    out = donating(a, jnp.float32(3.0))
+    np.testing.assert_array_equal(view, np.arange(1024, dtype=np.float32) * 2)
+    np.testing.assert_array_equal(host(out), np.arange(1024, dtype=np.float32) * 8)
+
+
 def test_donated_array_cannot_be_used() -> None:
     donating = jt.jit(add_scaled, donate_argnums=0)
     a = fresh_device_array()

@@ -297,6 +297,28 @@ def test_jit_updates_a_ref_in_place(capsys: pytest.CaptureFixture[str]) -> None:
     assert ours == expected
 
 
+def test_jit_updates_a_ref_in_place_after_an_eager_read(capsys: pytest.CaptureFixture[str]) -> None:
+    # An eager read of the ref caches a zero-copy host view of its buffer;
+    # the next update must still reuse the buffer (the view is dropped before
+    # donation), as JAX's does.
+    def run(lib: Lib) -> None:
+        @typed(lib.jit)
+        def sin_inplace(x_ref: Any) -> None:
+            x_ref[...] = lib.numpy.sin(x_ref[...])
+
+        x_ref = lib.new_ref(lib.numpy.arange(3.0))
+        sin_inplace(x_ref)
+        before = x_ref.unsafe_buffer_pointer()
+        for _ in range(3):
+            print(float(x_ref[1]))
+            sin_inplace(x_ref)
+            print(x_ref.unsafe_buffer_pointer() == before)
+
+    ours, theirs = printed_by(capsys, run)
+    assert theirs.count("True") == 3
+    assert ours == theirs
+
+
 def test_foreach(capsys: pytest.CaptureFixture[str]) -> None:
     def run(lib: Lib) -> None:
         def foreach(*args: Any) -> Any:

@@ -296,6 +296,12 @@ def run_executable(
     donated arguments are deleted afterwards."""
     if any(donated):
         _check_donation(args, donated, fun_name)
+        for arg, d in zip(args, donated):
+            if d and arg._buffer is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's array
+                # A cached host view of the buffer (an eager read made it,
+                # zero-copy on CPU) is an external reference: jaxlib would
+                # copy the buffer instead of reusing it in place.
+                arg._value = None  # pyright: ignore[reportPrivateUsage]
     buffers = [device_buffer(a) for a in args]
     outs = executable.execute(buffers)
     if any(donated):
