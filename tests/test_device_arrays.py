@@ -205,6 +205,44 @@ def test_device_put_on_a_64_byte_aligned_source_is_still_a_copy() -> None:
     assert x.unsafe_buffer_pointer() != source.ctypes.data
 
 
+def _misaligned(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """A read-only copy of ``values`` whose data pointer is not 64-byte aligned."""
+    raw = np.zeros(values.nbytes + 64 + 4, np.uint8)
+    offset = (-raw.ctypes.data) % 64 + 4
+    out: np.ndarray[Any, Any] = raw[offset : offset + values.nbytes].view(values.dtype).reshape(values.shape)
+    out[...] = values
+    out.flags.writeable = False
+    assert out.ctypes.data % 64 != 0
+    return out
+
+
+@pytest.mark.parametrize("kind", ["misaligned", "broadcast"])
+def test_a_large_host_value_and_its_device_buffer_share_one_copy(kind: str) -> None:
+    # Note [two homes of a value]: jaxlib would copy such a host value on
+    # transfer; it is copied once into aligned memory that both homes share.
+    n = 1 << 16
+    if kind == "misaligned":
+        x = ArrayImpl(_misaligned(np.arange(n, dtype=np.float32) % 7), jt.ShapeDtypeStruct((n,), np.float32).aval)
+        expected = np.arange(n, dtype=np.float32) % 7
+    else:
+        x = concrete(jnp.full((n,), 3.0, jnp.float32))  # a stride-0 broadcast on the host
+        expected = np.full(n, 3.0, np.float32)
+    out = jit_poly(x)
+    host = np.asarray(x)
+    assert host.ctypes.data == x.unsafe_buffer_pointer()
+    assert host.flags.c_contiguous and not host.flags.writeable
+    np.testing.assert_array_equal(host, expected)
+    np.testing.assert_array_equal(np.asarray(out), expected * expected + expected)
+
+
+def test_a_small_host_value_keeps_its_own_buffer() -> None:
+    # Below the threshold jaxlib's copy is cheap: the host value is kept as it is.
+    value = _misaligned(np.arange(8, dtype=np.float32))
+    x = ArrayImpl(value, jt.ShapeDtypeStruct((8,), np.float32).aval)
+    jit_poly(x)
+    assert np.asarray(x) is value
+
+
 def test_device_put_pytree_and_explicit_device() -> None:
     tree = {"a": np.ones(2, np.float32), "b": [1.0, (np.int32(3), None)]}
     out = jt.device_put(tree, jt.devices()[0])

@@ -413,6 +413,29 @@ def put(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, device: Device
     return buffer
 
 
+# jaxlib aliases host memory (no copy) only at this alignment (see the
+# jaxlib facts note); below _ALIGNED_COPY_MIN_BYTES its own copy is cheap.
+_ALIAS_ALIGNMENT: Final = 64
+_ALIGNED_COPY_MIN_BYTES: Final = 1 << 16
+
+
+def aliasable_host_buffer(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
+    """``value``, or, when it is large and jaxlib would copy it on transfer
+    (unaligned or not contiguous, e.g. a broadcast), a read-only copy in
+    aligned memory that a device buffer can alias: the copy is made once,
+    by NumPy (faster than jaxlib's), and replaces ``value`` as the host home."""
+    if value.nbytes < _ALIGNED_COPY_MIN_BYTES or value.dtype != aval.dtype:
+        return value  # small, or a dtype put() converts (float0)
+    if value.flags.c_contiguous and value.ctypes.data % _ALIAS_ALIGNMENT == 0:
+        return value
+    raw = np.empty(value.nbytes + _ALIAS_ALIGNMENT, np.uint8)
+    offset = -raw.ctypes.data % _ALIAS_ALIGNMENT
+    aligned = raw[offset : offset + value.nbytes].view(value.dtype).reshape(value.shape)
+    np.copyto(aligned, value)
+    aligned.flags.writeable = False
+    return aligned
+
+
 # === several devices (issue 17) ===
 
 _gspmd_cache: dict[tuple[tuple[int, ...], str], xc.GSPMDSharding] = {}
@@ -690,8 +713,11 @@ class _Transfers:
     def to_host(self, buffer: DeviceBuffer, aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
         return to_host(buffer, aval)
 
-    def to_device(self, value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> DeviceBuffer:
-        return put(value, aval)
+    def to_device(
+        self, value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray
+    ) -> tuple[DeviceBuffer, np.ndarray[Any, np.dtype[Any]]]:
+        host = aliasable_host_buffer(value, aval)
+        return put(host, aval), host
 
     def describe_devices(self, buffer: DeviceBuffer) -> frozenset[object]:
         return _devices_of(buffer)
