@@ -30,7 +30,10 @@ def measure(lib_name: str) -> None:
     """Print the two growths for one library (run in its own process)."""
     lib: Any = importlib.import_module(lib_name)
     np_lib: Any = importlib.import_module(f"{lib_name}.numpy")
-    total = lib.jit(lambda a: a.sum())
+    def reduce(a: Any) -> Any:
+        return a.sum()
+
+    total = lib.jit(reduce)
     base = np_lib.arange(N, dtype=np_lib.float32)
     total(base).block_until_ready()
     before = rss_mb()
