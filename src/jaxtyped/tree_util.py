@@ -15,6 +15,7 @@ from jaxtyped._src.api_tree import (
     tree_leaves_with_path,
     tree_map,
     tree_map_with_path,
+    tree_structure,
     tree_transpose,
     tree_unflatten,
 )
@@ -43,7 +44,6 @@ from jaxtyped._src.tree_util import (
     register_pytree_with_keys,
     tree_all,
     tree_reduce,
-    tree_structure,
     treedef_children,
     treedef_is_leaf,
     treedef_tuple,

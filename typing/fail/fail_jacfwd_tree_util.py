@@ -22,7 +22,7 @@ jt.jacfwd(unary, argnums=1.0)  # expect: mypy[call-overload] pyright[reportArgum
 jt.vmap(unary, in_axes=1.5)  # expect: mypy[arg-type] pyright[reportArgumentType]
 
 tree_util.tree_map(1, {"a": x})  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
-tree_util.tree_unflatten([1, 2], [x, x])  # expect: mypy[arg-type] pyright[reportArgumentType]
+tree_util.tree_unflatten([1, 2], [x, x])  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 tree_util.register_dataclass(x)  # expect: mypy[arg-type] pyright[reportArgumentType]
 leaves, treedef = tree_util.tree_flatten({"a": x})
 treedef.unflatten(3)  # expect: mypy[arg-type] pyright[reportArgumentType]

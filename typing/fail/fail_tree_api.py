@@ -3,8 +3,8 @@ reject: non-callables where a function is expected, a non-PyTreeDef where
 a structure is expected, swapped or wrongly shaped registration functions,
 key paths that are not tuples of keys, and results used at the wrong type.
 Leaves of a tree of arrays are Array, of any other tree object, so a leaf
-that may be a float is caught where it is used as an Array; rebuilt trees
-are object until cast."""
+that may be a float is caught where it is used as an Array; a tree rebuilt
+from a structure of unknown type is object until cast."""
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
@@ -55,7 +55,7 @@ tree_util.register_pytree_node_class(Box(x))  # expect: mypy[arg-type] pyright[r
 
 # The short names are the same functions, with the same checks.
 jt.tree.flatten(tree, is_leaf=3)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
-jt.tree.unflatten([1, 2], [x, x])  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.tree.unflatten([1, 2], [x, x])  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jt.tree.leaves(tree, "leaf")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jt.tree.structure(tree).num_leaves()  # expect: mypy[operator] pyright[reportCallIssue]
 jt.tree.map(1, tree)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
@@ -79,4 +79,4 @@ def double(leaf: Array) -> Array:
 
 
 wrong: list[Array] = jt.tree.map(double, params)  # expect: mypy[assignment] pyright[reportAssignmentType]
-tree_util.tree_unflatten(treedef, [x, x, x])["a"]  # expect: mypy[index] pyright[reportIndexIssue]
+tree_util.tree_unflatten(tree_util.tree_structure(Box(x)), [x])["a"]  # expect: mypy[index] pyright[reportIndexIssue]

@@ -7,7 +7,6 @@ types user code would give them; the asserts check the values."""
 
 import dataclasses
 from collections.abc import Iterable
-from typing import cast
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
@@ -23,9 +22,9 @@ nested = {"layer": params, "scale": [jnp.ones(()), None]}
 leaves, treedef = tree_util.tree_flatten(params)
 leaves2, treedef2 = jt.tree.flatten(params)
 assert treedef == treedef2 and len(leaves) == len(leaves2) == 2
-# A rebuilt tree's type is not static (object): cast it back.
-rebuilt = cast(dict[str, Array], tree_util.tree_unflatten(treedef, [leaf * 2 for leaf in leaves]))
-rebuilt2 = cast(dict[str, Array], jt.tree.unflatten(treedef2, leaves2))
+# The treedef of a tree of arrays remembers its type: rebuilt with arrays, it is that type again.
+rebuilt = tree_util.tree_unflatten(treedef, [leaf * 2 for leaf in leaves])
+rebuilt2 = jt.tree.unflatten(treedef2, leaves2)
 assert float(rebuilt["w"].sum()) == 4.0 and sorted(rebuilt2) == ["b", "w"]
 assert len(tree_util.tree_leaves(nested)) == len(jt.tree.leaves(nested)) == 3
 structure: PyTreeDef = tree_util.tree_structure(nested)
@@ -43,8 +42,8 @@ def describe(path: KeyPath, leaf: Array) -> str:
     return f"{tree_util.keystr(path)}:{leaf.shape}"
 
 
-# To other leaf types the result is object: cast to the structure you know.
-described = cast(dict[str, str], tree_util.tree_map_with_path(describe, params))
+# To other leaf types a plain dict (list, tuple) of arrays keeps its container.
+described = tree_util.tree_map_with_path(describe, params)
 assert described == {"b": "['b']:(2,)", "w": "['w']:(2,)"}
 described2 = jt.tree.map_with_path(describe, params)
 assert described2 == described

@@ -2,8 +2,10 @@
 alias (the short names have the same types as the long ones): leaves are
 Array for a tree of arrays and object for any other pytree (registered
 classes included), map keeps a tree of arrays' type when the function maps
-arrays to arrays (object otherwise), rebuilt trees are object, structures
-PyTreeDef, predicates bool, registration functions None or the class.
+arrays to arrays (a plain dict, list or tuple of arrays keeps its container
+for other results; object otherwise), a tree of arrays' structure is a
+PyTreeDef of its type and rebuilds it (other structures PyTreeDef, rebuilt
+as object), predicates bool, registration functions None or the class.
 (A lambda given to map is inferred precisely by pyright only: see
 typing/pending/NOTES.md N2; these cases use defs.)"""
 
@@ -61,13 +63,13 @@ def shift(path: KeyPath, leaf: Array) -> Array:
 def check(tree: dict[str, Array], treedef: PyTreeDef, x: Array, mixed: dict[str, Array | float]) -> None:
     # jaxtyped.tree: the same types as the tree_util functions they alias.
     # A tree of arrays (tree, nested below): Array leaves, and map keeps its type.
-    assert_type(jt.tree.flatten(tree), tuple[list[Array], PyTreeDef])
+    assert_type(jt.tree.flatten(tree), tuple[list[Array], PyTreeDef[dict[str, Array]]])
     assert_type(jt.tree.leaves(tree), list[Array])
     assert_type(jt.tree.map(double, tree), dict[str, Array])
     assert_type(jt.tree.map(add, tree, tree), dict[str, Array])
     assert_type(jt.tree.map(double, (x, [x, None])), tuple[Array, list[Array | None]])
     assert_type(jt.tree.map_with_path(shift, tree), dict[str, Array])
-    assert_type(jt.tree.flatten_with_path(tree), tuple[list[tuple[KeyPath, Array]], PyTreeDef])
+    assert_type(jt.tree.flatten_with_path(tree), tuple[list[tuple[KeyPath, Array]], PyTreeDef[dict[str, Array]]])
     assert_type(jt.tree.leaves_with_path(tree), list[tuple[KeyPath, Array]])
     # Any other pytree (a float leaf, a registered class, an is_leaf that may
     # stop anywhere, a function to non-arrays): object leaves and results.
@@ -77,19 +79,22 @@ def check(tree: dict[str, Array], treedef: PyTreeDef, x: Array, mixed: dict[str,
     assert_type(jt.tree.flatten(mixed), tuple[list[object], PyTreeDef])
     assert_type(jt.tree.map(double, Box(x)), Box)  # a class of its own keeps its type (issue 20)
     assert_type(jt.tree.map(lambda leaf: leaf + 1, Box(x)), Box)
-    assert_type(jt.tree.map(lambda leaf: str(leaf), tree), object)
-    assert_type(jt.tree.map_with_path(label, tree), object)
+    assert_type(jt.tree.map(lambda leaf: str(leaf), tree), dict[str, str])  # a plain dict keeps its container
+    assert_type(jt.tree.map_with_path(label, tree), dict[str, str])
+    assert_type(jt.tree.map(lambda leaf: str(leaf), Box(x)), object)
     assert_type(jt.tree.flatten_with_path(mixed), tuple[list[tuple[KeyPath, object]], PyTreeDef])
     assert_type(jt.tree.leaves_with_path(Box(x)), list[tuple[KeyPath, object]])
-    # The structure of a rebuilt tree is not static: object.
+    # A tree rebuilt from a structure of unknown type is object; from a tree of arrays' structure, that type.
     assert_type(jt.tree.unflatten(treedef, [x]), object)
+    assert_type(jt.tree.unflatten(jt.tree.structure(tree), [x]), dict[str, Array])
     assert_type(jt.tree.transpose(treedef, None, [tree]), object)
-    assert_type(jt.tree.structure(tree), PyTreeDef)
+    assert_type(jt.tree.structure(tree), PyTreeDef[dict[str, Array]])
+    assert_type(jt.tree.structure(Box(x)), PyTreeDef)
     assert_type(jt.tree.reduce(lambda acc, _: acc + 1.0, tree, 0.0), float)
     assert_type(jt.tree.all(tree), bool)
 
     # The tree_util functions not pinned in reveal_tree_util.py.
-    assert_type(tree_util.tree_map_with_path(label, tree), object)
+    assert_type(tree_util.tree_map_with_path(label, tree), dict[str, str])
     assert_type(tree_util.tree_map_with_path(shift, tree), dict[str, Array])
     assert_type(tree_util.tree_leaves_with_path(tree), list[tuple[KeyPath, Array]])
     assert_type(tree_util.tree_transpose(treedef, treedef, [tree]), object)

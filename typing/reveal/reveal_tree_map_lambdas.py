@@ -49,8 +49,9 @@ def check(params: dict[str, Array], layers: list[Array], pair: tuple[Array, Arra
     assert_type(jt.tree.map(lambda p: jnp.zeros_like(p), {"enc": layers, "dec": pair}), dict[str, list[Array] | tuple[Array, Array]])
     assert_type(tree_map_with_path(lambda path, p: p * 2, params), dict[str, Array])
     assert_type(jt.tree.map_with_path(lambda path, p, q: p + q, lin, lin), Linear)
-    # Leaves that become something else, or trees of non-arrays: object.
-    assert_type(tree_map(shape_of, params), object)
+    # Leaves that become something else: a plain dict, list or tuple keeps its
+    # container; another tree, or a tree of non-arrays, gives object.
+    assert_type(tree_map(shape_of, params), dict[str, tuple[int, ...]])
     assert_type(tree_map(shape_of, lin), object)
     assert_type(tree_map(lambda x: x + 1, [1, 2]), object)
     assert_type(tree_map(jnp.asarray, {"a": 1.0}), object)

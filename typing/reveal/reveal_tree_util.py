@@ -25,14 +25,14 @@ def double(x: Array) -> Array:
 
 
 def check(tree: dict[str, Array], state: State) -> None:
-    assert_type(tree_util.tree_flatten(tree), tuple[list[Array], PyTreeDef])
+    assert_type(tree_util.tree_flatten(tree), tuple[list[Array], PyTreeDef[dict[str, Array]]])
     leaves, treedef = tree_util.tree_flatten(state)
     assert_type(leaves, list[object])
     assert_type(treedef, PyTreeDef)
     assert_type(tree_util.tree_unflatten(treedef, leaves), object)
     assert_type(tree_util.tree_leaves(tree), list[Array])
     assert_type(tree_util.tree_leaves(state), list[object])
-    assert_type(tree_util.tree_structure(tree), PyTreeDef)
+    assert_type(tree_util.tree_structure(tree), PyTreeDef[dict[str, Array]])
     assert_type(tree_util.tree_map(double, tree), dict[str, Array])
     assert_type(tree_util.tree_map(double, state), State)  # a registered dataclass keeps its type (issue 20)
     assert_type(tree_util.tree_map(lambda a, b: a - 0.1 * b, state, state), State)

@@ -21,7 +21,7 @@ from jaxtyped._src.util import predicate_class
 
 __all__ = [
     "ArrayTree", "tree_flatten", "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path",
-    "tree_map", "tree_map_with_path", "tree_unflatten", "tree_transpose", "broadcast_prefix",
+    "tree_map", "tree_map_with_path", "tree_structure", "tree_unflatten", "tree_transpose", "broadcast_prefix",
 ]  # fmt: skip
 
 # A pytree whose leaves are all arrays (None is an empty node). Sequence and
@@ -62,14 +62,26 @@ _PathIsLeaf = Callable[..., bool]
 # list[Array] incompatible with the fallback's list[object] (list is
 # invariant), but an ArrayTree typed as object gets list[object], a true
 # type for a fresh list of arrays, so the overlap is safe (mypy agrees).
+#
+# The treedef of an ArrayTree remembers the tree's type (PyTreeDef[T]), so
+# that tree_unflatten of it with array leaves is a T again: the structure is
+# the same and the leaves are arrays, as they were.
 
 
 @overload
-def tree_flatten(tree: ArrayTree, is_leaf: None = None) -> tuple[list[Array], PyTreeDef]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+def tree_flatten(tree: T, is_leaf: None = None) -> tuple[list[Array], PyTreeDef[T]]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
 @overload
 def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[object], PyTreeDef]: ...
 def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[Array] | list[object], PyTreeDef]:
     return _tu.tree_flatten(tree, is_leaf)
+
+
+@overload
+def tree_structure(tree: T, is_leaf: None = None) -> PyTreeDef[T]: ...
+@overload
+def tree_structure(tree: object, is_leaf: _IsLeaf | None = None) -> PyTreeDef: ...
+def tree_structure(tree: object, is_leaf: _IsLeaf | None = None) -> PyTreeDef:
+    return _tu.tree_structure(tree, is_leaf)
 
 
 @overload
@@ -82,8 +94,8 @@ def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | l
 
 @overload
 def tree_flatten_with_path(  # pyright: ignore[reportOverlappingOverload]  # safe: see above
-    tree: ArrayTree, is_leaf: None = None, is_leaf_takes_path: bool = False
-) -> tuple[list[tuple[KeyPath, Array]], PyTreeDef]: ...
+    tree: T, is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, Array]], PyTreeDef[T]]: ...
 @overload
 def tree_flatten_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
@@ -123,10 +135,15 @@ def tree_leaves_with_path(
 # type-check on them), and its result decides: an Array (or Any) keeps the
 # tree's type, anything else gives object. The builtin containers and
 # scalars (_NotANode) are caught before the class-of-its-own overload: a
-# dict of floats mapped to arrays is not a dict of floats.
+# dict of floats mapped to arrays is not a dict of floats. A function of one
+# tree that returns something else (a mask of bools, a shape) keeps the
+# container for the common plain ones: a dict (or a dict of dicts), a list
+# or a tuple of arrays gives the same container of f's results.
 _A = TypeVar("_A", bound=Array)  # f's result when it is an Array (or Any)
 _Y = TypeVar("_Y")  # f's result otherwise
 _C = TypeVar("_C")  # a tree of a class of its own: a registered node type
+_K = TypeVar("_K")  # a dict's keys
+_K2 = TypeVar("_K2")  # the keys of a dict nested in a dict
 if TYPE_CHECKING:
     import numpy as np
 
@@ -143,11 +160,19 @@ else:
 
 
 @overload
-def tree_map(f: Callable[[Any], _A], tree: T, *, is_leaf: None = None) -> T: ...
+def tree_map(f: Callable[[Any], _A], tree: T, *, is_leaf: None = None) -> T: ...  # type: ignore[overload-overlap]  # safe: f returns an Array here, so the container overloads below would give T too
 @overload
 def tree_map(f: Callable[[Any, Any], _A], tree: T, rest0: object, /, *, is_leaf: None = None) -> T: ...
 @overload
 def tree_map(f: Callable[[Any, Any, Any], _A], tree: T, rest0: object, rest1: object, /, *, is_leaf: None = None) -> T: ...
+@overload
+def tree_map(f: Callable[[Any], _Y], tree: dict[_K, dict[_K2, Array]], *, is_leaf: None = None) -> dict[_K, dict[_K2, _Y]]: ...
+@overload
+def tree_map(f: Callable[[Any], _Y], tree: dict[_K, Array], *, is_leaf: None = None) -> dict[_K, _Y]: ...
+@overload
+def tree_map(f: Callable[[Any], _Y], tree: list[Array], *, is_leaf: None = None) -> list[_Y]: ...
+@overload
+def tree_map(f: Callable[[Any], _Y], tree: tuple[Array, ...], *, is_leaf: None = None) -> tuple[_Y, ...]: ...
 @overload
 def tree_map(f: Callable[[Any], _Y], tree: _NotANode, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
@@ -180,7 +205,7 @@ def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _Is
 
 
 @overload
-def tree_map_with_path(
+def tree_map_with_path(  # type: ignore[overload-overlap]  # safe: as tree_map's
     f: Callable[[KeyPath, Any], _A], tree: T, *,
     is_leaf: None = None, is_leaf_takes_path: bool = False,
 ) -> T: ...  # fmt: skip
@@ -189,6 +214,26 @@ def tree_map_with_path(
     f: Callable[[KeyPath, Any, Any], _A], tree: T, rest0: object, /, *,
     is_leaf: None = None, is_leaf_takes_path: bool = False,
 ) -> T: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any], _Y], tree: dict[_K, dict[_K2, Array]], *,
+    is_leaf: None = None, is_leaf_takes_path: bool = False,
+) -> dict[_K, dict[_K2, _Y]]: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any], _Y], tree: dict[_K, Array], *,
+    is_leaf: None = None, is_leaf_takes_path: bool = False,
+) -> dict[_K, _Y]: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any], _Y], tree: list[Array], *,
+    is_leaf: None = None, is_leaf_takes_path: bool = False,
+) -> list[_Y]: ...  # fmt: skip
+@overload
+def tree_map_with_path(
+    f: Callable[[KeyPath, Any], _Y], tree: tuple[Array, ...], *,
+    is_leaf: None = None, is_leaf_takes_path: bool = False,
+) -> tuple[_Y, ...]: ...  # fmt: skip
 @overload
 def tree_map_with_path(
     f: Callable[[KeyPath, Any], _Y], tree: _NotANode, *,
@@ -234,11 +279,15 @@ def tree_map_with_path(
     return _tu.tree_map_with_path(f, tree, *rest, is_leaf=is_leaf, is_leaf_takes_path=is_leaf_takes_path)
 
 
-# The structure of these results is not known statically.
-
-
+@overload
+def tree_unflatten(treedef: PyTreeDef[T], leaves: Iterable[Array]) -> T: ...
+@overload
+def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[object]) -> object: ...
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[object]) -> object:
     return _tu.tree_unflatten(treedef, leaves)
+
+
+# The structure of this result is not known statically.
 
 
 def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: object) -> object:
@@ -264,6 +313,7 @@ def broadcast_prefix(
 for _wrapper, _impl in [
     (tree_flatten, _tu.tree_flatten),
     (tree_leaves, _tu.tree_leaves),
+    (tree_structure, _tu.tree_structure),
     (tree_flatten_with_path, _tu.tree_flatten_with_path),
     (tree_leaves_with_path, _tu.tree_leaves_with_path),
     (tree_map, _tu.tree_map),

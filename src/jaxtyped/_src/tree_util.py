@@ -19,7 +19,9 @@ import dataclasses
 import enum
 import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar, cast, overload
+from typing import Any, Final, Generic, TypeVar, cast, overload
+
+import typing_extensions
 
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, PyTreeStructureError
 
@@ -294,7 +296,13 @@ def _register(t: type[Any], kind: _NodeKind) -> None:
 # ---------------------------------------------------------------------- PyTreeDef
 
 
-class PyTreeDef:
+# The type of the tree a treedef was taken from, for the typed faces in
+# api_tree.py: tree_unflatten of a PyTreeDef[T] with array leaves is a T.
+# Bare PyTreeDef (any tree) means PyTreeDef[object].
+_TreeT_co = typing_extensions.TypeVar("_TreeT_co", covariant=True, default=object)
+
+
+class PyTreeDef(Generic[_TreeT_co]):
     """The structure of a pytree: its nodes and where its leaves go.
 
     Immutable and hashable. Two treedefs are equal when their node types,

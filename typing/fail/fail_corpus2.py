@@ -1,0 +1,22 @@
+"""Misuses that stay rejected with the container-keeping tree maps and
+typed structures (issue 20, second corpus round): the leaves of a mask
+are not arrays, a rebuilt tree has the structure it was taken from, and a
+structure rebuilt with non-array leaves is object."""
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped.typing import Array
+
+
+def is_matrix(x: Array) -> bool:
+    return x.ndim == 2
+
+
+params = {"w": jnp.ones((2, 2)), "b": jnp.zeros(2)}
+layers = [jnp.ones(2), jnp.ones(3)]
+
+jt.tree.map(is_matrix, params)["w"].shape  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
+jt.tree.map(is_matrix, layers)["w"]  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
+mask: dict[str, Array] = jt.tree.map(is_matrix, params)  # expect: mypy[assignment] pyright[reportAssignmentType]
+jt.tree.unflatten(jt.tree.structure(layers), layers).keys()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
+jt.tree.unflatten(jt.tree.structure(params), [1.0, 2.0])["w"]  # expect: mypy[index] pyright[reportIndexIssue]

@@ -1,0 +1,30 @@
+"""What users write with tree masks and flat parameter vectors (issue 20,
+second corpus round): a weight-decay mask by key path indexed as the dict
+it is, and a ravel/unravel pair whose rebuilt tree is used as the
+parameters' dict, with no cast, in both checkers; the file runs."""
+
+import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped.tree_util import keystr
+from jaxtyped.typing import Array
+
+params = {
+    "dense": {"w": jnp.ones((2, 3)), "b": jnp.zeros(3)},
+    "out": {"w": jnp.ones((3, 1)), "b": jnp.zeros(1)},
+}
+
+decay = jt.tree.map_with_path(lambda path, p: keystr(path).endswith("['w']"), params)
+assert decay["dense"]["w"] and not decay["out"]["b"]
+ranks = jt.tree.map(lambda p: int(p.ndim), {"w": jnp.ones((2, 2)), "b": jnp.zeros(2)})
+assert ranks["w"] + ranks["b"] == 3
+
+leaves, treedef = jt.tree.flatten(params)
+sizes = [leaf.size for leaf in leaves]
+vector = jnp.concatenate([leaf.ravel() for leaf in leaves])
+assert vector.shape == (sum(sizes),)
+offsets = [sum(sizes[:i]) for i in range(1, len(sizes))]
+pieces = [piece.reshape(leaf.shape) for piece, leaf in zip(jnp.split(vector, offsets), leaves)]
+rebuilt = jt.tree.unflatten(treedef, pieces)
+kernel: Array = rebuilt["dense"]["w"]
+assert kernel.shape == (2, 3)
+assert jt.tree.structure(rebuilt) == jt.tree.structure(params)

@@ -1,0 +1,59 @@
+"""Types found missing by the second round of the typing corpus (issue 20):
+a function of one tree that returns something other than an Array (a
+mask, a shape, a label) keeps a plain dict's, dict of dicts', list's or
+tuple's container, and the structure of a tree of arrays remembers the
+tree's type, so unflattening it with array leaves gives that type back."""
+
+from typing import NamedTuple
+
+from typing_extensions import assert_type
+
+import jaxtyped as jt
+from jaxtyped.tree_util import KeyPath, PyTreeDef, keystr, tree_map, tree_map_with_path
+from jaxtyped.typing import Array
+
+
+class Pair(NamedTuple):
+    a: Array
+    b: Array
+
+
+def is_matrix(x: Array) -> bool:
+    return x.ndim == 2
+
+
+def label(path: KeyPath, x: Array) -> str:
+    return keystr(path)
+
+
+def check(
+    flat: dict[str, Array], nested: dict[str, dict[str, Array]], layers: list[Array], pair: tuple[Array, Array], p: Pair
+) -> None:
+    # Masks and labels over plain containers: the container of f's results.
+    assert_type(jt.tree.map(is_matrix, flat), dict[str, bool])
+    assert_type(jt.tree.map(is_matrix, nested), dict[str, dict[str, bool]])
+    assert_type(tree_map(is_matrix, layers), list[bool])
+    assert_type(tree_map(is_matrix, pair), tuple[bool, ...])
+    assert_type(jt.tree.map(lambda x: bool(x.ndim == 2), nested), dict[str, dict[str, bool]])
+    assert_type(jt.tree.map(lambda x: None, flat), dict[str, None])
+    assert_type(jt.tree.map_with_path(lambda path, x: keystr(path).endswith("['w']"), nested), dict[str, dict[str, bool]])
+    assert_type(tree_map_with_path(label, layers), list[str])
+    assert_type(tree_map_with_path(label, flat), dict[str, str])
+    # A function to arrays still keeps the tree's own type (a NamedTuple too).
+    assert_type(jt.tree.map(lambda x: x * 2, nested), dict[str, dict[str, Array]])
+    assert_type(jt.tree.map(lambda x: x * 2, p), Pair)
+    # A NamedTuple mapped to non-arrays is a tuple of the results (it is one);
+    # other trees mapped to non-arrays stay object.
+    assert_type(jt.tree.map(is_matrix, p), tuple[bool, ...])
+    assert_type(jt.tree.map(is_matrix, {"a": layers}), object)
+    # Structures of trees of arrays, and the round trip through unflatten.
+    leaves, treedef = jt.tree.flatten(nested)
+    assert_type(treedef, PyTreeDef[dict[str, dict[str, Array]]])
+    assert_type(jt.tree.unflatten(treedef, [leaf * 2 for leaf in leaves]), dict[str, dict[str, Array]])
+    assert_type(jt.tree.unflatten(jt.tree.structure(p), leaves), Pair)
+    assert_type(jt.tree_util.tree_unflatten(jt.tree.structure(layers), leaves), list[Array])
+    assert_type(jt.tree.flatten_with_path(pair)[1], PyTreeDef[tuple[Array, Array]])
+    # Leaves that are not arrays, or a structure of another tree: object.
+    assert_type(jt.tree.unflatten(treedef, [1.0, 2.0]), object)
+    assert_type(jt.tree.unflatten(jt.tree.structure([1.0]), [1.0]), object)
+    assert_type(jt.tree.structure([1.0]), PyTreeDef)
