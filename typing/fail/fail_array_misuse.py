@@ -1,6 +1,8 @@
 """Array and jaxtyped.numpy misuse: non-array inputs where ArrayLike is
-expected, device-only methods on Array (the abstract type that tracers
-share), results assigned to Python scalar types, unknown attributes."""
+expected, methods of concrete arrays only on Array (the abstract type that
+tracers share; it declares what jax.Array does: block_until_ready,
+devices, sharding), results assigned to Python scalar types, unknown
+attributes."""
 
 import jaxtyped.numpy as jnp
 from jaxtyped.typing import Array, ArrayLike
@@ -11,7 +13,7 @@ def double(x: ArrayLike) -> Array:
 
 
 def wait(x: Array) -> Array:
-    x.block_until_ready()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
+    x.copy_to_host_async()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
     return x
 
 
@@ -26,7 +28,7 @@ i: int = jnp.sin(x)  # expect: mypy[assignment] pyright[reportAssignmentType]
 f: float = x.sum()  # expect: mypy[assignment] pyright[reportAssignmentType]
 b: bool = x == x  # expect: mypy[assignment] pyright[reportAssignmentType]
 shape: tuple[int, int] = x.shape  # expect: mypy[assignment] pyright[reportAssignmentType]
-x.devices()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
+x.is_deleted()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
 x.shape = (3,)  # expect: mypy[misc] pyright[reportAttributeAccessIssue]
 x[None, "a"]  # expect: mypy[index] pyright[reportArgumentType]
 x.reshape("3")  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]

@@ -1,10 +1,12 @@
 """Misuses that stay rejected with the container-keeping tree maps and
 typed structures (issue 20, second corpus round): the leaves of a mask
 are not arrays, a rebuilt tree has the structure it was taken from, and a
-structure rebuilt with non-array leaves is object."""
+structure rebuilt with non-array leaves is object; the placement methods
+and precision= take what JAX's do."""
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
+from jaxtyped import lax
 from jaxtyped.typing import Array
 
 
@@ -20,3 +22,12 @@ jt.tree.map(is_matrix, layers)["w"]  # expect: mypy[call-overload] pyright[repor
 mask: dict[str, Array] = jt.tree.map(is_matrix, params)  # expect: mypy[assignment] pyright[reportAssignmentType]
 jt.tree.unflatten(jt.tree.structure(layers), layers).keys()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
 jt.tree.unflatten(jt.tree.structure(params), [1.0, 2.0])["w"]  # expect: mypy[index] pyright[reportIndexIssue]
+
+x = jnp.ones(3)
+x.block_until_ready(True)  # expect: mypy[call-arg] pyright[reportCallIssue]
+x.sharding()  # expect: mypy[operator] pyright[reportCallIssue]
+x.devices().pop()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
+jnp.dot(x, x, precision=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jnp.matmul(x, x, lax.Precision.HIGHEST)  # expect: mypy[call-arg] pyright[reportCallIssue]
+jnp.einsum("i,i->", x, x, precision=lax.Precision)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
+jt.scipy.stats.nonexistent  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]

@@ -1,14 +1,20 @@
 """Types found missing by the second round of the typing corpus (issue 20):
 a function of one tree that returns something other than an Array (a
 mask, a shape, a label) keeps a plain dict's, dict of dicts', list's or
-tuple's container, and the structure of a tree of arrays remembers the
-tree's type, so unflattening it with array leaves gives that type back."""
+tuple's container; the structure of a tree of arrays remembers the
+tree's type, so unflattening it with array leaves gives that type back;
+every Array declares the placement methods of jax.Array; jt.scipy's
+submodules are attributes of the package; and jnp's products take
+precision=."""
 
 from typing import NamedTuple
 
 from typing_extensions import assert_type
 
 import jaxtyped as jt
+import jaxtyped.numpy as jnp
+from jaxtyped import lax
+from jaxtyped.sharding import Sharding
 from jaxtyped.tree_util import KeyPath, PyTreeDef, keystr, tree_map, tree_map_with_path
 from jaxtyped.typing import Array
 
@@ -57,3 +63,16 @@ def check(
     assert_type(jt.tree.unflatten(treedef, [1.0, 2.0]), object)
     assert_type(jt.tree.unflatten(jt.tree.structure([1.0]), [1.0]), object)
     assert_type(jt.tree.structure([1.0]), PyTreeDef)
+
+
+def placement_scipy_precision(x: Array, m: Array) -> None:
+    assert_type(x.block_until_ready(), Array)
+    assert_type(x.devices(), frozenset[object])
+    assert_type(x.sharding, Sharding)
+    assert_type(jt.random.key(0).block_until_ready(), jt.random.KeyArray)
+    assert_type(jt.scipy.stats.norm.logpdf(x, 0.0, 1.0), Array)
+    assert_type(jt.scipy.special.logsumexp(x), Array)
+    assert_type(jt.scipy.linalg.expm(m), Array)
+    assert_type(jnp.dot(m, m, precision=lax.Precision.HIGHEST), Array)
+    assert_type(jnp.matmul(m, m, precision="highest"), Array)
+    assert_type(jnp.einsum("ij,jk->ik", m, m, precision=("default", "highest")), Array)

@@ -32,6 +32,11 @@ from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError,
 from jaxtyped._src.tree_util import tree_leaves
 from jaxtyped._src.util import predicate_class
 
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from jaxtyped._src.sharding import Sharding
+
 __all__ = [
     "Array",
     "ArrayLike",
@@ -179,6 +184,26 @@ class Array(ABC):
             raise JaxtypedTypeError("iteration over a 0-d array")
         for index in range(self.aval.shape[0]):
             yield self[index]
+
+    # --- placement: declared for the checkers only ------------------------
+    # jax.Array declares these, so code typed with Array (x.block_until_ready()
+    # in a timing loop, x.sharding) type-checks as with JAX. At run time only
+    # a concrete array (ArrayImpl) has them: a traced one is on no device and
+    # raises AttributeError, as JAX's tracers do (hasattr stays False).
+    if TYPE_CHECKING:
+
+        def block_until_ready(self) -> Self:
+            """Wait until the value is computed (dispatch is asynchronous); returns the array."""
+            ...
+
+        def devices(self) -> frozenset[object]:
+            """The devices holding the array."""
+            ...
+
+        @property
+        def sharding(self) -> Sharding:
+            """How the array is laid out over devices."""
+            ...
 
     # Arrays compare elementwise, so they cannot be hashed (as in JAX).
     __hash__: ClassVar[None]  # type: ignore[assignment]  # pyright: ignore[reportIncompatibleMethodOverride]  # unhashable on purpose

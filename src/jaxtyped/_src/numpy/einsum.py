@@ -27,7 +27,7 @@ from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import to_array
 from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import comparison as lcmp
-from jaxtyped._src.lax.dot import dot_general
+from jaxtyped._src.lax.dot import PrecisionLike, canonicalize_precision, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.reductions import reduce_max, reduce_sum
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, full_like_aval, select_n, squeeze, transpose
@@ -161,7 +161,7 @@ def einsum(
     *operands: ArrayLike,
     out: None = None,
     optimize: EinsumOptimize = "auto",
-    precision: None = None,
+    precision: PrecisionLike = None,
     preferred_element_type: "dtypes.DTypeLike | None" = None,
 ) -> Array: ...
 
@@ -174,7 +174,7 @@ def einsum(
     *operands: ArrayLike | Sublist,
     out: None = None,
     optimize: EinsumOptimize = "auto",
-    precision: None = None,
+    precision: PrecisionLike = None,
     preferred_element_type: "dtypes.DTypeLike | None" = None,
 ) -> Array: ...
 
@@ -185,7 +185,7 @@ def einsum(
     *operands: ArrayLike | Sublist,
     out: None = None,
     optimize: EinsumOptimize = "auto",
-    precision: None = None,
+    precision: PrecisionLike = None,
     preferred_element_type: "dtypes.DTypeLike | None" = None,
 ) -> Array:
     """Einstein summation (JAX's ``jnp.einsum``): ``einsum("ij,jk->ik", x, y)``
@@ -198,6 +198,7 @@ def einsum(
     """
     if out is not None:
         raise JaxtypedNotImplementedError("jnp.einsum: the 'out' argument is not supported (arrays are immutable)")
+    canonicalize_precision(precision, "jnp.einsum")  # checked; no effect on CPU (as lax.dot_general)
     arrays, steps = _plan((subscripts, *operands), optimize)
     if preferred_element_type is None:
         dtype, weak = result_dtype_of(*arrays)

@@ -12,7 +12,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import structural as ls
-from jaxtyped._src.lax.dot import dot_general
+from jaxtyped._src.lax.dot import PrecisionLike, canonicalize_precision, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.numpy.creation import check_allocation
 from jaxtyped._src.numpy.promotion import (
@@ -217,10 +217,12 @@ def _contract(a: Array, b: Array, a_axes: Sequence[int], b_axes: Sequence[int]) 
     return dot_general(a, b, ((tuple(a_axes), tuple(b_axes)), ((), ())))
 
 
-def dot(a: ArrayLike, b: ArrayLike) -> Array:
+def dot(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Array:
     """NumPy's ``dot``: products of scalars, inner products of vectors,
     matrix products, and sums over the last axis of ``a`` and the
-    second-to-last of ``b``."""
+    second-to-last of ``b``. ``precision`` (JAX's) is checked; on CPU it
+    has no effect."""
+    canonicalize_precision(precision, "jnp.dot")
     x, y = promote_dtypes("dot", (a, b))
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
@@ -228,8 +230,10 @@ def dot(a: ArrayLike, b: ArrayLike) -> Array:
     return _contract(x, y, (x.ndim - 1,), (b_axis,))
 
 
-def matmul(a: ArrayLike, b: ArrayLike) -> Array:
-    """Matrix product with broadcast batch dimensions (the ``@`` operator)."""
+def matmul(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Array:
+    """Matrix product with broadcast batch dimensions (the ``@`` operator);
+    ``precision`` as in :func:`dot`."""
+    canonicalize_precision(precision, "jnp.matmul")
     x, y = promote_dtypes("matmul", (a, b))
     for position, operand in enumerate((x, y)):
         if operand.ndim == 0:
