@@ -31,3 +31,16 @@ jnp.dot(x, x, precision=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jnp.matmul(x, x, lax.Precision.HIGHEST)  # expect: mypy[call-arg] pyright[reportCallIssue]
 jnp.einsum("i,i->", x, x, precision=lax.Precision)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jt.scipy.stats.nonexistent  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
+
+
+def grow(i: Array, c: tuple[Array, Array]) -> tuple[Array, Array, Array]:
+    return c[0], c[1], c[0]
+
+
+def first(c: tuple[Array, Array]) -> Array:
+    return c[0]
+
+
+jt.lax.fori_loop(0, 3, grow, (x, 0.0))  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
+jt.lax.while_loop(lambda c: c[0] < 3, first, (0, x))  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
+jt.lax.fori_loop(0, 3, grow, (x, "a"))  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]

@@ -2,7 +2,8 @@
 second corpus round): a weight-decay mask by key path indexed as the dict
 it is, and a ravel/unravel pair whose rebuilt tree is used as the
 parameters' dict, with no cast, in both checkers; a timing loop that
-blocks on its results; jt.scipy reached from the package; the file runs."""
+blocks on its results; jt.scipy reached from the package; loops whose
+carry is a tuple with Python-number leaves; the file runs."""
 
 import time
 
@@ -49,3 +50,15 @@ assert elapsed >= 0.0 and out.shape == (4, 3) and len(out.devices()) == 1
 assert out.sharding.is_fully_replicated
 log_density = jt.scipy.stats.norm.logpdf(out, 0.0, 1.0).sum() + jt.scipy.special.logsumexp(out)
 assert log_density.shape == ()
+
+
+def power_step(i: Array, carry: tuple[Array, Array]) -> tuple[Array, Array]:
+    v, _ = carry
+    w = jnp.array([[2.0, 1.0], [1.0, 3.0]]) @ v
+    return w / jnp.linalg.norm(w), jnp.linalg.norm(w)
+
+
+vec, eig = jt.lax.fori_loop(0, 30, power_step, (jnp.ones(2), 0.0))
+assert abs(float(eig) - 3.618034) < 1e-3 and vec.shape == (2,)
+steps, halved = jt.lax.while_loop(lambda c: c[1] > 1.0, lambda c: (c[0] + 1, c[1] / 2), (0, 100.0))
+assert int(steps) == 7 and float(halved) <= 1.0

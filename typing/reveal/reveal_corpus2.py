@@ -4,8 +4,9 @@ mask, a shape, a label) keeps a plain dict's, dict of dicts', list's or
 tuple's container; the structure of a tree of arrays remembers the
 tree's type, so unflattening it with array leaves gives that type back;
 every Array declares the placement methods of jax.Array; jt.scipy's
-submodules are attributes of the package; and jnp's products take
-precision=."""
+submodules are attributes of the package; jnp's products take
+precision=; and a loop carry that is a tuple of two or three leaves
+(``(x, 0.0)``) is a tuple of Arrays in the body and in the result."""
 
 from typing import NamedTuple
 
@@ -14,6 +15,7 @@ from typing_extensions import assert_type
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped import lax
+from jaxtyped.typing import ArrayLike
 from jaxtyped.sharding import Sharding
 from jaxtyped.tree_util import KeyPath, PyTreeDef, keystr, tree_map, tree_map_with_path
 from jaxtyped.typing import Array
@@ -76,3 +78,27 @@ def placement_scipy_precision(x: Array, m: Array) -> None:
     assert_type(jnp.dot(m, m, precision=lax.Precision.HIGHEST), Array)
     assert_type(jnp.matmul(m, m, precision="highest"), Array)
     assert_type(jnp.einsum("ij,jk->ik", m, m, precision=("default", "highest")), Array)
+
+
+def pair_step(c: tuple[Array, Array]) -> tuple[Array, Array]:
+    return c[0] + 1, c[1] * 2
+
+
+def pair_below(c: tuple[Array, Array]) -> Array:
+    return c[0] < 3
+
+
+def triple_body(i: Array, c: tuple[Array, Array, Array]) -> tuple[Array, Array, ArrayLike]:
+    return c[0] * 2, c[1] + i, 0.0
+
+
+def triple_step(c: tuple[Array, Array, Array]) -> tuple[Array, Array, Array]:
+    return c[0] + 1, c[1] * 2, c[2]
+
+
+def tuple_carries(x: Array) -> None:
+    assert_type(lax.fori_loop(0, 3, lambda i, c: (c[0] * 2, c[1] + c[0].sum()), (x, 0.0)), tuple[Array, Array])
+    assert_type(lax.fori_loop(0, 3, triple_body, (x, 0, 1.0)), tuple[Array, Array, Array])
+    assert_type(lax.while_loop(pair_below, pair_step, (0, x)), tuple[Array, Array])
+    # (mypy gives a lambda-only while_loop of a tuple tuple[Any, ...]: typing/pending/NOTES.md CF2)
+    assert_type(lax.while_loop(lambda c: c[0] < 3, triple_step, (0, x, 1.0)), tuple[Array, Array, Array])

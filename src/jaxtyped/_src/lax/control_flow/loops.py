@@ -386,11 +386,25 @@ def convert_carry(x: Array, aval: ShapedArray) -> Array:
 # initial value (``0.0``, ``np.float32(1)``, an array), and the loop returns
 # an ``Array``: the first overload says so, so that ``init_val=0.0`` with a
 # body typed ``(Array) -> Array`` (or a lambda) checks. Pytree carries keep
-# their type ``C``, leaves included (see typing/pending/NOTES.md, section CF).
+# their type ``C``, leaves included (see typing/pending/NOTES.md, section CF),
+# except tuples of two or three leaves (``(0, x)``, ``(x, 0.0, 0)``): each
+# leaf is an ``Array`` too, so they have an overload of their own (CF1).
 @overload
 def while_loop(
     cond_fun: Callable[[Array], ArrayLike], body_fun: Callable[[Array], ArrayLike], init_val: ArrayLike
 ) -> Array: ...
+@overload
+def while_loop(
+    cond_fun: Callable[[tuple[Array, Array]], ArrayLike],
+    body_fun: Callable[[tuple[Array, Array]], tuple[ArrayLike, ArrayLike]],
+    init_val: tuple[ArrayLike, ArrayLike],
+) -> tuple[Array, Array]: ...
+@overload
+def while_loop(
+    cond_fun: Callable[[tuple[Array, Array, Array]], ArrayLike],
+    body_fun: Callable[[tuple[Array, Array, Array]], tuple[ArrayLike, ArrayLike, ArrayLike]],
+    init_val: tuple[ArrayLike, ArrayLike, ArrayLike],
+) -> tuple[Array, Array, Array]: ...
 @overload
 def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], C], init_val: C) -> C: ...
 def while_loop(cond_fun: Callable[[C], ArrayLike], body_fun: Callable[[C], object], init_val: object) -> C:

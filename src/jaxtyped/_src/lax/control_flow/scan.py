@@ -759,7 +759,8 @@ def _vectorised(f: Callable[[X], Y], tree: PyTreeDef, group: Sequence[Array], si
 
 # ``i`` is an ``Array`` (a traced counter, or a concrete one under
 # ``disable_jit``); a single-leaf value is an ``Array`` whatever
-# ``init_val`` is, as in ``while_loop``.
+# ``init_val`` is, and so is each leaf of a tuple of two or three, as in
+# ``while_loop``.
 @overload
 def fori_loop(
     lower: ArrayLike,
@@ -769,6 +770,24 @@ def fori_loop(
     *,
     unroll: int | bool | None = None,
 ) -> Array: ...
+@overload
+def fori_loop(
+    lower: ArrayLike,
+    upper: ArrayLike,
+    body_fun: Callable[[Array, tuple[Array, Array]], tuple[ArrayLike, ArrayLike]],
+    init_val: tuple[ArrayLike, ArrayLike],
+    *,
+    unroll: int | bool | None = None,
+) -> tuple[Array, Array]: ...
+@overload
+def fori_loop(
+    lower: ArrayLike,
+    upper: ArrayLike,
+    body_fun: Callable[[Array, tuple[Array, Array, Array]], tuple[ArrayLike, ArrayLike, ArrayLike]],
+    init_val: tuple[ArrayLike, ArrayLike, ArrayLike],
+    *,
+    unroll: int | bool | None = None,
+) -> tuple[Array, Array, Array]: ...
 @overload
 def fori_loop(
     lower: ArrayLike, upper: ArrayLike, body_fun: Callable[[Array, C], C], init_val: C, *, unroll: int | bool | None = None
