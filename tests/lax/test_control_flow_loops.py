@@ -307,7 +307,7 @@ def test_fori_loop_static_bounds_reverse_mode_matches_jax(bounds: str) -> None:
     lo_j, hi_j = (0, 4) if bounds == "python" else (jax_numpy.int32(0), jax_numpy.int32(4))
 
     def ours(x: Any) -> Any:
-        return jt.lax.fori_loop(lo_o, hi_o, fn2(lambda i, c: c * x + 0.5 * i), x)
+        return OURS.lax.fori_loop(lo_o, hi_o, fn2(lambda i, c: c * x + 0.5 * i), x)
 
     def theirs(x: Any) -> Any:
         return jax.lax.fori_loop(lo_j, hi_j, fn2(lambda i, c: c * x + 0.5 * i), x)
@@ -455,7 +455,7 @@ def test_fori_loop_unroll_matches_jax(unroll: int | bool, sines: int) -> None:
     assert_same(ours, jax.lax.fori_loop(0, 5, body, np.float32(0.5), unroll=unroll))
     # Five steps, ``unroll`` per trip of the compiled loop (and the odd one
     # after): each a call of the body, emitted once as a private function.
-    text = jt.jit(fn1(lambda x: jt.lax.fori_loop(0, 5, body, x, unroll=unroll))).lower(np.float32(0.5)).as_text()
+    text = jt.jit(fn1(lambda x: OURS.lax.fori_loop(0, 5, body, x, unroll=unroll))).lower(np.float32(0.5)).as_text()
     assert text.count("call @closed_call") == sines
     assert text.count("stablehlo.sine") == 1
 

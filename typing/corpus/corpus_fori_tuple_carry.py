@@ -51,6 +51,11 @@ windows = running_windows(jnp.arange(6.0), 3)
 assert windows.shape == (4, 3) and float(windows[3, 2]) == 5.0
 assert int(jt.jit(fib, static_argnums=0)(10)) == 55
 
+# sensitivities to the evaluation points only (argnums=1), the coefficients held fixed
+d_points = jt.grad(lambda c, x: jnp.sum(c[0] * x**2 + c[1] * x), argnums=1)(coeffs, xs)
+assert jnp.allclose(d_points, 2 * xs - 2.0)
+jac_points = jt.jacfwd(lambda c, x: jnp.polyval(c, x) * c[0], argnums=1)(coeffs, xs)
+assert jac_points.shape == (4, 4)
 primal_out, tangent_out = jt.jvp(horner, (coeffs, xs), (jnp.zeros(3), jnp.ones(4)))
 out, lin = jt.linearize(lambda x: horner(coeffs, x), xs)
 assert jnp.allclose(lin(jnp.ones(4)), tangent_out)

@@ -51,6 +51,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 A0 = TypeVar("A0")
 A1 = TypeVar("A1")
+# The argument before a differentiated second one (argnums=1): bound to Any so
+# that pyright gives an unannotated lambda's first parameter Any, not object
+# (jacfwd(lambda p, q: p * q, argnums=1)); its type is only passed through.
+AN = TypeVar("AN", bound=Any)
 Aux = TypeVar("Aux")
 # Jacobian typing: AL, AL1 a single array-like argument (its blocks are
 # Arrays), RA a single array-like result.
@@ -444,32 +448,32 @@ def jacfwd(  # type: ignore[overload-overlap]  # see above
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, AL, P], R],
+    fun: Callable[Concatenate[AN, AL, P], R],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, AL, P], R]: ...
+) -> Callable[Concatenate[AN, AL, P], R]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, AL, P], tuple[R, Aux]],
+    fun: Callable[Concatenate[AN, AL, P], tuple[R, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, AL, P], tuple[R, Aux]]: ...
+) -> Callable[Concatenate[AN, AL, P], tuple[R, Aux]]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, A1, P], RA],
+    fun: Callable[Concatenate[AN, A1, P], RA],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, A1, P], A1]: ...
+) -> Callable[Concatenate[AN, A1, P], A1]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[AN, A1, P], tuple[RA, Aux]],
     argnums: Literal[1],
     has_aux: Literal[True],
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
+) -> Callable[Concatenate[AN, A1, P], tuple[A1, Aux]]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, A1, P], RA],

@@ -34,6 +34,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 A0 = TypeVar("A0")
 A1 = TypeVar("A1")
+# The argument before a differentiated second one (argnums=1): bound to Any so
+# that pyright gives an unannotated lambda's first parameter Any, not object
+# (grad(lambda p, q: jnp.sum(p * q), argnums=1)); its type is only passed through.
+AN = TypeVar("AN", bound=Any)
 Aux = TypeVar("Aux")
 # Jacobian typing: AL, AL1 a single array-like argument (its blocks are
 # Arrays), RA a single array-like result.
@@ -280,20 +284,20 @@ def value_and_grad(  # type: ignore[overload-overlap]  # see above
 ) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], tuple[tuple[Array, Aux], AA1]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, AL, P], ArrayLike],
+    fun: Callable[Concatenate[AN, AL, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, AL, P], tuple[Array, Array]]: ...
+) -> Callable[Concatenate[AN, AL, P], tuple[Array, Array]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, AL, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AN, AL, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, AL, P], tuple[tuple[Array, Aux], Array]]: ...
+) -> Callable[Concatenate[AN, AL, P], tuple[tuple[Array, Aux], Array]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
@@ -329,15 +333,15 @@ def value_and_grad(
 ) -> Callable[Concatenate[A0, P], tuple[tuple[Array, Aux], A0]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[Array, A1]]: ...
+) -> Callable[Concatenate[AN, A1, P], tuple[Array, A1]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
@@ -345,15 +349,15 @@ def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [una
 ) -> type[object]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], A1]]: ...
+) -> Callable[Concatenate[AN, A1, P], tuple[tuple[Array, Aux], A1]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
@@ -369,7 +373,7 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
 ) -> Callable[Concatenate[A0, A1, P], tuple[Array, tuple[A0, A1]]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
@@ -385,7 +389,7 @@ def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportO
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], tuple[A0, A1]]]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: bool,
     holomorphic: bool = False,
@@ -494,20 +498,20 @@ def grad(  # type: ignore[overload-overlap]  # see above
 ) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], tuple[AA1, Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, AL, P], ArrayLike],
+    fun: Callable[Concatenate[AN, AL, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, AL, P], Array]: ...
+) -> Callable[Concatenate[AN, AL, P], Array]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, AL, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AN, AL, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, AL, P], tuple[Array, Aux]]: ...
+) -> Callable[Concatenate[AN, AL, P], tuple[Array, Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
@@ -543,15 +547,15 @@ def grad(
 ) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], A1]: ...
+) -> Callable[Concatenate[AN, A1, P], A1]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
@@ -559,15 +563,15 @@ def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated f
 ) -> type[object]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
+) -> Callable[Concatenate[AN, A1, P], tuple[A1, Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
@@ -583,7 +587,7 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
 ) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
+    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
@@ -599,7 +603,7 @@ def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlapping
 ) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: bool,
     holomorphic: bool = False,
@@ -838,36 +842,36 @@ def jacrev(  # type: ignore[overload-overlap]  # see above
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, AL, P], R],
+    fun: Callable[Concatenate[AN, AL, P], R],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, AL, P], R]: ...
+) -> Callable[Concatenate[AN, AL, P], R]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, AL, P], tuple[R, Aux]],
+    fun: Callable[Concatenate[AN, AL, P], tuple[R, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, AL, P], tuple[R, Aux]]: ...
+) -> Callable[Concatenate[AN, AL, P], tuple[R, Aux]]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, A1, P], RA],
+    fun: Callable[Concatenate[AN, A1, P], RA],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], A1]: ...
+) -> Callable[Concatenate[AN, A1, P], A1]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[AN, A1, P], tuple[RA, Aux]],
     argnums: Literal[1],
     has_aux: Literal[True],
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[A1, Aux]]: ...
+) -> Callable[Concatenate[AN, A1, P], tuple[A1, Aux]]: ...
 @overload
 def jacrev(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[A0, A1, P], RA],
@@ -1026,18 +1030,18 @@ def hessian(
 ) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, AL, P], RA],
+    fun: Callable[Concatenate[AN, AL, P], RA],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, AL, P], Array]: ...
+) -> Callable[Concatenate[AN, AL, P], Array]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, AL, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[AN, AL, P], tuple[RA, Aux]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, AL, P], tuple[Array, Aux]]: ...
+) -> Callable[Concatenate[AN, AL, P], tuple[Array, Aux]]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
     fun: Callable[Concatenate[AL, AL1, P], RA],
