@@ -3,9 +3,9 @@
 ``einsum``; ``jt.scipy.stats``/``special``/``linalg`` reachable as
 attributes after ``import jaxtyped``; the placement methods ``Array``
 declares for the checkers (``block_until_ready``, ``devices``,
-``sharding``) on concrete arrays, and their absence on traced ones; and
-tree_unflatten of a structure rebuilding the tree (its types are in
-typing/*/..._corpus2.py)."""
+``sharding``) on concrete arrays, and their absence on traced ones;
+Python's ``round`` of an array; and tree_unflatten of a structure
+rebuilding the tree (its types are in typing/*/..._corpus2.py)."""
 
 from typing import Any
 
@@ -118,3 +118,27 @@ def test_unflatten_of_a_structure_rebuilds_the_tree_as_jax() -> None:
     assert_same(ours, theirs, tree=True)
     assert ours_def == jt.tree.structure(tree) and theirs_def == jax.tree.structure(tree)
     assert jt.tree.map_with_path(is_kernel, tree) == jax.tree.map_with_path(is_kernel, tree)
+
+
+ROUNDED = host("float32", [1.5, 2.5, -0.4, 2.567, -3.5])
+
+
+@pytest.mark.parametrize("ndigits", [None, 0, 1, 2])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bfloat16"])
+def test_builtin_round_as_jax(ndigits: int | None, dtype: str) -> None:
+    values = ROUNDED.astype(jnp.dtype(dtype))
+    assert_same(round(jnp.asarray(values), ndigits), round(jax_numpy.asarray(values), ndigits), rtol=1e-2)
+
+
+def test_builtin_round_of_a_scalar_is_an_integer_array_as_jax() -> None:
+    # (round(x, n) of a 0-d array is JAX's weakly typed float: jnp.round's business.)
+    for value in ROUNDED:
+        assert_same(round(jnp.asarray(value)), round(jax_numpy.asarray(value)))
+
+
+def builtin_round(v: Any) -> Any:
+    return round(v)
+
+
+def test_builtin_round_under_jit_as_jax() -> None:
+    assert_same(jt.jit(builtin_round)(jnp.asarray(ROUNDED)), jax.jit(builtin_round)(jax_numpy.asarray(ROUNDED)))

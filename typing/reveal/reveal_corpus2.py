@@ -71,6 +71,8 @@ def placement_scipy_precision(x: Array, m: Array) -> None:
     assert_type(x.block_until_ready(), Array)
     assert_type(x.devices(), frozenset[object])
     assert_type(x.sharding, Sharding)
+    assert_type(round(x), Array)
+    assert_type(round(x, 2), Array)
     assert_type(jt.random.key(0).block_until_ready(), jt.random.KeyArray)
     assert_type(jt.scipy.stats.norm.logpdf(x, 0.0, 1.0), Array)
     assert_type(jt.scipy.special.logsumexp(x), Array)

@@ -9,16 +9,20 @@ too."""
 import importlib
 from typing import TYPE_CHECKING
 
-__all__ = ["linalg", "special", "stats"]
+# No __all__: the package only groups its submodules (each has its own page).
+_SUBMODULES = frozenset({"linalg", "special", "stats"})
 
 if TYPE_CHECKING:
-    from jaxtyped.scipy import linalg, special, stats
+    # The redundant aliases mark them re-exported (there is no __all__).
+    from jaxtyped.scipy import linalg as linalg
+    from jaxtyped.scipy import special as special
+    from jaxtyped.scipy import stats as stats
 else:
 
     def __getattr__(name: str) -> object:
-        if name in __all__:
+        if name in _SUBMODULES:
             return importlib.import_module(f"{__name__}.{name}")
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
     def __dir__() -> list[str]:
-        return sorted({*globals(), *__all__})
+        return sorted({*globals(), *_SUBMODULES})

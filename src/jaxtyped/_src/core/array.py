@@ -225,6 +225,9 @@ class Array(ABC):
     def __invert__(self) -> "Array":
         raise _not_installed("__invert__")
 
+    def __round__(self, ndigits: int | None = None) -> "Array":
+        raise _not_installed("__round__")
+
     def __add__(self, other: "ArrayLike") -> "Array":
         raise _not_installed("__add__")
 
@@ -717,6 +720,7 @@ _LATE_BOUND_NAMES: frozenset[str] = frozenset(
     | set("var std ptp round clip".split())  # math and statistics family
     | {"view", "byteswap"}  # lax extras family
     | {"__iadd__"}  # refs family (issue 16): ref[idx] += v is an addupdate
+    | {"__round__"}  # round(x), round(x, n): jnp.round (issue 20, second corpus round)
 )
 
 

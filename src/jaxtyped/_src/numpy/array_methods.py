@@ -134,6 +134,13 @@ def _round(self: Array, decimals: int = 0, out: None = None) -> Array:
     return uf.round(self, decimals)
 
 
+def _round_builtin(self: Array, ndigits: int | None = None) -> Array:
+    # Python's round(): round(x, n) is jnp.round; round(x) also converts to
+    # the default integer type, as round(7.5) is an int (JAX's rule).
+    rounded = uf.round(self, ndigits or 0)
+    return rounded if ndigits is not None else _astype(rounded, int)
+
+
 def _iadd(self: Array, other: object) -> _Result:
     # ref[idx] += v of a staged ref is one addupdate (Note [ref += is an
     # accumulation] in state/types.py); otherwise Python's fallback to +.
@@ -149,6 +156,7 @@ def install() -> None:
         "__pos__": uf.positive,
         "__abs__": uf.abs,
         "__invert__": uf.invert,
+        "__round__": _round_builtin,
         "T": _transpose_all,
         "reshape": _reshape,
         "transpose": _transpose,
