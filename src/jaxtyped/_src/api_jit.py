@@ -317,8 +317,8 @@ class Jitted(Generic[P, R_co]):
                 entry = hit[0]
                 self._last_hit = (aval, trace_state, entry)
         else:
-            # _memo_inputs's loop, inline: the 10-argument case is on the
-            # dispatch benchmark, and a frame shows there.
+            # _memo_key_ids's loop, with the buffers, inline: the
+            # 10-argument case is on the dispatch benchmark, and a frame shows there.
             ids: list[int] = []
             buffers = []
             for leaf in args:
@@ -343,6 +343,9 @@ class Jitted(Generic[P, R_co]):
             out._aval = entry.out_avals[0]  # pyright: ignore[reportPrivateUsage]
             out._sharding = None  # pyright: ignore[reportPrivateUsage]
             return out
+        kept = entry.kept
+        if kept is not None:  # Note [keep_unused]: the program takes these leaves
+            buffers = [buffers[i] for i in kept]
         return self._run_memo_hit(entry, buffers, check_outputs)
 
     def _forget_dispatch(self) -> None:
@@ -359,22 +362,27 @@ class Jitted(Generic[P, R_co]):
             leaves, structure = xla.flatten_containers((args, kwargs))
         except ValueError:  # dict keys that do not sort: the full path explains
             return self._call(args, kwargs)
-        memo = _memo_inputs(leaves)
-        if memo is None:
+        ids = _memo_key_ids(leaves)
+        if ids is None:
             return self._call(args, kwargs)
-        ids, buffers = memo
         hit = self._dispatch.get((structure, tuple(ids), trace_state))
         if hit is None:
             return self._call(args, kwargs)
         entry = hit[0]
         entry.last_use = self._clock = self._clock + 1
+        # Only the leaves the program takes (Note [keep_unused]) need their
+        # buffers: a dict of 20 arrays of which 2 are used gathers 2.
+        kept = entry.kept
+        arrays = cast("list[ArrayImpl]", leaves)  # every leaf checked by _memo_key_ids
+        buffers: list[DeviceBuffer] = []
+        for leaf in arrays if kept is None else map(arrays.__getitem__, kept):
+            buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+            buffers.append(buffer if buffer is not None else device_buffer(leaf))
         return self._run_memo_hit(entry, buffers, check_outputs)
 
     def _run_memo_hit(self, entry: _Entry, buffers: list[DeviceBuffer], check_outputs: bool) -> object:
-        """Run a memoised entry on its leaves' buffers and build the result."""
-        kept = entry.kept
-        if kept is not None:  # Note [keep_unused]: the program takes these leaves
-            buffers = [buffers[i] for i in kept]
+        """Run a memoised entry on the buffers of the leaves its program
+        takes (``entry.kept`` already applied) and build the result."""
         if entry.const_buffers:
             buffers = entry.const_buffers + buffers
         launcher = entry.launcher
@@ -717,18 +725,15 @@ def _positional_tree(nargs: int) -> PyTreeDef:
     return tree_flatten((tuple(range(nargs)), {}))[1]
 
 
-def _memo_inputs(leaves: Sequence[object]) -> tuple[list[int], list[DeviceBuffer]] | None:
-    """The ids of the leaves' avals and their device buffers, if every leaf
-    is a single-device concrete array (Note [the dispatch memo])."""
+def _memo_key_ids(leaves: Sequence[object]) -> list[int] | None:
+    """The ids of the leaves' avals, if every leaf is a single-device
+    concrete array (Note [the dispatch memo])."""
     ids: list[int] = []
-    buffers: list[DeviceBuffer] = []
     for leaf in leaves:
         if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
             return None
         ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
-        buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
-        buffers.append(buffer if buffer is not None else device_buffer(leaf))
-    return ids, buffers
+    return ids
 
 
 def _all_concrete(args: tuple[Any, ...]) -> bool:
