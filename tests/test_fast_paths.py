@@ -117,6 +117,25 @@ def test_memo_hits_pass_only_the_arguments_the_program_reads() -> None:
         assert f.cache_info().misses == 1
 
 
+def _dict_last_minus_first(d: dict[str, Any]) -> Any:
+    return d["c"] - d["a"]
+
+
+def test_container_memo_hits_gather_only_the_leaves_the_program_reads() -> None:
+    """The container path gathers buffers for the kept leaves only, after
+    the hit; a host-born leaf among them is transferred then."""
+    values = {k: np.full(2, v, np.float32) for k, v in (("a", 1.0), ("b", 10.0), ("c", 100.0))}
+    expected = jax.jit(_dict_last_minus_first)({k: jax.device_put(v) for k, v in values.items()})
+    for keep_unused in (False, True):
+        f = jt.jit(_dict_last_minus_first, keep_unused=keep_unused)
+        for round_ in range(3):
+            # device-born leaves, then host-born ones (no buffer until a program takes them)
+            ours = {k: jt.device_put(v) if round_ == 0 else jnp.asarray(v) for k, v in values.items()}
+            assert_same(f(ours), expected)
+            assert_same(f(ours), expected)
+        assert f.cache_info().misses == 1
+
+
 def test_equal_avals_in_new_objects_reuse_the_trace() -> None:
     f = jt.jit(_mul)
     value = np.arange(6, dtype=np.float32).reshape(2, 3)
