@@ -17,7 +17,7 @@ On CPU the two homes can be one memory: jaxlib aliases a host buffer that is
 64-byte aligned instead of copying it. A large eager result rarely is (NumPy
 allocates with 16-byte alignment), so its first transfer copies it into an
 aligned buffer that both homes then share: the array holds one copy, not
-two, and the copy costs less than jaxlib's own.
+two, for about the time jaxlib's own copy would take.
 """
 
 # pyright: reportPrivateUsage=false

@@ -422,8 +422,8 @@ _ALIGNED_COPY_MIN_BYTES: Final = 1 << 16
 def aliasable_host_buffer(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
     """``value``, or, when it is large and jaxlib would copy it on transfer
     (unaligned or not contiguous, e.g. a broadcast), a read-only copy in
-    aligned memory that a device buffer can alias: the copy is made once,
-    by NumPy (faster than jaxlib's), and replaces ``value`` as the host home."""
+    aligned memory that a device buffer can alias: the copy jaxlib would
+    have made is made here instead, and replaces ``value`` as the host home."""
     if value.nbytes < _ALIGNED_COPY_MIN_BYTES or value.dtype != aval.dtype:
         return value  # small, or a dtype put() converts (float0)
     if value.flags.c_contiguous and value.ctypes.data % _ALIAS_ALIGNMENT == 0:
