@@ -4,7 +4,9 @@ The training-step workloads of ``benchmarks/core_overheads.py`` (the MLP's
 ``jit(grad)``, per-example gradients, the scan RNN's forward pass and
 ``value_and_grad``) are compiled by both libraries and their optimized HLO
 compared op by op: ours may not hold an op kind more often than JAX's
-(fewer is fine: our tanh derivative is one ``1 - y*y``, JAX's two terms).
+(fewer is fine: the scan RNN's has fewer bitcasts); the MLP's and the
+per-example gradients' hold exactly JAX's ops and give JAX's results bit
+for bit, the derivative rules grouping their operations as JAX's do.
 Beside it: the gradient jaxpr's equation count against JAX's, before and
 after dead-code elimination; loop-invariant residuals of a scan computed
 once, outside the loop, not stacked per iteration; and ``unroll=k``
@@ -45,12 +47,18 @@ def _opcodes(hlo: str) -> collections.Counter[str]:
     return found
 
 
-def _assert_no_more_ops_than_jax(ours: Callable[..., Any], theirs: Callable[..., Any], *args: Any) -> None:
-    assert_same(jt.jit(ours)(*args), jax.jit(theirs)(*args), rtol=1e-4, atol=1e-5)
+def _assert_no_more_ops_than_jax(ours: Callable[..., Any], theirs: Callable[..., Any], *args: Any, same: bool = False) -> None:
+    """Ours holds no op kind more often than JAX's; with ``same``, exactly
+    as often, and the results are JAX's bit for bit (the derivative rules
+    group their operations as JAX's do, so they round alike)."""
+    tolerance = 0.0 if same else 1e-4
+    assert_same(jt.jit(ours)(*args), jax.jit(theirs)(*args), rtol=tolerance, atol=tolerance / 10)
     our_ops = _opcodes(jt.jit(ours).lower(*args).compile().as_text())
     jax_ops = _opcodes(jax.jit(theirs).lower(*args).compile().as_text())
     assert {"dot", "fusion"} & set(our_ops), "the opcode count parsed nothing"
     assert our_ops - jax_ops == collections.Counter(), f"ops beyond JAX's: {our_ops - jax_ops}"
+    if same:
+        assert our_ops == jax_ops, f"JAX's ops beyond ours: {jax_ops - our_ops}"
 
 
 # === the benchmark's workloads (smaller) ===
@@ -103,13 +111,13 @@ H0, XS = np.zeros((4, 16), np.float32), _f32(12, 4, 8)
 
 
 def test_mlp_gradient_compiles_to_no_more_ops_than_jax() -> None:
-    _assert_no_more_ops_than_jax(jt.grad(_mlp_loss(jnp)), jax.grad(_mlp_loss(jax.numpy)), MLP_PARAMS, MLP_X)
+    _assert_no_more_ops_than_jax(jt.grad(_mlp_loss(jnp)), jax.grad(_mlp_loss(jax.numpy)), MLP_PARAMS, MLP_X, same=True)
 
 
 def test_per_example_gradients_compile_to_no_more_ops_than_jax() -> None:
     ours = jt.vmap(jt.grad(_example_loss(jnp)), in_axes=(None, 0, 0))
     theirs = jax.vmap(jax.grad(_example_loss(jax.numpy)), in_axes=(None, 0, 0))
-    _assert_no_more_ops_than_jax(ours, theirs, SMALL, BATCH_X, BATCH_Y)
+    _assert_no_more_ops_than_jax(ours, theirs, SMALL, BATCH_X, BATCH_Y, same=True)
 
 
 @pytest.mark.parametrize("transposed", [False, True], ids=["wh", "wh.T"])

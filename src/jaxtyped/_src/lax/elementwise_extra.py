@@ -79,8 +79,8 @@ class Exp2(UnaryDifferentiable):
             return (np.asarray(np.exp(wide)).astype(x.dtype),)
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
-        return bind1(la.MUL, const_like(x, math.log(2)), out)
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
+        return bind1(la.MUL, const_like(x, math.log(2)), bind1(la.MUL, t, out))
 
     @override
     def lower(

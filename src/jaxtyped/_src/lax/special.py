@@ -150,8 +150,8 @@ class ErfInv(_Unary):
         return host.erf_inv(*args)
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
-        return _mul(const_like(x, math.sqrt(math.pi) / 2), bind1(lt.EXP, _mul(out, out)))
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
+        return _mul(const_like(x, math.sqrt(math.pi) / 2), _mul(t, bind1(lt.EXP, _mul(out, out))))
 
 
 @final
@@ -166,8 +166,8 @@ class Erfc(_Unary):
         return host.erfc(*args)
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
-        return _mul(const_like(x, -2 / math.sqrt(math.pi)), bind1(lt.EXP, bind1(la.NEG, _mul(x, x))))
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
+        return _mul(const_like(x, -2 / math.sqrt(math.pi)), _mul(t, bind1(lt.EXP, bind1(la.NEG, _mul(x, x)))))
 
 
 @final

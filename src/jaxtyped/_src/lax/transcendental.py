@@ -16,7 +16,18 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, NDArray, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError
-from jaxtyped._src.lax.arithmetic import ADD, DIV, MUL, NEG, SUB, BinaryDifferentiable, UnaryDifferentiable, add_tangents, const_like
+from jaxtyped._src.lax.arithmetic import (
+    ADD,
+    DIV,
+    MUL,
+    NEG,
+    SUB,
+    BinaryDifferentiable,
+    IntegerPow,
+    UnaryDifferentiable,
+    add_tangents,
+    const_like,
+)
 from jaxtyped._src.lax.comparison import EQ
 from jaxtyped._src.lax.elementwise_base import (
     FLOAT,
@@ -180,8 +191,8 @@ class Log(_Transcendental):
         return np.log(args[0])
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
-        return _div(const_like(x, 1), x)
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
+        return _div(t, x)
 
 
 @final
@@ -199,8 +210,8 @@ class Log1p(_Transcendental):
         return np.log1p(x)
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
-        return _div(const_like(x, 1), bind1(ADD, x, const_like(x, 1)))
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
+        return _div(t, bind1(ADD, x, const_like(x, 1)))
 
 
 @final
@@ -288,8 +299,10 @@ class Tanh(_Transcendental):
         return np.tanh(args[0])
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
-        return bind1(SUB, const_like(out, 1), _square(out))
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
+        # (t + t * y) * (1 - y): 1 - y is exact where tanh saturates, so
+        # this keeps its digits where 1 - y * y loses them (JAX's rule).
+        return _mul(bind1(ADD, t, _mul(t, out)), bind1(SUB, const_like(out, 1), out))
 
 
 @final
@@ -338,9 +351,9 @@ class Erf(UnaryDifferentiable):
         return result
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
         two_over_sqrt_pi = const_like(x, 2.0 / math.sqrt(math.pi))
-        return _mul(two_over_sqrt_pi, bind1(EXP, bind1(NEG, _square(x))))
+        return _mul(two_over_sqrt_pi, _mul(t, bind1(EXP, bind1(NEG, _square(x)))))
 
 
 @final
@@ -387,8 +400,8 @@ class Atan(_Transcendental):
         return np.arctan(args[0])
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
-        return _div(const_like(x, 1), bind1(ADD, const_like(x, 1), _square(x)))
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
+        return _div(t, bind1(ADD, const_like(x, 1), _square(x)))
 
 
 @final
@@ -469,8 +482,11 @@ class Atanh(_Transcendental):
         return np.arctanh(args[0])
 
     @override
-    def derivative(self, x: Array, out: Array) -> Array:
-        return _div(const_like(x, 1), bind1(SUB, const_like(x, 1), _square(x)))
+    def tangent(self, t: Array, x: Array, out: Array) -> Array:
+        # (1 / (1 + x)) * (t / (1 - x)): 1 - x * x would lose the digits
+        # near |x| = 1 that 1 - x keeps (JAX's rule).
+        one = const_like(x, 1)
+        return _mul(bind1(IntegerPow(-1), bind1(ADD, one, x)), _div(t, bind1(SUB, one, x)))
 
 
 @final
