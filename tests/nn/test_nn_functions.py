@@ -390,3 +390,42 @@ def test_every_jax_nn_function_is_covered() -> None:
     theirs = {n for n in dir(jax_nn) if not n.startswith("_")}
     assert sorted(theirs - set(jnn.__all__) - set(out_of_scope)) == []
     assert sorted(set(jnn.__all__) - theirs) == []
+
+
+# === softmax's derivative: the composition by default, its own rule on request ===
+
+_SOFTMAX_ARITHMETIC = frozenset({"div", "integer_pow", "mul", "neg", "sub", "add", "add_any", "exp", "reduce_sum"})
+
+
+def _softmax_grad_arithmetic(jaxpr_text: str) -> set[str]:
+    """The arithmetic primitives a printed gradient jaxpr of softmax uses."""
+    found: set[str] = set()
+    for line in jaxpr_text.splitlines():
+        _, eq, rhs = line.partition(" = ")
+        if eq:
+            name = rhs.split()[0].split("[")[0]
+            found.add("add" if name == "add_any" else name)
+    return found & _SOFTMAX_ARITHMETIC
+
+
+@pytest.mark.parametrize("custom_rule", [False, True], ids=["composition", "custom_jvp"])
+def test_softmax_derivative_follows_the_softmax_custom_jvp_option(custom_rule: bool) -> None:
+    # JAX 0.10 differentiates softmax as its composition unless
+    # jax_softmax_custom_jvp is on; the two rules use different operations
+    # (the composition divides by the squared sum, the rule projects).
+    x = np.array([[0.3, -1.2, 2.0, 0.5], [1.0, 1.0, -3.0, 0.0]], np.float32)
+    w = np.array([[0.2, -0.7, 1.1, 0.4], [-1.0, 0.5, 0.3, 2.0]], np.float32)
+
+    def loss(L: Any, nn_: Any) -> Callable[[Any], Any]:
+        return lambda v: L.sum(nn_.softmax(v) * w)
+
+    with jt.softmax_custom_jvp(custom_rule), jax.softmax_custom_jvp(custom_rule):
+        assert jt.config.jax_softmax_custom_jvp is custom_rule
+        ours = jt.grad(loss(jnp, jnn))(x)
+        theirs = jax.grad(loss(jax_numpy, jax.nn))(x)
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-6, atol=1e-7)
+        our_ops = _softmax_grad_arithmetic(str(jt.make_jaxpr(jt.grad(loss(jnp, jnn)))(x)))
+        their_ops = _softmax_grad_arithmetic(str(jax.make_jaxpr(jax.grad(loss(jax_numpy, jax.nn)))(x)))
+    assert our_ops == their_ops
+    assert ("integer_pow" in our_ops) is not custom_rule
+    assert jt.config.jax_softmax_custom_jvp is False

@@ -1397,3 +1397,21 @@ def signature_params() -> list[str]:
 def test_keyword_parameters_match_jax(name: str) -> None:
     """JAX code that passes arguments by keyword ports unchanged."""
     assert missing_keywords(name) == []
+
+
+# exp2, log2 and log10 are composed as JAX composes them (log2 divides by a
+# log equation, log10 multiplies by 1/log(10), exp2 is lax.exp2), so under
+# jit they are JAX's bit for bit, real and complex, and print JAX's jaxprs.
+@pytest.mark.parametrize("name", ["exp2", "log2", "log10"])
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_exp2_log2_log10_compiled_are_jaxs_bit_for_bit(name: str, dtype: str) -> None:
+    rng = np.random.default_rng(7)
+    values = rng.uniform(0.1, 6.0, 64) + (1j * rng.uniform(-2.0, 2.0, 64) if dtype == "complex64" else 0)
+    x = values.astype(dtype)
+    ours = np.asarray(jt.jit(getattr(jnp, name))(x))
+    theirs = np.asarray(jax.jit(getattr(jax_numpy, name))(x))
+    assert ours.dtype == theirs.dtype
+    assert ours.tobytes() == theirs.tobytes()
+    ours_eqns = [e.primitive.name for e in jt.make_jaxpr(getattr(jnp, name))(x[0]).jaxpr.eqns]
+    theirs_eqns = [e.primitive.name for e in jax.make_jaxpr(getattr(jax_numpy, name))(x[0]).jaxpr.eqns]
+    assert ours_eqns == theirs_eqns

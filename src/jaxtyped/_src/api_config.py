@@ -11,7 +11,8 @@ its value for the current thread/context only (a ContextVar; see Note
 global value.
 
 Which states act: ``enable_x64``, ``enable_checks``,
-``threefry_partitionable`` change tracing as their ``config`` options do;
+``threefry_partitionable``, ``softmax_custom_jvp`` change tracing as their
+``config`` options do;
 ``debug_nans``/``debug_infs`` make jitted functions check their outputs.
 The others are recorded and readable but jaxtyped does not act on them;
 each one's docstring says so.
@@ -35,6 +36,7 @@ __all__ = [
     "enable_x64",
     "enable_checks",
     "threefry_partitionable",
+    "softmax_custom_jvp",
     "debug_nans",
     "debug_infs",
     "log_compiles",
@@ -122,6 +124,9 @@ enable_x64: Final = BoolState("jax_enable_x64", "Enable 64-bit types (float64, i
 enable_checks: Final = BoolState("jax_enable_checks", "Type-check every jaxpr a transformation produces, in a block.")
 threefry_partitionable: Final = BoolState(
     "jax_threefry_partitionable", "Hash each random element's own index (JAX 0.10's default counter layout)."
+)
+softmax_custom_jvp: Final = BoolState(
+    "jax_softmax_custom_jvp", "Differentiate nn.softmax by its own rule, not as its composition (JAX's default), in a block."
 )
 debug_nans: Final = BoolState(
     "jax_debug_nans",

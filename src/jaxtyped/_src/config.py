@@ -73,6 +73,14 @@ _OPTIONS: Final[tuple[_BoolOption, ...]] = (
         "Hash each random element's own index (shard-local); False: JAX's older counter layout.",
         affects_tracing=True,
     ),
+    # JAX 0.10's default: softmax is differentiated as the composition it is.
+    _BoolOption(
+        "jax_softmax_custom_jvp",
+        False,
+        "JAX_SOFTMAX_CUSTOM_JVP",
+        "Differentiate nn.softmax by its own rule y * (dx - sum(y * dx)); False: as its composition (JAX's default).",
+        affects_tracing=True,
+    ),
     # breadth (top-level config states): debugging switches, see jaxtyped._src.api_config
     _BoolOption("jax_debug_nans", False, "JAX_DEBUG_NANS", "Raise FloatingPointError when a jitted function's output has a NaN.", affects_tracing=False),
     _BoolOption("jax_debug_infs", False, "JAX_DEBUG_INFS", "Raise FloatingPointError when a jitted function's output has an inf.", affects_tracing=False),
@@ -99,7 +107,7 @@ def _env_bool(option: _BoolOption) -> bool:
 
 # The names config.update accepts (checked statically and at run time).
 OptionName = Literal[
-    "jax_enable_x64", "jax_enable_checks", "jax_disable_jit", "jax_threefry_partitionable",
+    "jax_enable_x64", "jax_enable_checks", "jax_disable_jit", "jax_threefry_partitionable", "jax_softmax_custom_jvp",
     "jax_debug_nans", "jax_debug_infs", "jax_log_compiles", "jax_explain_cache_misses", "jax_check_tracer_leaks",
 ]  # fmt: skip
 
@@ -193,6 +201,14 @@ class Config:
         if scoped is None:
             return self._values["jax_threefry_partitionable"]
         return scoped.get("jax_threefry_partitionable", self._values["jax_threefry_partitionable"])
+
+    @property
+    def jax_softmax_custom_jvp(self) -> bool:
+        """Whether ``nn.softmax`` has its own derivative rule (default: False, as JAX 0.10)."""
+        scoped = _SCOPED.get()
+        if scoped is None:
+            return self._values["jax_softmax_custom_jvp"]
+        return scoped.get("jax_softmax_custom_jvp", self._values["jax_softmax_custom_jvp"])
 
     @property
     def jax_debug_nans(self) -> bool:

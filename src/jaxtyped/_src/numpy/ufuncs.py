@@ -8,6 +8,7 @@ exponentiation, ``add``/``multiply`` of booleans are or/and.
 
 import math
 from collections.abc import Callable
+from typing import Final
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
@@ -20,6 +21,7 @@ from jaxtyped._src.lax import complex_ops as lc
 from jaxtyped._src.lax import transcendental as lt
 from jaxtyped._src.lax.arithmetic import RoundingMethod
 from jaxtyped._src.lax.elementwise_extra import cbrt as lax_cbrt  # special-function family
+from jaxtyped._src.lax.elementwise_extra import exp2 as lax_exp2
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import full_like_aval, select_n
 from jaxtyped._src.lax.util import constant_like_scalar, strong_constant_like
@@ -82,9 +84,35 @@ expm1: UnaryFunction = _inexact_unary("expm1", lt.expm1)
 log: UnaryFunction = _inexact_unary("log", lt.log)
 log1p: UnaryFunction = _inexact_unary("log1p", lt.log1p)
 sqrt: UnaryFunction = _inexact_unary("sqrt", lt.sqrt)
-exp2: UnaryFunction = _inexact_unary("exp2", lambda a: lt.exp(la.mul(a, constant_like_scalar(a, math.log(2.0)))))
-log2: UnaryFunction = _inexact_unary("log2", lambda a: la.div(lt.log(a), strong_constant_like(a, math.log(2.0))))
-log10: UnaryFunction = _inexact_unary("log10", lambda a: la.div(lt.log(a), strong_constant_like(a, math.log(10.0))))
+exp2: UnaryFunction = _inexact_unary("exp2", lax_exp2)
+
+
+def _log2(a: Array) -> Array:
+    # JAX's formula: log(x) / log(2), the divisor computed by a log
+    # equation, each part of a complex logarithm divided separately.
+    r = lt.log(a)
+    if not dtypes.is_complex(a.dtype):
+        return la.div(r, lt.log(strong_constant_like(a, 2)))
+    re, im = lc.real(r), lc.imag(r)
+    ln2 = lt.log(strong_constant_like(re, 2))
+    return lc.complex(la.div(re, ln2), la.div(im, ln2))
+
+
+# 1 / log(10), correctly rounded: log10 multiplies by it, as JAX's does.
+_ONE_OVER_LOG10: Final = 0.4342944819032518
+
+
+def _log10(a: Array) -> Array:
+    r = lt.log(a)
+    if not dtypes.is_complex(a.dtype):
+        return la.mul(r, strong_constant_like(r, _ONE_OVER_LOG10))
+    re, im = lc.real(r), lc.imag(r)
+    factor = strong_constant_like(re, _ONE_OVER_LOG10)
+    return lc.complex(la.mul(re, factor), la.mul(im, factor))
+
+
+log2: UnaryFunction = _inexact_unary("log2", _log2)
+log10: UnaryFunction = _inexact_unary("log10", _log10)
 reciprocal: UnaryFunction = _inexact_unary("reciprocal", lambda a: la.integer_pow(a, -1))
 deg2rad: UnaryFunction = _inexact_unary("deg2rad", lambda a: la.mul(a, constant_like_scalar(a, math.pi / 180.0)))
 rad2deg: UnaryFunction = _inexact_unary("rad2deg", lambda a: la.mul(a, constant_like_scalar(a, 180.0 / math.pi)))

@@ -15,6 +15,7 @@ from typing import Literal, Protocol, overload, runtime_checkable
 import numpy as np
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.custom_derivatives import custom_jvp
 from jaxtyped._src.lax import arithmetic as la
@@ -134,6 +135,10 @@ def logsumexp(
 def _softmax_impl(x: Array, axis: Axis, where: ArrayLike | None) -> Array:
     biggest = jr.max(x, axis, where=where, initial=-np.inf, keepdims=True)
     masked = x if where is None else ju.where(where, x, -np.inf)
+    if not config.jax_softmax_custom_jvp:
+        # Differentiated as the composition (JAX 0.10's default): the
+        # shift by the maximum is a constant of the derivative.
+        biggest = la.stop_gradient(biggest)
     unnormalized = lt.exp(ju.subtract(masked, biggest))
     result = ju.divide(unnormalized, jr.sum(unnormalized, axis, where=where, keepdims=True))
     return result if where is None else ju.where(where, result, 0)
@@ -146,8 +151,9 @@ def _softmax_jvp(axis: Axis, where: ArrayLike | None, primals: tuple[Array], tan
     return y, ju.multiply(y, ju.subtract(dx, projected))
 
 
-# softmax's own derivative (JAX's): y * (dx - sum(y * dx)), which stays
-# finite where differentiating the composition would meet inf - inf.
+# softmax's own derivative, with jax_softmax_custom_jvp on (JAX's option):
+# y * (dx - sum(y * dx)), which stays finite where differentiating the
+# composition would meet inf - inf.
 _softmax_core = custom_jvp(_softmax_impl, nondiff_argnums=(1, 2))
 _softmax_core.defjvp(_softmax_jvp)
 
@@ -162,7 +168,9 @@ def softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Ar
     masked-out entries (``where`` false) give 0."""
     arr = _float_operand("softmax", x)
     _reduction_axes("softmax", arr, axis)
-    return _softmax_core(arr, axis, where)
+    if config.jax_softmax_custom_jvp:
+        return _softmax_core(arr, axis, where)
+    return _softmax_impl(arr, axis, where)
 
 
 def log_softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:
