@@ -184,7 +184,8 @@ def dispatch(jax: Any, repeat: int) -> None:
     compare("jit dict of 20 arrays", lambda: f20(ours_dict), theirs["dict"], 5000, repeat, "us")
 
 
-def _mlp_params(rng: np.random.Generator) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+def mlp_params(rng: np.random.Generator) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+    """The MLP's host parameters: five 256x256 layers' ``(w, b)``."""
     sizes = [256, 256, 256, 256, 256]
     return [
         (rng.normal(size=(m, n)).astype(np.float32) / np.sqrt(m), rng.normal(size=(n,)).astype(np.float32))
@@ -206,7 +207,7 @@ def mlp(jax: Any, repeat: int) -> None:
     """First-call latency and steady state of a jitted 4-layer MLP."""
     print("== 4-layer MLP, 256 wide, batch 128 (jit) ==")
     rng = np.random.default_rng(0)
-    host_params = _mlp_params(rng)
+    host_params = mlp_params(rng)
     host_x = rng.normal(size=(128, 256)).astype(np.float32)
     ours_params = [(jt.device_put(w), jt.device_put(b)) for w, b in host_params]
     ours_x = jt.device_put(host_x)
@@ -320,7 +321,9 @@ def _block_jax(jax: Any, tree: object) -> object:
     return jax.block_until_ready(tree)
 
 
-def _mlp_loss(namespace: Any) -> Callable[[Any, Any], Any]:
+def mlp_loss(namespace: Any) -> Callable[[Any, Any], Any]:
+    """The MLP's scalar loss ``mean(forward(params, x) ** 2)`` written
+    against ``namespace`` (``jaxtyped.numpy`` or ``jax.numpy``)."""
     forward = _mlp(namespace)
 
     def loss(params: Any, x: Any) -> Any:
@@ -333,27 +336,27 @@ def grad_mlp(jax: Any, repeat: int) -> None:
     """First call and steady state of ``jit(grad(loss))`` for the MLP of :func:`mlp`."""
     print("== jit(grad(loss)) of the 4-layer MLP, 256 wide, batch 128 ==")
     rng = np.random.default_rng(0)
-    host_params = _mlp_params(rng)
+    host_params = mlp_params(rng)
     host_x = rng.normal(size=(128, 256)).astype(np.float32)
     ours_params = [(jt.device_put(w), jt.device_put(b)) for w, b in host_params]
     ours_x = jt.device_put(host_x)
-    ours_steady_f = jt.jit(jt.grad(_mlp_loss(jnp)))
+    ours_steady_f = jt.jit(jt.grad(mlp_loss(jnp)))
 
     def ours_first() -> object:
         jt.clear_caches()
-        return _block(jt.jit(jt.grad(_mlp_loss(jnp)))(ours_params, ours_x))  # a new function: no cache
+        return _block(jt.jit(jt.grad(mlp_loss(jnp)))(ours_params, ours_x))  # a new function: no cache
 
     theirs_first: Callable[[], object] | None = None
     theirs_steady: Callable[[], object] | None = None
     if jax is not None:
         jparams = [(jax.device_put(w), jax.device_put(b)) for w, b in host_params]
         jx = jax.device_put(host_x)
-        theirs_steady_f = jax.jit(jax.grad(_mlp_loss(jax.numpy)))
+        theirs_steady_f = jax.jit(jax.grad(mlp_loss(jax.numpy)))
         _agree("grad_mlp", ours_steady_f(ours_params, ours_x), theirs_steady_f(jparams, jx), jax)
 
         def theirs_first_fn() -> object:
             jax.clear_caches()
-            return _block_jax(jax, jax.jit(jax.grad(_mlp_loss(jax.numpy)))(jparams, jx))
+            return _block_jax(jax, jax.jit(jax.grad(mlp_loss(jax.numpy)))(jparams, jx))
 
         theirs_first = theirs_first_fn
         theirs_steady = lambda: _block_jax(jax, theirs_steady_f(jparams, jx))  # noqa: E731
