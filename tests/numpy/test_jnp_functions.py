@@ -1415,3 +1415,48 @@ def test_exp2_log2_log10_compiled_are_jaxs_bit_for_bit(name: str, dtype: str) ->
     ours_eqns = [e.primitive.name for e in jt.make_jaxpr(getattr(jnp, name))(x[0]).jaxpr.eqns]
     theirs_eqns = [e.primitive.name for e in jax.make_jaxpr(getattr(jax_numpy, name))(x[0]).jaxpr.eqns]
     assert ours_eqns == theirs_eqns
+
+
+# linspace computes start * (1 - i/n) + stop * i/n, as JAX's does, over
+# array bounds too (one sequence per element, along a new axis); logspace
+# and geomspace build on it as JAX's do. Under jit the samples are JAX's
+# bit for bit (eagerly, NumPy's pow may round the last bit differently).
+_SPACES: dict[str, Callable[[Namespace], Any]] = {
+    "linspace": lambda L: L.linspace(0.5, 3.0, 7),
+    "linspace-no-endpoint": lambda L: L.linspace(-2.0, 5.0, 13, endpoint=False),
+    "linspace-int": lambda L: L.linspace(0, -10, 4, dtype=L.int32),
+    "linspace-one": lambda L: L.linspace(2.0, 3.0, 1),
+    "linspace-empty-arrays": lambda L: L.linspace(L.zeros(3), 1.0, 0),
+    "linspace-complex": lambda L: L.linspace(0, 1 + 2j, 5),
+    "linspace-arrays": lambda L: L.linspace(L.array([0.0, 1.0]), L.array([[2.0, 3.0], [4.0, 5.0]]), 5),
+    "linspace-arrays-axis1": lambda L: L.linspace(L.array([0.0, 1.0]), L.array([[2.0, 3.0], [4.0, 5.0]]), 5, axis=1),
+    "linspace-arrays-axis-1": lambda L: L.linspace(L.array([0.0, 1.0]), 3.0, 5, axis=-1),
+    "linspace-retstep": lambda L: L.linspace(L.array([0.0, 1.0]), 3.0, 5, retstep=True),
+    "linspace-retstep-one": lambda L: L.linspace(0.0, 3.0, 1, endpoint=False, retstep=True),
+    "logspace": lambda L: L.logspace(0.5, 3.0, 7),
+    "logspace-base2-int": lambda L: L.logspace(0, 10, 11, base=2, dtype=L.int32),
+    "geomspace": lambda L: L.geomspace(0.5, 30.0, 7),
+    "geomspace-arrays-axis1": lambda L: L.geomspace(L.array([1.0, 2.0]), 100.0, 5, axis=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SPACES))
+def test_spaces_match_jax_and_compile_to_its_bits(name: str) -> None:
+    make = _SPACES[name]
+    assert_same(make(jnp), make(jax_numpy), rtol=2e-6, atol=1e-6)
+    our_leaves: list[Any] = jt.tree_util.tree_leaves(jt.jit(lambda: make(jnp))())
+    ours = [np.asarray(v) for v in our_leaves]
+    theirs = [np.asarray(v) for v in jax.tree_util.tree_leaves(jax.jit(lambda: make(jax_numpy))())]
+    assert [(a.dtype, a.shape) for a in ours] == [(b.dtype, b.shape) for b in theirs]
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(ours, theirs, strict=True))
+
+
+def test_linspace_rejects_an_axis_out_of_bounds() -> None:
+    with pytest.raises(jt.errors.JaxtypedValueError, match=r"jnp.linspace: axis 2 is out of bounds .* 2 dimensions"):
+        jnp.linspace(jnp.zeros(3), 1.0, 4, axis=2)
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("num", [0, 1, 4])
+def test_linspace_step_matches_jax(num: int, endpoint: bool) -> None:
+    assert_same(jnp.linspace(1.0, 3.0, num, endpoint=endpoint, retstep=True)[1], jax_numpy.linspace(1.0, 3.0, num, endpoint=endpoint, retstep=True)[1])

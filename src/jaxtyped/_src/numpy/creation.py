@@ -31,6 +31,7 @@ from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, con
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.util import index_arg, is_int, is_list_or_tuple, prod
 from jaxtyped._src.numpy.promotion import broadcast_shapes, broadcast_to_shape, promote_dtypes, result_dtype_of
+from jaxtyped._src.numpy.ufuncs import log10_of_inexact
 
 __all__ = [
     "ScalarType", "array", "asarray", "zeros", "ones", "full", "empty", "zeros_like",
@@ -413,38 +414,57 @@ def linspace(
     dtype: "dtypes.DTypeLike | None" = None,
     axis: int = 0,
 ) -> Array | tuple[Array, Array]:
-    """``num`` evenly spaced samples from ``start`` to ``stop`` (scalars,
-    possibly traced); with ``retstep``, also the spacing."""
-    if axis not in (0, -1):
-        raise JaxtypedValueError(f"jnp.linspace: axis must be 0 or -1 for scalar bounds, got {axis}")
-    values, step = _linspace(start, stop, num, endpoint, dtype)
+    """``num`` evenly spaced samples from ``start`` to ``stop``, along a
+    new ``axis`` of their broadcast shape (arrays of bounds give one
+    sequence per element); with ``retstep``, also the spacing."""
+    values, step = _linspace(start, stop, num, endpoint, dtype, axis)
     return (values, step) if retstep else values
 
 
 def _linspace(
-    start: ArrayLike, stop: ArrayLike, num: int, endpoint: bool, dtype: "dtypes.DTypeLike | None"
+    start: ArrayLike, stop: ArrayLike, num: int, endpoint: bool, dtype: "dtypes.DTypeLike | None", axis: int
 ) -> tuple[Array, Array]:
     num = index_arg(num, "jnp.linspace: num")
     if num < 0:
         raise JaxtypedValueError(f"jnp.linspace: num must be non-negative, got {num}")
-    check_eager_size("jnp.linspace", (num,), dtypes.default_float_dtype())
     lo, hi = promote_dtypes("linspace", (start, stop), inexact=True)
-    if lo.ndim or hi.ndim:
-        raise JaxtypedValueError("jnp.linspace: start and stop must be scalars")
+    bounds = broadcast_shapes("jnp.linspace", lo.shape, hi.shape)
+    ndim = len(bounds) + 1
+    if not is_int(axis) or not -ndim <= axis < ndim:
+        raise JaxtypedValueError(
+            f"jnp.linspace: axis {axis!r} is out of bounds for a result of {ndim} dimensions (bounds of shape {bounds})"
+        )
+    axis = int(axis) % ndim
     target = dtype_arg(dtype) or lo.dtype
     compute = lo.dtype  # inexact: promote_dtypes made it so
-    intervals = (num - 1) if endpoint else num
-    step = la.div(la.sub(hi, lo), scalar_like(max(intervals, 1), compute, "jnp.linspace"))
-    count = num - 1 if endpoint and num > 0 else num
-    steps = la.mul(broadcasted_iota(compute, (count,), 0), step) if count else zeros((0,), compute)
-    values = la.add(steps, lo) if count else steps
-    if endpoint and num == 1:
-        values = broadcast_in_dim(lo, (1,), ())  # one sample: the start
-    elif endpoint and num > 1:
-        values = concatenate([values, broadcast_in_dim(hi, (1,), ())], 0)
+    check_eager_size("jnp.linspace", (*bounds[:axis], num, *bounds[axis:]), compute)
+    lo, hi = broadcast_to_shape(lo, bounds), broadcast_to_shape(hi, bounds)
+    others = tuple(d for d in range(ndim) if d != axis)
+    intervals = num - 1 if endpoint else num
+    nan = scalar_like(float("nan"), compute, "jnp.linspace")
+    if num > 1:
+        # JAX's formula, start * (1 - t) + stop * t with t = i / intervals:
+        # the end points come out exact, and the samples round as JAX's do.
+        shape = (*bounds[:axis], intervals, *bounds[axis:])
+        real = np.finfo(compute).dtype if dtypes.is_complex(compute) else compute
+        fraction = la.div(broadcasted_iota(real, (intervals,), 0), scalar_like(intervals, real, "jnp.linspace"))
+        t = broadcast_in_dim(convert_to(fraction, compute, weak_type=False), shape, (axis,))
+        one = broadcast_in_dim(scalar_like(1, compute, "jnp.linspace"), shape, ())
+        values = la.add(
+            la.mul(broadcast_in_dim(lo, shape, others), la.sub(one, t)), la.mul(broadcast_in_dim(hi, shape, others), t)
+        )
+        if endpoint:
+            values = concatenate([values, expand_dims(hi, (axis,))], axis)
+        step = la.div(la.sub(hi, lo), broadcast_in_dim(scalar_like(intervals, compute, "jnp.linspace"), bounds, ()))
+    elif num == 1:
+        values = expand_dims(lo, (axis,))
+        step = nan if endpoint else la.sub(hi, lo)
+    else:  # no samples, as NumPy
+        values = broadcast_in_dim(scalar_like(0, compute, "jnp.linspace"), (*bounds[:axis], 0, *bounds[axis:]), ())
+        step = nan
     if dtypes.is_integer(target):
         values = la.floor(values)
-    return convert_to(values, target, weak_type=False), step
+    return convert_to(values, target, weak_type=False), convert_to(step, compute, weak_type=False)
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:  # noqa: N803 - NumPy's names
@@ -518,11 +538,20 @@ def geomspace(
     scale (both of one sign, neither zero)."""
     lo, hi = promote_dtypes("geomspace", (start, stop), inexact=True)
     for value in (lo, hi):
-        if isinstance(value, ArrayImpl) and bool(np.asarray(value) == 0):
+        if isinstance(value, ArrayImpl) and bool(np.any(np.asarray(value) == 0)):
             raise JaxtypedValueError("jnp.geomspace: start and stop must be non-zero")
+    bounds = broadcast_shapes("jnp.geomspace", lo.shape, hi.shape)
+    lo, hi = broadcast_to_shape(lo, bounds), broadcast_to_shape(hi, bounds)
+    # JAX's formula: sign * 10 ** linspace(log10 |start|, log10 |stop|).
     sign = la.sign(lo)
-    exponents = linspace(lt.log(la.div(lo, sign)), lt.log(la.div(hi, sign)), num, endpoint, axis=axis)
-    return _floored_into(la.mul(sign, lt.exp(exponents)), dtype_arg(dtype))
+    exponents = linspace(log10_of_inexact(la.div(lo, sign)), log10_of_inexact(la.div(hi, sign)), num, endpoint, axis=axis)
+    if not num:
+        return _floored_into(exponents, dtype_arg(dtype))
+    new_axis = axis % exponents.ndim
+    others = tuple(d for d in range(exponents.ndim) if d != new_axis)
+    ten = broadcast_in_dim(scalar_like(10.0, lo.dtype, "jnp.geomspace"), exponents.shape, ())
+    powers = lt.pow(ten, exponents)
+    return _floored_into(la.mul(broadcast_in_dim(sign, exponents.shape, others), powers), dtype_arg(dtype))
 
 
 def _floored_into(values: Array, target: np.dtype[Any] | None) -> Array:

@@ -102,7 +102,8 @@ def _log2(a: Array) -> Array:
 _ONE_OVER_LOG10: Final = 0.4342944819032518
 
 
-def _log10(a: Array) -> Array:
+def log10_of_inexact(a: Array) -> Array:
+    """``log10`` of an inexact array, as JAX computes it (``log(x) * (1 / log 10)``, by parts for complex)."""
     r = lt.log(a)
     if not dtypes.is_complex(a.dtype):
         return la.mul(r, strong_constant_like(r, _ONE_OVER_LOG10))
@@ -112,7 +113,7 @@ def _log10(a: Array) -> Array:
 
 
 log2: UnaryFunction = _inexact_unary("log2", _log2)
-log10: UnaryFunction = _inexact_unary("log10", _log10)
+log10: UnaryFunction = _inexact_unary("log10", log10_of_inexact)
 reciprocal: UnaryFunction = _inexact_unary("reciprocal", lambda a: la.integer_pow(a, -1))
 deg2rad: UnaryFunction = _inexact_unary("deg2rad", lambda a: la.mul(a, constant_like_scalar(a, math.pi / 180.0)))
 rad2deg: UnaryFunction = _inexact_unary("rad2deg", lambda a: la.mul(a, constant_like_scalar(a, 180.0 / math.pi)))
