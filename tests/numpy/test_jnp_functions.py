@@ -1444,8 +1444,8 @@ _SPACES: dict[str, Callable[[Namespace], Any]] = {
 def test_spaces_match_jax_and_compile_to_its_bits(name: str) -> None:
     make = _SPACES[name]
     assert_same(make(jnp), make(jax_numpy), rtol=2e-6, atol=1e-6)
-    our_leaves: list[Any] = jt.tree_util.tree_leaves(jt.jit(lambda: make(jnp))())
-    ours = [np.asarray(v) for v in our_leaves]
+    compiled: object = jt.jit(lambda: make(jnp))()  # object: tree_leaves's overloads are ambiguous for Any
+    ours = [np.asarray(v) for v in jt.tree_util.tree_leaves(compiled)]
     theirs = [np.asarray(v) for v in jax.tree_util.tree_leaves(jax.jit(lambda: make(jax_numpy))())]
     assert [(a.dtype, a.shape) for a in ours] == [(b.dtype, b.shape) for b in theirs]
     assert all(a.tobytes() == b.tobytes() for a, b in zip(ours, theirs, strict=True))
