@@ -5,6 +5,7 @@ outputs, ``device_put``), their host views, printing and device API, and
 JAX is the oracle for printing; values are checked against NumPy.
 """
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import ml_dtypes
@@ -233,6 +234,34 @@ def test_a_large_host_value_and_its_device_buffer_share_one_copy(kind: str) -> N
     assert host.flags.c_contiguous and not host.flags.writeable
     np.testing.assert_array_equal(host, expected)
     np.testing.assert_array_equal(np.asarray(out), expected * expected + expected)
+
+
+_LARGE_EAGER_RESULTS: dict[str, Callable[[Any, Any], Any]] = {
+    "x * 2.0": lambda L, x: x * 2.0,
+    "2.0 * x": lambda L, x: 2.0 * x,
+    "x + x": lambda L, x: x + x,
+    "x / 3.0": lambda L, x: x / 3.0,
+    "-x": lambda L, x: -x,
+    "sin": lambda L, x: L.sin(x),
+    "exp": lambda L, x: L.exp(x / 1e5),
+    "sqrt": lambda L, x: L.sqrt(x),
+    "tanh": lambda L, x: L.tanh(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LARGE_EAGER_RESULTS))
+def test_a_large_eager_result_is_computed_where_its_device_buffer_aliases_it(name: str) -> None:
+    # An eager elementwise result of 64 KiB or more is written by NumPy
+    # straight into aligned memory: passing it to jit transfers it without
+    # a copy, its one host home shared with the device buffer.
+    compute = _LARGE_EAGER_RESULTS[name]
+    y = concrete(compute(jnp, jnp.arange(1 << 15, dtype=jnp.float32)))
+    host = np.asarray(y)
+    assert host.ctypes.data % 64 == 0
+    jit_poly(y)
+    assert np.asarray(y).ctypes.data == host.ctypes.data == y.unsafe_buffer_pointer()
+    expected = compute(jax_numpy, jax_numpy.arange(1 << 15, dtype=jax_numpy.float32))
+    np.testing.assert_allclose(host, np.asarray(expected), rtol=2e-6)
 
 
 def test_a_small_host_value_keeps_its_own_buffer() -> None:

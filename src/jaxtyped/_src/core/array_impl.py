@@ -14,10 +14,13 @@ the transfers through :func:`register_device_backend`, because this layer
 may not import jaxlib.
 
 On CPU the two homes can be one memory: jaxlib aliases a host buffer that is
-64-byte aligned instead of copying it. A large eager result rarely is (NumPy
-allocates with 16-byte alignment), so its first transfer copies it into an
-aligned buffer that both homes then share: the array holds one copy, not
-two, for about the time jaxlib's own copy would take.
+64-byte aligned instead of copying it. NumPy allocates with 16-byte
+alignment, so the common elementwise primitives (``Elementwise.float_ufunc``)
+write a large float result straight into aligned memory, which the device
+buffer then aliases: no copy at all. Any other large host value is copied
+into an aligned buffer on its first transfer, and both homes share that
+copy: the array holds one copy, not two, for about the time jaxlib's own
+copy would take.
 """
 
 # pyright: reportPrivateUsage=false

@@ -156,6 +156,7 @@ class Neg(Elementwise):
     """``-x``."""
 
     name = "neg"
+    float_ufunc = np.negative
     hlo_op = "stablehlo.negate"
     arity = 1
     accepts = NUMBER
@@ -216,6 +217,7 @@ class Abs(UnaryDifferentiable):
     """``|x|`` (real-valued for complex inputs)."""
 
     name = "abs"
+    float_ufunc = np.absolute
     hlo_op = "stablehlo.abs"  # complex operands give their real-typed modulus
     accepts = frozenset({"int", "float", "complex"})
 
@@ -443,6 +445,7 @@ class Add(Elementwise):
     """``x + y``."""
 
     name = "add"
+    float_ufunc = np.add
     hlo_op = "stablehlo.add"
     arity = 2
     accepts = NUMBER
@@ -469,6 +472,7 @@ class Sub(Elementwise):
     """``x - y``."""
 
     name = "sub"
+    float_ufunc = np.subtract
     hlo_op = "stablehlo.subtract"
     arity = 2
     accepts = NUMBER
@@ -502,6 +506,7 @@ class Mul(BinaryDifferentiable):
     """``x * y``."""
 
     name = "mul"
+    float_ufunc = np.multiply
     hlo_op = "stablehlo.multiply"
     accepts = NUMBER
 
@@ -576,6 +581,7 @@ class Div(BinaryDifferentiable):
     """``x / y``; integer division truncates toward zero."""
 
     name = "div"
+    float_ufunc = np.divide
     hlo_op = "stablehlo.divide"  # XLA's integer division is what ``_int_div`` mimics
     accepts = NUMBER
 

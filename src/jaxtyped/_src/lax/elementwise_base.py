@@ -85,6 +85,24 @@ def _upcast_narrow(x: NDArray) -> NDArray:
     return x
 
 
+# Read once: the check runs on every eager elementwise operation.
+_ALIASABLE_MIN_BYTES: Final = xla.ALIASABLE_MIN_BYTES
+
+
+def _aliasable_out(args: tuple[NDArray, ...]) -> NDArray | None:
+    """Aligned memory for the result of a float ufunc on ``args`` (a large
+    operand already seen): operands of one float32/float64 dtype, the arrays
+    of one shape, scalars beside them; else None."""
+    big = args[0] if args[0].ndim else args[-1]
+    dtype = big.dtype
+    if dtype.kind != "f" or dtype.itemsize < 4:
+        return None
+    for a in args:
+        if a.dtype != dtype or (a.ndim and a.shape != big.shape):
+            return None
+    return xla.aligned_empty(big.shape, dtype)
+
+
 class Elementwise(Primitive):
     """Base of elementwise primitives with ``arity`` operands."""
 
@@ -124,8 +142,19 @@ class Elementwise(Primitive):
         weak = all(a.weak_type for a in avals)
         return (ShapedArray(shape, self.result_dtype(dtype), weak),)
 
+    # The NumPy ufunc that is ``compute`` on float32/float64 operands, where
+    # compute is nothing more: a large result is then written straight into
+    # memory a device buffer can alias, so passing it to jit copies nothing
+    # (Note [two homes of a value] in _src/core/array_impl.py).
+    float_ufunc: ClassVar[np.ufunc | None] = None
+
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
+        ufunc = self.float_ufunc
+        if ufunc is not None and (args[0].nbytes >= _ALIASABLE_MIN_BYTES or args[-1].nbytes >= _ALIASABLE_MIN_BYTES):
+            out = _aliasable_out(args)
+            if out is not None:
+                return (_quietly(functools.partial(ufunc, out=out), *args),)
         for a in args:
             if not a.ndim or (a.dtype.itemsize == 2 and dtypes.is_floating(a.dtype)):
                 return (_quietly(_on_arrays, self.compute, *[_upcast_narrow(a) for a in args]),)

@@ -135,6 +135,7 @@ class Sqrt(_Transcendental):
     """Square root."""
 
     name = "sqrt"
+    float_ufunc = np.sqrt
     hlo_op = "stablehlo.sqrt"
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -169,6 +170,7 @@ class Exp(_Transcendental):
     """``e ** x``."""
 
     name = "exp"
+    float_ufunc = np.exp
     hlo_op = "stablehlo.exponential"
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -185,6 +187,7 @@ class Log(_Transcendental):
     """Natural logarithm."""
 
     name = "log"
+    float_ufunc = np.log
     hlo_op = "stablehlo.log"
 
     def compute(self, *args: NDArray) -> HostValue:
@@ -243,6 +246,7 @@ class Sin(_SinCos):
     """Sine."""
 
     name = "sin"
+    float_ufunc = np.sin
     hlo_op = "stablehlo.sine"
     is_cos = False
 
@@ -260,6 +264,7 @@ class Cos(_SinCos):
     """Cosine."""
 
     name = "cos"
+    float_ufunc = np.cos
     hlo_op = "stablehlo.cosine"
     is_cos = True
 
@@ -293,6 +298,7 @@ class Tanh(_Transcendental):
     """Hyperbolic tangent."""
 
     name = "tanh"
+    float_ufunc = np.tanh
     hlo_op = "stablehlo.tanh"
 
     def compute(self, *args: NDArray) -> HostValue:

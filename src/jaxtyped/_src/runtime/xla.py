@@ -22,6 +22,7 @@ that names the installed version, the range and the fix.
 
 import functools
 import gc
+import math
 import os
 import platform
 import re
@@ -428,12 +429,25 @@ def aliasable_host_buffer(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArr
         return value  # small, or a dtype put() converts (float0)
     if value.flags.c_contiguous and value.ctypes.data % _ALIAS_ALIGNMENT == 0:
         return value
-    raw = np.empty(value.nbytes + _ALIAS_ALIGNMENT, np.uint8)
-    offset = -raw.ctypes.data % _ALIAS_ALIGNMENT
-    aligned = raw[offset : offset + value.nbytes].view(value.dtype).reshape(value.shape)
+    aligned = aligned_empty(value.shape, value.dtype)
     np.copyto(aligned, value)
     aligned.flags.writeable = False
     return aligned
+
+
+def aligned_empty(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray[Any, np.dtype[Any]]:
+    """An uninitialised C-contiguous array in memory a device buffer can
+    alias (jaxlib's alignment): a host value written there is transferred
+    without a copy."""
+    nbytes = math.prod(shape) * dtype.itemsize
+    raw = np.empty(nbytes + _ALIAS_ALIGNMENT, np.uint8)
+    offset = -raw.ctypes.data % _ALIAS_ALIGNMENT
+    return raw[offset : offset + nbytes].view(dtype).reshape(shape)
+
+
+# Host values at least this large are worth allocating where a device
+# buffer can alias them (below it, jaxlib's copy on transfer is cheap).
+ALIASABLE_MIN_BYTES: Final = _ALIGNED_COPY_MIN_BYTES
 
 
 # === several devices (issue 17) ===
