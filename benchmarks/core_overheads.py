@@ -381,6 +381,18 @@ def small_params(rng: np.random.Generator) -> dict[str, np.ndarray[Any, Any]]:
     }
 
 
+
+def per_example_hosts() -> tuple[dict[str, np.ndarray[Any, Any]], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The per-example workload's host inputs: the small model's parameters
+    and a batch of 128 inputs ``x`` (16 features) and targets ``y``, the
+    same on every call (seed 1)."""
+    rng = np.random.default_rng(1)
+    host_params = small_params(rng)
+    host_x = rng.normal(size=(128, 16)).astype(np.float32)
+    host_y = rng.normal(size=(128,)).astype(np.float32)
+    return host_params, host_x, host_y
+
+
 def example_loss(namespace: Any) -> Callable[[Any, Any, Any], Any]:
     """Squared error of a 16 -> 32 -> 1 tanh network on one example."""
 
@@ -396,10 +408,7 @@ def per_example(jax: Any, repeat: int) -> None:
     over a batch of 128 (first call and steady state), and the same without
     ``jit`` over a batch of 16 (every primitive dispatched eagerly)."""
     print("== per-example gradients, 16->32->1 tanh model ==")
-    rng = np.random.default_rng(1)
-    host_params = small_params(rng)
-    host_x = rng.normal(size=(128, 16)).astype(np.float32)
-    host_y = rng.normal(size=(128,)).astype(np.float32)
+    host_params, host_x, host_y = per_example_hosts()
     ours_params = {k: jt.device_put(np.asarray(v)) for k, v in host_params.items()}
     ours_x, ours_y = jt.device_put(host_x), jt.device_put(host_y)
 

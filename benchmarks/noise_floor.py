@@ -28,7 +28,7 @@ import numpy as np
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
-from core_overheads import mlp_loss, mlp_params, example_loss, small_params
+from core_overheads import example_loss, mlp_loss, mlp_params, per_example_hosts
 from side_by_side import RESULTS, benchmark_parser, compare, import_jax
 
 Step = Callable[[], object]
@@ -58,10 +58,7 @@ def _grad_mlp_steps(jax: Any) -> tuple[Callable[[], Step], Callable[[], Step]]:
 
 def _per_example_steps(jax: Any) -> tuple[Callable[[], Step], Callable[[], Step]]:
     """Makers of a steady per-example-gradients call (``core_overheads.per_example``)."""
-    rng = np.random.default_rng(1)
-    host_params = small_params(rng)
-    host_x = rng.normal(size=(128, 16)).astype(np.float32)
-    host_y = rng.normal(size=(128,)).astype(np.float32)
+    host_params, host_x, host_y = per_example_hosts()
     op = {k: jt.device_put(np.asarray(v)) for k, v in host_params.items()}
     ox, oy = jt.device_put(host_x), jt.device_put(host_y)
     jp = {k: jax.device_put(np.asarray(v)) for k, v in host_params.items()}

@@ -32,7 +32,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped._src.core.array_impl import ArrayImpl, device_buffer
 from jaxtyped._src.runtime import xla
-from core_overheads import example_loss, small_params
+from core_overheads import example_loss, per_example_hosts
 from side_by_side import RESULTS, benchmark_parser, import_jax
 
 Phases = Callable[[], tuple[int, int]]  # one call: (dispatch ns, wait ns)
@@ -109,10 +109,7 @@ def _our_program(jitted: Any, *args: Any) -> tuple[Any, list[object]]:
 
 def per_example(jax: Any, rounds: int) -> None:
     """The per-example gradients of ``core_overheads.per_example``."""
-    rng = np.random.default_rng(1)
-    params = small_params(rng)
-    x = rng.normal(size=(128, 16)).astype(np.float32)
-    y = rng.normal(size=(128,)).astype(np.float32)
+    params, x, y = per_example_hosts()
     op = {k: jt.device_put(np.asarray(v)) for k, v in params.items()}
     ox, oy = jt.device_put(x), jt.device_put(y)
     ours = jt.jit(jt.vmap(jt.grad(example_loss(jnp)), in_axes=(None, 0, 0)))
