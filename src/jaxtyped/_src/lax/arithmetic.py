@@ -113,7 +113,8 @@ class UnaryDifferentiable(Elementwise):
 
 class BinaryDifferentiable(Elementwise):
     """Binary elementwise primitive differentiated through its partial
-    derivatives, ``t_x * df/dx + t_y * df/dy``."""
+    derivatives, ``t_x * df/dx + t_y * df/dy``, or through its own
+    :meth:`tangent_terms` where JAX's rule has another form."""
 
     __slots__ = ()
     arity = 2
@@ -122,15 +123,27 @@ class BinaryDifferentiable(Elementwise):
         """``(df/dx, df/dy)``; ``None`` for an identically zero partial."""
         raise NotImplementedError
 
+    def tangent_terms(
+        self, x: Array, y: Array, out: Array, tx: Tangent, ty: Tangent
+    ) -> tuple[Array | None, Array | None]:
+        """Each operand's share of the output's tangent (``None`` for none):
+        ``t_x * df/dx`` and ``t_y * df/dy``. A primitive overrides it where
+        JAX's rule groups the operations otherwise (``t_x / y`` for ``div``),
+        so that derivatives round as JAX's do, bit for bit under ``jit``."""
+        dx, dy = self.partials(x, y, out)
+        return (
+            None if isinstance(tx, Zero) or dx is None else bind1(MUL, tx, dx),
+            None if isinstance(ty, Zero) or dy is None else bind1(MUL, ty, dy),
+        )
+
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         (x, y), (tx, ty) = primals, tangents
         out = bind1(self, x, y)
-        dx, dy = self.partials(x, y, out)
         total: Tangent = Zero(out.aval.to_tangent_aval())
-        for t, d in ((tx, dx), (ty, dy)):
-            if not isinstance(t, Zero) and d is not None:
-                total = add_tangents(total, broadcast_scalar(bind1(MUL, t, d), out.shape))
+        for term in self.tangent_terms(x, y, out, tx, ty):
+            if term is not None:
+                total = add_tangents(total, broadcast_scalar(term, out.shape))
         return (out,), (total,)
 
 
@@ -592,18 +605,14 @@ class Div(BinaryDifferentiable):
         return _complex_div(x, y) if dtypes.is_complex(x.dtype) else np.divide(x, y)
 
     @override
-    def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
-        # JAX's rule, grouped as JAX groups it so that gradients round
-        # alike: t_x / y and (-t_y * x) * y**-2, not t_x * (1 / y).
-        (x, y), (tx, ty) = primals, tangents
-        out = bind1(self, x, y)
-        total: Tangent = Zero(out.aval.to_tangent_aval())
-        if not isinstance(tx, Zero):
-            total = add_tangents(total, broadcast_scalar(bind1(self, tx, y), out.shape))
-        if not isinstance(ty, Zero):
-            slope = bind1(MUL, bind1(NEG, ty), x)
-            total = add_tangents(total, broadcast_scalar(bind1(MUL, slope, bind1(IntegerPow(-2), y)), out.shape))
-        return (out,), (total,)
+    def tangent_terms(
+        self, x: Array, y: Array, out: Array, tx: Tangent, ty: Tangent
+    ) -> tuple[Array | None, Array | None]:
+        # JAX's rule: t_x / y and (-t_y * x) * y**-2, not t_x * (1 / y).
+        return (
+            None if isinstance(tx, Zero) else bind1(self, tx, y),
+            None if isinstance(ty, Zero) else bind1(MUL, bind1(MUL, bind1(NEG, ty), x), bind1(IntegerPow(-2), y)),
+        )
 
     @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:

@@ -85,10 +85,6 @@ def _upcast_narrow(x: NDArray) -> NDArray:
     return x
 
 
-# Read once: the check runs on every eager elementwise operation.
-_ALIASABLE_MIN_BYTES: Final = xla.ALIASABLE_MIN_BYTES
-
-
 def _aliasable_out(args: tuple[NDArray, ...]) -> NDArray | None:
     """Aligned memory for the result of a float ufunc on ``args`` (a large
     operand already seen): operands of one float32/float64 dtype, the arrays
@@ -151,7 +147,7 @@ class Elementwise(Primitive):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         ufunc = self.float_ufunc
-        if ufunc is not None and (args[0].nbytes >= _ALIASABLE_MIN_BYTES or args[-1].nbytes >= _ALIASABLE_MIN_BYTES):
+        if ufunc is not None and (args[0].nbytes >= xla.ALIASABLE_MIN_BYTES or args[-1].nbytes >= xla.ALIASABLE_MIN_BYTES):
             out = _aliasable_out(args)
             if out is not None:
                 return (_quietly(functools.partial(ufunc, out=out), *args),)

@@ -415,9 +415,11 @@ def put(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, device: Device
 
 
 # jaxlib aliases host memory (no copy) only at this alignment (see the
-# jaxlib facts note); below _ALIGNED_COPY_MIN_BYTES its own copy is cheap.
+# jaxlib facts note). Host values at least ALIASABLE_MIN_BYTES large are
+# worth placing where a device buffer can alias them; below it, jaxlib's
+# copy on transfer is cheap.
 _ALIAS_ALIGNMENT: Final = 64
-_ALIGNED_COPY_MIN_BYTES: Final = 1 << 16
+ALIASABLE_MIN_BYTES: Final = 1 << 16
 
 
 def aliasable_host_buffer(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> np.ndarray[Any, np.dtype[Any]]:
@@ -425,7 +427,7 @@ def aliasable_host_buffer(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArr
     (unaligned or not contiguous, e.g. a broadcast), a read-only copy in
     aligned memory that a device buffer can alias: the copy jaxlib would
     have made is made here instead, and replaces ``value`` as the host home."""
-    if value.nbytes < _ALIGNED_COPY_MIN_BYTES or value.dtype != aval.dtype:
+    if value.nbytes < ALIASABLE_MIN_BYTES or value.dtype != aval.dtype:
         return value  # small, or a dtype put() converts (float0)
     if value.flags.c_contiguous and value.ctypes.data % _ALIAS_ALIGNMENT == 0:
         return value
@@ -443,11 +445,6 @@ def aligned_empty(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray[An
     raw = np.empty(nbytes + _ALIAS_ALIGNMENT, np.uint8)
     offset = -raw.ctypes.data % _ALIAS_ALIGNMENT
     return raw[offset : offset + nbytes].view(dtype).reshape(shape)
-
-
-# Host values at least this large are worth allocating where a device
-# buffer can alias them (below it, jaxlib's copy on transfer is cheap).
-ALIASABLE_MIN_BYTES: Final = _ALIGNED_COPY_MIN_BYTES
 
 
 # === several devices (issue 17) ===

@@ -132,12 +132,13 @@ def logsumexp(
 # === softmax and log_softmax ===
 
 
-def _softmax_impl(x: Array, axis: Axis, where: ArrayLike | None) -> Array:
+def _softmax_composition(x: Array, axis: Axis, where: ArrayLike | None, shift_is_constant: bool = True) -> Array:
+    # Differentiated as it is written (JAX 0.10's default), the shift by
+    # the maximum a constant of the derivative; under _softmax_core's own
+    # rule the shift needs no stop_gradient.
     biggest = jr.max(x, axis, where=where, initial=-np.inf, keepdims=True)
     masked = x if where is None else ju.where(where, x, -np.inf)
-    if not config.jax_softmax_custom_jvp:
-        # Differentiated as the composition (JAX 0.10's default): the
-        # shift by the maximum is a constant of the derivative.
+    if shift_is_constant:
         biggest = la.stop_gradient(biggest)
     unnormalized = lt.exp(ju.subtract(masked, biggest))
     result = ju.divide(unnormalized, jr.sum(unnormalized, axis, where=where, keepdims=True))
@@ -149,6 +150,10 @@ def _softmax_jvp(axis: Axis, where: ArrayLike | None, primals: tuple[Array], tan
     y = _softmax_core(x, axis, where)
     projected = jr.sum(ju.multiply(y, dx), axis, where=where, keepdims=True)
     return y, ju.multiply(y, ju.subtract(dx, projected))
+
+
+def _softmax_impl(x: Array, axis: Axis, where: ArrayLike | None) -> Array:
+    return _softmax_composition(x, axis, where, shift_is_constant=False)
 
 
 # softmax's own derivative, with jax_softmax_custom_jvp on (JAX's option):
@@ -170,7 +175,7 @@ def softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Ar
     _reduction_axes("softmax", arr, axis)
     if config.jax_softmax_custom_jvp:
         return _softmax_core(arr, axis, where)
-    return _softmax_impl(arr, axis, where)
+    return _softmax_composition(arr, axis, where)
 
 
 def log_softmax(x: ArrayLike, axis: Axis = -1, where: ArrayLike | None = None) -> Array:
