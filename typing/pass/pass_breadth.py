@@ -43,6 +43,10 @@ named = jt.named_call(jnp.cos, name="cosine")
 with jt.named_scope("block"), jt.enable_x64(False), jt.debug_nans(True), jt.default_matmul_precision("highest"):
     y = named(x)
 flag: bool = jt.debug_nans.value
+with jt.softmax_custom_jvp(True):
+    own_rule: bool = jt.config.jax_softmax_custom_jvp
+composition: bool = jt.softmax_custom_jvp.value
+jt.config.update("jax_softmax_custom_jvp", False)
 sharding = jt.sharding.SingleDeviceSharding(jt.devices()[0])
 data = np.arange(4.0, dtype=np.float32)
 made = jt.make_array_from_callback((4,), sharding, lambda index: data[index])
