@@ -37,6 +37,7 @@ JAX is an optional oracle here: without it only jaxtyped's numbers print.
 These are measurements, not tests: nothing asserts on them.
 """
 
+import itertools
 import statistics
 import time
 from collections.abc import Callable
@@ -166,22 +167,35 @@ def dispatch(jax: Any, repeat: int) -> None:
     def twenty(d: dict[str, Any]) -> Any:
         return d["k0"] * d["k19"]
 
+    def affine(params: dict[str, Any], x: Any) -> Any:
+        return params["w"] * x + params["b"]
+
     ours_args = [jt.device_put(host) for _ in range(20)]
     ours_dict = {f"k{i}": ours_args[i] for i in range(20)}
-    f1, f10, f20 = jt.jit(tiny), jt.jit(ten), jt.jit(twenty)
-    theirs: dict[str, Callable[[], object] | None] = {"tiny": None, "ten": None, "dict": None}
+    # A fresh argument on every call, as a batch put on the device at each
+    # step: arrays put one by one (each has its own aval object), cycled.
+    ours_fresh = itertools.cycle([jt.device_put(host) for _ in range(1000)])
+    ours_params = {"w": ours_args[0], "b": ours_args[1]}
+    f1, f10, f20, faffine = jt.jit(tiny), jt.jit(ten), jt.jit(twenty), jt.jit(affine)
+    theirs: dict[str, Callable[[], object] | None] = {"tiny": None, "ten": None, "dict": None, "fresh": None, "batch": None}
     if jax is not None:
         jargs = [jax.device_put(host) for _ in range(20)]
         jdict = {f"k{i}": jargs[i] for i in range(20)}
-        g1, g10, g20 = jax.jit(tiny), jax.jit(ten), jax.jit(twenty)
+        jfresh = itertools.cycle([jax.device_put(host) for _ in range(1000)])
+        jparams = {"w": jargs[0], "b": jargs[1]}
+        g1, g10, g20, gaffine = jax.jit(tiny), jax.jit(ten), jax.jit(twenty), jax.jit(affine)
         theirs = {
             "tiny": lambda: g1(jargs[0]),
             "ten": lambda: g10(*jargs[:10]),
             "dict": lambda: g20(jdict),
+            "fresh": lambda: g1(next(jfresh)),
+            "batch": lambda: gaffine(jparams, next(jfresh)),
         }
     compare("jit tiny function", lambda: f1(ours_args[0]), theirs["tiny"], 5000, repeat, "us")
     compare("jit 10 array arguments", lambda: f10(*ours_args[:10]), theirs["ten"], 5000, repeat, "us")
     compare("jit dict of 20 arrays", lambda: f20(ours_dict), theirs["dict"], 5000, repeat, "us")
+    compare("jit tiny, a fresh array each call", lambda: f1(next(ours_fresh)), theirs["fresh"], 5000, repeat, "us")
+    compare("jit params dict + fresh batch", lambda: faffine(ours_params, next(ours_fresh)), theirs["batch"], 5000, repeat, "us")
 
 
 def mlp_params(rng: np.random.Generator) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:

@@ -383,6 +383,84 @@ def test_memo_last_hit_follows_signatures_config_and_clearing() -> None:
     assert f.cache_info().misses == 4  # traced again after the clear
 
 
+def _weighted(params: dict[str, Any], x: Any, *, scale: Any) -> Any:
+    return (params["w"] * x + params["b"]) * scale
+
+
+def test_memo_last_container_hit_follows_signatures_config_and_clearing() -> None:
+    """The memo's last hit for arguments in containers or by keyword
+    (compared by structure, the identity of each leaf's aval and the trace
+    state) never serves another signature, sees config scopes, and goes
+    with clear_cache."""
+    f = jt.jit(_weighted)
+    g = jax.jit(_weighted)
+
+    def both(w: np.ndarray[Any, Any], x: np.ndarray[Any, Any], scale: np.generic) -> tuple[Any, Any]:
+        b = np.full(w.shape[-1:], 0.5, w.dtype)
+        ours = f({"w": jt.device_put(w), "b": jt.device_put(b)}, jt.device_put(x), scale=jt.device_put(scale))
+        theirs = g({"w": jax.device_put(w), "b": jax.device_put(b)}, jax.device_put(x), scale=jax.device_put(scale))
+        return ours, theirs
+
+    w3, w4 = (np.arange(n, dtype=np.float32) for n in (3, 4))
+    x3, x4 = (np.linspace(-1.0, 1.0, n).astype(np.float32) for n in (3, 4))
+    two = np.float32(2.0)
+    for _ in range(3):  # alternating signatures replace the last hit each call
+        assert_same(*both(w3, x3, two))
+        assert_same(*both(w4, x4, two))
+    assert_same(*both(w3, x3, np.int32(3)))  # one leaf's dtype differs: another signature
+    assert_same(*both(w3, x3, np.float32(3.0)))
+    assert f.cache_info().misses == 3
+
+    params = {"w": jt.device_put(w3), "b": jt.device_put(np.zeros(3, np.float32))}
+    x, scale = jt.device_put(x3), jt.device_put(two)
+    f(params, x, scale=scale)  # the last hit
+    renamed = {"w": params["w"], "c": params["b"]}  # the same avals, another structure
+    with pytest.raises(KeyError):
+        f(renamed, x, scale=scale)
+    python_scale = f(params, x, scale=2.0)  # a Python scalar leaf: the full path's weak type
+    assert_same(python_scale, g({"w": jax.device_put(w3), "b": jax.numpy.zeros(3)}, jax.device_put(x3), scale=2.0))
+    f(params, x, scale=scale)
+    with jt.enable_x64(True):  # the same aval objects, another trace state: traced again
+        before = f.cache_info().misses
+        assert_same(f(params, x, scale=scale), g({"w": jax.device_put(w3), "b": jax.numpy.zeros(3, np.float32)}, jax.device_put(x3), scale=jax.device_put(two)))
+        assert f.cache_info().misses == before + 1
+    f(params, x, scale=scale)
+    assert f._last_tree_hit is not None  # pyright: ignore[reportPrivateUsage]  # the path this test is about was taken
+    f.clear_cache()
+    assert f._last_tree_hit is None  # pyright: ignore[reportPrivateUsage]  # nothing of the cleared entries is kept
+
+
+def _sum_of_three(a: Any, b: Any, c: Any) -> Any:
+    return a + b * c
+
+
+@pytest.mark.parametrize("shape", ["one", "positional", "containers"])
+def test_memo_serves_fresh_arrays_of_a_known_signature(shape: str) -> None:
+    """Arrays made afresh for every call (a batch put on the device each
+    step, an eager result) carry new aval objects: the memo finds their
+    signature by value, without the full path (which adds a key per call),
+    and never serves another signature (a weak type, another dtype)."""
+    value = np.linspace(-1.0, 1.0, 6).astype(np.float32).reshape(2, 3)
+    calls: dict[str, tuple[Callable[..., Any], Callable[[Any], tuple[Any, ...]]]] = {
+        "one": (_plus_one_and_a_half, lambda a: (a,)),
+        "positional": (_sum_of_three, lambda a: (a, a, a)),
+        "containers": (_dict_last_minus_first, lambda a: ({"a": a, "c": a * 3},)),
+    }
+    fun, arguments = calls[shape]
+    f = jt.jit(fun)
+    expected = jax.jit(fun)(*arguments(jax.device_put(value)))
+    for step in range(6):
+        fresh = jt.device_put(value) if step % 2 == 0 else jnp.asarray(value) + 0  # put afresh, or an eager result
+        assert_same(f(*arguments(fresh)), expected, tree=True)
+    assert f.cache_info().misses == 1 and f.cache_info().hits == 5
+    assert len(f._dispatch) == 1  # pyright: ignore[reportPrivateUsage]  # only the first call's key: no full path since
+    weak = jnp.asarray(1.0) + value[0, 0]  # a weakly typed f32[]: another signature
+    assert_same(f(*arguments(weak)), jax.jit(fun)(*arguments(jax.numpy.asarray(1.0) + value[0, 0])), tree=True)
+    as_int = jt.device_put(np.ones((2, 3), np.int32))
+    assert_same(f(*arguments(as_int)), jax.jit(fun)(*arguments(jax.device_put(np.ones((2, 3), np.int32)))), tree=True)
+    assert f.cache_info().misses == 3
+
+
 def test_memo_one_argument_path_transfers_a_host_born_array() -> None:
     """A single host-only argument (no device buffer yet) on the memo's
     one-argument path is transferred, as on the full path."""

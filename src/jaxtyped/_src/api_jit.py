@@ -256,8 +256,10 @@ class Jitted(Generic[P, R_co]):
         # avals, trace state); ids are compared as ints, so a hit costs no
         # Python-level aval hashing or equality. The memo keeps the avals it
         # was keyed on alive, so their ids cannot be reused while an entry
-        # refers to them; a call with other (equal) aval objects misses and
-        # takes the full path, which adds its ids. Only compiled, cacheable
+        # refers to them; a call with other (equal) aval objects, such as a
+        # batch put on the device afresh, misses there and is looked up
+        # again by the avals' values (_call_memo_by_value) before the full
+        # path; only the full path adds keys. Only compiled, cacheable
         # entries without donation or a mesh are memoised. The structure is
         # the number of arguments when all are positional arrays (keyed in
         # __call__ itself), else jaxlib's treedef of (args, kwargs). A hit
@@ -265,11 +267,21 @@ class Jitted(Generic[P, R_co]):
         # and builds the result arrays inline: at 4-5 us a call, each Python
         # frame saved shows (issue 19).
         self._dispatch: dict[Hashable, tuple[_Entry, tuple[ShapedArray, ...]]] = {}
+        # The same memo keyed by the avals' values (hashed once per aval,
+        # compared field by field): it serves calls whose arrays are new
+        # objects of a known signature, where an id misses (issue 19: a
+        # fresh batch each step took the full path, 3.4x JAX's dispatch).
+        self._dispatch_by_value: dict[Hashable, _Entry] = {}
         # The memo's last one-argument hit: (the argument's aval, the trace
-        # state, the entry), compared by identity before any key is built.
-        # The same aval and trace-state objects mean the same key; holding
-        # them keeps them alive. Cleared with the memo (_forget_dispatch).
+        # state, the entry), compared before any key is built: the aval by
+        # identity, then by value; the trace state by identity. Holding them
+        # keeps them alive. Cleared with the memo (_forget_dispatch).
         self._last_hit: tuple[ShapedArray, tuple[bool, ...], _Entry] | None = None
+        # The memo's last hit with arguments in containers or by keyword:
+        # (the structure, the leaves' avals, the trace state, the entry),
+        # checked by _last_tree_hit_entry before a key is built. Cleared
+        # with the memo.
+        self._last_tree_hit: tuple[Hashable, tuple[ShapedArray, ...], tuple[bool, ...], _Entry] | None = None
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums and not donate_argnames
         # Found on the first trace (reading annotations costs ~50 us).
@@ -308,12 +320,14 @@ class Jitted(Generic[P, R_co]):
             buffers = [buffer if buffer is not None else device_buffer(leaf)]
             aval = leaf._aval  # pyright: ignore[reportPrivateUsage]
             last = self._last_hit
-            if last is not None and last[0] is aval and last[1] is trace_state:
-                entry = last[2]  # the previous one-argument hit again: no key to build or hash
+            if last is not None and last[1] is trace_state and (last[0] is aval or last[0] == aval):
+                # The previous one-argument hit again (the same aval object,
+                # or an equal one: a fresh array): no key to build or hash.
+                entry = last[2]
             else:
                 hit = memo.get((1, (id(aval),), trace_state))  # the loop's key below, without the loop
                 if hit is None:
-                    return self._call(args, kwargs)
+                    return self._call_memo_by_value(args, kwargs, 1, args, check_outputs, trace_state)
                 entry = hit[0]
                 self._last_hit = (aval, trace_state, entry)
         else:
@@ -329,7 +343,7 @@ class Jitted(Generic[P, R_co]):
                 buffers.append(buffer if buffer is not None else device_buffer(leaf))
             hit = memo.get((len(args), tuple(ids), trace_state))
             if hit is None:
-                return self._call(args, kwargs)
+                return self._call_memo_by_value(args, kwargs, len(args), args, check_outputs, trace_state)
             entry = hit[0]
         entry.last_use = self._clock = self._clock + 1
         bare = entry.bare
@@ -351,7 +365,9 @@ class Jitted(Generic[P, R_co]):
     def _forget_dispatch(self) -> None:
         """Empty the dispatch memo and its last hit."""
         self._dispatch.clear()
+        self._dispatch_by_value.clear()
         self._last_hit = None
+        self._last_tree_hit = None
 
     def _call_memo_containers(
         self, args: tuple[object, ...], kwargs: dict[str, object], check_outputs: bool, trace_state: tuple[bool, ...]
@@ -362,13 +378,16 @@ class Jitted(Generic[P, R_co]):
             leaves, structure = xla.flatten_containers((args, kwargs))
         except ValueError:  # dict keys that do not sort: the full path explains
             return self._call(args, kwargs)
-        ids = _memo_key_ids(leaves)
-        if ids is None:
-            return self._call(args, kwargs)
-        hit = self._dispatch.get((structure, tuple(ids), trace_state))
-        if hit is None:
-            return self._call(args, kwargs)
-        entry = hit[0]
+        entry = self._last_tree_hit_entry(leaves, structure, trace_state)
+        if entry is None:
+            ids = _memo_key_ids(leaves)
+            if ids is None:
+                return self._call(args, kwargs)
+            hit = self._dispatch.get((structure, tuple(ids), trace_state))
+            if hit is None:
+                return self._call_memo_by_value(args, kwargs, structure, leaves, check_outputs, trace_state)
+            entry, avals = hit
+            self._last_tree_hit = (structure, avals, trace_state, entry)
         entry.last_use = self._clock = self._clock + 1
         # Only the leaves the program takes (Note [keep_unused]) need their
         # buffers: a dict of 20 arrays of which 2 are used gathers 2.
@@ -379,6 +398,54 @@ class Jitted(Generic[P, R_co]):
             buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
             buffers.append(buffer if buffer is not None else device_buffer(leaf))
         return self._run_memo_hit(entry, buffers, check_outputs)
+
+    def _call_memo_by_value(
+        self,
+        args: tuple[object, ...],
+        kwargs: dict[str, object],
+        structure: Hashable,
+        leaves: Sequence[object],
+        check_outputs: bool,
+        trace_state: tuple[bool, ...],
+    ) -> object:
+        """A memo miss by aval identity, looked up again by the avals' values
+        (Note [the dispatch memo]): the same signature in other aval objects,
+        e.g. a batch put on the device afresh at every step. ``leaves`` are
+        single-device concrete arrays, keyed under ``structure``."""
+        avals = tuple([leaf._aval for leaf in cast("Sequence[ArrayImpl]", leaves)])  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+        entry = self._dispatch_by_value.get((structure, avals, trace_state))
+        if entry is None:
+            return self._call(args, kwargs)
+        # The next call with these arrays (or equal avals) finds the last hit.
+        if structure == 1:
+            self._last_hit = (avals[0], trace_state, entry)
+        elif not isinstance(structure, int):  # a treedef: arguments in containers or by keyword
+            self._last_tree_hit = (structure, avals, trace_state, entry)
+        entry.last_use = self._clock = self._clock + 1
+        kept = entry.kept
+        arrays = cast("Sequence[ArrayImpl]", leaves)
+        buffers: list[DeviceBuffer] = []
+        for leaf in arrays if kept is None else map(arrays.__getitem__, kept):
+            buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+            buffers.append(buffer if buffer is not None else device_buffer(leaf))
+        return self._run_memo_hit(entry, buffers, check_outputs)
+
+    def _last_tree_hit_entry(self, leaves: list[object], structure: Hashable, trace_state: tuple[bool, ...]) -> "_Entry | None":
+        """The entry of the last containers hit if this call has its key:
+        the same structure and trace state, and every leaf a single-device
+        array of the same aval (compared by identity, then by value for a
+        new aval object such as a fresh batch's), without building or
+        hashing a key (issue 19)."""
+        last = self._last_tree_hit
+        if last is None or last[2] is not trace_state or last[0] != structure:
+            return None
+        for leaf, aval in zip(leaves, last[1]):
+            if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                return None
+            leaf_aval = leaf._aval  # pyright: ignore[reportPrivateUsage]
+            if leaf_aval is not aval and leaf_aval != aval:
+                return None
+        return last[3]
 
     def _run_memo_hit(self, entry: _Entry, buffers: list[DeviceBuffer], check_outputs: bool) -> object:
         """Run a memoised entry on the buffers of the leaves its program
@@ -536,7 +603,9 @@ class Jitted(Generic[P, R_co]):
         with self._lock:
             if len(self._dispatch) >= _DISPATCH_MEMO_SIZE:
                 self._forget_dispatch()
-            self._dispatch[(structure, tuple([id(a) for a in avals]), config.trace_state())] = (entry, tuple(avals))
+            trace_state = config.trace_state()
+            self._dispatch[(structure, tuple([id(a) for a in avals]), trace_state)] = (entry, tuple(avals))
+            self._dispatch_by_value[(structure, tuple(avals), trace_state)] = entry
 
     def _call_companion(self, args: tuple[Any, ...]) -> Any:
         """Dispatch of a pure companion (issue 16): its arguments are always

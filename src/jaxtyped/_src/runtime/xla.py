@@ -162,15 +162,15 @@ _SINK_TARGET: Final = "dce_sink"
 _CONTAINER_TREES: Final = _jax.pytree.PyTreeRegistry()
 
 
-def flatten_containers(tree: object) -> tuple[list[object], Hashable]:
-    """The leaves of ``tree`` through tuples, lists, dicts, namedtuples and
-    None (anything else is a leaf), and a hashable key of its structure.
+# jaxlib's own method, not a wrapper: jit's dispatch calls it on every call
+# with arguments in containers, where a Python frame shows (issue 19).
+flatten_containers: Final[Callable[[object], tuple[list[object], Hashable]]] = _CONTAINER_TREES.flatten
+"""The leaves of a tree through tuples, lists, dicts, namedtuples and None
+(anything else is a leaf), and a hashable key of its structure.
 
-    Raises:
-        ValueError: a dict's keys do not sort.
-    """
-    leaves, structure = _CONTAINER_TREES.flatten(tree)
-    return leaves, structure
+Raises:
+    ValueError: a dict's keys do not sort.
+"""
 
 
 @runtime_checkable
