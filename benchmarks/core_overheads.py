@@ -5,7 +5,9 @@ and the ratio jaxtyped / JAX:
 
 - ``jit`` dispatch: a tiny jitted function, one taking 10 array arguments,
   one taking a dict of 20 arrays (steady state, cache hits; both libraries
-  dispatch asynchronously, so a call is timed without waiting);
+  dispatch asynchronously, so a call is timed without waiting); the tiny
+  function and a parameters dict with a new array on every call (arrays
+  put one by one, as a batch put on the device at each step);
 - eager per-operation latency (``sin``, ``+``, ``@`` on 4x4 float32 arrays,
   ``@`` of 16x16 ones, ``jnp.sum`` of a 4x4 array, the indexing reads
   ``v[3]`` and ``v[1:4]`` of an 8-vector; JAX's results are waited for
@@ -22,6 +24,9 @@ and the ratio jaxtyped / JAX:
   ``jit``) over a batch of 16; ``make_jaxpr(grad(chain))`` for chains of 100
   and 1000 elementwise operations, also per operation. Each is checked
   against JAX (``np.allclose``) before it is timed;
+- a training loop: the MLP's jitted SGD step (``value_and_grad`` and a
+  ``tree_map`` update) fed back its own parameters, on a host batch put
+  on the device at every step (8 batches, cycled), waiting for the loss;
 - control flow: a tanh RNN written with ``lax.scan`` (hidden 128, input 32,
   batch 16, 100 steps): ``jit(value_and_grad(loss))`` first call and steady
   state, and the forward ``jit(loss)``; the compile time (trace + lower +
@@ -30,7 +35,7 @@ and the ratio jaxtyped / JAX:
   lowered module text (a loop, not the unrolled steps, so 1000 steps cost
   what 10 do).
 
-``--only dispatch,eager,trace,mlp,matmul,grad_mlp,per_example,grad_trace,scan_rnn,scan_compile``
+``--only dispatch,eager,trace,mlp,matmul,grad_mlp,train_step,per_example,grad_trace,scan_rnn,scan_compile``
 runs a subset (the default is all of them).
 
 JAX is an optional oracle here: without it only jaxtyped's numbers print.
@@ -51,7 +56,8 @@ from side_by_side import benchmark_parser, compare, import_jax, timed
 
 
 SECTIONS = (
-    "dispatch", "eager", "trace", "mlp", "matmul", "grad_mlp", "per_example", "grad_trace", "scan_rnn", "scan_compile"
+    "dispatch", "eager", "trace", "mlp", "matmul", "grad_mlp", "train_step", "per_example", "grad_trace", "scan_rnn",
+    "scan_compile",
 )
 
 
@@ -111,6 +117,8 @@ def main() -> None:
         matmul(jax, args.repeat)
     if "grad_mlp" in sections:
         grad_mlp(jax, args.repeat)
+    if "train_step" in sections:
+        train_step(jax, args.repeat)
     if "per_example" in sections:
         per_example(jax, args.repeat)
     if "grad_trace" in sections:
@@ -394,6 +402,55 @@ def small_params(rng: np.random.Generator) -> dict[str, np.ndarray[Any, Any]]:
         "b2": np.array(0.1, np.float32),
     }
 
+
+
+def sgd_step(library: Any, namespace: Any) -> Callable[[Any, Any], Any]:
+    """The MLP's jitted training step in ``library`` (``jaxtyped`` or
+    ``jax``): the loss and its gradient, and the parameters moved by 0.01 of it."""
+    loss = mlp_loss(namespace)
+
+    def sgd(p: Any, g: Any) -> Any:
+        return p - 0.01 * g
+
+    def step(params: Any, x: Any) -> Any:
+        value, grads = library.value_and_grad(loss)(params, x)
+        return library.tree_util.tree_map(sgd, params, grads), value
+
+    jitted: Callable[[Any, Any], Any] = library.jit(step)
+    return jitted
+
+
+def train_step(jax: Any, repeat: int) -> None:
+    """A training loop's step: the jitted SGD step of :func:`sgd_step` fed
+    back its parameters, on a host batch put on the device at each step."""
+    print("== MLP training loop: SGD step on a fresh host batch each step ==")
+    rng = np.random.default_rng(0)
+    host_params = mlp_params(rng)
+    batches = [rng.normal(size=(128, 256)).astype(np.float32) for _ in range(8)]
+    ours_step = sgd_step(jt, jnp)
+    ours_state: list[Any] = [[(jt.device_put(w), jt.device_put(b)) for w, b in host_params]]
+    ours_batches = itertools.cycle(batches)
+
+    def ours() -> object:
+        params, value = ours_step(ours_state[0], jt.device_put(next(ours_batches)))
+        ours_state[0] = params
+        return _block(value)
+
+    theirs: Callable[[], object] | None = None
+    if jax is not None:
+        theirs_step = sgd_step(jax, jax.numpy)
+        theirs_state: list[Any] = [[(jax.device_put(w), jax.device_put(b)) for w, b in host_params]]
+        theirs_batches = itertools.cycle(batches)
+        first = jt.device_put(batches[0]), jax.device_put(batches[0])
+        _agree("train_step", ours_step(ours_state[0], first[0]), theirs_step(theirs_state[0], first[1]), jax)
+
+        def theirs_fn() -> object:
+            params, value = theirs_step(theirs_state[0], jax.device_put(next(theirs_batches)))
+            theirs_state[0] = params
+            return _block_jax(jax, value)
+
+        theirs = theirs_fn
+    compare("SGD step, fresh batch", ours, theirs, 50, repeat, "us")
 
 
 def per_example_hosts() -> tuple[dict[str, np.ndarray[Any, Any]], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
