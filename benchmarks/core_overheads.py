@@ -7,7 +7,9 @@ and the ratio jaxtyped / JAX:
   one taking a dict of 20 arrays (steady state, cache hits; both libraries
   dispatch asynchronously, so a call is timed without waiting); the tiny
   function and a parameters dict with a new array on every call (arrays
-  put one by one, as a batch put on the device at each step);
+  put one by one, as a batch put on the device at each step); an array and
+  a Python float (a constant such as a learning rate); the tiny function
+  on a NumPy array (transferred by the call);
 - eager per-operation latency (``sin``, ``+``, ``@`` on 4x4 float32 arrays,
   ``@`` of 16x16 ones, ``jnp.sum`` of a 4x4 array, the indexing reads
   ``v[3]`` and ``v[1:4]`` of an 8-vector; JAX's results are waited for
@@ -178,32 +180,40 @@ def dispatch(jax: Any, repeat: int) -> None:
     def affine(params: dict[str, Any], x: Any) -> Any:
         return params["w"] * x + params["b"]
 
+    def scaled(x: Any, s: Any) -> Any:
+        return x * s
+
     ours_args = [jt.device_put(host) for _ in range(20)]
     ours_dict = {f"k{i}": ours_args[i] for i in range(20)}
     # A fresh argument on every call, as a batch put on the device at each
     # step: arrays put one by one (each has its own aval object), cycled.
     ours_fresh = itertools.cycle([jt.device_put(host) for _ in range(1000)])
     ours_params = {"w": ours_args[0], "b": ours_args[1]}
-    f1, f10, f20, faffine = jt.jit(tiny), jt.jit(ten), jt.jit(twenty), jt.jit(affine)
-    theirs: dict[str, Callable[[], object] | None] = {"tiny": None, "ten": None, "dict": None, "fresh": None, "batch": None}
+    f1, f10, f20, faffine, fscaled = jt.jit(tiny), jt.jit(ten), jt.jit(twenty), jt.jit(affine), jt.jit(scaled)
+    names = ("tiny", "ten", "dict", "fresh", "batch", "scalar", "numpy")
+    theirs: dict[str, Callable[[], object] | None] = dict.fromkeys(names)
     if jax is not None:
         jargs = [jax.device_put(host) for _ in range(20)]
         jdict = {f"k{i}": jargs[i] for i in range(20)}
         jfresh = itertools.cycle([jax.device_put(host) for _ in range(1000)])
         jparams = {"w": jargs[0], "b": jargs[1]}
-        g1, g10, g20, gaffine = jax.jit(tiny), jax.jit(ten), jax.jit(twenty), jax.jit(affine)
+        g1, g10, g20, gaffine, gscaled = jax.jit(tiny), jax.jit(ten), jax.jit(twenty), jax.jit(affine), jax.jit(scaled)
         theirs = {
             "tiny": lambda: g1(jargs[0]),
             "ten": lambda: g10(*jargs[:10]),
             "dict": lambda: g20(jdict),
             "fresh": lambda: g1(next(jfresh)),
             "batch": lambda: gaffine(jparams, next(jfresh)),
+            "scalar": lambda: gscaled(jargs[0], 2.0),
+            "numpy": lambda: g1(host),
         }
     compare("jit tiny function", lambda: f1(ours_args[0]), theirs["tiny"], 5000, repeat, "us")
     compare("jit 10 array arguments", lambda: f10(*ours_args[:10]), theirs["ten"], 5000, repeat, "us")
     compare("jit dict of 20 arrays", lambda: f20(ours_dict), theirs["dict"], 5000, repeat, "us")
     compare("jit tiny, a fresh array each call", lambda: f1(next(ours_fresh)), theirs["fresh"], 5000, repeat, "us")
     compare("jit params dict + fresh batch", lambda: faffine(ours_params, next(ours_fresh)), theirs["batch"], 5000, repeat, "us")
+    compare("jit array and a Python float", lambda: fscaled(ours_args[0], 2.0), theirs["scalar"], 5000, repeat, "us")
+    compare("jit tiny on a NumPy array", lambda: f1(host), theirs["numpy"], 5000, repeat, "us")
 
 
 def mlp_params(rng: np.random.Generator) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:

@@ -461,6 +461,57 @@ def test_memo_serves_fresh_arrays_of_a_known_signature(shape: str) -> None:
     assert f.cache_info().misses == 3
 
 
+def _reciprocal_of_product(a: Any, s: Any) -> Any:
+    return 1 / (a * s)
+
+
+def test_memo_runs_python_scalar_arguments_as_the_full_path_does() -> None:
+    """Python scalar arguments (a learning rate, a loop counter) hit the
+    memo: each value gives its own result (a constant's device buffer is
+    reused, never another value's: 0.0 and -0.0 differ), with JAX's dtypes
+    and weak types; an int out of range still raises the full path's error."""
+    value = np.linspace(0.5, 2.0, 4).astype(np.float32)
+    ours, theirs = _put_both(value)
+    f, g = jt.jit(_reciprocal_of_product), jax.jit(_reciprocal_of_product)
+    scalars: list[bool | int | float | complex] = [2.0, 3.0, 2.0, 0.0, -0.0, 0.0, 3, -4, True, False, 2.5 + 1j, 7, 8, 7]
+    for s in scalars:
+        assert_same(f(ours, s), g(theirs, s), where=f"scale {s!r}")
+    assert np.signbit(np.asarray(f(ours, -0.0))).all() and not np.signbit(np.asarray(f(ours, 0.0))).any()
+    assert f.cache_info().misses == 4  # float, int, bool, complex: one trace each
+    assert len(f._dispatch_by_value) == 4  # pyright: ignore[reportPrivateUsage]  # the memo served every repeat
+    with pytest.raises(OverflowError, match="2199023255552"):
+        f(ours, 2**41)
+    doubled = jt.jit(_double)
+    assert_same(_warm(doubled, 2.0), jax.jit(_double)(2.0))
+    with jt.enable_x64(True):  # the x64 setting decides a scalar's dtype: not the float32 buffer
+        assert doubled(2.0).dtype == np.float64 and doubled(2.0).weak_type
+        wide = jt.device_put(value.astype(np.float64))
+        assert f(wide, 2.0).dtype == np.float64 and f(wide, 2.0).weak_type is False
+        assert np.allclose(np.asarray(f(wide, 2.0)), 1 / (value.astype(np.float64) * 2.0))
+    jt.clear_caches()
+    assert_same(f(ours, 2.0), g(theirs, 2.0))
+
+
+def test_memo_runs_numpy_arguments_as_the_full_path_does() -> None:
+    """NumPy arrays and scalars passed to a jitted function hit the memo:
+    converted as the full path converts them (float64 to float32, copied),
+    so a later write to the NumPy array changes only later calls; an
+    unsupported dtype still gets the full path's error."""
+    f, g = jt.jit(_reciprocal_of_product), jax.jit(_reciprocal_of_product)
+    batch = np.linspace(0.5, 2.0, 6).reshape(2, 3)  # float64: canonicalised to float32, as JAX does
+    first = [f(batch, np.float32(2.0)) for _ in range(3)]
+    for out in first:
+        assert_same(out, g(batch, np.float32(2.0)))
+    batch[0, 0] = 4.0
+    assert_same(f(batch, np.float32(2.0)), g(batch, np.float32(2.0)))
+    assert float(np.asarray(first[0])[0, 0]) == pytest.approx(1.0)  # the earlier result kept its input
+    assert_same(f(batch, np.int32(3)), g(batch, np.int32(3)))
+    assert f.cache_info().misses == 2
+    assert len(f._dispatch_by_value) == 2  # pyright: ignore[reportPrivateUsage]  # the memo served every repeat
+    with pytest.raises(TypeError, match="object"):
+        f(np.array([1, "a"], dtype=object), 2.0)
+
+
 def test_memo_one_argument_path_transfers_a_host_born_array() -> None:
     """A single host-only argument (no device buffer yet) on the memo's
     one-argument path is transferred, as on the full path."""

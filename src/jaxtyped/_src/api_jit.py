@@ -19,6 +19,7 @@ hits, misses and the size, so tests can prove when retracing happens.
 
 import functools
 import inspect
+import math
 import threading
 import weakref
 from collections import OrderedDict
@@ -47,6 +48,7 @@ from jaxtyped._src.core.array_impl import (
     ArrayImpl,
     DeviceBuffer,
     array_from_device,
+    array_from_numpy,
     array_from_scalar,
     device_buffer,
     is_python_scalar,
@@ -127,6 +129,7 @@ def clear_caches() -> None:
     each jitted function retraces and recompiles on its next call."""
     for jitted in list(_live_jitted):
         jitted.clear_cache()
+    _SCALAR_ARRAYS.clear()
     clear_checkpoint_caches()
     clear_call_caches()
     xla.clear_compile_cache()
@@ -304,7 +307,7 @@ class Jitted(Generic[P, R_co]):
         if disabled:
             return self._fun(*args, **kwargs)
         memo = self._dispatch
-        if not memo or CURRENT_INTERPRETER.get() is not EVAL:
+        if not self._dispatch_by_value or CURRENT_INTERPRETER.get() is not EVAL:  # nothing memoised (every key has a value key)
             return self._call(args, kwargs)
         # The dispatch memo (Note [the dispatch memo]). Positional arrays, the
         # common case, are keyed here in one pass without a helper's frame:
@@ -381,8 +384,8 @@ class Jitted(Generic[P, R_co]):
         entry = self._last_tree_hit_entry(leaves, structure, trace_state)
         if entry is None:
             ids = _memo_key_ids(leaves)
-            if ids is None:
-                return self._call(args, kwargs)
+            if ids is None:  # some leaf is not a single-device array
+                return self._call_memo_host_leaves(args, kwargs, structure, leaves, check_outputs, trace_state)
             hit = self._dispatch.get((structure, tuple(ids), trace_state))
             if hit is None:
                 return self._call_memo_by_value(args, kwargs, structure, leaves, check_outputs, trace_state)
@@ -399,7 +402,7 @@ class Jitted(Generic[P, R_co]):
             buffers.append(buffer if buffer is not None else device_buffer(leaf))
         return self._run_memo_hit(entry, buffers, check_outputs)
 
-    def _call_memo_by_value(
+    def _call_memo_host_leaves(
         self,
         args: tuple[object, ...],
         kwargs: dict[str, object],
@@ -408,16 +411,41 @@ class Jitted(Generic[P, R_co]):
         check_outputs: bool,
         trace_state: tuple[bool, ...],
     ) -> object:
+        """The memo for arguments among whose leaves are Python scalars or
+        NumPy values (a learning rate, a NumPy batch): each is converted as
+        the full path converts it, and transferred with the call."""
+        arrays: list[ArrayImpl] = []
+        for leaf in leaves:
+            array = _memo_array(leaf)
+            if array is None:
+                return self._call(args, kwargs)
+            arrays.append(array)
+        return self._call_memo_by_value(args, kwargs, structure, arrays, check_outputs, trace_state, remember=False)
+
+    def _call_memo_by_value(
+        self,
+        args: tuple[object, ...],
+        kwargs: dict[str, object],
+        structure: Hashable,
+        leaves: Sequence[object],
+        check_outputs: bool,
+        trace_state: tuple[bool, ...],
+        *,
+        remember: bool = True,
+    ) -> object:
         """A memo miss by aval identity, looked up again by the avals' values
         (Note [the dispatch memo]): the same signature in other aval objects,
         e.g. a batch put on the device afresh at every step. ``leaves`` are
-        single-device concrete arrays, keyed under ``structure``."""
+        single-device concrete arrays, keyed under ``structure``; with
+        ``remember``, they are the call's own and a hit becomes the last hit."""
         avals = tuple([leaf._aval for leaf in cast("Sequence[ArrayImpl]", leaves)])  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
         entry = self._dispatch_by_value.get((structure, avals, trace_state))
         if entry is None:
             return self._call(args, kwargs)
         # The next call with these arrays (or equal avals) finds the last hit.
-        if structure == 1:
+        if not remember:
+            pass
+        elif structure == 1:
             self._last_hit = (avals[0], trace_state, entry)
         elif not isinstance(structure, int):  # a treedef: arguments in containers or by keyword
             self._last_tree_hit = (structure, avals, trace_state, entry)
@@ -596,15 +624,19 @@ class Jitted(Generic[P, R_co]):
         if len(memo_leaves) != len(leaves) or any(a is not b for a, b in zip(memo_leaves, leaves)):
             return
         avals: list[ShapedArray] = []
+        all_arrays = True  # else Python scalars or NumPy values: keyed by value only
         for leaf in memo_leaves:
-            if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+            array = _memo_array(leaf)
+            if array is None:
                 return
-            avals.append(leaf.aval)
+            all_arrays = all_arrays and array is leaf
+            avals.append(array.aval)
         with self._lock:
-            if len(self._dispatch) >= _DISPATCH_MEMO_SIZE:
+            if len(self._dispatch) >= _DISPATCH_MEMO_SIZE or len(self._dispatch_by_value) >= _DISPATCH_MEMO_SIZE:
                 self._forget_dispatch()
             trace_state = config.trace_state()
-            self._dispatch[(structure, tuple([id(a) for a in avals]), trace_state)] = (entry, tuple(avals))
+            if all_arrays:
+                self._dispatch[(structure, tuple([id(a) for a in avals]), trace_state)] = (entry, tuple(avals))
             self._dispatch_by_value[(structure, tuple(avals), trace_state)] = entry
 
     def _call_companion(self, args: tuple[Any, ...]) -> Any:
@@ -803,6 +835,54 @@ def _memo_key_ids(leaves: Sequence[object]) -> list[int] | None:
             return None
         ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
     return ids
+
+
+def _memo_array(leaf: object) -> ArrayImpl | None:
+    """``leaf`` as the concrete array a dispatch-memo hit runs on: a
+    single-device array itself; a Python scalar or a NumPy value converted
+    as the full path converts it (a new host array, transferred with the
+    call). None for any other leaf, and for an int out of range or an
+    unsupported dtype: the full path handles those, or explains them."""
+    kind = type(leaf)
+    if kind is ArrayImpl:
+        array = cast(ArrayImpl, leaf)
+        return array if array._sharding is None else None  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+    try:
+        if is_python_scalar(leaf):
+            return _scalar_array(leaf)
+        if kind is np.ndarray or isinstance(leaf, np.generic):
+            return array_from_numpy(cast("np.ndarray[Any, np.dtype[Any]] | np.generic", leaf), where="jit")
+    except (JaxtypedTypeError, OverflowError):
+        return None
+    return None
+
+
+# Python scalars passed to jitted functions, as arrays whose device buffer
+# is made on the first call and reused: a constant such as a learning rate
+# or a scale factor is transferred once, not on every call (a transfer
+# costs about 2.5 us, a memo hit's whole dispatch about 5). Keyed by type,
+# value and sign (0.0 and -0.0 are equal but differ), and the x64 setting,
+# which decides the dtype; bounded, since a loop counter is new every call.
+_SCALAR_ARRAYS: Final[dict[tuple[type[object], bool | int | float, float, bool], ArrayImpl]] = {}
+_SCALAR_ARRAYS_SIZE: Final = 64
+
+
+def _scalar_array(x: bool | int | float | complex) -> ArrayImpl:
+    """The concrete array the memo runs on for a Python scalar argument.
+
+    Raises:
+        OverflowError: an ``int`` does not fit the default integer dtype.
+    """
+    if isinstance(x, complex):  # complex(0, -0.0) == 0j: not worth a sign key
+        return array_from_scalar(x, where="jit")
+    key = (type(x), x, math.copysign(1.0, x), config.jax_enable_x64)
+    array = _SCALAR_ARRAYS.get(key)
+    if array is None:
+        array = array_from_scalar(x, where="jit")
+        if len(_SCALAR_ARRAYS) >= _SCALAR_ARRAYS_SIZE:
+            _SCALAR_ARRAYS.clear()
+        _SCALAR_ARRAYS[key] = array
+    return array
 
 
 def _all_concrete(args: tuple[Any, ...]) -> bool:

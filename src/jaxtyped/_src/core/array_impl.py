@@ -34,6 +34,7 @@ import numpy as np
 from typing_extensions import Self, TypeIs
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedOverflowError, JaxtypedTypeError, JaxtypedValueError
@@ -467,11 +468,14 @@ def array_from_numpy(
         JaxtypedTypeError: the dtype is not supported (object, string, ...).
     """
     source = np.asarray(value)
-    dtypes.check_supported(source.dtype, where)
-    dtype = dtypes.canonicalize_dtype(source.dtype)
-    result = source.astype(dtype) if dtype != source.dtype else source.copy()
+    key = (source.shape, source.dtype, weak_type, config.jax_enable_x64)
+    aval = _HOST_AVALS.get(key)
+    if aval is None:
+        dtypes.check_supported(source.dtype, where)
+        aval = _remember_host_aval(key, ShapedArray(source.shape, dtypes.canonicalize_dtype(source.dtype), weak_type))
+    result = source.astype(aval.dtype) if aval.dtype != source.dtype else source.copy()
     result.flags.writeable = False
-    return ArrayImpl(result, ShapedArray(result.shape, dtype, weak_type))
+    return ArrayImpl(result, aval)
 
 
 def array_from_scalar(x: bool | int | float | complex, *, where: str = "asarray") -> ArrayImpl:
@@ -480,16 +484,39 @@ def array_from_scalar(x: bool | int | float | complex, *, where: str = "asarray"
     Raises:
         OverflowError: an ``int`` does not fit the default integer dtype.
     """
-    dtype = dtypes.python_scalar_dtype(x)
+    kind = type(x)
+    key = (kind, config.jax_enable_x64)
+    aval = _HOST_AVALS.get(key)
+    if aval is None:
+        aval = ShapedArray((), dtypes.python_scalar_dtype(x), kind is not bool)
+        if kind in _PYTHON_SCALARS:  # not a subclass: its dtype may differ
+            _remember_host_aval(key, aval)
     if type(x) is int:
-        info = np.iinfo(dtype)
-        if not info.min <= x <= info.max:
+        lowest, highest = _INT_BOUNDS[aval.dtype]
+        if not lowest <= x <= highest:
             raise JaxtypedOverflowError(
-                f"{where}: Python int {x} is too large to convert to {dtype.name}"
+                f"{where}: Python int {x} is too large to convert to {aval.dtype.name}"
             )
-    value = np.array(x, dtype=dtype)
+    value = np.array(x, dtype=aval.dtype)
     value.flags.writeable = False
-    return ArrayImpl(value, ShapedArray((), dtype, type(x) is not bool))
+    return ArrayImpl(value, aval)
+
+
+# The avals of arrays made from host values, by what determines them (the
+# host value's shape, dtype and the x64 setting; a Python scalar's type):
+# made once, since a ShapedArray costs more to build than to look up, and
+# shared, so that jit's dispatch memo finds a new array's aval by identity.
+# Bounded: a program that sees ever new shapes keeps only the latest.
+_HOST_AVALS: Final[dict[object, ShapedArray]] = {}
+_HOST_AVALS_SIZE: Final = 512
+_INT_BOUNDS: Final = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max)) for t in ("int32", "int64")}
+
+
+def _remember_host_aval(key: object, aval: ShapedArray) -> ShapedArray:
+    if len(_HOST_AVALS) >= _HOST_AVALS_SIZE:
+        _HOST_AVALS.clear()
+    _HOST_AVALS[key] = aval
+    return aval
 
 
 def to_array(x: object, where: str) -> Array:
