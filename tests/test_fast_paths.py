@@ -22,6 +22,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped._src.api_jit import Jitted
 from jaxtyped._src.core.array_impl import ArrayImpl
+from jaxtyped._src.errors import JaxtypedValueError
 from oracle import Case, CaseTable, Group, assert_same, host, jax, jax_numpy
 
 # === jit dispatch ===
@@ -510,6 +511,58 @@ def test_memo_runs_numpy_arguments_as_the_full_path_does() -> None:
     assert len(f._dispatch_by_value) == 2  # pyright: ignore[reportPrivateUsage]  # the memo served every repeat
     with pytest.raises(TypeError, match="object"):
         f(np.array([1, "a"], dtype=object), 2.0)
+
+
+def _power(x: Any, k: Any, *, shift: Any = 0) -> Any:
+    return x**k + shift
+
+
+def test_general_memo_serves_static_arguments_by_value_and_type() -> None:
+    """A function with static arguments is served by the general memo:
+    each static value (compared with its type: 2 and 2.0 differ, as on the
+    full path) gives its own program; static names by keyword; negative
+    static_argnums; an unhashable static value keeps the full path's error."""
+    value = np.linspace(0.5, 2.0, 4).astype(np.float32)
+    ours, theirs = _put_both(value)
+    f = jt.jit(_power, static_argnums=-1, static_argnames="shift")
+    g = jax.jit(_power, static_argnums=-1, static_argnames="shift")
+    for k in (2, 3, 2, 2.0, 3, 2.0):
+        assert_same(f(ours, k), g(theirs, k), where=f"k={k!r}")
+    assert_same(f(ours, 2, shift=1), g(theirs, 2, shift=1))
+    assert_same(f(ours, 2, shift=1), g(theirs, 2, shift=1))
+    assert_same(f(ours, 2, shift=1.5), g(theirs, 2, shift=1.5))
+    assert f.cache_info().misses == 5
+    assert len(f._general_dispatch) == 5  # pyright: ignore[reportPrivateUsage]  # every repeat was a memo hit
+    with pytest.raises(JaxtypedValueError, match="non-hashable static argument"):
+        f(ours, [2])
+    f.clear_cache()
+    assert not f._general_dispatch  # pyright: ignore[reportPrivateUsage]  # nothing of the cleared entries is kept
+
+
+def _scaled_sum(x: Any, y: Any) -> Any:
+    return x * y + x
+
+
+def test_general_memo_donates_as_the_full_path_does() -> None:
+    """Memo hits of a function with donated arguments delete the donated
+    arrays (their buffers are reused), refuse a donated array passed twice,
+    and never donate a Python scalar's shared array."""
+    f = jt.jit(_scaled_sum, donate_argnums=0)
+    g = jax.jit(_scaled_sum)
+    value = np.arange(1024, dtype=np.float32)
+    for _ in range(3):
+        x = jt.jit(_double)(jt.device_put(value))  # a device-born array each step
+        pointer = x.unsafe_buffer_pointer()
+        out = f(x, jnp.float32(3.0))
+        assert x.is_deleted() and out.unsafe_buffer_pointer() == pointer
+        assert_same(out, g(jax.device_put(value * 2), jax_numpy.float32(3.0)))
+    assert len(f._general_dispatch) == 1  # pyright: ignore[reportPrivateUsage]  # the memo served the repeats
+    twice = jt.jit(_double)(jt.device_put(value))
+    with pytest.raises(JaxtypedValueError, match="donated argument 0 and again as argument 1"):
+        f(twice, twice)
+    for _ in range(3):  # a donated Python scalar: a new array each call
+        assert_same(f(2.0, jnp.float32(3.0)), g(2.0, jax_numpy.float32(3.0)))
+    assert f.cache_info().misses == 3  # (array, scalar), (array, array), (Python float, scalar)
 
 
 def test_memo_one_argument_path_transfers_a_host_born_array() -> None:

@@ -275,6 +275,12 @@ class Jitted(Generic[P, R_co]):
         # objects of a known signature, where an id misses (issue 19: a
         # fresh batch each step took the full path, 3.4x JAX's dispatch).
         self._dispatch_by_value: dict[Hashable, _Entry] = {}
+        # The memo of a function with static or donated arguments, which
+        # the paths above do not serve: keyed by _general_memo_key, looked
+        # up in _call before the full path (issue 19: a static argument
+        # took 35 us a call, a donated one 49, JAX's 4).
+        self._general_dispatch: dict[Hashable, _Entry] = {}
+        self._static_positions_by_count: dict[int, frozenset[int]] = {}
         # The memo's last one-argument hit: (the argument's aval, the trace
         # state, the entry), compared before any key is built: the aval by
         # identity, then by value; the trace state by identity. Holding them
@@ -369,6 +375,7 @@ class Jitted(Generic[P, R_co]):
         """Empty the dispatch memo and its last hit."""
         self._dispatch.clear()
         self._dispatch_by_value.clear()
+        self._general_dispatch.clear()
         self._last_hit = None
         self._last_tree_hit = None
 
@@ -580,6 +587,18 @@ class Jitted(Generic[P, R_co]):
                 outs = _execute(self._name, entry, leaves)
                 self._memoise_dispatch(args, kwargs, leaves, entry)
                 return _unflatten_outputs(entry, outs)
+        elif eager and self._general_dispatch:
+            found = self._general_memo_key(args, kwargs)
+            entry = self._general_dispatch.get(found[0]) if found is not None else None
+            if entry is not None:
+                assert found is not None
+                entry.last_use = self._clock = self._clock + 1
+                memo_arrays = found[2]
+                if entry.any_donated or entry.launcher is None:  # donation: the full path's run, which deletes the donated arrays
+                    return _unflatten_outputs(entry, _execute(self._name, entry, memo_arrays))
+                kept = entry.kept
+                buffers = [device_buffer(a) for a in (memo_arrays if kept is None else map(memo_arrays.__getitem__, kept))]
+                return self._run_memo_hit(entry, buffers, config.dispatch_state()[1])
         if self._threads_refs and (self._ref_state is not None or has_ref_leaf(args, kwargs)):
             return self._call_with_refs(args, kwargs)
         if not self._threads_refs and eager:
@@ -601,6 +620,8 @@ class Jitted(Generic[P, R_co]):
             outs = _execute(self._name, entry, arrays)
             if self._simple:
                 self._memoise_dispatch(args, kwargs, sig.leaves, entry)
+            else:
+                self._memoise_general(args, kwargs, sig.leaves, entry)
             return _unflatten_outputs(entry, outs)
         return tree_unflatten(entry.out_tree, list(jit_call(entry.closed, self._name, arrays, entry.donated)))
 
@@ -638,6 +659,80 @@ class Jitted(Generic[P, R_co]):
             if all_arrays:
                 self._dispatch[(structure, tuple([id(a) for a in avals]), trace_state)] = (entry, tuple(avals))
             self._dispatch_by_value[(structure, tuple(avals), trace_state)] = entry
+
+    def _general_memo_key(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[Hashable, list[object], list[ArrayImpl]] | None:
+        """The general dispatch memo's key of a call of a function with
+        static or donated arguments (Note [the dispatch memo]): the
+        structure of the dynamic arguments, the static values (with their
+        types, as the full path keys them), the leaves' avals by value and
+        the trace state; with the dynamic leaves and the arrays a hit runs
+        on. None when the memo cannot key the call (a leaf it does not
+        convert, an unhashable static value, unsortable dict keys)."""
+        static: list[tuple[int | str, type[object], object]] = []
+        dynamic: tuple[object, ...] = args
+        static_positions = self._static_positions(len(args))
+        if static_positions:
+            kept_args: list[object] = []
+            for i, arg in enumerate(dynamic):
+                if i in static_positions:
+                    static.append((i, type(arg), arg))
+                else:
+                    kept_args.append(arg)
+            dynamic = tuple(kept_args)
+        given: dict[str, object] = kwargs
+        dynamic_kwargs = given
+        if given and self._static_argnames:
+            dynamic_kwargs = {}
+            for name, value in given.items():
+                if name in self._static_argnames:
+                    static.append((name, type(value), value))
+                else:
+                    dynamic_kwargs[name] = value
+        try:
+            leaves, structure = xla.flatten_containers((dynamic, dynamic_kwargs))
+            static_key = tuple(static)
+            hash(static_key)
+        except (TypeError, ValueError):
+            return None
+        # A donated Python scalar's array is consumed: not the shared one.
+        reuse_scalars = not self._donate_argnums and not self._donate_argnames
+        arrays: list[ArrayImpl] = []
+        for leaf in leaves:
+            array = _memo_array(leaf, reuse_scalars=reuse_scalars)
+            if array is None:
+                return None
+            arrays.append(array)
+        avals = tuple([array._aval for array in arrays])  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+        return (structure, static_key, avals, config.trace_state()), leaves, arrays
+
+    def _static_positions(self, nargs: int) -> frozenset[int]:
+        """The positions of ``nargs`` positional arguments that are static."""
+        positions = self._static_positions_by_count.get(nargs)
+        if positions is None:
+            positions = frozenset(i + nargs if i < 0 else i for i in self._static_argnums) & frozenset(range(nargs))
+            self._static_positions_by_count[nargs] = positions
+        return positions
+
+    def _memoise_general(self, args: tuple[Any, ...], kwargs: dict[str, Any], leaves: Sequence[object], entry: _Entry) -> None:
+        """Add this call's key to the general dispatch memo when the entry
+        qualifies and the memo's split and flattening of the arguments
+        give exactly ``leaves``, the full path's dynamic leaves."""
+        if entry.spmd is not None or not entry.cacheable:
+            return
+        if self._ref_state is not None or not self._threads_refs:
+            return
+        found = self._general_memo_key(args, kwargs)
+        if found is None:
+            return
+        key, memo_leaves, _ = found
+        if len(memo_leaves) != len(leaves) or any(a is not b for a, b in zip(memo_leaves, leaves)):
+            return
+        with self._lock:
+            if len(self._general_dispatch) >= _DISPATCH_MEMO_SIZE:
+                self._forget_dispatch()
+            self._general_dispatch[key] = entry
 
     def _call_companion(self, args: tuple[Any, ...]) -> Any:
         """Dispatch of a pure companion (issue 16): its arguments are always
@@ -837,7 +932,7 @@ def _memo_key_ids(leaves: Sequence[object]) -> list[int] | None:
     return ids
 
 
-def _memo_array(leaf: object) -> ArrayImpl | None:
+def _memo_array(leaf: object, *, reuse_scalars: bool = True) -> ArrayImpl | None:
     """``leaf`` as the concrete array a dispatch-memo hit runs on: a
     single-device array itself; a Python scalar or a NumPy value converted
     as the full path converts it (a new host array, transferred with the
@@ -849,7 +944,7 @@ def _memo_array(leaf: object) -> ArrayImpl | None:
         return array if array._sharding is None else None  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
     try:
         if is_python_scalar(leaf):
-            return _scalar_array(leaf)
+            return _scalar_array(leaf) if reuse_scalars else array_from_scalar(leaf, where="jit")
         if kind is np.ndarray or isinstance(leaf, np.generic):
             return array_from_numpy(cast("np.ndarray[Any, np.dtype[Any]] | np.generic", leaf), where="jit")
     except (JaxtypedTypeError, OverflowError):
