@@ -12,6 +12,7 @@ full paths give, compared with JAX.
   results as JAX's, and the slow paths still taken where they must be.
 """
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -563,6 +564,71 @@ def test_general_memo_donates_as_the_full_path_does() -> None:
     for _ in range(3):  # a donated Python scalar: a new array each call
         assert_same(f(2.0, jnp.float32(3.0)), g(2.0, jax_numpy.float32(3.0)))
     assert f.cache_info().misses == 3  # (array, scalar), (array, array), (Python float, scalar)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Layer:
+    """A registered dataclass: ``w`` and ``b`` children, ``act`` meta data."""
+
+    w: Any
+    b: Any
+    act: str = "tanh"
+
+
+jt.tree_util.register_dataclass(_Layer, data_fields=["w", "b"], meta_fields=["act"])
+jax.tree_util.register_dataclass(_Layer, data_fields=["w", "b"], meta_fields=["act"])
+
+
+class _Checked:
+    """A node whose unflatten reads its children (as a class checking
+    shapes does), so it refuses the int probes of the C++ rebuild."""
+
+    def __init__(self, x: Any) -> None:
+        self.x = x
+        self.shape = x.shape
+
+
+def _checked_children(checked: _Checked) -> tuple[tuple[Any], None]:
+    return (checked.x,), None
+
+
+def _checked_from_children(_aux: None, children: tuple[Any, ...]) -> _Checked:
+    return _Checked(children[0])
+
+
+jt.tree_util.register_pytree_node(_Checked, _checked_children, _checked_from_children)
+jax.tree_util.register_pytree_node(_Checked, _checked_children, _checked_from_children)
+
+
+def _apply_layer(layer: _Layer, x: Any) -> tuple[_Layer, _Checked]:
+    y = jnp.tanh(x * layer.w + layer.b) if layer.act == "tanh" else x * layer.w + layer.b
+    return _Layer(layer.w * 2, y, layer.act), _Checked(y + 1)
+
+
+def _apply_layer_jax(layer: _Layer, x: Any) -> tuple[_Layer, _Checked]:
+    y = jax_numpy.tanh(x * layer.w + layer.b) if layer.act == "tanh" else x * layer.w + layer.b
+    return _Layer(layer.w * 2, y, layer.act), _Checked(y + 1)
+
+
+def test_memo_serves_registered_node_types() -> None:
+    """Arguments in registered node types (a dataclass model, a class with
+    its own flatten) are flattened by jaxlib's registry too (Note [node
+    types shared with jaxlib]): calls hit the memo, meta data tells
+    signatures apart, and results are rebuilt as the full path rebuilds them."""
+    value = np.linspace(-1.0, 1.0, 3).astype(np.float32)
+    f, g = jt.jit(_apply_layer), jax.jit(_apply_layer_jax)
+    ours_x, theirs_x = _put_both(value)
+    for act in ("tanh", "linear", "tanh"):
+        ours_layer = _Layer(jt.device_put(value), jt.device_put(value + 1), act)
+        theirs_layer = _Layer(jax.device_put(value), jax.device_put(value + 1), act)
+        for _ in range(3):
+            (layer, checked), (their_layer, their_checked) = f(ours_layer, ours_x), g(theirs_layer, theirs_x)
+            assert type(layer) is _Layer and layer.act == act and type(checked) is _Checked
+            assert_same(layer.w, their_layer.w)
+            assert_same(layer.b, their_layer.b)
+            assert_same(checked.x, their_checked.x)
+    assert f.cache_info().misses == 2 and f.cache_info().hits == 7
+    assert len(f._dispatch) == 2  # pyright: ignore[reportPrivateUsage]  # keyed by the memo: the repeats were hits
 
 
 def test_memo_one_argument_path_transfers_a_host_born_array() -> None:

@@ -147,7 +147,7 @@ class _BatchedCopy(Protocol):
 batched_copy_array_to_devices_with_sharding: _BatchedCopy  # a nanobind function: device-to-device copies
 buffer_to_dlpack_managed_tensor: _BufferToDLPack
 
-# --- jit's dispatch memo (issue 19): jaxlib's C++ flattening of builtin containers ---
+# --- jit's dispatch memo (issue 19): jaxlib's C++ flattening of builtin containers and registered node types ---
 
 @type_check_only
 class _CppTreeDef(Protocol):
@@ -160,6 +160,13 @@ class _CppTreeRegistry(Protocol):
     def flatten(
         self, tree: object | None, leaf_predicate: Callable[[Any], bool] | None = None
     ) -> tuple[list[Any], _CppTreeDef]: ...
+    def register_node(
+        self,
+        type: type[Any],
+        to_iterable: Callable[[Any], tuple[Iterable[Any], Any]],
+        from_iterable: Callable[[Any, Any], Any],
+        to_iterable_with_keys: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None = None,
+    ) -> object: ...
 
 @type_check_only
 class _NewCppTreeRegistry(Protocol):

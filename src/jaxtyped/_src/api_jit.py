@@ -383,10 +383,11 @@ class Jitted(Generic[P, R_co]):
         self, args: tuple[object, ...], kwargs: dict[str, object], check_outputs: bool, trace_state: tuple[bool, ...]
     ) -> object:
         """The dispatch memo for arguments in containers or by keyword: one
-        flatten by jaxlib's registry of the builtin containers."""
+        flatten by jaxlib's registry of the builtin containers and the
+        registered node types (Note [node types shared with jaxlib])."""
         try:
             leaves, structure = xla.flatten_containers((args, kwargs))
-        except ValueError:  # dict keys that do not sort: the full path explains
+        except Exception:  # dict keys that do not sort, a node's flatten failing: the full path explains
             return self._call(args, kwargs)
         entry = self._last_tree_hit_entry(leaves, structure, trace_state)
         if entry is None:
@@ -636,10 +637,10 @@ class Jitted(Generic[P, R_co]):
         if kwargs or not _all_concrete(args):
             try:
                 memo_leaves, structure = xla.flatten_containers((args, kwargs))
-            except ValueError:
+            except Exception:  # as in _call_memo_containers
                 return
             if not builtin_containers_only(tree_flatten((args, kwargs))[1]):
-                return  # a registered node type: only the full path knows it
+                return  # a node type jaxlib's registry did not take: only the full path knows it
         else:
             memo_leaves, structure = args, len(args)
         if len(memo_leaves) != len(leaves) or any(a is not b for a, b in zip(memo_leaves, leaves)):
@@ -694,7 +695,7 @@ class Jitted(Generic[P, R_co]):
             leaves, structure = xla.flatten_containers((dynamic, dynamic_kwargs))
             static_key = tuple(static)
             hash(static_key)
-        except (TypeError, ValueError):
+        except Exception:  # unsortable dict keys, a node's flatten failing, an unhashable static value
             return None
         # A donated Python scalar's array is consumed: not the shared one.
         reuse_scalars = not self._donate_argnums and not self._donate_argnames
@@ -1012,10 +1013,11 @@ def _container_tree(tree: PyTreeDef) -> xla.ContainerTree | None:
     order = list(range(tree.num_leaves))
     try:
         probe = tree_unflatten(tree, order)
-    except TypeError:
+    except Exception:
         # A namedtuple whose constructor checks its fields (the debug mode
-        # checks a result type's annotations) refuses the int probes: such
-        # results keep the Python rebuild.
+        # checks a result type's annotations), or a registered node whose
+        # unflatten reads its children (a dataclass checking shapes),
+        # refuses the int probes: such results keep the Python rebuild.
         return None
     leaves, containers = xla.container_tree(probe)
     return containers if leaves == order else None

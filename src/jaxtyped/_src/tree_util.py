@@ -291,6 +291,31 @@ def _register(t: type[Any], kind: _NodeKind) -> None:
         raise JaxtypedValueError(f"Duplicate custom PyTreeDef type registration for {t!r}.")
     _REGISTRY[t] = kind
     _KINDS[t] = kind  # replaces a cached "leaf" classification
+    for share in _NODE_TYPE_SHARERS:
+        if share(t, kind.flatten, kind.unflatten):
+            _SHARED_NODE_TYPES.add(t)
+
+
+# Note [node types shared with jaxlib]: jit's dispatch memo flattens
+# arguments with jaxlib's C++ registry (runtime.xla owns it; this layer
+# may not import jaxlib). Every node type registered here is handed to it
+# with the same flatten and unflatten functions, so both walk a tree into
+# the same leaves; the types it took are those builtin_containers_only
+# accepts besides the builtin containers.
+_NodeTypeSharer = Callable[[type[Any], _FlattenFn, _UnflattenFn], bool]
+_NODE_TYPE_SHARERS: list[_NodeTypeSharer] = []
+_SHARED_NODE_TYPES: set[type[Any]] = set()
+
+
+def share_node_types(share: _NodeTypeSharer) -> None:
+    """Call ``share(nodetype, flatten, unflatten)`` for every node type
+    registered so far (beyond the builtin containers) and every one
+    registered later; those for which it returns True count as shared (see
+    Note [node types shared with jaxlib])."""
+    _NODE_TYPE_SHARERS.append(share)
+    for t, kind in list(_REGISTRY.items()):
+        if t not in _BUILTIN_NODE_TYPES and share(t, kind.flatten, kind.unflatten):
+            _SHARED_NODE_TYPES.add(t)
 
 
 # ---------------------------------------------------------------------- PyTreeDef
@@ -408,12 +433,14 @@ class PyTreeDef(Generic[_TreeT_co]):
 
 
 def builtin_containers_only(treedef: PyTreeDef) -> bool:
-    """Whether every node of ``treedef`` is a tuple, list, dict, None or an
-    unregistered namedtuple: the structures jaxlib's C++ flattening (used by
-    ``jit``'s dispatch memo) handles exactly as :func:`tree_flatten` does."""
+    """Whether every node of ``treedef`` is a tuple, list, dict, None, an
+    unregistered namedtuple or a node type shared with jaxlib (Note [node
+    types shared with jaxlib]): the structures jaxlib's C++ flattening (used
+    by ``jit``'s dispatch memo) handles exactly as :func:`tree_flatten` does."""
     t = treedef._type
-    if t is not None and t not in _BUILTIN_NODE_TYPES and (t in _REGISTRY or not issubclass(t, tuple)):
-        return False
+    if t is not None and t not in _BUILTIN_NODE_TYPES and t not in _SHARED_NODE_TYPES:
+        if t in _REGISTRY or not issubclass(t, tuple):
+            return False
     return all(builtin_containers_only(c) for c in treedef._children)
 
 

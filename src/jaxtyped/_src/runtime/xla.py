@@ -46,6 +46,7 @@ from jaxtyped._src.core.hlo import tensor_type
 from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
 from jaxtyped._src.runtime import compile_cache
 from jaxtyped._src.sharding import Device, Sharding
+from jaxtyped._src.tree_util import share_node_types
 
 # jaxlib logs the device count at INFO level when a client is created;
 # JAX users do not see that line, so neither do ours (user settings win).
@@ -156,10 +157,23 @@ from jaxlib.mlir import ir  # noqa: E402
 _SINK_TARGET: Final = "dce_sink"
 
 
-# jaxlib's C++ flattening of builtin containers, for jit's dispatch memo
-# (issue 19): its treedefs hash and compare in C++. A private registry, so
-# node types JAX registers in its own do not change what it sees.
+# jaxlib's C++ flattening of builtin containers and of the node types
+# registered with jaxtyped.tree_util (Note [node types shared with jaxlib]),
+# for jit's dispatch memo (issue 19): its treedefs hash and compare in C++.
+# A private registry, so node types JAX registers in its own do not change
+# what it sees.
 _CONTAINER_TREES: Final = _jax.pytree.PyTreeRegistry()
+
+
+def _share_node_type(nodetype: type[Any], flatten: Callable[[Any], tuple[Iterable[Any], Any]], unflatten: Callable[[Any, Any], Any]) -> bool:
+    try:
+        _CONTAINER_TREES.register_node(nodetype, flatten, unflatten)
+    except Exception:  # a type jaxlib's registry refuses stays out of the dispatch memo
+        return False
+    return True
+
+
+share_node_types(_share_node_type)  # Note [node types shared with jaxlib]
 
 
 # jaxlib's own method, not a wrapper: jit's dispatch calls it on every call
