@@ -9,7 +9,9 @@ and the ratio jaxtyped / JAX:
   function and a parameters dict with a new array on every call (arrays
   put one by one, as a batch put on the device at each step); an array and
   a Python float (a constant such as a learning rate); the tiny function
-  on a NumPy array (transferred by the call);
+  on a NumPy array (transferred by the call); a function with a static
+  argument, one donating its argument (fed back its result), and one
+  taking a registered dataclass;
 - eager per-operation latency (``sin``, ``+``, ``@`` on 4x4 float32 arrays,
   ``@`` of 16x16 ones, ``jnp.sum`` of a 4x4 array, the indexing reads
   ``v[3]`` and ``v[1:4]`` of an 8-vector; JAX's results are waited for
@@ -44,6 +46,7 @@ JAX is an optional oracle here: without it only jaxtyped's numbers print.
 These are measurements, not tests: nothing asserts on them.
 """
 
+import dataclasses
 import itertools
 import statistics
 import time
@@ -214,6 +217,60 @@ def dispatch(jax: Any, repeat: int) -> None:
     compare("jit params dict + fresh batch", lambda: faffine(ours_params, next(ours_fresh)), theirs["batch"], 5000, repeat, "us")
     compare("jit array and a Python float", lambda: fscaled(ours_args[0], 2.0), theirs["scalar"], 5000, repeat, "us")
     compare("jit tiny on a NumPy array", lambda: f1(host), theirs["numpy"], 5000, repeat, "us")
+    dispatch_options(jax, repeat)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Affine:
+    """A parameters dataclass, registered as a pytree node in each library."""
+
+    w: Any
+    b: Any
+
+
+def _affine_apply(layer: _Affine, x: Any) -> Any:
+    return layer.w * x + layer.b
+
+
+def _power(x: Any, k: int) -> Any:
+    return x**k
+
+
+def _sgd(p: Any, g: Any) -> Any:
+    return p - 0.1 * g
+
+
+def dispatch_options(jax: Any, repeat: int) -> None:
+    """Dispatch of jitted functions with a static argument, a donated
+    argument (the result fed back, as a training loop's state), and a
+    registered dataclass argument."""
+    host = np.ones((4, 4), np.float32)
+    jt.tree_util.register_dataclass(_Affine, data_fields=["w", "b"], meta_fields=[])
+    x = jt.device_put(host)
+    fstatic, fdonate, flayer = jt.jit(_power, static_argnums=1), jt.jit(_sgd, donate_argnums=0), jt.jit(_affine_apply)
+    layer = _Affine(jt.device_put(host), jt.device_put(host))
+    state: list[Any] = [jt.device_put(host)]
+
+    def ours_donate() -> object:
+        state[0] = fdonate(state[0], x)
+        return state[0]
+
+    theirs: dict[str, Callable[[], object] | None] = dict.fromkeys(("static", "donate", "layer"))
+    if jax is not None:
+        jax.tree_util.register_dataclass(_Affine, data_fields=["w", "b"], meta_fields=[])
+        jx = jax.device_put(host)
+        gstatic, gdonate, glayer = jax.jit(_power, static_argnums=1), jax.jit(_sgd, donate_argnums=0), jax.jit(_affine_apply)
+        jlayer = _Affine(jax.device_put(host), jax.device_put(host))
+        jstate: list[Any] = [jax.device_put(host)]
+
+        def theirs_donate() -> object:
+            jstate[0] = gdonate(jstate[0], jx)
+            return jstate[0]
+
+        theirs = {"static": lambda: gstatic(jx, 3), "donate": theirs_donate, "layer": lambda: glayer(jlayer, jx)}
+    compare("jit with a static argument", lambda: fstatic(x, 3), theirs["static"], 5000, repeat, "us")
+    compare("jit donating its argument", ours_donate, theirs["donate"], 5000, repeat, "us")
+    compare("jit on a registered dataclass", lambda: flayer(layer, x), theirs["layer"], 5000, repeat, "us")
 
 
 def mlp_params(rng: np.random.Generator) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
