@@ -551,13 +551,16 @@ def test_general_memo_donates_as_the_full_path_does() -> None:
     f = jt.jit(_scaled_sum, donate_argnums=0)
     g = jax.jit(_scaled_sum)
     value = np.arange(1024, dtype=np.float32)
-    for _ in range(3):
+    for step in range(4):
         x = jt.jit(_double)(jt.device_put(value))  # a device-born array each step
+        if step % 2:
+            assert float(x[1]) == 2.0  # an eager read: a host view the donation must drop to reuse the buffer
         pointer = x.unsafe_buffer_pointer()
         out = f(x, jnp.float32(3.0))
         assert x.is_deleted() and out.unsafe_buffer_pointer() == pointer
         assert_same(out, g(jax.device_put(value * 2), jax_numpy.float32(3.0)))
     assert len(f._general_dispatch) == 1  # pyright: ignore[reportPrivateUsage]  # the memo served the repeats
+    f(jt.jit(_double)(jt.device_put(value)), jt.device_put(value))  # memoises (array, array)
     twice = jt.jit(_double)(jt.device_put(value))
     with pytest.raises(JaxtypedValueError, match="donated argument 0 and again as argument 1"):
         f(twice, twice)

@@ -314,6 +314,8 @@ class Jitted(Generic[P, R_co]):
             return self._fun(*args, **kwargs)
         memo = self._dispatch
         if not self._dispatch_by_value or CURRENT_INTERPRETER.get() is not EVAL:  # nothing memoised (every key has a value key)
+            if self._general_dispatch and CURRENT_INTERPRETER.get() is EVAL:
+                return self._call_general(args, kwargs, check_outputs)
             return self._call(args, kwargs)
         # The dispatch memo (Note [the dispatch memo]). Positional arrays, the
         # common case, are keyed here in one pass without a helper's frame:
@@ -588,18 +590,6 @@ class Jitted(Generic[P, R_co]):
                 outs = _execute(self._name, entry, leaves)
                 self._memoise_dispatch(args, kwargs, leaves, entry)
                 return _unflatten_outputs(entry, outs)
-        elif eager and self._general_dispatch:
-            found = self._general_memo_key(args, kwargs)
-            entry = self._general_dispatch.get(found[0]) if found is not None else None
-            if entry is not None:
-                assert found is not None
-                entry.last_use = self._clock = self._clock + 1
-                memo_arrays = found[2]
-                if entry.any_donated or entry.launcher is None:  # donation: the full path's run, which deletes the donated arrays
-                    return _unflatten_outputs(entry, _execute(self._name, entry, memo_arrays))
-                kept = entry.kept
-                buffers = [device_buffer(a) for a in (memo_arrays if kept is None else map(memo_arrays.__getitem__, kept))]
-                return self._run_memo_hit(entry, buffers, config.dispatch_state()[1])
         if self._threads_refs and (self._ref_state is not None or has_ref_leaf(args, kwargs)):
             return self._call_with_refs(args, kwargs)
         if not self._threads_refs and eager:
@@ -661,6 +651,32 @@ class Jitted(Generic[P, R_co]):
                 self._dispatch[(structure, tuple([id(a) for a in avals]), trace_state)] = (entry, tuple(avals))
             self._dispatch_by_value[(structure, tuple(avals), trace_state)] = entry
 
+    def _call_general(self, args: tuple[Any, ...], kwargs: dict[str, Any], check_outputs: bool) -> object:
+        """A call of a function with static or donated arguments, through
+        the general dispatch memo (or the full path on a miss)."""
+        found = self._general_memo_key(args, kwargs)
+        entry = self._general_dispatch.get(found[0]) if found is not None else None
+        if entry is None:
+            return self._call(args, kwargs)
+        assert found is not None
+        entry.last_use = self._clock = self._clock + 1
+        arrays = found[2]
+        kept = entry.kept
+        if kept is not None:  # Note [keep_unused]
+            arrays = [arrays[i] for i in kept]
+        if entry.any_donated:
+            # The full path's execution (run_executable: the donation checks,
+            # then the donated arrays deleted), without its conversions.
+            executable = entry.executable
+            assert executable is not None  # compiled on the call that memoised it
+            consts = cast("tuple[ArrayImpl, ...]", entry.closed.consts)  # cacheable entries have concrete consts
+            donated = (False,) * len(consts) + entry.run_donated
+            outs = run_executable(executable, [*consts, *arrays], donated, entry.out_avals, self._name)
+            if check_outputs:
+                check_nonfinite(self._name, outs)
+            return _unflatten_outputs(entry, outs)
+        return self._run_memo_hit(entry, [device_buffer(a) for a in arrays], check_outputs)
+
     def _general_memo_key(
         self, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[Hashable, list[object], list[ArrayImpl]] | None:
@@ -720,7 +736,9 @@ class Jitted(Generic[P, R_co]):
         """Add this call's key to the general dispatch memo when the entry
         qualifies and the memo's split and flattening of the arguments
         give exactly ``leaves``, the full path's dynamic leaves."""
-        if entry.spmd is not None or not entry.cacheable:
+        if entry.spmd is not None or not entry.cacheable or entry.executable is None:
+            return
+        if entry.run is None and not entry.any_donated:  # a hit runs it as _run_memo_hit does
             return
         if self._ref_state is not None or not self._threads_refs:
             return
