@@ -295,7 +295,8 @@ def run_executable(
     """Run ``executable`` on concrete arrays (types already checked);
     donated arguments are deleted afterwards."""
     if any(donated):
-        _check_donation(args, donated, fun_name)
+        if len({id(a) for a in args}) != len(args):  # an array passed twice: refused if donated
+            _check_donation(args, donated, fun_name)
         for arg, d in zip(args, donated):
             if d and arg._buffer is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's array
                 # A cached host view of the buffer (an eager read made it,
