@@ -32,7 +32,7 @@ from typing import ClassVar, Final, TypeVar, cast, final
 from typing_extensions import override
 
 from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_device, device_buffer, mark_donated
+from jaxtyped._src.core.array_impl import ArrayImpl, DeviceBuffer, array_from_device, device_buffer, mark_donated
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import EVAL, bind, current_interpreter, interpreting, transformation_scope
@@ -294,22 +294,24 @@ def run_executable(
 ) -> tuple[ArrayImpl, ...]:
     """Run ``executable`` on concrete arrays (types already checked);
     donated arguments are deleted afterwards."""
-    if any(donated):
-        if len({id(a) for a in args}) != len(args):  # an array passed twice: refused if donated
-            _check_donation(args, donated, fun_name)
-        for arg, d in zip(args, donated):
-            if d and arg._buffer is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's array
-                # A cached host view of the buffer (an eager read made it,
-                # zero-copy on CPU) is an external reference: jaxlib would
-                # copy the buffer instead of reusing it in place.
-                arg._value = None  # pyright: ignore[reportPrivateUsage]
-    buffers = [device_buffer(a) for a in args]
+    if not any(donated):
+        outs = executable.execute([device_buffer(a) for a in args])
+        return tuple(map(array_from_device, outs, out_avals))
+    if len({id(a) for a in args}) != len(args):  # an array passed twice: refused if donated
+        _check_donation(args, donated, fun_name)
+    buffers: list[DeviceBuffer] = []
+    for arg, d in zip(args, donated):
+        if d and arg._buffer is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's array
+            # A cached host view of the buffer (an eager read made it,
+            # zero-copy on CPU) is an external reference: jaxlib would
+            # copy the buffer instead of reusing it in place.
+            arg._value = None  # pyright: ignore[reportPrivateUsage]
+        buffers.append(device_buffer(arg))
     outs = executable.execute(buffers)
-    if any(donated):
-        for arg, d in zip(args, donated):
-            if d:
-                mark_donated(arg)
-    return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
+    for arg, d in zip(args, donated):
+        if d:
+            mark_donated(arg)
+    return tuple(map(array_from_device, outs, out_avals))
 
 
 def _check_donation(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> None:
