@@ -262,13 +262,16 @@ class Jitted(Generic[P, R_co]):
         # refers to them; a call with other (equal) aval objects, such as a
         # batch put on the device afresh, misses there and is looked up
         # again by the avals' values (_call_memo_by_value) before the full
-        # path; only the full path adds keys. Only compiled, cacheable
-        # entries without donation or a mesh are memoised. The structure is
-        # the number of arguments when all are positional arrays (keyed in
-        # __call__ itself), else jaxlib's treedef of (args, kwargs). A hit
-        # runs the program through jaxlib's own entry point (xla.Launcher)
-        # and builds the result arrays inline: at 4-5 us a call, each Python
-        # frame saved shows (issue 19).
+        # path; only the full path adds keys. Leaves that are Python
+        # scalars or NumPy values are keyed by value only, converted as the
+        # full path converts them (_memo_array). Only compiled, cacheable
+        # entries without a mesh are memoised, and entries with donation
+        # only by the general memo below. The structure is the number of
+        # arguments when all are positional arrays (keyed in __call__
+        # itself), else jaxlib's treedef of (args, kwargs). A hit runs the
+        # program through jaxlib's own entry point (xla.Launcher) and builds
+        # the result arrays inline: at 4-5 us a call, each Python frame
+        # saved shows (issue 19).
         self._dispatch: dict[Hashable, tuple[_Entry, tuple[ShapedArray, ...]]] = {}
         # The same memo keyed by the avals' values (hashed once per aval,
         # compared field by field): it serves calls whose arrays are new
