@@ -536,6 +536,12 @@ def test_general_memo_serves_static_arguments_by_value_and_type() -> None:
     assert len(f._general_dispatch) == 5  # pyright: ignore[reportPrivateUsage]  # every repeat was a memo hit
     with pytest.raises(JaxtypedValueError, match="non-hashable static argument"):
         f(ours, [2])
+    negative = jt.device_put(np.array([-1.0, 4.0], np.float32))
+    _warm(f, negative, 0.5)
+    with jt.debug_nans(True), pytest.raises(FloatingPointError, match="_power"):
+        f(negative, 0.5)  # a memo hit still checks the outputs in the scope
+    with jt.disable_jit():
+        assert isinstance(f(negative, 0.5), jt.Array)  # runs as Python
     f.clear_cache()
     assert not f._general_dispatch  # pyright: ignore[reportPrivateUsage]  # nothing of the cleared entries is kept
 
