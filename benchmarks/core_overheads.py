@@ -240,37 +240,35 @@ def _sgd(p: Any, g: Any) -> Any:
     return p - 0.1 * g
 
 
-def dispatch_options(jax: Any, repeat: int) -> None:
-    """Dispatch of jitted functions with a static argument, a donated
-    argument (the result fed back, as a training loop's state), and a
-    registered dataclass argument."""
+def _option_calls(library: Any) -> dict[str, Callable[[], object]]:
+    """Steady calls, in ``library`` (``jaxtyped`` or ``jax``), of a jitted
+    function with a static argument, one donating its argument (fed back
+    its result, as a training loop's state) and one taking a registered
+    dataclass, on 4x4 float32 arrays."""
     host = np.ones((4, 4), np.float32)
-    jt.tree_util.register_dataclass(_Affine, data_fields=["w", "b"], meta_fields=[])
-    x = jt.device_put(host)
-    fstatic, fdonate, flayer = jt.jit(_power, static_argnums=1), jt.jit(_sgd, donate_argnums=0), jt.jit(_affine_apply)
-    layer = _Affine(jt.device_put(host), jt.device_put(host))
-    state: list[Any] = [jt.device_put(host)]
+    library.tree_util.register_dataclass(_Affine, data_fields=["w", "b"], meta_fields=[])
+    x = library.device_put(host)
+    static, donate, apply = (
+        library.jit(_power, static_argnums=1), library.jit(_sgd, donate_argnums=0), library.jit(_affine_apply)
+    )  # fmt: skip
+    layer = _Affine(library.device_put(host), library.device_put(host))
+    state: list[Any] = [library.device_put(host)]
 
-    def ours_donate() -> object:
-        state[0] = fdonate(state[0], x)
+    def donating() -> object:
+        state[0] = donate(state[0], x)
         return state[0]
 
-    theirs: dict[str, Callable[[], object] | None] = dict.fromkeys(("static", "donate", "layer"))
-    if jax is not None:
-        jax.tree_util.register_dataclass(_Affine, data_fields=["w", "b"], meta_fields=[])
-        jx = jax.device_put(host)
-        gstatic, gdonate, glayer = jax.jit(_power, static_argnums=1), jax.jit(_sgd, donate_argnums=0), jax.jit(_affine_apply)
-        jlayer = _Affine(jax.device_put(host), jax.device_put(host))
-        jstate: list[Any] = [jax.device_put(host)]
+    return {"static": lambda: static(x, 3), "donate": donating, "layer": lambda: apply(layer, x)}
 
-        def theirs_donate() -> object:
-            jstate[0] = gdonate(jstate[0], jx)
-            return jstate[0]
 
-        theirs = {"static": lambda: gstatic(jx, 3), "donate": theirs_donate, "layer": lambda: glayer(jlayer, jx)}
-    compare("jit with a static argument", lambda: fstatic(x, 3), theirs["static"], 5000, repeat, "us")
-    compare("jit donating its argument", ours_donate, theirs["donate"], 5000, repeat, "us")
-    compare("jit on a registered dataclass", lambda: flayer(layer, x), theirs["layer"], 5000, repeat, "us")
+def dispatch_options(jax: Any, repeat: int) -> None:
+    """Dispatch of jitted functions with a static argument, a donated
+    argument and a registered dataclass argument (:func:`_option_calls`)."""
+    ours = _option_calls(jt)
+    theirs: dict[str, Callable[[], object] | None] = dict(_option_calls(jax)) if jax is not None else dict.fromkeys(ours)
+    compare("jit with a static argument", ours["static"], theirs["static"], 5000, repeat, "us")
+    compare("jit donating its argument", ours["donate"], theirs["donate"], 5000, repeat, "us")
+    compare("jit on a registered dataclass", ours["layer"], theirs["layer"], 5000, repeat, "us")
 
 
 def mlp_params(rng: np.random.Generator) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:

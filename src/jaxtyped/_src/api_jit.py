@@ -398,42 +398,15 @@ class Jitted(Generic[P, R_co]):
         if entry is None:
             ids = _memo_key_ids(leaves)
             if ids is None:  # some leaf is not a single-device array
-                return self._call_memo_host_leaves(args, kwargs, structure, leaves, check_outputs, trace_state)
+                return self._call_memo_by_value(args, kwargs, structure, leaves, check_outputs, trace_state)
             hit = self._dispatch.get((structure, tuple(ids), trace_state))
             if hit is None:
                 return self._call_memo_by_value(args, kwargs, structure, leaves, check_outputs, trace_state)
             entry, avals = hit
             self._last_tree_hit = (structure, avals, trace_state, entry)
         entry.last_use = self._clock = self._clock + 1
-        # Only the leaves the program takes (Note [keep_unused]) need their
-        # buffers: a dict of 20 arrays of which 2 are used gathers 2.
-        kept = entry.kept
         arrays = cast("list[ArrayImpl]", leaves)  # every leaf checked by _memo_key_ids
-        buffers: list[DeviceBuffer] = []
-        for leaf in arrays if kept is None else map(arrays.__getitem__, kept):
-            buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
-            buffers.append(buffer if buffer is not None else device_buffer(leaf))
-        return self._run_memo_hit(entry, buffers, check_outputs)
-
-    def _call_memo_host_leaves(
-        self,
-        args: tuple[object, ...],
-        kwargs: dict[str, object],
-        structure: Hashable,
-        leaves: Sequence[object],
-        check_outputs: bool,
-        trace_state: tuple[bool, ...],
-    ) -> object:
-        """The memo for arguments among whose leaves are Python scalars or
-        NumPy values (a learning rate, a NumPy batch): each is converted as
-        the full path converts it, and transferred with the call."""
-        arrays: list[ArrayImpl] = []
-        for leaf in leaves:
-            array = _memo_array(leaf)
-            if array is None:
-                return self._call(args, kwargs)
-            arrays.append(array)
-        return self._call_memo_by_value(args, kwargs, structure, arrays, check_outputs, trace_state, remember=False)
+        return self._run_memo_hit(entry, _kept_buffers(arrays, entry.kept), check_outputs)
 
     def _call_memo_by_value(
         self,
@@ -443,33 +416,32 @@ class Jitted(Generic[P, R_co]):
         leaves: Sequence[object],
         check_outputs: bool,
         trace_state: tuple[bool, ...],
-        *,
-        remember: bool = True,
     ) -> object:
         """A memo miss by aval identity, looked up again by the avals' values
         (Note [the dispatch memo]): the same signature in other aval objects,
-        e.g. a batch put on the device afresh at every step. ``leaves`` are
-        single-device concrete arrays, keyed under ``structure``; with
-        ``remember``, they are the call's own and a hit becomes the last hit."""
-        avals = tuple([leaf._aval for leaf in cast("Sequence[ArrayImpl]", leaves)])  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+        e.g. a batch put on the device afresh at every step. ``leaves``,
+        keyed under ``structure``, may also be Python scalars and NumPy
+        values (a learning rate, a NumPy batch), converted as the full path
+        converts them and transferred with the call."""
+        arrays: list[ArrayImpl] = []
+        own = True  # every leaf is a device array of the caller's
+        for leaf in leaves:
+            array = _memo_array(leaf)
+            if array is None:
+                return self._call(args, kwargs)
+            own = own and array is leaf
+            arrays.append(array)
+        avals = tuple([array._aval for array in arrays])  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
         entry = self._dispatch_by_value.get((structure, avals, trace_state))
         if entry is None:
             return self._call(args, kwargs)
-        # The next call with these arrays (or equal avals) finds the last hit.
-        if not remember:
-            pass
-        elif structure == 1:
-            self._last_hit = (avals[0], trace_state, entry)
-        elif not isinstance(structure, int):  # a treedef: arguments in containers or by keyword
-            self._last_tree_hit = (structure, avals, trace_state, entry)
+        if own:  # the next call with these arrays (or equal avals) finds the last hit
+            if structure == 1:
+                self._last_hit = (avals[0], trace_state, entry)
+            elif not isinstance(structure, int):  # a treedef: arguments in containers or by keyword
+                self._last_tree_hit = (structure, avals, trace_state, entry)
         entry.last_use = self._clock = self._clock + 1
-        kept = entry.kept
-        arrays = cast("Sequence[ArrayImpl]", leaves)
-        buffers: list[DeviceBuffer] = []
-        for leaf in arrays if kept is None else map(arrays.__getitem__, kept):
-            buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
-            buffers.append(buffer if buffer is not None else device_buffer(leaf))
-        return self._run_memo_hit(entry, buffers, check_outputs)
+        return self._run_memo_hit(entry, _kept_buffers(arrays, entry.kept), check_outputs)
 
     def _last_tree_hit_entry(self, leaves: list[object], structure: Hashable, trace_state: tuple[bool, ...]) -> "_Entry | None":
         """The entry of the last containers hit if this call has its key:
@@ -678,7 +650,7 @@ class Jitted(Generic[P, R_co]):
             if check_outputs:
                 check_nonfinite(self._name, outs)
             return _unflatten_outputs(entry, outs)
-        return self._run_memo_hit(entry, [device_buffer(a) for a in arrays], check_outputs)
+        return self._run_memo_hit(entry, _kept_buffers(arrays, None), check_outputs)
 
     def _general_memo_key(
         self, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -941,6 +913,17 @@ def _positional_tree(nargs: int) -> PyTreeDef:
     """The tree structure of ``nargs`` positional leaves and no keywords
     (what the dispatch fast path assumes without flattening)."""
     return tree_flatten((tuple(range(nargs)), {}))[1]
+
+
+def _kept_buffers(arrays: Sequence[ArrayImpl], kept: tuple[int, ...] | None) -> list[DeviceBuffer]:
+    """The device buffers of the arrays a memo hit's program takes: all of
+    them, or those at ``kept`` (Note [keep_unused]: a dict of 20 arrays of
+    which 2 are used gathers 2); a host-only array is transferred now."""
+    buffers: list[DeviceBuffer] = []
+    for leaf in arrays if kept is None else map(arrays.__getitem__, kept):
+        buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+        buffers.append(buffer if buffer is not None else device_buffer(leaf))
+    return buffers
 
 
 def _memo_key_ids(leaves: Sequence[object]) -> list[int] | None:
