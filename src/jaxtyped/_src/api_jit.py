@@ -291,8 +291,8 @@ class Jitted(Generic[P, R_co]):
         self._last_hit: tuple[ShapedArray, tuple[bool, ...], _Entry] | None = None
         # The memo's last hit with arguments in containers or by keyword:
         # (the structure, the leaves' avals, the trace state, the entry),
-        # checked by _last_tree_hit_entry before a key is built. Cleared
-        # with the memo.
+        # checked first by __call__, before a key is built. Cleared with
+        # the memo.
         self._last_tree_hit: tuple[Hashable, tuple[ShapedArray, ...], tuple[bool, ...], _Entry] | None = None
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums and not donate_argnames
@@ -315,6 +315,43 @@ class Jitted(Generic[P, R_co]):
         disabled, check_outputs, trace_state = config.dispatch_state()
         if disabled:
             return self._fun(*args, **kwargs)
+        buffers: list[DeviceBuffer]
+        # The last hit with arguments in containers or by keyword (a training
+        # step's parameters and batch), checked first and inline: one
+        # flatten, then each leaf's aval compared (by identity, then by value
+        # for a new aval object such as a fresh batch's) while its buffer is
+        # gathered. No key is built or hashed, and no helper's frame runs:
+        # before the launch, each costs the call (issue 19: 3 us of 138).
+        flattened: tuple[list[object], Hashable] | None = None
+        last_tree = self._last_tree_hit
+        if last_tree is not None and last_tree[2] is trace_state and CURRENT_INTERPRETER.get() is EVAL:
+            try:
+                flattened = xla.flatten_containers((args, kwargs))
+            except Exception:  # dict keys that do not sort, a node's flatten failing: the full path explains
+                return self._call(args, kwargs)
+            leaves = flattened[0]
+            if flattened[1] == last_tree[0]:
+                entry = last_tree[3]
+                gather = entry.kept is None  # else only the leaves the program takes, after the check
+                found: list[DeviceBuffer | None] = []
+                complete = gather  # every leaf has its device buffer (else _kept_buffers transfers it)
+                for leaf, aval in zip(leaves, last_tree[1]):
+                    if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                        break
+                    leaf_aval = leaf._aval  # pyright: ignore[reportPrivateUsage]
+                    if leaf_aval is not aval and leaf_aval != aval:
+                        break
+                    if gather:
+                        buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
+                        complete = complete and buffer is not None
+                        found.append(buffer)
+                else:
+                    entry.last_use = self._clock = self._clock + 1
+                    if complete:
+                        buffers = cast("list[DeviceBuffer]", found)  # complete: no None among them
+                    else:
+                        buffers = _kept_buffers(cast("list[ArrayImpl]", leaves), entry.kept)
+                    return self._run_memo_hit(entry, buffers, check_outputs)
         memo = self._dispatch
         if not self._dispatch_by_value or CURRENT_INTERPRETER.get() is not EVAL:  # nothing memoised (every key has a value key)
             if self._general_dispatch and CURRENT_INTERPRETER.get() is EVAL:
@@ -324,12 +361,11 @@ class Jitted(Generic[P, R_co]):
         # common case, are keyed here in one pass without a helper's frame:
         # at a few microseconds a call, each frame shows (issue 19).
         if kwargs:
-            return self._call_memo_containers(args, kwargs, check_outputs, trace_state)
-        buffers: list[DeviceBuffer]
+            return self._call_memo_containers(args, kwargs, check_outputs, trace_state, flattened)
         if len(args) == 1:
             leaf = args[0]
             if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
-                return self._call_memo_containers(args, kwargs, check_outputs, trace_state)
+                return self._call_memo_containers(args, kwargs, check_outputs, trace_state, flattened)
             buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
             buffers = [buffer if buffer is not None else device_buffer(leaf)]
             aval = leaf._aval  # pyright: ignore[reportPrivateUsage]
@@ -351,7 +387,7 @@ class Jitted(Generic[P, R_co]):
             buffers = []
             for leaf in args:
                 if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
-                    return self._call_memo_containers(args, kwargs, check_outputs, trace_state)
+                    return self._call_memo_containers(args, kwargs, check_outputs, trace_state, flattened)
                 ids.append(id(leaf._aval))  # pyright: ignore[reportPrivateUsage]
                 buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
                 buffers.append(buffer if buffer is not None else device_buffer(leaf))
@@ -385,25 +421,32 @@ class Jitted(Generic[P, R_co]):
         self._last_tree_hit = None
 
     def _call_memo_containers(
-        self, args: tuple[object, ...], kwargs: dict[str, object], check_outputs: bool, trace_state: tuple[bool, ...]
+        self,
+        args: tuple[object, ...],
+        kwargs: dict[str, object],
+        check_outputs: bool,
+        trace_state: tuple[bool, ...],
+        flattened: tuple[list[object], Hashable] | None,
     ) -> object:
         """The dispatch memo for arguments in containers or by keyword: one
         flatten by jaxlib's registry of the builtin containers and the
-        registered node types (Note [node types shared with jaxlib])."""
-        try:
-            leaves, structure = xla.flatten_containers((args, kwargs))
-        except Exception:  # dict keys that do not sort, a node's flatten failing: the full path explains
-            return self._call(args, kwargs)
-        entry = self._last_tree_hit_entry(leaves, structure, trace_state)
-        if entry is None:
-            ids = _memo_key_ids(leaves)
-            if ids is None:  # some leaf is not a single-device array
-                return self._call_memo_by_value(args, kwargs, structure, leaves, check_outputs, trace_state)
-            hit = self._dispatch.get((structure, tuple(ids), trace_state))
-            if hit is None:
-                return self._call_memo_by_value(args, kwargs, structure, leaves, check_outputs, trace_state)
-            entry, avals = hit
-            self._last_tree_hit = (structure, avals, trace_state, entry)
+        registered node types (Note [node types shared with jaxlib]), unless
+        __call__ has ``flattened`` them already. A hit becomes the last hit,
+        which __call__ checks first."""
+        if flattened is None:
+            try:
+                flattened = xla.flatten_containers((args, kwargs))
+            except Exception:  # dict keys that do not sort, a node's flatten failing: the full path explains
+                return self._call(args, kwargs)
+        leaves, structure = flattened
+        ids = _memo_key_ids(leaves)
+        if ids is None:  # some leaf is not a single-device array
+            return self._call_memo_by_value(args, kwargs, structure, leaves, check_outputs, trace_state)
+        hit = self._dispatch.get((structure, tuple(ids), trace_state))
+        if hit is None:
+            return self._call_memo_by_value(args, kwargs, structure, leaves, check_outputs, trace_state)
+        entry, avals = hit
+        self._last_tree_hit = (structure, avals, trace_state, entry)
         entry.last_use = self._clock = self._clock + 1
         arrays = cast("list[ArrayImpl]", leaves)  # every leaf checked by _memo_key_ids
         return self._run_memo_hit(entry, _kept_buffers(arrays, entry.kept), check_outputs)
@@ -442,23 +485,6 @@ class Jitted(Generic[P, R_co]):
                 self._last_tree_hit = (structure, avals, trace_state, entry)
         entry.last_use = self._clock = self._clock + 1
         return self._run_memo_hit(entry, _kept_buffers(arrays, entry.kept), check_outputs)
-
-    def _last_tree_hit_entry(self, leaves: list[object], structure: Hashable, trace_state: tuple[bool, ...]) -> "_Entry | None":
-        """The entry of the last containers hit if this call has its key:
-        the same structure and trace state, and every leaf a single-device
-        array of the same aval (compared by identity, then by value for a
-        new aval object such as a fresh batch's), without building or
-        hashing a key (issue 19)."""
-        last = self._last_tree_hit
-        if last is None or last[2] is not trace_state or last[0] != structure:
-            return None
-        for leaf, aval in zip(leaves, last[1]):
-            if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
-                return None
-            leaf_aval = leaf._aval  # pyright: ignore[reportPrivateUsage]
-            if leaf_aval is not aval and leaf_aval != aval:
-                return None
-        return last[3]
 
     def _run_memo_hit(self, entry: _Entry, buffers: list[DeviceBuffer], check_outputs: bool) -> object:
         """Run a memoised entry on the buffers of the leaves its program
