@@ -18,7 +18,8 @@ benchmark, the median time per call in each column, the spread (half the
 interquartile range, relative to the median), the ratio to the first
 column, and marks with ``*`` a step from the previous commit (with the same
 jaxlib) that is larger than the noise (the two columns' interquartile
-ranges do not overlap and the medians differ by more than 5%). It writes
+ranges do not overlap and the medians differ by more than ``--min-step``,
+5% by default). It writes
 all samples as JSON (``--json``) and, if matplotlib is installed,
 a plot of the medians with their spreads (``--plot``).
 
@@ -276,8 +277,10 @@ def _show_time(seconds: float) -> str:
     return f"{seconds / 1e-9:.3g}ns"
 
 
-def table(columns: Sequence[Column], results: dict[str, dict[str, list[float]]]) -> tuple[str, list[dict[str, object]]]:
-    """The printed table and the list of steps larger than the noise."""
+def table(
+    columns: Sequence[Column], results: dict[str, dict[str, list[float]]], min_step: float = MIN_STEP
+) -> tuple[str, list[dict[str, object]]]:
+    """The printed table and the list of steps larger than the noise (see :func:`is_step`)."""
     lines: list[str] = []
     steps: list[dict[str, object]] = []
     for i, column in enumerate(columns):
@@ -296,7 +299,7 @@ def table(columns: Sequence[Column], results: dict[str, dict[str, list[float]]])
                 continue
             s = summarize(by_column[column.label])
             previous = previous_by_jaxlib.get(column.jaxlib)
-            mark = "*" if previous is not None and is_step(previous, s) else " "
+            mark = "*" if previous is not None and is_step(previous, s, min_step) else " "
             if mark == "*" and previous is not None:
                 steps.append({
                     "benchmark": name, "column": column.label, "commit": column.commit, "jaxlib": column.jaxlib,
@@ -307,7 +310,7 @@ def table(columns: Sequence[Column], results: dict[str, dict[str, list[float]]])
         lines.append(f"{name:<{width}} " + " ".join(f"{cell:>24}" for cell in cells))
     lines.append("")
     lines.append("cells: median time per call, ± half the interquartile range, ratio to the first measured column; "
-                 "* a step from the previous commit, same jaxlib, larger than the noise (IQRs apart and > 5%)")
+                 f"* a step from the previous commit, same jaxlib, larger than the noise (IQRs apart and > {min_step:.0%})")
     return "\n".join(lines), steps
 
 
@@ -505,6 +508,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", default=None, help="write a PNG of the medians (needs matplotlib)")
     p.add_argument("--bisect", action="store_true", help="find the first commit slower than --threshold")
     p.add_argument("--threshold", type=float, default=1.15, help="bisect: bad when median ratio exceeds this")
+    p.add_argument(
+        "--min-step", type=float, default=MIN_STEP,
+        help="table: a step's medians also differ by more than this fraction (default 0.05)",
+    )  # fmt: skip
     p.add_argument("--bisect-step", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--good", help=argparse.SUPPRESS)
     p.add_argument("--worktree", help=argparse.SUPPRESS)
@@ -539,7 +546,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     columns = build_columns(repo, cache, commits, jaxlibs, args.src)
     started = time.perf_counter()
     results = measure(columns, Path(args.suite), names, args.rounds, timing_of(args))
-    text, steps = table(columns, results)
+    text, steps = table(columns, results, args.min_step)
     print(text)
     seconds = time.perf_counter() - started
     print(f"({len(columns)} columns x {args.rounds} rounds x {args.samples} samples, {args.clock} clock, "
