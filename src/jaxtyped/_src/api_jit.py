@@ -355,7 +355,7 @@ class Jitted(Generic[P, R_co]):
         memo = self._dispatch
         if not self._dispatch_by_value or CURRENT_INTERPRETER.get() is not EVAL:  # nothing memoised (every key has a value key)
             if self._general_dispatch and CURRENT_INTERPRETER.get() is EVAL:
-                return self._call_general(args, kwargs, check_outputs)
+                return self._call_general(args, kwargs, check_outputs, trace_state)
             return self._call(args, kwargs)
         # The dispatch memo (Note [the dispatch memo]). Positional arrays, the
         # common case, are keyed here in one pass without a helper's frame:
@@ -652,10 +652,12 @@ class Jitted(Generic[P, R_co]):
                 self._dispatch[(structure, tuple([id(a) for a in avals]), trace_state)] = (entry, tuple(avals))
             self._dispatch_by_value[(structure, tuple(avals), trace_state)] = entry
 
-    def _call_general(self, args: tuple[Any, ...], kwargs: dict[str, Any], check_outputs: bool) -> object:
+    def _call_general(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], check_outputs: bool, trace_state: tuple[bool, ...]
+    ) -> object:
         """A call of a function with static or donated arguments, through
         the general dispatch memo (or the full path on a miss)."""
-        found = self._general_memo_key(args, kwargs)
+        found = self._general_memo_key(args, kwargs, trace_state)
         entry = self._general_dispatch.get(found[0]) if found is not None else None
         if entry is None:
             return self._call(args, kwargs)
@@ -679,7 +681,7 @@ class Jitted(Generic[P, R_co]):
         return self._run_memo_hit(entry, _kept_buffers(arrays, None), check_outputs)
 
     def _general_memo_key(
-        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], trace_state: tuple[bool, ...]
     ) -> tuple[Hashable, list[object], list[ArrayImpl]] | None:
         """The general dispatch memo's key of a call of a function with
         static or donated arguments (Note [the dispatch memo]): the
@@ -723,7 +725,7 @@ class Jitted(Generic[P, R_co]):
                 return None
             arrays.append(array)
         avals = tuple([array._aval for array in arrays])  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
-        return (structure, static_key, avals, config.trace_state()), leaves, arrays
+        return (structure, static_key, avals, trace_state), leaves, arrays
 
     def _static_positions(self, nargs: int) -> frozenset[int]:
         """The positions of ``nargs`` positional arguments that are static."""
@@ -743,7 +745,7 @@ class Jitted(Generic[P, R_co]):
             return
         if self._ref_state is not None or not self._threads_refs:
             return
-        found = self._general_memo_key(args, kwargs)
+        found = self._general_memo_key(args, kwargs, config.trace_state())
         if found is None:
             return
         key, memo_leaves, _ = found
@@ -787,11 +789,7 @@ class Jitted(Generic[P, R_co]):
     def _signature(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Signature:
 
         nargs = len(args)
-        static_pos: set[int] = set()
-        for i in self._static_argnums:
-            j = i + nargs if i < 0 else i
-            if 0 <= j < nargs:
-                static_pos.add(j)
+        static_pos = self._static_positions(nargs)
         static: dict[int | str, object] = {}
         dyn_args: list[object] = []
         names = arg_names(self._fun, nargs)
@@ -827,7 +825,7 @@ class Jitted(Generic[P, R_co]):
         return _Signature(key, leaves, avals, tree, leaf_names, static, donated)
 
     def _donated_leaves(
-        self, args: tuple[Any, ...], dyn_kwargs: Mapping[str, Any], static_pos: set[int], nleaves: int
+        self, args: tuple[Any, ...], dyn_kwargs: Mapping[str, Any], static_pos: frozenset[int], nleaves: int
     ) -> tuple[bool, ...]:
         if not self._donate_argnums and not self._donate_argnames:
             return (False,) * nleaves

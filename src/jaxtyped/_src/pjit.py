@@ -296,7 +296,7 @@ def run_executable(
     donated arguments are deleted afterwards."""
     if not any(donated):
         outs = executable.execute([device_buffer(a) for a in args])
-        return tuple(map(array_from_device, outs, out_avals))
+        return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
     if len({id(a) for a in args}) != len(args):  # an array passed twice: refused if donated
         _check_donation(args, donated, fun_name)
     buffers: list[DeviceBuffer] = []
@@ -311,7 +311,7 @@ def run_executable(
     for arg, d in zip(args, donated):
         if d:
             mark_donated(arg)
-    return tuple(map(array_from_device, outs, out_avals))
+    return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
 
 
 def _check_donation(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> None:

@@ -292,8 +292,7 @@ def _register(t: type[Any], kind: _NodeKind) -> None:
     _REGISTRY[t] = kind
     _KINDS[t] = kind  # replaces a cached "leaf" classification
     for share in _NODE_TYPE_SHARERS:
-        if share(t, kind.flatten, kind.unflatten):
-            _SHARED_NODE_TYPES.add(t)
+        _offer(share, t, kind)
 
 
 # Note [node types shared with jaxlib]: jit's dispatch memo flattens
@@ -314,8 +313,13 @@ def share_node_types(share: _NodeTypeSharer) -> None:
     Note [node types shared with jaxlib])."""
     _NODE_TYPE_SHARERS.append(share)
     for t, kind in list(_REGISTRY.items()):
-        if t not in _BUILTIN_NODE_TYPES and share(t, kind.flatten, kind.unflatten):
-            _SHARED_NODE_TYPES.add(t)
+        if t not in _BUILTIN_NODE_TYPES:
+            _offer(share, t, kind)
+
+
+def _offer(share: _NodeTypeSharer, t: type[Any], kind: _NodeKind) -> None:
+    if share(t, kind.flatten, kind.unflatten):
+        _SHARED_NODE_TYPES.add(t)
 
 
 # ---------------------------------------------------------------------- PyTreeDef
