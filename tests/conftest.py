@@ -15,6 +15,8 @@ directory it creates and removes: ``JAXTYPED_TEST_CACHE_DIR``). Without
 that variable the caches live under ``.pytest_cache/``, kept across runs;
 ``JAX_COMPILATION_CACHE_DIR`` set by the user wins over both. Tests of the
 cache itself use directories of their own (``tests/test_persistent_cache.py``).
+The debug-mode run also loads JAX's case-table results the first run
+stored (``tests/support/oracle_store.py``).
 """
 
 import importlib

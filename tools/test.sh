@@ -27,13 +27,15 @@
 # Every gate runs even after one fails; the exit status is 1 if any failed.
 #
 # The pytest gates share one persistent compilation cache (jaxtyped's and the
-# JAX oracle's, tests/conftest.py), in a directory made for this run and
-# removed at its end: the debug-mode run loads what the first run compiled.
+# JAX oracle's, tests/conftest.py) and the JAX oracle's case-table results
+# (tests/support/oracle_store.py), in a directory made for this run and
+# removed at its end: the debug-mode run loads what the first run compiled
+# and JAX's answers it computed.
 #
 # Environment: set-up is in tools/_setup.sh (creates .venv and installs on
 # first use). JAXTYPED_VENV=/path/to/venv uses an existing venv untouched;
 # PYTEST_WORKERS overrides the 2 xdist workers; JAXTYPED_TEST_CACHE_DIR=DIR
-# uses (and keeps) DIR as the compilation cache.
+# uses (and keeps) DIR for the caches.
 
 set -uo pipefail
 
@@ -58,7 +60,7 @@ gate_jaxlib-range() {
 }
 
 start_run() {
-    # The run's scratch directory (the shared compilation cache), removed at exit.
+    # The run's scratch directory (the shared caches), removed at exit.
     JT_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/jaxtyped-test.XXXXXX")" || return 1
     trap 'rm -rf "$JT_RUN_DIR"' EXIT
     export JAXTYPED_TEST_CACHE_DIR="${JAXTYPED_TEST_CACHE_DIR:-$JT_RUN_DIR/compile-cache}"
