@@ -67,9 +67,8 @@ def test_a_changed_table_or_setting_is_computed_again(tmp_path: Path, monkeypatc
     assert oracle_store.load("store_keys", True, ["weak_sum", "wide", "refused"]) is not None
 
 
-def test_nothing_is_stored_without_the_runs_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nothing_is_stored_without_the_runs_directory(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("JAXTYPED_TEST_CACHE_DIR", raising=False)
-    monkeypatch.chdir(tmp_path)
     calls: list[str] = []
     _ = _counting_table("store_off", calls).jax_results
     again: list[str] = []

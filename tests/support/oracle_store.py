@@ -14,7 +14,9 @@ JAX and jaxlib versions, and a digest of every Python source under
 code that wrote it. Without ``JAXTYPED_TEST_CACHE_DIR`` (a plain
 ``pytest``) nothing is stored or read. Results that do not pickle (a
 table whose JAX results hold something pickle cannot carry) are simply
-not stored: the second run computes them again.
+not stored: the second run computes them again. (``CaseTable`` stores
+JAX's errors as plain ones of the kind they are compared by: JAX's own
+error classes need arguments, a tracer, that pickle cannot carry.)
 """
 
 import functools
@@ -26,15 +28,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["load", "save", "stand_in_error"]
+__all__ = ["load", "save"]
 
 _ROOT = Path(__file__).resolve().parents[2]  # the repository: tests/support/oracle_store.py
-
-# The error kinds JAX's errors are compared by (oracle.ERROR_KINDS), in
-# that order: a stored error is an instance of the first one JAX's is.
-_KINDS: tuple[type[Exception], ...] = (
-    TypeError, ValueError, IndexError, OverflowError, ZeroDivisionError, NotImplementedError,
-)  # fmt: skip
 
 
 def _directory() -> Path | None:
@@ -62,13 +58,6 @@ def _path(name: str, x64: bool, case_ids: Sequence[str]) -> Path | None:
         return None
     key = hashlib.sha256(f"{_code_digest()}\n{name}\n{x64}\n{'|'.join(case_ids)}".encode()).hexdigest()[:32]
     return directory / f"{name}-{key}.pickle"
-
-
-def stand_in_error(error: Exception) -> Exception:
-    """An error of the kind ``error`` is compared as, with its message: JAX's
-    own error classes need arguments (a tracer) that pickle cannot carry."""
-    kind = next((k for k in _KINDS if isinstance(error, k)), Exception)
-    return kind(str(error))
 
 
 def load(name: str, x64: bool, case_ids: Sequence[str]) -> dict[str, Any] | None:
