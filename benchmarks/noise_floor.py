@@ -16,11 +16,20 @@ times for three pairs, and prints each pair's ratios:
 
 When the JAX/JAX and jaxtyped/jaxtyped ratios spread as widely as the
 jaxtyped/JAX ones, a single reading outside 1 +- that spread says nothing
-about either library. These are measurements, not tests: nothing asserts
-on them.
+about either library.
+
+``--method calls`` (the default) alternates the two functions call by call
+(A B, then B A, ...) for ``--calls`` calls and compares the medians of the
+single-call times: the machine's drift (another process, frequency
+changes) then falls on both sides alike, which the harness's blocks of
+``number`` calls do not ensure. ``--method blocks`` runs
+``side_by_side.compare`` as ``core_overheads.py`` does. These are
+measurements, not tests: nothing asserts on them.
 """
 
+import argparse
 import statistics
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -75,14 +84,47 @@ def _per_example_steps(jax: Any) -> tuple[Callable[[], Step], Callable[[], Step]
     return ours, theirs
 
 
-def _pairs(title: str, ours: Callable[[], Step], theirs: Callable[[], Step], number: int, repeat: int, rounds: int) -> None:
-    print(f"== {title}: ratios of {rounds} interleaved comparisons ({repeat} x {number} calls each) ==")
+def _alternated(name: str, first: Step, second: Step, calls: int) -> float:
+    """Median single-call times of ``first`` and ``second`` called in turn
+    (their order swapped every call), printed and recorded; their ratio."""
+    clock = time.perf_counter_ns
+    for _ in range(max(calls // 10, 20)):  # warm both (allocator, caches)
+        first()
+        second()
+    times: tuple[list[int], list[int]] = ([], [])
+    for i in range(calls):
+        for side in (0, 1) if i % 2 == 0 else (1, 0):
+            step = first if side == 0 else second
+            start = clock()
+            step()
+            times[side].append(clock() - start)
+    mine, other = (statistics.median(t) / 1e3 for t in times)
+    RESULTS.append({"name": name, "unit": "us", "jaxtyped": mine, "jax": other, "ratio": mine / other})
+    print(f"  {name.rpartition(': ')[2]:<32} first {mine:10.2f} us   second {other:10.2f} us   ratio {mine / other:5.2f}")
+    return mine / other
+
+
+def _pairs(
+    title: str,
+    ours: Callable[[], Step],
+    theirs: Callable[[], Step],
+    number: int,
+    args: argparse.Namespace,
+) -> None:
+    if args.method == "calls":
+        how = f"{args.calls} calls each, alternated call by call"
+    else:
+        how = f"{args.repeat} x {number} calls each"
+    print(f"== {title}: ratios of {args.rounds} interleaved comparisons ({how}) ==")
     pairs = {"jax / jax": (theirs, theirs), "jaxtyped / jaxtyped": (ours, ours), "jaxtyped / jax": (ours, theirs)}
     ratios: dict[str, list[float]] = {name: [] for name in pairs}
-    for _ in range(rounds):
+    for _ in range(args.rounds):
         for name, (first, second) in pairs.items():
+            if args.method == "calls":
+                ratios[name].append(_alternated(f"{title}: {name}", first(), second(), args.calls))
+                continue
             before = len(RESULTS)
-            compare(f"  {name}", first(), second(), number, repeat, "us", record_as=f"{title}: {name}")
+            compare(f"  {name}", first(), second(), number, args.repeat, "us", record_as=f"{title}: {name}")
             ratio = RESULTS[before]["ratio"]
             assert isinstance(ratio, float)
             ratios[name].append(ratio)
@@ -95,6 +137,8 @@ def main() -> None:
     """Run every measurement."""
     parser = benchmark_parser(__doc__, ("grad_mlp", "per_example"))
     parser.add_argument("--rounds", type=int, default=5, help="comparisons per pair")
+    parser.add_argument("--method", choices=("calls", "blocks"), default="calls", help="alternate call by call, or in blocks (side_by_side.compare)")
+    parser.add_argument("--calls", type=int, default=3000, help="calls per side and comparison with --method calls")
     args = parser.parse_args()
     jax = import_jax()
     if jax is None:
@@ -102,9 +146,9 @@ def main() -> None:
         return
     sections = set(args.only.split(","))
     if "grad_mlp" in sections:
-        _pairs("jit(grad(mlp)) steady", *_grad_mlp_steps(jax), number=100, repeat=args.repeat, rounds=args.rounds)
+        _pairs("jit(grad(mlp)) steady", *_grad_mlp_steps(jax), number=100, args=args)
     if "per_example" in sections:
-        _pairs("per-example gradients steady", *_per_example_steps(jax), number=200, repeat=args.repeat, rounds=args.rounds)
+        _pairs("per-example gradients steady", *_per_example_steps(jax), number=200, args=args)
 
 
 if __name__ == "__main__":
