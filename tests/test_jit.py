@@ -8,6 +8,7 @@ NumPy (float64) and, for jaxprs, with JAX's printing.
 """
 
 import dataclasses
+import functools
 import re
 import threading
 from collections.abc import Callable
@@ -630,6 +631,58 @@ def test_tree_structure_retraces() -> None:
     jitted({"a": f32(3.0)})
     jitted((f32(4.0),))
     assert counter.count == 5
+
+
+class Settings:
+    """A registered node whose auxiliary data is a dict (unhashable), which
+    JAX accepts: structures with such data are told apart by ``==``."""
+
+    def __init__(self, x: Any, meta: dict[str, float]) -> None:
+        self.x, self.meta = x, meta
+
+
+# The aux data typed Any: JAX's types, and ours, ask for Hashable aux data,
+# which a dict is not; at run time both libraries accept it.
+def _flatten_settings(s: Settings) -> tuple[tuple[Any], Any]:
+    return (s.x,), s.meta
+
+
+def _unflatten_settings(meta: Any, children: Any) -> Settings:
+    return Settings(children[0], meta)
+
+
+jt.tree_util.register_pytree_node(Settings, _flatten_settings, _unflatten_settings)
+
+
+@functools.cache
+def _register_settings_in_jax() -> None:
+    jax_module().tree_util.register_pytree_node(Settings, _flatten_settings, _unflatten_settings)
+
+
+def test_unhashable_aux_data_is_cached_by_equality_like_jax() -> None:
+    jax = jax_module()
+    _register_settings_in_jax()
+    results: dict[str, tuple[list[np.ndarray[Any, Any]], int]] = {}
+    for name, library in (("ours", jt), ("jax", jax)):
+        counter = Counter()
+
+        def scaled(s: Any, counter: Counter = counter) -> Any:
+            counter.tick()
+            return s.x * s.meta["a"]
+
+        def loss(s: Any, library: Any = library) -> Any:
+            return library.numpy.sum(s.x**2) * s.meta["a"]
+
+        f = library.jit(scaled)
+        x = library.numpy.arange(3.0)
+        outs = [host(f(Settings(x, {"a": a}))) for a in (1.0, 1.0, 2.0, 1.0)]
+        outs.append(host(library.grad(loss)(Settings(x, {"a": 3.0})).x))
+        outs.append(host(library.vmap(scaled)(Settings(x, {"a": 2.0}))))
+        results[name] = (outs, counter.count)
+    ours, theirs = results["ours"], results["jax"]
+    assert ours[1] == theirs[1] == 3  # jit: {"a": 1.0} traced once, {"a": 2.0} once; vmap: once
+    for o, t in zip(ours[0], theirs[0], strict=True):
+        np.testing.assert_array_equal(o, t)
 
 
 def test_static_argument_retraces() -> None:

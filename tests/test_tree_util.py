@@ -532,6 +532,24 @@ def test_treedef_equality_and_hash() -> None:
     assert tree_structure(1).__eq__(1) is NotImplemented
 
 
+def test_treedef_with_unhashable_aux_data_hashes() -> None:
+    # A registered node may carry a dict as auxiliary data (JAX allows it):
+    # its structure still hashes, and == tells such structures apart.
+    class Meta:
+        def __init__(self, x: object, meta: Any) -> None:  # Any: the types ask for Hashable aux data
+            self.x, self.meta = x, meta
+
+    def flatten(m: Meta) -> tuple[tuple[object], Any]:
+        return (m.x,), m.meta
+
+    register_pytree_node(Meta, flatten, lambda meta, cs: Meta(next(iter(cs)), meta))
+    a, b, c = (tree_structure(Meta(1, {"k": k})) for k in (1, 1, 2))
+    assert a == b and hash(a) == hash(b)
+    assert a != c
+    assert len({a, b, c}) == 2
+    assert tree_structure([Meta(1, {"k": 1})]) == tree_structure([Meta(2, {"k": 1})])
+
+
 def test_treedef_is_immutable() -> None:
     treedef = tree_structure((1, 2))
     with pytest.raises(AttributeError):

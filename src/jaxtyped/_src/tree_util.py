@@ -48,8 +48,11 @@ KeyPath = tuple[KeyEntry, ...]
 """The keys leading from the root of a pytree to one of its subtrees."""
 
 _IsLeaf = Callable[[Any], bool]
-_FlattenFn = Callable[[Any], tuple[Iterable[Any], Hashable]]
-_FlattenKeysFn = Callable[[Any], tuple[Iterable[tuple[KeyEntry, Any]], Hashable]]
+# A node's auxiliary data is typed Hashable where users register nodes (as in
+# JAX), but held as object here: JAX accepts unhashable data (a dict) at run
+# time, and so do we (PyTreeDef.__hash__).
+_FlattenFn = Callable[[Any], tuple[Iterable[Any], object]]
+_FlattenKeysFn = Callable[[Any], tuple[Iterable[tuple[KeyEntry, Any]], object]]
 # Aux data is opaque: a node's unflatten gets back what its flatten returned.
 _UnflattenFn = Callable[[Any, tuple[Any, ...]], Any]
 _AnyTuple = tuple[Any, ...]
@@ -150,7 +153,7 @@ def _an(name: str) -> str:
 
 
 def _drop_keys(flatten_with_keys: _FlattenKeysFn) -> _FlattenFn:
-    def flatten(x: Any) -> tuple[list[Any], Hashable]:
+    def flatten(x: Any) -> tuple[list[Any], object]:
         keyed, aux = flatten_with_keys(x)
         return [child for _, child in keyed], aux
 
@@ -158,7 +161,7 @@ def _drop_keys(flatten_with_keys: _FlattenKeysFn) -> _FlattenFn:
 
 
 def _index_keys(flatten: _FlattenFn) -> _FlattenKeysFn:
-    def flatten_with_keys(x: Any) -> tuple[list[tuple[KeyEntry, Any]], Hashable]:
+    def flatten_with_keys(x: Any) -> tuple[list[tuple[KeyEntry, Any]], object]:
         children, aux = flatten(x)
         return [(FlattenedIndexKey(i), c) for i, c in enumerate(children)], aux
 
@@ -345,7 +348,7 @@ class PyTreeDef(Generic[_TreeT_co]):
         self,
         nodetype: type[Any] | None,
         kind: _NodeKind | None,
-        aux: Hashable,
+        aux: object,
         children: "tuple[PyTreeDef, ...]",
         num_leaves: int,
         num_nodes: int,
@@ -425,7 +428,14 @@ class PyTreeDef(Generic[_TreeT_co]):
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash((self._type, self._aux, self._children))
+            try:
+                aux_hash = hash(self._aux)
+            except TypeError:
+                # A registered node's auxiliary data may be unhashable (a dict
+                # of settings), as JAX allows: such structures are told apart
+                # by __eq__ alone, in caches keyed by them (jit's included).
+                aux_hash = -1
+            self._hash = hash((self._type, aux_hash, self._children))
         return self._hash
 
     def __repr__(self) -> str:
@@ -451,7 +461,7 @@ def builtin_containers_only(treedef: PyTreeDef) -> bool:
 _BUILTIN_NODE_TYPES: Final = frozenset({tuple, list, dict, _NoneType})
 
 
-def _unpickle(nodetype: type[Any] | None, aux: Hashable, children: tuple[PyTreeDef, ...]) -> PyTreeDef:
+def _unpickle(nodetype: type[Any] | None, aux: object, children: tuple[PyTreeDef, ...]) -> PyTreeDef:
     kind = None if nodetype is None else _kind_of(nodetype)
     if kind is None:
         if nodetype is None:
@@ -467,7 +477,7 @@ def _render(td: PyTreeDef) -> str:
 
 
 def _make_node(
-    nodetype: type[Any] | None, kind: _NodeKind, aux: Hashable, children: tuple[PyTreeDef, ...]
+    nodetype: type[Any] | None, kind: _NodeKind, aux: object, children: tuple[PyTreeDef, ...]
 ) -> PyTreeDef:
     leaves = sum(c._num_leaves for c in children)
     return PyTreeDef(nodetype, kind, aux, children, leaves, 1 + sum(c._num_nodes for c in children))
@@ -491,7 +501,7 @@ def _flatten(x: object, leaves: list[Any], is_leaf: _IsLeaf | None) -> PyTreeDef
         leaves.append(x)
         return _LEAF
     children: Iterable[object]
-    aux: Hashable = None
+    aux: object = None
     if t is tuple or t is list:
         children = cast(_AnyTuple, x)
     elif t is dict:
