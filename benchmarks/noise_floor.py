@@ -24,10 +24,9 @@ about either library.
   imports only its library, as a user's program does; the processes take
   turns, ``--calls`` calls at a time (order swapped every turn), and the
   medians of the turns' median single-call times are compared. In one
-  process, the two libraries' CPU clients each keep a thread pool, and
-  one pool's threads still spinning from the last call slow the other's
-  next program on a 2-core machine: a jaxtyped/JAX pair then spreads far
-  wider than either same-library pair;
+  process, the two libraries' CPU clients each keep a thread pool, taking
+  turns on the machine's cores; there a jaxtyped/JAX pair spread 1.06-1.17
+  in a run where both same-library pairs read 0.99-1.02;
 - ``calls``: both sides in this process, alternated call by call;
 - ``blocks``: both sides in this process, ``side_by_side.compare``'s
   blocks of calls, as ``core_overheads.py`` runs them.
