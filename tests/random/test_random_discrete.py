@@ -14,7 +14,7 @@ over a batch of keys (``TRANSFORMED_TABLE``), and under x64 (``X64``). Statistic
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pytest
@@ -243,9 +243,17 @@ def test_gradients_match_jax(group: Group) -> None:
     GRADS.check(group)
 
 
+# Samplers whose draws pass through XLA's linear algebra (a matrix product,
+# QR): a vmapped lane runs the batched kernel, which on some CPUs rounds the
+# last bit differently from the unbatched one. JAX's lanes differ from its
+# eager draws the same way (multivariate_normal, lane 1, on an AVX2 machine).
+BATCHED_LINEAR_ALGEBRA: Final = frozenset({"multivariate_normal", "orthogonal"})
+
+
 def test_eager_equals_jit_equals_vmap() -> None:
     """jaxtyped alone: a jitted draw and each lane of a vmapped one equal
-    the eager draw of the same key, bit for bit, for every sampler here."""
+    the eager draw of the same key, bit for bit (lanes within 2 ulp for
+    the samplers of BATCHED_LINEAR_ALGEBRA), for every sampler here."""
     keys = jrandom.split(jrandom.key(11), 3)
     logits, mean, cov, p = jnp.asarray(LOGITS), jnp.asarray(MEAN), jnp.asarray(COV), jnp.asarray(P4)
 
@@ -268,7 +276,10 @@ def test_eager_equals_jit_equals_vmap() -> None:
         for name, a, b, c in zip(("randint", "permutation", "choice", "categorical", "multinomial",
                                   "multivariate_normal", "ball", "orthogonal"), eager, jitted(keys[i]), batched):
             np.testing.assert_array_equal(np.asarray(b), np.asarray(a), err_msg=f"{name}: jit != eager")
-            np.testing.assert_array_equal(np.asarray(c[i]), np.asarray(a), err_msg=f"{name}: vmap lane != eager")
+            if name in BATCHED_LINEAR_ALGEBRA:
+                np.testing.assert_array_max_ulp(np.asarray(c[i]), np.asarray(a), maxulp=2)
+            else:
+                np.testing.assert_array_equal(np.asarray(c[i]), np.asarray(a), err_msg=f"{name}: vmap lane != eager")
 
 
 def test_old_counter_scheme_bit_exact() -> None:
