@@ -116,6 +116,7 @@ from jaxtyped._src.lax.convolution import (
     conv,
     conv_dimension_numbers,
     conv_general_dilated,
+    conv_general_dilated_local,
     conv_general_dilated_patches,
     conv_general_permutations,
     conv_general_shape_tuple,
@@ -223,7 +224,8 @@ __all__ = [
     "cumlogsumexp", "cummax", "cummin", "cumprod", "cumsum", "sort", "sort_key_val", "top_k",
     # windowed reductions and convolutions family
     "ConvDimensionNumbers", "ConvGeneralDilatedDimensionNumbers", "conv", "conv_dimension_numbers",
-    "conv_general_dilated", "conv_general_dilated_patches", "conv_transpose", "conv_with_general_padding",
+    "conv_general_dilated", "conv_general_dilated_local", "conv_general_dilated_patches", "conv_transpose",
+    "conv_with_general_padding",
     "padtype_to_pads", "reduce_window", "reduce_window_shape_tuple", "conv_general_permutations",
     "conv_general_shape_tuple", "conv_shape_tuple", "conv_transpose_shape_tuple",
     # special-function family

@@ -31,6 +31,7 @@ from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.bilinear import bilinear_jvp, check_one_linear, lower_convert
+from jaxtyped._src.lax.dot import PrecisionLike, canonicalize_precision, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_buffer, convert_to
 from jaxtyped._src.lax.structural import reshape, rev, transpose
 from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
@@ -50,6 +51,7 @@ __all__ = [
     "conv_with_general_padding",
     "conv_transpose",
     "conv_general_dilated_patches",
+    "conv_general_dilated_local",
     "transpose_lhs_padding",
     "padding_pairs",
     "padding_attr",
@@ -637,6 +639,9 @@ def _ints(where: str, param: str, value: Sequence[int] | None, count: int) -> tu
 def padding_pairs(where: str, padding: Sequence[object]) -> tuple[tuple[int, int], ...]:
     """Explicit (low, high) padding pairs, validated (run-time callers may
     pass anything)."""
+    message = f"{where}: padding must be a string or a sequence of (low, high) int pairs, got {padding!r}"
+    if not isinstance(cast(object, padding), Sequence) or isinstance(padding, (str, bytes)):
+        raise JaxtypedTypeError(message)
     pairs: list[tuple[int, int]] = []
     for pair in padding:
         if isinstance(pair, Sequence) and not isinstance(pair, (str, bytes)) and len(cast(Sequence[object], pair)) == 2:
@@ -644,7 +649,7 @@ def padding_pairs(where: str, padding: Sequence[object]) -> tuple[tuple[int, int
             if is_int(lo) and is_int(hi):
                 pairs.append((int(lo), int(hi)))
                 continue
-        raise JaxtypedTypeError(f"{where}: padding must be a string or a sequence of (low, high) int pairs, got {padding!r}")
+        raise JaxtypedTypeError(message)
     return tuple(pairs)
 
 
@@ -664,8 +669,27 @@ def conv_general_dilated(
     """General n-d convolution with strides, padding, input and kernel
     dilation, and feature or batch groups (JAX's ``lax.conv_general_dilated``)."""
     where = "lax.conv_general_dilated"
-    x = operand(lhs, f"{where} lhs")
-    k = operand(rhs, f"{where} rhs")
+    return _conv_general_dilated(
+        where, operand(lhs, f"{where} lhs"), operand(rhs, f"{where} rhs"), window_strides, padding, lhs_dilation,
+        rhs_dilation, dimension_numbers, feature_group_count, batch_group_count, preferred_element_type,
+    )  # fmt: skip
+
+
+def _conv_general_dilated(
+    where: str,
+    x: Array,
+    k: Array,
+    window_strides: Sequence[int],
+    padding: PaddingLike,
+    lhs_dilation: Sequence[int] | None,
+    rhs_dilation: Sequence[int] | None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers,
+    feature_group_count: int,
+    batch_group_count: int,
+    preferred_element_type: "dtypes.DTypeLike | None",
+) -> Array:
+    """:func:`conv_general_dilated` of arrays, its errors naming ``where``
+    (the public function the user called)."""
     numbers = conv_dimension_numbers(x.shape, k.shape, dimension_numbers)
     nsp = max(x.ndim - 2, 0)
     strides = _ints(where, "window_strides", window_strides, nsp)
@@ -680,9 +704,26 @@ def conv_general_dilated(
         if len(numbers.lhs_spec) != x.ndim or len(numbers.rhs_spec) != k.ndim or len(strides) != nsp:
             raise JaxtypedValueError(f"{where}: window_strides {strides} needs one entry per spatial dimension ({nsp})")
         window = [dilate_dim(k.shape[a], r) for a, r in zip(numbers.rhs_spec[2:], rhs_dil)]
-        pads = tuple(padtype_to_pads([x.shape[a] for a in numbers.lhs_spec[2:]], window, strides, padding))
+        try:
+            pads = tuple(padtype_to_pads([x.shape[a] for a in numbers.lhs_spec[2:]], window, strides, padding))
+        except JaxtypedValueError as error:
+            raise JaxtypedValueError(f"{where}: {error}") from None
     else:
-        pads = padding_pairs(where, padding)
+        try:
+            pads = padding_pairs(where, padding)
+        except JaxtypedTypeError as error:  # JAX's kind for a convolution's malformed padding
+            raise JaxtypedValueError(str(error)) from None
+    if len(pads) != nsp:
+        raise JaxtypedTypeError(
+            f"{where}: wrong number of explicit pads for convolution: expected {nsp}, got {len(pads)} "
+            f"(padding {list(pads)}, lhs {x.aval.str_short()})"
+        )
+    dilated = [dilate_dim(x.shape[a], d) for a, d in zip(numbers.lhs_spec[2:], lhs_dil)]
+    if any(size + lo + hi < 0 for size, (lo, hi) in zip(dilated, pads)):
+        raise JaxtypedValueError(
+            f"{where}: negative padding is larger than the size of the corresponding dimension: got padding "
+            f"{list(pads)} for lhs {x.aval.str_short()} (spatial sizes {tuple(dilated)} after lhs_dilation)"
+        )
     for count, what in ((feature_group_count, "feature_group_count"), (batch_group_count, "batch_group_count")):
         if not is_int(count):
             raise JaxtypedTypeError(f"{where}: {what} must be an int, got {count!r}")
@@ -816,7 +857,25 @@ def conv_general_dilated_patches(
     (channel-major): a grouped convolution with a one-hot kernel (JAX's
     ``lax.conv_general_dilated_patches``)."""
     where = "lax.conv_general_dilated_patches"
-    x = operand(lhs, f"{where} lhs")
+    return _patches(
+        where, operand(lhs, f"{where} lhs"), filter_shape, window_strides, padding, lhs_dilation, rhs_dilation,
+        dimension_numbers, preferred_element_type,
+    )  # fmt: skip
+
+
+def _patches(
+    where: str,
+    x: Array,
+    filter_shape: Sequence[int],
+    window_strides: Sequence[int],
+    padding: PaddingLike,
+    lhs_dilation: Sequence[int] | None,
+    rhs_dilation: Sequence[int] | None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers,
+    preferred_element_type: "dtypes.DTypeLike | None",
+) -> Array:
+    """:func:`conv_general_dilated_patches` of an array, its errors naming
+    ``where``."""
     shape = check_int_tuple(where, "filter_shape", filter_shape)
     nsp = x.ndim - 2
     if len(shape) != nsp:
@@ -830,10 +889,64 @@ def conv_general_dilated_patches(
     eye = np.eye(size, dtype=x.dtype).reshape((size, 1, *shape))
     canonical = np.tile(eye, (channels, 1, *(1 for _ in shape)))
     kernel = np.transpose(canonical, np.argsort(rhs_spec))
-    return conv_general_dilated(
-        x, array_from_numpy(kernel), window_strides, padding, lhs_dilation, rhs_dilation,
-        ConvDimensionNumbers(lhs_spec, rhs_spec, out_spec), channels, 1, precision, preferred_element_type,
+    return _conv_general_dilated(
+        where, x, array_from_numpy(kernel), window_strides, padding, lhs_dilation, rhs_dilation,
+        ConvDimensionNumbers(lhs_spec, rhs_spec, out_spec), channels, 1, preferred_element_type,
     )  # fmt: skip
+
+
+def conv_general_dilated_local(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    window_strides: Sequence[int],
+    padding: PaddingLike,
+    filter_shape: Sequence[int],
+    lhs_dilation: Sequence[int] | None = None,
+    rhs_dilation: Sequence[int] | None = None,
+    dimension_numbers: ConvGeneralDilatedDimensionNumbers = None,
+    precision: PrecisionLike = None,
+) -> Array:
+    """A locally connected ("unshared") convolution: every output position
+    has a kernel of its own (JAX's ``lax.conv_general_dilated_local``).
+
+    ``rhs`` is laid out by ``dimension_numbers[1]``: its spatial axes are the
+    output's spatial sizes, its ``I`` axis the patch of
+    :func:`conv_general_dilated_patches` (``C * prod(filter_shape)``,
+    channel-major, then the window axes in the kernel's order), its ``O``
+    axis the output features. The patches are contracted with ``rhs`` at
+    each output position (one ``dot_general``): derivatives, ``vmap`` and
+    ``jit`` are those of the two operations.
+    """
+    where = "lax.conv_general_dilated_local"
+    canonicalize_precision(precision, where)
+    x = operand(lhs, f"{where} lhs")
+    k = operand(rhs, f"{where} rhs")
+    shape = _ints(where, "filter_shape", filter_shape, 0)
+    if x.ndim != len(shape) + 2 or k.ndim != x.ndim:
+        raise JaxtypedTypeError(
+            f"{where}: lhs and rhs must both have rank len(filter_shape) + 2 = {len(shape) + 2}, got lhs "
+            f"{x.aval.str_short()} and rhs {k.aval.str_short()} for filter_shape {shape}"
+        )
+    numbers = conv_dimension_numbers(x.shape, (1, 1, *shape), dimension_numbers)
+    patches = _patches(where, x, shape, window_strides, padding, lhs_dilation, rhs_dilation, numbers, None)
+    _, rhs_spec, out_spec = numbers
+    want = (patches.shape[out_spec[1]], *(patches.shape[a] for a in out_spec[2:]))
+    got = (k.shape[rhs_spec[1]], *(k.shape[a] for a in rhs_spec[2:]))
+    if want != got:
+        raise JaxtypedTypeError(
+            f"{where}: rhs {k.aval.str_short()} must have (input features, *output spatial sizes) = {want} "
+            f"(lhs features times prod(filter_shape {shape}), then the output's spatial sizes, in the order "
+            f"of rhs_spec), got {got} for lhs {x.aval.str_short()}"
+        )
+    # Output positions are dot_general batch axes: the patches' in axis order,
+    # the kernel's matched by spatial dimension.
+    spatial = sorted(out_spec[2:])
+    rhs_batch = tuple(rhs_spec[out_spec.index(a)] for a in spatial)
+    product = dot_general(
+        patches, k, (((out_spec[1],), (rhs_spec[1],)), (tuple(spatial), rhs_batch)), precision
+    )  # (*spatial, N, O)
+    labels = (*spatial, out_spec[0], out_spec[1])
+    return transpose(product, tuple(labels.index(axis) for axis in range(x.ndim)))
 
 
 # === shape helpers ===
