@@ -57,8 +57,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("scipy*",)),
     # einsum family: jaxtyped.nn (imports scipy.special's softmax, same layer)
     Layer(5, ("nn*",)),
-    # callbacks family (issue 16): debug.print, pure_callback, io_callback
-    Layer(5, ("callbacks*", "debugging*")),
+    # callbacks family (issue 16): debug.print, pure_callback, io_callback, debug.breakpoint
+    Layer(5, ("callbacks*", "debugging*", "debugger*")),
     # extend family (issue 18): jaxtyped.extend's JAX-form primitives and jaxtyped.ffi
     Layer(5, ("extend", "ffi*")),
 )

@@ -3,11 +3,14 @@
 ``jaxtyped.debug.print(fmt, *args, ordered=False, **kwargs)`` prints with
 ``str.format`` when the values exist (eagerly, or while a compiled program
 runs); ``jaxtyped.debug.callback(f, *args, ordered=False)`` calls ``f`` for
-its side effect. Call ``jaxtyped.effects_barrier()`` to wait until every
-effect of the computations dispatched so far has happened.
+its side effect; ``jaxtyped.debug.breakpoint()`` stops in an interactive
+debugger (the ``jdb`` prompt) with the values of the traced locals. Call
+``jaxtyped.effects_barrier()`` to wait until every effect of the
+computations dispatched so far has happened.
 """
 
+from jaxtyped._src.debugger import breakpoint  # noqa: A004 - JAX's name
 from jaxtyped._src.debugging import debug_callback as callback
 from jaxtyped._src.debugging import debug_print as print  # noqa: A004 - JAX's name
 
-__all__ = ["callback", "print"]
+__all__ = ["breakpoint", "callback", "print"]
