@@ -35,6 +35,7 @@ SECTIONS = (
     "jax.random", "jax.nn.initializers",
     # breadth: the top level, pytrees, scipy.special and scipy.stats
     "jax", "jax.tree_util", "jax.tree", "jax.scipy.special", "jax.scipy.stats", "jax.scipy.stats.norm",
+    "jax.debug", "jax.sharding",
 )  # fmt: skip
 
 
@@ -83,6 +84,8 @@ def has_name(section: str, name: str) -> bool:
         "jax.scipy.special": jaxtyped.scipy.special,
         "jax.scipy.stats": jaxtyped.scipy.stats,
         "jax.scipy.stats.norm": jaxtyped.scipy.stats.norm,
+        "jax.debug": jt.debug,
+        "jax.sharding": jt.sharding,
     }[section]
     try:
         getattr(target, name)

@@ -61,6 +61,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("callbacks*", "debugging*", "debugger*")),
     # extend family (issue 18): jaxtyped.extend's JAX-form primitives and jaxtyped.ffi
     Layer(5, ("extend", "ffi*")),
+    # sharding family: inspecting and drawing arrays' layouts (jaxtyped.debug.visualize_*)
+    Layer(5, ("sharding_visualization",)),
 )
 TOP_RANK: Final = 5.0
 PACKAGE: Final = "jaxtyped"

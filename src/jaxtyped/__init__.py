@@ -42,7 +42,7 @@ from jaxtyped._src.api_grad import grad, hessian, jacrev, linearize, value_and_g
 from jaxtyped._src.api_device import Device, block_until_ready, device_get, device_put, devices, local_devices  # noqa: E402
 # sharding family (issue 17): several devices
 from jaxtyped._src.api_device import device_count, local_device_count, process_count, process_index  # noqa: E402
-from jaxtyped._src.api_sharding import make_mesh  # noqa: E402
+from jaxtyped._src.api_sharding import make_mesh, reshard, set_mesh  # noqa: E402
 from jaxtyped import sharding  # noqa: E402
 from jaxtyped.sharding import NamedSharding, P  # noqa: E402
 from jaxtyped._src.shard_map import shard_map  # noqa: E402
@@ -162,6 +162,8 @@ __all__ = [
     "device_count",
     "local_device_count",
     "make_mesh",
+    "reshard",
+    "set_mesh",
     "process_count",
     "process_index",
     "sharding",

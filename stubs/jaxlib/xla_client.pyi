@@ -189,3 +189,9 @@ class _BatchedBlockUntilReady(Protocol):
     def __call__(self, arg: Sequence[object], /) -> None: ...
 
 batched_block_until_ready: _BatchedBlockUntilReady
+
+@type_check_only
+class _EncodeInspectShardingCallback(Protocol):
+    def __call__(self, arg: object, /) -> bytes: ...
+
+encode_inspect_sharding_callback: _EncodeInspectShardingCallback

@@ -18,15 +18,26 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, cast, final
+from typing import Final, TypeVar, cast, final
 
 import numpy as np
 
+from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, DeviceBuffer, array_from_sharded, device_buffer, host_buffer
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.core.interpreter import EVAL, bind, set_sharded_evaluator, transformation_scope
+from jaxtyped._src.core.interpreter import (
+    EVAL,
+    EvalInterpreter,
+    Tracer,
+    bind,
+    bind1,
+    current_interpreter,
+    set_sharded_evaluator,
+    transformation_scope,
+)
+from jaxtyped._src.api_device import device_put
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.parallel import ShardingConstraint
@@ -34,22 +45,30 @@ from jaxtyped._src.shard_map import ShardMap, set_eager_runner
 from jaxtyped._src.lowering import lower_jaxpr
 from jaxtyped._src.pjit import consts_as_invars
 from jaxtyped._src.runtime import xla
-from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jaxtyped._src.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
 from jaxtyped._src.sharding import (
     AxisType,
+    ContextMeshState,
     Mesh,
     NamedSharding,
     PartitionSpec,
     Sharding,
     SingleDeviceSharding,
+    context_mesh,
     current_mesh,
+    restore_context_mesh,
     sdy_mesh,
     spec_from_tiling,
     spmd_lowering,
+    swap_context_mesh,
 )
 
 __all__ = [
     "make_mesh",
+    "set_mesh",
+    "get_mesh",
+    "reshard",
+    "create_device_mesh",
     "ShardingLike",
     "ShardingsArg",
     "SpmdRequest",
@@ -97,6 +116,194 @@ def make_mesh(
     explicit: AxisType = "Explicit"
     types: tuple[AxisType, ...] = (explicit,) * len(names) if axis_types is None else tuple(axis_types)
     return Mesh(grid.reshape(shape), names, types)
+
+
+def create_device_mesh(
+    mesh_shape: Sequence[int],
+    devices: Sequence[xla.Device] | None = None,
+    *,
+    contiguous_submeshes: bool = False,
+    allow_split_physical_axes: bool = False,
+) -> "np.ndarray[tuple[int, ...], np.dtype[np.object_]]":
+    """The devices laid out in the shape ``mesh_shape``, for ``Mesh`` (JAX's
+    ``jax.experimental.mesh_utils.create_device_mesh``): a NumPy object
+    array of ``devices`` (default: all devices) in their order, as JAX
+    builds it on CPU. ``contiguous_submeshes`` and
+    ``allow_split_physical_axes`` are accepted for JAX's signature; they
+    concern TPU topologies and change nothing on CPU.
+
+    Raises:
+        JaxtypedValueError: ``mesh_shape`` is not a sequence of ints, or its
+            product is not the number of devices.
+
+    Example:
+        >>> import jaxtyped as jt
+        >>> from jaxtyped.experimental import mesh_utils
+        >>> mesh_utils.create_device_mesh((1,), jt.devices()[:1]).shape
+        (1,)
+    """
+    del contiguous_submeshes, allow_split_physical_axes  # TPU topology options
+    pool: list[xla.Device] = list(devices) if devices is not None else xla.devices()
+    shape: list[int] = []
+    for size in mesh_shape:
+        try:
+            shape.append(int(size))
+        except (TypeError, ValueError):
+            raise JaxtypedValueError(
+                f"`mesh_shape` passed to `create_device_mesh` should be a sequence of ints. Got {mesh_shape}"
+            ) from None
+    if math.prod(shape) != len(pool):
+        raise JaxtypedValueError(
+            f"create_device_mesh: number of devices {len(pool)} must equal the product of mesh_shape {tuple(shape)}"
+        )
+    grid: np.ndarray[tuple[int, ...], np.dtype[np.object_]] = np.empty(len(pool), dtype=np.object_)
+    for i, device in enumerate(pool):
+        grid[i] = device
+    return grid.reshape(tuple(shape))
+
+
+@final
+class set_mesh:  # noqa: N801 - JAX's name
+    """Make ``mesh`` the context's mesh (JAX's ``jax.set_mesh``), as a
+    global setter or as a context manager: bare ``PartitionSpec``\\ s
+    (``jit``'s shardings, ``with_sharding_constraint``, ``reshard``) refer
+    to it, ``get_abstract_mesh()`` returns ``mesh.abstract_mesh`` and
+    ``jaxtyped.sharding.get_mesh()`` returns it. ``set_mesh(None)`` clears
+    it; leaving a ``with set_mesh(mesh):`` block restores the previous one.
+    Only outside ``jit`` (and other transformations).
+
+    Example:
+        >>> import jaxtyped as jt
+        >>> mesh = jt.make_mesh((1,), ("x",))
+        >>> with jt.set_mesh(mesh):
+        ...     print(jt.sharding.get_abstract_mesh().axis_names)
+        ('x',)
+        >>> jt.sharding.get_abstract_mesh().empty
+        True
+    """
+
+    __slots__ = ("_previous",)
+
+    def __init__(self, mesh: Mesh | None) -> None:
+        if mesh is not None and not isinstance(mesh, Mesh):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedValueError(f"set_mesh: expected mesh of type `jaxtyped.sharding.Mesh`. Got {type(mesh)}")
+        if not isinstance(current_interpreter(), EvalInterpreter):
+            raise JaxtypedValueError("`set_mesh` can only be used outside of `jaxtyped.jit`.")
+        if mesh is not None and "Manual" in mesh.axis_types:
+            raise JaxtypedValueError(
+                f"set_mesh: mesh {mesh} contains manual axes which is not allowed when using `set_mesh`. Please use "
+                "`jaxtyped.shard_map` to enter into `Manual` mode instead."
+            )
+        self._previous: ContextMeshState = swap_context_mesh(mesh)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        restore_context_mesh(self._previous)
+
+
+def get_mesh() -> Mesh | None:
+    """The mesh ``set_mesh`` set (JAX's ``jax.sharding.get_mesh``), or None
+    when none is set (JAX returns an empty ``Mesh`` there: jaxtyped has no
+    empty mesh). ``with mesh:`` does not set it. Only outside ``jit``."""
+    if not isinstance(current_interpreter(), EvalInterpreter):
+        raise JaxtypedValueError(
+            "`get_mesh` can only be used outside of `jaxtyped.jit`. Maybe you want "
+            "`jaxtyped.sharding.get_abstract_mesh()`?"
+        )
+    return context_mesh()
+
+
+T = TypeVar("T")
+
+
+def _is_sharding_leaf(x: object) -> bool:
+    return isinstance(x, (Sharding, PartitionSpec))
+
+
+def _reshard_target(sharding: object, ndim: int) -> NamedSharding:
+    """The ``NamedSharding`` ``reshard`` lays a value of rank ``ndim`` out as."""
+    if sharding is None:
+        raise JaxtypedValueError(
+            "reshard: out_shardings must be non-None shardings with a non-empty mesh. Got sharding None."
+        )
+    if isinstance(sharding, PartitionSpec):
+        mesh = context_mesh()
+        if mesh is None:
+            raise JaxtypedValueError(
+                "reshard: using a PartitionSpec when you are not under a mesh context is not allowed. Please pass a "
+                f"NamedSharding instance or enter into a mesh context via `jaxtyped.set_mesh`. Got {sharding!r}"
+            )
+        named = NamedSharding(mesh, sharding)
+    elif isinstance(sharding, NamedSharding):
+        named = sharding
+    else:
+        raise JaxtypedTypeError(
+            "reshard: the `out_shardings` argument only supports instances of `NamedSharding` or `PartitionSpec`. "
+            f"Got {sharding!r} of type: {type(sharding).__name__}"
+        )
+    mesh, spec = named.mesh, named.spec
+    for name in spec.used_axes():
+        kind = mesh.axis_types[mesh.axis_names.index(name)]
+        if kind != "Explicit":
+            raise JaxtypedValueError(
+                "PartitionSpec passed to reshard cannot contain axis names that are of type Auto or Manual. "
+                f"Got PartitionSpec: {spec!r} with axis name: {name} of type: {kind}"
+            )
+    if len(spec) > ndim:
+        raise JaxtypedValueError(
+            f"reshard: {spec!r} has {len(spec)} entries, but the array has rank {ndim}"
+        )
+    # As JAX: the spec names every dimension (``P('x')`` of a matrix is ``P('x', None)``).
+    return named.with_spec(PartitionSpec(*spec, *([None] * (ndim - len(spec)))))
+
+
+def reshard(xs: T, out_shardings: object) -> T:
+    """Lay out every array of pytree ``xs`` as ``out_shardings`` says (JAX's
+    ``jax.sharding.reshard``): a ``NamedSharding`` or a ``PartitionSpec``
+    on the mesh of ``set_mesh``, one for every leaf or a tree prefix of
+    ``xs``. Eagerly the arrays are moved (a ``device_put``); under ``jit``
+    it is a sharding constraint (JAX also needs ``set_mesh`` around such a
+    ``jit`` when the sharding is a ``NamedSharding``; jaxtyped does not).
+    The mesh axes the specs name must be ``Explicit`` (``make_mesh``'s
+    default), as in JAX. Values are unchanged.
+
+    Raises:
+        JaxtypedValueError: a spec without a mesh (no ``set_mesh``), a
+            sharding None, an axis that is not Explicit, a spec longer than
+            the array's rank or a dimension the mesh axes do not divide, or
+            ``out_shardings`` not a tree prefix of ``xs``.
+        JaxtypedTypeError: a sharding that is not a ``NamedSharding``.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> from jaxtyped.sharding import P
+        >>> with jt.set_mesh(jt.make_mesh((1,), ("x",))):
+        ...     jt.sharding.reshard({"w": jnp.arange(4.0)}, {"w": P("x")})
+        {'w': Array([0., 1., 2., 3.], dtype=float32)}
+    """
+    leaves, tree = tree_flatten(xs)
+    if out_shardings is None or _is_sharding_leaf(out_shardings):
+        targets: list[object] = [out_shardings] * len(leaves)
+    else:
+        targets = broadcast_prefix(
+            out_shardings, xs, _is_sharding_leaf, what="reshard", prefix_name="out_shardings", full_name="xs"
+        )
+    outs: list[object] = []
+    for leaf, target in zip(leaves, targets, strict=True):
+        if isinstance(leaf, Array):
+            shape = leaf.shape
+        else:
+            host: np.ndarray[tuple[int, ...], np.dtype[np.generic]] = np.asarray(leaf)
+            shape = tuple(int(d) for d in host.shape)
+        sharding = _reshard_target(target, len(shape))
+        sharding.check_shape(shape, "reshard")
+        if isinstance(leaf, Tracer) and isinstance(leaf, Array):
+            outs.append(bind1(ShardingConstraint(sharding), leaf))  # under a transformation: a constraint
+        else:
+            outs.append(device_put(leaf, sharding))
+    return cast(T, tree_unflatten(tree, outs))
 
 
 @final

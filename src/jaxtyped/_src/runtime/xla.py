@@ -78,6 +78,8 @@ __all__ = [
     "distributed_client",
     "is_multi_device",
     "compile_spmd_module",
+    "HloTiling",
+    "inspect_sharding_key",
     "SpmdExecutable",
     "Executable",
     "compile_module",
@@ -642,7 +644,8 @@ def _assemble_on_host(buffer: xc.ArrayImpl, aval: ShapedArray) -> np.ndarray[Any
         if device.id not in local or covered[index].all():
             continue  # another process's device, or a replica of a part already read
         covered[index] = True
-        out[index] = _shard_on_host(buffer, position)
+        # (a 0-d array's shard arrives through DLPack as shape (1,))
+        out[index] = _shard_on_host(buffer, position).reshape(out[index].shape)
     if not covered.all():
         raise JaxtypedValueError(
             f"reading a {aval.str_short()} array that spans devices of other processes is not possible "
@@ -1095,13 +1098,71 @@ def compile_spmd_module(
     try:
         loaded = backend.client.compile_and_load(text.encode(), device_list, options)
     except Exception as err:  # jaxlib raises its own JaxRuntimeError
+        _raise_inspect_errors()
         raise compile_error(err, text) from err
+    _raise_inspect_errors()
     executable = SpmdExecutable(loaded, in_avals, out_avals, devices)
     with _compile_lock:
         _spmd_cache[key] = executable
         while len(_spmd_cache) > _COMPILE_CACHE_SIZE:
             _spmd_cache.popitem(last=False)
     return executable
+
+
+class HloTiling(NamedTuple):
+    """A layout the SPMD partitioner chose, as plain data: XLA's tile
+    dimensions and device positions, whether it is fully replicated, and
+    whether it is manual (inside ``shard_map``)."""
+
+    dims: tuple[int, ...]
+    devices: tuple[int, ...]
+    replicated: bool
+    manual: bool
+
+
+# Note [inspecting shardings at compile time]: jaxlib's SPMD partitioner
+# calls back, while a module is compiled, for each "InspectSharding" custom
+# call with the layout it chose for the operand; the custom call's
+# backend_config is the key ``encode_inspect_sharding_callback`` makes of a
+# Python function (its address: the function must outlive every compilation
+# of a module naming it, so the functions are kept for the process's life).
+# An exception in the function would become a compile error holding only
+# its text: it is kept instead and raised after the compilation.
+_inspect_lock = threading.Lock()
+_inspect_keepalive: list[Callable[[xc.HloSharding], None]] = []
+_inspect_errors: list[BaseException] = []
+
+
+def inspect_sharding_key(on_tiling: Callable[[HloTiling], None]) -> bytes:
+    """The backend_config of an ``InspectSharding`` custom call that calls
+    ``on_tiling`` with the operand's layout while the module is compiled
+    for several devices (Note [inspecting shardings at compile time])."""
+
+    def call(hlo: xc.HloSharding) -> None:
+        try:
+            on_tiling(
+                HloTiling(
+                    tuple(int(d) for d in hlo.tile_assignment_dimensions()),
+                    tuple(int(d) for d in hlo.tile_assignment_devices()),
+                    hlo.is_replicated(),
+                    hlo.is_manual(),
+                )
+            )
+        except BaseException as err:  # raised after the compilation, as it is
+            with _inspect_lock:
+                _inspect_errors.append(err)
+
+    with _inspect_lock:
+        _inspect_keepalive.append(call)
+    return xc.encode_inspect_sharding_callback(call)
+
+
+def _raise_inspect_errors() -> None:
+    with _inspect_lock:
+        errors = list(_inspect_errors)
+        _inspect_errors.clear()
+    if errors:
+        raise errors[0]
 
 
 # The custom-call target of host callbacks (issue 16): only

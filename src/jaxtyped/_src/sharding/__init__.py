@@ -29,7 +29,17 @@ __all__ = [
     "PartitionSpec",
     "AxisType",
     "Mesh",
+    "AbstractDevice",
+    "AbstractMesh",
+    "EMPTY_ABSTRACT_MESH",
+    "make_single_device_sharding",
     "current_mesh",
+    "get_abstract_mesh",
+    "context_mesh",
+    "ContextMeshState",
+    "swap_context_mesh",
+    "restore_context_mesh",
+    "use_abstract_mesh",
     "Sharding",
     "NamedSharding",
     "SingleDeviceSharding",
@@ -115,7 +125,232 @@ class PartitionSpec(tuple[AxisSpec, ...]):
 
 AxisType = Literal["Auto", "Explicit", "Manual"]
 
+_AXIS_TYPES: tuple[AxisType, ...] = ("Auto", "Explicit", "Manual")
+
+# Note [three mesh contexts]: JAX 0.10.2 keeps three, and so do we.
+# - ``_CURRENT_MESH``: the mesh bare ``PartitionSpec``\ s of ``jit``'s
+#   shardings, ``with_sharding_constraint`` and ``shard_map`` resolve
+#   against. Set by ``with mesh:`` (JAX's deprecated resource env) and by
+#   ``set_mesh``.
+# - ``_CONCRETE_MESH``: the mesh ``set_mesh`` set (JAX's ``get_mesh``);
+#   ``reshard`` resolves bare specs against it only, as JAX does.
+# - ``_ABSTRACT_MESH``: what ``get_abstract_mesh()`` returns; set by
+#   ``set_mesh`` and ``use_abstract_mesh``, *not* by ``with mesh:`` (JAX
+#   0.10.2 returns the empty AbstractMesh inside ``with mesh:``).
 _CURRENT_MESH: ContextVar["Mesh | None"] = ContextVar("jaxtyped_current_mesh", default=None)
+_CONCRETE_MESH: ContextVar["Mesh | None"] = ContextVar("jaxtyped_concrete_mesh", default=None)
+_ABSTRACT_MESH: ContextVar["AbstractMesh | None"] = ContextVar("jaxtyped_abstract_mesh", default=None)
+
+
+def _axis_types_text(types: tuple[str, ...]) -> str:
+    """A tuple of axis types as JAX prints it: ``(Explicit, Explicit)``,
+    ``(Auto,)``, ``()``."""
+    return "(" + ", ".join(types) + ("," if len(types) == 1 else "") + ")"
+
+
+def _normalize_axis_types(
+    names: tuple[str, ...], axis_types: "AxisType | Sequence[AxisType] | None", where: str
+) -> tuple[AxisType, ...]:
+    if axis_types is None:
+        auto: AxisType = "Auto"
+        return (auto,) * len(names)
+    given: tuple[object, ...] = (axis_types,) if isinstance(axis_types, str) else tuple(axis_types)
+    types: list[AxisType] = []
+    for t in given:
+        kind: AxisType | None = None
+        for known in _AXIS_TYPES:
+            if known == t:
+                kind = known
+        if kind is None:
+            raise JaxtypedTypeError(
+                f"{where}: each axis type must be one of {_AXIS_TYPES}, got {t!r} in axis_types={axis_types!r}"
+            )
+        types.append(kind)
+    if len(types) != len(names):
+        raise JaxtypedValueError(
+            f"{where}: the number of axis names should match the number of axis_types; got "
+            f"axis_names={names} and axis_types={tuple(types)}"
+        )
+    return tuple(types)
+
+
+@final
+class AbstractDevice:
+    """What an abstract mesh knows of its devices (JAX's ``AbstractDevice``):
+    their kind, core count and platform."""
+
+    __slots__ = ("_device_kind", "_num_cores", "_platform")
+
+    def __init__(self, device_kind: str, num_cores: int | None, platform: str) -> None:
+        self._device_kind = device_kind
+        self._num_cores = num_cores
+        self._platform = platform
+
+    @property
+    def device_kind(self) -> str:
+        """The devices' kind (``"cpu"``)."""
+        return self._device_kind
+
+    @property
+    def num_cores(self) -> int | None:
+        """Cores per device (None on CPU, as JAX)."""
+        return self._num_cores
+
+    @property
+    def platform(self) -> str:
+        """The platform (``"cpu"``)."""
+        return self._platform
+
+    def _fields(self) -> tuple[str, int | None, str]:
+        return (self._device_kind, self._num_cores, self._platform)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbstractDevice) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def _text(self) -> str:
+        return f"device_kind={self._device_kind}, num_cores={self._num_cores}, platform={self._platform}"
+
+    def __repr__(self) -> str:
+        return f"AbstractDevice({self._text()})"
+
+
+@final
+class AbstractMesh:
+    """A mesh's shape, axis names and axis types without its devices (JAX's
+    ``AbstractMesh``): what ``get_abstract_mesh()`` returns and
+    ``Mesh.abstract_mesh`` is. Equal when sizes, names, types and abstract
+    device are; the empty one (``AbstractMesh((), ())``, size 0) stands for
+    "no mesh".
+
+    Example:
+        >>> from jaxtyped.sharding import AbstractMesh
+        >>> mesh = AbstractMesh((2, 4), ("a", "b"))
+        >>> mesh
+        AbstractMesh('a': 2, 'b': 4, axis_types=(Auto, Auto))
+        >>> mesh.size, mesh.empty, AbstractMesh((), ()).empty
+        (8, False, True)
+    """
+
+    __slots__ = ("_axis_sizes", "_axis_names", "_axis_types", "_abstract_device")
+
+    def __init__(
+        self,
+        axis_sizes: Sequence[int],
+        axis_names: Sequence[str],
+        axis_types: "AxisType | Sequence[AxisType] | None" = None,
+        *,
+        abstract_device: AbstractDevice | None = None,
+    ) -> None:
+        sizes = tuple(int(s) for s in axis_sizes)
+        names = (axis_names,) if isinstance(axis_names, str) else tuple(axis_names)
+        if len(sizes) != len(names):
+            raise JaxtypedValueError(
+                f"AbstractMesh: {len(sizes)} axis sizes {sizes} for {len(names)} axis names {names}"
+            )
+        self._axis_sizes = sizes
+        self._axis_names = names
+        self._axis_types = _normalize_axis_types(names, axis_types, "AbstractMesh")
+        self._abstract_device = abstract_device
+
+    @property
+    def axis_sizes(self) -> tuple[int, ...]:
+        """The size of each axis."""
+        return self._axis_sizes
+
+    @property
+    def axis_names(self) -> tuple[str, ...]:
+        """One name per axis."""
+        return self._axis_names
+
+    @property
+    def axis_types(self) -> tuple[AxisType, ...]:
+        """Per axis, ``"Auto"``, ``"Explicit"`` or ``"Manual"``."""
+        return self._axis_types
+
+    @property
+    def abstract_device(self) -> AbstractDevice | None:
+        """The kind of device, when known (a ``Mesh``'s abstract mesh knows it)."""
+        return self._abstract_device
+
+    @property
+    def shape(self) -> Mapping[str, int]:
+        """Axis name -> size, in axis order."""
+        return dict(zip(self._axis_names, self._axis_sizes))
+
+    @property
+    def shape_tuple(self) -> tuple[tuple[str, int], ...]:
+        """``(name, size)`` per axis."""
+        return tuple(zip(self._axis_names, self._axis_sizes))
+
+    @property
+    def size(self) -> int:
+        """The number of devices (0 for the empty mesh)."""
+        return math.prod(self._axis_sizes) if self._axis_sizes else 0
+
+    @property
+    def empty(self) -> bool:
+        """Whether this is the empty mesh (no axes)."""
+        return self.size == 0
+
+    @property
+    def abstract_mesh(self) -> "AbstractMesh":
+        """Itself (as JAX's)."""
+        return self
+
+    @property
+    def auto_axes(self) -> tuple[str, ...]:
+        """The names of the Auto axes."""
+        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t == "Auto")
+
+    @property
+    def explicit_axes(self) -> tuple[str, ...]:
+        """The names of the Explicit axes."""
+        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t == "Explicit")
+
+    @property
+    def manual_axes(self) -> tuple[str, ...]:
+        """The names of the Manual axes."""
+        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t == "Manual")
+
+    @property
+    def devices(self) -> "np.ndarray[Any, np.dtype[Any]]":
+        """Not available: an abstract mesh has no devices (raises, as JAX's)."""
+        raise JaxtypedValueError("AbstractMesh does not implement devices")
+
+    def update(
+        self,
+        axis_sizes: Sequence[int] | None = None,
+        axis_names: Sequence[str] | None = None,
+        axis_types: "AxisType | Sequence[AxisType] | None" = None,
+    ) -> "AbstractMesh":
+        """A copy with the given fields replaced (the abstract device kept)."""
+        return AbstractMesh(
+            self._axis_sizes if axis_sizes is None else axis_sizes,
+            self._axis_names if axis_names is None else axis_names,
+            self._axis_types if axis_types is None else axis_types,
+            abstract_device=self._abstract_device,
+        )
+
+    def _key(self) -> tuple[object, ...]:
+        return (self._axis_sizes, self._axis_names, self._axis_types, self._abstract_device)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbstractMesh) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        axes = ", ".join(f"'{n}': {s}" for n, s in self.shape_tuple) if self._axis_names else "()"
+        device = "" if self._abstract_device is None else f", {self._abstract_device._text()}"  # pyright: ignore[reportPrivateUsage]  # same module
+        return f"AbstractMesh({axes}, axis_types={_axis_types_text(self._axis_types)}{device})"
+
+
+EMPTY_ABSTRACT_MESH: "AbstractMesh" = AbstractMesh((), ())
+"""The empty abstract mesh: no mesh set."""
 
 
 @final
@@ -210,6 +445,19 @@ class Mesh:
         """The size of mesh axis ``name``."""
         return self.shape[name]
 
+    @property
+    def abstract_mesh(self) -> AbstractMesh:
+        """The mesh without its devices (JAX's ``Mesh.abstract_mesh``): its
+        sizes, names, axis types and the kind of its devices."""
+        first = self._device_list[0]
+        num_cores: int | None = None
+        if first.platform == "tpu":
+            num_cores = cast(int | None, getattr(first, "num_cores", None))
+        elif first.platform == "gpu":
+            num_cores = cast(int | None, getattr(first, "core_count", None))
+        device = AbstractDevice(first.device_kind, num_cores, first.platform)
+        return AbstractMesh(self.axis_sizes, self._axis_names, self._axis_types, abstract_device=device)
+
     def __enter__(self) -> "Mesh":
         self._tokens.append(_CURRENT_MESH.set(self))
         return self
@@ -263,8 +511,83 @@ def spmd_lowering_mesh() -> "Mesh | None":
 
 
 def current_mesh() -> Mesh | None:
-    """The mesh of the innermost ``with mesh:`` block, if any."""
+    """The mesh bare ``PartitionSpec``\\ s refer to: that of the innermost
+    ``with mesh:`` block or ``set_mesh``, if any (Note [three mesh contexts])."""
     return _CURRENT_MESH.get()
+
+
+def context_mesh() -> Mesh | None:
+    """The mesh ``set_mesh`` set, if any (JAX's ``get_mesh``; not the mesh
+    of ``with mesh:``)."""
+    return _CONCRETE_MESH.get()
+
+
+def get_abstract_mesh() -> AbstractMesh:
+    """The abstract mesh of the context (JAX's
+    ``jax.sharding.get_abstract_mesh``): the one ``set_mesh`` or
+    ``use_abstract_mesh`` set, else the empty ``AbstractMesh`` (also inside
+    ``with mesh:``, as in JAX 0.10.2). Works inside ``jit`` too.
+
+    Example:
+        >>> import jaxtyped as jt
+        >>> jt.sharding.get_abstract_mesh()
+        AbstractMesh((), axis_types=())
+    """
+    mesh = _ABSTRACT_MESH.get()
+    return EMPTY_ABSTRACT_MESH if mesh is None else mesh
+
+
+ContextMeshState = tuple["Mesh | None", "Mesh | None", "AbstractMesh | None"]
+"""The three mesh contexts' values (Note [three mesh contexts])."""
+
+
+def swap_context_mesh(mesh: Mesh | None) -> ContextMeshState:
+    """Make ``mesh`` the context's mesh in all three senses (what
+    ``set_mesh`` does; None clears them) and return the previous values
+    for :func:`restore_context_mesh`."""
+    previous = (_CURRENT_MESH.get(), _CONCRETE_MESH.get(), _ABSTRACT_MESH.get())
+    _CURRENT_MESH.set(mesh)
+    _CONCRETE_MESH.set(mesh)
+    _ABSTRACT_MESH.set(None if mesh is None else mesh.abstract_mesh)
+    return previous
+
+
+def restore_context_mesh(state: ContextMeshState) -> None:
+    """Put back what :func:`swap_context_mesh` returned."""
+    current, concrete, abstract = state
+    _CURRENT_MESH.set(current)
+    _CONCRETE_MESH.set(concrete)
+    _ABSTRACT_MESH.set(abstract)
+
+
+@final
+class use_abstract_mesh:  # noqa: N801 - JAX's name
+    """Within the block, ``get_abstract_mesh()`` returns ``mesh`` (JAX's
+    ``jax.sharding.use_abstract_mesh``); it cannot change the size of a
+    non-empty abstract mesh already set."""
+
+    __slots__ = ("_mesh", "_previous")
+
+    def __init__(self, mesh: AbstractMesh) -> None:
+        if not isinstance(mesh, AbstractMesh):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedValueError(
+                f"use_abstract_mesh: expected mesh of type `jaxtyped.sharding.AbstractMesh`. Got type: {type(mesh)}"
+            )
+        self._mesh = mesh
+        self._previous: list[AbstractMesh | None] = []
+
+    def __enter__(self) -> None:
+        previous = _ABSTRACT_MESH.get()
+        if previous is not None and not previous.empty and not self._mesh.empty and previous.size != self._mesh.size:
+            raise JaxtypedValueError(
+                f"use_abstract_mesh cannot change the size of the mesh. Got new mesh: {self._mesh} with "
+                f"size={self._mesh.size} and prev mesh: {previous} with size={previous.size}"
+            )
+        self._previous.append(previous)
+        _ABSTRACT_MESH.set(self._mesh)
+
+    def __exit__(self, *exc: object) -> None:
+        _ABSTRACT_MESH.set(self._previous.pop())
 
 
 class Sharding:
@@ -522,6 +845,17 @@ class SingleDeviceSharding(Sharding):
 
     def __repr__(self) -> str:
         return f"SingleDeviceSharding(device={self._device!r}, memory_kind=device)"
+
+
+def make_single_device_sharding(device: Device, *, memory_kind: str | None = None) -> SingleDeviceSharding:
+    """``SingleDeviceSharding(device)`` (JAX's
+    ``jax.sharding.make_single_device_sharding``). Arrays live in device
+    memory: ``memory_kind`` may be None or ``"device"`` only."""
+    if memory_kind not in (None, "device"):
+        raise JaxtypedValueError(
+            f"make_single_device_sharding: memory_kind {memory_kind!r} is not supported (arrays live in device memory)"
+        )
+    return SingleDeviceSharding(device)
 
 
 def sdy_mesh(mesh: Mesh) -> str:
