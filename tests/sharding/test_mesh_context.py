@@ -405,3 +405,32 @@ def test_make_single_device_sharding_is_jaxs() -> None:
     assert x.sharding == ours
     with pytest.raises(errors.JaxtypedValueError, match="make_single_device_sharding: memory_kind 'pinned_host'"):
         jt.sharding.make_single_device_sharding(jt.devices()[0], memory_kind="pinned_host")
+
+
+def test_jit_traces_again_under_another_mesh_like_jax() -> None:
+    """The mesh context is part of a trace's key: a function reading
+    ``get_abstract_mesh()`` (as Flax's layers do) sees each context's mesh,
+    with JAX's trace counts, and the context-free call still hits."""
+
+    def run(J: Lib) -> tuple[list[float], int]:
+        traces = 0
+
+        def f(x: Any) -> Any:
+            nonlocal traces
+            traces += 1
+            mesh = J.sharding.get_abstract_mesh()
+            return x * (1.0 if mesh.empty else float(mesh.size))
+
+        g = J.jit(f)
+        x = J.numpy.ones(())
+        values = [float(g(x))]
+        with J.set_mesh(J.make_mesh((2, 2), ("x", "y"))):
+            values.append(float(g(x)))
+        with J.set_mesh(J.make_mesh((8,), ("x",))):
+            values.append(float(g(x)))
+            values.append(float(g(x)))
+        values.append(float(g(x)))
+        return values, traces
+
+    ours, theirs = both(run)
+    assert ours == theirs == ([1.0, 4.0, 8.0, 8.0, 1.0], 3)

@@ -41,7 +41,7 @@ from jaxtyped._src.api_util import (
     input_aval,
     leaf_to_array,
 )
-from jaxtyped._src.config import config
+from jaxtyped._src.config import TraceState, config
 from jaxtyped._src.api_config import check_nonfinite
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import (
@@ -288,12 +288,12 @@ class Jitted(Generic[P, R_co]):
         # state, the entry), compared before any key is built: the aval by
         # identity, then by value; the trace state by identity. Holding them
         # keeps them alive. Cleared with the memo (_forget_dispatch).
-        self._last_hit: tuple[ShapedArray, tuple[bool, ...], _Entry] | None = None
+        self._last_hit: tuple[ShapedArray, TraceState, _Entry] | None = None
         # The memo's last hit with arguments in containers or by keyword:
         # (the structure, the leaves' avals, the trace state, the entry),
         # checked first by __call__, before a key is built. Cleared with
         # the memo.
-        self._last_tree_hit: tuple[Hashable, tuple[ShapedArray, ...], tuple[bool, ...], _Entry] | None = None
+        self._last_tree_hit: tuple[Hashable, tuple[ShapedArray, ...], TraceState, _Entry] | None = None
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums and not donate_argnames
         # Found on the first trace (reading annotations costs ~50 us).
@@ -425,7 +425,7 @@ class Jitted(Generic[P, R_co]):
         args: tuple[object, ...],
         kwargs: dict[str, object],
         check_outputs: bool,
-        trace_state: tuple[bool, ...],
+        trace_state: TraceState,
         flattened: tuple[list[object], Hashable] | None,
     ) -> object:
         """The dispatch memo for arguments in containers or by keyword: one
@@ -458,7 +458,7 @@ class Jitted(Generic[P, R_co]):
         structure: Hashable,
         leaves: Sequence[object],
         check_outputs: bool,
-        trace_state: tuple[bool, ...],
+        trace_state: TraceState,
     ) -> object:
         """A memo miss by aval identity, looked up again by the avals' values
         (Note [the dispatch memo]): the same signature in other aval objects,
@@ -653,7 +653,7 @@ class Jitted(Generic[P, R_co]):
             self._dispatch_by_value[(structure, tuple(avals), trace_state)] = entry
 
     def _call_general(
-        self, args: tuple[Any, ...], kwargs: dict[str, Any], check_outputs: bool, trace_state: tuple[bool, ...]
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], check_outputs: bool, trace_state: TraceState
     ) -> object:
         """A call of a function with static or donated arguments, through
         the general dispatch memo (or the full path on a miss)."""
@@ -681,7 +681,7 @@ class Jitted(Generic[P, R_co]):
         return self._run_memo_hit(entry, _kept_buffers(arrays, None), check_outputs)
 
     def _general_memo_key(
-        self, args: tuple[Any, ...], kwargs: dict[str, Any], trace_state: tuple[bool, ...]
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], trace_state: TraceState
     ) -> tuple[Hashable, list[object], list[ArrayImpl]] | None:
         """The general dispatch memo's key of a call of a function with
         static or donated arguments (Note [the dispatch memo]): the

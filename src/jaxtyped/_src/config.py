@@ -19,7 +19,7 @@ no ``with`` block active that costs one ``ContextVar.get`` returning None.
 """
 
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Hashable
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -27,7 +27,7 @@ from typing import Final, Literal, final, get_args, overload
 
 from jaxtyped._src.errors import JaxtypedValueError
 
-__all__ = ["Config", "OptionName", "config"]
+__all__ = ["Config", "OptionName", "TraceState", "config", "set_trace_context"]
 
 
 @final
@@ -42,6 +42,11 @@ class _BoolOption:
 
 _TRUE_STRINGS: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE_STRINGS: Final = frozenset({"", "0", "false", "no", "off"})
+
+TraceState = tuple[Hashable, ...]
+"""The options' values that change what tracing produces, then any other
+context tracing reads (:func:`set_trace_context`): part of every trace
+cache's key."""
 
 _OPTIONS: Final[tuple[_BoolOption, ...]] = (
     _BoolOption(
@@ -320,37 +325,54 @@ class Config:
         _check_bool(name, value)
         return _scope(option.name, value)
 
-    def trace_state(self) -> tuple[bool, ...]:
+    def trace_state(self) -> TraceState:
         """The values of the options that change what tracing produces
-        (in this context).
+        (in this context), and the other context tracing reads (the mesh
+        context: :func:`set_trace_context`).
 
         Caches of traced programs include this tuple in their keys.
         """
         scoped = _SCOPED.get()
+        extra = _TRACE_CONTEXT.get()
         if scoped is None:
-            return self._trace_state
-        return tuple(scoped.get(option.name, self._values[option.name]) for option in _OPTIONS if option.affects_tracing)
+            state = self._trace_state
+        else:
+            state = tuple(scoped.get(option.name, self._values[option.name]) for option in _OPTIONS if option.affects_tracing)
+        return state if extra is None else (*state, extra)
 
-    def _compute_trace_state(self) -> tuple[bool, ...]:
+    def _compute_trace_state(self) -> TraceState:
         return tuple(self._values[option.name] for option in _OPTIONS if option.affects_tracing)
 
-    def dispatch_state(self) -> tuple[bool, bool, tuple[bool, ...]]:
+    def dispatch_state(self) -> tuple[bool, bool, TraceState]:
         """What a jitted call reads on every dispatch, in one read (issue
         19): whether jit is disabled, whether outputs are checked for
         NaN/inf (``jax_debug_nans`` or ``jax_debug_infs``), and
         :meth:`trace_state`; in this context."""
-        scoped = _SCOPED.get()
-        if scoped is None:
+        if _SCOPED.get() is None and _TRACE_CONTEXT.get() is None:
             return self._dispatch_state
         return (self.jax_disable_jit, self.jax_debug_nans or self.jax_debug_infs, self.trace_state())
 
-    def _compute_dispatch_state(self) -> tuple[bool, bool, tuple[bool, ...]]:
+    def _compute_dispatch_state(self) -> tuple[bool, bool, TraceState]:
         values = self._values
         return (values["jax_disable_jit"], values["jax_debug_nans"] or values["jax_debug_infs"], self._trace_state)
 
 
 # The current context's overrides (None: no ``with`` block active).
 _SCOPED: Final[ContextVar[dict[str, bool] | None]] = ContextVar("jaxtyped_scoped_config", default=None)
+
+# Context outside the options that tracing reads (the mesh bare
+# PartitionSpecs and get_abstract_mesh() refer to): None when there is none,
+# so the common case keeps the cached state tuples.
+_TRACE_CONTEXT: Final[ContextVar[Hashable | None]] = ContextVar("jaxtyped_trace_context", default=None)
+
+
+def set_trace_context(key: Hashable | None) -> None:
+    """Record, in this context, a hashable description of context that
+    tracing reads besides the options (its owner calls this whenever that
+    context changes; None when it is empty): :meth:`Config.trace_state`,
+    and so every trace cache's key, includes it, so a function traced under
+    one mesh is traced again under another, as in JAX."""
+    _TRACE_CONTEXT.set(key)
 
 
 @contextmanager

@@ -24,7 +24,7 @@ from typing import Any, Final, final
 
 import numpy as np
 
-from jaxtyped._src.config import config
+from jaxtyped._src.config import TraceState, config
 from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.array_impl import ArrayImpl
@@ -258,7 +258,7 @@ def set_sharded_evaluator(run: "Callable[[Primitive, tuple[ArrayImpl, ...]], tup
 # Eager code applies the same primitive to the same types over and over;
 # type-checking each application once per process saves most of bind's cost.
 _ABSTRACT_EVAL_MEMO_SIZE: Final = 8192
-_abstract_eval_memo: dict[tuple[Primitive, tuple[ShapedArray, ...], tuple[bool, ...]], tuple[ShapedArray, ...]] = {}
+_abstract_eval_memo: dict[tuple[Primitive, tuple[ShapedArray, ...], TraceState], tuple[ShapedArray, ...]] = {}
 
 EVAL: Final = EvalInterpreter()
 

@@ -21,6 +21,7 @@ from typing import Any, Literal, Protocol, cast, final, runtime_checkable
 
 import numpy as np
 
+from jaxtyped._src.config import set_trace_context
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 
 __all__ = [
@@ -140,6 +141,14 @@ _AXIS_TYPES: tuple[AxisType, ...] = ("Auto", "Explicit", "Manual")
 _CURRENT_MESH: ContextVar["Mesh | None"] = ContextVar("jaxtyped_current_mesh", default=None)
 _CONCRETE_MESH: ContextVar["Mesh | None"] = ContextVar("jaxtyped_concrete_mesh", default=None)
 _ABSTRACT_MESH: ContextVar["AbstractMesh | None"] = ContextVar("jaxtyped_abstract_mesh", default=None)
+
+
+def _sync_trace_context() -> None:
+    """Tell the trace caches which meshes the context holds (they change
+    what tracing produces: bare specs, ``get_abstract_mesh()``), so a jitted
+    function is traced again under another mesh, as in JAX."""
+    meshes = (_CURRENT_MESH.get(), _CONCRETE_MESH.get(), _ABSTRACT_MESH.get())
+    set_trace_context(None if meshes == (None, None, None) else ("mesh", *meshes))
 
 
 def _axis_types_text(types: tuple[str, ...]) -> str:
@@ -460,10 +469,12 @@ class Mesh:
 
     def __enter__(self) -> "Mesh":
         self._tokens.append(_CURRENT_MESH.set(self))
+        _sync_trace_context()
         return self
 
     def __exit__(self, *exc: object) -> None:
         _CURRENT_MESH.reset(self._tokens.pop())
+        _sync_trace_context()
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -549,6 +560,7 @@ def swap_context_mesh(mesh: Mesh | None) -> ContextMeshState:
     _CURRENT_MESH.set(mesh)
     _CONCRETE_MESH.set(mesh)
     _ABSTRACT_MESH.set(None if mesh is None else mesh.abstract_mesh)
+    _sync_trace_context()
     return previous
 
 
@@ -558,6 +570,7 @@ def restore_context_mesh(state: ContextMeshState) -> None:
     _CURRENT_MESH.set(current)
     _CONCRETE_MESH.set(concrete)
     _ABSTRACT_MESH.set(abstract)
+    _sync_trace_context()
 
 
 @final
@@ -585,9 +598,11 @@ class use_abstract_mesh:  # noqa: N801 - JAX's name
             )
         self._previous.append(previous)
         _ABSTRACT_MESH.set(self._mesh)
+        _sync_trace_context()
 
     def __exit__(self, *exc: object) -> None:
         _ABSTRACT_MESH.set(self._previous.pop())
+        _sync_trace_context()
 
 
 class Sharding:
