@@ -537,6 +537,8 @@ def _windowed_rows() -> list[Row]:
             (x, k), F),
         Row("conv_transpose", f2(lambda m, a, b: m.conv_transpose(a, b, (2, 2), "SAME")), (Arg((2, 5, 4, 3)), Arg((3, 2, 3, 4))), F),
         Row("conv_general_dilated_patches", f1(lambda m, a: m.conv_general_dilated_patches(a, (2, 3), (1, 1), "VALID")), (x,), F),
+        Row("conv_general_dilated_local", f2(lambda m, a, b: m.conv_general_dilated_local(a, b, (1, 1), "VALID", (2, 2))),
+            (x, Arg((4, 12, 4, 3))), F),
         Row("conv_shape_helpers", f2(lambda m, a, b: m.reshape(m.conv_transpose(
             m.transpose(a, m.conv_general_permutations(("NCHW", "OIHW", "NCHW"))[0]), b, (2, 1), "VALID",
             dimension_numbers=("NCHW", "OIHW", "NCHW")),
