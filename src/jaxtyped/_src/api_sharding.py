@@ -18,11 +18,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, TypeVar, cast, final
+from typing import Final, TypeVar, cast, final, overload
 
 import numpy as np
 
-from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, DeviceBuffer, array_from_sharded, device_buffer, host_buffer
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jaxtyped._src.core.avals import ShapedArray
@@ -259,7 +259,11 @@ def _reshard_target(sharding: object, ndim: int) -> NamedSharding:
     return named.with_spec(PartitionSpec(*spec, *([None] * (ndim - len(spec)))))
 
 
-def reshard(xs: T, out_shardings: object) -> T:
+@overload
+def reshard(xs: ArrayLike, out_shardings: object) -> Array: ...
+@overload
+def reshard(xs: T, out_shardings: object) -> T: ...
+def reshard(xs: object, out_shardings: object) -> object:
     """Lay out every array of pytree ``xs`` as ``out_shardings`` says (JAX's
     ``jax.sharding.reshard``): a ``NamedSharding`` or a ``PartitionSpec``
     on the mesh of ``set_mesh``, one for every leaf or a tree prefix of
@@ -303,7 +307,7 @@ def reshard(xs: T, out_shardings: object) -> T:
             outs.append(bind1(ShardingConstraint(sharding), leaf))  # under a transformation: a constraint
         else:
             outs.append(device_put(leaf, sharding))
-    return cast(T, tree_unflatten(tree, outs))
+    return tree_unflatten(tree, outs)
 
 
 @final
