@@ -70,11 +70,12 @@ def test_table_marks_the_injected_slowdown(history: tuple[Path, list[str]]) -> N
     repo, commits = history
     out = repo.parent / "history.json"
     # The injected step is 10x. Beside another test worker, columns of the
-    # same code have read 5.2% apart with separate quartiles (a CI run
-    # marked that as a step): the test asks for steps over 50%, not the
-    # default 5%, which is the tool's sensitivity, not what this test checks.
+    # same code have read 5.2% apart with separate quartiles, and on a slower
+    # machine 171 us then 257 us (1.5x): the test asks for steps over 200%,
+    # not the default 5%, which is the tool's sensitivity, not what this
+    # test checks.
     result = run_history(
-        repo, "--commits", f"{commits[0]}..{commits[-1]}", "--rounds", "3", "--min-step", "0.5", "--json", str(out)
+        repo, "--commits", f"{commits[0]}..{commits[-1]}", "--rounds", "3", "--min-step", "2", "--json", str(out)
     )
     assert result.returncode == 0, result.stdout + result.stderr
     payload = json.loads(out.read_text())
