@@ -48,7 +48,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
     # L3: executing lowered programs (XLA through jaxlib).
     Layer(3, ("runtime",)),
     # L4: the primitive library and features built on the transformations.
-    Layer(4, ("lax", "ad", "ad_*", "pjit*", "custom_derivatives*", "remat*", "refs*", "shard_map*")),
+    Layer(4, ("lax", "ad", "ad_*", "pjit*", "custom_derivatives*", "custom_batching", "remat*", "refs*", "shard_map*")),
     # refs family (issue 16): mutable array references, threaded through staging by lax control flow.
     Layer(4, ("state",)),
     # L5: user-facing APIs; unlisted modules also land here (and are reported).
@@ -63,6 +63,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("extend", "ffi*")),
     # sharding family: inspecting and drawing arrays' layouts (jaxtyped.debug.visualize_*)
     Layer(5, ("sharding_visualization",)),
+    # segment reductions: jaxtyped.ops (scatters into identity-filled rows, jnp reductions for buckets)
+    Layer(5, ("ops",)),
 )
 TOP_RANK: Final = 5.0
 PACKAGE: Final = "jaxtyped"

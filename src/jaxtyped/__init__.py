@@ -58,6 +58,7 @@ from jaxtyped import extend, random  # noqa: E402  # random family (issue 15)
 from jaxtyped import ffi  # noqa: E402  # extend family (issue 18): jt.ffi, as jax.ffi
 # callbacks family (issue 16): debug.print, callbacks, effects_barrier
 from jaxtyped import debug, experimental  # noqa: E402
+from jaxtyped import custom_batching  # noqa: E402  # jt.custom_batching, as jax.custom_batching
 from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 # refs family (issue 16): mutable array references
 from jaxtyped import ref  # noqa: E402
@@ -150,6 +151,7 @@ __all__ = [
     "random",  # random family (issue 15)
     "ffi",  # extend family (issue 18)
     "debug",  # callbacks family (issue 16)
+    "custom_batching",
     "effects_barrier",
     "experimental",
     "pure_callback",

@@ -24,6 +24,7 @@ from jaxtyped._src.errors import NonConcreteBooleanIndexError  # advanced indexi
 from jaxtyped._src.errors import JaxtypedZeroDivisionError  # nn.initializers family
 from jaxtyped._src.errors import CallbackError  # callbacks family (issue 16)
 from jaxtyped._src.errors import UnboundAxisNameError  # sharding family (issue 17)
+from jaxtyped._src.errors import JaxtypedAttributeError  # custom_batching family
 
 __all__ = [
     "AnnotationMismatchError",
@@ -49,4 +50,5 @@ __all__ = [
     "JaxtypedZeroDivisionError",  # nn.initializers family
     "CallbackError",  # callbacks family (issue 16)
     "UnboundAxisNameError",  # sharding family (issue 17)
+    "JaxtypedAttributeError",  # custom_batching family
 ]

@@ -74,7 +74,7 @@ from jaxtyped._src.tree_util import (
 )
 from jaxtyped._src.util import describe_function, is_int, is_list_or_tuple
 
-__all__ = ["custom_jvp", "custom_vjp"]
+__all__ = ["custom_jvp", "custom_vjp", "resolve_args", "rule_name", "signature_of"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -174,7 +174,7 @@ def _describe(value: object) -> str:
     return f"a value of type {type(value).__name__}"
 
 
-def _rule_name(rule: Callable[..., object]) -> str:
+def rule_name(rule: Callable[..., object]) -> str:
     """How a function is shown in a printed jaxpr (``jvp=f_jvp``)."""
     target: object = rule
     while isinstance(target, functools.partial):
@@ -293,7 +293,7 @@ class _UserJVPRule(JVPRule):
 
     @property
     def name(self) -> str:
-        return _rule_name(self.rule)
+        return rule_name(self.rule)
 
     def __call__(self, primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
         sig, k = self.sig, self.sig.num_traced
@@ -316,7 +316,7 @@ class _UserFwd(FwdRule):
 
     @property
     def name(self) -> str:
-        return _rule_name(self.rule)
+        return rule_name(self.rule)
 
     def __call__(self, primals: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...], PyTreeDef]:
         sig = self.sig
@@ -340,7 +340,7 @@ class _UserBwd(BwdRule):
 
     @property
     def name(self) -> str:
-        return _rule_name(self.rule)
+        return rule_name(self.rule)
 
     def __call__(self, res_tree: PyTreeDef, res: tuple[Array, ...], cts: tuple[Array, ...]) -> tuple[Tangent, ...]:
         sig = self.sig
@@ -391,8 +391,8 @@ class _CustomFunction(Generic[P, R]):
         self._untyped_fun: Callable[..., object] = fun
         self.nondiff_argnums = tuple(int(i) for i in argnums)
         self._desc = describe_function(fun)
-        self._name = _rule_name(fun)
-        self._signature = _signature_of(fun)
+        self._name = rule_name(fun)
+        self._signature = signature_of(fun)
         self._cache: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._lock = threading.Lock()
         functools.update_wrapper(self, fun, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
@@ -416,7 +416,7 @@ class _CustomFunction(Generic[P, R]):
         return _Static(position, value, treedef, tuple(leaves), (False,) * len(leaves)), []
 
     def _call(self, args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
-        full = _resolve_args(self._signature, args, kwargs, f"{self.kind} function {self._desc}")
+        full = resolve_args(self._signature, args, kwargs, f"{self.kind} function {self._desc}")
         statics: list[_Static] = []
         traced: list[Array] = []
         for i in self.nondiff_argnums:
@@ -500,7 +500,7 @@ class _CustomFunction(Generic[P, R]):
         return _Entry(primitive, closed.consts, out_tree, cacheable)
 
 
-def _signature_of(fun: Callable[..., object]) -> inspect.Signature | None:
+def signature_of(fun: Callable[..., object]) -> inspect.Signature | None:
     """``fun``'s signature for resolving keyword arguments; None when
     Python does not know it or ``fun`` is a ``functools.partial`` (opaque,
     as in JAX)."""
@@ -512,7 +512,7 @@ def _signature_of(fun: Callable[..., object]) -> inspect.Signature | None:
         return None
 
 
-def _resolve_args(
+def resolve_args(
     signature: inspect.Signature | None, args: tuple[object, ...], kwargs: dict[str, object], where: str
 ) -> tuple[object, ...]:
     """The call's arguments as positional ones (defaults filled in), as

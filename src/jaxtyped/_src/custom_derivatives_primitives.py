@@ -34,7 +34,7 @@ from jaxtyped._src.lowering import lower_jaxpr_inline
 from jaxtyped._src.pjit import cached_transform, consts_as_invars
 from jaxtyped._src.tree_util import PyTreeDef
 
-__all__ = ["JVPRule", "FwdRule", "BwdRule", "CustomJVPCall", "CustomVJPCall", "CustomLin"]
+__all__ = ["JVPRule", "FwdRule", "BwdRule", "CustomCall", "CustomJVPCall", "CustomVJPCall", "CustomLin"]
 
 
 # === flat rules held by the primitives ===
@@ -234,9 +234,10 @@ def _batch_to_front(
 # === the primitives ===
 
 
-class _CustomCall(Primitive):
-    """Shared rules of ``custom_jvp_call`` and ``custom_vjp_call``: a call
-    of ``call_jaxpr`` on ``num_consts`` closed-over values followed by the
+class CustomCall(Primitive):
+    """Shared rules of ``custom_jvp_call``, ``custom_vjp_call`` and
+    ``custom_vmap_call`` (:mod:`jaxtyped._src.custom_batching`): a call of
+    ``call_jaxpr`` on ``num_consts`` closed-over values followed by the
     arguments' leaves (traced non-differentiable ones first)."""
 
     __slots__ = ()
@@ -291,7 +292,7 @@ class _CustomCall(Primitive):
 
 @final
 @dataclass(frozen=True, slots=True)
-class CustomJVPCall(_CustomCall):
+class CustomJVPCall(CustomCall):
     """Call of a ``custom_jvp`` function (JAX's ``custom_jvp_call``).
 
     Attributes:
@@ -341,7 +342,7 @@ class CustomJVPCall(_CustomCall):
 
 @final
 @dataclass(frozen=True, slots=True)
-class CustomVJPCall(_CustomCall):
+class CustomVJPCall(CustomCall):
     """Call of a ``custom_vjp`` function (JAX's ``custom_vjp_call``).
 
     Attributes:

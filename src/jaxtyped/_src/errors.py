@@ -272,6 +272,18 @@ class UnboundAxisNameError(JaxtypedError, NameError):
     """
 
 
+# --- custom_batching family ---
+
+
+class JaxtypedAttributeError(JaxtypedError, AttributeError):
+    """Something a call needs was never defined on the object: a
+    ``custom_vmap`` function called before ``def_vmap`` gave it a rule
+    (JAX raises ``AttributeError``).
+
+    Fix: the message names what to define.
+    """
+
+
 # Classes outside this module's __all__ that jaxtyped.errors exports too.
-for _cls in (UnboundAxisNameError, CallbackError, JaxtypedNotImplementedError):
+for _cls in (UnboundAxisNameError, CallbackError, JaxtypedNotImplementedError, JaxtypedAttributeError):
     _cls.__module__ = "jaxtyped.errors"
