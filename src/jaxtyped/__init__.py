@@ -59,6 +59,7 @@ from jaxtyped import ffi  # noqa: E402  # extend family (issue 18): jt.ffi, as j
 # callbacks family (issue 16): debug.print, callbacks, effects_barrier
 from jaxtyped import debug, experimental  # noqa: E402
 from jaxtyped import custom_batching  # noqa: E402  # jt.custom_batching, as jax.custom_batching
+from jaxtyped import dtypes  # noqa: E402  # jt.dtypes, as jax.dtypes
 from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 # refs family (issue 16): mutable array references
 from jaxtyped import ref  # noqa: E402
@@ -152,6 +153,7 @@ __all__ = [
     "ffi",  # extend family (issue 18)
     "debug",  # callbacks family (issue 16)
     "custom_batching",
+    "dtypes",
     "effects_barrier",
     "experimental",
     "pure_callback",

@@ -25,6 +25,7 @@ from jaxtyped._src.errors import JaxtypedZeroDivisionError  # nn.initializers fa
 from jaxtyped._src.errors import CallbackError  # callbacks family (issue 16)
 from jaxtyped._src.errors import UnboundAxisNameError  # sharding family (issue 17)
 from jaxtyped._src.errors import JaxtypedAttributeError  # custom_batching family
+from jaxtyped._src.errors import TypePromotionError  # dtypes family
 
 __all__ = [
     "AnnotationMismatchError",
@@ -51,4 +52,5 @@ __all__ = [
     "CallbackError",  # callbacks family (issue 16)
     "UnboundAxisNameError",  # sharding family (issue 17)
     "JaxtypedAttributeError",  # custom_batching family
+    "TypePromotionError",  # dtypes family
 ]

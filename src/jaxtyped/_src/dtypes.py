@@ -18,19 +18,24 @@ Dtypes are plain ``np.dtype`` objects; ``bfloat16`` comes from ml_dtypes and
 ``float0`` is JAX's zero-size tangent dtype for integer and boolean primals.
 """
 
+import builtins
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, final, runtime_checkable
+from typing import Any, Final, Protocol, cast, final, runtime_checkable
 
 import ml_dtypes
 import numpy as np
 from typing_extensions import TypeIs
 
 from jaxtyped._src.config import config
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, TypePromotionError
 
 __all__ = [
+    "extended",
+    "prng_key",
+    "extended_scalar_type",
+    "ExtendedDType",
     "float0",
     "bfloat16",
     "SupportsDType",
@@ -79,6 +84,23 @@ class SupportsDType(Protocol):
     @property
     def dtype(self) -> np.dtype[Any]:
         """The object's dtype."""
+        ...
+
+
+@runtime_checkable
+class ExtendedDType(Protocol):
+    """A dtype that is not NumPy's (a key array's ``key<fry>``): its
+    ``type`` is a subclass of :class:`extended`, which places it in
+    ``issubdtype``'s hierarchy."""
+
+    @property
+    def name(self) -> str:
+        """The dtype's name (``key<fry>``)."""
+        ...
+
+    @property
+    def type(self) -> "builtins.type[extended]":
+        """The dtype's scalar type (``prng_key`` for keys)."""
         ...
 
 
@@ -164,6 +186,29 @@ def narrow_types() -> frozenset[type[np.generic]]:
 def sub_byte_types() -> frozenset[type[np.generic]]:
     """The narrow types narrower than a byte (stored one per byte by NumPy)."""
     return _SUB_BYTE_TYPES
+
+
+# --- extended dtypes --------------------------------------------------------
+
+
+class extended(np.generic):  # noqa: N801  # JAX's name
+    """The scalar type above every extended dtype: dtypes that are not
+    NumPy's, such as the typed PRNG keys' ``key<fry>`` (JAX's
+    ``jax.dtypes.extended``). ``issubdtype(key.dtype, extended)`` is True."""
+
+
+class prng_key(extended):  # noqa: N801  # JAX's name
+    """The scalar type of typed PRNG key dtypes (JAX's
+    ``jax.dtypes.prng_key``): ``issubdtype(key.dtype, prng_key)`` is True."""
+
+
+def extended_scalar_type(x: object) -> type[extended] | None:
+    """The scalar type of an extended dtype (one whose ``type`` is below
+    :class:`extended`, as key arrays' dtypes are), else None."""
+    scalar = getattr(x, "type", None)
+    if isinstance(x, type) or not isinstance(scalar, type) or not issubclass(scalar, extended):
+        return None
+    return scalar
 
 
 # --- dtype conversion and canonicalization ---------------------------------
@@ -404,9 +449,8 @@ class _Lattice:
             common &= self.upper[self.index[node]]
         lowest = (common & -common).bit_length() - 1
         if common == 0 or self.upper[lowest] != common:
-            # Only the narrow (ml_dtypes) types lack a common bound; JAX's
-            # TypePromotionError is a ValueError.
-            raise JaxtypedValueError(
+            # Only the narrow (ml_dtypes) types lack a common bound.
+            raise TypePromotionError(
                 f"no implicit dtype promotion path for {sorted(nodes)}: narrow dtypes (float8, int4, ...) "
                 "promote only with Python scalars; convert explicitly with .astype(...)"
             )
@@ -657,7 +701,7 @@ def is_float0(d: np.dtype[Any]) -> bool:
     return d == float0
 
 
-def issubdtype(arg1: DTypeLike, arg2: DTypeLike) -> bool:
+def issubdtype(arg1: DTypeLike | ExtendedDType, arg2: DTypeLike | ExtendedDType) -> bool:
     """``jax.numpy.issubdtype``: whether ``arg1`` is ``arg2`` or below it in NumPy's
     scalar-type hierarchy, with ml_dtypes' types placed where they belong
     (``issubdtype(bfloat16, np.floating)`` is True).
@@ -683,11 +727,15 @@ def issubdtype(arg1: DTypeLike, arg2: DTypeLike) -> bool:
 _to_dtype = dtype  # for functions whose JAX parameter name shadows dtype()
 
 
-def _scalar_type(x: DTypeLike) -> type[np.generic]:
+def _scalar_type(x: DTypeLike | ExtendedDType) -> type[np.generic]:
     # Abstract types (np.floating) have no dtype: keep them as they are.
     if _is_scalar_type(x):
         return x
-    return _as_numpy_dtype(x, "issubdtype").type
+    extended_type = extended_scalar_type(x)
+    if extended_type is not None:
+        return extended_type
+    # Not extended (np.dtype matches the ExtendedDType protocol too, by its attributes).
+    return _as_numpy_dtype(cast(DTypeLike, x), "issubdtype").type
 
 
 def finfo(dtype: DTypeLike) -> np.finfo[Any]:

@@ -284,6 +284,18 @@ class JaxtypedAttributeError(JaxtypedError, AttributeError):
     """
 
 
+# --- dtypes family ---
+
+
+class TypePromotionError(JaxtypedValueError):
+    """Two dtypes have no implicit promotion path (the narrow ml_dtypes
+    types, such as float8 with bfloat16); JAX's
+    ``jax.dtypes.TypePromotionError``, also a ``ValueError``.
+
+    Fix: convert one operand explicitly with ``.astype(...)``.
+    """
+
+
 # Classes outside this module's __all__ that jaxtyped.errors exports too.
-for _cls in (UnboundAxisNameError, CallbackError, JaxtypedNotImplementedError, JaxtypedAttributeError):
+for _cls in (UnboundAxisNameError, CallbackError, JaxtypedNotImplementedError, JaxtypedAttributeError, TypePromotionError):
     _cls.__module__ = "jaxtyped.errors"

@@ -30,6 +30,7 @@ __all__ = [
     "broadcast_shapes",
     "broadcast_to_shape",
     "result_dtype_of",
+    "result_type_and_weak",
 ]
 
 
@@ -211,8 +212,15 @@ def promote_args_numeric(name: str, *args: ArrayLike) -> list[Array]:
 def result_type(*args: "ArrayLike | dtypes.DTypeLike") -> np.dtype[Any]:
     """The dtype that ``jaxtyped.numpy`` promotes ``args`` to (JAX's
     ``jnp.result_type``): arrays, scalars (weakly typed) and dtypes."""
+    return result_type_and_weak("jnp.result_type", *args)[0]
+
+
+def result_type_and_weak(name: str, *args: "ArrayLike | dtypes.DTypeLike") -> tuple[np.dtype[Any], bool]:
+    """:func:`result_type` and whether the result is weakly typed (JAX's
+    ``jax.dtypes.result_type(..., return_weak_type_flag=True)``); ``name``
+    is the function named in errors."""
     if not args:
-        raise JaxtypedTypeError("jnp.result_type: at least one argument is required")
+        raise JaxtypedTypeError(f"{name}: at least one argument is required")
     operands: list[tuple[np.dtype[Any], bool]] = []
     for arg in args:
         if isinstance(arg, Array):
@@ -223,4 +231,4 @@ def result_type(*args: "ArrayLike | dtypes.DTypeLike") -> np.dtype[Any]:
             operands.append((dtypes.canonicalize_dtype(arg.dtype), False))
         else:
             operands.append((dtypes.canonicalize_dtype(dtypes.dtype(arg)), False))
-    return dtypes.result_dtype(*operands)[0]
+    return dtypes.result_dtype(*operands)

@@ -17,6 +17,7 @@ Numbers come from ``threefry2x32`` exactly as JAX 0.10 computes them (see
 shapes, as JAX's are, so eager, jit and JAX agree bit for bit.
 """
 
+import builtins
 import functools
 import math
 import operator
@@ -132,6 +133,12 @@ class KeyDType:
     def itemsize(self) -> int:
         """Bytes per key: two uint32 words for threefry, as in JAX."""
         return 8 if self._custom is None else 4 * math.prod(self._custom.key_shape)
+
+    @property
+    def type(self) -> builtins.type[dtypes.prng_key]:
+        """``prng_key``: places key dtypes in ``issubdtype``'s hierarchy
+        (``issubdtype(k.dtype, prng_key)``), as JAX's."""
+        return dtypes.prng_key
 
     @property
     def impl(self) -> str:
