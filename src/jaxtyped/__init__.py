@@ -66,6 +66,7 @@ from jaxtyped import ref  # noqa: E402
 from jaxtyped._src.state.types import Ref, empty_ref, free_ref, freeze, new_ref  # noqa: E402
 # breadth: smaller top-level names and the config states
 from jaxtyped import scipy  # noqa: E402
+from jaxtyped import ops  # noqa: E402  # segment reductions: jt.ops, as jax.ops
 from jaxtyped._src.api_grad import jacrev as jacobian  # noqa: E402
 from jaxtyped._src.dtypes import float0  # noqa: E402
 from jaxtyped._src.api_misc import (  # noqa: E402
@@ -184,6 +185,7 @@ __all__ = [
     "ref",
     # breadth: smaller top-level names and the config states
     "scipy",
+    "ops",  # segment reductions
     "jacobian",
     "float0",
     "closure_convert",
