@@ -60,6 +60,7 @@ from jaxtyped import ffi  # noqa: E402  # extend family (issue 18): jt.ffi, as j
 from jaxtyped import debug, experimental  # noqa: E402
 from jaxtyped import custom_batching  # noqa: E402  # jt.custom_batching, as jax.custom_batching
 from jaxtyped import dtypes  # noqa: E402  # jt.dtypes, as jax.dtypes
+from jaxtyped import dlpack  # noqa: E402  # jt.dlpack, as jax.dlpack
 from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 # refs family (issue 16): mutable array references
 from jaxtyped import ref  # noqa: E402
@@ -155,6 +156,7 @@ __all__ = [
     "debug",  # callbacks family (issue 16)
     "custom_batching",
     "dtypes",
+    "dlpack",
     "effects_barrier",
     "experimental",
     "pure_callback",

@@ -25,6 +25,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias, Union, overload, runtime_checkable
 
 import numpy as np
+from typing_extensions import CapsuleType
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.avals import ShapedArray
@@ -53,8 +54,11 @@ __all__ = [
     "require_concrete",
 ]
 
+# DLPack's device type code of host memory (kDLCPU).
+_DLPACK_CPU = 1
+
 # The kinds of conversion to a concrete Python/NumPy value; errors name them.
-Conversion = Literal["bool", "int", "index", "float", "complex", "item", "tolist", "tobytes"]
+Conversion = Literal["bool", "int", "index", "float", "complex", "item", "tolist", "tobytes", "dlpack"]
 
 
 def _not_installed(name: str) -> NotImplementedError:
@@ -173,6 +177,45 @@ class Array(ABC):
         """The value as (nested) Python lists of scalars."""
         result: object = self._require_concrete("tolist").tolist()
         return result
+
+    def __dlpack__(
+        self,
+        *,
+        stream: object = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType:
+        """The value as a DLPack capsule on the host, for
+        ``np.from_dlpack(x)`` or another library's ``from_dlpack``: a
+        read-only view where the consumer understands read-only tensors
+        (DLPack 1.0), else a copy (unless ``copy=False``).
+
+        Raises:
+            BufferError: ``dl_device`` is not the CPU, the dtype has no
+                DLPack code in NumPy (bfloat16, float8, int4), or a view
+                was required of a consumer that cannot take it read-only.
+            TracerArrayConversionError: the array is traced.
+        """
+        if dl_device is not None and tuple(dl_device) != (_DLPACK_CPU, 0):
+            raise BufferError(f"Array.__dlpack__: arrays live on the CPU (device {(_DLPACK_CPU, 0)}), not {dl_device}")
+        host = self._require_concrete("dlpack")
+        if copy:
+            host = host.copy()
+        try:
+            return host.__dlpack__(stream=stream, max_version=max_version, copy=False)
+        except BufferError as err:
+            # A legacy (pre-1.0) consumer cannot be told the view is read-only: hand it a copy.
+            if copy is False or host.flags.writeable:
+                raise BufferError(f"Array.__dlpack__ of {self.aval.str_short()}: {err}") from None
+        try:
+            return host.copy().__dlpack__(stream=stream, max_version=max_version)
+        except BufferError as err:
+            raise BufferError(f"Array.__dlpack__ of {self.aval.str_short()}: {err}") from None
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """``(kDLCPU, 0)``: where the DLPack export lives."""
+        return (_DLPACK_CPU, 0)
 
     def __len__(self) -> int:
         if not self.aval.shape:

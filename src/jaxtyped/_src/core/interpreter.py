@@ -23,6 +23,7 @@ from contextvars import ContextVar
 from typing import Any, Final, final
 
 import numpy as np
+from typing_extensions import CapsuleType
 
 from jaxtyped._src.config import TraceState, config
 from jaxtyped._src.core.array import Array, Conversion
@@ -146,6 +147,20 @@ class ArrayTracer(Tracer, Array):
             f"The numpy.ndarray conversion method __array__() was called on a traced "
             f"array {self.aval.str_short()} inside {self._interpreter.describe()}. "
             "NumPy functions cannot operate on traced values; use jaxtyped.numpy instead."
+        )
+
+    def __dlpack__(
+        self,
+        *,
+        stream: object = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType:
+        raise TracerArrayConversionError(
+            f"The DLPack export method __dlpack__() was called on a traced array {self.aval.str_short()} "
+            f"inside {self._interpreter.describe()}. A traced array has no buffer to share; return it from "
+            "the transformed function and export the result."
         )
 
     def __repr__(self) -> str:
