@@ -35,7 +35,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
     # L0.0: the exception hierarchy; every layer raises these, so it imports nothing.
     Layer(0.0, ("errors",)),
     # L0.1: plain helpers and global flags, used from everywhere.
-    Layer(0.1, ("util", "config", "debug_flag")),
+    Layer(0.1, ("util", "config", "debug_flag", "monitoring")),
     # L0.2: the data model below avals: dtypes and pytrees.
     Layer(0.2, ("dtypes", "tree_util")),
     # sharding family (issue 17): meshes, partition specs, shardings (plain data).

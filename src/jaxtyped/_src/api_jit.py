@@ -42,6 +42,7 @@ from jaxtyped._src.api_util import (
     leaf_to_array,
 )
 from jaxtyped._src.config import TraceState, config
+from jaxtyped._src.monitoring import JAXPR_TO_MLIR_MODULE_EVENT, JAXPR_TRACE_EVENT, compiling, timed_event
 from jaxtyped._src.api_config import check_nonfinite
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import (
@@ -874,7 +875,7 @@ class Jitted(Generic[P, R_co]):
 
     def _trace(self, sig: _Signature) -> _Entry:
         interp = StagingInterpreter(current_interpreter(), self._desc, "jit")
-        with transformation_scope(interp), shared_numpy_constants():
+        with timed_event(JAXPR_TRACE_EVENT, self._name), transformation_scope(interp), shared_numpy_constants():
             tracers = [interp.new_arg(aval, name) for aval, name in zip(sig.avals, sig.names)]
             dyn_args, dyn_kwargs = tree_unflatten(sig.tree, tracers)
             dyn_iter = iter(dyn_args)
@@ -1248,8 +1249,9 @@ class Traced(Generic[P, R_co]):
             # The SPMD module over the mesh, with its sharding annotations.
             module = LoweredModule(self._spmd.text(), jaxpr.in_avals, jaxpr.out_avals)
         else:
-            module = lower_jaxpr(jaxpr, name=self.fun_name, donated=donated)
-        return Lowered(module, self.jaxpr, self.out_tree, donated, self._spec, self._spmd, self._kept)
+            with timed_event(JAXPR_TO_MLIR_MODULE_EVENT, f"jit({self.fun_name})"):
+                module = lower_jaxpr(jaxpr, name=self.fun_name, donated=donated)
+        return Lowered(module, self.jaxpr, self.out_tree, donated, self._spec, self._spmd, self._kept, self.fun_name)
 
 
 @final
@@ -1265,8 +1267,10 @@ class Lowered(Generic[P, R_co]):
         spec: _CallSpec,
         spmd: SpmdPlan | None = None,
         kept: tuple[int, ...] | None = None,
+        fun_name: str = "fun",
     ) -> None:
         self._module = module
+        self._fun_name = fun_name
         self._jaxpr = jaxpr
         self._out_tree = out_tree
         self._donated = donated  # per program parameter (consts first)
@@ -1285,7 +1289,8 @@ class Lowered(Generic[P, R_co]):
         if self._spmd is not None:
             program = self._spmd.compile()
             return Compiled(program.executable, self._jaxpr, self._out_tree, self._donated, self._spec, (self._spmd, program))
-        executable = host_callbacks.compile_lowered(self._module)
+        with compiling(f"jit({self._fun_name})"):
+            executable = host_callbacks.compile_lowered(self._module)
         return Compiled(executable, self._jaxpr, self._out_tree, self._donated, self._spec, kept=self._kept)
 
 

@@ -43,6 +43,7 @@ from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.parallel import ShardingConstraint
 from jaxtyped._src.shard_map import ShardMap, set_eager_runner
 from jaxtyped._src.lowering import lower_jaxpr
+from jaxtyped._src.monitoring import JAXPR_TO_MLIR_MODULE_EVENT, compiling, timed_event
 from jaxtyped._src.pjit import consts_as_invars
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
@@ -546,9 +547,11 @@ def _program(
         if hit is not None:
             _programs.move_to_end(key)
             return hit
-    text = lower_spmd_text(jaxpr, name, mesh, targets, outs)
+    with timed_event(JAXPR_TO_MLIR_MODULE_EVENT, f"jit({name})"):
+        text = lower_spmd_text(jaxpr, name, mesh, targets, outs)
     in_avals = tuple(v.aval for v in jaxpr.invars)
-    executable = xla.compile_spmd_module(text, in_avals, jaxpr.out_avals, mesh.device_list)
+    with compiling(f"jit({name})"):
+        executable = xla.compile_spmd_module(text, in_avals, jaxpr.out_avals, mesh.device_list)
     out_shardings: list[NamedSharding] = []
     for aval, requested, (dims, devices, replicated) in zip(jaxpr.out_avals, outs, executable.out_tilings, strict=True):
         if isinstance(requested, NamedSharding):

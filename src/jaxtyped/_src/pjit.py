@@ -47,6 +47,7 @@ from jaxtyped._src.ad import transpose_jaxpr
 from jaxtyped._src.lax.structural import bdim_to_front
 from jaxtyped._src.lax.structural import instantiate as instantiate_zero
 from jaxtyped._src.lowering import lower_jaxpr, lower_jaxpr_inline
+from jaxtyped._src.monitoring import JAXPR_TO_MLIR_MODULE_EVENT, compiling, timed_event
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.runtime import host_callbacks
 
@@ -268,9 +269,11 @@ def executable_for(jaxpr: Jaxpr, fun_name: str, donated: tuple[bool, ...]) -> xl
     # gradient's unused primal output, issue 19): the traced jaxpr keeps
     # them, as JAX's make_jaxpr does; effects are never dead; the
     # program's parameters stay as they are.
-    live, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars))
-    lowered = lower_jaxpr(live, name=fun_name, donated=donated)
-    executable = host_callbacks.compile_lowered(lowered)
+    with timed_event(JAXPR_TO_MLIR_MODULE_EVENT, f"jit({fun_name})"):
+        live, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars))
+        lowered = lower_jaxpr(live, name=fun_name, donated=donated)
+    with compiling(f"jit({fun_name})"):
+        executable = host_callbacks.compile_lowered(lowered)
     with _executables_lock:
         _executables.setdefault(jaxpr, {})[key] = executable
     return executable

@@ -38,7 +38,7 @@ from typing_extensions import CapsuleType
 
 import numpy as np
 
-from jaxtyped._src import dtypes
+from jaxtyped._src import dtypes, monitoring
 from jaxtyped._src.config import config
 from jaxtyped._src.core.array_impl import DeviceBuffer, register_device_backend
 from jaxtyped._src.core.avals import ShapedArray
@@ -929,7 +929,8 @@ def compile_module(
     if check_mappings:
         _relieve_mapping_pressure()
     backend = _get_backend()
-    loaded = _load_or_compile(backend.client, text, xc.DeviceList(backend.devices[:1]), xc.CompileOptions())
+    with monitoring.backend_compile_event():
+        loaded = _load_or_compile(backend.client, text, xc.DeviceList(backend.devices[:1]), xc.CompileOptions())
     executable = _XlaExecutable(loaded, in_avals, out_avals)
     with _compile_lock:
         _cache_program(key, executable)
@@ -966,6 +967,18 @@ def _host_environment() -> str:
     return cpu
 
 
+_cache_used_once = threading.Event()
+
+
+def _record_cache_use() -> None:
+    """JAX's persistent-cache events for one compile request: the first in
+    the process also counts this process as a task using the cache."""
+    if not _cache_used_once.is_set():
+        _cache_used_once.set()
+        monitoring.record_event("/jax/compilation_cache/tasks_using_cache")
+    monitoring.record_event("/jax/compilation_cache/compile_requests_use_cache")
+
+
 def _load_or_compile(client: xc.Client, text: str, devices: xc.DeviceList, options: xc.CompileOptions) -> xc.LoadedExecutable:
     """Load the program from the persistent cache when it is on and has it,
     else compile it (and save it there if it is worth it)."""
@@ -973,6 +986,7 @@ def _load_or_compile(client: xc.Client, text: str, devices: xc.DeviceList, optio
     max_size = config.jax_compilation_cache_max_size
     key = None
     if directory is not None and max_size != 0:
+        _record_cache_use()
         environment = "|".join(
             (jaxlib_version(), client.platform, client.platform_version, repr([d.id for d in devices]),
              os.environ.get("XLA_FLAGS", ""), _host_environment())
@@ -986,7 +1000,9 @@ def _load_or_compile(client: xc.Client, text: str, devices: xc.DeviceList, optio
                 pass
             else:
                 _persistent_stats.loads += 1
+                monitoring.record_event("/jax/compilation_cache/cache_hits")
                 return loaded
+        monitoring.record_event("/jax/compilation_cache/cache_misses")
     start = time.perf_counter()
     try:
         loaded = client.compile_and_load(text.encode(), devices, options)
@@ -1096,7 +1112,8 @@ def compile_spmd_module(
     options.device_assignment = _jax.DeviceAssignment.create(np.array([[d.id for d in devices]], np.int32))
     device_list = xc.DeviceList(tuple(_backend_device(d) for d in devices))
     try:
-        loaded = backend.client.compile_and_load(text.encode(), device_list, options)
+        with monitoring.backend_compile_event():
+            loaded = backend.client.compile_and_load(text.encode(), device_list, options)
     except Exception as err:  # jaxlib raises its own JaxRuntimeError
         _raise_inspect_errors()
         raise compile_error(err, text) from err
@@ -1263,9 +1280,10 @@ def compile_with_host_callbacks(text: str, host_callbacks: Sequence[Callable[...
     try:
         with _mlir_context():
             module = ir.Module.parse(text)
-        return backend.client.compile_and_load(
-            module, xc.DeviceList(backend.devices[:1]), xc.CompileOptions(), host_callbacks=list(host_callbacks)
-        )
+        with monitoring.backend_compile_event():
+            return backend.client.compile_and_load(
+                module, xc.DeviceList(backend.devices[:1]), xc.CompileOptions(), host_callbacks=list(host_callbacks)
+            )
     except Exception as err:  # jaxlib raises its own JaxRuntimeError, MLIR a ValueError
         raise compile_error(err, text) from err
 
