@@ -217,6 +217,9 @@ def dispatch(jax: Any, repeat: int) -> None:
     compare("jit params dict + fresh batch", lambda: faffine(ours_params, next(ours_fresh)), theirs["batch"], 5000, repeat, "us")
     compare("jit array and a Python float", lambda: fscaled(ours_args[0], 2.0), theirs["scalar"], 5000, repeat, "us")
     compare("jit tiny on a NumPy array", lambda: f1(host), theirs["numpy"], 5000, repeat, "us")
+    # jit(f)(x) written inline: a new jitted object every call, the traces kept by function.
+    theirs_inline = (lambda: jax.jit(tiny)(jargs[0])) if jax is not None else None
+    compare("jit(f)(x) written inline", lambda: jt.jit(tiny)(ours_args[0]), theirs_inline, 1000, repeat, "us")
     dispatch_options(jax, repeat)
 
 

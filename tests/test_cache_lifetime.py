@@ -157,3 +157,50 @@ def test_dead_equations_are_not_compiled(monkeypatch: pytest.MonkeyPatch) -> Non
     out = jt.jit(jt.grad(loss))(jtnp.asarray(w))
     assert texts and "stablehlo.sine" not in texts[-1] and "stablehlo.cosine" in texts[-1]
     assert_same(out, jax.jit(jax.grad(loss_jax))(w))
+
+
+def _affine_jax(v: Any) -> Any:
+    return v * 2.0 + 1.0
+
+
+def test_jit_written_inline_traces_a_function_once() -> None:
+    # jt.jit(f)(x) in a loop is a new jitted object each time; as JAX's, the
+    # traces are keyed on the function (Note [traces shared by function]).
+    traces: list[int] = []
+
+    def step(v: jt.Array) -> jt.Array:
+        traces.append(1)
+        return v * 2.0 + 1.0
+
+    x = jtnp.arange(3.0)
+    for _ in range(3):
+        assert_same(jt.jit(step)(x), jax.jit(_affine_jax)(np.arange(3.0, dtype=np.float32)))
+    assert len(traces) == 1
+    jitted = jt.jit(step)
+    jitted(x)
+    assert len(traces) == 1 and jitted.cache_info().misses == 1  # new to this object, not retraced
+    jt.jit(step, static_argnums=())(jtnp.ones(2))  # another signature
+    assert len(traces) == 2
+    jt.jit(step, donate_argnums=0)(jtnp.arange(3.0))  # other options: traced apart
+    assert len(traces) == 3
+    jitted.clear_cache()  # clears what every jit of step shares
+    jt.jit(step)(x)
+    assert len(traces) == 4
+
+
+def test_shared_traces_go_with_their_function() -> None:
+    from jaxtyped._src import api_jit
+
+    def make() -> Callable[[jt.Array], jt.Array]:
+        def twice(v: jt.Array) -> jt.Array:
+            return v * 2.0
+
+        return twice
+
+    fun = make()
+    jt.jit(fun)(jtnp.ones(2))
+    assert fun in api_jit._shared_traces  # pyright: ignore[reportPrivateUsage]  # the registry under test
+    before = len(api_jit._shared_traces)  # pyright: ignore[reportPrivateUsage]
+    del fun
+    gc.collect()
+    assert len(api_jit._shared_traces) == before - 1  # pyright: ignore[reportPrivateUsage]

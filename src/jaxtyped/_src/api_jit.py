@@ -21,6 +21,7 @@ import functools
 import inspect
 import math
 import threading
+import types
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
@@ -125,11 +126,83 @@ def disable_jit(disable: bool = True) -> Generator[None, None, None]:
 _live_jitted: "weakref.WeakSet[Jitted[Any, Any]]" = weakref.WeakSet()
 
 
+class _SharedTraces:
+    """The traced signatures of one function under one set of jit options,
+    least recently used first (see Note [traces shared by function])."""
+
+    __slots__ = ("entries", "lock", "size")
+
+    def __init__(self, size: int) -> None:
+        self.entries: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self.lock = threading.Lock()
+        self.size = size
+
+    def get(self, key: Hashable) -> "_Entry | None":
+        """The entry traced for ``key`` by any jit of the function, or None."""
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is not None:
+                self.entries.move_to_end(key)
+            return entry
+
+    def put(self, key: Hashable, entry: "_Entry") -> None:
+        """Keep ``entry`` for the other jits of the function."""
+        with self.lock:
+            self.entries[key] = entry
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        with self.lock:
+            self.entries.clear()
+
+
+# Note [traces shared by function]: JAX keys its trace and compile caches on
+# the function (weakly), so ``jax.jit(f)(x)`` written inline, a new jitted
+# object each call, traces and compiles ``f`` once. Each Jitted here keeps
+# its own cache and dispatch memos (its cache_info counts the signatures it
+# has not seen as misses), but before tracing it looks in the traces that
+# every Jitted of the same plain Python function with equal options shares
+# (before, the inline form retraced and relowered on every call: 1.06 ms
+# against JAX's 0.15 ms). clear_cache() clears the shared traces too. Only
+# plain functions are shared: they compare by identity, where a callable
+# object's __eq__ could make two different functions one key; a function
+# that is collected takes its traces with it, as in JAX.
+_shared_traces: "weakref.WeakKeyDictionary[Callable[..., Any], dict[Hashable, _SharedTraces]]" = weakref.WeakKeyDictionary()
+_shared_traces_lock = threading.Lock()
+
+
+def _traces_for(fun: Callable[..., Any], options: Hashable, size: int) -> _SharedTraces | None:
+    """The shared traces of ``fun`` under ``options`` (Note [traces shared
+    by function]); None unless ``fun`` is a plain function and the options
+    hash."""
+    if type(fun) is not types.FunctionType:
+        return None
+    try:
+        hash(options)
+    except TypeError:  # shardings given as lists or dicts
+        return None
+    with _shared_traces_lock:
+        per_options = _shared_traces.get(fun)
+        if per_options is None:
+            per_options = _shared_traces[fun] = {}
+        shared = per_options.get(options)
+        if shared is None:
+            shared = per_options[options] = _SharedTraces(size)
+        return shared
+
+
 def clear_caches() -> None:
     """Drop every trace and compilation cache (JAX's ``jax.clear_caches``):
     each jitted function retraces and recompiles on its next call."""
     for jitted in list(_live_jitted):
         jitted.clear_cache()
+    with _shared_traces_lock:
+        for per_options in list(_shared_traces.values()):
+            for shared in per_options.values():
+                shared.clear()
+        _shared_traces.clear()
     _SCALAR_ARRAYS.clear()
     clear_checkpoint_caches()
     clear_call_caches()
@@ -247,6 +320,11 @@ class Jitted(Generic[P, R_co]):
         self._donate_argnames = frozenset(donate_argnames)  # donated when passed by keyword
         self._desc = describe_function(fun)
         self._name: str = getattr(fun, "__name__", "fun")
+        options = (
+            static_argnums, self._static_argnames, self._donate_argnums, self._donate_argnames,
+            keep_unused, inline, cache_size, shardings,
+        )  # fmt: skip
+        self._shared = _traces_for(fun, options, cache_size)
         self._cache: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._cache_size = cache_size
         self._misses = 0
@@ -559,7 +637,10 @@ class Jitted(Generic[P, R_co]):
         return info
 
     def clear_cache(self) -> None:
-        """Forget every traced signature (the next call retraces)."""
+        """Forget every traced signature (the next call retraces), also
+        those other jits of the same function share."""
+        if self._shared is not None:
+            self._shared.clear()
         with self._lock:
             self._cache.clear()
             self._forget_dispatch()
@@ -849,7 +930,12 @@ class Jitted(Generic[P, R_co]):
             with self._lock:
                 entry.last_use = self._clock = self._clock + 1
             return entry
-        entry = self._trace(sig)
+        shared = self._shared
+        entry = shared.get(sig.key) if shared is not None else None
+        if entry is None:
+            entry = self._trace(sig)
+            if shared is not None and entry.cacheable:
+                shared.put(sig.key, entry)
         with self._lock:
             self._misses += 1
             entry.last_use = self._clock = self._clock + 1
@@ -1535,6 +1621,8 @@ def _jit(
 def _check_argnames(fun: Callable[..., object], names: tuple[str, ...], what: str) -> None:
     """Names must be parameters of ``fun`` (unless it takes ``**kwargs`` or
     has no readable signature), as in JAX."""
+    if not names:
+        return
     try:
         params = inspect.signature(fun).parameters.values()
     except (TypeError, ValueError):
@@ -1551,6 +1639,8 @@ def _check_argnames(fun: Callable[..., object], names: tuple[str, ...], what: st
 def _match_static(fun: Callable[..., object], nums: tuple[int, ...], names: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """Complete static positions from names and names from positions using
     ``fun``'s signature (positional-or-keyword parameters only)."""
+    if not nums and not names:
+        return nums, names  # nothing to complete: no signature to read (jit(f)(x) inline pays this per call)
     try:
         params = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):

@@ -3,6 +3,7 @@ normalisation, and descriptions of user functions for error messages."""
 
 import functools
 import inspect
+import types
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, SupportsIndex, TypeVar
@@ -184,9 +185,24 @@ def describe_function(fun: Callable[..., object]) -> str:
     name = getattr(target, "__qualname__", None) or getattr(target, "__name__", None)
     if not isinstance(name, str):
         name = type(target).__name__
+    if isinstance(target, types.FunctionType):
+        # Finding the source file stats the file system: once per code object.
+        return _describe_code(target.__code__, name)
+    return _describe_source(target, name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _describe_code(code: types.CodeType, name: str) -> str:
+    """:func:`describe_function` of a plain function with this code
+    (``inspect`` finds a code object's source as its function's)."""
+    return _describe_source(code, name)
+
+
+def _describe_source(target: object, name: str) -> str:
+    """``name`` with ``file:line`` of ``target`` where Python knows them."""
     try:
-        source_file = inspect.getsourcefile(target)  # type: ignore[arg-type]  # any callable is accepted at run time
-        _, line = inspect.getsourcelines(target)  # type: ignore[arg-type]  # same: raises TypeError for builtins
+        source_file = inspect.getsourcefile(target)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # any callable is accepted at run time
+        _, line = inspect.getsourcelines(target)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # same: raises TypeError for builtins
     except (TypeError, OSError):
         return name
     if source_file is None:
