@@ -185,17 +185,23 @@ def describe_function(fun: Callable[..., object]) -> str:
     name = getattr(target, "__qualname__", None) or getattr(target, "__name__", None)
     if not isinstance(name, str):
         name = type(target).__name__
-    if isinstance(target, types.FunctionType):
-        # Finding the source file stats the file system: once per code object.
-        return _describe_code(target.__code__, name)
-    return _describe_source(target, name)
+    if not isinstance(target, types.FunctionType):
+        return _describe_source(target, name)
+    # Finding the source file stats the file system: once per code object
+    # (the function, not its code, is asked: inspect finds the source of a
+    # function defined in a doctest or by exec through its module).
+    key = (target.__code__, name)
+    described = _described_functions.get(key)
+    if described is None:
+        described = _describe_source(target, name)
+        if len(_described_functions) >= _DESCRIBED_MAX:
+            _described_functions.clear()
+        _described_functions[key] = described
+    return described
 
 
-@functools.lru_cache(maxsize=4096)
-def _describe_code(code: types.CodeType, name: str) -> str:
-    """:func:`describe_function` of a plain function with this code
-    (``inspect`` finds a code object's source as its function's)."""
-    return _describe_source(code, name)
+_described_functions: dict[tuple[types.CodeType, str], str] = {}
+_DESCRIBED_MAX = 4096
 
 
 def _describe_source(target: object, name: str) -> str:
