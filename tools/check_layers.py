@@ -63,6 +63,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("extend", "ffi*")),
     # sharding family: inspecting and drawing arrays' layouts (jaxtyped.debug.visualize_*)
     Layer(5, ("sharding_visualization",)),
+    # profiler: jaxlib's profiler sessions and spans (jaxtyped.profiler)
+    Layer(5, ("profiler",)),
     # segment reductions: jaxtyped.ops (scatters into identity-filled rows, jnp reductions for buckets)
     Layer(5, ("ops",)),
 )
@@ -75,6 +77,7 @@ JAXLIB_IMPORTERS: Final[frozenset[str]] = frozenset(
     {"jaxtyped._src.runtime.xla", "jaxtyped._src.runtime.host_callbacks"}  # host_callbacks: issue 16
     | {"jaxtyped._src.ffi"}  # registers FFI targets with jaxlib (issue 18)
     | {"jaxtyped._src.extend.sharding"}  # XLA sharding protos (issue 18)
+    | {"jaxtyped._src.profiler"}  # jaxlib's profiler (jaxtyped.profiler)
 )
 
 

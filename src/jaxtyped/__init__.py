@@ -62,6 +62,7 @@ from jaxtyped import custom_batching  # noqa: E402  # jt.custom_batching, as jax
 from jaxtyped import dtypes  # noqa: E402  # jt.dtypes, as jax.dtypes
 from jaxtyped import dlpack  # noqa: E402  # jt.dlpack, as jax.dlpack
 from jaxtyped import monitoring  # noqa: E402  # jt.monitoring, as jax.monitoring
+from jaxtyped import profiler  # noqa: E402  # jt.profiler, as jax.profiler
 from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 # refs family (issue 16): mutable array references
 from jaxtyped import ref  # noqa: E402
@@ -159,6 +160,7 @@ __all__ = [
     "dtypes",
     "dlpack",
     "monitoring",
+    "profiler",
     "effects_barrier",
     "experimental",
     "pure_callback",

@@ -358,6 +358,18 @@ def _make_client(num_devices: int | None) -> xc.Client:
     )
 
 
+def ensure_backend() -> None:
+    """Start the CPU client now if it is not running (the profiler's
+    tracers must exist before a profiling session starts)."""
+    _get_backend()
+
+
+def heap_profile() -> bytes:
+    """The client's pprof snapshot of device memory (arrays and programs)."""
+    profile: bytes = _get_backend().client.heap_profile()
+    return profile
+
+
 def local_devices() -> list[Device]:
     """The devices this process drives."""
     return list(_get_backend().devices)
