@@ -55,6 +55,19 @@ def test_one_trace_at_a_time_as_in_jax(tmp_path: Path) -> None:
         profiler.start_trace(tmp_path, create_perfetto_link=True)
 
 
+def test_profile_options_reach_the_session(tmp_path: Path) -> None:
+    options = profiler.ProfileOptions()
+    assert (options.host_tracer_level, options.python_tracer_level) == (
+        jax.profiler.ProfileOptions().host_tracer_level, jax.profiler.ProfileOptions().python_tracer_level
+    )  # JAX's defaults
+    options.python_tracer_level = 0  # no Python calls on the timeline
+    with profiler.trace(tmp_path, profiler_options=options):
+        with profiler.TraceAnnotation("kept"):
+            _profiled_matmul(jnp.eye(3))
+    names = _event_names(tmp_path)
+    assert "kept" in names and not any(name.startswith("$") for name in names)
+
+
 def test_annotate_function_keeps_the_function(tmp_path: Path) -> None:
     annotated = profiler.annotate_function(_profiled_matmul, name="matmul_span")
     assert annotated.__name__ == "_profiled_matmul"

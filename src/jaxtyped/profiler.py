@@ -8,6 +8,7 @@ device memory as pprof."""
 from jaxtyped._src.profiler import (
     ProfileData,
     ProfileEvent,
+    ProfileLine,
     ProfileOptions,
     ProfilePlane,
     StepTraceAnnotation,
@@ -26,6 +27,7 @@ from jaxtyped._src.profiler import (
 __all__ = [
     "ProfileData",
     "ProfileEvent",
+    "ProfileLine",
     "ProfileOptions",
     "ProfilePlane",
     "StepTraceAnnotation",

@@ -2,6 +2,7 @@
 # events. Written against jaxlib 0.10.2.
 
 from collections.abc import Iterator
+from typing import ClassVar, Protocol, type_check_only
 
 from typing_extensions import Never, disjoint_base
 
@@ -35,13 +36,19 @@ class ProfilePlane(metaclass=NanobindType):
     @property
     def lines(self) -> Iterator[ProfileLine]: ...
 
+@type_check_only
+class _FromFile(Protocol):
+    def __call__(self, proto_file_path: str) -> ProfileData: ...
+
+@type_check_only
+class _FromSerializedXSpace(Protocol):
+    def __call__(self, serialized_xspace: bytes) -> ProfileData: ...
+
 @disjoint_base
 class ProfileData(metaclass=NanobindType):
     def __init__(self, *args: Never, **kwargs: Never) -> None: ...
-    @staticmethod
-    def from_file(proto_file_path: str) -> ProfileData: ...
-    @staticmethod
-    def from_serialized_xspace(serialized_xspace: bytes) -> ProfileData: ...
+    from_file: ClassVar[_FromFile]  # a nanobind static function
+    from_serialized_xspace: ClassVar[_FromSerializedXSpace]  # a nanobind static function
     @property
     def planes(self) -> Iterator[ProfilePlane]: ...
     def find_plane_with_name(self, name: str) -> ProfilePlane | None: ...

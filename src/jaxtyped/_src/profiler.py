@@ -16,19 +16,20 @@ import gzip
 import json
 import os
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from types import TracebackType
+from typing import TypeVar, cast, final
 
 from jaxlib import _profile_data, _profiler
-from typing_extensions import ParamSpec
+from typing_extensions import ParamSpec, Self
 
 from jaxtyped._src.errors import JaxtypedNotImplementedError
 from jaxtyped._src.runtime import xla
 
 __all__ = [
-    "ProfileData", "ProfileEvent", "ProfileOptions", "ProfilePlane", "StepTraceAnnotation", "TraceAnnotation",
+    "ProfileData", "ProfileEvent", "ProfileLine", "ProfileOptions", "ProfilePlane", "StepTraceAnnotation", "TraceAnnotation",
     "annotate_function", "device_memory_profile", "register_subprocess", "save_device_memory_profile", "start_server", "stop_server",
     "start_trace", "stop_trace", "trace",
 ]  # fmt: skip
@@ -36,20 +37,148 @@ __all__ = [
 P = ParamSpec("P")
 R = TypeVar("R")
 
-# jaxlib's classes, as JAX exports them.
-ProfileData = _profile_data.ProfileData
-ProfileEvent = _profile_data.ProfileEvent
-ProfilePlane = _profile_data.ProfilePlane
-ProfileOptions = _profiler.ProfileOptions
+@final
+class ProfileOptions:
+    """Options of a profiling session (JAX's ``jax.profiler.ProfileOptions``):
+    set the attributes, then pass it to :func:`start_trace`."""
+
+    def __init__(self) -> None:
+        defaults = _profiler.ProfileOptions()
+        self.host_tracer_level: int = defaults.host_tracer_level
+        """How much of the host to record (0 none, 1 user spans, 2 and 3 more)."""
+        self.python_tracer_level: int = defaults.python_tracer_level
+        """1 records every Python call, 0 none."""
 
 
-class TraceAnnotation(_profiler.TraceMe):
+def _jaxlib_options(options: ProfileOptions) -> _profiler.ProfileOptions:
+    """jaxlib's options object with the values of ``options``."""
+    result = _profiler.ProfileOptions()
+    result.host_tracer_level = options.host_tracer_level
+    result.python_tracer_level = options.python_tracer_level
+    return result
+
+
+@final
+class ProfileEvent:
+    """One span of a recorded profile: ``name``, ``start_ns``, ``end_ns``, ``duration_ns``."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self, event: object) -> None:
+        # jaxlib's object (made by the profile reader, not by users).
+        self._event = cast(_profile_data.ProfileEvent, event)
+
+    @property
+    def name(self) -> str:
+        """The span's name (a ``TraceAnnotation``'s, a kernel's, a compiler pass's)."""
+        return self._event.name
+
+    @property
+    def start_ns(self) -> float:
+        """When it started, in nanoseconds."""
+        return self._event.start_ns
+
+    @property
+    def end_ns(self) -> float:
+        """When it ended, in nanoseconds."""
+        return self._event.end_ns
+
+    @property
+    def duration_ns(self) -> float:
+        """How long it took, in nanoseconds."""
+        return self._event.duration_ns
+
+
+@final
+class ProfileLine:
+    """A timeline of a plane (a thread, a device stream): its ``events``."""
+
+    __slots__ = ("_line",)
+
+    def __init__(self, line: object) -> None:
+        # jaxlib's object (made by the profile reader, not by users).
+        self._line = cast(_profile_data.ProfileLine, line)
+
+    @property
+    def name(self) -> str:
+        """The line's name."""
+        return self._line.name
+
+    @property
+    def events(self) -> Iterator[ProfileEvent]:
+        """The line's spans, in order."""
+        return (ProfileEvent(e) for e in self._line.events)
+
+
+@final
+class ProfilePlane:
+    """A plane of a recorded profile (the host, a device): its ``lines``."""
+
+    __slots__ = ("_plane",)
+
+    def __init__(self, plane: object) -> None:
+        # jaxlib's object (made by the profile reader, not by users).
+        self._plane = cast(_profile_data.ProfilePlane, plane)
+
+    @property
+    def name(self) -> str:
+        """The plane's name (``/host:CPU``, ...)."""
+        return self._plane.name
+
+    @property
+    def lines(self) -> Iterator[ProfileLine]:
+        """The plane's timelines."""
+        return (ProfileLine(line) for line in self._plane.lines)
+
+
+@final
+class ProfileData:
+    """A recorded profile (an XSpace) read back: ``ProfileData.from_file(path)``
+    of a ``.xplane.pb`` that :func:`stop_trace` wrote, then its ``planes``."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: object) -> None:
+        # jaxlib's object (made by the profile reader, not by users).
+        self._data = cast(_profile_data.ProfileData, data)
+
+    @staticmethod
+    def from_file(proto_file_path: str) -> "ProfileData":
+        """The profile in the ``.xplane.pb`` file ``proto_file_path``."""
+        return ProfileData(_profile_data.ProfileData.from_file(proto_file_path))
+
+    @staticmethod
+    def from_serialized_xspace(serialized_xspace: bytes) -> "ProfileData":
+        """The profile in a serialized XSpace protobuf."""
+        return ProfileData(_profile_data.ProfileData.from_serialized_xspace(serialized_xspace))
+
+    @property
+    def planes(self) -> Iterator[ProfilePlane]:
+        """The profile's planes."""
+        return (ProfilePlane(plane) for plane in self._data.planes)
+
+    def find_plane_with_name(self, name: str) -> ProfilePlane | None:
+        """The plane named ``name``, or None."""
+        plane = self._data.find_plane_with_name(name)
+        return None if plane is None else ProfilePlane(plane)
+
+
+class TraceAnnotation:
     """A span named ``name`` on the profile's timeline, around the code of
     a ``with`` block (recorded only while a trace runs); keyword arguments
     become the span's metadata."""
 
     def __init__(self, name: str, **kwargs: object) -> None:
-        super().__init__(name, **kwargs)
+        self._trace_me = _profiler.TraceMe(name, **kwargs)
+
+    def __enter__(self) -> Self:
+        self._trace_me.__enter__()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc_value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self._trace_me.__exit__(exc_type, exc_value, traceback)
 
 
 class StepTraceAnnotation(TraceAnnotation):
@@ -92,7 +221,7 @@ def start_trace(
     log_dir: "os.PathLike[str] | str",
     create_perfetto_link: bool = False,
     create_perfetto_trace: bool = False,
-    profiler_options: _profiler.ProfileOptions | None = None,
+    profiler_options: ProfileOptions | None = None,
 ) -> None:
     """Start recording a profile, written to ``log_dir`` by :func:`stop_trace`.
 
@@ -115,7 +244,8 @@ def start_trace(
         xla.ensure_backend()  # its tracers must exist before the session starts
         _profiler.clear_metadata()
         _profiler.set_metadata("jaxlib_version", xla.jaxlib_version())
-        _state.session = _profiler.ProfilerSession(profiler_options if profiler_options is not None else ProfileOptions())
+        options = _jaxlib_options(profiler_options if profiler_options is not None else ProfileOptions())
+        _state.session = _profiler.ProfilerSession(options)
         _state.log_dir = str(log_dir)
         _state.perfetto = create_perfetto_trace
 
@@ -143,7 +273,7 @@ def trace(
     log_dir: "os.PathLike[str] | str",
     create_perfetto_link: bool = False,
     create_perfetto_trace: bool = False,
-    profiler_options: _profiler.ProfileOptions | None = None,
+    profiler_options: ProfileOptions | None = None,
 ) -> Generator[None, None, None]:
     """:func:`start_trace` on entry and :func:`stop_trace` on exit."""
     start_trace(log_dir, create_perfetto_link, create_perfetto_trace, profiler_options)
@@ -170,7 +300,7 @@ def _write_perfetto_trace(log_dir: str) -> Path:
     return target
 
 
-def start_server(port: int) -> _profiler.ProfilerServer:
+def start_server(port: int) -> object:
     """Serve profiles of this process on ``port`` (TensorBoard's "capture
     profile"); returns jaxlib's server.
 
