@@ -3,7 +3,7 @@ linear-algebra, FFT and random namespaces (``jax.numpy.linalg``,
 ``jax.numpy.fft``, ``jax.lax.linalg``, ``jax.scipy.linalg``, ``jax.random``,
 ``jax.nn.initializers``), the top-level ``jax`` namespace, ``jax.tree_util``,
 ``jax.tree``, ``jax.scipy.special``, ``jax.scipy.stats``, ``jax.debug``, ``jax.sharding`` and
-``jax.custom_batching``, ``jax.dtypes``, ``jax.ops``, ``jax.dlpack``, ``jax.monitoring``, ``jax.profiler`` against ours (JEP 18137's scope
+``jax.custom_batching``, ``jax.dtypes``, ``jax.ops``, ``jax.dlpack``, ``jax.monitoring``, ``jax.profiler``, ``jax.image`` against ours (JEP 18137's scope
 for ``jax.numpy``).
 
 Every public name of JAX's namespace must exist in ours, or be listed with
@@ -36,7 +36,8 @@ SECTIONS = (
     "jax.random", "jax.nn.initializers",
     # breadth: the top level, pytrees, scipy.special and scipy.stats
     "jax", "jax.tree_util", "jax.tree", "jax.scipy.special", "jax.scipy.stats", "jax.scipy.stats.norm",
-    "jax.debug", "jax.sharding", "jax.custom_batching", "jax.dtypes", "jax.ops", "jax.dlpack", "jax.monitoring", "jax.profiler",
+    "jax.debug", "jax.sharding", "jax.custom_batching", "jax.dtypes", "jax.ops", "jax.dlpack", "jax.monitoring",
+    "jax.profiler", "jax.image",
 )  # fmt: skip
 
 
@@ -93,6 +94,7 @@ def has_name(section: str, name: str) -> bool:
         "jax.dlpack": jt.dlpack,
         "jax.monitoring": jt.monitoring,
         "jax.profiler": jt.profiler,
+        "jax.image": jt.image,
     }[section]
     try:
         getattr(target, name)

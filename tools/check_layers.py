@@ -63,6 +63,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("extend", "ffi*")),
     # sharding family: inspecting and drawing arrays' layouts (jaxtyped.debug.visualize_*)
     Layer(5, ("sharding_visualization",)),
+    # jaxtyped.image (JAX's jax.image): resize and scale_and_translate, built on numpy and lax
+    Layer(5, ("image",)),
     # profiler: jaxlib's profiler sessions and spans (jaxtyped.profiler)
     Layer(5, ("profiler",)),
     # segment reductions: jaxtyped.ops (scatters into identity-filled rows, jnp reductions for buckets)

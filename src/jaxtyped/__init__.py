@@ -54,6 +54,7 @@ from jaxtyped import core  # noqa: E402
 from jaxtyped import stages  # noqa: E402
 from jaxtyped import ad_checkpoint, checkpoint_policies, test_util  # noqa: E402
 from jaxtyped import nn  # noqa: E402  # einsum family: jt.nn, as jax.nn
+from jaxtyped import image  # noqa: E402  # jt.image, as jax.image (resize, scale_and_translate)
 from jaxtyped import extend, random  # noqa: E402  # random family (issue 15)
 from jaxtyped import ffi  # noqa: E402  # extend family (issue 18): jt.ffi, as jax.ffi
 # callbacks family (issue 16): debug.print, callbacks, effects_barrier
@@ -152,6 +153,7 @@ __all__ = [
     "make_jaxpr",
     "numpy",
     "nn",  # einsum family
+    "image",  # jax.image
     "extend",  # random family (issue 15)
     "random",  # random family (issue 15)
     "ffi",  # extend family (issue 18)
