@@ -52,7 +52,7 @@ from jaxtyped._src.lax.structural import bdim_to_front, instantiate
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
 from jaxtyped._src.pjit import cached_transform, consts_as_invars, jvp_jaxpr
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
-from jaxtyped._src.util import describe_function, is_list_or_tuple
+from jaxtyped._src.util import arg_names, describe_function, is_list_or_tuple
 
 __all__ = ["VmapRule", "CustomVmapCall", "custom_vmap", "sequential_vmap"]
 
@@ -355,18 +355,17 @@ class custom_vmap(Generic[P, R]):  # noqa: N801  # JAX's name
             )
         where = f"custom_vmap function {self._desc}"
         full = resolve_args(self._signature, args, kwargs, where)
-        names = self._arg_names(len(full))
         leaves, in_tree = tree_flatten(tuple(full))
         if all(isinstance(leaf, Array) for leaf in leaves):
             arrays: list[Array] = leaves
         else:
-            leaf_names = [n for a, name in zip(full, names) for n in named_leaves(a, name)[1]]
+            leaf_names = self._leaf_names(full)
             arrays = [leaf_as_array(x, f"{where}: argument {n}") for x, n in zip(leaves, leaf_names)]
         avals = tuple(a.aval for a in arrays)
         key = (in_tree, avals, config.trace_state())
         entry = self._cache.get(key)
         if entry is None:
-            entry = self._trace(full, names, in_tree, avals, rule)
+            entry = self._trace(full, in_tree, avals, rule)
             if entry.cacheable:
                 with self._lock:
                     self._cache[key] = entry
@@ -376,23 +375,21 @@ class custom_vmap(Generic[P, R]):  # noqa: N801  # JAX's name
         result: R = tree_unflatten(entry.out_tree, outs)
         return result
 
-    def _arg_names(self, nargs: int) -> list[str]:
-        names = [f"args[{i}]" for i in range(nargs)]
-        if self._signature is not None:
-            for i, param in enumerate(list(self._signature.parameters.values())[:nargs]):
-                names[i] = param.name
-        return names
+    def _leaf_names(self, full: Sequence[object]) -> list[str]:
+        """Names of the arguments' leaves (``x``, ``params['w']``), for
+        errors and the traced jaxpr; not needed on a cache hit."""
+        names = arg_names(self.fun, len(full))
+        return [n for a, name in zip(full, names) for n in named_leaves(a, name)[1]]
 
     def _trace(
         self,
         full: Sequence[object],
-        names: list[str],
         in_tree: PyTreeDef,
         avals: tuple[ShapedArray, ...],
         rule: Callable[..., object],
     ) -> _Entry:
         interp = StagingInterpreter(current_interpreter(), self._desc, "custom_vmap")
-        leaf_names = [n for a, name in zip(full, names) for n in named_leaves(a, name)[1]]
+        leaf_names = self._leaf_names(full)
         with transformation_scope(interp), shared_numpy_constants():
             params = [interp.new_arg(aval, name) for aval, name in zip(avals, leaf_names)]
             out = self._untyped_fun(*tree_unflatten(in_tree, params))
