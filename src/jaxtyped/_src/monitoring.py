@@ -111,7 +111,7 @@ def register_scalar_listener(callback: Listener) -> None:
         _scalar_listeners = (*_scalar_listeners, callback)
 
 
-def _without(listeners: tuple[object, ...], callback: object, kind: str) -> int:
+def _index_of(listeners: tuple[object, ...], callback: object, kind: str) -> int:
     """The index of ``callback`` among ``listeners``; a ValueError naming
     ``kind`` if it was never registered."""
     for i, listener in enumerate(listeners):
@@ -129,7 +129,7 @@ def unregister_event_listener(callback: Listener) -> None:
     """
     global _event_listeners
     with _lock:
-        i = _without(_event_listeners, callback, "event")
+        i = _index_of(_event_listeners, callback, "event")
         _event_listeners = _event_listeners[:i] + _event_listeners[i + 1 :]
 
 
@@ -141,7 +141,7 @@ def unregister_event_duration_listener(callback: Listener) -> None:
     """
     global _duration_listeners
     with _lock:
-        i = _without(_duration_listeners, callback, "event_duration")
+        i = _index_of(_duration_listeners, callback, "event_duration")
         _duration_listeners = _duration_listeners[:i] + _duration_listeners[i + 1 :]
 
 
@@ -153,7 +153,7 @@ def unregister_event_time_span_listener(callback: Listener) -> None:
     """
     global _time_span_listeners
     with _lock:
-        i = _without(_time_span_listeners, callback, "event_time_span")
+        i = _index_of(_time_span_listeners, callback, "event_time_span")
         _time_span_listeners = _time_span_listeners[:i] + _time_span_listeners[i + 1 :]
 
 
@@ -165,7 +165,7 @@ def unregister_scalar_listener(callback: Listener) -> None:
     """
     global _scalar_listeners
     with _lock:
-        i = _without(_scalar_listeners, callback, "scalar")
+        i = _index_of(_scalar_listeners, callback, "scalar")
         _scalar_listeners = _scalar_listeners[:i] + _scalar_listeners[i + 1 :]
 
 
