@@ -772,3 +772,36 @@ def test_a_64_bit_array_from_an_x64_scope_keeps_its_dtype_outside_it() -> None:
         their_wide_float = jax_numpy.asarray(np.arange(3, dtype=np.float64))
     assert_same(wide + wide, their_wide + their_wide)
     assert_same(jnp.sin(wide_float), jax_numpy.sin(their_wide_float))
+
+
+def _first(a: Any, unused: Any) -> Any:
+    return a * 2
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: np.arange(6, dtype=np.float32).reshape(2, 3),
+        lambda: np.arange(6, dtype=np.float64).reshape(2, 3),  # canonicalised to float32
+        lambda: np.arange(6, dtype=np.float32).reshape(3, 2).T,  # not contiguous
+        lambda: np.arange(1 << 15, dtype=np.float32).reshape(-1, 2),  # 128 KiB: past the aliasing threshold
+    ],
+    ids=["f32", "f64", "transposed", "large"],
+)
+def test_numpy_arguments_on_memo_hits_are_copied_at_the_call(make: Callable[[], np.ndarray[Any, Any]]) -> None:
+    # A memo hit copies a NumPy argument to the device during the call
+    # (xla.put_copy): writing to it afterwards changes nothing already returned.
+    f, g = jt.jit(_mul), jax.jit(_mul)
+    value = make()
+    dev = jt.device_put(np.ones(value.shape, np.float32))
+    for _ in range(3):
+        # JAX's result is waited for before the write: on the CPU, JAX may
+        # alias a large NumPy argument and read it after the call returns
+        # (JAX 0.10.2 gives value + 1 here for the 128 KiB case).
+        expected = g(value, jax_numpy.ones(value.shape, np.float32)).block_until_ready()
+        out = f(value, dev)
+        value += 1  # the caller reuses its buffer
+        assert_same(out, expected)
+    assert f.cache_info().misses == 1
+    unused = _warm(jt.jit(_first), value, np.zeros(3))  # an argument the program drops is not transferred
+    assert_same(unused, jax.jit(_first)(value, np.zeros(3)))

@@ -54,6 +54,7 @@ from jaxtyped._src.core.array_impl import (
     array_from_scalar,
     device_buffer,
     is_python_scalar,
+    numpy_aval,
     shared_numpy_constants,
 )
 from jaxtyped._src.core.avals import ShapedArray
@@ -545,15 +546,29 @@ class Jitted(Generic[P, R_co]):
         keyed under ``structure``, may also be Python scalars and NumPy
         values (a learning rate, a NumPy batch), converted as the full path
         converts them and transferred with the call."""
-        arrays: list[ArrayImpl] = []
+        # A NumPy array stays as it is until the entry is found, then jaxlib
+        # copies it to the device (xla.put_copy): no private host copy, no
+        # array object (issue 19: the NumPy row).
+        sources: list[ArrayImpl | np.ndarray[Any, np.dtype[Any]]] = []
+        avals_list: list[ShapedArray] = []
         own = True  # every leaf is a device array of the caller's
         for leaf in leaves:
+            if type(leaf) is np.ndarray:
+                try:
+                    aval = numpy_aval(leaf, where="jit")
+                except JaxtypedTypeError:
+                    return self._call(args, kwargs)  # which explains the dtype
+                own = False
+                sources.append(leaf)
+                avals_list.append(aval)
+                continue
             array = _memo_array(leaf)
             if array is None:
                 return self._call(args, kwargs)
             own = own and array is leaf
-            arrays.append(array)
-        avals = tuple([array._aval for array in arrays])  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+            sources.append(array)
+            avals_list.append(array._aval)  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+        avals = tuple(avals_list)
         entry = self._dispatch_by_value.get((structure, avals, trace_state))
         if entry is None:
             return self._call(args, kwargs)
@@ -563,7 +578,9 @@ class Jitted(Generic[P, R_co]):
             elif not isinstance(structure, int):  # a treedef: arguments in containers or by keyword
                 self._last_tree_hit = (structure, avals, trace_state, entry)
         entry.last_use = self._clock = self._clock + 1
-        return self._run_memo_hit(entry, _kept_buffers(arrays, entry.kept), check_outputs)
+        if own:
+            return self._run_memo_hit(entry, _kept_buffers(cast("list[ArrayImpl]", sources), entry.kept), check_outputs)
+        return self._run_memo_hit(entry, _kept_source_buffers(sources, avals, entry.kept), check_outputs)
 
     def _run_memo_hit(self, entry: _Entry, buffers: list[DeviceBuffer], check_outputs: bool) -> object:
         """Run a memoised entry on the buffers of the leaves its program
@@ -1034,6 +1051,24 @@ def _kept_buffers(arrays: Sequence[ArrayImpl], kept: tuple[int, ...] | None) -> 
     for leaf in arrays if kept is None else map(arrays.__getitem__, kept):
         buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
         buffers.append(buffer if buffer is not None else device_buffer(leaf))
+    return buffers
+
+
+def _kept_source_buffers(
+    sources: Sequence["ArrayImpl | np.ndarray[Any, np.dtype[Any]]"],
+    avals: Sequence[ShapedArray],
+    kept: tuple[int, ...] | None,
+) -> list[DeviceBuffer]:
+    """_kept_buffers for leaves of which some are a caller's NumPy arrays,
+    each copied to the device now."""
+    buffers: list[DeviceBuffer] = []
+    for i in range(len(sources)) if kept is None else kept:
+        source = sources[i]
+        if isinstance(source, np.ndarray):
+            buffers.append(xla.put_copy(source, avals[i]))
+        else:
+            buffer = source._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+            buffers.append(buffer if buffer is not None else device_buffer(source))
     return buffers
 
 

@@ -43,6 +43,7 @@ from jaxtyped._src.sharding import Device, Sharding, SingleDeviceSharding
 __all__ = [
     "ArrayImpl",
     "array_from_numpy",
+    "numpy_aval",
     "array_from_scalar",
     "to_array",
     "is_python_scalar",
@@ -468,14 +469,26 @@ def array_from_numpy(
         JaxtypedTypeError: the dtype is not supported (object, string, ...).
     """
     source = np.asarray(value)
-    key = (source.shape, source.dtype, weak_type, config.jax_enable_x64)
-    aval = _HOST_AVALS.get(key)
-    if aval is None:
-        dtypes.check_supported(source.dtype, where)
-        aval = _remember_host_aval(key, ShapedArray(source.shape, dtypes.canonicalize_dtype(source.dtype), weak_type))
+    aval = numpy_aval(source, weak_type=weak_type, where=where)
     result = source.astype(aval.dtype) if aval.dtype != source.dtype else source.copy()
     result.flags.writeable = False
     return ArrayImpl(result, aval)
+
+
+def numpy_aval(value: np.ndarray[Any, np.dtype[Any]], *, weak_type: bool = False, where: str = "asarray") -> ShapedArray:
+    """The type of the array ``array_from_numpy`` makes of ``value``: its
+    shape, its dtype canonicalised, ``weak_type``. Cached: a NumPy batch of
+    the same shape every step finds the same aval object.
+
+    Raises:
+        JaxtypedTypeError: the dtype is not supported (object, string, ...).
+    """
+    key = (value.shape, value.dtype, weak_type, config.jax_enable_x64)
+    aval = _HOST_AVALS.get(key)
+    if aval is None:
+        dtypes.check_supported(value.dtype, where)
+        aval = _remember_host_aval(key, ShapedArray(value.shape, dtypes.canonicalize_dtype(value.dtype), weak_type))
+    return aval
 
 
 def array_from_scalar(x: bool | int | float | complex, *, where: str = "asarray") -> ArrayImpl:

@@ -442,6 +442,34 @@ def put(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray, device: Device
     return buffer
 
 
+def put_copy(value: np.ndarray[Any, np.dtype[Any]], aval: ShapedArray) -> DeviceBuffer:
+    """A buffer on the default device holding a copy of a caller's NumPy
+    value (a jitted function's NumPy argument): jaxlib copies it during
+    the call, so the caller may write to ``value`` afterwards. ``aval`` is
+    ``value``'s shape with its dtype canonicalised (converted here).
+
+    One copy, made by jaxlib: the dispatch memo's NumPy path (issue 19)
+    otherwise copied the value into a private host array and then
+    transferred that.
+    """
+    if value.dtype != aval.dtype:
+        value = value.astype(aval.dtype)
+    if value.shape != aval.shape or dtypes.is_float0(aval.dtype):
+        raise AssertionError(f"internal error: device transfer of a {value.dtype}{list(value.shape)} value as {aval.str_short()}")
+    backend = _get_backend()
+    buffer: DeviceBuffer = xc.batched_device_put(
+        aval,
+        backend.shardings[0],
+        [value],
+        [backend.devices[0]],
+        host_buffer_semantics=_COPY_DURING_CALL,
+        enable_x64=True,  # data are already canonical: never narrow silently
+    )
+    return buffer
+
+
+_COPY_DURING_CALL: Final = xc.HostBufferSemantics.IMMUTABLE_ONLY_DURING_CALL
+
 # jaxlib aliases host memory (no copy) only at this alignment (see the
 # jaxlib facts note). Host values at least ALIASABLE_MIN_BYTES large are
 # worth placing where a device buffer can alias them; below it, jaxlib's
