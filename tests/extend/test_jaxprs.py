@@ -4,10 +4,13 @@
 building a jaxpr by hand, checking, printing and running it (eval, jit,
 grad, vmap)."""
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
 import jaxtyped as jt
+import jaxtyped.lax as lax
 import jaxtyped.numpy as jnp
 from jaxtyped import errors
 from jaxtyped.extend import core
@@ -103,3 +106,44 @@ def test_backend() -> None:
     assert float(f(jnp.float32(1.0))) == 2.0
     with pytest.raises(errors.JaxtypedValueError, match="Unknown backend 'tpu'"):
         backend.get_backend("tpu")
+
+
+def test_lax_primitive_objects_are_the_handles_with_jaxs_names() -> None:
+    # ``lax.add_p`` and the others, as code that walks jaxprs imports them
+    # from jax.lax: the same handles, with JAX's name and result arity.
+    jax_lax = pytest.importorskip("jax.lax")
+    handles = [n for n in lax.__all__ if n.endswith("_p")]
+    assert len(handles) > 100
+    for name in handles:
+        ours, theirs = getattr(lax, name), getattr(jax_lax, name)
+        assert ours is getattr(P, name)
+        assert (ours.name, ours.multiple_results) == (theirs.name, theirs.multiple_results), name
+
+
+_DN = jt.lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+_IDX = np.array([[0], [2]], np.int32)
+
+
+@pytest.mark.parametrize(
+    ("handle", "fn"),
+    [
+        ("bessel_i0e_p", lambda x: lax.bessel_i0e(x)),
+        ("bitcast_convert_type_p", lambda x: lax.bitcast_convert_type(x, jnp.int32)),
+        ("clz_p", lambda x: lax.clz(lax.convert_element_type(x, jnp.int32))),
+        ("cumlogsumexp_p", lambda x: lax.cumlogsumexp(x)),
+        ("igamma_p", lambda x: lax.igamma(x, x)),
+        ("reduce_window_max_p", lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (2,), (1,), "VALID")),
+        ("reduce_xor_p", lambda x: lax.reduce_xor(lax.convert_element_type(x, jnp.int32), (0,))),
+        ("scatter_mul_p", lambda x: lax.scatter_mul(x, _IDX, x[:2], _DN)),
+        ("scatter_max_p", lambda x: lax.scatter_max(x, _IDX, x[:2], _DN)),
+        ("optimization_barrier_p", lambda x: lax.optimization_barrier((x, x))[0]),
+        ("linear_solve_p", lambda x: lax.custom_linear_solve(lambda v: v * 2.0, x, lambda m, b: b / 2.0)),
+        ("fft_p", lambda x: jnp.fft.fft(x)),
+    ],
+)
+def test_lax_primitive_objects_match_traced_equations(handle: str, fn: Callable[[jt.Array], jt.Array]) -> None:
+    eqns = jt.make_jaxpr(fn)(jnp.asarray(X)).eqns
+    primitive = getattr(lax, handle)
+    assert any(primitive.matches(e.primitive) for e in eqns), [str(e.primitive) for e in eqns]
+    (add,) = jt.make_jaxpr(lambda x: x + 1.0)(jnp.asarray(X)).eqns
+    assert not primitive.matches(add.primitive) and primitive != add.primitive
