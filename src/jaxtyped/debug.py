@@ -2,7 +2,8 @@
 
 ``jaxtyped.debug.print(fmt, *args, ordered=False, **kwargs)`` prints with
 ``str.format`` when the values exist (eagerly, or while a compiled program
-runs); ``jaxtyped.debug.callback(f, *args, ordered=False)`` calls ``f`` for
+runs), and ``jaxtyped.debug.log`` logs the same text through Python's
+``logging``; ``jaxtyped.debug.callback(f, *args, ordered=False)`` calls ``f`` for
 its side effect; ``jaxtyped.debug.breakpoint()`` stops in an interactive
 debugger (the ``jdb`` prompt) with the values of the traced locals. Call
 ``jaxtyped.effects_barrier()`` to wait until every effect of the
@@ -15,7 +16,9 @@ sharding; ``inspect_array_sharding(x, callback=f)`` passes the sharding to
 """
 
 from jaxtyped._src.debugger import breakpoint  # noqa: A004 - JAX's name
+from jaxtyped._src.debugging import DebugPrinter
 from jaxtyped._src.debugging import debug_callback as callback
+from jaxtyped._src.debugging import debug_log as log
 from jaxtyped._src.debugging import debug_print as print  # noqa: A004 - JAX's name
 from jaxtyped._src.sharding_visualization import (
     inspect_array_sharding,
@@ -24,8 +27,10 @@ from jaxtyped._src.sharding_visualization import (
 )
 
 __all__ = [
+    "DebugPrinter",
     "breakpoint",
     "callback",
+    "log",
     "print",
     "inspect_array_sharding",
     "visualize_array_sharding",

@@ -132,6 +132,8 @@ ERRORS: dict[str, Any] = {
     "unused-positional": lambda J: J.debug.print("plain", 1.0),
     "unused-with-keyword": lambda J: J.debug.print("{x}", 1.0, x=2.0),
     "keyword-only-auto": lambda J: J.debug.print("{}", x=1.0),
+    "unused-keyword": lambda J: J.debug.print("x {}", 1.0, y=2.0),
+    "unused-keyword-plain": lambda J: J.jit(lambda x: J.debug.print("plain", x=x))(1.0),
     "missing-keyword": lambda J: J.jit(lambda x: J.debug.print("{y}", x=x))(1.0),
     "bad-attribute": lambda J: J.jit(lambda x: J.debug.print("{x.bogus}", x=x))(1.0),
 }

@@ -1,5 +1,6 @@
-"""Result types of the callbacks family (issue 16): debug.print and
-debug.callback return None; pure_callback and io_callback return Array for
+"""Result types of the callbacks family (issue 16): debug.print, debug.log
+and debug.callback return None (a DebugPrinter for the two-call form's
+first call); pure_callback and io_callback return Array for
 one shape struct, a tuple, list or dict of Arrays for those containers of
 structs, None for None."""
 
@@ -19,6 +20,11 @@ def host(x: Array) -> np.ndarray:
 def check(x: Array) -> None:
     spec = jt.ShapeDtypeStruct((3,), jnp.float32)
     assert_type(jt.debug.print("{}", x), None)
+    assert_type(jt.debug.print("{}", x, skip_format_check=True, partitioned=False), None)
+    assert_type(jt.debug.print(ordered=True), jt.debug.DebugPrinter)
+    assert_type(jt.debug.print(ordered=True)("{x}", x=x), None)
+    assert_type(jt.debug.log("{}", x), None)
+    assert_type(jt.debug.log(ordered=True)("{}", x), None)
     assert_type(jt.debug.callback(host, x, ordered=True), None)
     assert_type(jt.pure_callback(host, spec, x), Array)
     assert_type(jt.pure_callback(host, (spec, spec), x, vmap_method="expand_dims"), tuple[Array, ...])
