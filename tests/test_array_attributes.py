@@ -130,3 +130,32 @@ def test_device_queries() -> None:
     assert_same(moved, theirs.to_device(theirs.device))
     with pytest.raises(ValueError, match="to_device"):
         x.to_device("not a device")
+
+
+@pytest.mark.parametrize("sharded", [False, True], ids=["one-device", "two-devices"])
+def test_shard_accessors_as_jax(sharded: bool) -> None:
+    # is_fully_addressable, addressable_data and global_shards (a single
+    # process holds every shard: the global shards are the addressable ones).
+    from oracle import mesh_sharding
+
+    value = np.arange(8, dtype=np.float32).reshape(4, 2)
+    ours = jt.device_put(value, mesh_sharding(True, "a")) if sharded else jnp.asarray(value)
+    theirs = jax.device_put(value, mesh_sharding(False, "a")) if sharded else jax_numpy.asarray(value)
+    assert ours.is_fully_addressable is theirs.is_fully_addressable is True
+    assert len(ours.global_shards) == len(theirs.global_shards) == (2 if sharded else 1)
+    for i, (mine, jaxs) in enumerate(zip(ours.global_shards, theirs.global_shards, strict=True)):
+        assert (mine.index, mine.replica_id, mine.device.id) == (jaxs.index, jaxs.replica_id, jaxs.device.id)
+        assert_same(ours.addressable_data(i), theirs.addressable_data(i))
+    assert_same(ours.addressable_data(-1), theirs.addressable_data(-1))
+    past = len(ours.global_shards)
+    if sharded:
+        with pytest.raises(IndexError):
+            theirs.addressable_data(past)
+    else:
+        # JAX returns the data for any index of a fully replicated array; an
+        # index past the shards raises here (the compatibility page).
+        assert_same(ours.addressable_data(0), theirs.addressable_data(past))
+    with pytest.raises(errors.JaxtypedIndexError, match=r"addressable_data: index 1 out of range for 1 shard"):
+        jnp.asarray(value).addressable_data(1)
+    with pytest.raises(errors.JaxtypedIndexError, match=rf"index {past} out of range"):
+        ours.addressable_data(past)

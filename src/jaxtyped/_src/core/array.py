@@ -36,6 +36,7 @@ from jaxtyped._src.util import predicate_class
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+    from jaxtyped._src.core.array_impl import Shard
     from jaxtyped._src.sharding import Sharding
 
 __all__ = [
@@ -246,6 +247,30 @@ class Array(ABC):
         @property
         def sharding(self) -> Sharding:
             """How the array is laid out over devices."""
+            ...
+
+        @property
+        def is_fully_replicated(self) -> bool:
+            """Whether every device holding the array holds all of it."""
+            ...
+
+        @property
+        def is_fully_addressable(self) -> bool:
+            """Whether this process holds every shard of the array."""
+            ...
+
+        def addressable_data(self, index: int) -> "Array":
+            """The data of the ``index``-th shard this process holds."""
+            ...
+
+        @property
+        def addressable_shards(self) -> "list[Shard]":
+            """Per device of this process, its slice of the array."""
+            ...
+
+        @property
+        def global_shards(self) -> "list[Shard]":
+            """Per device, its slice of the array."""
             ...
 
     # Arrays compare elementwise, so they cannot be hashed (as in JAX).

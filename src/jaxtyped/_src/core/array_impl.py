@@ -30,6 +30,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Final, Protocol, final, runtime_checkable
 
+import operator
+
 import numpy as np
 from typing_extensions import Self, TypeIs
 
@@ -37,7 +39,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.config import config
 from jaxtyped._src.core.array import Array, Conversion
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import JaxtypedOverflowError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedOverflowError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.sharding import Device, Sharding, SingleDeviceSharding
 
 __all__ = [
@@ -257,6 +259,32 @@ class ArrayImpl(Array):
             shards.append(Shard(device, indices[device], replica, ArrayImpl(piece, aval)))
         return shards
 
+    @property
+    def is_fully_addressable(self) -> bool:
+        """Whether this process holds every shard (always: jaxtyped's
+        arrays hold only the shards of this process's devices)."""
+        return True
+
+    @property
+    def global_shards(self) -> "list[Shard]":
+        """Every shard of the array, on every device (here the addressable ones)."""
+        return self.addressable_shards
+
+    def addressable_data(self, index: int) -> Array:
+        """The data of the ``index``-th addressable shard, as an array.
+
+        Raises:
+            JaxtypedIndexError: ``index`` is not a shard's.
+        """
+        shards = self.addressable_shards
+        try:
+            position = operator.index(index)
+        except TypeError:
+            raise JaxtypedTypeError(f"addressable_data: index must be an int, got {type(index).__name__}") from None
+        if not -len(shards) <= position < len(shards):
+            raise JaxtypedIndexError(f"addressable_data: index {position} out of range for {len(shards)} shard(s)")
+        return shards[position].data
+
     # --- lax extras family: copies and device queries ---
 
     def clone(self) -> "ArrayImpl":
@@ -387,6 +415,11 @@ class Shard:
     """One device's part of an array (JAX's ``Shard``)."""
 
     __slots__ = ("device", "index", "replica_id", "data")
+
+    device: Device
+    index: tuple[slice, ...]
+    replica_id: int
+    data: Array  # a concrete array on the host
 
     def __init__(self, device: Device, index: tuple[slice, ...], replica_id: int, data: ArrayImpl) -> None:
         self.device = device
