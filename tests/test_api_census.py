@@ -37,7 +37,7 @@ SECTIONS = (
     # breadth: the top level, pytrees, scipy.special and scipy.stats
     "jax", "jax.tree_util", "jax.tree", "jax.scipy.special", "jax.scipy.stats", "jax.scipy.stats.norm",
     "jax.debug", "jax.sharding", "jax.custom_batching", "jax.dtypes", "jax.ops", "jax.dlpack", "jax.monitoring",
-    "jax.profiler", "jax.image",
+    "jax.profiler", "jax.image", "jax.export",
 )  # fmt: skip
 
 
@@ -95,6 +95,7 @@ def has_name(section: str, name: str) -> bool:
         "jax.monitoring": jt.monitoring,
         "jax.profiler": jt.profiler,
         "jax.image": jt.image,
+        "jax.export": jt.export,
     }[section]
     try:
         getattr(target, name)

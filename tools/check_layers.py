@@ -69,6 +69,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("profiler",)),
     # segment reductions: jaxtyped.ops (scatters into identity-filled rows, jnp reductions for buckets)
     Layer(5, ("ops",)),
+    # jaxtyped.export: self-contained modules of jitted functions, their blobs and the call_exported primitive
+    Layer(5, ("export",)),
 )
 TOP_RANK: Final = 5.0
 PACKAGE: Final = "jaxtyped"

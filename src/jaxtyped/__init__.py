@@ -64,6 +64,7 @@ from jaxtyped import dtypes  # noqa: E402  # jt.dtypes, as jax.dtypes
 from jaxtyped import dlpack  # noqa: E402  # jt.dlpack, as jax.dlpack
 from jaxtyped import monitoring  # noqa: E402  # jt.monitoring, as jax.monitoring
 from jaxtyped import profiler  # noqa: E402  # jt.profiler, as jax.profiler
+from jaxtyped import export  # noqa: E402  # jt.export, as jax.export
 from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 # refs family (issue 16): mutable array references
 from jaxtyped import ref  # noqa: E402
@@ -154,6 +155,7 @@ __all__ = [
     "numpy",
     "nn",  # einsum family
     "image",  # jax.image
+    "export",  # jax.export
     "extend",  # random family (issue 15)
     "random",  # random family (issue 15)
     "ffi",  # extend family (issue 18)

@@ -1356,6 +1356,17 @@ class Traced(Generic[P, R_co]):
         self._kept = kept  # Note [keep_unused]
 
     @property
+    def in_tree(self) -> PyTreeDef:
+        """The structure of the dynamic arguments ``(args, kwargs)``."""
+        return self._spec.in_tree
+
+    @property
+    def over_mesh(self) -> bool:
+        """Whether the function runs over several devices (sharded
+        arguments, or shardings asked for)."""
+        return self._spmd is not None
+
+    @property
     def out_info(self) -> OutInfo:
         """The outputs' ``ShapeDtypeStruct`` pytree."""
         shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in self.jaxpr.out_avals]

@@ -93,17 +93,21 @@ def register_lowering_rewrite(rewrite: Callable[[Jaxpr], Jaxpr]) -> None:
     _lowering_rewrites.append(rewrite)
 
 
-def lower_jaxpr(jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = ()) -> LoweredModule:
+def lower_jaxpr(
+    jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = (), consts: Sequence[object] | None = None
+) -> LoweredModule:
     """The module computing ``jaxpr``; its parameters are the jaxpr's
-    constvars then invars. ``donated[i]`` marks parameter ``i`` as a buffer
-    donor (XLA may write an output into it). Dead equations are left out
-    (a gradient's unused primal value; effects are never dead), as JAX's
-    lowering leaves them out: ``jit(f).lower(...).as_text()`` shows the
-    program that runs."""
+    constvars then invars, or only its invars when ``consts`` (the
+    constvars' host values) are given: those are written into the module
+    as constants (a self-contained module, as ``export`` serialises).
+    ``donated[i]`` marks parameter ``i`` as a buffer donor (XLA may write
+    an output into it). Dead equations are left out (a gradient's unused
+    primal value; effects are never dead), as JAX's lowering leaves them
+    out: ``jit(f).lower(...).as_text()`` shows the program that runs."""
     for rewrite in _lowering_rewrites:
         jaxpr = rewrite(jaxpr)
-    jaxpr, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars), into_loops=True)
-    params = jaxpr.constvars + jaxpr.invars
+    jaxpr, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars), into_loops=True)  # keeps the constvars
+    params = jaxpr.constvars + jaxpr.invars if consts is None else jaxpr.invars
     ctx = LoweringContext(_lower_fun)
     ordered = has_ordered_effects(jaxpr.effects)
     args: list[HloValue] = []
@@ -116,7 +120,11 @@ def lower_jaxpr(jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = ()) -> Low
     state = _EffectLowering(ctx.lines, _TOKEN_ARG if ordered else None)
     marker = _effect_lowering.set(state)
     try:
-        outs = lower_jaxpr_inline(ctx, jaxpr, args[: len(jaxpr.constvars)], args[len(jaxpr.constvars) :])
+        if consts is None:
+            outs = lower_jaxpr_inline(ctx, jaxpr, args[: len(jaxpr.constvars)], args[len(jaxpr.constvars) :])
+        else:
+            values = [ctx.constant(c, v.aval) for c, v in zip(consts, jaxpr.constvars, strict=True)]
+            outs = lower_jaxpr_inline(ctx, jaxpr, values, args)
     finally:
         _effect_lowering.reset(marker)
     names = [v.name for v in outs]

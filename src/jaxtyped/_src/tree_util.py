@@ -36,6 +36,7 @@ __all__ = [
     # breadth: more of jax.tree_util
     "Partial", "register_static", "register_pytree_with_keys_class", "is_tree_node", "flatten_one_level",
     "flatten_one_level_with_keys", "tree_broadcast", "tree_reduce_associative", "static", "PyTreeRegistry", "default_registry",
+    "treedef_from_node_data",
 ]  # fmt: skip
 
 T = TypeVar("T")
@@ -377,6 +378,11 @@ class PyTreeDef(Generic[_TreeT_co]):
     def children(self) -> "list[PyTreeDef]":
         """Treedefs of the root's children (empty for a leaf)."""
         return list(self._children)
+
+    def node_data(self) -> tuple[type[Any], object] | None:
+        """The root's node type and aux data (a dict's sorted keys, a custom
+        node's aux); None for a leaf (JAX's ``PyTreeDef.node_data``)."""
+        return None if self._type is None else (self._type, self._aux)
 
     def unflatten(self, leaves: Iterable[object]) -> object:
         """Build the pytree with this structure and these leaves.
@@ -932,6 +938,28 @@ def treedef_is_leaf(treedef: PyTreeDef) -> bool:
 def treedef_children(treedef: PyTreeDef) -> list[PyTreeDef]:
     """Treedefs of the root's children."""
     return treedef.children()
+
+
+def treedef_from_node_data(node_data: tuple[type[Any], object] | None, children: Iterable[PyTreeDef]) -> PyTreeDef:
+    """The treedef whose root has ``node_data`` (as :meth:`PyTreeDef.node_data`
+    gives it; None for a leaf) and these children (JAX's
+    ``make_from_node_data_and_children``).
+
+    Raises:
+        JaxtypedTypeError: the node type is not registered.
+    """
+    kids = tuple(children)
+    if node_data is None:
+        if kids:
+            raise JaxtypedTypeError("treedef_from_node_data: a leaf has no children")
+        return _LEAF
+    nodetype, aux = node_data
+    kind = _KINDS.get(nodetype, _UNSEEN)
+    if kind is _Unseen.TOKEN:
+        kind = _classify(nodetype)
+    if kind is None:
+        raise JaxtypedTypeError(f"treedef_from_node_data: {nodetype.__name__} is not a registered pytree node type")
+    return _make_node(nodetype, kind, aux, kids)
 
 
 def treedef_tuple(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:

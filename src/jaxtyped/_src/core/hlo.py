@@ -249,13 +249,10 @@ class LoweringContext:
         ``key``: ``body`` emits its ops on the block arguments and returns
         its results. A loop body called ``k`` times per trip is one function
         and ``k`` calls, not ``k`` copies (JAX's ``closed_call``)."""
-        symbol = self._function_symbols.get(key)
-        if symbol is not None:
+        # Claimed before the body is emitted: the body may emit functions too.
+        symbol, fresh = self.claim_symbol(key, name)
+        if not fresh:
             return symbol
-        taken = set(self._function_symbols.values())
-        symbol = f"@{name}" if f"@{name}" not in taken else f"@{name}_{len(taken)}"
-        # Taken before the body is emitted: the body may emit functions too.
-        self._function_symbols[key] = symbol
         args = [HloValue(self.fresh(), aval) for aval in arg_avals]
         saved, saved_indent = self.lines, self._indent
         self.lines, self._indent = [], 4
@@ -269,6 +266,18 @@ class LoweringContext:
         results = ", ".join(o.type for o in outs)
         self.functions.append("\n".join([f"  func.func private {symbol}({header}) -> ({results}) {{", *lines, "  }"]))
         return symbol
+
+    def claim_symbol(self, key: object, name: str) -> tuple[str, bool]:
+        """The symbol of the private function known by ``key`` (``@name``,
+        renamed apart from the others), and whether it is new: the caller
+        then appends the function's text to :attr:`functions`."""
+        symbol = self._function_symbols.get(key)
+        if symbol is not None:
+            return symbol, False
+        taken = set(self._function_symbols.values())
+        symbol = f"@{name}" if f"@{name}" not in taken else f"@{name}_{len(taken)}"
+        self._function_symbols[key] = symbol
+        return symbol, True
 
     def call(self, symbol: str, args: Sequence[HloValue], results: Sequence[ShapedArray]) -> tuple[HloValue, ...]:
         """A ``func.call`` of the private function ``symbol``."""
