@@ -478,3 +478,31 @@ def test_divmod_types(kind: str) -> None:
         assert [describe(r) for r in got] == expected
         for ours_part, reference in zip(got, divmod(host.astype(np.float64), np.asarray(y_host, dtype=np.float64))):
             np.testing.assert_allclose(widen(ours_part), reference)
+
+
+PRODUCTS: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "matmul": lambda L, w, x: x @ w,
+    "dot": lambda L, w, x: L.dot(x, w),
+    "tensordot": lambda L, w, x: L.tensordot(x, w, 1),
+    "inner": lambda L, w, x: L.inner(x, w.T),
+    "vdot": lambda L, w, x: L.vdot(w, w),
+    "outer": lambda L, w, x: L.outer(w, x),
+    "einsum": lambda L, w, x: L.einsum("ij,jk->ik", x, w),
+}
+
+
+@pytest.mark.parametrize("name", list(PRODUCTS))
+def test_products_of_a_weak_operand_and_their_gradients_as_jax(name: str) -> None:
+    # A weakly typed parameter (jnp.full(shape, 0.5)) times a float32 array:
+    # JAX's dot_general takes the weak operand as it is, so the gradient is
+    # not weakly typed (an elementwise product's is: outer is one).
+    results: list[tuple[bool, bool]] = []
+    for L, grad in ((jnp, jt.grad), (jax.numpy, jax.grad)):
+        w, x = L.full((3, 2), 0.5), L.arange(6.0, dtype=L.float32).reshape(2, 3)
+        f = PRODUCTS[name]
+
+        def loss(w: Any, L: Any = L, x: Any = x) -> Any:
+            return f(L, w, x).sum()
+
+        results.append((bool(f(L, w, x).weak_type), bool(grad(loss)(w).weak_type)))
+    assert results[0] == results[1]

@@ -78,13 +78,18 @@ def to_inexact_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
 
 
 def promote_dtypes(
-    name: str, args: Sequence[object], *, inexact: bool = False, numeric: bool = False
+    name: str, args: Sequence[object], *, inexact: bool = False, numeric: bool = False, keep_weak_types: bool = False
 ) -> list[Array]:
     """Operands converted to their common dtype (no broadcasting).
 
     Every operand takes the result's weak type, as in JAX (``bool_array + 1``
     is a weakly typed int32). ``inexact`` promotes to a floating/complex
-    dtype, ``numeric`` turns a boolean result into int32.
+    dtype, ``numeric`` turns a boolean result into int32. With
+    ``keep_weak_types`` (the products: JAX's ``dot_general`` takes a weakly
+    typed operand as it is and gives a weak result only when both are), an
+    array already of the common dtype is not converted for its weak type
+    alone, so no conversion stands between a weak parameter and its
+    gradient.
     """
     if _already_promoted(args, inexact, numeric):
         return list(args)  # type: ignore[arg-type]  # pyright: ignore[reportReturnType]  # all ArrayImpl, checked
@@ -108,6 +113,8 @@ def promote_dtypes(
         if is_python_scalar(raw) and (array.dtype != dtype or array.weak_type != weak):
             # A literal of the result dtype, never a conversion equation.
             out.append(scalar_like(raw, dtype, f"jnp.{name}", weak_type=weak))
+        elif keep_weak_types and array.dtype == dtype:
+            out.append(array)
         else:
             out.append(convert_to(array, dtype, weak_type=weak))
     return out

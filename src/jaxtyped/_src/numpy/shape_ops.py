@@ -223,7 +223,7 @@ def dot(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Array
     second-to-last of ``b``. ``precision`` (JAX's) is checked; on CPU it
     has no effect."""
     canonicalize_precision(precision, "jnp.dot")
-    x, y = promote_dtypes("dot", (a, b))
+    x, y = promote_dtypes("dot", (a, b), keep_weak_types=True)
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
     b_axis = 0 if y.ndim == 1 else y.ndim - 2
@@ -234,7 +234,7 @@ def matmul(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Ar
     """Matrix product with broadcast batch dimensions (the ``@`` operator);
     ``precision`` as in :func:`dot`."""
     canonicalize_precision(precision, "jnp.matmul")
-    x, y = promote_dtypes("matmul", (a, b))
+    x, y = promote_dtypes("matmul", (a, b), keep_weak_types=True)
     for position, operand in enumerate((x, y)):
         if operand.ndim == 0:
             raise JaxtypedValueError(f"jnp.matmul: input operand {position} must have ndim at least 1, but it has ndim 0")
@@ -269,13 +269,13 @@ def matmul(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Ar
 
 def vdot(a: ArrayLike, b: ArrayLike) -> Array:
     """Inner product of the flattened arrays, conjugating the first."""
-    x, y = promote_dtypes("vdot", (a, b))
+    x, y = promote_dtypes("vdot", (a, b), keep_weak_types=True)
     return _contract(ls.reshape(conjugate(x), (x.size,)), ls.reshape(y, (y.size,)), (0,), (0,))
 
 
 def inner(a: ArrayLike, b: ArrayLike) -> Array:
     """Sum over the last axes of ``a`` and ``b``."""
-    x, y = promote_dtypes("inner", (a, b))
+    x, y = promote_dtypes("inner", (a, b), keep_weak_types=True)
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
     return _contract(x, y, (x.ndim - 1,), (y.ndim - 1,))
@@ -290,7 +290,7 @@ def outer(a: ArrayLike, b: ArrayLike) -> Array:
 
 def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[int | Sequence[int]] = 2) -> Array:
     """Sum over the given axes of ``a`` and ``b`` (NumPy's ``tensordot``)."""
-    x, y = promote_dtypes("tensordot", (a, b))
+    x, y = promote_dtypes("tensordot", (a, b), keep_weak_types=True)
     if isinstance(axes, int):
         if axes > min(x.ndim, y.ndim) or axes < 0:
             raise JaxtypedTypeError(
