@@ -50,6 +50,17 @@ from jaxtyped._src.scipy.special_more import (
     poch,
     rel_entr,
 )
+from jaxtyped._src.scipy.special_hyper import bessel_jn, hyp1f1
+from jaxtyped._src.scipy.special_integrals import (
+    dawsn,
+    exp1,
+    expi,
+    expn,
+    fresnel,
+    owens_t,
+    sici,
+    spence,
+)
 from jaxtyped._src.scipy.special import special_log_softmax as log_softmax
 from jaxtyped._src.scipy.special import special_softmax as softmax
 
@@ -60,4 +71,8 @@ __all__ = [
     "polygamma", "softmax", "xlog1py", "xlogy", "zeta",
     # breadth: more of jax.scipy.special
     "beta", "boxcox", "boxcox1p", "comb", "kl_div", "loggamma", "poch", "rel_entr", "bernoulli", "erfcx",
+    # breadth: the exponential, sine/cosine, Fresnel and Dawson integrals, the dilogarithm, Owen's T
+    "exp1", "expi", "expn", "spence", "sici", "dawsn", "fresnel", "owens_t",
+    # breadth: Bessel functions of the first kind, the confluent hypergeometric function
+    "bessel_jn", "hyp1f1",
 ]  # fmt: skip
