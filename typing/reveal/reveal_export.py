@@ -1,4 +1,4 @@
-"""Result types of jaxtyped.export: ``export(jit(f))`` keeps ``f``'s
+"""Result types of jaxtyped.export and jt.fwd_and_bwd: ``export(jit(f))`` keeps ``f``'s
 signature (its arguments, or shape structs for them), ``Exported.call``
 returns ``f``'s result type; a deserialized Exported returns ``object``
 (its result type is not known to the checkers)."""
@@ -30,3 +30,16 @@ def check(params: dict[str, Array], x: Array) -> None:
     assert_type(export.default_export_platform(), str)
     assert_type(export.is_symbolic_dim(3), bool)
     assert_type(jnp.asarray(1.0), Array)
+
+
+def layer(x: Array, w: Array) -> Array:
+    return jnp.tanh(x @ w)
+
+
+def passes(x: Array, w: Array) -> None:
+    fwd, bwd = jt.fwd_and_bwd(layer, argnums=(0, 1))
+    y, residuals = fwd(x, w)
+    assert_type(y, Array)
+    assert_type(bwd(residuals, y), object)
+    _, f_vjp = jt.vjp(layer, x, w)
+    assert_type(f_vjp(y), tuple[Array, Array])

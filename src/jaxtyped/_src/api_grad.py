@@ -9,7 +9,8 @@ an array must be returned.
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeVar, overload
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar, final, overload
 
 import numpy as np
 from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
@@ -20,12 +21,13 @@ from jaxtyped._src.api import check_jac_inputs, split_aux, standard_basis, jacfw
 from jaxtyped._src.api_util import arg_names, argnums_tuple, check_callable, flatten_with_names, leaf_to_array, wraps
 from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.core.array_impl import array_from_numpy
-from jaxtyped._src.core.avals import Zero
+from jaxtyped._src.core.avals import ShapedArray, Zero
+from jaxtyped._src.core.jaxpr import ClosedJaxpr
 from jaxtyped._src.core.primitive import Tangent
-from jaxtyped._src.errors import JaxtypedTypeError, MissingRuleError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, MissingRuleError
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.structural import instantiate, reshape
-from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
+from jaxtyped._src.tree_util import PyTreeDef, register_pytree_node, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
 
 __all__ = ["vjp", "linearize", "grad", "value_and_grad", "jacrev", "hessian"]
@@ -128,29 +130,81 @@ def vjp(fun: Callable[..., object], *primals: object, has_aux: bool = False) -> 
     flat = _Flat(fun, primals, {}, tuple(range(len(primals))), has_aux, "vjp")
     outs, lin, aux = flat.linearize()
     assert flat.out_tree is not None
-    out_tree, out_names = flat.out_tree, flat.out_names
-
-    def vjp_fun(ct: Any) -> tuple[Any, ...]:
-        ct_leaves, ct_tree = tree_flatten(ct)
-        if ct_tree != out_tree:
-            raise JaxtypedTypeError(
-                f"vjp of {describe_function(fun)}: the cotangent must have the structure of the "
-                f"output, {out_tree}, got {ct_tree}"
-            )
-        cts = [_check_cotangent(o, leaf_to_array(c, n, "vjp"), n) for o, c, n in zip(outs, ct_leaves, out_names)]
-        result = tree_unflatten(flat.in_tree, _materialize(lin.transpose(cts)))
-        return tuple(result)
-
-    primal_out = tree_unflatten(out_tree, outs)
+    signature = _VJPSignature(
+        describe_function(fun), flat.in_tree, flat.out_tree, tuple(flat.out_names), tuple(o.aval for o in outs)
+    )
+    vjp_fun = VJPFunction(lin, signature)
+    primal_out = tree_unflatten(flat.out_tree, outs)
     return (primal_out, vjp_fun, aux) if has_aux else (primal_out, vjp_fun)
 
 
-def _check_cotangent(out: Array, ct: Array, name: str) -> Tangent:
-    want = out.aval.to_tangent_aval()
+@dataclass(frozen=True)
+class _VJPSignature:
+    """What a VJP function checks its cotangent against and builds its
+    result with: the function's description, the primals' and outputs'
+    structures, the outputs' names and types."""
+
+    fun_desc: str
+    in_tree: PyTreeDef
+    out_tree: PyTreeDef
+    out_names: tuple[str, ...]
+    out_avals: tuple[ShapedArray, ...]
+
+
+@final
+class VJPFunction:
+    """The function ``vjp`` returns: ``f_vjp(ct)`` maps a cotangent of the
+    output to a tuple of cotangents of the primals.
+
+    A pytree whose leaves are the residuals (JAX's ``vjp`` returns such a
+    ``Partial``): it can be passed to a jitted function, or returned from
+    one (``jax.fwd_and_bwd`` hands it from the forward to the backward
+    function).
+    """
+
+    __slots__ = ("_linear", "_signature")
+
+    def __init__(self, linear: LinearFunction, signature: _VJPSignature) -> None:
+        self._linear = linear
+        self._signature = signature
+
+    def __call__(self, ct: Any) -> tuple[Any, ...]:
+        sig = self._signature
+        ct_leaves, ct_tree = tree_flatten(ct)
+        if ct_tree != sig.out_tree:  # a ValueError, as JAX's
+            raise JaxtypedValueError(
+                f"vjp of {sig.fun_desc}: the cotangent must have the structure of the output, {sig.out_tree}, got {ct_tree}"
+            )
+        cts = [
+            _check_cotangent(o, leaf_to_array(c, n, "vjp"), n) for o, c, n in zip(sig.out_avals, ct_leaves, sig.out_names)
+        ]
+        result = tree_unflatten(sig.in_tree, _materialize(self._linear.transpose(cts)))
+        return tuple(result)
+
+    def __repr__(self) -> str:
+        return f"<vjp function of {self._signature.fun_desc}>"
+
+    def _tree_flatten(self) -> tuple[list[Array], tuple[object, ...]]:
+        linear = self._linear
+        static = (linear.jaxpr.jaxpr, linear.in_avals, linear.out_avals, linear.out_nonzero, self._signature)
+        return list(linear.jaxpr.consts), static
+
+    @classmethod
+    def _tree_unflatten(cls, static: tuple[Any, ...], residuals: Sequence[Array]) -> "VJPFunction":
+        jaxpr, in_avals, out_avals, out_nonzero, signature = static
+        linear = LinearFunction(ClosedJaxpr(jaxpr, tuple(residuals)), in_avals, out_avals, out_nonzero)
+        return cls(linear, signature)
+
+
+register_pytree_node(VJPFunction, VJPFunction._tree_flatten, VJPFunction._tree_unflatten)  # pyright: ignore[reportPrivateUsage]  # its own rules
+
+
+def _check_cotangent(out: ShapedArray, ct: Array, name: str) -> Tangent:
+    want = out.to_tangent_aval()
     if ct.shape != want.shape or (ct.dtype != want.dtype and not dtypes.is_float0(want.dtype)):
-        raise JaxtypedTypeError(
+        raise JaxtypedValueError(  # as JAX's
             f"vjp: the cotangent for {name} has type {ct.aval.str_short()}, but the primal output has "
-            f"type {out.aval.str_short()} (its cotangent type is {want.str_short()})"
+            f"type {out.str_short()} (its cotangent type is {want.str_short()})"
         )
     return Zero(want) if dtypes.is_float0(want.dtype) else ct
 

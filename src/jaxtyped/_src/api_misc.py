@@ -17,14 +17,17 @@ from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal, TypeVar, cast, overload
 
+from typing_extensions import ParamSpec
+
 import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.dtypes import DTypeLike
 from jaxtyped._src.api import ShapeDtypeStruct, make_jaxpr
 from jaxtyped._src.api_device import device_put, process_count, process_index
-from jaxtyped._src.api_grad import vjp
-from jaxtyped._src.api_util import leaf_to_array
+from jaxtyped._src.api_grad import VJPFunction, vjp
+from jaxtyped._src.api_jit import jit
+from jaxtyped._src.api_util import argnums_tuple, check_callable, leaf_to_array
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
 from jaxtyped._src.core.avals import ShapedArray
@@ -37,6 +40,7 @@ from jaxtyped._src.sharding import Index, Sharding
 from jaxtyped._src.tree_util import tree_flatten, tree_leaves, tree_structure, tree_unflatten
 
 __all__ = [
+    "fwd_and_bwd",
     "typeof",
     "default_backend",
     "custom_gradient",
@@ -58,6 +62,8 @@ __all__ = [
 
 F = TypeVar("F", bound=Callable[..., object])
 T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def typeof(x: ArrayLike) -> ShapedArray:
@@ -434,3 +440,61 @@ def print_environment_info(return_string: bool = False) -> str | None:
         return info
     print(info)
     return None
+
+
+# === fwd_and_bwd ===
+
+_Aux = TypeVar("_Aux")
+
+
+@overload
+def fwd_and_bwd(
+    fun: Callable[P, R], argnums: int | Sequence[int], has_aux: Literal[False] = False, jitted: bool = True
+) -> tuple[Callable[P, tuple[R, VJPFunction]], Callable[[VJPFunction, R], object]]: ...
+@overload
+def fwd_and_bwd(
+    fun: Callable[P, tuple[R, _Aux]], argnums: int | Sequence[int], has_aux: Literal[True], jitted: bool = True
+) -> tuple[Callable[P, tuple[R, VJPFunction, _Aux]], Callable[[VJPFunction, R], object]]: ...
+def fwd_and_bwd(
+    fun: Callable[..., object], argnums: int | Sequence[int], has_aux: bool = False, jitted: bool = True
+) -> tuple[Callable[..., object], Callable[[VJPFunction, Any], object]]:
+    """The forward and backward passes of ``fun`` as two functions (JAX's
+    ``jax.fwd_and_bwd``): ``fwd(*args)`` gives ``(fun(*args), residuals)``
+    (with ``aux`` last if ``has_aux``), and ``bwd(residuals, ct)`` the
+    cotangents of the arguments at ``argnums`` (one value for an int, a
+    tuple for a sequence). The residuals are :func:`vjp`'s function, a
+    pytree, so with ``jitted`` (the default) both passes are jitted
+    functions, each compiled once for a loop's iterations.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> fwd, bwd = jt.fwd_and_bwd(lambda x, w: x @ w, argnums=(0, 1))
+        >>> y, residuals = fwd(jnp.ones((2, 2)), jnp.eye(2))
+        >>> bwd(residuals, jnp.ones((2, 2)))[1]
+        Array([[2., 2.],
+               [2., 2.]], dtype=float32)
+    """
+    check_callable(fun, "fwd_and_bwd")
+    single = isinstance(argnums, int)
+
+    def fwd(*args: object, **kwargs: object) -> object:
+        positions = argnums_tuple(argnums, len(args), "fwd_and_bwd")
+
+        def of_differentiated(*dyn: object) -> object:
+            full = list(args)
+            for i, value in zip(positions, dyn, strict=True):
+                full[i] = value
+            return fun(*full, **kwargs)
+
+        dyn = [args[i] for i in positions]
+        if has_aux:
+            return vjp(cast("Callable[..., tuple[object, object]]", of_differentiated), *dyn, has_aux=True)
+        return vjp(of_differentiated, *dyn)
+
+    def bwd(residuals: VJPFunction, ct: Any) -> object:
+        cts = residuals(ct)
+        return cts[0] if single else cts
+
+    if jitted:
+        return jit(fwd), jit(bwd)
+    return fwd, bwd
