@@ -64,6 +64,9 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "all_to_all": lambda o: vm(o, lambda r: o.lax.all_to_all(r, "i", 0, 1))(T333),
     "all_to_all-same-axis": lambda o: vm(o, lambda r: o.lax.all_to_all(r, "i", 0, 0))(M33),
     "all_to_all-tiled": lambda o: vm(o, lambda r: o.lax.all_to_all(r, "i", 0, 1, tiled=True))(T333),
+    "pshuffle": lambda o: vm(o, lambda r: o.lax.pshuffle(r, "i", [2, 0, 1]))(M34),
+    "pswapaxes": lambda o: vm(o, lambda r: o.lax.pswapaxes(r, "i", 0))(M33),
+    "pswapaxes-axis1": lambda o: vm(o, lambda r: o.lax.pswapaxes(r, "i", 1))(T333),
     "axis_index": lambda o: vm(o, lambda r: o.lax.axis_index("i") + r)(X3),
     "axis_size": lambda o: vm(o, lambda r: r * o.lax.axis_size("i"))(X3),
     "batch-dim-1": lambda o: o.api.vmap(lambda r: o.lax.psum(r, "i"), in_axes=1, axis_name="i")(M34),
@@ -100,6 +103,7 @@ DERIVATIVE_CASES: dict[str, Callable[[Any, Any], Any]] = {
     "all_gather-tiled": lambda o, r: o.np.sum(o.np.cos(o.lax.all_gather(o.np.stack([r, r * r]), "i", tiled=True))),
     "psum_scatter": lambda o, r: o.np.sum(o.lax.psum_scatter(o.np.stack([r, 2 * r, 3 * r]), "i") ** 2),
     "ppermute": lambda o, r: o.np.sum(o.lax.ppermute(r, "i", CYCLE) ** 3),
+    "pshuffle": lambda o, r: o.np.sum(o.lax.pshuffle(r, "i", [1, 2, 0]) ** 3),
     "all_to_all": lambda o, r: o.np.sum(o.lax.all_to_all(o.np.stack([r, r * r, 2 * r]), "i", 0, 0) ** 2),
     "axis_index": lambda o, r: r * o.lax.axis_index("i"),
 }
@@ -166,3 +170,11 @@ def test_bad_shapes_are_rejected() -> None:
         vm(o, lambda r: o.lax.all_to_all(r, "i", 0, 0, tiled=True))(M34)
     with pytest.raises(errors.JaxtypedValueError, match="twice"):
         vm(o, lambda r: o.lax.ppermute(r, "i", [(0, 1), (1, 1)]))(X3)
+
+
+def test_pshuffle_rejects_what_is_not_a_permutation_as_jax() -> None:
+    for o in (library(jnp), library(jax_numpy)):
+        with pytest.raises(ValueError, match="does not represent a permutation"):
+            vm(o, lambda r: o.lax.pshuffle(r, "i", [0, 0, 1]))(X3)
+    with pytest.raises(errors.JaxtypedNotImplementedError, match="axis_index_groups"):
+        vm(library(jnp), lambda r: library(jnp).lax.pswapaxes(r, "i", 0, axis_index_groups=[[0, 1, 2]]))(M33)

@@ -38,7 +38,7 @@ from jaxtyped._src.lax.comparison import (
     shift_right_arithmetic,
     shift_right_logical,
 )
-from jaxtyped._src.lax.control_flow.cond import cond, switch
+from jaxtyped._src.lax.control_flow.cond import cond, platform_dependent, switch
 from jaxtyped._src.lax.control_flow.loops import while_loop
 from jaxtyped._src.lax.control_flow.scan import fori_loop, map, scan
 from jaxtyped._src.lax.complex_ops import complex, conj, imag, real
@@ -199,8 +199,10 @@ from jaxtyped._src.lax.parallel import (
     pmean,
     pmin,
     ppermute,
+    pshuffle,
     psum,
     psum_scatter,
+    pswapaxes,
     with_sharding_constraint,
 )
 from jaxtyped._src.lax.parallel import pbroadcast  # sharding family, pbroadcast (issue 17 item 4, H17b)
@@ -385,6 +387,7 @@ __all__ = [
     "with_sharding_constraint", "psum", "pmean", "pmax", "pmin", "all_gather", "psum_scatter", "ppermute",
     "all_to_all", "axis_index", "axis_size", "pcast",
     "pbroadcast",  # issue 17 item 4 (H17b)
+    "pshuffle", "pswapaxes", "platform_dependent",
     # JAX's primitive objects
     "abs_p",
     "acos_p",

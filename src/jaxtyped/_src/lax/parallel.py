@@ -72,6 +72,8 @@ from jaxtyped._src.sharding import (
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
 
 __all__ = [
+    "pshuffle",
+    "pswapaxes",
     "ShardingConstraint",
     "with_sharding_constraint",
     "AxisName",
@@ -1147,6 +1149,32 @@ def ppermute(x: T, axis_name: AxisName, perm: Sequence[tuple[int, int]]) -> T:
     leaves, tree = _leaves(x, "ppermute x")
     outs = [bind1(Ppermute(axis_name, pairs), _varying(leaf, (axis_name,))) for leaf in leaves]
     return cast(T, tree_unflatten(cast(PyTreeDef, tree), outs))
+
+
+def pshuffle(x: T, axis_name: AxisName, perm: Sequence[int]) -> T:
+    """Member ``i`` gets member ``perm[i]``'s ``x`` (JAX's ``lax.pshuffle``:
+    a :func:`ppermute` by a permutation of the whole axis).
+
+    Raises:
+        JaxtypedValueError: ``perm`` is not a permutation of ``range(len(perm))``.
+    """
+    sources = [int(p) for p in perm]
+    if sorted(sources) != list(range(len(sources))):
+        raise JaxtypedValueError(f"lax.pshuffle: `perm` does not represent a permutation: {list(perm)}")
+    return ppermute(x, axis_name, [(src, dst) for dst, src in enumerate(sources)])
+
+
+def pswapaxes(x: T, axis_name: AxisName, axis: int, *, axis_index_groups: None = None) -> T:
+    """Swap the named axis with positional ``axis`` of ``x`` (JAX's
+    ``lax.pswapaxes``: an :func:`all_to_all` splitting and concatenating
+    along ``axis``). ``axis_index_groups`` must be None.
+
+    Raises:
+        JaxtypedNotImplementedError: ``axis_index_groups`` is given.
+    """
+    if axis_index_groups is not None:
+        raise JaxtypedNotImplementedError("lax.pswapaxes: axis_index_groups is not supported")
+    return all_to_all(x, axis_name, axis, axis)
 
 
 def all_to_all(x: T, axis_name: AxisName, split_axis: int, concat_axis: int, *, tiled: bool = False) -> T:

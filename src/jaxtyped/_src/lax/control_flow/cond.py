@@ -32,7 +32,7 @@ from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr, eval_jaxpr
 from jaxtyped._src.core.primitive import LinearArg, PartialEvalSplit, Primitive, Tangent
-from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError
 from jaxtyped._src.interpreters.partial_eval import JaxprSplit, partial_eval_jaxpr
 from jaxtyped._src.lax.arithmetic import max as lax_max
 from jaxtyped._src.lax.arithmetic import stop_gradient
@@ -58,7 +58,7 @@ from jaxtyped._src.pjit import batch_jaxpr, cached_value, check_operand_types, e
 from jaxtyped._src.tree_util import PyTreeDef
 from jaxtyped._src.util import describe_function
 
-__all__ = ["Cond", "cond", "switch"]
+__all__ = ["Cond", "cond", "platform_dependent", "switch"]
 
 R = TypeVar("R")
 Ts = TypeVarTuple("Ts")
@@ -411,3 +411,26 @@ def _join_outputs(traced: list[TracedFun], order: list[int], descs: list[str], a
     return traced[0].out_avals
 
 
+
+
+def platform_dependent(*args: object, default: Callable[..., R] | None = None, **per_platform: Callable[..., R]) -> R:
+    """``per_platform[p](*args)`` for the platform ``p`` the computation
+    runs on, or ``default(*args)`` for a platform not named (JAX's
+    ``lax.platform_dependent``). jaxtyped runs on the CPU: the ``cpu``
+    branch (else ``default``) is the one traced; JAX traces every branch
+    into a ``cond`` on the platform and picks one when lowering.
+
+    Raises:
+        JaxtypedNotImplementedError: no ``cpu`` branch and no ``default``
+            (JAX raises when lowering).
+        JaxtypedTypeError: a branch is not callable.
+    """
+    for name, branch in (*per_platform.items(), ("default", default)):
+        if branch is not None and not callable(branch):
+            raise JaxtypedTypeError(f"lax.platform_dependent: the {name!r} branch must be callable, got {type(branch).__name__}")
+    chosen = {name.lower(): branch for name, branch in per_platform.items()}.get("cpu", default)
+    if chosen is None:
+        raise JaxtypedNotImplementedError(
+            f"lax.platform_dependent: no branch for platform 'cpu' (given {sorted(per_platform)}) and no default"
+        )
+    return chosen(*args)
