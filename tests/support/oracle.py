@@ -44,7 +44,7 @@ jax_config: Any = pytest.importorskip("jax._src.config")
 __all__ = [
     "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
     "assert_same", "assert_same_value", "host", "library_case", "random_host", "call", "tol", "jax", "jax_numpy", "jax_config",
-    "ERROR_KINDS", "error_kind", "expect_same_error", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn", "call_in",
+    "ERROR_KINDS", "error_kind", "expect_same_error", "raises_as_jax", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn", "call_in",
     "sample", "exact", "printed_by",
     "mesh_sharding",  # sharding family (issue 17)
 ]  # fmt: skip
@@ -102,6 +102,23 @@ def expect_same_error(theirs: Exception, run: Callable[[], object]) -> None:
         kind = (TypeError, *debug_violations())
     with pytest.raises(kind):
         run()
+
+
+def raises_as_jax(program: Callable[[Any], object], *, ill_typed: bool = False) -> None:
+    """``program(jax)`` raises, and ``program(jaxtyped)`` raises an error of
+    the same kind: an error program written once for both libraries.
+    ``ill_typed``: the call is outside jaxtyped's static types, so under the
+    debug mode beartype may report it first."""
+    try:
+        program(jax)
+    except Exception as theirs:  # noqa: BLE001 - compared with ours
+        if ill_typed and jt.DEBUG:
+            with pytest.raises((type(theirs), *debug_violations())):
+                program(jt)
+            return
+        expect_same_error(theirs, lambda: program(jt))
+    else:
+        pytest.fail("JAX accepted the program")
 
 
 class CaseTable:
