@@ -50,7 +50,7 @@ from jaxtyped._src.scipy.special_more import (
     poch,
     rel_entr,
 )
-from jaxtyped._src.scipy.special_hyper import bessel_jn, hyp1f1
+from jaxtyped._src.scipy.special_hyper import bessel_jn, hyp1f1, hyp2f1, sph_harm_y, wofz
 from jaxtyped._src.scipy.special_integrals import (
     dawsn,
     exp1,
@@ -73,6 +73,7 @@ __all__ = [
     "beta", "boxcox", "boxcox1p", "comb", "kl_div", "loggamma", "poch", "rel_entr", "bernoulli", "erfcx",
     # breadth: the exponential, sine/cosine, Fresnel and Dawson integrals, the dilogarithm, Owen's T
     "exp1", "expi", "expn", "spence", "sici", "dawsn", "fresnel", "owens_t",
-    # breadth: Bessel functions of the first kind, the confluent hypergeometric function
-    "bessel_jn", "hyp1f1",
+    # breadth: Bessel functions of the first kind, the confluent and Gauss hypergeometric functions,
+    # the Faddeeva function, spherical harmonics
+    "bessel_jn", "hyp1f1", "hyp2f1", "wofz", "sph_harm_y",
 ]  # fmt: skip
