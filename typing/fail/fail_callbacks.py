@@ -17,12 +17,12 @@ def host(v: Array) -> np.ndarray:
     return np.asarray(v)
 
 
-jt.debug.print(42, x)  # expect: mypy[arg-type] pyright[reportArgumentType]
-jt.debug.print("{}", x, ordered="yes")  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.debug.print(42, x)  # expect: mypy[call-overload] pyright[reportArgumentType]
+jt.debug.print("{}", x, ordered="yes")  # expect: mypy[call-overload] pyright[reportArgumentType]
 jt.debug.callback("host", x)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.pure_callback(host, spec, x, vmap_method="vectorized")  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
 jt.pure_callback(3, spec, x)  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
 io_callback(host, spec, x, ordered="no")  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
 y: int = jt.pure_callback(host, spec, x)  # expect: mypy[assignment] pyright[reportAssignmentType]
-z: Array = jt.debug.print("{}", x)  # expect: mypy[func-returns-value, assignment] pyright[reportAssignmentType]
+z: Array = jt.debug.print("{}", x)  # expect: mypy[assignment] pyright[reportAssignmentType]
 w: Array = jt.pure_callback(host, (spec,), x)  # expect: mypy[assignment] pyright[reportAssignmentType]

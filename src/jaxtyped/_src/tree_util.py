@@ -379,7 +379,7 @@ class PyTreeDef(Generic[_TreeT_co]):
         """Treedefs of the root's children (empty for a leaf)."""
         return list(self._children)
 
-    def node_data(self) -> tuple[type[Any], object] | None:
+    def node_data(self) -> tuple[type[object], object] | None:
         """The root's node type and aux data (a dict's sorted keys, a custom
         node's aux); None for a leaf (JAX's ``PyTreeDef.node_data``)."""
         return None if self._type is None else (self._type, self._aux)
@@ -940,7 +940,7 @@ def treedef_children(treedef: PyTreeDef) -> list[PyTreeDef]:
     return treedef.children()
 
 
-def treedef_from_node_data(node_data: tuple[type[Any], object] | None, children: Iterable[PyTreeDef]) -> PyTreeDef:
+def treedef_from_node_data(node_data: tuple[type[object], object] | None, children: Iterable[PyTreeDef]) -> PyTreeDef:
     """The treedef whose root has ``node_data`` (as :meth:`PyTreeDef.node_data`
     gives it; None for a leaf) and these children (JAX's
     ``make_from_node_data_and_children``).
