@@ -1164,7 +1164,7 @@ def pshuffle(x: T, axis_name: AxisName, perm: Sequence[int]) -> T:
     return ppermute(x, axis_name, [(src, dst) for dst, src in enumerate(sources)])
 
 
-def pswapaxes(x: T, axis_name: AxisName, axis: int, *, axis_index_groups: None = None) -> T:
+def pswapaxes(x: T, axis_name: AxisName, axis: int, *, axis_index_groups: Sequence[Sequence[int]] | None = None) -> T:
     """Swap the named axis with positional ``axis`` of ``x`` (JAX's
     ``lax.pswapaxes``: an :func:`all_to_all` splitting and concatenating
     along ``axis``). ``axis_index_groups`` must be None.
