@@ -527,13 +527,17 @@ def test_general_memo_serves_static_arguments_by_value_and_type() -> None:
     ours, theirs = _put_both(value)
     f = jt.jit(_power, static_argnums=-1, static_argnames="shift")
     g = jax.jit(_power, static_argnums=-1, static_argnames="shift")
-    for k in (2, 3, 2, 2.0, 3, 2.0):
+    for k in (2, 3, 2, 2, 2.0, 2.0, 3, 2.0):  # repeats in a row take the last hit, which compares types too
         assert_same(f(ours, k), g(theirs, k), where=f"k={k!r}")
+    shorter_ours, shorter_theirs = _put_both(value[:2])
+    for _ in range(2):  # the same static value with another shape: not the last hit's program
+        assert_same(f(shorter_ours, 2.0), g(shorter_theirs, 2.0))
+    assert_same(f(ours, 2.0), g(theirs, 2.0))
     assert_same(f(ours, 2, shift=1), g(theirs, 2, shift=1))
     assert_same(f(ours, 2, shift=1), g(theirs, 2, shift=1))
     assert_same(f(ours, 2, shift=1.5), g(theirs, 2, shift=1.5))
-    assert f.cache_info().misses == 5
-    assert len(f._general_dispatch) == 5  # pyright: ignore[reportPrivateUsage]  # every repeat was a memo hit
+    assert f.cache_info().misses == 6
+    assert len(f._general_dispatch) == 6  # pyright: ignore[reportPrivateUsage]  # every repeat was a memo hit
     with pytest.raises(JaxtypedValueError, match="non-hashable static argument"):
         f(ours, [2])
     negative = jt.device_put(np.array([-1.0, 4.0], np.float32))
@@ -557,6 +561,7 @@ def test_general_memo_donates_as_the_full_path_does() -> None:
     f = jt.jit(_scaled_sum, donate_argnums=0)
     g = jax.jit(_scaled_sum)
     value = np.arange(1024, dtype=np.float32)
+    x = jt.jit(_double)(jt.device_put(value))
     for step in range(4):
         x = jt.jit(_double)(jt.device_put(value))  # a device-born array each step
         if step % 2:
@@ -566,6 +571,8 @@ def test_general_memo_donates_as_the_full_path_does() -> None:
         assert x.is_deleted() and out.unsafe_buffer_pointer() == pointer
         assert_same(out, g(jax.device_put(value * 2), jax_numpy.float32(3.0)))
     assert len(f._general_dispatch) == 1  # pyright: ignore[reportPrivateUsage]  # the memo served the repeats
+    with pytest.raises(RuntimeError, match="deleted"):
+        f(x, jnp.float32(3.0))  # donated by the last step: a memo hit refuses it as the full path does
     f(jt.jit(_double)(jt.device_put(value)), jt.device_put(value))  # memoises (array, array)
     twice = jt.jit(_double)(jt.device_put(value))
     with pytest.raises(JaxtypedValueError, match="donated argument 0 and again as argument 1"):

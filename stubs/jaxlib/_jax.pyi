@@ -167,6 +167,7 @@ class _CppTreeRegistry(Protocol):
         from_iterable: Callable[[Any, Any], Any],
         to_iterable_with_keys: Callable[[Any], tuple[Iterable[tuple[Any, Any]], Any]] | None = None,
     ) -> object: ...
+    def register_dataclass_node(self, type: type[Any], data_fields: list[str], meta_fields: list[str], /) -> object: ...
 
 @type_check_only
 class _NewCppTreeRegistry(Protocol):

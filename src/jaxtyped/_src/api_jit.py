@@ -53,6 +53,7 @@ from jaxtyped._src.core.array_impl import (
     array_from_numpy,
     array_from_scalar,
     device_buffer,
+    mark_donated,
     is_python_scalar,
     numpy_aval,
     shared_numpy_constants,
@@ -67,7 +68,9 @@ from jaxtyped._src.interpreters.partial_eval import dce_jaxpr
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
 from jaxtyped._src.remat import clear_checkpoint_caches
-from jaxtyped._src.pjit import clear_call_caches, consts_as_invars, executable_for, jit_call, run_executable
+from jaxtyped._src.pjit import (
+    check_donated_once, clear_call_caches, consts_as_invars, executable_for, jit_call, run_executable,
+)  # fmt: skip
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.api_sharding import ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, execute_spmd, plan_spmd, spmd_request
 from jaxtyped._src.runtime import host_callbacks
@@ -374,6 +377,10 @@ class Jitted(Generic[P, R_co]):
         # checked first by __call__, before a key is built. Cleared with
         # the memo.
         self._last_tree_hit: tuple[Hashable, tuple[ShapedArray, ...], TraceState, _Entry] | None = None
+        # The general memo's last positional hit (static or donated
+        # arguments): (the trace state, per argument its aval or, for a
+        # static one, its (type, value), the entry). Cleared with the memo.
+        self._last_general_hit: tuple[TraceState, tuple[ShapedArray | tuple[type[object], object], ...], _Entry] | None = None
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums and not donate_argnames
         # Found on the first trace (reading annotations costs ~50 us).
@@ -499,6 +506,7 @@ class Jitted(Generic[P, R_co]):
         self._general_dispatch.clear()
         self._last_hit = None
         self._last_tree_hit = None
+        self._last_general_hit = None
 
     def _call_memo_containers(
         self,
@@ -594,6 +602,40 @@ class Jitted(Generic[P, R_co]):
             run = entry.run
             assert run is not None
             results = list(run(buffers))
+        return self._memo_outputs(entry, results, check_outputs)
+
+    def _run_donating_hit(self, entry: _Entry, arrays: list[ArrayImpl], check_outputs: bool) -> object:
+        """Run a memoised entry whose program donates some of the arrays it
+        takes (``entry.kept`` already applied): run_executable's checks and
+        deletions around jaxlib's launch, without its conversions (issue 19:
+        a training loop feeding back donated state paid 20 us of them)."""
+        donated = entry.run_donated
+        if len(arrays) > 1 and len({id(a) for a in arrays}) != len(arrays):
+            check_donated_once(arrays, donated, self._name)
+        buffers = list(entry.const_buffers)
+        for array, donate in zip(arrays, donated):
+            buffer = array._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+            if buffer is None:
+                buffer = device_buffer(array)  # a host-only array is transferred; a donated one raises
+            elif donate:
+                # A cached host view of the buffer is an external reference:
+                # jaxlib would copy the buffer instead of reusing it (as run_executable).
+                array._value = None  # pyright: ignore[reportPrivateUsage]
+            buffers.append(buffer)
+        launcher = entry.launcher
+        if launcher is not None:
+            results = launcher.launch(buffers).consume_with_handlers(launcher.handlers)
+        else:  # a program jaxlib does not launch directly (host callbacks)
+            executable = entry.executable
+            assert executable is not None  # compiled on the call that memoised it
+            results = list(executable.execute(buffers))
+        for array, donate in zip(arrays, donated):
+            if donate:
+                mark_donated(array)
+        return self._memo_outputs(entry, results, check_outputs)
+
+    def _memo_outputs(self, entry: _Entry, results: Sequence[DeviceBuffer], check_outputs: bool) -> object:
+        """The result of a memo hit: arrays of ``results`` in the output tree."""
         if entry.single_output and not check_outputs:
             return array_from_device(results[0], entry.out_avals[0])
         outs: list[ArrayImpl] = []
@@ -756,27 +798,60 @@ class Jitted(Generic[P, R_co]):
     ) -> object:
         """A call of a function with static or donated arguments, through
         the general dispatch memo (or the full path on a miss)."""
+        last = self._last_general_hit
+        if last is not None and not kwargs and last[0] is trace_state and len(args) == len(last[1]):
+            # The last positional hit again, checked argument by argument: no
+            # split, flatten or key (issue 19: a static argument cost 7 us).
+            hit_arrays: list[ArrayImpl] = []
+            for arg, spec in zip(args, last[1]):
+                if isinstance(spec, ShapedArray):  # a dynamic argument: an array of this aval
+                    if type(arg) is not ArrayImpl or arg._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                        break
+                    aval = arg._aval  # pyright: ignore[reportPrivateUsage]
+                    if aval is not spec and aval != spec:
+                        break
+                    hit_arrays.append(arg)
+                elif type(arg) is not spec[0] or not (arg is spec[1] or arg == spec[1]):  # a static one: type and value
+                    break
+            else:
+                return self._run_general_hit(last[2], hit_arrays, check_outputs)
         found = self._general_memo_key(args, kwargs, trace_state)
         entry = self._general_dispatch.get(found[0]) if found is not None else None
         if entry is None:
             return self._call(args, kwargs)
         assert found is not None
+        if not kwargs:
+            self._remember_general_hit(args, found[1], entry, trace_state)
+        return self._run_general_hit(entry, found[2], check_outputs)
+
+    def _remember_general_hit(
+        self, args: tuple[object, ...], leaves: list[object], entry: _Entry, trace_state: TraceState
+    ) -> None:
+        """Make a positional general-memo hit the last one, which
+        _call_general checks first, when each dynamic argument is an array
+        (its own leaf): the check is then per argument."""
+        static_positions = self._static_positions(len(args))
+        if len(leaves) != len(args) - len(static_positions):
+            return
+        specs: list[ShapedArray | tuple[type[object], object]] = []
+        dynamic = iter(leaves)
+        for i, arg in enumerate(args):
+            if i in static_positions:
+                specs.append((type(arg), arg))
+                continue
+            if next(dynamic) is not arg or type(arg) is not ArrayImpl or arg._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                return
+            specs.append(arg._aval)  # pyright: ignore[reportPrivateUsage]
+        self._last_general_hit = (trace_state, tuple(specs), entry)
+
+    def _run_general_hit(self, entry: _Entry, arrays: list[ArrayImpl], check_outputs: bool) -> object:
+        """Run a general-memo hit on its dynamic arrays."""
         entry.last_use = self._clock = self._clock + 1
-        arrays = found[2]
         kept = entry.kept
         if kept is not None:  # Note [keep_unused]
             arrays = [arrays[i] for i in kept]
         if entry.any_donated:
-            # The full path's execution (run_executable: the donation checks,
-            # then the donated arrays deleted), without its conversions.
-            executable = entry.executable
-            assert executable is not None  # compiled on the call that memoised it
-            consts = cast("tuple[ArrayImpl, ...]", entry.closed.consts)  # cacheable entries have concrete consts
-            donated = (False,) * len(consts) + entry.run_donated
-            outs = run_executable(executable, [*consts, *arrays], donated, entry.out_avals, self._name)
-            if check_outputs:
-                check_nonfinite(self._name, outs)
-            return _unflatten_outputs(entry, outs)
+            return self._run_donating_hit(entry, arrays, check_outputs)
         return self._run_memo_hit(entry, _kept_buffers(arrays, None), check_outputs)
 
     def _general_memo_key(
@@ -1200,13 +1275,14 @@ def _execute_unchecked(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[A
     if executable is None:
         jaxpr = consts_as_invars(_prune_unused(entry.closed.jaxpr, entry.kept))
         executable = entry.executable = executable_for(jaxpr, name, (False,) * len(consts) + entry.run_donated)
-        if entry.cacheable and not entry.any_donated:
+        if entry.cacheable:
             entry.const_buffers = [device_buffer(c) for c in consts]  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # cacheable entries have concrete consts
-            entry.run = executable.execute
             entry.launcher = xla.launcher(executable)
-            if entry.single_output and entry.kept is None and not consts:
-                entry.bare = entry.launcher
             entry.out_containers = _container_tree(entry.out_tree)
+            if not entry.any_donated:  # a donating program runs through Jitted._run_donating_hit
+                entry.run = executable.execute
+                if entry.single_output and entry.kept is None and not consts:
+                    entry.bare = entry.launcher
     if entry.kept is not None:  # Note [keep_unused]
         args = [args[i] for i in entry.kept]
     if not entry.any_donated:

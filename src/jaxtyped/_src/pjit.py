@@ -301,7 +301,7 @@ def run_executable(
         outs = executable.execute([device_buffer(a) for a in args])
         return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
     if len({id(a) for a in args}) != len(args):  # an array passed twice: refused if donated
-        _check_donation(args, donated, fun_name)
+        check_donated_once(args, donated, fun_name)
     buffers: list[DeviceBuffer] = []
     for arg, d in zip(args, donated):
         if d and arg._buffer is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's array
@@ -317,7 +317,9 @@ def run_executable(
     return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
 
 
-def _check_donation(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> None:
+def check_donated_once(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> None:
+    """Refuse a donated array that is also passed as another argument (the
+    program would read a buffer it consumes)."""
     donated_ids = {id(a): i for i, (a, d) in enumerate(zip(args, donated)) if d}
     for i, arg in enumerate(args):
         j = donated_ids.get(id(arg))

@@ -138,6 +138,9 @@ class _NodeKind:
     unflatten: _UnflattenFn
     render: Callable[[Any, list[str]], str]  # (aux, rendered children) -> repr
     describe: Callable[[Any, int], str]  # (aux, number of children) -> error text
+    # A dataclass registered by register_dataclass: its (data, meta) field
+    # names, so jaxlib's registry can walk it in C++ (Note [node types shared with jaxlib]).
+    dataclass_fields: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
 def _sorted_keys(d: _AnyDict) -> _AnyTuple:
@@ -305,16 +308,18 @@ def _register(t: type[Any], kind: _NodeKind) -> None:
 # with the same flatten and unflatten functions, so both walk a tree into
 # the same leaves; the types it took are those builtin_containers_only
 # accepts besides the builtin containers.
-_NodeTypeSharer = Callable[[type[Any], _FlattenFn, _UnflattenFn], bool]
+_NodeTypeSharer = Callable[[type[Any], _FlattenFn, _UnflattenFn, "tuple[tuple[str, ...], tuple[str, ...]] | None"], bool]
 _NODE_TYPE_SHARERS: list[_NodeTypeSharer] = []
 _SHARED_NODE_TYPES: set[type[Any]] = set()
 
 
 def share_node_types(share: _NodeTypeSharer) -> None:
-    """Call ``share(nodetype, flatten, unflatten)`` for every node type
-    registered so far (beyond the builtin containers) and every one
-    registered later; those for which it returns True count as shared (see
-    Note [node types shared with jaxlib])."""
+    """Call ``share(nodetype, flatten, unflatten, dataclass_fields)`` for
+    every node type registered so far (beyond the builtin containers) and
+    every one registered later; those for which it returns True count as
+    shared (see Note [node types shared with jaxlib]). ``dataclass_fields``
+    is the ``(data, meta)`` field names of a type registered by
+    :func:`register_dataclass`, else None."""
     _NODE_TYPE_SHARERS.append(share)
     for t, kind in list(_REGISTRY.items()):
         if t not in _BUILTIN_NODE_TYPES:
@@ -322,7 +327,7 @@ def share_node_types(share: _NodeTypeSharer) -> None:
 
 
 def _offer(share: _NodeTypeSharer, t: type[Any], kind: _NodeKind) -> None:
-    if share(t, kind.flatten, kind.unflatten):
+    if share(t, kind.flatten, kind.unflatten, kind.dataclass_fields):
         _SHARED_NODE_TYPES.add(t)
 
 
@@ -1108,7 +1113,8 @@ def register_dataclass(
     def unflatten(meta_values: _AnyTuple, children: _AnyTuple) -> T:
         return nodetype(**dict(zip(meta, meta_values)), **dict(zip(data, children)))
 
-    register_pytree_with_keys(nodetype, flatten_with_keys, unflatten, flatten)
+    kind = _custom_kind(nodetype, flatten, flatten_with_keys, unflatten)
+    _register(nodetype, dataclasses.replace(kind, dataclass_fields=(data, meta)))
     return nodetype
 
 

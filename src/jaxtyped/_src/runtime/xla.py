@@ -167,9 +167,22 @@ _SINK_TARGET: Final = "dce_sink"
 _CONTAINER_TREES: Final = _jax.pytree.PyTreeRegistry()
 
 
-def _share_node_type(nodetype: type[Any], flatten: Callable[[Any], tuple[Iterable[Any], Any]], unflatten: Callable[[Any, Any], Any]) -> bool:
+def _share_node_type(
+    nodetype: type[Any],
+    flatten: Callable[[Any], tuple[Iterable[Any], Any]],
+    unflatten: Callable[[Any, Any], Any],
+    dataclass_fields: tuple[tuple[str, ...], tuple[str, ...]] | None,
+) -> bool:
     try:
-        _CONTAINER_TREES.register_node(nodetype, flatten, unflatten)
+        if dataclass_fields is not None:
+            # Walked in C++ with no Python callback: the same leaves (the data
+            # fields in order) and ``nodetype(**fields)`` to rebuild, as
+            # register_dataclass's own functions (issue 19: a dataclass
+            # argument's flatten was a Python frame on every jit call).
+            data, meta = dataclass_fields
+            _CONTAINER_TREES.register_dataclass_node(nodetype, list(data), list(meta))
+        else:
+            _CONTAINER_TREES.register_node(nodetype, flatten, unflatten)
     except Exception:  # a type jaxlib's registry refuses stays out of the dispatch memo
         return False
     return True
