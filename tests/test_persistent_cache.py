@@ -13,10 +13,13 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from oracle import debug_violations
 
 _CHILD = textwrap.dedent(
     """
@@ -169,3 +172,62 @@ def test_max_size_zero_turns_the_cache_off(tmp_path: Path) -> None:
         jt.config.update("jax_compilation_cache_max_size", -1)
         jt.config.update("jax_persistent_cache_min_compile_time_secs", 1.0)
         jt.config.update("jax_compilation_cache_dir", previous)
+
+
+def _compile_fresh(namespace: Any, numpy: Any, offset: float) -> None:
+    """Compile and run a function no earlier call compiled."""
+
+    def fresh(v: Any) -> Any:
+        return v * 0.625 - offset
+
+    namespace.jit(fresh)(numpy.ones(3))
+
+
+def test_set_cache_dir_and_reset_cache_as_jax(tmp_path: Path) -> None:
+    """``jax.experimental.compilation_cache.compilation_cache``: set_cache_dir
+    (a str, or a Path, which JAX refuses; None turns the cache off) is the
+    config option, and after reset_cache the next compile that uses the
+    cache counts this process as a task using it again, as JAX's events do."""
+    import importlib
+
+    from oracle import jax
+
+    import jaxtyped as jt
+    import jaxtyped.numpy as jtnp
+    from jaxtyped import monitoring
+    from jaxtyped.experimental.compilation_cache import compilation_cache as cc
+
+    jax_cc: Any = importlib.import_module("jax.experimental.compilation_cache.compilation_cache")
+    tasks = "/jax/compilation_cache/tasks_using_cache"
+    seen: dict[str, list[str]] = {"ours": [], "jax": []}
+
+    def listener(side: str) -> Callable[..., None]:
+        def record(event: str, **_: object) -> None:
+            seen[side].append(event)
+
+        return record
+
+    monitoring.register_event_listener(listener("ours"))
+    jax.monitoring.register_event_listener(listener("jax"))
+    previous = jt.config.jax_compilation_cache_dir
+    jax_previous = jax.config.jax_compilation_cache_dir
+    sides: list[tuple[str, Any, Any, Any]] = [("ours", cc, jt, jtnp), ("jax", jax_cc, jax, jax.numpy)]
+    try:
+        for side, module, namespace, numpy in sides:
+            module.set_cache_dir(str(tmp_path / side))
+            _compile_fresh(namespace, numpy, 1.25)
+            module.reset_cache()
+            _compile_fresh(namespace, numpy, 3.5)
+            module.set_cache_dir(None)
+            _compile_fresh(namespace, numpy, 7.5)  # the cache is off: no event
+        assert seen["ours"].count(tasks) == seen["jax"].count(tasks) == 2
+        for given, expected in [(tmp_path, str(tmp_path)), (None, None)]:  # a Path too (JAX takes only a str)
+            cc.set_cache_dir(given)
+            assert jt.config.jax_compilation_cache_dir == expected
+        wrong: Any = 3
+        with pytest.raises((ValueError, *debug_violations()), match="set_cache_dir"):  # JAX's config raises ValueError
+            cc.set_cache_dir(wrong)
+    finally:
+        jt.config.update("jax_compilation_cache_dir", previous)
+        jax.config.update("jax_compilation_cache_dir", jax_previous)
+        jax_cc.reset_cache()

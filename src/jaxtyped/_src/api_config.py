@@ -18,6 +18,7 @@ The others are recorded and readable but jaxtyped does not act on them;
 each one's docstring says so.
 """
 
+import os
 from collections.abc import Callable, Generator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
@@ -29,6 +30,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.config import OptionName, config
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.errors import JaxtypedValueError
+from jaxtyped._src.runtime import xla
 
 __all__ = [
     "BoolState",
@@ -229,3 +231,31 @@ def check_nonfinite(name: str, outs: Sequence[Array]) -> None:
             raise FloatingPointError(f"invalid value (nan) encountered in output {i} of jitted function {name}")
         if config.jax_debug_infs and np.isinf(value).any():
             raise FloatingPointError(f"divide by zero (inf) encountered in output {i} of jitted function {name}")
+
+
+def set_cache_dir(path: str | os.PathLike[str] | None) -> None:
+    """Save compiled programs under ``path`` and look for them there before
+    compiling (JAX's ``jax.experimental.compilation_cache.compilation_cache.set_cache_dir``):
+    ``config.update("jax_compilation_cache_dir", path)``; None turns the
+    cache off. A ``pathlib.Path`` is taken too (JAX takes only a str).
+    Loading a saved program runs code from it: use a directory only this
+    user can write.
+
+    Raises:
+        JaxtypedValueError: ``path`` is not a str, a path or None (JAX's
+            config raises ValueError).
+    """
+    directory = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if directory is not None and not isinstance(directory, str):
+        raise JaxtypedValueError(
+            f"set_cache_dir: path must be a str, an os.PathLike of str or None; got {type(path).__name__}"
+        )
+    config.update("jax_compilation_cache_dir", directory)
+
+
+def reset_cache() -> None:
+    """Return the persistent compilation cache to its state at start-up
+    (JAX's ``reset_cache``): the next compile that uses it counts this
+    process as a task using the cache again. The directory setting and
+    the saved programs are kept."""
+    xla.reset_persistent_cache_use()

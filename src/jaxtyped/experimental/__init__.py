@@ -1,8 +1,10 @@
 """Experimental APIs (JAX's ``jax.experimental``): ``io_callback``, and the
-submodules ``jaxtyped.experimental.pjit`` (``pjit``, which is ``jit``) and
-``jaxtyped.experimental.mesh_utils`` (``create_device_mesh``)."""
+submodules ``jaxtyped.experimental.pjit`` (``pjit``, which is ``jit``),
+``jaxtyped.experimental.mesh_utils`` (``create_device_mesh``) and
+``jaxtyped.experimental.compilation_cache.compilation_cache``
+(``set_cache_dir``, ``reset_cache``)."""
 
 from jaxtyped._src.callbacks import io_callback
-from jaxtyped.experimental import mesh_utils as mesh_utils, pjit as pjit
+from jaxtyped.experimental import compilation_cache as compilation_cache, mesh_utils as mesh_utils, pjit as pjit
 
 __all__ = ["io_callback"]

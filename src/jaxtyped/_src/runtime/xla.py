@@ -1032,6 +1032,13 @@ def _record_cache_use() -> None:
     monitoring.record_event("/jax/compilation_cache/compile_requests_use_cache")
 
 
+def reset_persistent_cache_use() -> None:
+    """Forget that this process used the persistent cache: the next compile
+    request that uses it records ``tasks_using_cache`` again (JAX's
+    ``reset_cache``)."""
+    _cache_used_once.clear()
+
+
 def _load_or_compile(client: xc.Client, text: str, devices: xc.DeviceList, options: xc.CompileOptions) -> xc.LoadedExecutable:
     """Load the program from the persistent cache when it is on and has it,
     else compile it (and save it there if it is worth it)."""
