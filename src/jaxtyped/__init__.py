@@ -46,6 +46,7 @@ from jaxtyped._src.api_sharding import make_mesh, reshard, set_mesh  # noqa: E40
 from jaxtyped import sharding  # noqa: E402
 from jaxtyped.sharding import NamedSharding, P  # noqa: E402
 from jaxtyped._src.shard_map import shard_map  # noqa: E402
+from jaxtyped._src.api_pmap import pmap  # noqa: E402  # JAX's pmap, a jit of a shard_map
 from jaxtyped import distributed  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
@@ -186,6 +187,7 @@ __all__ = [
     "NamedSharding",
     "P",
     "shard_map",
+    "pmap",
     "distributed",
     # refs family (issue 16)
     "Ref",

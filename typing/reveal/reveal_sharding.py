@@ -12,6 +12,11 @@ def block(v: Array, k: int) -> Array:
     return v * k
 
 
+def normalised(v: Array) -> tuple[Array, Array]:
+    total = lax.psum(v, "i")
+    return v / total, total
+
+
 def check(x: Array, mesh: Mesh) -> None:
     assert_type(jt.make_mesh((1,), ("i",)), Mesh)
     assert_type(P("i"), PartitionSpec)
@@ -19,6 +24,8 @@ def check(x: Array, mesh: Mesh) -> None:
     assert_type(jt.device_count(), int)
     assert_type(jt.process_index(), int)
     assert_type(jt.shard_map(block, mesh=mesh, in_specs=(P("i"), P()), out_specs=P("i"))(x, 2), Array)
+    assert_type(jt.pmap(block, "i", static_broadcasted_argnums=1)(x, 2), Array)  # pmap keeps the signature
+    assert_type(jt.pmap(normalised, axis_name="i")(x), tuple[Array, Array])
     assert_type(jt.device_put(x, NamedSharding(mesh, P("i"))), Array)
     assert_type(lax.psum(x, "i"), Array)
     assert_type(lax.psum((x, x), "i"), tuple[Array, Array])

@@ -263,6 +263,14 @@ class Array(ABC):
             """The data of the ``index``-th shard this process holds."""
             ...
 
+        def is_deleted(self) -> bool:
+            """Whether the array's buffers were freed (``delete``, or donated to a jitted function)."""
+            ...
+
+        def delete(self) -> None:
+            """Free the array's buffers now; using the array afterwards raises."""
+            ...
+
         @property
         def addressable_shards(self) -> "list[Shard]":
             """Per device of this process, its slice of the array."""
