@@ -71,6 +71,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("ops",)),
     # jaxtyped.export: self-contained modules of jitted functions, their blobs and the call_exported primitive
     Layer(5, ("export",)),
+    # jaxtyped.experimental: odeint (adaptive Dormand-Prince with an adjoint custom_vjp), multihost_utils, checkify
+    Layer(5, ("ode", "multihost*", "checkify*")),
 )
 TOP_RANK: Final = 5.0
 PACKAGE: Final = "jaxtyped"
