@@ -47,6 +47,7 @@ from jaxtyped import sharding  # noqa: E402
 from jaxtyped.sharding import NamedSharding, P  # noqa: E402
 from jaxtyped._src.shard_map import shard_map  # noqa: E402
 from jaxtyped._src.api_pmap import pmap  # noqa: E402  # JAX's pmap, a jit of a shard_map
+from jaxtyped import flatten_util  # noqa: E402  # jt.flatten_util.ravel_pytree, as jax.flatten_util
 from jaxtyped import distributed  # noqa: E402
 from jaxtyped._src.api_jit import clear_caches, disable_jit, jit  # noqa: E402
 from jaxtyped._src.config import config  # noqa: E402
@@ -188,6 +189,7 @@ __all__ = [
     "P",
     "shard_map",
     "pmap",
+    "flatten_util",
     "distributed",
     # refs family (issue 16)
     "Ref",
