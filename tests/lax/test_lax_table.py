@@ -323,6 +323,11 @@ def _structural_rows() -> list[Row]:
         Row("select_n_scalar_which", f3(lambda m, w, a, b: m.select_n(w, a, b)),
             (Arg((), dtype="bool"), Arg(S23), Arg(S23)), FI, np_ref=r3(lambda w, a, b: np.where(w, b, a))),
         Row("iota", f0(lambda m: m.iota(np.int32, 4)), (), ("int32",), diff=False, np_ref=r0(lambda: np.arange(4))),
+        # XLA's bit generator: the bits and the next key are JAX's (tests/lax/test_rng_bit_generator.py has the rest)
+        Row("rng_bit_generator", f1(lambda m, k: m.rng_bit_generator(k, (2, 3))[1]), (Arg((4,), 0, 1000, dtype="uint32"),),
+            ("uint32",), diff=False),
+        Row("rng_bit_generator_next_key", f1(lambda m, k: m.rng_bit_generator(k, (5,), np.uint8, m.RandomAlgorithm.RNG_PHILOX)[0]),
+            (Arg((4,), 0, 1000, dtype="uint32"),), ("uint32",), diff=False),
         Row("broadcasted_iota", f0(lambda m: m.broadcasted_iota(np.float32, S23, 1)), (), ("float32",), diff=False,
             np_ref=r0(lambda: np.broadcast_to(np.arange(3), S23))),
         Row("broadcasted_iota_uint8", f0(lambda m: m.broadcasted_iota(np.uint8, (2, 3, 4), 0)), (), ("uint8",), diff=False,

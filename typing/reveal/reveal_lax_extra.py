@@ -55,3 +55,5 @@ def check(x: Array, y: Array) -> None:
     assert_type(x.view(np.int32), Array)
     assert_type(x.byteswap(), Array)
     assert_type(x.tobytes(), bytes)
+    assert_type(lax.rng_bit_generator(y.astype(np.uint32), (2, 3)), tuple[Array, Array])
+    assert_type(lax.rng_bit_generator(y.astype(np.uint32), [4], np.uint8, lax.RandomAlgorithm.RNG_PHILOX)[1], Array)

@@ -206,6 +206,7 @@ from jaxtyped._src.lax.parallel import (
     with_sharding_constraint,
 )
 from jaxtyped._src.lax.parallel import pbroadcast  # sharding family, pbroadcast (issue 17 item 4, H17b)
+from jaxtyped._src.lax.rng_bit_generator import RandomAlgorithm, rng_bit_generator  # XLA's bit generator
 
 # JAX's primitive objects (``eqn.primitive == lax.add_p``, ``lax.add_p.bind(x, y)``): the
 # handles of jaxtyped.extend.core.primitives, for code that walks jaxprs.
@@ -326,6 +327,7 @@ from jaxtyped.extend.core.primitives import (
     shift_left_p,
     shift_right_arithmetic_p,
     shift_right_logical_p,
+    rng_bit_generator_p,
     sign_p,
     sin_p,
     sinh_p,
@@ -388,6 +390,7 @@ __all__ = [
     "all_to_all", "axis_index", "axis_size", "pcast",
     "pbroadcast",  # issue 17 item 4 (H17b)
     "pshuffle", "pswapaxes", "platform_dependent",
+    "RandomAlgorithm", "rng_bit_generator",
     # JAX's primitive objects
     "abs_p",
     "acos_p",
@@ -509,6 +512,7 @@ __all__ = [
     "sin_p",
     "sinh_p",
     "slice_p",
+    "rng_bit_generator_p",
     "sort_p",
     "sqrt_p",
     "square_p",

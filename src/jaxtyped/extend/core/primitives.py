@@ -21,6 +21,7 @@ from jaxtyped._src.lax.fft import Fft
 from jaxtyped._src.lax.gather import Gather, Scatter, ScatterAdd, ScatterMax, ScatterMin, ScatterMul, ScatterSub
 from jaxtyped._src.lax.parallel import AllGather, AllToAll, AxisIndex, Pmax, Pmin, Ppermute, Psum, ShardingConstraint
 from jaxtyped._src.lax.reduce_general import Reduce
+from jaxtyped._src.lax.rng_bit_generator import RngBitGenerator
 from jaxtyped._src.lax.reductions import ArgMax, ArgMin, ReduceAnd, ReduceMax, ReduceMin, ReduceOr, ReduceProd, ReduceSum, ReduceXor
 from jaxtyped._src.lax.slicing import DynamicSlice, DynamicUpdateSlice, Slice
 from jaxtyped._src.lax.sorting import Sort, TopK
@@ -153,6 +154,7 @@ __all__ = [
     "sin_p",
     "sinh_p",
     "slice_p",
+    "rng_bit_generator_p",
     "sort_p",
     "sqrt_p",
     "square_p",
@@ -289,6 +291,7 @@ sign_p: Final = BuiltinPrimitive(Sign)
 sin_p: Final = BuiltinPrimitive(Sin)
 sinh_p: Final = BuiltinPrimitive(Sinh)
 slice_p: Final = BuiltinPrimitive(Slice)
+rng_bit_generator_p: Final = BuiltinPrimitive(RngBitGenerator, multiple_results=True)
 sort_p: Final = BuiltinPrimitive(Sort, multiple_results=True)
 sqrt_p: Final = BuiltinPrimitive(Sqrt)
 square_p: Final = BuiltinPrimitive(Square)
