@@ -2,6 +2,8 @@
 submodules ``jaxtyped.experimental.pjit`` (``pjit``, which is ``jit``),
 ``jaxtyped.experimental.mesh_utils`` (``create_device_mesh``),
 ``jaxtyped.experimental.ode`` (``odeint``),
+``jaxtyped.experimental.checkify`` (functionalized runtime checks:
+``checkify``, ``check``, automatic NaN, division and index checks),
 ``jaxtyped.experimental.multihost_utils`` (broadcasting, gathering and
 checking host values across processes; host-local and global arrays) and
 ``jaxtyped.experimental.compilation_cache.compilation_cache``
@@ -9,6 +11,7 @@ checking host values across processes; host-local and global arrays) and
 
 from jaxtyped._src.callbacks import io_callback
 from jaxtyped.experimental import (
+    checkify as checkify,
     compilation_cache as compilation_cache,
     mesh_utils as mesh_utils,
     multihost_utils as multihost_utils,
