@@ -37,7 +37,7 @@ SECTIONS = (
     # breadth: the top level, pytrees, scipy.special and scipy.stats
     "jax", "jax.tree_util", "jax.tree", "jax.scipy.special", "jax.scipy.stats", "jax.scipy.stats.norm",
     "jax.debug", "jax.sharding", "jax.custom_batching", "jax.dtypes", "jax.ops", "jax.dlpack", "jax.monitoring",
-    "jax.profiler", "jax.image", "jax.export",
+    "jax.profiler", "jax.image", "jax.export", "jax.custom_derivatives", "jax.flatten_util",
 )  # fmt: skip
 
 
@@ -96,6 +96,8 @@ def has_name(section: str, name: str) -> bool:
         "jax.profiler": jt.profiler,
         "jax.image": jt.image,
         "jax.export": jt.export,
+        "jax.custom_derivatives": jt.custom_derivatives,
+        "jax.flatten_util": jt.flatten_util,
     }[section]
     try:
         getattr(target, name)

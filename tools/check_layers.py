@@ -35,7 +35,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
     # L0.0: the exception hierarchy; every layer raises these, so it imports nothing.
     Layer(0.0, ("errors",)),
     # L0.1: plain helpers and global flags, used from everywhere.
-    Layer(0.1, ("util", "config", "debug_flag", "monitoring")),
+    Layer(0.1, ("util", "config", "debug_flag", "monitoring", "version")),
     # L0.2: the data model below avals: dtypes and pytrees.
     Layer(0.2, ("dtypes", "tree_util")),
     # sharding family (issue 17): meshes, partition specs, shardings (plain data).
@@ -71,8 +71,8 @@ LAYERS: Final[tuple[Layer, ...]] = (
     Layer(5, ("ops",)),
     # jaxtyped.export: self-contained modules of jitted functions, their blobs and the call_exported primitive
     Layer(5, ("export",)),
-    # jaxtyped.experimental: odeint (adaptive Dormand-Prince with an adjoint custom_vjp), multihost_utils, checkify
-    Layer(5, ("ode", "multihost*", "checkify*")),
+    # jaxtyped.experimental: odeint (adaptive Dormand-Prince with an adjoint custom_vjp), multihost_utils, checkify, jet
+    Layer(5, ("ode", "multihost*", "checkify*", "jet*")),
 )
 TOP_RANK: Final = 5.0
 PACKAGE: Final = "jaxtyped"

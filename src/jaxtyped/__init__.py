@@ -74,6 +74,7 @@ from jaxtyped._src.state.types import Ref, empty_ref, free_ref, freeze, new_ref 
 # breadth: smaller top-level names and the config states
 from jaxtyped import scipy  # noqa: E402
 from jaxtyped import ops  # noqa: E402  # segment reductions: jt.ops, as jax.ops
+from jaxtyped import custom_derivatives, version  # noqa: E402  # the module paths of jax.custom_derivatives and jax.version
 from jaxtyped._src.api_grad import jacrev as jacobian  # noqa: E402
 from jaxtyped._src.dtypes import float0  # noqa: E402
 from jaxtyped._src.api_misc import (  # noqa: E402
@@ -118,7 +119,7 @@ from jaxtyped._src.api_config import (  # noqa: E402
     transfer_guard_host_to_device,
 )
 
-__version__ = "0.1.0"
+from jaxtyped._src.version import __version__ as __version__  # noqa: E402  # one place: jaxtyped.version reads it too
 
 __all__ = [
     "test_util",
@@ -201,6 +202,8 @@ __all__ = [
     # breadth: smaller top-level names and the config states
     "scipy",
     "ops",  # segment reductions
+    "custom_derivatives",
+    "version",
     "jacobian",
     "float0",
     "closure_convert",

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import time
+from typing import Any, cast
 
 import numpy as np
 
@@ -22,12 +23,19 @@ def multihost(process_id: int) -> dict[str, object]:
     """``multihost_utils`` across the two processes: what each one got."""
     result: dict[str, object] = {}
     mine = {"a": np.array([process_id * 10.0 + 1.0]), "b": np.int32(process_id + 5)}
-    from_0 = multihost_utils.broadcast_one_to_all(mine)
-    from_1 = multihost_utils.broadcast_one_to_all(mine, is_source=process_id == 1)
+    # Dicts of mixed leaves: typed object, read as the dicts they are.
+    from_0 = cast("dict[str, np.ndarray[Any, Any]]", multihost_utils.broadcast_one_to_all(mine))
+    from_1 = cast("dict[str, np.ndarray[Any, Any]]", multihost_utils.broadcast_one_to_all(mine, is_source=process_id == 1))
     result["broadcast"] = {k: [v.tolist(), str(v.dtype)] for k, v in from_0.items()}
     result["broadcast_from_1"] = {k: v.tolist() for k, v in from_1.items()}
-    gathered = multihost_utils.process_allgather({"v": np.array([process_id, 7]), "s": float(process_id)})
-    tiled = multihost_utils.process_allgather({"v": np.array([process_id, 7]), "s": float(process_id)}, tiled=True)
+    gathered = cast(
+        "dict[str, np.ndarray[Any, Any]]",
+        multihost_utils.process_allgather({"v": np.array([process_id, 7]), "s": float(process_id)}),
+    )
+    tiled = cast(
+        "dict[str, np.ndarray[Any, Any]]",
+        multihost_utils.process_allgather({"v": np.array([process_id, 7]), "s": float(process_id)}, tiled=True),
+    )
     result["allgather"] = {k: v.tolist() for k, v in gathered.items()}
     result["allgather_tiled"] = {k: v.tolist() for k, v in tiled.items()}
     multihost_utils.assert_equal({"same": np.arange(3), "scalar": 2.0}, "never")
@@ -50,8 +58,9 @@ def multihost(process_id: int) -> dict[str, object]:
     # Host-local <-> global over a 2x2 mesh: axis "h" spans the processes.
     mesh = Mesh(np.array(jt.devices()).reshape(2, 2), ("h", "d"))
     local = np.arange(4.0).reshape(2, 2) + 100 * process_id
-    converted: tuple[jt.Array, jt.Array] = multihost_utils.host_local_array_to_global_array(
-        (local, np.arange(3.0)), mesh, (P("h"), P())
+    converted = cast(
+        "tuple[jt.Array, jt.Array]",
+        multihost_utils.host_local_array_to_global_array((local, np.arange(3.0)), mesh, (P("h"), P())),
     )
     glob, rep = converted
     result["global_shape"] = [list(glob.shape), list(rep.shape)]

@@ -245,11 +245,15 @@ def set_cache_dir(path: str | os.PathLike[str] | None) -> None:
         JaxtypedValueError: ``path`` is not a str, a path or None (JAX's
             config raises ValueError).
     """
-    directory = os.fspath(path) if isinstance(path, os.PathLike) else path
-    if directory is not None and not isinstance(directory, str):
-        raise JaxtypedValueError(
-            f"set_cache_dir: path must be a str, an os.PathLike of str or None; got {type(path).__name__}"
-        )
+    if path is None or isinstance(path, str):
+        directory = path
+    else:
+        try:
+            directory = os.fspath(path)
+        except TypeError:  # not a path: the annotation is not enforced outside the debug mode
+            raise JaxtypedValueError(
+                f"set_cache_dir: path must be a str, an os.PathLike of str or None; got {type(path).__name__}"
+            ) from None
     config.update("jax_compilation_cache_dir", directory)
 
 
