@@ -812,3 +812,23 @@ def test_numpy_arguments_on_memo_hits_are_copied_at_the_call(make: Callable[[], 
     assert f.cache_info().misses == 1
     unused = _warm(jt.jit(_first), value, np.zeros(3))  # an argument the program drops is not transferred
     assert_same(unused, jax.jit(_first)(value, np.zeros(3)))
+
+
+def test_one_numpy_argument_takes_the_last_hit_only_for_its_type() -> None:
+    """A function of one NumPy array reuses the last call's entry only for
+    the same dtype and shape: NumPy arrays of other dtypes or shapes in
+    turn give JAX's results, and each array is copied at the call."""
+    f, g = jt.jit(_double), jax.jit(_double)
+    values: list[np.ndarray[Any, Any]] = [
+        np.arange(6, dtype=np.float32).reshape(2, 3),
+        np.arange(6, dtype=np.int32).reshape(2, 3),
+        np.arange(6, dtype=np.float64).reshape(2, 3),  # canonicalised to float32
+        np.arange(6, dtype=np.float32).reshape(3, 2),
+    ]
+    for _ in range(3):
+        for value in values:
+            expected = g(value).block_until_ready()
+            out = f(value)
+            value += 1
+            assert_same(out, expected)
+    assert f.cache_info().misses == 3  # float32[2,3] serves the float64 arrays too

@@ -381,6 +381,10 @@ class Jitted(Generic[P, R_co]):
         # arguments): (the trace state, per argument its aval or, for a
         # static one, its (type, value), the entry). Cleared with the memo.
         self._last_general_hit: tuple[TraceState, tuple[ShapedArray | tuple[type[object], object], ...], _Entry] | None = None
+        # The memo's last hit of a call with one NumPy argument: (its dtype,
+        # its shape, the trace state, the entry, the aval it converts to).
+        # Cleared with the memo.
+        self._last_numpy_hit: tuple[np.dtype[Any], tuple[int, ...], TraceState, _Entry, ShapedArray] | None = None
         # The dispatch fast path applies when no argument is static or donated.
         self._simple = not static_argnums and not static_argnames and not donate_argnums and not donate_argnames
         # Found on the first trace (reading annotations costs ~50 us).
@@ -452,6 +456,16 @@ class Jitted(Generic[P, R_co]):
         if len(args) == 1:
             leaf = args[0]
             if type(leaf) is not ArrayImpl or leaf._sharding is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
+                numpy_hit = self._last_numpy_hit
+                if (
+                    numpy_hit is not None and type(leaf) is np.ndarray and numpy_hit[2] is trace_state
+                    and leaf.shape == numpy_hit[1] and leaf.dtype == numpy_hit[0]
+                ):  # fmt: skip
+                    # The last call's NumPy argument type again: no flatten,
+                    # no aval, no key (issue 19: the NumPy row).
+                    entry = numpy_hit[3]
+                    entry.last_use = self._clock = self._clock + 1
+                    return self._run_memo_hit(entry, _kept_source_buffers((leaf,), (numpy_hit[4],), entry.kept), check_outputs)
                 return self._call_memo_containers(args, kwargs, check_outputs, trace_state, flattened)
             buffer = leaf._buffer  # pyright: ignore[reportPrivateUsage]
             buffers = [buffer if buffer is not None else device_buffer(leaf)]
@@ -507,6 +521,7 @@ class Jitted(Generic[P, R_co]):
         self._last_hit = None
         self._last_tree_hit = None
         self._last_general_hit = None
+        self._last_numpy_hit = None
 
     def _call_memo_containers(
         self,
@@ -580,6 +595,9 @@ class Jitted(Generic[P, R_co]):
         entry = self._dispatch_by_value.get((structure, avals, trace_state))
         if entry is None:
             return self._call(args, kwargs)
+        if len(args) == 1 and not kwargs and type(args[0]) is np.ndarray and leaves[0] is args[0]:
+            numpy_leaf = cast("np.ndarray[Any, np.dtype[Any]]", args[0])
+            self._last_numpy_hit = (numpy_leaf.dtype, numpy_leaf.shape, trace_state, entry, avals[0])
         if own:  # the next call with these arrays (or equal avals) finds the last hit
             if structure == 1:
                 self._last_hit = (avals[0], trace_state, entry)
