@@ -110,15 +110,15 @@ def test_a_pmapped_function_compiles_once_per_signature() -> None:
 
 def test_donate_argnums_is_accepted() -> None:
     """``donate_argnums`` gives JAX's values. An argument on one device is
-    copied to the devices and stays, as in JAX; a program over several
-    devices does not donate yet, so a pmap's result passed back stays too
-    (JAX deletes it; on the compatibility page)."""
+    copied to the devices and stays, as in JAX; a pmap's result passed back
+    is already split over the devices, so the call consumes it, as JAX's."""
     double = jt.pmap(lambda a: a * 2.0, donate_argnums=0)
     jax_double = jax.pmap(lambda a: a * 2.0, donate_argnums=0)
     x, jax_x = jnp.asarray(_X), jax_numpy.asarray(_X)
     y, jax_y = double(x), jax_double(jax_x)
     assert not x.is_deleted() and not jax_x.is_deleted()
     assert_same(double(y), jax_double(jax_y))
+    assert y.is_deleted() and jax_y.is_deleted()
 
 
 def test_negative_in_axes_count_from_the_end() -> None:

@@ -689,7 +689,7 @@ class Jitted(Generic[P, R_co]):
         sig = self._signature(args, kwargs)
         entry = self._entry(sig)
         spec = _CallSpec(len(args), sig.static_args, sig.tree, bound)
-        spmd = plan_spmd(self._name, entry.closed, sig.leaves, entry.spmd)  # over a mesh (issue 17)
+        spmd = plan_spmd(self._name, entry.closed, sig.leaves, entry.spmd, entry.donated)  # over a mesh (issue 17)
         return Traced(entry.closed, entry.out_tree, self._name, entry.donated, spec, spmd, entry.kept if spmd is None else None)
 
     @overload
@@ -1287,7 +1287,7 @@ def _execute(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[ArrayImpl, 
 
 def _execute_unchecked(name: str, entry: _Entry, args: Sequence[Any]) -> tuple[ArrayImpl, ...]:
     if entry.spmd is not None or _any_sharded(args):
-        return execute_spmd(name, entry.closed, [_concrete(a, name) for a in args], entry.spmd)
+        return execute_spmd(name, entry.closed, [_concrete(a, name) for a in args], entry.spmd, entry.donated)
     executable = entry.executable
     consts = entry.closed.consts
     if executable is None:

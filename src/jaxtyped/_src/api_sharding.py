@@ -10,6 +10,13 @@ per requested result, compiled for the mesh's devices (one partition each,
 XLA's Shardy partitioner), and run on buffers spanning them. Results keep
 the layout the partitioner chose, named back as a ``PartitionSpec`` on the
 mesh.
+
+Note [donation over a mesh]: a donated argument (``donate_argnums``) is a
+buffer donor of the program (``jax.buffer_donor``, as on one device) and
+is consumed by the call when it already has its parameter's layout (JAX
+deletes such an argument too); one that has another layout (an array on
+one device, say) is copied to that layout, the copy is what the program
+consumes, and the argument stays alive, as JAX keeps it.
 """
 
 import math
@@ -23,7 +30,14 @@ from typing import Final, TypeVar, cast, final, overload
 import numpy as np
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import ArrayImpl, DeviceBuffer, array_from_sharded, device_buffer, host_buffer
+from jaxtyped._src.core.array_impl import (
+    ArrayImpl,
+    DeviceBuffer,
+    array_from_sharded,
+    device_buffer,
+    host_buffer,
+    mark_donated,
+)
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
@@ -44,7 +58,7 @@ from jaxtyped._src.lax.parallel import ShardingConstraint
 from jaxtyped._src.shard_map import ShardMap, set_eager_runner
 from jaxtyped._src.lowering import lower_jaxpr
 from jaxtyped._src.monitoring import JAXPR_TO_MLIR_MODULE_EVENT, compiling, timed_event
-from jaxtyped._src.pjit import consts_as_invars
+from jaxtyped._src.pjit import check_donated_once, consts_as_invars
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
 from jaxtyped._src.sharding import (
@@ -485,12 +499,14 @@ def lower_spmd_text(
     mesh: Mesh,
     arg_shardings: Sequence[NamedSharding],
     result_shardings: Sequence[Sharding | None],
+    donated: Sequence[bool] = (),
 ) -> str:
     """StableHLO text of ``jaxpr`` for a program over ``mesh``: the Shardy
     mesh, an ``sdy.sharding`` on every parameter and on each requested
-    result (the single-device lowering, annotated)."""
+    result (the single-device lowering, annotated; ``donated[i]`` marks
+    parameter ``i`` as a buffer donor, see Note [donation over a mesh])."""
     with spmd_lowering(mesh):
-        lowered = lower_jaxpr(jaxpr, name=name)
+        lowered = lower_jaxpr(jaxpr, name=name, donated=donated)
     lines = lowered.text.split("\n")
     lines[0] = lines[0].replace("mhlo.num_partitions = 1 : i32", f"mhlo.num_partitions = {mesh.size} : i32")
     for i, line in enumerate(lines):
@@ -539,16 +555,21 @@ _programs_lock = threading.Lock()
 
 
 def _program(
-    jaxpr: Jaxpr, name: str, mesh: Mesh, targets: tuple[NamedSharding, ...], outs: tuple[Sharding | None, ...]
+    jaxpr: Jaxpr,
+    name: str,
+    mesh: Mesh,
+    targets: tuple[NamedSharding, ...],
+    outs: tuple[Sharding | None, ...],
+    donated: tuple[bool, ...],
 ) -> SpmdProgram:
-    key = (jaxpr, name, mesh, targets, outs)
+    key = (jaxpr, name, mesh, targets, outs, donated)
     with _programs_lock:
         hit = _programs.get(key)
         if hit is not None:
             _programs.move_to_end(key)
             return hit
     with timed_event(JAXPR_TO_MLIR_MODULE_EVENT, f"jit({name})"):
-        text = lower_spmd_text(jaxpr, name, mesh, targets, outs)
+        text = lower_spmd_text(jaxpr, name, mesh, targets, outs, donated)
     in_avals = tuple(v.aval for v in jaxpr.invars)
     with compiling(f"jit({name})"):
         executable = xla.compile_spmd_module(text, in_avals, jaxpr.out_avals, mesh.device_list)
@@ -578,7 +599,8 @@ def _program(
 class SpmdPlan:
     """A traced jit entry laid out over a mesh: its jaxpr (constants
     first, as parameters), the layout of every parameter and the requested
-    layout of each result. ``jit(...).lower()`` shows its module and
+    layout of each result, and which parameters are donated (see Note
+    [donation over a mesh]). ``jit(...).lower()`` shows its module and
     ``.compile()`` compiles it; calls run it."""
 
     name: str
@@ -586,36 +608,61 @@ class SpmdPlan:
     mesh: Mesh
     targets: tuple[NamedSharding, ...]
     outs: tuple[Sharding | None, ...]
+    donated: tuple[bool, ...]  # per parameter (constants first)
 
     def text(self) -> str:
         """The annotated StableHLO module (generic syntax)."""
-        return lower_spmd_text(self.jaxpr, self.name, self.mesh, self.targets, self.outs)
+        return lower_spmd_text(self.jaxpr, self.name, self.mesh, self.targets, self.outs, self.donated)
 
     def compile(self) -> "SpmdProgram":
         """The program compiled for the mesh's devices (cached)."""
-        return _program(self.jaxpr, self.name, self.mesh, self.targets, self.outs)
+        return _program(self.jaxpr, self.name, self.mesh, self.targets, self.outs, self.donated)
 
     def run(self, program: "SpmdProgram", arrays: Sequence[ArrayImpl]) -> tuple[ArrayImpl, ...]:
         """Run ``program`` on concrete constants and arguments (moved to
-        their parameter's layout when they have another one)."""
+        their parameter's layout when they have another one); donated
+        arguments already laid out so are deleted afterwards (Note
+        [donation over a mesh])."""
         buffers: list[DeviceBuffer] = []
-        for a, target in zip(arrays, self.targets, strict=True):
+        consumed: list[bool] = []
+        for a, target, donate in zip(arrays, self.targets, self.donated, strict=True):
             if a._sharding == target:  # pyright: ignore[reportPrivateUsage]
+                if donate and a._buffer is not None:  # pyright: ignore[reportPrivateUsage]  # this layer's array
+                    # A cached host view of the buffer is an external
+                    # reference: jaxlib would copy the buffer instead of
+                    # reusing it (as on one device, pjit.run_executable).
+                    a._value = None  # pyright: ignore[reportPrivateUsage]
                 buffers.append(device_buffer(a))
-            else:
+                consumed.append(donate)
+            else:  # a copy in the parameter's layout: the program consumes the copy
                 buffers.append(xla.put_sharded(host_buffer(a), a.aval, target))
-        results = program.executable.execute(buffers)
+                consumed.append(False)
+        if any(consumed):
+            if len({id(a) for a in arrays}) != len(arrays):  # an array passed twice: refused if donated
+                check_donated_once(arrays, consumed, self.name)
+            results = program.executable.execute(buffers)
+            for a, donate in zip(arrays, consumed):
+                if donate:
+                    mark_donated(a)
+        else:
+            results = program.executable.execute(buffers)
         return tuple(
             array_from_sharded(buffer, aval, sharding)
             for buffer, aval, sharding in zip(results, self.jaxpr.out_avals, program.out_shardings, strict=True)
         )
 
 
-def plan_spmd(name: str, closed: ClosedJaxpr, args: Sequence[object], request: SpmdRequest | None) -> SpmdPlan | None:
+def plan_spmd(
+    name: str,
+    closed: ClosedJaxpr,
+    args: Sequence[object],
+    request: SpmdRequest | None,
+    donated: Sequence[bool] = (),
+) -> SpmdPlan | None:
     """How a traced jit entry runs over a mesh for arguments ``args`` (its
-    dynamic leaves: arrays, scalars or ``ShapeDtypeStruct``\\ s), or None
-    when it runs on one device (nothing asked for a mesh, no argument spans
-    several devices)."""
+    dynamic leaves: arrays, scalars or ``ShapeDtypeStruct``\\ s; ``donated``
+    says which are donated, none when empty), or None when it runs on one
+    device (nothing asked for a mesh, no argument spans several devices)."""
     layouts = [_layout(a) for a in args]
     if request is None and all(layout is None for layout in layouts):
         return None
@@ -630,13 +677,16 @@ def plan_spmd(name: str, closed: ClosedJaxpr, args: Sequence[object], request: S
     outs: tuple[Sharding | None, ...] = (
         request.out_shardings if request is not None and request.out_shardings is not None else (None,) * n_out
     )
-    return SpmdPlan(name, consts_as_invars(closed.jaxpr), mesh, tuple(targets), outs)
+    donated_params = (False,) * len(closed.consts) + (tuple(donated) if donated else (False,) * len(args))
+    return SpmdPlan(name, consts_as_invars(closed.jaxpr), mesh, tuple(targets), outs, donated_params)
 
 
 def execute_spmd(
-    name: str, closed: ClosedJaxpr, args: Sequence[object], request: SpmdRequest | None
+    name: str, closed: ClosedJaxpr, args: Sequence[object], request: SpmdRequest | None, donated: Sequence[bool] = ()
 ) -> tuple[ArrayImpl, ...]:
-    """Run a traced jit entry over a mesh (see the module docstring)."""
+    """Run a traced jit entry over a mesh (see the module docstring);
+    ``donated`` (per argument, none when empty) as ``donate_argnums`` says
+    (Note [donation over a mesh])."""
     consts = [c for c in closed.consts if isinstance(c, ArrayImpl)]
     if len(consts) != len(closed.consts):
         raise AssertionError("internal error: an SPMD call closing over traced values")
@@ -649,24 +699,25 @@ def execute_spmd(
     # A jitted function called again with arguments laid out as before
     # reuses its plan and program: no re-planning, no hashing of the jaxpr.
     layouts = tuple([_layout(a) for a in arrays])
+    donated_args = tuple(donated) if any(donated) else ()
     hit = _last_plans.get(id(closed))
-    if hit is not None and hit[0] is closed and hit[1] is request and hit[2] == layouts:
-        plan, program = hit[3], hit[4]
+    if hit is not None and hit[0] is closed and hit[1] is request and hit[2] == layouts and hit[3] == donated_args:
+        plan, program = hit[4], hit[5]
     else:
-        found = plan_spmd(name, closed, arrays, request)
+        found = plan_spmd(name, closed, arrays, request, donated_args)
         if found is None:
             raise AssertionError("internal error: an SPMD call without a mesh")
         plan, program = found, found.compile()
         with _programs_lock:
-            _last_plans[id(closed)] = (closed, request, layouts, plan, program)
+            _last_plans[id(closed)] = (closed, request, layouts, donated_args, plan, program)
             while len(_last_plans) > _PROGRAMS_MAX:
                 _last_plans.pop(next(iter(_last_plans)))
     return plan.run(program, [*consts, *arrays])
 
 
 # Per traced jit entry (by identity; the entry is kept so its id stays its
-# own): the latest (request, argument layouts, plan, program).
-_last_plans: "dict[int, tuple[ClosedJaxpr, SpmdRequest | None, tuple[Sharding | None, ...], SpmdPlan, SpmdProgram]]" = {}
+# own): the latest (request, argument layouts, donated arguments, plan, program).
+_last_plans: "dict[int, tuple[ClosedJaxpr, SpmdRequest | None, tuple[Sharding | None, ...], tuple[bool, ...], SpmdPlan, SpmdProgram]]" = {}
 
 
 def _run_shard_map(prim: ShardMap, args: tuple[ArrayImpl, ...]) -> tuple[ArrayImpl, ...]:
