@@ -39,7 +39,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.arithmetic import neg, stop_gradient, sub
 from jaxtyped._src.lax.structural import bdim_to_front, instantiate, zeros
-from jaxtyped._src.lax.util import leaf_as_array, named_leaves, short_types
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves, short_types, zero_tangents
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten
 
 __all__ = ["custom_root", "custom_linear_solve", "LinearSolve"]
@@ -196,7 +196,7 @@ class LinearSolve(Primitive):
         m_consts, _, _, _ = self._split(primals)
         dm, _, _, drhs = self._split(tangents)
         if all(isinstance(t, Zero) for t in (*dm, *drhs)):
-            return outs, tuple(Zero(o.aval.to_tangent_aval()) for o in outs)
+            return outs, zero_tangents(outs)
         right = [instantiate(t) for t in drhs]
         if any(not isinstance(t, Zero) for t in dm):
             # The operator's own change, (dA) x, moves to the right-hand side.

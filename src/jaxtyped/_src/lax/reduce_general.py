@@ -38,7 +38,7 @@ from jaxtyped._src.lax.reductions import reduce_and, reduce_max, reduce_min, red
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.arithmetic import const_like
 from jaxtyped._src.lax.structural import bdim_to_front, broadcast_in_dim, instantiate, pad, reshape, transpose
-from jaxtyped._src.lax.util import check_int_tuple, leaf_as_array, named_leaves, short_types
+from jaxtyped._src.lax.util import check_int_tuple, leaf_as_array, named_leaves, short_types, zero_tangents
 from jaxtyped._src.lowering import lower_jaxpr_inline
 from jaxtyped._src.pjit import batch_jaxpr, consts_as_invars, jvp_jaxpr
 from jaxtyped._src.tree_util import PyTreeDef
@@ -129,7 +129,7 @@ class Reduce(Primitive):
             xs, ts = combined[:n], combined[n:]
         if xs[0].shape[0] == 0:
             outs = [broadcast_in_dim(i, out_shape, ()) for i in inits]
-            return tuple(outs), tuple(Zero(o.aval.to_tangent_aval()) for o in outs)
+            return tuple(outs), zero_tangents(outs)
         outs = [reshape(x, out_shape) for x in xs]
         out_ts = iter(reshape(t, out_shape) for t in ts)
         return tuple(outs), tuple(next(out_ts) if lv else Zero(o.aval.to_tangent_aval()) for o, lv in zip(outs, live))

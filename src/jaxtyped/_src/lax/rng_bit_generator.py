@@ -22,14 +22,14 @@ from typing_extensions import override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.linalg.base import DeviceEvaluated
 from jaxtyped._src.lax.structural import moveaxis
-from jaxtyped._src.lax.util import check_arity, operand, short_types
+from jaxtyped._src.lax.util import check_arity, operand, short_types, zero_tangents
 
 __all__ = ["RandomAlgorithm", "RngBitGenerator", "rng_bit_generator"]
 
@@ -85,7 +85,7 @@ class RngBitGenerator(DeviceEvaluated):
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         # Integer outputs: float0 zero tangents, as JAX gives integer outputs.
         outs = bind(self, *primals)
-        return outs, tuple(Zero(o.aval.to_tangent_aval()) for o in outs)
+        return outs, zero_tangents(outs)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:

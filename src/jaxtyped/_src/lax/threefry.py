@@ -19,14 +19,14 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, Zero
+from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.structural import broadcast_in_dim, concatenate, moveaxis, pad, reshape
-from jaxtyped._src.lax.util import check_arity, operand, short_types
+from jaxtyped._src.lax.util import check_arity, operand, short_types, zero_tangents
 
 __all__ = ["Threefry2x32", "threefry2x32", "threefry_2x32"]
 
@@ -93,7 +93,7 @@ class Threefry2x32(Primitive):
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         # Integer outputs: their tangents are float0 zeros, as in JAX.
         outs = bind(self, *primals)
-        return outs, tuple(Zero(o.aval.to_tangent_aval()) for o in outs)
+        return outs, zero_tangents(outs)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:

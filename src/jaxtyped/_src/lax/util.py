@@ -9,7 +9,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_numpy_value, is_python_scalar, to_array
-from jaxtyped._src.core.avals import ShapedArray
+from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedError, JaxtypedOverflowError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten_with_path
 from jaxtyped._src.util import is_int
@@ -172,3 +172,10 @@ def check_axes_in_range(
             raise error(f"{name}: axis {axis} is out of range for operand {shape_str}")
     if len(set(axes)) != len(axes):
         raise error(f"{name}: repeated axes {tuple(axes)} for operand {shape_str}")
+
+
+def zero_tangents(outs: Sequence[Array]) -> tuple[Zero, ...]:
+    """Symbolic zero tangents for ``outs`` (integer outputs get float0
+    zeros, as in JAX): the jvp of outputs that do not depend on the inputs'
+    tangents."""
+    return tuple(Zero(o.aval.to_tangent_aval()) for o in outs)
