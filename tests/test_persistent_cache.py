@@ -207,13 +207,15 @@ def test_set_cache_dir_and_reset_cache_as_jax(tmp_path: Path) -> None:
 
         return record
 
-    monitoring.register_event_listener(listener("ours"))
-    jax.monitoring.register_event_listener(listener("jax"))
+    ours_listener, jax_listener = listener("ours"), listener("jax")
+    monitoring.register_event_listener(ours_listener)
+    jax.monitoring.register_event_listener(jax_listener)
     previous = jt.config.jax_compilation_cache_dir
     jax_previous = jax.config.jax_compilation_cache_dir
     sides: list[tuple[str, Any, Any, Any]] = [("ours", cc, jt, jtnp), ("jax", jax_cc, jax, jax.numpy)]
     try:
         for side, module, namespace, numpy in sides:
+            module.reset_cache()  # an earlier test in this process may have used the cache
             module.set_cache_dir(str(tmp_path / side))
             _compile_fresh(namespace, numpy, 1.25)
             module.reset_cache()
@@ -228,6 +230,8 @@ def test_set_cache_dir_and_reset_cache_as_jax(tmp_path: Path) -> None:
         with pytest.raises((ValueError, *debug_violations()), match="set_cache_dir"):  # JAX's config raises ValueError
             cc.set_cache_dir(wrong)
     finally:
+        monitoring.unregister_event_listener(ours_listener)
+        jax.monitoring.unregister_event_listener(jax_listener)
         jt.config.update("jax_compilation_cache_dir", previous)
         jax.config.update("jax_compilation_cache_dir", jax_previous)
         jax_cc.reset_cache()

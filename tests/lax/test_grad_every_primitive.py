@@ -571,6 +571,7 @@ NON_DIFFERENTIABLE: dict[str, str] = {
     "ormqr": "no derivative rule, as in JAX",
     # random family (R1): tests/lax/test_lax_threefry.py checks the float0 tangents
     "threefry2x32": "integer operands only: float0 tangents, as in JAX",
+    "rng_bit_generator": "an unsigned-integer key in, integer bits out: float0 tangents (JAX has no rule; none is needed)",
 }
 
 
