@@ -53,7 +53,6 @@ from jaxtyped._src.core.array_impl import (
     array_from_numpy,
     array_from_scalar,
     device_buffer,
-    mark_donated,
     is_python_scalar,
     numpy_aval,
     shared_numpy_constants,
@@ -69,7 +68,7 @@ from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lowering import LoweredModule, lower_jaxpr
 from jaxtyped._src.remat import clear_checkpoint_caches
 from jaxtyped._src.pjit import (
-    check_donated_once, clear_call_caches, consts_as_invars, executable_for, jit_call, run_executable,
+    clear_call_caches, consts_as_invars, consume_donated, donation_buffers, executable_for, jit_call, run_executable,
 )  # fmt: skip
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.api_sharding import ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, execute_spmd, plan_spmd, spmd_request
@@ -628,18 +627,7 @@ class Jitted(Generic[P, R_co]):
         deletions around jaxlib's launch, without its conversions (issue 19:
         a training loop feeding back donated state paid 20 us of them)."""
         donated = entry.run_donated
-        if len(arrays) > 1 and len({id(a) for a in arrays}) != len(arrays):
-            check_donated_once(arrays, donated, self._name)
-        buffers = list(entry.const_buffers)
-        for array, donate in zip(arrays, donated):
-            buffer = array._buffer  # pyright: ignore[reportPrivateUsage]  # this layer's fast path
-            if buffer is None:
-                buffer = device_buffer(array)  # a host-only array is transferred; a donated one raises
-            elif donate:
-                # A cached host view of the buffer is an external reference:
-                # jaxlib would copy the buffer instead of reusing it (as run_executable).
-                array._value = None  # pyright: ignore[reportPrivateUsage]
-            buffers.append(buffer)
+        buffers = entry.const_buffers + donation_buffers(arrays, donated, self._name)
         launcher = entry.launcher
         if launcher is not None:
             results = launcher.launch(buffers).consume_with_handlers(launcher.handlers)
@@ -647,9 +635,7 @@ class Jitted(Generic[P, R_co]):
             executable = entry.executable
             assert executable is not None  # compiled on the call that memoised it
             results = list(executable.execute(buffers))
-        for array, donate in zip(arrays, donated):
-            if donate:
-                mark_donated(array)
+        consume_donated(arrays, donated)
         return self._memo_outputs(entry, results, check_outputs)
 
     def _memo_outputs(self, entry: _Entry, results: Sequence[DeviceBuffer], check_outputs: bool) -> object:

@@ -36,7 +36,6 @@ from jaxtyped._src.core.array_impl import (
     array_from_sharded,
     device_buffer,
     host_buffer,
-    mark_donated,
 )
 from jaxtyped._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from jaxtyped._src.core.avals import ShapedArray
@@ -58,7 +57,7 @@ from jaxtyped._src.lax.parallel import ShardingConstraint
 from jaxtyped._src.shard_map import ShardMap, set_eager_runner
 from jaxtyped._src.lowering import lower_jaxpr
 from jaxtyped._src.monitoring import JAXPR_TO_MLIR_MODULE_EVENT, compiling, timed_event
-from jaxtyped._src.pjit import check_donated_once, consts_as_invars
+from jaxtyped._src.pjit import check_donated_once, consts_as_invars, consume_donated
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.tree_util import PyTreeDef, broadcast_prefix, tree_flatten, tree_unflatten
 from jaxtyped._src.sharding import (
@@ -641,9 +640,7 @@ class SpmdPlan:
             if len({id(a) for a in arrays}) != len(arrays):  # an array passed twice: refused if donated
                 check_donated_once(arrays, consumed, self.name)
             results = program.executable.execute(buffers)
-            for a, donate in zip(arrays, consumed):
-                if donate:
-                    mark_donated(a)
+            consume_donated(arrays, consumed)
         else:
             results = program.executable.execute(buffers)
         return tuple(

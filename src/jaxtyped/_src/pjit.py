@@ -300,7 +300,16 @@ def run_executable(
     if not any(donated):
         outs = executable.execute([device_buffer(a) for a in args])
         return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
-    if len({id(a) for a in args}) != len(args):  # an array passed twice: refused if donated
+    outs = executable.execute(donation_buffers(args, donated, fun_name))
+    consume_donated(args, donated)
+    return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
+
+
+def donation_buffers(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> list[DeviceBuffer]:
+    """The device buffers of a call's arguments, those flagged in
+    ``donated`` given to the program: an array passed twice with a donated
+    use is refused, and a donated array's cached host view is dropped."""
+    if len(args) > 1 and len({id(a) for a in args}) != len(args):
         check_donated_once(args, donated, fun_name)
     buffers: list[DeviceBuffer] = []
     for arg, d in zip(args, donated):
@@ -310,11 +319,15 @@ def run_executable(
             # copy the buffer instead of reusing it in place.
             arg._value = None  # pyright: ignore[reportPrivateUsage]
         buffers.append(device_buffer(arg))
-    outs = executable.execute(buffers)
+    return buffers
+
+
+def consume_donated(args: Sequence[ArrayImpl], donated: Sequence[bool]) -> None:
+    """Delete the donated arguments of a call that has run (the program
+    consumed their buffers)."""
     for arg, d in zip(args, donated):
         if d:
             mark_donated(arg)
-    return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
 
 
 def check_donated_once(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> None:
