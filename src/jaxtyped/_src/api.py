@@ -267,7 +267,7 @@ def vmap(
 
     @wraps(fun)
     def batched(*args: P.args, **kwargs: P.kwargs) -> R:
-        axes_prefix = _in_axes_prefix(in_axes, len(args))
+        axes_prefix = in_axes_prefix(in_axes, len(args))
         leaves, in_tree = tree_flatten((args, kwargs))
         names = [n for i, a in enumerate(args) for n in flatten_with_names(a, f"args[{i}]")[1]]
         names += [n for k, v in kwargs.items() for n in flatten_with_names(v, k)[1]]
@@ -296,12 +296,14 @@ def vmap(
     return batched
 
 
-def _in_axes_prefix(in_axes: AxisSpec, nargs: int) -> object:
+def in_axes_prefix(in_axes: AxisSpec, nargs: int, transformation: str = "vmap") -> object:
+    """``in_axes`` as a tree prefix of the ``nargs`` positional arguments
+    (an int or None repeated for each), for ``vmap`` and ``pmap``."""
     if isinstance(in_axes, int) or in_axes is None:
         return (in_axes,) * nargs
     if isinstance(in_axes, tuple) and len(in_axes) != nargs:
         raise JaxtypedValueError(
-            "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+            f"{transformation} in_axes must be an int, None, or a tuple of entries corresponding to the "
             f"positional arguments passed to the function, but got len(in_axes)={len(in_axes)}, "
             f"len(args)={nargs}"
         )

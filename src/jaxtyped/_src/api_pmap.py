@@ -20,13 +20,13 @@ jitted program (a new compile, as in JAX).
 import functools
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Final, TypeVar
+from typing import Final, TypeVar, cast
 
 import numpy as np
 from typing_extensions import ParamSpec
 
 from jaxtyped._src import api_device
-from jaxtyped._src.api import AxisSpec
+from jaxtyped._src.api import AxisSpec, in_axes_prefix
 from jaxtyped._src.api_jit import Jitted, jit
 from jaxtyped._src.api_util import check_callable
 from jaxtyped._src.core.array import Array
@@ -262,17 +262,9 @@ def _flat_in_axes(
     keyword arguments are mapped over axis 0."""
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
-    if isinstance(in_axes, int) or in_axes is None:
-        prefix: object = (in_axes,) * len(dyn_args)
-    elif isinstance(in_axes, tuple):
-        if len(in_axes) != nargs:
-            raise JaxtypedValueError(
-                "pmap in_axes must be an int, None, or a tuple of entries corresponding to the positional "
-                f"arguments passed to the function, but got len(in_axes)={len(in_axes)}, len(args)={nargs}"
-            )
-        prefix = tuple(in_axes[i] for i in dyn_positions) if static else in_axes
-    else:
-        prefix = in_axes
+    prefix = in_axes_prefix(in_axes, nargs, "pmap")
+    if static and isinstance(prefix, tuple):
+        prefix = tuple(cast("tuple[object, ...]", prefix)[i] for i in dyn_positions)
     flat = broadcast_prefix(
         (prefix, dict.fromkeys(kwargs, 0)), (dyn_args, kwargs), what="pmap", prefix_name="in_axes", full_name="args"
     )
