@@ -233,6 +233,9 @@ def _structural_rows() -> list[Row]:
             (In((3, 4)), In((4, 2))), FC),
         Row("dot_general_batch", "dot_general", k2(lambda o, a, b: o.lax.dot_general(a, b, (((2,), (0,)), ((1,), (1,))))),
             (In((3, 2, 4)), In((4, 2, 3)))),
+        # grouped matmul: JAX transposes only a ragged non-contracting axis (grads of the other modes: test_ragged_dot.py)
+        Row("ragged_dot", "ragged_dot_general", k3(lambda o, a, b, g: o.lax.ragged_dot(a, b, g)),
+            (In((5, 3)), In((3, 3, 2)), In((3,), dtype=I, values=(2, 0, 2)))),
         Row("reduce_sum", "reduce_sum", k1(lambda o, a: o.lax.reduce_sum(a, (0, 2))), (In((2, 3, 4)),), FC),
         Row("reduce_prod", "reduce_prod", k1(lambda o, a: o.lax.reduce_prod(a, (1,))), (In((2, 3, 4), 0.6, 1.4, True),)),
         Row("reduce_max", "reduce_max", k1(lambda o, a: o.lax.reduce_max(a, (1,))), (distinct,)),

@@ -285,6 +285,12 @@ def _dot_rows() -> list[Row]:
         Row("dot_general_batch_middle", f2(lambda m, a, b: m.dot_general(a, b, (((2,), (0,)), ((1,), (1,))))),
             (Arg((3, 2, 4)), Arg((4, 2, 3))), FI, np_ref=r2(lambda a, b: np.einsum("ibk,kbj->bij", a, b))),
         Row("dot", f2(lambda m, a, b: m.dot(a, b)), (Arg((3, 4)), Arg((4,))), FI, np_ref=np.matmul),
+        # grouped matmul (tests/lax/test_ragged_dot.py has the rest): an empty group, rows past the groups' total
+        Row("ragged_dot", f3(lambda m, a, b, g: m.ragged_dot(a, b, g)),
+            (Arg((6, 3)), Arg((3, 3, 4)), Arg((3,), dtype="int32", fixed=(2, 0, 3))), FI),
+        Row("ragged_dot_general_contracting", f3(lambda m, a, b, g: m.ragged_dot_general(
+            a, b, g, m.RaggedDotDimensionNumbers((((1,), (0,)), ((), ())), [1], []))),
+            (Arg((3, 5)), Arg((5, 2)), Arg((2,), dtype="int32", fixed=(1, 3))), FI),
     ]  # fmt: skip
 
 

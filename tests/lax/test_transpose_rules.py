@@ -286,6 +286,9 @@ def _dot_cases() -> list[Case]:
         Case("dot_real_complex", dot(mm), (In((3, 4)), In((4, 2), "complex64")), ("float32",), ("dot_general",)),
         Case("dot_constant_rhs", k1(lambda o, x: o.lax.dot_general(x, np.ones((4, 2), np.float32), mm)), (In((3, 4)),),
              ("float32",), ("dot_general",)),
+        # grouped matmul, a ragged row axis (JAX transposes only that mode; the others: tests/lax/test_ragged_dot.py)
+        Case("ragged_dot", k3(lambda o, x, y, g: o.lax.ragged_dot(x, y, g)), (In((5, 3)), In((3, 3, 2)), In((3,), I, (2, 0, 2))),
+             F, ("ragged_dot_general",)),
     ]  # fmt: skip
 
 

@@ -207,6 +207,7 @@ from jaxtyped._src.lax.parallel import (
 )
 from jaxtyped._src.lax.parallel import pbroadcast  # sharding family, pbroadcast (issue 17 item 4, H17b)
 from jaxtyped._src.lax.rng_bit_generator import RandomAlgorithm, rng_bit_generator  # XLA's bit generator
+from jaxtyped._src.lax.ragged_dot import RaggedDotDimensionNumbers, ragged_dot, ragged_dot_general  # grouped matmul (MoE)
 
 # JAX's primitive objects (``eqn.primitive == lax.add_p``, ``lax.add_p.bind(x, y)``): the
 # handles of jaxtyped.extend.core.primitives, for code that walks jaxprs.
@@ -391,6 +392,7 @@ __all__ = [
     "pbroadcast",  # issue 17 item 4 (H17b)
     "pshuffle", "pswapaxes", "platform_dependent",
     "RandomAlgorithm", "rng_bit_generator",
+    "RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general",
     # JAX's primitive objects
     "abs_p",
     "acos_p",
