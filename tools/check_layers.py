@@ -48,7 +48,7 @@ LAYERS: Final[tuple[Layer, ...]] = (
     # L3: executing lowered programs (XLA through jaxlib).
     Layer(3, ("runtime",)),
     # L4: the primitive library and features built on the transformations.
-    Layer(4, ("lax", "ad", "ad_*", "pjit*", "custom_derivatives*", "custom_batching", "remat*", "refs*", "shard_map*")),
+    Layer(4, ("lax", "ad", "ad_*", "pjit*", "custom_derivatives*", "linear_call", "custom_batching", "remat*", "refs*", "shard_map*")),
     # refs family (issue 16): mutable array references, threaded through staging by lax control flow.
     Layer(4, ("state",)),
     # L5: user-facing APIs; unlisted modules also land here (and are reported).

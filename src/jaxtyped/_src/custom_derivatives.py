@@ -25,6 +25,20 @@ check what it returns (structure, shapes and dtypes, naming the rule and
 the output path). Wrappers compare by identity and are made once per
 traced signature, so repeated calls bind equal primitives.
 
+Note [symbolic zeros in custom rules]: with ``symbolic_zeros=True`` the
+rules see the interpreters' own knowledge of which tangents are zero. The
+jvp interpreter (and partial evaluation, for ``grad``) already carries a
+tangent that is known to be zero as an internal :class:`Zero`; the
+primitives pass those through to the flat rules instead of instantiating
+them, and the ``_User*`` wrappers here turn each into a public
+:class:`SymbolicZero` (and a :class:`SymbolicZero` a rule returns back into
+a ``Zero``). A ``custom_vjp`` fwd rule learns the same thing as
+``CustomVJPPrimal.perturbed``; its bwd rule receives a :class:`SymbolicZero`
+for each output cotangent the backward pass knows to be zero. Tangents of
+integer inputs (``float0``) count as zero, as in JAX. Under vmap, a
+symbolic zero carries the type of one batch element, as a rule sees its
+values.
+
 Non-differentiable arguments (``nondiff_argnums``) reach the rules as they
 are. Traced arrays among them (custom_jvp only; custom_vjp rejects them, as
 JAX does) get no derivative and are passed as operands of the call, after
@@ -38,13 +52,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Generic, TypeVar, final, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, TypeVar, cast, final, overload
 
+import numpy as np
 from typing_extensions import ParamSpec, override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.config import config
-from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, shared_numpy_constants
 from jaxtyped._src.core.avals import ShapedArray, Zero
 from jaxtyped._src.core.check import maybe_check_jaxpr
@@ -53,6 +68,7 @@ from jaxtyped._src.core.jaxpr import Jaxpr
 from jaxtyped._src.core.primitive import Primitive, Tangent
 from jaxtyped._src.custom_derivatives_primitives import BwdRule, CustomJVPCall, CustomVJPCall, FwdRule, JVPRule
 from jaxtyped._src.errors import (
+    JaxtypedNotImplementedError,
     JaxtypedTypeError,
     JaxtypedValueError,
     MissingRuleError,
@@ -70,11 +86,15 @@ from jaxtyped._src.tree_util import (
     broadcast_prefix,
     tree_flatten,
     tree_leaves,
+    tree_map,
     tree_unflatten,
 )
 from jaxtyped._src.util import describe_function, is_int, is_list_or_tuple
 
-__all__ = ["custom_jvp", "custom_vjp", "resolve_args", "rule_name", "signature_of"]
+__all__ = [
+    "custom_jvp", "custom_vjp", "resolve_args", "rule_name", "signature_of",
+    "SymbolicZero", "CustomVJPPrimal", "zero_from_primal", "custom_vjp_primal_tree_values",
+]  # fmt: skip
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -84,9 +104,173 @@ PrimalsT = TypeVar("PrimalsT", bound=tuple[Any, ...])
 TangentsT = TypeVar("TangentsT", bound=tuple[Any, ...])
 # A custom_vjp fwd rule's residuals, as its bwd rule receives them.
 Res = TypeVar("Res")
+# A symbolic_zeros jvp rule's tangent output (arrays and SymbolicZeros).
+TangentOut = TypeVar("TangentOut")
+T = TypeVar("T")
+K = TypeVar("K")
+T1 = TypeVar("T1")
+T2 = TypeVar("T2")
+T3 = TypeVar("T3")
 
 # Per-function bound on traced signatures (oldest evicted first).
 _TRACE_CACHE_SIZE: Final = 1024
+
+
+# === symbolic zeros (see Note [symbolic zeros in custom rules]) ===
+
+
+@final
+class SymbolicZero:
+    """A tangent or cotangent known to be zero, of type ``aval`` (JAX's
+    ``jax.custom_derivatives.SymbolicZero``).
+
+    Rules defined with ``symbolic_zeros=True`` receive one in place of
+    each tangent (``custom_jvp``) or output cotangent (``custom_vjp``
+    bwd) that is zero because nothing is differentiated through it, and
+    may return one for a zero output tangent or input cotangent. It is not
+    an array: test for it (``isinstance(t, SymbolicZero)``) before
+    computing with a tangent.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> from jaxtyped.custom_derivatives import SymbolicZero
+        >>> @jt.custom_jvp
+        ... def mul(x, y):
+        ...     return x * y
+        >>> def mul_jvp(primals, tangents):
+        ...     (x, y), (tx, ty) = primals, tangents
+        ...     print(isinstance(tx, SymbolicZero), isinstance(ty, SymbolicZero))
+        ...     tx = 0.0 if isinstance(tx, SymbolicZero) else tx
+        ...     ty = 0.0 if isinstance(ty, SymbolicZero) else ty
+        ...     return x * y, tx * y + x * ty
+        >>> _ = mul.defjvp(mul_jvp, symbolic_zeros=True)
+        >>> jt.grad(mul, argnums=1)(2.0, 3.0)
+        True False
+        Array(2., dtype=float32, weak_type=True)
+    """
+
+    __slots__ = ("aval",)
+    aval: ShapedArray
+
+    def __init__(self, aval: ShapedArray) -> None:
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return "SymbolicZero"
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The zero's shape."""
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The zero's dtype (``float0`` for the tangent of an integer)."""
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return self.aval.ndim
+
+    @property
+    def size(self) -> int:
+        """Number of elements."""
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        """Whether the zero is weakly typed."""
+        return self.aval.weak_type
+
+    @staticmethod
+    def from_primal_value(val: ArrayLike) -> "SymbolicZero":
+        """The symbolic zero tangent of the primal value ``val``."""
+        return SymbolicZero(_primal_aval(val, "SymbolicZero.from_primal_value").to_tangent_aval())
+
+    if not TYPE_CHECKING:
+        # JAX forwards every other attribute to the aval; kept out of the
+        # static type so that a typo is still a type error.
+        def __getattr__(self, name: str) -> object:
+            if name == "aval":  # not set yet (unpickling, copy)
+                raise AttributeError(name)
+            return getattr(self.aval, name)
+
+
+def _primal_aval(val: object, where: str) -> ShapedArray:
+    return val.aval if isinstance(val, Array) else leaf_as_array(val, f"{where}: the primal value").aval
+
+
+@overload
+def zero_from_primal(val: ArrayLike, symbolic_zeros: Literal[False] = False) -> Array: ...
+@overload
+def zero_from_primal(val: ArrayLike, symbolic_zeros: Literal[True]) -> SymbolicZero: ...
+@overload
+def zero_from_primal(val: ArrayLike, symbolic_zeros: bool) -> Array | SymbolicZero: ...
+@overload
+def zero_from_primal(val: T, symbolic_zeros: bool = False) -> T: ...
+def zero_from_primal(val: object, symbolic_zeros: bool = False) -> object:
+    """The zero tangent of each leaf of the pytree ``val`` (JAX's
+    ``jax.custom_derivatives.zero_from_primal``): a :class:`SymbolicZero`
+    with ``symbolic_zeros=True``, else an array of zeros of the leaf's
+    tangent type (``float0`` for integers). A pytree comes back with the
+    same structure (its static type is kept: the leaves change)."""
+
+    def zero(x: object) -> Array | SymbolicZero:
+        aval = _primal_aval(x, "zero_from_primal").to_tangent_aval()
+        return SymbolicZero(aval) if symbolic_zeros else zeros(aval)
+
+    result: object = tree_map(zero, val)
+    return result
+
+
+@final
+@dataclass(slots=True)
+class CustomVJPPrimal(Generic[T]):
+    """One primal leaf as a ``custom_vjp`` fwd rule defined with
+    ``symbolic_zeros=True`` receives it (JAX's
+    ``jax.custom_derivatives.CustomVJPPrimal``): the ``value`` and whether
+    it is ``perturbed`` (being differentiated; when False, the matching
+    column of the Jacobian is zero and bwd may return None for it)."""
+
+    value: T
+    perturbed: bool
+
+
+@overload
+def custom_vjp_primal_tree_values(tree: CustomVJPPrimal[T]) -> T: ...
+@overload
+def custom_vjp_primal_tree_values(tree: tuple[CustomVJPPrimal[T1], CustomVJPPrimal[T2]]) -> tuple[T1, T2]: ...
+@overload
+def custom_vjp_primal_tree_values(
+    tree: tuple[CustomVJPPrimal[T1], CustomVJPPrimal[T2], CustomVJPPrimal[T3]],
+) -> tuple[T1, T2, T3]: ...
+@overload
+def custom_vjp_primal_tree_values(tree: tuple[CustomVJPPrimal[T], ...]) -> tuple[T, ...]: ...
+@overload
+def custom_vjp_primal_tree_values(tree: list[CustomVJPPrimal[T]]) -> list[T]: ...
+@overload
+def custom_vjp_primal_tree_values(tree: dict[K, CustomVJPPrimal[T]]) -> dict[K, T]: ...
+@overload
+def custom_vjp_primal_tree_values(tree: T) -> T: ...
+def custom_vjp_primal_tree_values(tree: object) -> object:
+    """``tree`` with each :class:`CustomVJPPrimal` leaf replaced by its
+    ``value`` (JAX's ``jax.custom_derivatives.custom_vjp_primal_tree_values``):
+    the arguments a ``symbolic_zeros=True`` fwd rule received, as the
+    function itself would have received them. A pytree typed as its values
+    (a module whose leaves the fwd rule got wrapped) keeps its type."""
+
+    def value(leaf: object) -> object:
+        if type(leaf) is not CustomVJPPrimal:
+            raise JaxtypedTypeError(
+                f"custom_vjp_primal_tree_values: unexpected leaf type {type(leaf).__name__}; every leaf "
+                "must be a CustomVJPPrimal, as a custom_vjp fwd rule with symbolic_zeros=True receives them"
+            )
+        inner: object = cast(CustomVJPPrimal[object], leaf).value
+        return inner
+
+    result: object = tree_map(value, tree)
+    return result
 
 
 # === what a traced call knows about its arguments ===
@@ -109,7 +293,7 @@ class _Static:
         leaves = tuple("traced" if t else _static_key(x) for x, t in zip(self.leaves, self.traced))
         return (self.position, self.treedef, leaves)
 
-    def rebuild(self, operands: Iterator[Array]) -> object:
+    def rebuild(self, operands: Iterator[object]) -> object:
         """The value the rules receive, traced leaves taken from ``operands``."""
         if not any(self.traced):
             return self.value
@@ -149,7 +333,7 @@ class _Signature:
     out_tree: PyTreeDef
     out_avals: tuple[ShapedArray, ...]
 
-    def nondiff_values(self, traced: Sequence[Array]) -> tuple[object, ...]:
+    def nondiff_values(self, traced: Sequence[object]) -> tuple[object, ...]:
         """The non-differentiable arguments, in ``nondiff_argnums`` order."""
         operands = iter(traced)
         return tuple(s.rebuild(operands) for s in self.statics)
@@ -159,8 +343,9 @@ class _Signature:
         args: tuple[Any, ...] = tree_unflatten(self.in_tree, leaves)
         return args
 
-    def full_args(self, operands: Sequence[Array]) -> list[object]:
-        """Every positional argument, rebuilt from the call's operands."""
+    def full_args(self, operands: Sequence[object]) -> list[object]:
+        """Every positional argument, rebuilt from the call's operands (or
+        from what stands for them, such as ``CustomVJPPrimal`` records)."""
         nondiff = dict(zip((s.position for s in self.statics), self.nondiff_values(operands[: self.num_traced])))
         diff = iter(self.diff_args(operands[self.num_traced :]))
         return [nondiff[i] if i in nondiff else next(diff) for i in range(self.nargs)]
@@ -195,27 +380,54 @@ def _pair(value: object, rule_desc: str, what: str) -> tuple[object, object]:
     return value[0], value[1]
 
 
-def _check_outputs(value: object, sig: _Signature, rule_desc: str, role: str, tangent: bool) -> tuple[Array, ...]:
-    """The leaves of a rule's ``role`` output (``primal output``, ...),
-    checked against the structure of the function's output and its types
-    (or their tangent types, with ``tangent``)."""
+def _output_leaves(value: object, sig: _Signature, rule_desc: str, role: str) -> tuple[list[object], list[str]]:
+    """The leaves of a rule's ``role`` output (``primal output``, ...) and
+    their names, checked against the structure of the function's output."""
     leaves, names, treedef = named_leaves(value, "output")
     if treedef != sig.out_tree:
         raise JaxtypedTypeError(
             f"{rule_desc}: the {role} has structure {treedef}, but {sig.fun_name} returns {sig.out_tree}"
         )
+    return leaves, names
+
+
+def _check_outputs(value: object, sig: _Signature, rule_desc: str, role: str) -> tuple[Array, ...]:
+    """The leaves of a rule's primal output, checked against the structure
+    of the function's output and its types."""
+    leaves, names = _output_leaves(value, sig, rule_desc, role)
     arrays: list[Array] = []
     for leaf, name, out_aval in zip(leaves, names, sig.out_avals, strict=True):
         x = leaf_as_array(leaf, f"{rule_desc}: the {role} at {name}")
-        want = out_aval.to_tangent_aval() if tangent else out_aval
-        if not x.aval.same_type(want):
-            tangent_type = f", whose tangent type is {want.str_short()}" if tangent else ""
+        if not x.aval.same_type(out_aval):
             raise JaxtypedTypeError(
                 f"{rule_desc}: the {role} at {name} has type {x.aval.str_short()}, but "
-                f"{sig.fun_name}'s output there has type {out_aval.str_short()}{tangent_type}"
+                f"{sig.fun_name}'s output there has type {out_aval.str_short()}"
             )
         arrays.append(x)
     return tuple(arrays)
+
+
+def _check_tangent_outputs(value: object, sig: _Signature, rule_desc: str) -> tuple[Tangent, ...]:
+    """The leaves of a jvp rule's tangent output, checked against the
+    tangent types of the function's outputs; a :class:`SymbolicZero` leaf
+    becomes a symbolic :class:`Zero` (as in JAX, whatever the rule's
+    ``symbolic_zeros`` setting)."""
+    role = "tangent output"
+    leaves, names = _output_leaves(value, sig, rule_desc, role)
+    tangents: list[Tangent] = []
+    for leaf, name, out_aval in zip(leaves, names, sig.out_avals, strict=True):
+        want = out_aval.to_tangent_aval()
+        x: Tangent
+        x = Zero(leaf.aval) if isinstance(leaf, SymbolicZero) else leaf_as_array(leaf, f"{rule_desc}: the {role} at {name}")
+        if not x.aval.same_type(want):
+            shown = f"SymbolicZero {x.aval.str_short()}" if isinstance(x, Zero) else x.aval.str_short()
+            raise JaxtypedTypeError(
+                f"{rule_desc}: the {role} at {name} has type {shown}, but "
+                f"{sig.fun_name}'s output there has type {out_aval.str_short()}, whose tangent type is "
+                f"{want.str_short()}"
+            )
+        tangents.append(Zero(want) if isinstance(x, Zero) else x)
+    return tuple(tangents)
 
 
 def _flat_cotangents(result: object, sig: _Signature, desc: str) -> tuple[Tangent, ...]:
@@ -268,6 +480,14 @@ def _checked_cotangent(ct: object, sig: _Signature, index: int, desc: str) -> Ta
     if dtypes.is_float0(want.dtype):
         # Integer inputs get float0 zeros whatever the rule returned (as in JAX).
         return Zero(want)
+    if isinstance(ct, SymbolicZero):
+        if not ct.aval.same_type(want):
+            raise JaxtypedTypeError(
+                f"{desc}: the cotangent for {name} is a SymbolicZero of type {ct.aval.str_short()}, but "
+                f"{name} has type {aval.str_short()} (its cotangent type is {want.str_short()}); "
+                "return None for a zero cotangent"
+            )
+        return Zero(want)
     x = leaf_as_array(ct, f"{desc}: the cotangent for {name}")
     if not x.aval.same_type(want):
         raise JaxtypedTypeError(
@@ -277,6 +497,11 @@ def _checked_cotangent(ct: object, sig: _Signature, index: int, desc: str) -> Ta
     return x
 
 
+def _user_facing(t: Tangent) -> object:
+    """A tangent as a symbolic_zeros rule receives it."""
+    return SymbolicZero(t.aval) if isinstance(t, Zero) else t
+
+
 # === the user's rules seen flat ===
 
 
@@ -284,44 +509,60 @@ def _checked_cotangent(ct: object, sig: _Signature, index: int, desc: str) -> Ta
 class _UserJVPRule(JVPRule):
     """The user's ``f_jvp(*nondiff, primals, tangents)`` seen flat."""
 
-    __slots__ = ("rule", "sig", "desc")
+    __slots__ = ("rule", "sig", "desc", "_symbolic_zeros")
 
-    def __init__(self, rule: Callable[..., object], sig: _Signature) -> None:
+    def __init__(self, rule: Callable[..., object], sig: _Signature, symbolic_zeros: bool) -> None:
         self.rule = rule
         self.sig = sig
         self.desc = f"custom_jvp rule {describe_function(rule)} of {sig.fun_name}"
+        self._symbolic_zeros = symbolic_zeros
 
     @property
     def name(self) -> str:
         return rule_name(self.rule)
 
-    def __call__(self, primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
+    @property
+    def symbolic_zeros(self) -> bool:
+        return self._symbolic_zeros
+
+    def __call__(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         sig, k = self.sig, self.sig.num_traced
-        result = self.rule(*sig.nondiff_values(primals[:k]), sig.diff_args(primals[k:]), sig.diff_args(tangents[k:]))
+        user_tangents = [_user_facing(t) for t in tangents[k:]]
+        result = self.rule(*sig.nondiff_values(primals[:k]), sig.diff_args(primals[k:]), sig.diff_args(user_tangents))
         primal_out, tangent_out = _pair(result, self.desc, "(primal_out, tangent_out)")
-        outs = _check_outputs(primal_out, sig, self.desc, "primal output", tangent=False)
-        return outs, _check_outputs(tangent_out, sig, self.desc, "tangent output", tangent=True)
+        outs = _check_outputs(primal_out, sig, self.desc, "primal output")
+        return outs, _check_tangent_outputs(tangent_out, sig, self.desc)
 
 
 @final
 class _UserFwd(FwdRule):
     """The user's ``fwd(*args) -> (out, residuals)`` seen flat."""
 
-    __slots__ = ("rule", "sig", "desc")
+    __slots__ = ("rule", "sig", "desc", "_symbolic_zeros")
 
-    def __init__(self, rule: Callable[..., object], sig: _Signature) -> None:
+    def __init__(self, rule: Callable[..., object], sig: _Signature, symbolic_zeros: bool) -> None:
         self.rule = rule
         self.sig = sig
         self.desc = f"custom_vjp fwd rule {describe_function(rule)} of {sig.fun_name}"
+        self._symbolic_zeros = symbolic_zeros
 
     @property
     def name(self) -> str:
         return rule_name(self.rule)
 
-    def __call__(self, primals: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...], PyTreeDef]:
+    @property
+    def symbolic_zeros(self) -> bool:
+        return self._symbolic_zeros
+
+    def __call__(
+        self, primals: tuple[Array, ...], perturbed: tuple[bool, ...]
+    ) -> tuple[tuple[Array, ...], tuple[Array, ...], PyTreeDef]:
         sig = self.sig
-        out, residuals = _pair(self.rule(*sig.full_args(primals)), self.desc, "(primal_out, residuals)")
-        outs = _check_outputs(out, sig, self.desc, "primal output", tangent=False)
+        operands: Sequence[object] = primals
+        if self._symbolic_zeros:
+            operands = [CustomVJPPrimal(p, b) for p, b in zip(primals, perturbed, strict=True)]
+        out, residuals = _pair(self.rule(*sig.full_args(operands)), self.desc, "(primal_out, residuals)")
+        outs = _check_outputs(out, sig, self.desc, "primal output")
         leaves, names, res_tree = named_leaves(residuals, "residuals")
         res = tuple(leaf_as_array(leaf, f"{self.desc}: {name}") for leaf, name in zip(leaves, names))
         return outs, res, res_tree
@@ -331,20 +572,26 @@ class _UserFwd(FwdRule):
 class _UserBwd(BwdRule):
     """The user's ``bwd(*nondiff, residuals, ct) -> cotangents`` seen flat."""
 
-    __slots__ = ("rule", "sig", "desc")
+    __slots__ = ("rule", "sig", "desc", "_symbolic_zeros")
 
-    def __init__(self, rule: Callable[..., object], sig: _Signature) -> None:
+    def __init__(self, rule: Callable[..., object], sig: _Signature, symbolic_zeros: bool) -> None:
         self.rule = rule
         self.sig = sig
         self.desc = f"custom_vjp bwd rule {describe_function(rule)} of {sig.fun_name}"
+        self._symbolic_zeros = symbolic_zeros
 
     @property
     def name(self) -> str:
         return rule_name(self.rule)
 
-    def __call__(self, res_tree: PyTreeDef, res: tuple[Array, ...], cts: tuple[Array, ...]) -> tuple[Tangent, ...]:
+    @property
+    def symbolic_zeros(self) -> bool:
+        return self._symbolic_zeros
+
+    def __call__(self, res_tree: PyTreeDef, res: tuple[Array, ...], cts: tuple[Tangent, ...]) -> tuple[Tangent, ...]:
         sig = self.sig
-        result = self.rule(*sig.nondiff_values(()), tree_unflatten(res_tree, res), tree_unflatten(sig.out_tree, cts))
+        user_cts = tree_unflatten(sig.out_tree, [_user_facing(ct) for ct in cts])
+        result = self.rule(*sig.nondiff_values(()), tree_unflatten(res_tree, res), user_cts)
         return _flat_cotangents(result, sig, self.desc)
 
 
@@ -567,31 +814,53 @@ class custom_jvp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
         self.jvp = None
         self.symbolic_zeros = False
 
-    # Both overloads return the rule with its own parameter types. The first
-    # also types a lambda rule's parameters (the bounds: pyright strict
-    # rejects unknown ones); rules with nondiff_argnums take the second.
+    # Every overload returns the rule with its own parameter types. The
+    # first of each pair also types a lambda rule's parameters (the bounds:
+    # pyright strict rejects unknown ones); rules with nondiff_argnums take
+    # the second. With symbolic_zeros the tangent output may hold
+    # SymbolicZeros anywhere in the output's pytree, which no type of the
+    # output can say: it is the rule's own type.
     @overload
     def defjvp(
-        self, jvp: Callable[[PrimalsT, TangentsT], tuple[R, R]], symbolic_zeros: bool = False
+        self, jvp: Callable[[PrimalsT, TangentsT], tuple[R, R]], symbolic_zeros: Literal[False] = False
     ) -> Callable[[PrimalsT, TangentsT], tuple[R, R]]: ...
     @overload
-    def defjvp(self, jvp: Callable[P2, tuple[R, R]], symbolic_zeros: bool = False) -> Callable[P2, tuple[R, R]]: ...
-    def defjvp(self, jvp: Callable[..., tuple[R, R]], symbolic_zeros: bool = False) -> Callable[..., tuple[R, R]]:
+    def defjvp(
+        self, jvp: Callable[P2, tuple[R, R]], symbolic_zeros: Literal[False] = False
+    ) -> Callable[P2, tuple[R, R]]: ...
+    @overload
+    def defjvp(
+        self, jvp: Callable[[PrimalsT, TangentsT], tuple[R, TangentOut]], symbolic_zeros: Literal[True]
+    ) -> Callable[[PrimalsT, TangentsT], tuple[R, TangentOut]]: ...
+    @overload
+    def defjvp(
+        self, jvp: Callable[P2, tuple[R, TangentOut]], symbolic_zeros: Literal[True]
+    ) -> Callable[P2, tuple[R, TangentOut]]: ...
+    @overload
+    def defjvp(
+        self, jvp: Callable[[PrimalsT, TangentsT], tuple[R, object]], symbolic_zeros: bool
+    ) -> Callable[[PrimalsT, TangentsT], tuple[R, object]]: ...
+    @overload
+    def defjvp(self, jvp: Callable[..., tuple[R, object]], symbolic_zeros: bool) -> Callable[..., tuple[R, object]]: ...
+    def defjvp(self, jvp: Callable[..., tuple[R, object]], symbolic_zeros: bool = False) -> Callable[..., tuple[R, object]]:
         """Define the rule ``jvp(*nondiff_args, primals, tangents) ->
         (primal_out, tangent_out)``, where ``primals`` and ``tangents`` are
         tuples of the differentiable arguments; returns ``jvp`` (so it can
         be used as a decorator).
 
-        Symbolic zeros (``symbolic_zeros=True``) are not supported: the
-        rule always receives zeros as arrays.
+        With ``symbolic_zeros=True`` the rule receives a
+        :class:`~jaxtyped.custom_derivatives.SymbolicZero` for each tangent
+        known to be zero (an argument not being differentiated), and may
+        return one for a zero output tangent; otherwise it receives zeros
+        as arrays.
         """
-        if symbolic_zeros:
-            raise JaxtypedValueError(f"custom_jvp function {self._desc}: symbolic_zeros=True is not supported")
         if not callable(jvp):
             raise JaxtypedTypeError(
                 f"custom_jvp function {self._desc}: defjvp expects a callable, got {type(jvp).__name__}"
             )
-        self.jvp = jvp
+        # JAX's attribute type; a symbolic_zeros rule's tangent may also hold SymbolicZeros.
+        self.jvp = cast(Callable[..., tuple[R, R]], jvp)
+        self.symbolic_zeros = bool(symbolic_zeros)
         self._clear_cache()
         return jvp
 
@@ -627,7 +896,7 @@ class custom_jvp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
     @override
     def _make_primitive(self, jaxpr: Jaxpr, sig: _Signature, num_consts: int) -> Primitive:
         assert self.jvp is not None
-        return CustomJVPCall(jaxpr, _UserJVPRule(self.jvp, sig), num_consts, self._name)
+        return CustomJVPCall(jaxpr, _UserJVPRule(self.jvp, sig, self.symbolic_zeros), num_consts, self._name)
 
 
 def _sum_of_jvps(fun: Callable[..., Any], jvps: tuple[Callable[..., Any] | None, ...]) -> Callable[..., tuple[Any, Any]]:
@@ -689,11 +958,15 @@ class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
     kind: ClassVar[str] = "custom_vjp"
     fwd: Callable[..., tuple[R, object]] | None
     bwd: Callable[..., tuple[object, ...]] | None
+    symbolic_zeros: bool
+    optimize_remat: bool
 
     def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
         super().__init__(fun, nondiff_argnums)
         self.fwd = None
         self.bwd = None
+        self.symbolic_zeros = False
+        self.optimize_remat = False
 
     # The first overload ties bwd's residual parameter to fwd's residuals
     # (and so types a lambda bwd's parameters); a bwd with nondiff_argnums
@@ -727,17 +1000,28 @@ class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
         that argument's structure (``None`` for zero, also for a whole
         subtree).
 
-        ``symbolic_zeros=True`` is not supported; ``optimize_remat`` is
-        accepted and has no effect.
+        With ``symbolic_zeros=True``, ``fwd`` receives each leaf of the
+        differentiable arguments as a
+        :class:`~jaxtyped.custom_derivatives.CustomVJPPrimal` (its ``value``
+        and whether it is ``perturbed``, i.e. differentiated), and ``bwd``
+        receives a :class:`~jaxtyped.custom_derivatives.SymbolicZero` for
+        each output cotangent known to be zero. ``optimize_remat`` is
+        accepted and has no effect (JAX's rewrite of ``fwd`` for
+        ``checkpoint`` is not done); as in JAX it cannot be combined with
+        ``symbolic_zeros``.
         """
-        if symbolic_zeros:
-            raise JaxtypedValueError(f"custom_vjp function {self._desc}: symbolic_zeros=True is not supported")
+        if symbolic_zeros and optimize_remat:
+            raise JaxtypedNotImplementedError(
+                f"custom_vjp function {self._desc}: remat optimization for custom_vjp does not support "
+                "symbolic zeros (optimize_remat=True with symbolic_zeros=True)"
+            )
         for what, rule in (("fwd", fwd), ("bwd", bwd)):
             if not callable(rule):
                 raise JaxtypedTypeError(
                     f"custom_vjp function {self._desc}: defvjp expects a callable {what}, got {type(rule).__name__}"
                 )
         self.fwd, self.bwd = fwd, bwd
+        self.symbolic_zeros, self.optimize_remat = bool(symbolic_zeros), bool(optimize_remat)
         self._clear_cache()
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -751,7 +1035,8 @@ class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
             from jaxtyped._src.state.custom_vjp_refs import call_custom_vjp_with_refs
 
             return call_custom_vjp_with_refs(  # type: ignore[no-any-return]  # fun's result R
-                lambda f: custom_vjp(f, self.nondiff_argnums), self.fun, self.fwd, self.bwd, args, kwargs
+                lambda f: custom_vjp(f, self.nondiff_argnums), self.fun, self.fwd, self.bwd, args, kwargs,
+                symbolic_zeros=self.symbolic_zeros,
             )
         result: R = self._call(args, kwargs)
         return result
@@ -773,4 +1058,5 @@ class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
     @override
     def _make_primitive(self, jaxpr: Jaxpr, sig: _Signature, num_consts: int) -> Primitive:
         assert self.fwd is not None and self.bwd is not None
-        return CustomVJPCall(jaxpr, _UserFwd(self.fwd, sig), _UserBwd(self.bwd, sig), num_consts, self._name)
+        fwd, bwd = _UserFwd(self.fwd, sig, self.symbolic_zeros), _UserBwd(self.bwd, sig, self.symbolic_zeros)
+        return CustomVJPCall(jaxpr, fwd, bwd, num_consts, self._name)

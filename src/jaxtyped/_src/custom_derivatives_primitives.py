@@ -8,6 +8,12 @@ they hold are flat (arrays in, arrays out, see :class:`JVPRule`,
 that they run under a batching interpreter when they are finally called.
 Every batched output and residual is moved to batch dimension 0, so the
 batch dimensions of a rule's results are known before the rule runs.
+
+Rules defined with ``symbolic_zeros`` (Note [symbolic zeros in custom
+rules] in :mod:`jaxtyped._src.custom_derivatives`) receive the symbolic
+:class:`Zero` tangents and cotangents as they are, instead of zeros, and
+may return ``Zero`` s; under vmap a ``Zero`` is handed on with the type of
+one batch element.
 """
 
 from abc import ABC, abstractmethod
@@ -18,6 +24,7 @@ from typing import ClassVar, final
 
 from typing_extensions import override
 
+from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
@@ -41,9 +48,9 @@ __all__ = ["JVPRule", "FwdRule", "BwdRule", "CustomCall", "CustomJVPCall", "Cust
 
 
 class JVPRule(ABC):
-    """A jvp rule over flat arrays: primals and tangents (zeros
-    instantiated) of the call's operands after the closed-over values ->
-    primal and tangent outputs."""
+    """A jvp rule over flat arrays: primals and tangents of the call's
+    operands after the closed-over values -> primal and tangent outputs.
+    Zero tangents are instantiated unless :attr:`symbolic_zeros`."""
 
     __slots__ = ()
 
@@ -52,9 +59,14 @@ class JVPRule(ABC):
     def name(self) -> str:
         """The user's rule name, shown in printed jaxprs."""
 
+    @property
+    def symbolic_zeros(self) -> bool:
+        """Whether the rule takes symbolic :class:`Zero` tangents."""
+        return False
+
     @abstractmethod
-    def __call__(self, primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
-        """Primal and tangent outputs."""
+    def __call__(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
+        """Primal and tangent outputs (a tangent output may be a ``Zero``)."""
 
     def __str__(self) -> str:
         return self.name
@@ -62,7 +74,8 @@ class JVPRule(ABC):
 
 class FwdRule(ABC):
     """A custom_vjp forward rule over flat arrays: the call's operands
-    after the closed-over values -> outputs, residual leaves and the
+    after the closed-over values (and which of them are perturbed, i.e.
+    have a non-zero tangent) -> outputs, residual leaves and the
     residuals' tree structure."""
 
     __slots__ = ()
@@ -72,8 +85,15 @@ class FwdRule(ABC):
     def name(self) -> str:
         """The user's rule name, shown in printed jaxprs."""
 
+    @property
+    def symbolic_zeros(self) -> bool:
+        """Whether the rule is told which operands are perturbed."""
+        return False
+
     @abstractmethod
-    def __call__(self, primals: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...], PyTreeDef]:
+    def __call__(
+        self, primals: tuple[Array, ...], perturbed: tuple[bool, ...]
+    ) -> tuple[tuple[Array, ...], tuple[Array, ...], PyTreeDef]:
         """Outputs, residual leaves and the residuals' structure."""
 
     def __str__(self) -> str:
@@ -82,7 +102,8 @@ class FwdRule(ABC):
 
 class BwdRule(ABC):
     """A custom_vjp backward rule over flat arrays: residual leaves and
-    output cotangents -> one cotangent per differentiable leaf."""
+    output cotangents (zeros instantiated unless :attr:`symbolic_zeros`)
+    -> one cotangent per differentiable leaf."""
 
     __slots__ = ()
 
@@ -91,8 +112,13 @@ class BwdRule(ABC):
     def name(self) -> str:
         """The user's rule name, shown in printed jaxprs."""
 
+    @property
+    def symbolic_zeros(self) -> bool:
+        """Whether the rule takes symbolic :class:`Zero` cotangents."""
+        return False
+
     @abstractmethod
-    def __call__(self, res_tree: PyTreeDef, res: tuple[Array, ...], cts: tuple[Array, ...]) -> tuple[Tangent, ...]:
+    def __call__(self, res_tree: PyTreeDef, res: tuple[Array, ...], cts: tuple[Tangent, ...]) -> tuple[Tangent, ...]:
         """The cotangents (symbolic zeros where the rule returned None)."""
 
     def __str__(self) -> str:
@@ -107,6 +133,23 @@ def _batched_aval(aval: ShapedArray, dim: BatchDim, size: int) -> ShapedArray:
     if dim is None:
         return aval
     return aval.update(shape=(*aval.shape[:dim], size, *aval.shape[dim:]))
+
+
+def _unbatched_aval(aval: ShapedArray, dim: BatchDim) -> ShapedArray:
+    """``aval`` without its batch axis ``dim``: one batch element's type."""
+    if dim is None:
+        return aval
+    return aval.update(shape=(*aval.shape[:dim], *aval.shape[dim + 1 :]))
+
+
+def _as_symbolic(t: Tangent) -> Tangent:
+    """A tangent as a symbolic_zeros rule takes it: a ``float0`` tangent
+    (of an integer) is zero, as in JAX."""
+    return Zero(t.aval) if not isinstance(t, Zero) and dtypes.is_float0(t.aval.dtype) else t
+
+
+def _is_perturbed(t: Tangent) -> bool:
+    return not isinstance(_as_symbolic(t), Zero)
 
 
 @contextmanager
@@ -137,18 +180,28 @@ class _BatchedJVPRule(JVPRule):
     def name(self) -> str:
         return self.inner.name
 
-    def __call__(self, primals: tuple[Array, ...], tangents: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...]]:
+    @property
+    def symbolic_zeros(self) -> bool:
+        return self.inner.symbolic_zeros
+
+    def __call__(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         interp = BatchInterpreter(current_interpreter(), self.axis, self.name)
         with transformation_scope(interp), _closure_hint(self.name):
             boxed_p = tuple(interp.box(p, d) for p, d in zip(primals, self.dims, strict=True))
-            boxed_t = tuple(interp.box(t, d) for t, d in zip(tangents, self.dims, strict=True))
+            boxed_t = tuple(
+                Zero(_unbatched_aval(t.aval, d)) if isinstance(t, Zero) else interp.box(t, d)
+                for t, d in zip(tangents, self.dims, strict=True)
+            )
             outs, tangent_outs = self.inner(boxed_p, boxed_t)
             pairs = [interp.unbox(x) for x in outs]
-            tangent_pairs = [interp.unbox(x) for x in tangent_outs]
+            tangent_pairs = [t if isinstance(t, Zero) else interp.unbox(t) for t in tangent_outs]
         size = self.axis.size
         return (
             tuple(bdim_to_front(v, d, size) for v, d in pairs),
-            tuple(bdim_to_front(v, d, size) for v, d in tangent_pairs),
+            tuple(
+                Zero(_batched_aval(t.aval, 0, size)) if isinstance(t, Zero) else bdim_to_front(t[0], t[1], size)
+                for t in tangent_pairs
+            ),
         )
 
 
@@ -166,10 +219,17 @@ class _BatchedFwd(FwdRule):
     def name(self) -> str:
         return self.inner.name
 
-    def __call__(self, primals: tuple[Array, ...]) -> tuple[tuple[Array, ...], tuple[Array, ...], PyTreeDef]:
+    @property
+    def symbolic_zeros(self) -> bool:
+        return self.inner.symbolic_zeros
+
+    def __call__(
+        self, primals: tuple[Array, ...], perturbed: tuple[bool, ...]
+    ) -> tuple[tuple[Array, ...], tuple[Array, ...], PyTreeDef]:
         interp = BatchInterpreter(current_interpreter(), self.axis, self.name)
         with transformation_scope(interp), _closure_hint(self.name):
-            outs, res, res_tree = self.inner(tuple(interp.box(p, d) for p, d in zip(primals, self.dims, strict=True)))
+            boxed = tuple(interp.box(p, d) for p, d in zip(primals, self.dims, strict=True))
+            outs, res, res_tree = self.inner(boxed, perturbed)
             pairs = [interp.unbox(x) for x in outs]
             res_pairs = [interp.unbox(x) for x in res]
         size = self.axis.size
@@ -197,12 +257,17 @@ class _BatchedBwd(BwdRule):
     def name(self) -> str:
         return self.inner.name
 
-    def __call__(self, res_tree: PyTreeDef, res: tuple[Array, ...], cts: tuple[Array, ...]) -> tuple[Tangent, ...]:
+    @property
+    def symbolic_zeros(self) -> bool:
+        return self.inner.symbolic_zeros
+
+    def __call__(self, res_tree: PyTreeDef, res: tuple[Array, ...], cts: tuple[Tangent, ...]) -> tuple[Tangent, ...]:
         res_dims = self.res_dims if self.res_dims is not None else (0,) * len(res)
         interp = BatchInterpreter(current_interpreter(), self.axis, self.name)
         with transformation_scope(interp), _closure_hint(self.name):
             boxed_res = tuple(interp.box(r, d) for r, d in zip(res, res_dims, strict=True))
-            arg_cts = self.inner(res_tree, boxed_res, tuple(interp.box(ct, 0) for ct in cts))
+            boxed_cts = tuple(Zero(_unbatched_aval(ct.aval, 0)) if isinstance(ct, Zero) else interp.box(ct, 0) for ct in cts)
+            arg_cts = self.inner(res_tree, boxed_res, boxed_cts)
             pairs = [ct if isinstance(ct, Zero) else interp.unbox(ct) for ct in arg_cts]
         return tuple(self._place(pair, dim) for pair, dim in zip(pairs, self.arg_dims, strict=True))
 
@@ -314,8 +379,11 @@ class CustomJVPCall(CustomCall):
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         arg_tangents = self.arg_tangents(tangents)
-        outs, tangent_outs = self.rule(primals[self.num_consts :], tuple(instantiate(t) for t in arg_tangents))
-        return outs, tangent_outs
+        if self.rule.symbolic_zeros:
+            rule_tangents = tuple(_as_symbolic(t) for t in arg_tangents)
+        else:
+            rule_tangents = tuple(instantiate(t) for t in arg_tangents)
+        return self.rule(primals[self.num_consts :], rule_tangents)
 
     @override
     def batch(self, axis: BatchAxis, args: tuple[Array, ...], dims: tuple[BatchDim, ...]) -> tuple[tuple[Array, ...], tuple[BatchDim, ...]]:
@@ -336,7 +404,7 @@ class CustomJVPCall(CustomCall):
         consts = (("num_consts", self.num_consts),) if self.num_consts else ()
         return (
             ("name", self.fun_name), ("call_jaxpr", self.call_jaxpr), ("jvp", self.rule), *consts,
-            ("symbolic_zeros", False),
+            ("symbolic_zeros", self.rule.symbolic_zeros),
         )  # fmt: skip
 
 
@@ -367,7 +435,7 @@ class CustomVJPCall(CustomCall):
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
         arg_tangents = self.arg_tangents(tangents)
         args = primals[self.num_consts :]
-        outs, res, res_tree = self.fwd(args)
+        outs, res, res_tree = self.fwd(args, tuple(_is_perturbed(t) for t in arg_tangents))
         lin = CustomLin(
             bwd=self.bwd,
             res_tree=res_tree,
@@ -401,7 +469,7 @@ class CustomVJPCall(CustomCall):
         consts = (("num_consts", self.num_consts),) if self.num_consts else ()
         return (
             ("name", self.fun_name), ("bwd", self.bwd), ("call_jaxpr", self.call_jaxpr), ("fwd", self.fwd),
-            *consts, ("symbolic_zeros", False),
+            *consts, ("symbolic_zeros", self.bwd.symbolic_zeros),
         )  # fmt: skip
 
 
@@ -472,7 +540,11 @@ class CustomLin(Primitive):
         for r in args[: self.num_res]:
             assert not isinstance(r, UndefinedPrimal), "custom_lin: a residual is linear"
             res.append(r)
-        arg_cts = self.bwd(self.res_tree, tuple(res), tuple(instantiate(ct) for ct in cts))
+        if self.bwd.symbolic_zeros:
+            out_cts = tuple(_as_symbolic(ct) for ct in cts)
+        else:
+            out_cts = tuple(instantiate(ct) for ct in cts)
+        arg_cts = self.bwd(self.res_tree, tuple(res), out_cts)
         results: list[Tangent | None] = [None] * self.num_res
         operands = iter(args[self.num_res :])
         for ct, nonzero in zip(arg_cts, self.in_nonzero, strict=True):
@@ -501,7 +573,7 @@ class CustomLin(Primitive):
     def printed_params(self) -> tuple[tuple[str, object], ...]:
         return (
             ("bwd", self.bwd), ("in_zeros", [not nz for nz in self.in_nonzero]), ("num_res", self.num_res),
-            ("symbolic_zeros", False),
+            ("symbolic_zeros", self.bwd.symbolic_zeros),
         )  # fmt: skip
 
     @override
