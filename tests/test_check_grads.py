@@ -17,7 +17,7 @@ from typing_extensions import override
 
 import jaxtyped._src.test_util as test_util_module
 import jaxtyped.numpy as jnp
-from jaxtyped import lax
+from jaxtyped import custom_vjp, lax
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
@@ -164,7 +164,35 @@ def test_a_wrong_transpose_fails_in_reverse_mode_only() -> None:
     f = _call(_triple_primitive(1.0, 0.9))
     check_grads(f, (X,), order=2, modes=("fwd",))
     with pytest.raises(AssertionError, match=r"rev mode, order 1 \(VJP\): .* with J v from jvp: max difference"):
+        check_grads(f, (X,), order=1, modes=("fwd", "rev"))
+    # Reverse mode alone compares with finite differences only, as JAX's check_vjp.
+    with pytest.raises(AssertionError, match=r"rev mode, order 1 \(VJP\): .* by finite differences: max difference"):
         check_grads(f, (X,), order=1, modes=("rev",))
+
+
+def test_reverse_mode_alone_needs_no_forward_mode() -> None:
+    # A custom_vjp function has no forward mode; JAX's check_grads(modes=["rev"])
+    # checks it against finite differences, and so does ours.
+    @custom_vjp
+    def cube(x: Array) -> Array:
+        return x**3
+
+    def cube_fwd(x: Array) -> tuple[Array, Array]:
+        return x**3, x
+
+    def cube_bwd(x: Array, g: Array) -> tuple[Array]:
+        return (3 * x**2 * g,)
+
+    cube.defvjp(cube_fwd, cube_bwd)
+    check_grads(cube, (X,), order=2, modes=("rev",))
+
+    @custom_vjp
+    def wrong(x: Array) -> Array:
+        return x**3
+
+    wrong.defvjp(cube_fwd, lambda x, g: (2 * x**2 * g,))
+    with pytest.raises(AssertionError, match=r"rev mode, order 1 \(VJP\): .* by finite differences"):
+        check_grads(wrong, (X,), order=1, modes=("rev",))
 
 
 def test_a_wrong_second_derivative_fails_at_order_two_only() -> None:

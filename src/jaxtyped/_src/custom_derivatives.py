@@ -968,9 +968,19 @@ class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
         self.symbolic_zeros = False
         self.optimize_remat = False
 
-    # The first overload ties bwd's residual parameter to fwd's residuals
-    # (and so types a lambda bwd's parameters); a bwd with nondiff_argnums
-    # first takes the second.
+    # The first overload gives fwd the function's parameters and ties bwd's
+    # residual parameter to fwd's residuals (and so types a lambda fwd's and
+    # bwd's parameters); a fwd whose parameters are named otherwise takes
+    # the second; a bwd with nondiff_argnums first, or symbolic zeros (fwd
+    # then receives CustomVJPPrimal records), the third.
+    @overload
+    def defvjp(
+        self,
+        fwd: Callable[P, tuple[R, Res]],
+        bwd: Callable[[Res, R], tuple[object, ...]],
+        symbolic_zeros: Literal[False] = False,
+        optimize_remat: bool = False,
+    ) -> None: ...
     @overload
     def defvjp(
         self,
