@@ -575,6 +575,7 @@ NON_DIFFERENTIABLE: dict[str, str] = {
     # random family (R1): tests/lax/test_lax_threefry.py checks the float0 tangents
     "threefry2x32": "integer operands only: float0 tangents, as in JAX",
     "rng_bit_generator": "an unsigned-integer key in, integer bits out: float0 tangents (JAX has no rule; none is needed)",
+    "composite": "JAX has no rule (it raises ValueError): ours differentiates the decomposition, checked against finite differences in test_composite.py",
 }
 
 

@@ -474,6 +474,13 @@ def _np_scan(a: NDArray, xs: NDArray) -> NDArray:
     return np.stack([*ys, a])
 
 
+def _composite_tangent(m: Any, a: Any) -> Any:
+    def decomposition(v: Any) -> Any:
+        return m.sin(v) / m.cos(v)
+
+    return m.composite(decomposition, "my.tangent")(a)
+
+
 def _control_flow_rows() -> list[Row]:
     # Small: the loops compile through XLA even eagerly. Their own tests
     # are in test_control_flow_{cond,loops,scan}.py.
@@ -489,6 +496,9 @@ def _control_flow_rows() -> list[Row]:
         Row("map", f1(_map), (Arg((4, 3)),), f32, np_ref=r1(lambda xs: np.sin(xs) * xs)),
         Row("platform_dependent", f1(lambda m, a: m.platform_dependent(a, cpu=m.sin, default=m.cos)), (Arg(S23),), f32,
             np_ref=r1(np.sin)),
+        # an op named for the compiler; its derivative and batching are the decomposition's (tests/lax/test_composite.py)
+        Row("composite", f1(_composite_tangent), (Arg(S23, -1, 1),), f32,
+            np_ref=r1(np.tan)),
     ]  # fmt: skip
 
 

@@ -207,6 +207,7 @@ from jaxtyped._src.lax.parallel import (
 )
 from jaxtyped._src.lax.parallel import pbroadcast  # sharding family, pbroadcast (issue 17 item 4, H17b)
 from jaxtyped._src.lax.rng_bit_generator import RandomAlgorithm, rng_bit_generator  # XLA's bit generator
+from jaxtyped._src.lax.composite import composite  # an op named for the compiler, with its decomposition
 from jaxtyped._src.lax.ragged_dot import RaggedDotDimensionNumbers, ragged_dot, ragged_dot_general  # grouped matmul (MoE)
 
 # JAX's primitive objects (``eqn.primitive == lax.add_p``, ``lax.add_p.bind(x, y)``): the
@@ -392,6 +393,7 @@ __all__ = [
     "pbroadcast",  # issue 17 item 4 (H17b)
     "pshuffle", "pswapaxes", "platform_dependent",
     "RandomAlgorithm", "rng_bit_generator",
+    "composite",
     "RaggedDotDimensionNumbers", "ragged_dot", "ragged_dot_general",
     # JAX's primitive objects
     "abs_p",

@@ -120,7 +120,8 @@ def _has_nan(array: np.ndarray[Any, np.dtype[Any]]) -> bool:
 def _nested(array: np.ndarray[Any, np.dtype[Any]]) -> str:
     if array.ndim == 0:
         return str(array.item())
-    return "[" + ", ".join(_nested(row) for row in array) + "]"
+    # Indexed, not iterated: the rows of a 1-d array would be NumPy scalars.
+    return "[" + ", ".join(_nested(array[i : i + 1].reshape(array.shape[1:])) for i in range(array.shape[0])) + "]"
 
 
 @final
