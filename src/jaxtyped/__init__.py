@@ -71,6 +71,7 @@ from jaxtyped._src.callbacks import effects_barrier, pure_callback  # noqa: E402
 # refs family (issue 16): mutable array references
 from jaxtyped import ref  # noqa: E402
 from jaxtyped._src.state.types import Ref, empty_ref, free_ref, freeze, new_ref  # noqa: E402
+from jaxtyped._src.core.array import ds  # noqa: E402  # dynamic slices of arrays and refs (jax.ds)
 # breadth: smaller top-level names and the config states
 from jaxtyped import scipy  # noqa: E402
 from jaxtyped import ops  # noqa: E402  # segment reductions: jt.ops, as jax.ops
@@ -199,6 +200,7 @@ __all__ = [
     "free_ref",
     "new_ref",
     "ref",
+    "ds",
     # breadth: smaller top-level names and the config states
     "scipy",
     "ops",  # segment reductions

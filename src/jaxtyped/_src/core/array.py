@@ -19,18 +19,25 @@ late binding in the package. Conversions to Python values (``bool``,
 # pyright: reportPrivateUsage=false
 # (require_concrete below is the sanctioned accessor of Array._require_concrete)
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import EllipsisType
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias, Union, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, SupportsIndex, TypeAlias, Union, cast, overload, runtime_checkable
 
 import numpy as np
 from typing_extensions import CapsuleType
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.avals import ShapedArray
-from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError
-from jaxtyped._src.tree_util import tree_leaves
+from jaxtyped._src.errors import (
+    ConcretizationTypeError,
+    JaxtypedNotImplementedError,
+    JaxtypedTypeError,
+    JaxtypedValueError,
+    TracerIntegerConversionError,
+)
+from jaxtyped._src.tree_util import register_pytree_node_class, tree_leaves
 from jaxtyped._src.util import predicate_class
 
 if TYPE_CHECKING:
@@ -53,6 +60,10 @@ __all__ = [
     "IndexUpdateRef",
     "late_bound_array_methods",
     "require_concrete",
+    "Slice",
+    "SliceBound",
+    "ds",
+    "ds_size",
 ]
 
 # DLPack's device type code of host memory (kDLCPU).
@@ -763,9 +774,108 @@ ShapeLike = SupportsIndex | Sequence[SupportsIndex]
 # An axis argument of a reduction: one axis, several, or all (None).
 Axis = int | Sequence[int] | None
 
-# What basic indexing accepts: ints, slices, None, Ellipsis, integer arrays
-# (scalar ones), or a tuple of those.
-IndexItem = int | slice | None | EllipsisType | Array | np.integer[Any]
+# A start or size of a ``ds`` slice: static (a Python or NumPy integer) or an
+# integer scalar array (a traced start is what ``ds`` is for).
+SliceBound = int | np.integer[Any] | Array
+
+
+def _is_static_bound(bound: object) -> bool:
+    return isinstance(bound, (int, np.integer)) and not isinstance(bound, (bool, np.bool_))
+
+
+@register_pytree_node_class
+@dataclass(slots=True)
+class Slice:
+    """``size`` entries from ``start`` every ``stride`` (JAX's
+    ``jax._src.indexing.Slice``), made by :func:`ds`; ``start`` may be a
+    traced integer. A pytree: static bounds are aux data, array ones
+    children. Not frozen and compared by value, as JAX's."""
+
+    start: SliceBound
+    size: SliceBound
+    stride: int = 1
+
+    def __post_init__(self) -> None:
+        if self.stride < 0:
+            raise JaxtypedValueError(f"ds: `stride` must be >= 0, got {self.stride}")
+
+    @property
+    def is_dynamic_start(self) -> bool:
+        """Whether the start is an array (not a static integer)."""
+        return not _is_static_bound(self.start)
+
+    @property
+    def is_dynamic_size(self) -> bool:
+        """Whether the size is an array (not a static integer)."""
+        return not _is_static_bound(self.size)
+
+    def tree_flatten(self) -> tuple[tuple[SliceBound | None, SliceBound | None], tuple[SliceBound | None, SliceBound | None, int]]:
+        """Children: the array bounds (``None`` for static ones); aux: the
+        static bounds and the stride (JAX's layout)."""
+        start = self.start if self.is_dynamic_start else None
+        size = self.size if self.is_dynamic_size else None
+        static_start = None if self.is_dynamic_start else self.start
+        static_size = None if self.is_dynamic_size else self.size
+        return (start, size), (static_start, static_size, self.stride)
+
+    @classmethod
+    def tree_unflatten(
+        cls, aux_data: tuple[SliceBound | None, SliceBound | None, int], children: tuple[SliceBound | None, SliceBound | None]
+    ) -> "Slice":
+        """The slice of :meth:`tree_flatten`'s parts."""
+        start, size = (child if child is not None else static for child, static in zip(children, aux_data[:2]))
+        assert start is not None and size is not None
+        return cls(start, size, aux_data[2])
+
+
+@overload
+def ds(start: None, size: SliceBound | None = None, stride: int | None = None) -> slice: ...
+@overload
+def ds(start: SliceBound, size: SliceBound | None = None, stride: int | None = None) -> Slice: ...
+def ds(start: SliceBound | None, size: SliceBound | None = None, stride: int | None = None) -> slice | Slice:
+    """A slice whose start may be traced (JAX's ``jax.ds``, ``dslice``):
+    ``ds(None)`` is ``:``, ``ds(j)`` is ``:j``, ``ds(i, n)`` is
+    ``i:i+n`` and ``ds(i, n, s)`` is ``i:i+n*s:s``. The size and stride are
+    static. Indexing an array, an out-of-range start is clamped as
+    ``lax.dynamic_slice`` clamps it; indexing a ``Ref``, see the refs page.
+
+    Example:
+        >>> import jaxtyped as jt, jaxtyped.numpy as jnp
+        >>> x = jnp.arange(10)
+        >>> jt.jit(lambda x, i: x[jt.ds(i, 2)])(x, 4)
+        Array([4, 5], dtype=int32)
+    """
+    if start is None:
+        return slice(None)
+    if stride is None:
+        stride = 1
+    if not isinstance(cast(object, stride), int) or isinstance(stride, bool):
+        raise JaxtypedValueError(f"ds: the stride must be a static Python int, got {stride!r} (non-static stride in `dslice`)")
+    if size is None:
+        start, size = 0, start
+    return Slice(start, size, stride)
+
+
+def ds_size(size: object, where: str) -> int:
+    """A ``ds`` size as a static int (a concrete integer scalar array is
+    read); a traced size is a ``ConcretizationTypeError`` (a ``TypeError``,
+    as JAX's: shapes must be static)."""
+    if isinstance(size, (int, np.integer)) and not isinstance(size, (bool, np.bool_)):
+        return int(cast(SupportsIndex, size))
+    if isinstance(size, Array) and size.ndim == 0 and dtypes.is_integer(size.dtype) and not dtypes.is_bool(size.dtype):
+        try:
+            return int(size)
+        except (ConcretizationTypeError, TracerIntegerConversionError):
+            raise ConcretizationTypeError(
+                f"{where}: the size must be static, got a traced {size.aval.str_short()} (shapes must be "
+                "concrete; pass the size as a static argument)"
+            ) from None
+    raise JaxtypedTypeError(f"{where}: the size must be a static integer, got {size!r}")
+
+
+# What basic indexing accepts: ints, slices, ``ds`` slices, None, Ellipsis,
+# integer arrays (scalar ones), or a tuple of those.
+IndexItem = int | slice | Slice | None | EllipsisType | Array | np.integer[Any]
 # Advanced indexing family: NumPy index arrays and boolean masks, and lists
 # of integers inside a tuple (a bare list is rejected at run time, as in JAX).
 AdvancedIndexItem = IndexItem | np.ndarray[Any, np.dtype[Any]] | np.bool_ | Sequence[int] | Sequence[Sequence[int]]

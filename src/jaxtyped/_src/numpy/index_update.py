@@ -13,12 +13,12 @@ clamps unless ``mode='fill'``.
 import enum
 import warnings
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array, ArrayLike, IndexUpdateHelper, ScalarLike
+from jaxtyped._src.core.array import Array, ArrayLike, IndexUpdateHelper, ScalarLike, Slice
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
@@ -38,7 +38,7 @@ from jaxtyped._src.lax.gather import (
 )
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import ufuncs as uf
-from jaxtyped._src.numpy.indexing import IndexPlan, advanced_items, gather_with_plan, index_plan
+from jaxtyped._src.numpy.indexing import IndexPlan, advanced_items, gather_with_plan, getitem, index_plan
 from jaxtyped._src.numpy.promotion import asarray_operand
 
 __all__ = ["UpdateOp", "index_update", "at"]
@@ -57,6 +57,11 @@ _COMBINERS: dict[str, type[ScatterBase]] = {
 
 def _plan(x: Array, index: object) -> IndexPlan:
     return index_plan(x, advanced_items(x, index))
+
+
+def _has_ds(index: object) -> bool:
+    items = cast(tuple[object, ...], index) if isinstance(index, tuple) else (index,)
+    return any(isinstance(item, Slice) for item in items)
 
 
 def _scatter_dnums(plan: IndexPlan) -> ScatterDimensionNumbers:
@@ -121,6 +126,10 @@ def index_update(
     :class:`~jaxtyped._src.core.array.IndexUpdateRef`."""
     where = f"Array.at[...].{op}"
     x = array
+    if op == "get" and mode is None and fill_value is None and _has_ds(index):
+        # JAX's default get is indexing itself: a unit-stride ds start is
+        # wrapped when negative there (a gather would not wrap it).
+        return getitem(x, index)
     plan = _plan(x, index)
     if op == "get":
         parsed = GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else _mode(mode, where)

@@ -2,9 +2,15 @@
 shares.
 
 Basic indices (Python and NumPy integers, slices, ``None``, ``...``,
-integer scalar arrays) become one ``slice`` (plus ``rev`` for negative
-steps) and a ``dynamic_slice`` for traced scalars, negative values wrapped
-and out-of-range ones clamped, as in JAX.
+integer scalar arrays, unit-stride ``ds`` slices) become one ``slice``
+(plus ``rev`` for negative steps) and a ``dynamic_slice`` for traced
+scalars and ``ds`` starts, negative values wrapped and out-of-range ones
+clamped, as in JAX.
+
+A ``ds`` slice of another stride is a gather (an ``iota`` component from
+its start, not wrapped, clamped by the gather), as in JAX; so is a ``ds``
+slice beside advanced indices, whose unit-stride window starts at its
+start unwrapped (JAX's ``_index_to_gather``).
 
 Advanced indices (integer arrays of any rank, lists inside a tuple,
 concrete boolean masks) become one ``gather``, laid out as JAX does: index
@@ -18,13 +24,13 @@ through the same plan.
 
 from dataclasses import dataclass, field
 from types import EllipsisType
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 from typing_extensions import TypeIs
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array import Array, Slice, ds_size
 from jaxtyped._src.core.array_impl import array_from_numpy, is_numpy_value
 from jaxtyped._src.errors import (
     ConcretizationTypeError,
@@ -43,7 +49,7 @@ from jaxtyped._src.lax.slicing import dynamic_slice, slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.util import is_tuple
 
-__all__ = ["IndexPlan", "advanced_items", "getitem", "index_plan", "gather_with_plan"]
+__all__ = ["IndexPlan", "advanced_items", "ds_parts", "getitem", "index_plan", "gather_with_plan"]
 
 
 @dataclass
@@ -55,6 +61,8 @@ class _Plan:
     strides: list[int] = field(default_factory=list[int])
     reversed_axes: list[int] = field(default_factory=list[int])
     dynamic: dict[int, Array] = field(default_factory=dict[int, Array])
+    # The window of a dynamic start along its axis (absent: 1, an index).
+    dynamic_sizes: dict[int, int] = field(default_factory=dict[int, int])
     squeezed: list[int] = field(default_factory=list[int])
     new_axes: list[int] = field(default_factory=list[int])
     emptied_axes: list[int] = field(default_factory=list[int])
@@ -159,6 +167,9 @@ def _plan(x: Array, items: list[object]) -> _Plan:
         elif _is_slice(item):
             _add_slice(plan, axis, item, size)
             out_axis += 1
+        elif isinstance(item, Slice):
+            _add_dynamic_slice(plan, x, axis, item)
+            out_axis += 1
         elif isinstance(item, Array) or is_numpy_value(item):
             _add_array_index(plan, axis, item, size)
             plan.squeezed.append(axis)
@@ -210,6 +221,46 @@ def _add_array_index(plan: _Plan, axis: int, item: Array | np.ndarray[Any, np.dt
     _add_static(plan, 0, size, 1)
 
 
+def ds_parts(x: Array, axis: int, item: Slice) -> tuple[int | Array, int, int]:
+    """The start (a static int or an integer scalar array), the static size
+    and the stride of a ``ds`` slice of ``x``'s ``axis``, checked (JAX's
+    errors are ``TypeError``s: a float start, a traced or negative size, a
+    unit-stride window larger than the axis)."""
+    where = f"ds({item.start!r}, {item.size!r}, {item.stride}) on axis {axis} of {x.aval.str_short()}"
+    raw = cast(object, item.start)  # checked: any object may have been passed
+    start: int | Array
+    if isinstance(raw, (int, np.integer)) and not isinstance(raw, (bool, np.bool_)):
+        start = int(cast(SupportsIndex, raw))
+    elif isinstance(raw, Array) or is_numpy_value(raw):
+        start = raw if isinstance(raw, Array) else array_from_numpy(np.asarray(raw))
+        if start.ndim != 0 or not dtypes.is_integer(start.dtype) or dtypes.is_bool(start.dtype):
+            raise JaxtypedTypeError(f"{where}: the start must be an integer scalar, got {start.aval.str_short()}")
+    else:
+        raise JaxtypedTypeError(f"{where}: the start must be an integer or an integer scalar array, got {type(raw).__name__}")
+    size = ds_size(item.size, where)
+    if size < 0:
+        raise JaxtypedTypeError(f"{where}: the size must be >= 0, got {size}")
+    if item.stride == 1 and size > x.shape[axis]:
+        raise JaxtypedTypeError(f"{where}: the size {size} is larger than the axis ({x.shape[axis]})")
+    return start, size, item.stride
+
+
+def _add_dynamic_slice(plan: _Plan, x: Array, axis: int, item: Slice) -> None:
+    """A unit-stride ``ds`` slice: a static window where the start is
+    static, else a dynamic start (wrapped when negative, clamped by the
+    ``dynamic_slice``)."""
+    start, size, stride = ds_parts(x, axis, item)
+    assert stride == 1, "strided ds slices are gathers"
+    dim = x.shape[axis]
+    if isinstance(start, int):
+        first = min(max(start + dim if start < 0 else start, 0), dim - size)
+        _add_static(plan, first, first + size, 1)
+        return
+    plan.dynamic[axis] = _wrapped_index(start, dim, _int_dtype_for(x.shape))
+    plan.dynamic_sizes[axis] = size
+    _add_static(plan, 0, dim, 1)
+
+
 def _basic_getitem(x: Array, items: list[object]) -> Array:
     plan = _plan(x, items)
     result = lax_slice(x, plan.starts, plan.limits, plan.strides)
@@ -218,7 +269,7 @@ def _basic_getitem(x: Array, items: list[object]) -> Array:
     if plan.dynamic:
         zero = scalar_like(0, np.dtype(np.int32), "index")
         starts = [plan.dynamic.get(axis, zero) for axis in range(result.ndim)]
-        sizes = [1 if axis in plan.dynamic else d for axis, d in enumerate(result.shape)]
+        sizes = [plan.dynamic_sizes.get(axis, 1) if axis in plan.dynamic else d for axis, d in enumerate(result.shape)]
         result = dynamic_slice(result, starts, sizes, allow_negative_indices=False)
     if plan.squeezed:
         result = ls.squeeze(result, plan.squeezed)
@@ -233,7 +284,8 @@ def getitem(x: Array, index: object) -> Array:
     """``x[index]``: basic indices slice, advanced ones gather (see the
     module docstring)."""
     items = advanced_items(x, index)
-    if not any(_is_index_array(item) for item in items):
+    strided = any(isinstance(item, Slice) and item.stride != 1 for item in items)
+    if not strided and not any(_is_index_array(item) for item in items):
         return _basic_getitem(x, _expand_ellipsis(tuple(items), x.ndim))
     return gather_with_plan(x, index_plan(x, items))
 
@@ -416,7 +468,7 @@ def index_plan(x: Array, raw_items: list[object]) -> IndexPlan:
     items = _expand_ellipsis(tuple(raw_items), x.ndim)
     dtype = _int_dtype_for(x.shape)
     is_advanced = [
-        item is not None and not isinstance(item, slice) and not _is_bool_scalar(item) for item in items
+        item is not None and not isinstance(item, (slice, Slice)) and not _is_bool_scalar(item) for item in items
     ]
     positions = [i for i, flag in enumerate(is_advanced) if flag]
     adjacent = positions == list(range(positions[0], positions[-1] + 1)) if positions else True
@@ -436,8 +488,11 @@ def index_plan(x: Array, raw_items: list[object]) -> IndexPlan:
                 raise JaxtypedIndexError("a False scalar index cannot be combined with array indices")
             builder.axes.append(("new", 1, -1))
             continue
-        assert _is_slice(item)
-        _add_slice_component(builder, axis, item, dtype)
+        if isinstance(item, Slice):
+            _add_ds_component(builder, axis, item, dtype)
+        else:
+            assert _is_slice(item)
+            _add_slice_component(builder, axis, item, dtype)
         axis += 1
     shapes = [_index_shape(item) for _, item in advanced]
     try:
@@ -478,6 +533,25 @@ def _add_slice_component(builder: _Builder, axis: int, item: slice, dtype: np.dt
     iota = ls.iota(dtype, count)
     values = la.add(la.mul(iota, scalar_like(step, dtype, "index")), scalar_like(start, dtype, "index"))
     builder.components.append((axis, values))
+
+
+def _add_ds_component(builder: _Builder, axis: int, item: Slice, dtype: np.dtype[Any]) -> None:
+    """A ``ds`` slice in a gather: a window at its start (none for a
+    window of the whole axis) or, strided, one index per element; starts
+    are not wrapped (JAX's ``_index_to_gather``)."""
+    start, size, stride = ds_parts(builder.x, axis, item)
+    first = scalar_like(start, dtype, "index") if isinstance(start, int) else convert_to(start, dtype, weak_type=False)
+    if stride == 1:
+        builder.axes.append(("window", size, -1))
+        builder.slice_sizes.append(size)
+        if size != builder.x.shape[axis]:
+            builder.components.append((axis, first))
+        return
+    builder.axes.append(("strided", size, len(builder.components)))
+    builder.collapsed.append(axis)
+    builder.slice_sizes.append(1)
+    iota = ls.iota(dtype, size)
+    builder.components.append((axis, la.add(la.mul(iota, scalar_like(stride, dtype, "index")), first)))
 
 
 def _finish(builder: _Builder, advanced: list[tuple[int, object]], dtype: np.dtype[Any]) -> IndexPlan:

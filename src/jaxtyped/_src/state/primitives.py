@@ -17,6 +17,19 @@ Note [refs are threaded at trace time] in :mod:`jaxtyped._src.state.types`.
 Other transformations nested in the staging (vmap, grad, ...) read and
 write a staged ref whole, and index the value themselves.
 
+Note [ds on refs]: ``ref[jt.ds(i, n)]`` with a traced ``i`` is a
+:class:`DynamicSlice` entry whose start is an index operand, printed as
+JAX prints it (``c:f32[2] <- a[b:b+2]``; the stride is not shown). A
+static start (a Python int, or a concrete array eagerly) is checked as
+JAX's ``NDIndexer`` checks it (``Out of bound slice``, a ``ValueError``;
+a negative one is JAX's read error, a ``TypeError``) and becomes a static
+:class:`Slice`. A traced start is applied as JAX's discharge applies it
+(:func:`read_indexed`, :func:`update_indexed`): with unit strides (and
+scalar indices), a ``dynamic_slice``/``dynamic_update_slice``, the start
+wrapped when negative and clamped into bounds; with a stride above 1,
+index arrays ``start + stride * iota``, each wrapped when negative, reads
+clamped and writes out of bounds dropped.
+
 Ref primitives have no evaluation, differentiation, batching or lowering
 rules: they only exist in staged programs, which are discharged before
 they run or are transformed; a transformation nested inside a staging
@@ -27,25 +40,32 @@ the primitive to it untouched.
 import operator
 import weakref
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast, final
+from typing import Any, ClassVar, SupportsIndex, cast, final
 
 import numpy as np
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import to_array
+from jaxtyped._src.core.array import Array, ds_size
+from jaxtyped._src.core.array import Slice as DsSlice
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, to_array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.effects import AccumEffect, Effects, ReadEffect, WriteEffect, no_effects
 from jaxtyped._src.core.interpreter import Interpreter
 from jaxtyped._src.core.primitive import Primitive
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax import arithmetic as la
+from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.elementwise_base import convert_to
+from jaxtyped._src.lax.slicing import dynamic_slice, dynamic_update_slice
 
 __all__ = [
     "AbstractRef",
     "Slice",
     "DynamicIndex",
+    "DynamicSlice",
     "IndexEntry",
+    "read_indexed",
+    "update_indexed",
     "NDIndexer",
     "normalize_index",
     "to_numpy_index",
@@ -148,7 +168,17 @@ class DynamicIndex:
     shape: tuple[int, ...]
 
 
-IndexEntry = int | Slice | DynamicIndex
+@final
+@dataclass(frozen=True, slots=True)
+class DynamicSlice:
+    """``size`` entries every ``stride`` from a start given as an integer
+    scalar operand (``jt.ds`` with a traced start: Note [ds on refs])."""
+
+    size: int
+    stride: int
+
+
+IndexEntry = int | Slice | DynamicIndex | DynamicSlice
 # One entry per dimension of the ref; None: the whole ref (``ref[...]``).
 NDIndexer = tuple[IndexEntry, ...] | None
 
@@ -175,12 +205,46 @@ def normalize_index(index: object, shape: tuple[int, ...]) -> tuple[NDIndexer, l
     items = items + (slice(None),) * (len(shape) - len(items))
     entries: list[IndexEntry] = []
     dynamic: list[Array] = []
-    for item, dim in zip(items, shape):
-        entry = _entry(item, dim, dynamic)
+    for axis, (item, dim) in enumerate(zip(items, shape)):
+        entry = _ds_entry(item, axis, shape, dynamic) if isinstance(item, DsSlice) else _entry(item, dim, dynamic)
         if entry is None:
             return None
         entries.append(entry)
+    if any(isinstance(e, DynamicSlice) for e in entries) and any(isinstance(e, DynamicIndex) and e.shape for e in entries):
+        raise JaxtypedIndexError(
+            f"a Ref of shape {shape} indexed by a ds slice with a traced start and an index array: only "
+            "integers, slices and integer scalars may be combined with it (index the value read instead)"
+        )
     return tuple(entries), dynamic
+
+
+def _ds_entry(item: DsSlice, axis: int, shape: tuple[int, ...], dynamic: list[Array]) -> IndexEntry:
+    """A ``ds`` slice of a ref (Note [ds on refs]), checked as JAX checks it."""
+    dim = shape[axis]
+    where = f"ds({item.start!r}, {item.size!r}, {item.stride}) on axis {axis} of a Ref of shape {shape}"
+    size = ds_size(item.size, where)
+    if size < 0:
+        raise JaxtypedTypeError(f"{where}: the size must be >= 0, got {size}")
+    if item.stride == 0:
+        raise JaxtypedValueError(f"{where}: a stride of 0 is not supported when indexing a Ref")
+    start = cast(object, item.start)  # checked: any object may have been passed
+    if isinstance(start, (bool, np.bool_)) or not isinstance(start, (int, np.integer, Array)):
+        raise JaxtypedTypeError(f"{where}: the start must be an integer or an integer scalar array, got {type(item.start).__name__}")
+    if isinstance(start, Array) and (start.ndim != 0 or not dtypes.is_integer(start.dtype) or dtypes.is_bool(start.dtype)):
+        raise JaxtypedTypeError(f"{where}: the start must be an integer scalar, got {start.aval.str_short()}")
+    if item.stride == 1 and size > dim:
+        raise JaxtypedTypeError(f"{where}: the size {size} is larger than the axis ({dim})")
+    if isinstance(start, Array) and type(start) is not ArrayImpl:
+        dynamic.append(start)
+        return DynamicSlice(size, item.stride)
+    first = int(cast(SupportsIndex, start))  # static, or concrete: checked now, as JAX's NDIndexer checks it
+    if first < 0:
+        raise JaxtypedTypeError(f"{where}: a static start must be >= 0 (slice start_indices must be nonnegative)")
+    if first >= dim or first + (size - 1) * item.stride >= dim:
+        # JAX skips its check for a start of 0, and lax.slice then raises a TypeError.
+        kind = JaxtypedTypeError if first == 0 else JaxtypedValueError
+        raise kind(f"{where}: Out of bound slice: start={first}, size={size}, stride={item.stride}, dim={dim}.")
+    return Slice(first, size, item.stride, dim)
 
 
 def _entry(item: object, dim: int, dynamic: list[Array]) -> IndexEntry | None:
@@ -216,6 +280,8 @@ def to_numpy_index(indexer: tuple[IndexEntry, ...], dynamic: tuple[Any, ...]) ->
             out.append(entry.as_slice())
         elif isinstance(entry, DynamicIndex):
             out.append(next(operands))
+        elif isinstance(entry, DynamicSlice):
+            raise AssertionError("a dynamic slice has no NumPy index: use read_indexed/update_indexed")
         else:
             out.append(entry)
     return tuple(out)
@@ -225,16 +291,114 @@ def indexed_shape(indexer: NDIndexer, shape: tuple[int, ...]) -> tuple[int, ...]
     """The shape of ``ref[indexer]`` for a ref of ``shape`` (NumPy's rules)."""
     if indexer is None:
         return shape
+    # A dynamic slice's shape is that of its first `size` entries.
+    static = tuple(Slice(0, e.size, 1, e.size) if isinstance(e, DynamicSlice) else e for e in indexer)
     stand_ins = tuple(np.zeros(e.shape, np.intp) for e in indexer if isinstance(e, DynamicIndex))
-    probe = np.broadcast_to(np.zeros((), np.int8), shape)
-    return tuple(int(d) for d in probe[to_numpy_index(indexer, stand_ins)].shape)
+    padded = tuple(max(d, e.size) if isinstance(e, DynamicSlice) else d for d, e in zip(shape, indexer))
+    probe = np.broadcast_to(np.zeros((), np.int8), padded)
+    return tuple(int(d) for d in probe[to_numpy_index(static, stand_ins)].shape)
+
+
+def _is_dynamic(entry: IndexEntry) -> bool:
+    """Whether the entry takes an index operand."""
+    return isinstance(entry, (DynamicIndex, DynamicSlice))
+
+
+def read_indexed(value: Array, indexer: NDIndexer, dynamic: tuple[Array, ...]) -> Array:
+    """``value[indexer]`` as a ref read applies it (Note [ds on refs])."""
+    if indexer is None:
+        return value
+    if not any(isinstance(e, DynamicSlice) for e in indexer):
+        return value[to_numpy_index(indexer, dynamic)]
+    windows = _windows(value, indexer, dynamic)
+    if windows is not None:
+        starts, sizes, squeezed = windows
+        return ls.squeeze(dynamic_slice(value, starts, sizes), squeezed)
+    return value[_index_arrays(value, indexer, dynamic)]
+
+
+def update_indexed(value: Array, indexer: NDIndexer, dynamic: tuple[Array, ...], new: Array, *, add: bool) -> Array:
+    """``value`` with ``value[indexer]`` replaced by ``new`` (``add``: plus
+    ``new``), as a ref write applies it (Note [ds on refs]); ``new`` has the
+    indexed shape (or broadcasts to it, without a dynamic slice)."""
+    if indexer is None:
+        return value + new if add else new
+    if not any(isinstance(e, DynamicSlice) for e in indexer):
+        at = value.at[to_numpy_index(indexer, dynamic)]
+        return at.add(new) if add else at.set(new)
+    windows = _windows(value, indexer, dynamic)
+    if windows is not None:
+        starts, sizes, squeezed = windows
+        block = ls.expand_dims(new, squeezed)
+        if add:
+            block = dynamic_slice(value, starts, sizes) + block
+        return dynamic_update_slice(value, block, starts)
+    at = value.at[_index_arrays(value, indexer, dynamic)]
+    return at.add(new) if add else at.set(new)
+
+
+def _int32(index: Array | int) -> Array:
+    if isinstance(index, int):
+        return array_from_numpy(np.array(index, np.int32))
+    return index if index.dtype == np.int32 else convert_to(index, np.dtype(np.int32), weak_type=False)
+
+
+def _windows(value: Array, indexer: tuple[IndexEntry, ...], dynamic: tuple[Array, ...]) -> tuple[list[Array], list[int], list[int]] | None:
+    """The starts, sizes and squeezed axes of the ``dynamic_slice`` an
+    indexer of unit strides and scalar indices is; ``None`` for others."""
+    operands = iter(dynamic)
+    starts: list[Array] = []
+    sizes: list[int] = []
+    squeezed: list[int] = []
+    for axis, (entry, dim) in enumerate(zip(indexer, value.shape)):
+        if isinstance(entry, (Slice, DynamicSlice)) and entry.stride != 1:
+            return None
+        if isinstance(entry, DynamicIndex) and entry.shape:
+            return None
+        if isinstance(entry, int):
+            starts.append(_int32(entry + dim if entry < 0 else entry))
+        elif isinstance(entry, Slice):
+            starts.append(_int32(entry.start))
+        else:
+            starts.append(_int32(next(operands)))
+        sizes.append(entry.size if isinstance(entry, (Slice, DynamicSlice)) else 1)
+        if isinstance(entry, (int, DynamicIndex)):
+            squeezed.append(axis)
+    return starts, sizes, squeezed
+
+
+def _index_arrays(value: Array, indexer: tuple[IndexEntry, ...], dynamic: tuple[Array, ...]) -> tuple[Array | int, ...]:
+    """The indexer as index arrays (JAX's ``_convert_to_gather_arrays``):
+    each slice ``start + stride * iota`` along its own result axis, scalar
+    indices as they are; indexing with them wraps negative entries."""
+    operands = iter(dynamic)
+    sliced = [k for k, e in enumerate(indexer) if isinstance(e, (Slice, DynamicSlice))]
+    out: list[Array | int] = []
+    for k, entry in enumerate(indexer):
+        if isinstance(entry, int):
+            out.append(entry)
+        elif isinstance(entry, DynamicIndex):
+            out.append(next(operands))
+        else:
+            start = _int32(entry.start if isinstance(entry, Slice) else next(operands))
+            steps = la.mul(ls.iota(np.dtype(np.int32), entry.size), _int32(entry.stride))
+            later = sum(1 for j in sliced if j > k)
+            out.append(ls.broadcast_in_dim(la.add(steps, start), (entry.size, *(1,) * later), (0,)))
+    return tuple(out)
 
 
 def _format_index(indexer: NDIndexer, names: tuple[str, ...]) -> str:
     if indexer is None:
         return "..."
     operands = iter(names)
-    return ",".join(next(operands) if isinstance(e, DynamicIndex) else str(e) for e in indexer)
+    parts: list[str] = []
+    for entry in indexer:
+        if isinstance(entry, DynamicSlice):
+            start = next(operands)
+            parts.append(f"{start}:{start}+{entry.size}")  # JAX's form; the stride is not shown
+        else:
+            parts.append(next(operands) if isinstance(entry, DynamicIndex) else str(entry))
+    return ",".join(parts)
 
 
 def _ref_operand(name: str, aval: ShapedArray) -> AbstractRef:
@@ -244,7 +408,7 @@ def _ref_operand(name: str, aval: ShapedArray) -> AbstractRef:
 
 
 def _check_dynamic(name: str, indexer: NDIndexer, avals: tuple[ShapedArray, ...]) -> None:
-    expected = [e.shape for e in indexer or () if isinstance(e, DynamicIndex)]
+    expected = [e.shape if isinstance(e, DynamicIndex) else () for e in indexer or () if _is_dynamic(e)]
     if len(expected) != len(avals):
         raise JaxtypedTypeError(f"{name}: the indexer takes {len(expected)} index operands, got {len(avals)}")
     for shape, aval in zip(expected, avals):
@@ -258,10 +422,6 @@ class RefAccess(Primitive):
 
     __slots__ = ()
     indexer: NDIndexer
-
-    def index_of(self, dynamic: tuple[Array, ...]) -> tuple[Any, ...] | None:
-        """The index to apply to the ref's value (``None``: the whole value)."""
-        return None if self.indexer is None else to_numpy_index(self.indexer, dynamic)
 
     def discharge(self, value: Array, operands: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...]]:
         """The ref's new value and the outputs, given its value and the
@@ -299,8 +459,7 @@ class Get(RefAccess):
         return f"{outs[0]} <- {args[0]}[{_format_index(self.indexer, args[1:])}]"
 
     def discharge(self, value: Array, operands: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...]]:
-        index = self.index_of(operands)
-        return value, (value if index is None else value[index],)
+        return value, (read_indexed(value, self.indexer, operands),)
 
 
 @final
@@ -333,11 +492,10 @@ class Swap(RefAccess):
 
     def discharge(self, value: Array, operands: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...]]:
         new, dynamic = operands[0], operands[1:]
-        index = self.index_of(dynamic)
-        if index is None:
+        if self.indexer is None:
             return new, (value,) if self.returns_old else ()
-        updated = convert_to(value.at[index].set(new), value.dtype, weak_type=False)
-        return updated, (value[index],) if self.returns_old else ()
+        updated = convert_to(update_indexed(value, self.indexer, dynamic, new, add=False), value.dtype, weak_type=False)
+        return updated, (read_indexed(value, self.indexer, dynamic),) if self.returns_old else ()
 
 
 @final
@@ -362,8 +520,7 @@ class AddUpdate(RefAccess):
 
     def discharge(self, value: Array, operands: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...]]:
         delta, dynamic = operands[0], operands[1:]
-        index = self.index_of(dynamic)
-        updated = value + delta if index is None else value.at[index].add(delta)
+        updated = update_indexed(value, self.indexer, dynamic, delta, add=True)
         return convert_to(updated, value.dtype, weak_type=False), ()
 
 

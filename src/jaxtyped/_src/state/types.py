@@ -53,11 +53,12 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, Index
+from jaxtyped._src.core.array import Slice as DsSlice
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, is_python_scalar, to_array, with_weak_type
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.jaxpr import Atom, Eqn, Jaxpr, JaxprBuilder, Literal, Var
 from jaxtyped._src.core.interpreter import Interpreter, Tracer, bind, bind1, compile_time_eval, current_interpreter
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedIndexError, JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.interpreters.partial_eval import PartialEvalInterpreter
 from jaxtyped._src.interpreters.staging import StagingInterpreter, StagingTracer
 from jaxtyped._src.lax.arithmetic import Add
@@ -67,6 +68,7 @@ from jaxtyped._src.state.primitives import (
     AbstractRef,
     AddUpdate,
     DynamicIndex,
+    DynamicSlice,
     Freeze,
     Get,
     NewRef,
@@ -74,7 +76,9 @@ from jaxtyped._src.state.primitives import (
     Swap,
     indexed_shape,
     normalize_index,
+    read_indexed,
     stages_refs,
+    update_indexed,
 )
 
 __all__ = [
@@ -306,7 +310,7 @@ class Ref(Generic[V]):
         value = self._checked()
         if _is_staged(value):
             return _staged_get(self, value, index)  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the value type V
-        read = _detached(value) if _is_whole(index) else value[index]
+        read = _detached(value) if _is_whole(index) else _index_value(value, index)
         if type(read) is ArrayImpl:  # a fresh array: retyped in place
             read = with_weak_type(read, self._reads_weak)
         return read  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # the value type V
@@ -369,6 +373,43 @@ def _host_view_free_repr(value: Array) -> str:
 def _is_whole(index: Indexer | None) -> bool:
     # None: the whole ref, as in jax.ref.get/swap/addupdate (not a new axis).
     return index is None or index is Ellipsis or (isinstance(index, tuple) and (len(index) == 0 or (len(index) == 1 and index[0] is Ellipsis)))
+
+
+def _has_ds(index: object) -> bool:
+    items = cast(tuple[object, ...], index) if isinstance(index, tuple) else (index,)
+    return any(isinstance(item, DsSlice) for item in items)
+
+
+def _ds_index(index: object, shape: tuple[int, ...]) -> "tuple[NDIndexer, tuple[Array, ...]] | None":
+    """The normal form of an index with ``ds`` slices (``None``: the index
+    has none, and indexes the value as NumPy does)."""
+    if not _has_ds(index):
+        return None
+    precise = normalize_index(index, shape)
+    if precise is None:
+        raise JaxtypedIndexError(
+            f"a Ref of shape {shape} indexed by {index!r}: ds slices may only be combined with integers, "
+            "slices, integer arrays and one Ellipsis"
+        )
+    return precise[0], tuple(precise[1])
+
+
+def _index_value(value: Array, index: Indexer) -> Array:
+    """``value[index]`` as a read of a ref holding ``value`` (ds slices:
+    Note [ds on refs])."""
+    precise = _ds_index(index, value.shape)
+    return value[index] if precise is None else read_indexed(value, *precise)
+
+
+def _update_value(ref: "Ref[Array]", value: Array, index: Indexer, new: Array, op: str) -> Array:
+    """``value`` with ``value[index]`` set to ``new`` (``op`` "addupdate":
+    plus ``new``), as a write of ``ref`` (ds slices: Note [ds on refs])."""
+    precise = _ds_index(index, value.shape)
+    if precise is None:
+        at = value.at[index]
+        return at.add(new) if op == "addupdate" else at.set(new)
+    indexer, dynamic = precise
+    return update_indexed(value, indexer, dynamic, _fit(new, indexed_shape(indexer, ref.shape), ref, op), add=op == "addupdate")
 
 
 def _coerce(value: object, current: Array, op: str) -> Array:
@@ -488,7 +529,7 @@ def swap(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> Array:
         old = _staged_write(ref, current, idx, value, "swap", returns_old=True)
         assert old is not None
         return old
-    old = current if _is_whole(idx) else current[idx]
+    old = current if _is_whole(idx) else _index_value(current, idx)
     _store(ref, idx, value, "swap")
     return old
 
@@ -510,7 +551,7 @@ def _store(ref: Ref[Array], idx: Indexer | None, value: ArrayLike, op: str) -> N
         _check_owner(ref, array)
         ref._value = _detached(array)  # pyright: ignore[reportPrivateUsage]
         return
-    updated = convert_to(current.at[idx].set(array), current.dtype, weak_type=False)
+    updated = convert_to(_update_value(ref, current, idx, array, op), current.dtype, weak_type=False)
     _check_owner(ref, updated)
     ref._value = updated  # pyright: ignore[reportPrivateUsage]
 
@@ -523,7 +564,7 @@ def addupdate(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> None:
         _staged_write(ref, current, idx, value, "addupdate", returns_old=False)
         return
     array = _coerce(value, current, "addupdate")
-    updated = current + array if _is_whole(idx) else current.at[idx].add(array)
+    updated = current + array if _is_whole(idx) else _update_value(ref, current, idx, array, "addupdate")
     if updated.shape != current.shape:
         raise JaxtypedValueError(
             f"Invalid shape for `addupdate`. Ref shape: {current.shape}. Value shape: {array.shape}."
@@ -555,7 +596,7 @@ def _staged_get(ref: Ref[Array], staged: Array, index: Indexer | None) -> Array:
     precise = _precise_index(ref, index)
     if precise is None:
         whole = bind1(Get(None), staged)
-        return whole if _is_whole(index) else whole[index]
+        return whole if _is_whole(index) else _index_value(whole, index)
     indexer, dynamic = precise
     read = bind1(Get(indexer), staged, *dynamic)
     _remember_read(ref, index, read)
@@ -601,9 +642,8 @@ def _staged_write(ref: Ref[Array], staged: Array, idx: Indexer | None, value: Ar
         updated = whole + updated if op == "addupdate" else updated
         old = whole
     else:
-        at = whole.at[idx]
-        updated = at.add(array) if op == "addupdate" else at.set(array)
-        old = whole[idx]
+        updated = _update_value(ref, whole, idx, array, op)
+        old = _index_value(whole, idx)
     updated = convert_to(updated, ref.dtype, weak_type=False)
     _check_owner(ref, updated)
     bind(Swap(None, False), staged, updated)
@@ -703,10 +743,12 @@ def _same_index(a: object, b: object) -> bool:
     if isinstance(a, slice) and isinstance(b, slice):
         bounds = cast(tuple[object, ...], (a.start, a.stop, a.step, b.start, b.stop, b.step))  # pyright: ignore[reportUnknownMemberType]  # slice bounds are untyped
         return all(_same_index(bounds[k], bounds[k + 3]) for k in range(3))
+    if isinstance(a, DsSlice) and isinstance(b, DsSlice):
+        return a.stride == b.stride and _same_index(a.start, b.start) and _same_index(a.size, b.size)
     if isinstance(a, tuple) and isinstance(b, tuple):
         items_a, items_b = cast(tuple[object, ...], a), cast(tuple[object, ...], b)
         return len(items_a) == len(items_b) and all(_same_index(p, q) for p, q in zip(items_a, items_b))
-    if isinstance(a, (Array, np.ndarray, tuple, slice)) or isinstance(b, (Array, np.ndarray, tuple, slice)):
+    if isinstance(a, (Array, np.ndarray, tuple, slice, DsSlice)) or isinstance(b, (Array, np.ndarray, tuple, slice, DsSlice)):
         return False
     return type(a) is type(b) and bool(a == b)
 
@@ -720,7 +762,11 @@ def _each_element_once(ref: Ref[Array], index: Indexer | None) -> bool:
     precise = normalize_index(index, ref.shape)
     if precise is None:
         return False
-    indexer, dynamic = precise
+    indexer, operands = precise
+    if indexer is not None and any(isinstance(e, DynamicSlice) and e.stride != 1 for e in indexer):
+        return False  # wrapped negative entries may meet other entries (Note [ds on refs])
+    kinds = [e for e in indexer or () if isinstance(e, (DynamicIndex, DynamicSlice))]
+    dynamic = [d for d, e in zip(operands, kinds, strict=True) if isinstance(e, DynamicIndex)]
     if not dynamic:
         return True
     shape = np.broadcast_shapes(*(d.shape for d in dynamic))
