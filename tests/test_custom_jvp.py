@@ -21,6 +21,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped._src import custom_derivatives, custom_derivatives_primitives
 from jaxtyped.errors import JaxtypedTypeError, MissingRuleError, UnexpectedTracerError
+from lambdas import F1, F2, fn1, fn2, fn3
 from oracle import assert_same as oracle_assert_same
 
 jx: Any = pytest.importorskip("jax")
@@ -30,25 +31,9 @@ jxnp: Any = pytest.importorskip("jax.numpy")
 # are written once for both).
 LIBS: dict[str, tuple[Any, Any]] = {"jt": (jt, jnp), "jax": (jx, jxnp)}
 
-F1 = Callable[[Any], Any]
-F2 = Callable[[Any, Any], Any]
-F3 = Callable[[Any, Any, Any], Any]
 X = np.linspace(-1.5, 2.0, 5).astype(np.float32)  # a batch of points
 V = np.linspace(0.5, -0.5, 5).astype(np.float32)  # a tangent direction
 X0 = np.float32(0.7)  # one point
-
-
-# Identity functions giving lambdas Any-typed parameters for pyright strict.
-def fn1(f: F1) -> F1:
-    return f
-
-
-def fn2(f: F2) -> F2:
-    return f
-
-
-def fn3(f: F3) -> F3:
-    return f
 
 
 assert_same = functools.partial(oracle_assert_same, tree=True, rtol=2e-5, atol=2e-6, weak=False)

@@ -24,6 +24,7 @@ import jaxtyped.numpy as jnp
 from jaxtyped.custom_derivatives import CustomVJPPrimal, SymbolicZero, custom_vjp_primal_tree_values, zero_from_primal
 from jaxtyped.errors import JaxtypedTypeError
 from jaxtyped.test_util import check_grads
+from lambdas import fn1, fn2, fn3
 from oracle import assert_same as oracle_assert_same
 from oracle import printed_by, raises_as_jax
 
@@ -42,23 +43,7 @@ V = np.linspace(0.5, -0.5, 5).astype(np.float32)
 X0 = np.float32(0.7)
 
 assert_same = functools.partial(oracle_assert_same, tree=True, rtol=2e-5, atol=2e-6)
-F1 = Callable[[Any], Any]
-F2 = Callable[[Any, Any], Any]
-F3 = Callable[[Any, Any, Any], Any]
 Program = Callable[[Any, Any], Any]  # (library, custom function) -> result
-
-
-# Identity functions giving lambdas Any-typed parameters for pyright strict.
-def fn1(f: F1) -> F1:
-    return f
-
-
-def fn2(f: F2) -> F2:
-    return f
-
-
-def fn3(f: F3) -> F3:
-    return f
 
 
 def run_both(make: Callable[[Any, Log], Any], program: Program) -> tuple[list[Any], list[Log]]:

@@ -23,6 +23,7 @@ from jaxtyped._src.pjit import batch_jaxpr, consts_as_invars
 from jaxtyped._src.core.avals import BatchAxis
 from jaxtyped.core import eval_jaxpr
 from jaxtyped.errors import JaxtypedTypeError, MissingRuleError, UnexpectedTracerError
+from lambdas import F1, F2, F3, fn1, fn2, fn3
 from oracle import assert_same as oracle_assert_same
 
 jx: Any = pytest.importorskip("jax")
@@ -32,26 +33,10 @@ jxnp: Any = pytest.importorskip("jax.numpy")
 # are written once for both).
 LIBS: dict[str, tuple[Any, Any]] = {"jt": (jt, jnp), "jax": (jx, jxnp)}
 
-F1 = Callable[[Any], Any]
-F2 = Callable[[Any, Any], Any]
-F3 = Callable[[Any, Any, Any], Any]
 X = np.linspace(-1.5, 2.0, 5).astype(np.float32)
 V = np.linspace(0.5, -0.5, 5).astype(np.float32)
 X0 = np.float32(0.7)
 FORWARD_MODE = r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function"
-
-
-# Identity functions giving lambdas Any-typed parameters for pyright strict.
-def fn1(f: F1) -> F1:
-    return f
-
-
-def fn2(f: F2) -> F2:
-    return f
-
-
-def fn3(f: F3) -> F3:
-    return f
 
 
 assert_same = functools.partial(oracle_assert_same, tree=True, rtol=2e-5, atol=2e-6, weak=False)

@@ -16,6 +16,7 @@ import jaxtyped.numpy as jnp
 from jaxtyped.custom_derivatives import linear_call
 from jaxtyped.errors import JaxtypedTypeError, JaxtypedValueError, UnexpectedTracerError
 from jaxtyped.test_util import check_grads
+from lambdas import F1, fn1, fn2
 from oracle import assert_same as oracle_assert_same
 from oracle import jax as jx
 from oracle import jax_numpy as jxnp
@@ -27,17 +28,7 @@ jax_linear_call: Any = pytest.importorskip("jax.custom_derivatives").linear_call
 # or jax), ``N`` (its numpy) and ``lc`` (its linear_call).
 LIBS: dict[str, tuple[Any, Any, Any]] = {"jt": (jt, jnp, linear_call), "jax": (jx, jxnp, jax_linear_call)}
 Program = Callable[[Any, Any, Any], Any]
-F1 = Callable[[Any], Any]
-F2 = Callable[[Any, Any], Any]
 
-
-# Identity functions giving lambdas Any-typed parameters for pyright strict.
-def fn1(f: F1) -> F1:
-    return f
-
-
-def fn2(f: F2) -> F2:
-    return f
 
 assert_same = functools.partial(oracle_assert_same, tree=True, rtol=2e-5, atol=2e-6)
 

@@ -17,22 +17,13 @@ import pytest
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
+from lambdas import fn1, fn2
 from oracle import assert_same as oracle_assert_same
 
 jx: Any = importlib.import_module("jax")
 jxnp: Any = importlib.import_module("jax.numpy")
 
 Program = Callable[[ModuleType, ModuleType], Any]
-F1 = Callable[[Any], Any]
-F2 = Callable[[Any, Any], Any]
-
-
-def fn1(f: F1) -> F1:
-    return f
-
-
-def fn2(f: F2) -> F2:
-    return f
 
 
 RNG = np.random.RandomState(1)

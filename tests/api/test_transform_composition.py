@@ -19,6 +19,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.core import ClosedJaxpr, check_closed_jaxpr, eval_jaxpr, jaxpr_as_fun
+from lambdas import F1, fn0, fn1, fn2, fn3
 from oracle import assert_same as oracle_assert_same
 
 # The oracle, untyped and imported by name: JAX's annotations are partly
@@ -28,29 +29,7 @@ jxnp: Any = importlib.import_module("jax.numpy")
 jax_jaxpr_as_fun: Any = importlib.import_module("jax.extend.core").jaxpr_as_fun
 
 Program = Callable[[ModuleType, ModuleType], Any]
-F0 = Callable[[], Any]
-F1 = Callable[[Any], Any]
-F2 = Callable[[Any, Any], Any]
-F3 = Callable[[Any, Any, Any], Any]
 
-
-# Identity functions that give lambdas a parameter type (Any) for strict
-# type checkers: T.vmap etc. are untyped (T is a module), so a bare lambda's
-# parameters would be unknown.
-def fn0(f: F0) -> F0:
-    return f
-
-
-def fn1(f: F1) -> F1:
-    return f
-
-
-def fn2(f: F2) -> F2:
-    return f
-
-
-def fn3(f: F3) -> F3:
-    return f
 
 RNG = np.random.RandomState(0)
 X = RNG.randn(5, 3).astype(np.float32)  # a batch of 5 examples

@@ -14,9 +14,7 @@ import pytest
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped import errors
-
-F1 = Callable[[Any], Any]
-F2 = Callable[[Any, Any], Any]
+from lambdas import F1, fn1, fn2
 
 
 @contextlib.contextmanager
@@ -30,15 +28,6 @@ def raises_mistyped(cls: type[Exception], match: str) -> Generator[None, None, N
         return
     assert isinstance(info.value, cls), repr(info.value)
     assert re.search(match, str(info.value)), str(info.value)
-
-
-def fn1(f: F1) -> F1:
-    # Gives a lambda's parameter a type (Any) for strict type checkers.
-    return f
-
-
-def fn2(f: F2) -> F2:
-    return f
 
 
 # The user functions take Any: they are called with Python scalars, arrays

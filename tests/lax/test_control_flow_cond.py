@@ -24,6 +24,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.errors import JaxtypedTypeError
 from jaxtyped.test_util import check_grads
+from lambdas import fn0, fn1, fn2
 from oracle import assert_same as oracle_assert_same
 
 jax: Any = pytest.importorskip("jax")
@@ -35,28 +36,6 @@ OURS: Libs = (jt, jt.lax, jnp)
 THEIRS: Libs = (jax, jax.lax, jaxnp)
 
 Fn = Callable[..., Any]
-F0 = Callable[[], Any]
-F1 = Callable[[Any], Any]
-F2 = Callable[[Any, Any], Any]
-F3 = Callable[[Any, Any, Any], Any]
-
-
-# Identity functions giving lambdas Any-typed parameters for pyright strict.
-def fn0(f: F0) -> F0:
-    return f
-
-
-def fn1(f: F1) -> F1:
-    return f
-
-
-def fn2(f: F2) -> F2:
-    return f
-
-
-def fn3(f: F3) -> F3:
-    return f
-
 
 # jaxtyped's lax, untyped: for calls that pass ill-typed arguments on purpose
 # (under JAXTYPED_DEBUG=1 beartype rejects those calls first).
