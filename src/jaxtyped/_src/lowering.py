@@ -153,19 +153,13 @@ def lower_jaxpr_inline(
     """Emit ``jaxpr``'s equations into ``ctx`` on the given values and
     return its outputs' values."""
     env: dict[Var, HloValue] = {}
-
-    def read(atom: Atom) -> HloValue:
-        if isinstance(atom, Literal):
-            return ctx.constant(atom.val, atom.aval)
-        return env[atom]
-
     for var, value in zip(jaxpr.constvars, consts, strict=True):
         env[var] = value
     for var, value in zip(jaxpr.invars, args, strict=True):
         env[var] = value
     state = _effect_lowering.get()
     for eqn in jaxpr.eqns:
-        in_values = tuple(read(atom) for atom in eqn.invars)
+        in_values = tuple(_read(ctx, env, atom) for atom in eqn.invars)
         out_avals = tuple(v.aval for v in eqn.outvars)
         # An equation whose ordered effects happen inside it (in a loop's
         # or a branch's region) is sequenced on the block's token: see
@@ -186,7 +180,15 @@ def lower_jaxpr_inline(
             raise AssertionError(f"internal error: lower rule of '{eqn.primitive.name}' produced ({got}), expected ({want})")
         for var, value in zip(eqn.outvars, outs, strict=True):
             env[var] = value
-    return tuple(read(atom) for atom in jaxpr.outvars)
+    return tuple(_read(ctx, env, atom) for atom in jaxpr.outvars)
+
+
+# Not a closure of lower_jaxpr_inline: the debug mode's beartype import hook
+# would decorate it anew for every jaxpr lowered.
+def _read(ctx: LoweringContext, env: dict[Var, HloValue], atom: Atom) -> HloValue:
+    if isinstance(atom, Literal):
+        return ctx.constant(atom.val, atom.aval)
+    return env[atom]
 
 
 @final

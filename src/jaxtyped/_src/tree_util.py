@@ -745,11 +745,8 @@ def broadcast_prefix(
         PyTreeStructureError: ``prefix_tree`` is not a prefix of ``full_tree``;
             the message gives the key path of the first difference.
     """
-
-    def none_or_leaf(x: Any) -> bool:
-        return x is None or (is_leaf is not None and is_leaf(x))
-
-    prefix_leaves, prefix_def = tree_flatten(prefix_tree, none_or_leaf if none_is_leaf else is_leaf)
+    leaf_test = functools.partial(_none_or_leaf, is_leaf) if none_is_leaf else is_leaf
+    prefix_leaves, prefix_def = tree_flatten(prefix_tree, leaf_test)
     subtrees: list[Any] = []
     try:
         _flatten_up_to(prefix_def, full_tree, subtrees)
@@ -764,6 +761,12 @@ def broadcast_prefix(
     for leaf, subtree in zip(prefix_leaves, subtrees):
         result.extend([leaf] * (1 if _kind_of(type(subtree)) is None else len(tree_leaves(subtree))))
     return result
+
+
+# Not a closure of broadcast_prefix: the debug mode's beartype import hook
+# would decorate it anew on every call (vmap calls broadcast_prefix each time).
+def _none_or_leaf(is_leaf: _IsLeaf | None, x: Any) -> bool:
+    return x is None or (is_leaf is not None and is_leaf(x))
 
 
 # --------------------------------------------------------------- tree_map & co

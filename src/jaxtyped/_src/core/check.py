@@ -23,32 +23,35 @@ def check_jaxpr(jaxpr: Jaxpr) -> None:
         JaxprTypeError: naming the offending equation and the types.
     """
     defined: set[Var] = set()
-
-    def define(var: Var, where: str) -> None:
-        if var in defined:
-            raise JaxprTypeError(f"check_jaxpr: variable {var} is defined twice ({where})")
-        defined.add(var)
-
-    def use(atom: Atom, where: str) -> None:
-        if isinstance(atom, Var) and atom not in defined:
-            raise JaxprTypeError(f"check_jaxpr: variable {atom} is used before it is defined ({where})")
-        if isinstance(atom, Literal):
-            _check_literal(atom, where)
-
     for var in jaxpr.constvars:
-        define(var, "constvars")
+        _define(defined, var, "constvars")
     for var in jaxpr.invars:
-        define(var, "invars")
+        _define(defined, var, "invars")
     for index, eqn in enumerate(jaxpr.eqns):
         where = f"equation {index}: {_eqn_summary(eqn)}"
         for atom in eqn.invars:
-            use(atom, where)
+            _use(defined, atom, where)
         _check_eqn_types(eqn, where)
         _check_eqn_effects(eqn, where)
         for var in eqn.outvars:
-            define(var, where)
+            _define(defined, var, where)
     for atom in jaxpr.outvars:
-        use(atom, "outvars")
+        _use(defined, atom, "outvars")
+
+
+# Module-level rather than closures of check_jaxpr: the debug mode's beartype
+# import hook decorates a nested function anew on every call of its parent.
+def _define(defined: set[Var], var: Var, where: str) -> None:
+    if var in defined:
+        raise JaxprTypeError(f"check_jaxpr: variable {var} is defined twice ({where})")
+    defined.add(var)
+
+
+def _use(defined: set[Var], atom: Atom, where: str) -> None:
+    if isinstance(atom, Var) and atom not in defined:
+        raise JaxprTypeError(f"check_jaxpr: variable {atom} is used before it is defined ({where})")
+    if isinstance(atom, Literal):
+        _check_literal(atom, where)
 
 
 def _check_eqn_types(eqn: Eqn, where: str) -> None:

@@ -9,6 +9,7 @@ the staging interpreter does exactly that). ``check_jaxpr`` rejects a var
 defined twice, which is how a violation would show up.
 """
 
+import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -160,14 +161,16 @@ def _jaxpr_effects(inputs: tuple[Var, ...], eqns: tuple[Eqn, ...]) -> Effects:
     out: set[Effect] = set()
     for eqn in eqns:
         if eqn.effects:
-            operands = eqn.invars
-
-            def to_input(k: int, operands: tuple[Atom, ...] = operands) -> int | None:
-                atom = operands[k]
-                return position.get(atom) if isinstance(atom, Var) else None
-
-            out |= reindex_ref_effects(eqn.effects, to_input)
+            out |= reindex_ref_effects(eqn.effects, functools.partial(_input_position, position, eqn.invars))
     return frozenset(out)
+
+
+# Not a closure of _jaxpr_effects: the debug mode's beartype import hook
+# would decorate it anew for every effectful equation.
+def _input_position(position: dict[Var, int], operands: tuple[Atom, ...], k: int) -> int | None:
+    """The jaxpr input that operand ``k`` is, if it is one."""
+    atom = operands[k]
+    return position.get(atom) if isinstance(atom, Var) else None
 
 
 @runtime_checkable
@@ -333,19 +336,21 @@ def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[ArrayLike | RefConst], *args: Arra
         assert _ref_evaluator is not None, "the state package registers the ref evaluator"
         return _ref_evaluator(jaxpr, consts, args)
     env: dict[Var, Array] = {}
-
-    def read(atom: Atom) -> Array:
-        return atom.array if isinstance(atom, Literal) else env[atom]
-
     for var, value in zip(jaxpr.constvars, consts, strict=True):
         env[var] = to_array(value, "eval_jaxpr consts")
     for var, value in zip(jaxpr.invars, args, strict=True):
         env[var] = to_array(value, "eval_jaxpr argument")
     for eqn in jaxpr.eqns:
-        outs = bind(eqn.primitive, *(read(atom) for atom in eqn.invars))
+        outs = bind(eqn.primitive, *(_read(env, atom) for atom in eqn.invars))
         for var, value in zip(eqn.outvars, outs, strict=True):
             env[var] = value
-    return tuple(read(atom) for atom in jaxpr.outvars)
+    return tuple(_read(env, atom) for atom in jaxpr.outvars)
+
+
+# Not a closure of eval_jaxpr: the debug mode's beartype import hook would
+# decorate it anew on every evaluation.
+def _read(env: dict[Var, Array], atom: Atom) -> Array:
+    return atom.array if isinstance(atom, Literal) else env[atom]
 
 
 def jaxpr_as_fun(closed: "ClosedJaxpr[Array | RefConst]") -> Callable[..., tuple[Array, ...]]:

@@ -134,13 +134,15 @@ def conv_general_permutations(dimension_numbers: tuple[str, str, str]) -> tuple[
         raise JaxtypedTypeError(
             f"convolution dimension_numbers elements must each have the same set of spatial characters, got {specs}."
         )
-    kernel = specs[1]
+    return tuple(_permutation(spec, pair, specs[1]) for spec, pair in zip(specs, pairs))
 
-    def permutation(spec: str, pair: tuple[str, str]) -> tuple[int, ...]:
-        rest = sorted((i for i, c in enumerate(spec) if c not in pair), key=lambda i: kernel.index(spec[i]))
-        return (spec.index(pair[0]), spec.index(pair[1]), *rest)
 
-    return tuple(permutation(spec, pair) for spec, pair in zip(specs, pairs))
+# Not a closure of conv_general_permutations: the debug mode's beartype import
+# hook would decorate it anew on every call.
+def _permutation(spec: str, pair: tuple[str, str], kernel: str) -> tuple[int, ...]:
+    """The axes of ``spec``: ``pair``'s two, then the spatial ones in ``kernel``'s order."""
+    rest = sorted((i for i, c in enumerate(spec) if c not in pair), key=lambda i: kernel.index(spec[i]))
+    return (spec.index(pair[0]), spec.index(pair[1]), *rest)
 
 
 def conv_dimension_numbers(

@@ -109,16 +109,11 @@ class While(Primitive):
     def effects(self, avals: tuple[ShapedArray, ...]) -> Effects:
         # Operands are (cond consts, body consts, carry): the cond's inputs
         # are not the last operands, so map each jaxpr's inputs explicitly.
+        # (Lambdas, not nested defs: the debug mode's beartype import hook
+        # decorates a nested def anew on every call.)
         nc, nb = self.cond_nconsts, self.body_nconsts
-
-        def from_cond(k: int) -> int:
-            return k if k < nc else nb + k
-
-        def from_body(k: int) -> int:
-            return nc + k
-
-        cond = reindex_ref_effects(self.cond_jaxpr.effects, from_cond)
-        return cond | reindex_ref_effects(self.body_jaxpr.effects, from_body)
+        cond = reindex_ref_effects(self.cond_jaxpr.effects, lambda k: k if k < nc else nb + k)
+        return cond | reindex_ref_effects(self.body_jaxpr.effects, lambda k: nc + k)
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
