@@ -635,7 +635,7 @@ class Jitted(Generic[P, R_co]):
             executable = entry.executable
             assert executable is not None  # compiled on the call that memoised it
             results = list(executable.execute(buffers))
-        consume_donated(arrays, donated)
+        consume_donated(arrays, donated, buffers, len(entry.const_buffers))
         return self._memo_outputs(entry, results, check_outputs)
 
     def _memo_outputs(self, entry: _Entry, results: Sequence[DeviceBuffer], check_outputs: bool) -> object:

@@ -12,11 +12,15 @@ the layout the partitioner chose, named back as a ``PartitionSpec`` on the
 mesh.
 
 Note [donation over a mesh]: a donated argument (``donate_argnums``) is a
-buffer donor of the program (``jax.buffer_donor``, as on one device) and
-is consumed by the call when it already has its parameter's layout (JAX
-deletes such an argument too); one that has another layout (an array on
-one device, say) is copied to that layout, the copy is what the program
-consumes, and the argument stays alive, as JAX keeps it.
+buffer donor of the program (``jax.buffer_donor``) and is consumed by the
+call when it already has its parameter's layout and XLA reuses its buffer
+for a result (JAX deletes such an argument too); one no result can reuse
+stays alive, and when every result's layout is known (asked for, or on an
+Explicit mesh) the first call warns as JAX does ("Some donated buffers
+were not usable", naming the per-device shard); one that has another
+layout (an array on one device, say) is copied to that layout, the copy
+is what the program consumes, and the argument stays alive, as JAX keeps
+it.
 """
 
 import math
@@ -24,7 +28,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, TypeVar, cast, final, overload
 
 import numpy as np
@@ -55,7 +59,7 @@ from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.parallel import ShardingConstraint
 from jaxtyped._src.shard_map import ShardMap, set_eager_runner
-from jaxtyped._src.lowering import lower_jaxpr
+from jaxtyped._src.lowering import lower_jaxpr, warn_unusable_donation
 from jaxtyped._src.monitoring import JAXPR_TO_MLIR_MODULE_EVENT, compiling, timed_event
 from jaxtyped._src.pjit import check_donated_once, consts_as_invars, consume_donated
 from jaxtyped._src.runtime import xla
@@ -505,7 +509,7 @@ def lower_spmd_text(
     result (the single-device lowering, annotated; ``donated[i]`` marks
     parameter ``i`` as a buffer donor, see Note [donation over a mesh])."""
     with spmd_lowering(mesh):
-        lowered = lower_jaxpr(jaxpr, name=name, donated=donated)
+        lowered = lower_jaxpr(jaxpr, name=name, donated=donated, match_donated=False)
     lines = lowered.text.split("\n")
     lines[0] = lines[0].replace("mhlo.num_partitions = 1 : i32", f"mhlo.num_partitions = {mesh.size} : i32")
     for i, line in enumerate(lines):
@@ -546,6 +550,9 @@ class SpmdProgram:
 
     executable: xla.SpmdExecutable
     out_shardings: tuple[NamedSharding, ...]
+    # Not empty once a call warned that donated buffers were not usable
+    # (once per program, as JAX warns once per lowering).
+    warned: list[bool] = field(default_factory=list[bool], compare=False)
 
 
 _PROGRAMS_MAX: Final = 256
@@ -617,6 +624,13 @@ class SpmdPlan:
         """The program compiled for the mesh's devices (cached)."""
         return _program(self.jaxpr, self.name, self.mesh, self.targets, self.outs, self.donated)
 
+    def results_laid_out(self) -> bool:
+        """Whether every result's layout is known before compiling (asked
+        for, or typed on an Explicit mesh): only then does JAX match donated
+        shards to results and warn about those left over (else XLA takes
+        every donated parameter as a buffer donor, silently)."""
+        return "Explicit" in self.mesh.axis_types or all(isinstance(o, NamedSharding) for o in self.outs)
+
     def run(self, program: "SpmdProgram", arrays: Sequence[ArrayImpl]) -> tuple[ArrayImpl, ...]:
         """Run ``program`` on concrete constants and arguments (moved to
         their parameter's layout when they have another one); donated
@@ -640,7 +654,12 @@ class SpmdPlan:
             if len({id(a) for a in arrays}) != len(arrays):  # an array passed twice: refused if donated
                 check_donated_once(arrays, consumed, self.name)
             results = program.executable.execute(buffers)
-            consume_donated(arrays, consumed)
+            unusable = consume_donated(arrays, consumed, buffers)
+            if unusable is not None and not program.warned and self.results_laid_out():  # Note [donation over a mesh]
+                program.warned.append(True)
+                warn_unusable_donation(
+                    [arrays[i].aval.update(shape=self.targets[i].shard_shape(arrays[i].aval.shape)) for i in unusable]
+                )
         else:
             results = program.executable.execute(buffers)
         return tuple(

@@ -26,6 +26,9 @@ results is lowered inside a one-branch ``case`` whose result is waited for.
 """
 
 import re
+import threading
+import warnings
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -94,28 +97,44 @@ def register_lowering_rewrite(rewrite: Callable[[Jaxpr], Jaxpr]) -> None:
 
 
 def lower_jaxpr(
-    jaxpr: Jaxpr, *, name: str, donated: Sequence[bool] = (), consts: Sequence[object] | None = None
+    jaxpr: Jaxpr,
+    *,
+    name: str,
+    donated: Sequence[bool] = (),
+    consts: Sequence[object] | None = None,
+    match_donated: bool = True,
 ) -> LoweredModule:
     """The module computing ``jaxpr``; its parameters are the jaxpr's
     constvars then invars, or only its invars when ``consts`` (the
     constvars' host values) are given: those are written into the module
     as constants (a self-contained module, as ``export`` serialises).
-    ``donated[i]`` marks parameter ``i`` as a buffer donor (XLA may write
-    an output into it). Dead equations are left out (a gradient's unused
-    primal value; effects are never dead), as JAX's lowering leaves them
-    out: ``jit(f).lower(...).as_text()`` shows the program that runs."""
+    ``donated[i]`` says parameter ``i`` is donated: with ``match_donated``
+    it is given to a result as JAX does it (Note [donated parameters]),
+    else every donated parameter is a buffer donor. Dead equations are
+    left out (a gradient's unused primal value; effects are never dead),
+    as JAX's lowering leaves them out: ``jit(f).lower(...).as_text()``
+    shows the program that runs."""
     for rewrite in _lowering_rewrites:
         jaxpr = rewrite(jaxpr)
     jaxpr, _ = dce_jaxpr(jaxpr, (True,) * len(jaxpr.outvars), into_loops=True)  # keeps the constvars
     params = jaxpr.constvars + jaxpr.invars if consts is None else jaxpr.invars
     ctx = LoweringContext(_lower_fun)
     ordered = has_ordered_effects(jaxpr.effects)
+    in_avals = [v.aval for v in params]
+    if match_donated and any(donated):
+        plan = plan_donation(in_avals, jaxpr.out_avals, donated)
+    else:
+        plan = DonationPlan([None] * len(params), [i < len(donated) and donated[i] for i in range(len(params))], [])
     args: list[HloValue] = []
     header: list[str] = [f"{_TOKEN_ARG}: {_TOKEN_TYPE}"] if ordered else []
     for i, var in enumerate(params):
         value = HloValue(f"%arg{i}", var.aval)
         args.append(value)
-        attr = " {jax.buffer_donor = true}" if i < len(donated) and donated[i] else ""
+        alias = plan.aliases[i]
+        if alias is not None:  # result indices count the token result first
+            attr = f" {{tf.aliasing_output = {alias + ordered} : i32}}"
+        else:
+            attr = " {jax.buffer_donor = true}" if plan.donors[i] else ""
         header.append(f"{value.name}: {value.type}{attr}")
     state = _EffectLowering(ctx.lines, _TOKEN_ARG if ordered else None)
     marker = _effect_lowering.set(state)
@@ -142,8 +161,97 @@ def lower_jaxpr(
         "}",
         "",
     ]
-    return LoweredModule(
-        "\n".join(lines), tuple(v.aval for v in params), jaxpr.out_avals, tuple(state.callbacks), ordered
+    text = "\n".join(lines)
+    if plan.unusable:
+        warn_unusable_donations(text, [in_avals[i] for i in plan.unusable])
+    return LoweredModule(text, tuple(in_avals), jaxpr.out_avals, tuple(state.callbacks), ordered)
+
+
+# Note [donated parameters]: JAX 0.10.2 (mlir._set_up_aliases) gives each
+# result, in order, the first donated parameter of the same shape and dtype
+# still free (``tf.aliasing_output``: the result is written into it); a
+# donated parameter left over becomes a buffer donor (``jax.buffer_donor``)
+# when a result not aliased has as many elements, XLA reusing it if the
+# sizes in bytes agree; any other donated parameter is not usable: JAX warns
+# once per lowering, and the runtime leaves that argument alive (the call
+# deletes only the arguments whose buffers the program consumed, see
+# pjit.consume_donated).
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class DonationPlan:
+    """How a module's donated parameters are given to its results."""
+
+    aliases: list[int | None]  # per parameter: the result written into it
+    donors: list[bool]  # per parameter: a buffer donor XLA may reuse
+    unusable: list[int]  # donated parameters no result can reuse
+
+
+def plan_donation(
+    in_avals: Sequence[ShapedArray], out_avals: Sequence[ShapedArray], donated: Sequence[bool]
+) -> DonationPlan:
+    """JAX's matching of donated parameters to results (Note [donated
+    parameters])."""
+    free: dict[tuple[tuple[int, ...], np.dtype[Any]], deque[int]] = defaultdict(deque)
+    for i, aval in enumerate(in_avals):
+        if i < len(donated) and donated[i]:
+            free[(aval.shape, aval.dtype)].append(i)
+    aliases: list[int | None] = [None] * len(in_avals)
+    unmatched: dict[int, deque[int]] = defaultdict(deque)
+    for k, aval in enumerate(out_avals):
+        candidates = free.get((aval.shape, aval.dtype))
+        if candidates:
+            aliases[candidates.popleft()] = k
+        else:
+            unmatched[aval.size].append(k)
+    donors = [False] * len(in_avals)
+    unusable: list[int] = []
+    for i, aval in enumerate(in_avals):
+        if i < len(donated) and donated[i] and aliases[i] is None:
+            same_size = unmatched.get(aval.size)
+            if same_size:
+                same_size.popleft()
+                donors[i] = True
+            else:
+                unusable.append(i)
+    return DonationPlan(aliases, donors, unusable)
+
+
+def _jax_aval_str(aval: ShapedArray) -> str:
+    """JAX's ``str`` of an aval: ``float32[2,3]``, ``~float32[]`` when weak."""
+    dims = ",".join(str(d) for d in aval.shape)
+    return f"{'~' if aval.weak_type else ''}{aval.dtype.name}[{dims}]"
+
+
+_WARNED_PROGRAMS: int = 1024
+_warned_programs: "OrderedDict[int, None]" = OrderedDict()
+_warned_lock = threading.Lock()
+
+
+def warn_unusable_donations(program_text: str, avals: Sequence[ShapedArray]) -> None:
+    """JAX's warning about donated parameters no result can reuse, once per
+    program text: JAX warns when it lowers and caches the lowering, so a
+    call and a later ``.lower()`` warn once."""
+    key = hash(program_text)
+    with _warned_lock:
+        if key in _warned_programs:
+            _warned_programs.move_to_end(key)
+            return
+        _warned_programs[key] = None
+        while len(_warned_programs) > _WARNED_PROGRAMS:
+            _warned_programs.popitem(last=False)
+    warn_unusable_donation(avals)
+
+
+def warn_unusable_donation(avals: Sequence[ShapedArray]) -> None:
+    """Warn, as JAX does, that the donated buffers of ``avals`` were not
+    usable (the caller sees to warning once per program)."""
+    warnings.warn(
+        f"Some donated buffers were not usable: {', '.join(_jax_aval_str(a) for a in avals)}.\n"
+        "See an explanation at https://docs.jax.dev/en/latest/faq.html#buffer-donation.",
+        UserWarning,
+        stacklevel=3,
     )
 
 

@@ -300,8 +300,9 @@ def run_executable(
     if not any(donated):
         outs = executable.execute([device_buffer(a) for a in args])
         return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
-    outs = executable.execute(donation_buffers(args, donated, fun_name))
-    consume_donated(args, donated)
+    buffers = donation_buffers(args, donated, fun_name)
+    outs = executable.execute(buffers)
+    consume_donated(args, donated, buffers)
     return tuple(array_from_device(b, aval) for b, aval in zip(outs, out_avals, strict=True))
 
 
@@ -322,12 +323,23 @@ def donation_buffers(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_nam
     return buffers
 
 
-def consume_donated(args: Sequence[ArrayImpl], donated: Sequence[bool]) -> None:
-    """Delete the donated arguments of a call that has run (the program
-    consumed their buffers)."""
-    for arg, d in zip(args, donated):
+def consume_donated(
+    args: Sequence[ArrayImpl], donated: Sequence[bool], buffers: Sequence[DeviceBuffer], first: int = 0
+) -> list[int] | None:
+    """Delete the donated arguments of a call that has run whose buffers
+    (``buffers[first + i]`` for ``args[i]``) the program consumed; one no
+    result could reuse stays alive, as in JAX (Note [donated parameters]
+    in ``lowering``). Returns the indices of those kept, None if none."""
+    kept: list[int] | None = None
+    for i, d in enumerate(donated):
         if d:
-            mark_donated(arg)
+            if buffers[first + i].is_deleted():
+                mark_donated(args[i])
+            elif kept is None:
+                kept = [i]
+            else:
+                kept.append(i)
+    return kept
 
 
 def check_donated_once(args: Sequence[ArrayImpl], donated: Sequence[bool], fun_name: str) -> None:
