@@ -486,22 +486,17 @@ def test_grad_of_batched_predicate_ignores_untaken_branch() -> None:
 
 
 # JAX types a cond's output as its first branch's (false_fun's, branches[0]'s):
-# a weak first branch beside a strong one gives a weak output. Under vmap
-# with a batched predicate JAX selects between the branches' results, and
-# select_n's output is weak only if every case is: those cases are marked.
-SELECT_JOINS = pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with a batched predicate, JAX's output is strong when any branch's is (select_n of the "
-    "branches' results); jaxtyped keeps branch 0's weak type",
-)
+# a weak first branch beside a strong one gives a weak output. Each branch
+# keeps its own weak types, so under vmap with a batched predicate, where JAX
+# selects between the branches' results, the output is weak only if every
+# branch's is (select_n's join): strong_true_weak_false and tuple_strong_true.
 
 
-def _weak_cases(batched: bool) -> list[Any]:
-    marks = [SELECT_JOINS] if batched else []
+def _weak_cases() -> list[Any]:
     return [
         pytest.param(fn0(lambda: 1.0), fn0(lambda: 2.0), (), id="both_weak_floats"),
         pytest.param(fn0(lambda: 1.0), fn0(lambda: np.float32(2.0)), (), id="weak_true_strong_false"),
-        pytest.param(fn0(lambda: np.float32(1.0)), fn0(lambda: 2.0), (), id="strong_true_weak_false", marks=marks),
+        pytest.param(fn0(lambda: np.float32(1.0)), fn0(lambda: 2.0), (), id="strong_true_weak_false"),
         pytest.param(fn0(lambda: 1), fn0(lambda: 2), (), id="both_weak_ints"),
         pytest.param(fn0(lambda: 3), fn0(lambda: np.int32(4)), (), id="weak_int_strong_int"),
         pytest.param(fn1(lambda s: s), fn1(lambda s: s * 2.0), (1.5,), id="weak_operand_passed_through"),
@@ -513,12 +508,12 @@ def _weak_cases(batched: bool) -> list[Any]:
             id="tuple_mixed",
         ),
         pytest.param(
-            fn1(lambda s: (s * np.float32(1.0), 1)), fn1(lambda s: (s, 0)), (0.5,), id="tuple_strong_true", marks=marks
+            fn1(lambda s: (s * np.float32(1.0), 1)), fn1(lambda s: (s, 0)), (0.5,), id="tuple_strong_true"
         ),
     ]
 
 
-@pytest.mark.parametrize(("true_fun", "false_fun", "operands"), _weak_cases(batched=False))
+@pytest.mark.parametrize(("true_fun", "false_fun", "operands"), _weak_cases())
 def test_output_weak_types_match_jax(true_fun: Fn, false_fun: Fn, operands: tuple[Any, ...]) -> None:
     def run(libs: Libs) -> Any:
         T, L, _ = libs
@@ -530,7 +525,7 @@ def test_output_weak_types_match_jax(true_fun: Fn, false_fun: Fn, operands: tupl
     assert_same(run(OURS), jax_jitted(run))
 
 
-@pytest.mark.parametrize(("true_fun", "false_fun", "operands"), _weak_cases(batched=True))
+@pytest.mark.parametrize(("true_fun", "false_fun", "operands"), _weak_cases())
 def test_output_weak_types_with_batched_predicate_match_jax(
     true_fun: Fn, false_fun: Fn, operands: tuple[Any, ...]
 ) -> None:
@@ -539,6 +534,96 @@ def test_output_weak_types_with_batched_predicate_match_jax(
         return T.vmap(fn1(lambda p: L.cond(p, true_fun, false_fun, *operands)))(np.array([True, False]))
 
     assert_same(run(OURS), jax_jitted(run))
+
+
+# Branches that differ only in weak type: on a weak operand, ``WEAK`` keeps
+# it weak and ``STRONG`` makes it strong.
+WEAK = fn1(lambda s: s * 2.0)
+STRONG = fn1(lambda s: s * np.float32(2.0))
+PREDS = np.array([True, False, True])
+
+
+def test_branch_weak_types_under_transformations_match_jax() -> None:
+    def run(libs: Libs) -> Any:
+        T, L, _ = libs
+
+        def c(p: Any, s: Any) -> Any:  # branch 0 (false_fun) weak, true_fun strong
+            return L.cond(p, STRONG, WEAK, s)
+
+        def pair(p: Any, s: Any, x: Any) -> Any:  # a weak-typed output beside a batched one
+            return L.cond(p, fn2(lambda a, b: (STRONG(a), b + 1.0)), fn2(lambda a, b: (WEAK(a), b - 1.0)), s, x)
+
+        weak_lanes = L.broadcast(1.5, (3,))  # a batched weak operand
+        indices = np.array([0, 1, 2, 7, -1], np.int32)
+        return {
+            "unbatched_pred": T.vmap(fn1(lambda s: c(True, s)))(weak_lanes),
+            "batched_pred": T.vmap(c, in_axes=(0, None))(PREDS, 1.5),
+            "batched_pred_and_operand": T.vmap(c)(PREDS, weak_lanes),
+            "switch_strong_middle": T.vmap(fn1(lambda i: L.switch(i, [WEAK, STRONG, WEAK], 1.5)))(indices),
+            "switch_strong_first": T.vmap(fn1(lambda i: L.switch(i, [STRONG, WEAK, WEAK], 1.5)))(indices),
+            "switch_all_weak": T.vmap(fn1(lambda i: L.switch(i, [WEAK, WEAK, WEAK], 1.5)))(indices),
+            "nested": T.vmap(T.vmap(fn1(lambda p: c(p, 1.5))))(np.array([[True, False], [False, False]])),
+            "outer_pred": T.vmap(fn1(lambda p: T.vmap(fn1(lambda x: pair(p, 1.5, x)))(X)))(PREDS),
+            "inner_pred": T.vmap(fn1(lambda x: T.vmap(fn1(lambda p: pair(p, 1.5, x)))(PREDS)))(X),
+            "jit_of_vmap": T.jit(T.vmap(c, in_axes=(0, None)))(PREDS, 1.5),
+            "jvp_of_vmap": T.jvp(fn1(lambda s: T.vmap(c, in_axes=(0, None))(PREDS, s)), (1.5,), (1.0,)),
+            "vmap_of_grad": T.vmap(T.grad(c, argnums=1), in_axes=(0, None))(PREDS, 1.5),
+            "vmap_of_jvp": T.vmap(fn1(lambda p: T.jvp(fn1(lambda s: c(p, s)), (1.5,), (1.0,))))(PREDS),
+            "linearize": T.linearize(fn1(lambda s: c(PREDS[1], s)), 1.5)[1](0.5),
+        }
+
+    theirs = jax_jitted(run)
+    assert_same(run(OURS), theirs)
+    assert_same(jt.jit(fn0(lambda: run(OURS)))(), theirs)
+
+
+def test_branch_weak_types_under_grad_of_vmap_match_eager_jax() -> None:
+    # The selected lanes' cotangents, one weak and one strong, are summed:
+    # jaxtyped with add (weak only if both are), as eager JAX does; jitted
+    # JAX with add_any, typed as its first operand (weak here).
+    def run(libs: Libs) -> Any:
+        T, L, _ = libs
+        return T.grad(fn1(lambda s: T.vmap(fn1(lambda p: L.cond(p, STRONG, WEAK, s)))(PREDS).sum()))(1.5)
+
+    assert_same(run(OURS), run(THEIRS))
+    assert_same(jt.jit(fn0(lambda: run(OURS)))(), run(THEIRS))
+
+
+@pytest.mark.parametrize("pred", [True, False])
+def test_eager_cond_has_first_branch_weak_types(pred: bool) -> None:
+    # Eagerly only the taken branch runs; its result takes branch 0's weak type.
+    def run(libs: Libs) -> Any:
+        T, L, _ = libs
+        return (
+            L.cond(pred, STRONG, WEAK, 1.5),
+            L.cond(pred, WEAK, STRONG, 1.5),
+            L.switch(int(pred), [WEAK, STRONG], 1.5),
+            T.jvp(fn1(lambda s: L.cond(pred, STRONG, WEAK, s)), (1.5,), (1.0,)),
+            T.grad(fn1(lambda s: L.cond(pred, STRONG, WEAK, s)))(1.5),
+        )
+
+    assert_same(run(OURS), run(THEIRS))
+
+
+def test_branches_keep_their_own_weak_types() -> None:
+    closed = jt.make_jaxpr(fn2(lambda p, s: jt.lax.cond(p, STRONG, WEAK, s)))(True, 1.5)
+    (eqn,) = [e for e in closed.jaxpr.eqns if e.primitive.name == "cond"]
+    branches = cast(tuple[jt.core.Jaxpr, ...], eqn.params["branches"])
+    assert [b.out_avals[0].weak_type for b in branches] == [True, False]
+    assert eqn.outvars[0].aval.weak_type  # branches[0]'s
+    jt.core.check_closed_jaxpr(closed)
+    transformed = jt.make_jaxpr(jt.grad(fn2(lambda p, s: jt.lax.cond(p, STRONG, WEAK, s)), argnums=1))(True, 1.5)
+    jt.core.check_closed_jaxpr(transformed)
+
+
+def test_cond_rejects_branches_of_different_types() -> None:
+    from jaxtyped._src.lax.control_flow.cond import Cond
+
+    f32 = jt.make_jaxpr(fn1(lambda s: s * 2.0))(np.float32(1.0)).jaxpr
+    i32 = jt.make_jaxpr(fn1(lambda s: s.astype(np.int32)))(np.float32(1.0)).jaxpr
+    index = jt.core.ShapedArray((), np.dtype(np.int32))
+    with pytest.raises(JaxtypedTypeError, match=r"cond: branches\[1\] has type \(f32\[\]\) -> \(i32\[\]\)"):
+        Cond((f32, i32)).abstract_eval((index, f32.in_avals[0]))
 
 
 # === predicates, indices, degenerate branches ===
@@ -761,6 +846,9 @@ JAXPR_PROGRAMS: dict[str, tuple[Callable[[Any, Any, Any], Fn], tuple[Any, ...]]]
     "no_operands": (_jaxpr_no_operands, (True,)),
     "vmap_operand": (_jaxpr_vmap_operand, (X, True)),
     "vmap_predicate": (_jaxpr_vmap_predicate, (X,)),
+    # Each branch keeps its weak types: no conversion is added to either.
+    "weak_and_strong_branches": (lambda T, L, N: fn2(lambda p, s: L.cond(p, STRONG, WEAK, s)), (True, 1.5)),
+    "weak_and_strong_constants": (lambda T, L, N: fn1(lambda p: L.cond(p, fn0(lambda: np.float32(1.0)), fn0(lambda: 2.0))), (True,)),
 }
 
 

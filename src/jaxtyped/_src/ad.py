@@ -129,45 +129,47 @@ def backward_pass(
     linear: set[Var] = {v for v, a in zip(jaxpr.invars, args, strict=True) if isinstance(a, UndefinedPrimal)}
     env: dict[Var, Array] = dict(zip(jaxpr.constvars, consts, strict=True))
     env.update((v, a) for v, a in zip(jaxpr.invars, args) if not isinstance(a, UndefinedPrimal))
-
-    def read(atom: Atom) -> Array:
-        return atom.array if isinstance(atom, Literal) else env[atom]
-
     linear_eqns: list[Eqn] = []
     for eqn in jaxpr.eqns:
         if any(isinstance(a, Var) and a in linear for a in eqn.invars):
             linear_eqns.append(eqn)
             linear.update(eqn.outvars)
         else:
-            env.update(zip(eqn.outvars, bind(eqn.primitive, *(read(a) for a in eqn.invars)), strict=True))
+            env.update(zip(eqn.outvars, bind(eqn.primitive, *(_read(env, a) for a in eqn.invars)), strict=True))
 
     ct_env: dict[Var, Array] = {}
-
-    def write_ct(atom: Atom, ct: Tangent | None) -> None:
-        # Cotangents of non-linear values (literals, residuals) are dropped.
-        if ct is None or isinstance(ct, Zero) or isinstance(atom, Literal) or atom not in linear:
-            return
-        previous = ct_env.get(atom)
-        ct_env[atom] = ct if previous is None else _add(previous, ct)
-
     for atom, ct in zip(jaxpr.outvars, cts_out, strict=True):
-        write_ct(atom, ct)
+        _write_ct(ct_env, linear, atom, ct)
     for eqn in reversed(linear_eqns):
         cts = tuple(_pop_ct(ct_env, v) for v in eqn.outvars)
         if all(isinstance(ct, Zero) for ct in cts):
             continue
         eqn_args = tuple(
-            UndefinedPrimal(a.aval) if isinstance(a, Var) and a in linear else read(a) for a in eqn.invars
+            UndefinedPrimal(a.aval) if isinstance(a, Var) and a in linear else _read(env, a) for a in eqn.invars
         )
         cts_in = eqn.primitive.transpose(cts, eqn_args)
         if config.jax_enable_checks:
             _check_cotangents(eqn, eqn_args, cts_in)
         for atom, ct_in in zip(eqn.invars, cts_in, strict=True):
-            write_ct(atom, ct_in)
+            _write_ct(ct_env, linear, atom, ct_in)
     return tuple(
         _pop_ct(ct_env, v) if isinstance(a, UndefinedPrimal) else None
         for v, a in zip(jaxpr.invars, args)
     )
+
+
+# _read and _write_ct are not closures of backward_pass: the debug mode's
+# beartype import hook would decorate them anew on every transpose.
+def _read(env: dict[Var, Array], atom: Atom) -> Array:
+    return atom.array if isinstance(atom, Literal) else env[atom]
+
+
+def _write_ct(ct_env: dict[Var, Array], linear: set[Var], atom: Atom, ct: Tangent | None) -> None:
+    # Cotangents of non-linear values (literals, residuals) are dropped.
+    if ct is None or isinstance(ct, Zero) or isinstance(atom, Literal) or atom not in linear:
+        return
+    previous = ct_env.get(atom)
+    ct_env[atom] = ct if previous is None else _add(previous, ct)
 
 
 def _add(a: Array, b: Array) -> Array:
@@ -201,20 +203,29 @@ def _check_cotangents(eqn: Eqn, args: tuple[LinearArg, ...], cts: tuple[Tangent 
 
 
 def transpose_jaxpr(
-    jaxpr: Jaxpr, linear: tuple[bool, ...], ct_nonzero: tuple[bool, ...]
+    jaxpr: Jaxpr,
+    linear: tuple[bool, ...],
+    ct_nonzero: tuple[bool, ...],
+    ct_weak_types: tuple[bool, ...] | None = None,
 ) -> tuple[ClosedJaxpr[Array], tuple[bool, ...]]:
     """The transpose of a constvar-free jaxpr linear in the inputs marked
     ``linear``, as a jaxpr of (non-linear inputs, non-zero output
     cotangents) -> non-zero input cotangents; also says which linear inputs
-    get a non-zero cotangent."""
+    get a non-zero cotangent. ``ct_weak_types``: the cotangents' own weak
+    types (one per output), where they may differ from the outputs'."""
     staging = StagingInterpreter(current_interpreter(), "transpose of a call", "grad")
+    ct_avals = [aval.to_tangent_aval() for aval in jaxpr.out_avals]
+    if ct_weak_types is not None:
+        ct_avals = [
+            aval.update(weak_type=weak) if dtypes.is_inexact(aval.dtype) else aval
+            for aval, weak in zip(ct_avals, ct_weak_types, strict=True)
+        ]
     with transformation_scope(staging):
         args: list[LinearArg] = [
             UndefinedPrimal(aval) if lin else staging.new_arg(aval) for aval, lin in zip(jaxpr.in_avals, linear)
         ]
         cts: list[Tangent] = [
-            staging.new_arg(aval.to_tangent_aval()) if nz else Zero(aval.to_tangent_aval())
-            for aval, nz in zip(jaxpr.out_avals, ct_nonzero, strict=True)
+            staging.new_arg(aval) if nz else Zero(aval) for aval, nz in zip(ct_avals, ct_nonzero, strict=True)
         ]
         results = backward_pass(jaxpr, (), args, cts)
         linear_cts = [ct for ct, lin in zip(results, linear) if lin]

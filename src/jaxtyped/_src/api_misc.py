@@ -27,14 +27,15 @@ from jaxtyped._src.api import ShapeDtypeStruct, make_jaxpr
 from jaxtyped._src.api_device import device_put, process_count, process_index
 from jaxtyped._src.api_grad import VJPFunction, vjp
 from jaxtyped._src.api_jit import jit
-from jaxtyped._src.api_util import argnums_tuple, check_callable, leaf_to_array
-from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.api_util import argnums_tuple, check_callable, input_aval, leaf_to_array
+from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import Tracer
 from jaxtyped._src.core.jaxpr import RefConst, eval_jaxpr
 from jaxtyped._src.custom_derivatives import custom_vjp
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
+from jaxtyped._src.lax.structural import zeros
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.sharding import Index, Sharding
 from jaxtyped._src.tree_util import tree_flatten, tree_leaves, tree_structure, tree_unflatten
@@ -185,12 +186,24 @@ def closure_convert(fun: Callable[..., T], *example_args: object) -> tuple[Calla
     return converted, consts
 
 
-def linear_transpose(fun: Callable[..., object], *primals: object, reduce_axes: Sequence[str] = ()) -> Callable[..., tuple[Array, ...]]:
+@overload
+def linear_transpose(
+    fun: Callable[..., object], *primals: ArrayLike | ShapeDtypeStruct, reduce_axes: Sequence[str] = ()
+) -> Callable[..., tuple[Array, ...]]: ...
+@overload
+def linear_transpose(
+    fun: Callable[..., object], *primals: object, reduce_axes: Sequence[str] = ()
+) -> Callable[..., tuple[PyTree, ...]]: ...
+def linear_transpose(
+    fun: Callable[..., object], *primals: object, reduce_axes: Sequence[str] = ()
+) -> Callable[..., tuple[PyTree, ...]]:
     """The transpose of the linear function ``fun`` (JAX's
     ``jax.linear_transpose``): ``primals`` (arrays or
     ``ShapeDtypeStruct``\\ s) give only the argument types; the result maps
     a cotangent of ``fun``'s output to a tuple with one cotangent per
-    argument.
+    argument, of its structure and dtype, weak-typed where JAX's transpose
+    rules make it so (a weak-typed primal, such as a Python scalar, can
+    get a weak-typed cotangent).
 
     ``fun`` must be linear: the transpose is its ``vjp`` at zero, which
     equals the transpose exactly when ``fun`` is linear.
@@ -204,16 +217,15 @@ def linear_transpose(fun: Callable[..., object], *primals: object, reduce_axes: 
     if reduce_axes:
         raise JaxtypedValueError("linear_transpose: reduce_axes is not supported (it is deprecated in JAX)")
     flat, tree = tree_flatten(primals)
-    zeros: list[object] = []
-    for i, leaf in enumerate(flat):
-        if isinstance(leaf, ShapeDtypeStruct):
-            zeros.append(np.zeros(leaf.shape, leaf.dtype))
-        else:
-            zeros.append(np.zeros(np.shape(leaf), leaf_to_array(leaf, f"primals[{i}]", "linear_transpose").dtype))
-    _, pullback = vjp(fun, *tree_unflatten(tree, zeros))
+    # Zeros of each primal's full type, weak type included: the transpose
+    # rules give a weak-typed primal a weak-typed cotangent, as JAX's do.
+    zero_primals = [zeros(input_aval(leaf, f"primals[{i}]", "linear_transpose")) for i, leaf in enumerate(flat)]
+    _, pullback = vjp(fun, *tree_unflatten(tree, zero_primals))
 
-    def transposed(out_cotangent: object) -> tuple[Array, ...]:
-        result: tuple[Array, ...] = pullback(out_cotangent)
+    # One cotangent per primal, each of its primal's structure (a pytree
+    # primal gets a pytree).
+    def transposed(out_cotangent: object) -> tuple[PyTree, ...]:
+        result: tuple[PyTree, ...] = pullback(out_cotangent)
         return result
 
     return transposed

@@ -214,8 +214,11 @@ def call_transpose(
     jaxpr, fed the non-linear operands and the non-zero cotangents."""
     linear = tuple(isinstance(a, UndefinedPrimal) for a in args)
     ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
-    key = ("transpose", jaxpr, linear, ct_nonzero)
-    closed, nonzero = cached_transform(key, lambda: transpose_jaxpr(jaxpr, linear, ct_nonzero))
+    # Traced at the cotangents' own weak types (as JAX's jit transpose is), so
+    # a call's transpose types its results as its body's transpose would.
+    ct_weak_types = tuple(ct.aval.weak_type for ct in cts)
+    key = ("transpose", jaxpr, linear, ct_nonzero, ct_weak_types)
+    closed, nonzero = cached_transform(key, lambda: transpose_jaxpr(jaxpr, linear, ct_nonzero, ct_weak_types))
     return run_transposed(lambda operands: call(closed, operands), cts, args, nonzero)
 
 

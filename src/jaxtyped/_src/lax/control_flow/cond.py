@@ -26,7 +26,7 @@ from typing_extensions import TypeVarTuple, Unpack, override
 from jaxtyped._src import dtypes
 from jaxtyped._src.ad import transpose_jaxpr
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, host_buffer
+from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, host_buffer, with_weak_type
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
 from jaxtyped._src.core.interpreter import bind
@@ -70,7 +70,11 @@ class Cond(Primitive):
     """Run ``branches[index]`` on the operands (JAX's ``cond`` primitive).
 
     Attributes:
-        branches: const-free jaxprs with the same input and output types.
+        branches: const-free jaxprs with the same input and output types
+            up to weak types. As in JAX, a branch keeps its own weak types
+            and the cond's outputs have ``branches[0]``'s; a batched index
+            selects between the branches' results, whose join is weak only
+            where every branch's output is.
     """
 
     name: ClassVar[str] = "cond"
@@ -84,15 +88,24 @@ class Cond(Primitive):
         index, *ops = avals
         if index.shape != () or index.dtype != np.dtype(np.int32):
             raise JaxtypedTypeError(f"cond: the branch index must be an i32[] scalar, got {index.str_short()}")
-        check_operand_types("cond", ops, self.branches[0].in_avals, "the branches take")
-        return self.branches[0].out_avals
+        first = self.branches[0]
+        for i, branch in enumerate(self.branches[1:], start=1):
+            if not _same_types(branch.in_avals, first.in_avals) or not _same_types(branch.out_avals, first.out_avals):
+                raise JaxtypedTypeError(
+                    f"cond: branches[{i}] has type ({_shown(branch.in_avals)}) -> ({_shown(branch.out_avals)}) "
+                    f"but branches[0] has ({_shown(first.in_avals)}) -> ({_shown(first.out_avals)})"
+                )
+        check_operand_types("cond", ops, first.in_avals, "the branches take")
+        return first.out_avals
 
     @override
     def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
         # Only the chosen branch runs, op by op (nothing is compiled).
         index = _clamp(int(host_buffer(args[0])), len(self.branches))
         branch = self.branches[index]
-        return evaluate_eagerly(lambda: eval_jaxpr(branch, (), *args[1:]))
+        outs = evaluate_eagerly(lambda: eval_jaxpr(branch, (), *args[1:]))
+        # The chosen branch's weak types may differ from branches[0]'s, the cond's.
+        return tuple(with_weak_type(x, aval.weak_type) for x, aval in zip(outs, out_avals, strict=True))
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -205,8 +218,10 @@ class Cond(Primitive):
             raise AssertionError("internal error: transpose of cond with a linear index")
         linear = tuple(isinstance(a, UndefinedPrimal) for a in ops)
         ct_nonzero = tuple(not isinstance(ct, Zero) for ct in cts)
-        key = ("cond_transpose", self.branches, linear, ct_nonzero)
-        prim, consts, nonzero = cached_value(key, lambda: self._transposed(linear, ct_nonzero))
+        # Traced at the cotangents' own weak types, as JAX's cond transpose is.
+        ct_weak_types = tuple(ct.aval.weak_type for ct in cts)
+        key = ("cond_transpose", self.branches, linear, ct_nonzero, ct_weak_types)
+        prim, consts, nonzero = cached_value(key, lambda: self._transposed(linear, ct_nonzero, ct_weak_types))
         operands = [a for a in ops if not isinstance(a, UndefinedPrimal)]
         operands += [ct for ct in cts if not isinstance(ct, Zero)]
         outs = iter(bind(prim, index, *consts, *operands))
@@ -220,12 +235,16 @@ class Cond(Primitive):
         return tuple(results)
 
     def _transposed(
-        self, linear: tuple[bool, ...], ct_nonzero: tuple[bool, ...]
+        self, linear: tuple[bool, ...], ct_nonzero: tuple[bool, ...], ct_weak_types: tuple[bool, ...]
     ) -> tuple["Cond", tuple[Array, ...], tuple[bool, ...]]:
-        transposed = [transpose_jaxpr(b, linear, ct_nonzero) for b in self.branches]
+        transposed = [transpose_jaxpr(b, linear, ct_nonzero, ct_weak_types) for b in self.branches]
         nonzero = tuple(any(flags) for flags in zip(*(nz for _, nz in transposed), strict=True))
         in_avals = [a for a, lin in zip(self.branches[0].in_avals, linear) if not lin]
-        in_avals += [a.to_tangent_aval() for a, nz in zip(self.branches[0].out_avals, ct_nonzero) if nz]
+        in_avals += [
+            a.to_tangent_aval().update(weak_type=weak) if dtypes.is_inexact(a.dtype) else a.to_tangent_aval()
+            for a, nz, weak in zip(self.branches[0].out_avals, ct_nonzero, ct_weak_types, strict=True)
+            if nz
+        ]
         ct_avals = [a.to_tangent_aval() for a, lin in zip(self.branches[0].in_avals, linear) if lin]
         widened = [
             closed if nz == nonzero else trace_flat(_fill_zeros(closed, nz, nonzero, ct_avals), in_avals, "cond")
@@ -244,6 +263,14 @@ class Cond(Primitive):
                 ctx.ret(lower_jaxpr_inline(ctx, branch, (), ops))
             regions.append(text[0])
         return ctx.op("stablehlo.case", (index,), out_avals, regions=regions)
+
+
+def _same_types(avals: Sequence[ShapedArray], others: Sequence[ShapedArray]) -> bool:
+    return len(avals) == len(others) and all(a.same_type(b) for a, b in zip(avals, others))
+
+
+def _shown(avals: Sequence[ShapedArray]) -> str:
+    return ", ".join(a.str_short() for a in avals)
 
 
 def _clamp(index: int, n: int) -> int:
@@ -375,22 +402,21 @@ def _apply(
     avals = [a.aval for a in arrays]
     descs = [f"{role} ({describe_function(b)})" for role, b in zip(roles, branches)]
 
-    def trace(i: int, out_avals: Sequence[ShapedArray] | None = None) -> TracedFun:
-        return trace_user_fun(branches[i], tree, avals, names, desc=descs[i], transformation=api, out_avals=out_avals)
-
-    traced = [trace(i) for i in range(len(branches))]
+    traced = [
+        trace_user_fun(b, tree, avals, names, desc=desc, transformation=api) for b, desc in zip(branches, descs)
+    ]
     # Report in the user's order: true_fun before false_fun.
     order = list(range(len(branches)))[::-1] if api == "cond" else list(range(len(branches)))
-    joined = _join_outputs(traced, order, descs, api)
-    traced = [t if t.out_avals == joined else trace(i, joined) for i, t in enumerate(traced)]
+    _check_outputs_agree(traced, order, descs, api)
+    # The branches keep their own weak types, as in JAX (see Cond).
     jaxprs, consts = join_consts([t.closed for t in traced])
     outs = bind(Cond(tuple(jaxprs)), index, *consts, *arrays)
     return cast(R, traced[0].out_tree.unflatten(outs))  # the branches' common output type R
 
 
-def _join_outputs(traced: list[TracedFun], order: list[int], descs: list[str], api: str) -> tuple[ShapedArray, ...]:
-    """The branches' common output types, or a clear error naming two
-    branches that disagree and how."""
+def _check_outputs_agree(traced: list[TracedFun], order: list[int], descs: list[str], api: str) -> None:
+    """Raise a clear error naming two branches whose output structures or
+    types (weak types aside) disagree, and how."""
     first = order[0]
     ref: PyTreeDef = traced[first].out_tree
     for i in order[1:]:
@@ -406,9 +432,6 @@ def _join_outputs(traced: list[TracedFun], order: list[int], descs: list[str], a
                     f"{api}: the branches must return the same types, but {traced[first].out_names[j]} has type "
                     f"{a.str_short()} in {descs[first]} and {b.str_short()} in {descs[i]} ({type_difference(a, b)})"
                 )
-    # As in JAX, the outputs have the first branch's weak types
-    # (false_fun's for cond, branches[0]'s for switch).
-    return traced[0].out_avals
 
 
 
