@@ -36,7 +36,7 @@ from jaxtyped._src.lax.arithmetic import add_tangents
 from jaxtyped._src.lowering import register_lowering_rewrite
 from jaxtyped._src.tree_util import tree_flatten, tree_unflatten
 
-__all__ = ["LinearFunction", "linearize_flat", "backward_pass", "transpose_jaxpr"]
+__all__ = ["LinearFunction", "linearize_flat", "backward_pass", "cotangent_aval", "transpose_jaxpr"]
 
 # Sparse cotangents (of slice reads) accumulate in place in every lowered
 # program (Note [sparse cotangents accumulate in place], issue 16 item 3).
@@ -202,6 +202,14 @@ def _check_cotangents(eqn: Eqn, args: tuple[LinearArg, ...], cts: tuple[Tangent 
             )
 
 
+def cotangent_aval(aval: ShapedArray, weak_type: bool) -> ShapedArray:
+    """The type of a cotangent of ``aval`` whose own weak type is
+    ``weak_type`` (a cotangent's weak type can differ from its primal's;
+    a ``float0`` one has none)."""
+    tangent = aval.to_tangent_aval()
+    return tangent.update(weak_type=weak_type) if dtypes.is_inexact(tangent.dtype) else tangent
+
+
 def transpose_jaxpr(
     jaxpr: Jaxpr,
     linear: tuple[bool, ...],
@@ -214,12 +222,11 @@ def transpose_jaxpr(
     get a non-zero cotangent. ``ct_weak_types``: the cotangents' own weak
     types (one per output), where they may differ from the outputs'."""
     staging = StagingInterpreter(current_interpreter(), "transpose of a call", "grad")
-    ct_avals = [aval.to_tangent_aval() for aval in jaxpr.out_avals]
-    if ct_weak_types is not None:
-        ct_avals = [
-            aval.update(weak_type=weak) if dtypes.is_inexact(aval.dtype) else aval
-            for aval, weak in zip(ct_avals, ct_weak_types, strict=True)
-        ]
+    ct_avals = (
+        [aval.to_tangent_aval() for aval in jaxpr.out_avals]
+        if ct_weak_types is None
+        else [cotangent_aval(aval, weak) for aval, weak in zip(jaxpr.out_avals, ct_weak_types, strict=True)]
+    )
     with transformation_scope(staging):
         args: list[LinearArg] = [
             UndefinedPrimal(aval) if lin else staging.new_arg(aval) for aval, lin in zip(jaxpr.in_avals, linear)

@@ -24,7 +24,7 @@ import numpy as np
 from typing_extensions import TypeVarTuple, Unpack, override
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.ad import transpose_jaxpr
+from jaxtyped._src.ad import cotangent_aval, transpose_jaxpr
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, host_buffer, with_weak_type
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
@@ -38,7 +38,7 @@ from jaxtyped._src.lax.arithmetic import max as lax_max
 from jaxtyped._src.lax.arithmetic import stop_gradient
 from jaxtyped._src.lax.arithmetic import min as lax_min
 from jaxtyped._src.lax.comparison import eq, ne
-from jaxtyped._src.lax.util import leaf_as_array, named_leaves
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves, short_types
 from jaxtyped._src.state.threading import thread_branches
 from jaxtyped._src.lax.control_flow.common import (
     i32_scalar,
@@ -92,8 +92,8 @@ class Cond(Primitive):
         for i, branch in enumerate(self.branches[1:], start=1):
             if not _same_types(branch.in_avals, first.in_avals) or not _same_types(branch.out_avals, first.out_avals):
                 raise JaxtypedTypeError(
-                    f"cond: branches[{i}] has type ({_shown(branch.in_avals)}) -> ({_shown(branch.out_avals)}) "
-                    f"but branches[0] has ({_shown(first.in_avals)}) -> ({_shown(first.out_avals)})"
+                    f"cond: branches[{i}] has type ({short_types(branch.in_avals)}) -> ({short_types(branch.out_avals)}) "
+                    f"but branches[0] has ({short_types(first.in_avals)}) -> ({short_types(first.out_avals)})"
                 )
         check_operand_types("cond", ops, first.in_avals, "the branches take")
         return first.out_avals
@@ -241,7 +241,7 @@ class Cond(Primitive):
         nonzero = tuple(any(flags) for flags in zip(*(nz for _, nz in transposed), strict=True))
         in_avals = [a for a, lin in zip(self.branches[0].in_avals, linear) if not lin]
         in_avals += [
-            a.to_tangent_aval().update(weak_type=weak) if dtypes.is_inexact(a.dtype) else a.to_tangent_aval()
+            cotangent_aval(a, weak)
             for a, nz, weak in zip(self.branches[0].out_avals, ct_nonzero, ct_weak_types, strict=True)
             if nz
         ]
@@ -267,10 +267,6 @@ class Cond(Primitive):
 
 def _same_types(avals: Sequence[ShapedArray], others: Sequence[ShapedArray]) -> bool:
     return len(avals) == len(others) and all(a.same_type(b) for a, b in zip(avals, others))
-
-
-def _shown(avals: Sequence[ShapedArray]) -> str:
-    return ", ".join(a.str_short() for a in avals)
 
 
 def _clamp(index: int, n: int) -> int:
