@@ -17,6 +17,15 @@ that variable the caches live under ``.pytest_cache/``, kept across runs;
 cache itself use directories of their own (``tests/test_persistent_cache.py``).
 The debug-mode run also loads JAX's case-table results the first run
 stored (``tests/support/oracle_store.py``).
+
+Both libraries compile at XLA's LLVM backend optimisation level 1
+(``_compile_at_test_level``): compiling is most of the suite's time, and
+level 1 compiles in about half the time of XLA's default. The level changes
+the machine code (and so, through instruction selection, the last bits of
+some floating-point results) of both libraries alike; the programs compared
+are the ones we emit and the ones JAX emits, unchanged. The jaxlib-range gate
+runs its smoke subset at XLA's default level
+(``JAXTYPED_TEST_XLA_BACKEND_OPT=default``).
 """
 
 import importlib
@@ -26,7 +35,22 @@ from pathlib import Path
 
 import pytest
 
-import jaxtyped
+
+def _compile_at_test_level() -> None:
+    """Add ``--xla_backend_optimization_level`` to ``XLA_FLAGS`` (level
+    ``$JAXTYPED_TEST_XLA_BACKEND_OPT``, 1 unless set; ``default`` leaves
+    XLA's) unless the user's flags already name a level. XLA reads its flags
+    once, when a backend starts, so this runs before jaxtyped is imported;
+    subprocesses a test starts inherit it."""
+    level = os.environ.get("JAXTYPED_TEST_XLA_BACKEND_OPT", "1")
+    flags = os.environ.get("XLA_FLAGS", "")
+    if level != "default" and "--xla_backend_optimization_level" not in flags:
+        os.environ["XLA_FLAGS"] = f"{flags} --xla_backend_optimization_level={level}".strip()
+
+
+_compile_at_test_level()
+
+import jaxtyped  # after XLA_FLAGS is set (above)
 from jaxtyped import config
 
 
