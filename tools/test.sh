@@ -9,7 +9,7 @@
 #                 (pyrightconfig.json), strict, side by side over src/, tests/ and
 #                 typing/; src/ and tests/ must have no diagnostic at all, typing/
 #                 exactly the expected ones; then the typing corpus
-#   docs          sphinx-build -W --keep-going -b html docs docs/_build/html
+#   docs          sphinx-build -W --keep-going -j auto -b html docs docs/_build/html
 #   api-types     python tools/check_api_types.py: the built wheel holds py.typed
 #                 and every .pyi; pyright --verifytypes on the installed wheel
 #                 at 100%; no Any in public results and parameters with Any as
@@ -25,6 +25,7 @@
 #   mypy          mypy (strict, mypy.ini) over src/ and tests/
 #   pyright       pyright (strict, pyrightconfig.json) over src/ and tests/
 # Every gate runs even after one fails; the exit status is 1 if any failed.
+# When both are run, docs runs beside typecheck (its output comes at its turn).
 #
 # The pytest gates share one persistent compilation cache (jaxtyped's and the
 # JAX oracle's, tests/conftest.py) and the JAX oracle's case-table results
@@ -50,7 +51,7 @@ gate_mypy() { python -m mypy --config-file mypy.ini src tests; }
 gate_pyright() { python -m pyright --project pyrightconfig.json --pythonpath "$(command -v python)" src tests; }
 gate_layers() { python tools/check_layers.py; }
 gate_typecheck() { python typecheck/run.py && python tools/typing_corpus.py --check --docs; }
-gate_docs() { python -m sphinx -W --keep-going -b html docs docs/_build/html; }
+gate_docs() { python -m sphinx -W --keep-going -j auto -b html docs docs/_build/html; }
 gate_api-types() { python tools/check_api_types.py; }
 gate_jaxlib-range() {
     if [[ -n "${JAXLIB_RANGE_PREPARE_PID:-}" ]]; then
@@ -64,6 +65,14 @@ start_run() {
     JT_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/jaxtyped-test.XXXXXX")" || return 1
     trap 'rm -rf "$JT_RUN_DIR"' EXIT
     export JAXTYPED_TEST_CACHE_DIR="${JAXTYPED_TEST_CACHE_DIR:-$JT_RUN_DIR/compile-cache}"
+    # One bytecode cache for every Python process of the run (the pytest
+    # workers, the processes tests start, the gates after), kept out of the
+    # tree. Where the machine sets PYTHONDONTWRITEBYTECODE, each process
+    # otherwise compiles every test module anew (pytest's assertion
+    # rewriting: 15 s a worker) and, in debug mode, re-applies beartype's
+    # import hook to the whole package (3 s of its 10 s import).
+    export PYTHONPYCACHEPREFIX="$JT_RUN_DIR/pycache"
+    unset PYTHONDONTWRITEBYTECODE
     local gate
     for gate in "$@"; do
         if [[ "$gate" == jaxlib-range ]]; then
@@ -100,13 +109,27 @@ main() {
     echo "Using $(python --version) from $JT_VENV"
     start_run "${gates[@]}" || return 1
 
-    local results=() failed=0 start status seconds
+    local results=() failed=0 start status seconds docs_pid=""
     for gate in "${gates[@]}"; do
+        if [[ "$gate" == typecheck && " ${gates[*]} " == *" docs "* ]]; then
+            # docs runs beside typecheck, its output shown at its turn: sphinx
+            # keeps about one core busy, and typecheck leaves one idle once
+            # pyright is done and mypy goes on.
+            (gate_docs >"$JT_RUN_DIR/docs.log" 2>&1; echo $? >"$JT_RUN_DIR/docs.status") &
+            docs_pid=$!
+        fi
         echo
         echo "==================== $gate ===================="
         start="$(now)"
-        "gate_$gate"
-        status=$?
+        if [[ "$gate" == docs && -n "$docs_pid" ]]; then
+            wait "$docs_pid"
+            cat "$JT_RUN_DIR/docs.log"
+            status="$(cat "$JT_RUN_DIR/docs.status")"
+            echo "(docs ran beside typecheck: the time below is what it took after typecheck)"
+        else
+            "gate_$gate"
+            status=$?
+        fi
         seconds="$(elapsed "$start" "$(now)")"
         if [[ $status -eq 0 ]]; then
             results+=("$(printf '%-14s %-6s %8ss' "$gate" PASS "$seconds")")
