@@ -22,6 +22,7 @@ rules (see Note [control flow is higher-order primitives] in ``common``):
   emitted once as a private function).
 """
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar, cast, final, overload
@@ -504,28 +505,64 @@ def _loop(prim: Scan, args: Sequence[Array], *, outline: bool = False) -> list[A
     length, unroll = prim.length, max(1, min(prim.unroll, max(prim.length, 1)))
     y_avals = prim.jaxpr.out_avals[prim.num_carry :]
     ys0 = [zeros(with_leading_axis(a, length)) for a in y_avals]
-    call = ClosedCall(prim.jaxpr) if outline and unroll > 1 else None
+    plan = _LoopPlan(prim, ClosedCall(prim.jaxpr) if outline and unroll > 1 else None, unroll, len(consts), len(xs))
+    trips = length // unroll
+    carry, ys = list(init), ys0
+    if trips > 1:
+        state_avals = [ShapedArray((), np.dtype(np.int32)), *(a.aval for a in init), *(y.aval for y in ys0)]
+        cond_closed = trace_flat(functools.partial(_counter_below, trips * unroll), state_avals, "scan")
+        body_closed = trace_flat(plan.trip, [*(c.aval for c in consts), *(x.aval for x in xs), *state_avals], "scan")
+        (cond_jaxpr,), cond_consts = join_consts([cond_closed])
+        (body_jaxpr,), body_consts = join_consts([body_closed])
+        loop = While(cond_jaxpr, body_jaxpr, len(cond_consts), len(body_consts) + len(consts) + len(xs))
+        outs = bind(loop, *cond_consts, *body_consts, *consts, *xs, i32_scalar(0), *carry, *ys)
+        nk = len(init)
+        carry, ys = list(outs[1 : 1 + nk]), list(outs[1 + nk :])
+        done = trips * unroll
+    else:
+        done = 0
+    carry, ys = plan.steps(done, length - done, carry, ys, consts, xs)
+    return [*carry, *ys]
 
-    def body(consts_: Sequence[Array], carry: Sequence[Array], x: Sequence[Array]) -> Sequence[Array]:
-        if call is not None:
-            return bind(call, *consts_, *carry, *x)
-        return eval_jaxpr(prim.jaxpr, (), *consts_, *carry, *x)
 
-    def steps(start: Array | int, count: int, carry: Sequence[Array], ys: Sequence[Array], consts_: Sequence[Array], xs_: Sequence[Array]) -> tuple[list[Array], list[Array]]:
+# _loop's helpers are a class and module-level functions, not closures:
+# debug mode's import hook decorates a nested function anew on every call of
+# its parent, and _loop runs for every scan lowered or evaluated.
+@dataclass(frozen=True)
+class _LoopPlan:
+    """One ``_loop``'s fixed parts: the scan, its outlined body (or None),
+    the iterations per trip and the operand counts."""
+
+    prim: Scan
+    call: ClosedCall | None
+    unroll: int
+    num_consts: int
+    num_xs: int
+
+    def body(self, consts: Sequence[Array], carry: Sequence[Array], x: Sequence[Array]) -> Sequence[Array]:
+        """One iteration: the scanned function's outputs."""
+        if self.call is not None:
+            return bind(self.call, *consts, *carry, *x)
+        return eval_jaxpr(self.prim.jaxpr, (), *consts, *carry, *x)
+
+    def steps(
+        self, start: Array | int, count: int, carry: Sequence[Array], ys: Sequence[Array], consts: Sequence[Array], xs: Sequence[Array]
+    ) -> tuple[list[Array], list[Array]]:
         """Iterations ``start`` to ``start + count - 1``: their rows are the
         block ``[lo, lo + count)`` of each stacked array (in reverse order
         when the scan is reversed)."""
+        prim = self.prim
         if count == 0:
             return list(carry), list(ys)
         if isinstance(start, Array):
-            lo = sub(i32_scalar(length - count), start) if prim.reverse else start
+            lo = sub(i32_scalar(prim.length - count), start) if prim.reverse else start
         else:
-            lo = i32_scalar(length - count - start if prim.reverse else start)
-        blocks = [_read_block(v, lo, count) for v in xs_]
+            lo = i32_scalar(prim.length - count - start if prim.reverse else start)
+        blocks = [_read_block(v, lo, count) for v in xs]
         carry, rows = list(carry), [list[Array]() for _ in ys]
         for k in range(count):
             row = count - 1 - k if prim.reverse else k
-            outs = body(consts_, carry, [_row(b, row, count) for b in blocks])
+            outs = self.body(consts, carry, [_row(b, row, count) for b in blocks])
             carry = list(outs[: prim.num_carry])
             for out_rows, o in zip(rows, outs[prim.num_carry :], strict=True):
                 out_rows.append(o)
@@ -533,32 +570,19 @@ def _loop(prim: Scan, args: Sequence[Array], *, outline: bool = False) -> list[A
             rows = [r[::-1] for r in rows]
         return carry, [_write_block(y, r, lo) for y, r in zip(ys, rows, strict=True)]
 
-    trips = length // unroll
-    carry, ys = list(init), ys0
-    if trips > 1:
-        nc, nx, nk = len(consts), len(xs), len(init)
-        state_avals = [ShapedArray((), np.dtype(np.int32)), *(a.aval for a in init), *(y.aval for y in ys0)]
+    def trip(self, *state: Array) -> list[Array]:
+        """The while loop's body: ``unroll`` iterations from the counter on.
+        ``state`` is the consts, the xs, the counter, the carry, the ys."""
+        nc, nx, nk = self.num_consts, self.num_xs, self.prim.num_carry
+        consts, xs, i = state[:nc], state[nc : nc + nx], state[nc + nx]
+        carry, ys = state[nc + nx + 1 : nc + nx + 1 + nk], state[nc + nx + 1 + nk :]
+        new_carry, new_ys = self.steps(i, self.unroll, carry, ys, consts, xs)
+        return [add(i, i32_scalar(self.unroll)), *new_carry, *new_ys]
 
-        def cond_fun(i: Array, *_: Array) -> list[Array]:
-            return [lt(i, i32_scalar(trips * unroll))]
 
-        def body_fun(*a: Array) -> list[Array]:
-            consts_, xs_, i, carry_, ys_ = a[:nc], a[nc : nc + nx], a[nc + nx], a[nc + nx + 1 : nc + nx + 1 + nk], a[nc + nx + 1 + nk :]
-            new_carry, new_ys = steps(i, unroll, carry_, ys_, consts_, xs_)
-            return [add(i, i32_scalar(unroll)), *new_carry, *new_ys]
-
-        cond_closed = trace_flat(cond_fun, state_avals, "scan")
-        body_closed = trace_flat(body_fun, [*(c.aval for c in consts), *(x.aval for x in xs), *state_avals], "scan")
-        (cond_jaxpr,), cond_consts = join_consts([cond_closed])
-        (body_jaxpr,), body_consts = join_consts([body_closed])
-        loop = While(cond_jaxpr, body_jaxpr, len(cond_consts), len(body_consts) + nc + nx)
-        outs = bind(loop, *cond_consts, *body_consts, *consts, *xs, i32_scalar(0), *carry, *ys)
-        carry, ys = list(outs[1 : 1 + nk]), list(outs[1 + nk :])
-        done = trips * unroll
-    else:
-        done = 0
-    carry, ys = steps(done, length - done, carry, ys, consts, xs)
-    return [*carry, *ys]
+def _counter_below(end: int, i: Array, *_: Array) -> list[Array]:
+    """The while loop's condition: ``i < end``."""
+    return [lt(i, i32_scalar(end))]
 
 
 # The block start is never negative nor past the end: no wrap-around of
