@@ -235,3 +235,46 @@ def test_set_cache_dir_and_reset_cache_as_jax(tmp_path: Path) -> None:
         jt.config.update("jax_compilation_cache_dir", previous)
         jax.config.update("jax_compilation_cache_dir", jax_previous)
         jax_cc.reset_cache()
+
+
+def test_sharded_programs_are_saved_and_loaded(tmp_path: Path) -> None:
+    """A program compiled over a mesh is kept like a single-device one (JAX
+    keeps them too): after the in-memory caches are dropped it is loaded,
+    with the same values and output sharding. One that inspects shardings
+    is always compiled: its callback runs only while XLA compiles."""
+    import jaxtyped as jt
+    import jaxtyped.numpy as jtnp
+    from jaxtyped._src.runtime import xla
+    from jaxtyped.sharding import Mesh, NamedSharding, PartitionSpec
+
+    mesh = Mesh(np.array(jt.devices()[:4]), ("x",))
+    x = jt.device_put(jtnp.arange(16.0).reshape(8, 2), NamedSharding(mesh, PartitionSpec("x")))
+    seen: list[str] = []
+
+    def scaled(a: jt.Array) -> jt.Array:
+        return jtnp.sin(a) * 0.8125 + a.sum()
+
+    def inspected(a: jt.Array) -> jt.Array:
+        jt.debug.inspect_array_sharding(a, callback=lambda s: seen.append(repr(s)))
+        return a * 0.8125
+
+    previous = jt.config.jax_compilation_cache_dir
+    previous_min = jt.config.jax_persistent_cache_min_compile_time_secs
+    jt.config.update("jax_compilation_cache_dir", str(tmp_path))
+    jt.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    try:
+        compiles, loads, stores = xla.persistent_cache_info()
+        first = jt.jit(scaled)(x)
+        jt.jit(inspected)(x)
+        assert xla.persistent_cache_info() == (compiles + 1, loads, stores + 1)
+        assert len(_entries(tmp_path)) == 1 and len(seen) == 1
+        jt.clear_caches()
+        second = jt.jit(scaled)(x)
+        jt.jit(inspected)(x)
+        assert xla.persistent_cache_info() == (compiles + 1, loads + 1, stores + 1)
+        assert len(seen) == 2 and seen[0] == seen[1]
+        np.testing.assert_array_equal(np.asarray(second), np.asarray(first))
+        assert second.sharding == first.sharding == NamedSharding(mesh, PartitionSpec("x"))
+    finally:
+        jt.config.update("jax_persistent_cache_min_compile_time_secs", previous_min)
+        jt.config.update("jax_compilation_cache_dir", previous)

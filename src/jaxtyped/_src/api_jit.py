@@ -71,7 +71,9 @@ from jaxtyped._src.pjit import (
     clear_call_caches, consts_as_invars, consume_donated, donation_buffers, executable_for, jit_call, run_executable,
 )  # fmt: skip
 from jaxtyped._src.runtime import xla
-from jaxtyped._src.api_sharding import ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, execute_spmd, plan_spmd, spmd_request
+from jaxtyped._src.api_sharding import (
+    ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, clear_program_cache, execute_spmd, plan_spmd, spmd_request,
+)
 from jaxtyped._src.runtime import host_callbacks
 from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function
@@ -209,6 +211,7 @@ def clear_caches() -> None:
     _SCALAR_ARRAYS.clear()
     clear_checkpoint_caches()
     clear_call_caches()
+    clear_program_cache()
     xla.clear_compile_cache()
     host_callbacks.clear_callback_cache()
 

@@ -560,6 +560,12 @@ _programs: "OrderedDict[tuple[object, ...], SpmdProgram]" = OrderedDict()
 _programs_lock = threading.Lock()
 
 
+def clear_program_cache() -> None:
+    """Drop every compiled mesh program (``jt.clear_caches``)."""
+    with _programs_lock:
+        _programs.clear()
+
+
 def _program(
     jaxpr: Jaxpr,
     name: str,

@@ -993,7 +993,7 @@ def compile_module(
 @final
 @dataclass(slots=True)
 class _PersistentStats:
-    compiles: int = 0  # programs XLA compiled (compile_module's misses that loaded nothing)
+    compiles: int = 0  # programs XLA compiled that the persistent cache could hold (it had none)
     loads: int = 0  # programs loaded from the persistent cache
     stores: int = 0  # programs saved to it
 
@@ -1003,7 +1003,9 @@ _persistent_stats = _PersistentStats()
 
 def persistent_cache_info() -> tuple[int, int, int]:
     """``(compiles, loads, stores)`` of this process: XLA compilations of
-    single-device programs, and persistent-cache loads and saves."""
+    the programs the persistent cache could hold (every program except those
+    with host callbacks or sharding inspections, or spanning other
+    processes' devices), and persistent-cache loads and saves."""
     return _persistent_stats.compiles, _persistent_stats.loads, _persistent_stats.stores
 
 
@@ -1171,11 +1173,20 @@ def compile_spmd_module(
     # Global device ids (several processes number theirs 0.., 2048.., ...).
     options.device_assignment = _jax.DeviceAssignment.create(np.array([[d.id for d in devices]], np.int32))
     device_list = xc.DeviceList(tuple(_backend_device(d) for d in devices))
+    # A program that inspects shardings must compile (its callbacks run
+    # then, Note [inspecting shardings at compile time]); one spanning other
+    # processes' devices is compiled by each of them, as JAX does.
+    persistent = _INSPECT_SHARDING_MARK not in text and all(d.process_index == process_index() for d in devices)
     try:
         with monitoring.backend_compile_event():
-            loaded = backend.client.compile_and_load(text.encode(), device_list, options)
-    except Exception as err:  # jaxlib raises its own JaxRuntimeError
+            if persistent:
+                loaded = _load_or_compile(backend.client, text, device_list, options)
+            else:
+                loaded = backend.client.compile_and_load(text.encode(), device_list, options)
+    except Exception as err:  # jaxlib raises its own JaxRuntimeError; _load_or_compile already explains it
         _raise_inspect_errors()
+        if persistent:
+            raise
         raise compile_error(err, text) from err
     _raise_inspect_errors()
     executable = SpmdExecutable(loaded, in_avals, out_avals, devices)
@@ -1205,6 +1216,7 @@ class HloTiling(NamedTuple):
 # of a module naming it, so the functions are kept for the process's life).
 # An exception in the function would become a compile error holding only
 # its text: it is kept instead and raised after the compilation.
+_INSPECT_SHARDING_MARK = "InspectSharding"  # the custom call's target, however the text prints it
 _inspect_lock = threading.Lock()
 _inspect_keepalive: list[Callable[[xc.HloSharding], None]] = []
 _inspect_errors: list[BaseException] = []
