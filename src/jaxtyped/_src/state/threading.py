@@ -16,7 +16,7 @@ shows it; evaluating such a closed jaxpr reads and writes the ref
 """
 
 from collections.abc import Callable, Sequence
-from functools import wraps
+from functools import partial, wraps
 from typing import Any, TypeVar
 
 from jaxtyped._src.core.array import Array, ArrayLike
@@ -85,62 +85,73 @@ def _write_back(refs: Sequence[Ref[Array]], values: Sequence[Array]) -> None:
         ref.write(value)
 
 
+# The three entry points bind module-level runners with partial
+# rather than define closures: debug mode's import hook decorates a nested
+# function anew on every call of its parent, and every scan, while_loop and
+# cond a user calls comes through here (most with no refs to thread).
+
+
 def thread_scan(scan_impl: Callable[..., Any], f: Callable[..., Any], init: object, *rest: Any) -> Any:
     """``scan_impl(f, init, *rest)`` with closed-over refs as extra carry."""
+    return run_threading_refs(partial(_scan_threading, scan_impl, f, init, rest))
 
-    def run(refs: list[Ref[Array]]) -> Any:
-        if not refs:
-            return scan_impl(f, init, *rest)
-        values = [r.read() for r in refs]
 
-        @named_like(f)
-        def body(carry: tuple[object, list[Array]], x: object) -> tuple[tuple[object, list[Array]], object]:
-            c, vals = carry
-            with bound_refs(refs, vals):
-                out = f(c, x)
-                reject_ref_outputs(out, "scan", "the body of scan")
-                new_values = current_values(refs)
-            if not (isinstance(out, tuple) and len(out) == 2):  # pyright: ignore[reportUnknownArgumentType]  # user output
-                raise JaxtypedTypeError(f"scan: the body must return a pair (carry, y), got {type(out).__name__}")  # pyright: ignore[reportUnknownArgumentType]
-            pair: tuple[object, object] = out  # pyright: ignore[reportUnknownVariableType]  # checked above: a pair
-            return (pair[0], new_values), pair[1]
+def _scan_threading(
+    scan_impl: Callable[..., Any], f: Callable[..., Any], init: object, rest: tuple[Any, ...], refs: list[Ref[Array]]
+) -> Any:
+    if not refs:
+        return scan_impl(f, init, *rest)
+    values = [r.read() for r in refs]
 
-        (final, new_values), ys = scan_impl(body, (init, values), *rest)
-        _write_back(refs, new_values)
-        return final, ys
+    @named_like(f)
+    def body(carry: tuple[object, list[Array]], x: object) -> tuple[tuple[object, list[Array]], object]:
+        c, vals = carry
+        with bound_refs(refs, vals):
+            out = f(c, x)
+            reject_ref_outputs(out, "scan", "the body of scan")
+            new_values = current_values(refs)
+        if not (isinstance(out, tuple) and len(out) == 2):  # pyright: ignore[reportUnknownArgumentType]  # user output
+            raise JaxtypedTypeError(f"scan: the body must return a pair (carry, y), got {type(out).__name__}")  # pyright: ignore[reportUnknownArgumentType]
+        pair: tuple[object, object] = out  # pyright: ignore[reportUnknownVariableType]  # checked above: a pair
+        return (pair[0], new_values), pair[1]
 
-    return run_threading_refs(run)
+    (final, new_values), ys = scan_impl(body, (init, values), *rest)
+    _write_back(refs, new_values)
+    return final, ys
 
 
 def thread_while(
     while_impl: Callable[..., Any], cond_fun: Callable[..., Any], body_fun: Callable[..., Any], init: object
 ) -> Any:
     """``while_impl(cond_fun, body_fun, init)`` with closed-over refs as extra carry."""
+    return run_threading_refs(partial(_while_threading, while_impl, cond_fun, body_fun, init))
 
-    def run(refs: list[Ref[Array]]) -> Any:
-        if not refs:
-            return while_impl(cond_fun, body_fun, init)
-        values = [r.read() for r in refs]
 
-        @named_like(cond_fun)
-        def cond(carry: tuple[object, list[Array]]) -> object:
-            c, vals = carry
-            with bound_refs(refs, vals):
-                return cond_fun(c)
+def _while_threading(
+    while_impl: Callable[..., Any], cond_fun: Callable[..., Any], body_fun: Callable[..., Any], init: object,
+    refs: list[Ref[Array]],
+) -> Any:
+    if not refs:
+        return while_impl(cond_fun, body_fun, init)
+    values = [r.read() for r in refs]
 
-        @named_like(body_fun)
-        def body(carry: tuple[object, list[Array]]) -> tuple[object, list[Array]]:
-            c, vals = carry
-            with bound_refs(refs, vals):
-                out = body_fun(c)
-                reject_ref_outputs(out, "while_loop", "the body of while_loop")
-                return out, current_values(refs)
+    @named_like(cond_fun)
+    def cond(carry: tuple[object, list[Array]]) -> object:
+        c, vals = carry
+        with bound_refs(refs, vals):
+            return cond_fun(c)
 
-        final, new_values = while_impl(cond, body, (init, values))
-        _write_back(refs, new_values)
-        return final
+    @named_like(body_fun)
+    def body(carry: tuple[object, list[Array]]) -> tuple[object, list[Array]]:
+        c, vals = carry
+        with bound_refs(refs, vals):
+            out = body_fun(c)
+            reject_ref_outputs(out, "while_loop", "the body of while_loop")
+            return out, current_values(refs)
 
-    return run_threading_refs(run)
+    final, new_values = while_impl(cond, body, (init, values))
+    _write_back(refs, new_values)
+    return final
 
 
 def thread_branches(
@@ -149,27 +160,30 @@ def thread_branches(
 ) -> Any:
     """``apply_impl(index, branches, names, operands, api)`` (cond and
     switch) with closed-over refs as extra operands and outputs."""
+    return run_threading_refs(partial(_branches_threading, apply_impl, index, branches, names, operands, api))
 
-    def run(refs: list[Ref[Array]]) -> Any:
-        if not refs:
-            return apply_impl(index, list(branches), names, operands, api)
-        values = [r.read() for r in refs]
 
-        def threaded(branch: Callable[..., Any]) -> Callable[..., Any]:
-            @named_like(branch)
-            def call(vals: list[Array], *ops: object) -> tuple[object, list[Array]]:
-                with bound_refs(refs, vals):
-                    out = branch(*ops)
-                    reject_ref_outputs(out, api, f"a branch of {api}")
-                    return out, current_values(refs)
+def _branches_threading(
+    apply_impl: Callable[..., Any], index: Array, branches: Sequence[Callable[..., Any]], names: list[str],
+    operands: tuple[object, ...], api: str, refs: list[Ref[Array]],
+) -> Any:
+    if not refs:
+        return apply_impl(index, list(branches), names, operands, api)
+    values = [r.read() for r in refs]
 
-            return call
+    def threaded(branch: Callable[..., Any]) -> Callable[..., Any]:
+        @named_like(branch)
+        def call(vals: list[Array], *ops: object) -> tuple[object, list[Array]]:
+            with bound_refs(refs, vals):
+                out = branch(*ops)
+                reject_ref_outputs(out, api, f"a branch of {api}")
+                return out, current_values(refs)
 
-        out, new_values = apply_impl(index, [threaded(b) for b in branches], names, (values, *operands), api)
-        _write_back(refs, new_values)
-        return out
+        return call
 
-    return run_threading_refs(run)
+    out, new_values = apply_impl(index, [threaded(b) for b in branches], names, (values, *operands), api)
+    _write_back(refs, new_values)
+    return out
 
 
 

@@ -13,6 +13,7 @@ permutation) the QR module shares; triangles and transposes come from
 ``cholesky.py``.
 """
 
+import functools
 from dataclasses import dataclass
 from typing import final
 
@@ -109,27 +110,32 @@ def _permutation_from_pivots(pivots: Array, size: int) -> Array:
 
     Each step selects through comparisons with an iota, so the loop body is
     the same for every batch entry (no gather or scatter)."""
-    batch = pivots.shape[:-1]
-    shape = (*batch, size)
-    last = len(batch)
-    positions = broadcasted_iota(_I32, shape, last)
-
-    def spread(column: Array) -> Array:
-        return broadcast_in_dim(column, shape, (*range(last), last))
-
-    def swap(i: Array, perm: Array) -> Array:
-        step = convert_to(i, _I32, weak_type=False)
-        pivot = spread(dynamic_slice_in_dim(pivots, step, 1, axis=last))
-        at_step = eq(positions, broadcast_in_dim(step, shape, ()))
-        at_pivot = eq(positions, pivot)
-        here = spread(dynamic_slice_in_dim(perm, step, 1, axis=last))
-        there = broadcast_in_dim(reduce_sum(select_n(at_pivot, zeros(perm.aval), perm), (last,)), shape, tuple(range(last)))
-        # When the pivot is the step itself both masks hold: it stays.
-        return select_n(at_step, select_n(at_pivot, perm, here), there)
-
+    shape = (*pivots.shape[:-1], size)
+    positions = broadcasted_iota(_I32, shape, len(shape) - 1)
     if pivots.shape[-1] == 0:
         return positions  # the loop body would slice an empty axis
-    return fori_loop(0, pivots.shape[-1], swap, positions)
+    # A partial of a module-level step, not a closure: debug mode's import
+    # hook decorates a nested function anew on every call of its parent.
+    return fori_loop(0, pivots.shape[-1], functools.partial(_swap_step, pivots, positions), positions)
+
+
+def _permutation_outputs(size: int, pivots: Array) -> tuple[Array]:
+    """The lowered function of :class:`LuPivotsToPermutation` (a module-level
+    one for the reason ``_permutation_from_pivots`` gives)."""
+    return (_permutation_from_pivots(pivots, size),)
+
+
+def _swap_step(pivots: Array, positions: Array, i: Array, perm: Array) -> Array:
+    """``perm`` with entries ``i`` and ``pivots[..., i]`` swapped."""
+    shape, last = perm.shape, perm.ndim - 1
+    step = convert_to(i, _I32, weak_type=False)
+    pivot = broadcast_in_dim(dynamic_slice_in_dim(pivots, step, 1, axis=last), shape, (*range(last), last))
+    at_step = eq(positions, broadcast_in_dim(step, shape, ()))
+    at_pivot = eq(positions, pivot)
+    here = broadcast_in_dim(dynamic_slice_in_dim(perm, step, 1, axis=last), shape, (*range(last), last))
+    there = broadcast_in_dim(reduce_sum(select_n(at_pivot, zeros(perm.aval), perm), (last,)), shape, tuple(range(last)))
+    # When the pivot is the step itself both masks hold: it stays.
+    return select_n(at_step, select_n(at_pivot, perm, here), there)
 
 
 @final
@@ -162,12 +168,7 @@ class LuPivotsToPermutation(DeviceEvaluated, BatchedOverLeadingDims):
     def lower(
         self, ctx: LoweringContext, args: tuple[HloValue, ...], out_avals: tuple[ShapedArray, ...]
     ) -> tuple[HloValue, ...]:
-        size = self.permutation_size
-
-        def permutation(pivots: Array) -> tuple[Array]:
-            return (_permutation_from_pivots(pivots, size),)
-
-        return ctx.lower_fun(permutation, args)
+        return ctx.lower_fun(functools.partial(_permutation_outputs, self.permutation_size), args)
 
     @override
     def jvp(

@@ -7,6 +7,7 @@ on them, with column pivoting through LAPACK ``geqp3``. JAX's names,
 parameters and results.
 """
 
+import functools
 from dataclasses import dataclass
 from typing import Literal, final, overload
 
@@ -299,22 +300,13 @@ class Qr(DeviceEvaluated, BatchedOverLeadingDims):
         (x,) = args
         m, n = x.aval.shape[-2:]
         full = self.full_matrices
+        # The functions lowered are partials of module-level ones, not
+        # closures: debug mode's import hook decorates a nested function
+        # anew on every call of its parent.
         if m == 0 or n == 0:
-            q_aval, r_aval = out_avals[:2]
-
-            def empty(a: Array) -> tuple[Array, ...]:
-                q, r = _empty_qr(a, q_aval, r_aval)
-                if self.pivoting:
-                    return q, r, zeros(out_avals[2])
-                return q, r
-
-            return ctx.lower_fun(empty, args)
+            return ctx.lower_fun(functools.partial(_empty_outputs, out_avals), args)
         if not self.pivoting:
-
-            def factor(a: Array) -> tuple[Array, Array]:
-                return _assemble(*geqrf(a), full)
-
-            return ctx.lower_fun(factor, args)
+            return ctx.lower_fun(functools.partial(_factor, full), args)
         batch = x.aval.shape[:-2]
         taus_aval = ShapedArray((*batch, min(m, n)), x.aval.dtype)
         jpvt_aval = ShapedArray((*batch, n), _I32)
@@ -325,12 +317,7 @@ class Qr(DeviceEvaluated, BatchedOverLeadingDims):
             [(x.aval.strip_weak_type(), "matrix"), (jpvt_aval, "vector"), (taus_aval, "vector")],
             aliases={0: 0, 1: 1},
         )  # fmt: skip
-
-        def finish(a: Array, t: Array, p: Array) -> tuple[Array, ...]:
-            q, r = _assemble(a, t, full)
-            return q, r, sub(p, broadcast_in_dim(np.int32(1), p.shape, ()))  # LAPACK's columns are 1-based
-
-        return ctx.lower_fun(finish, (packed, taus, jpvt))
+        return ctx.lower_fun(functools.partial(_finish_pivoted, full), (packed, taus, jpvt))
 
     @override
     def jvp(
@@ -353,6 +340,24 @@ class Qr(DeviceEvaluated, BatchedOverLeadingDims):
             dq, dr = _tall_qr_tangents(q, r, dx, self.full_matrices)
         perm_tangent: tuple[Tangent, ...] = (Zero(outs[2].aval.to_tangent_aval()),) if self.pivoting else ()
         return outs, (dq, dr, *perm_tangent)
+
+
+def _empty_outputs(out_avals: tuple[ShapedArray, ...], a: Array) -> tuple[Array, ...]:
+    """The factors of a matrix with no rows or no columns (and, pivoted, a
+    permutation of its columns)."""
+    q, r = _empty_qr(a, out_avals[0], out_avals[1])
+    return (q, r, zeros(out_avals[2])) if len(out_avals) == 3 else (q, r)
+
+
+def _factor(full: bool, a: Array) -> tuple[Array, Array]:
+    """Q and R of ``a`` through geqrf."""
+    return _assemble(*geqrf(a), full)
+
+
+def _finish_pivoted(full: bool, a: Array, t: Array, p: Array) -> tuple[Array, ...]:
+    """Q, R and the 0-based column permutation from geqp3's outputs."""
+    q, r = _assemble(a, t, full)
+    return q, r, sub(p, broadcast_in_dim(np.int32(1), p.shape, ()))  # LAPACK's columns are 1-based
 
 
 def _take_columns(x: Array, permutation: Array) -> Array:
