@@ -25,7 +25,7 @@
 #   mypy          mypy (strict, mypy.ini) over src/ and tests/
 #   pyright       pyright (strict, pyrightconfig.json) over src/ and tests/
 # Every gate runs even after one fails; the exit status is 1 if any failed.
-# When both are run, docs runs beside typecheck (its output comes at its turn).
+# When docs comes after typecheck, it runs beside it (its output comes at its turn).
 #
 # The pytest gates share one persistent compilation cache (jaxtyped's and the
 # JAX oracle's, tests/conftest.py) and the JAX oracle's case-table results
@@ -109,9 +109,9 @@ main() {
     echo "Using $(python --version) from $JT_VENV"
     start_run "${gates[@]}" || return 1
 
-    local results=() failed=0 start status seconds docs_pid=""
+    local results=() failed=0 start status seconds docs_pid="" docs_ran=""
     for gate in "${gates[@]}"; do
-        if [[ "$gate" == typecheck && " ${gates[*]} " == *" docs "* ]]; then
+        if [[ "$gate" == typecheck && -z "$docs_ran" && " ${gates[*]} " == *" docs "* ]]; then
             # docs runs beside typecheck, its output shown at its turn: sphinx
             # keeps about one core busy, and typecheck leaves one idle once
             # pyright is done and mypy goes on.
@@ -130,6 +130,7 @@ main() {
             "gate_$gate"
             status=$?
         fi
+        [[ "$gate" == docs ]] && docs_ran=1
         seconds="$(elapsed "$start" "$(now)")"
         if [[ $status -eq 0 ]]; then
             results+=("$(printf '%-14s %-6s %8ss' "$gate" PASS "$seconds")")
