@@ -21,9 +21,9 @@
 # compilation caches (tests/conftest.py) go under $JAXTYPED_TEST_CACHE_DIR
 # when it is set (tools/test.sh's, removed after the run), else under the
 # venvs' cache.
-# The smoke subset compiles at XLA's default optimisation level, where the
-# main suite uses level 1 (tests/conftest.py): one gate runs the oracle
-# comparisons as users compile.
+# The smoke subset compiles with XLA's default code generation, where the
+# main suite uses optimisation level 1 and the classic emitters
+# (tests/conftest.py): one gate runs the oracle comparisons as users compile.
 # Environment: JAXLIB_UNSUPPORTED (default 0.7.2), JAXLIB_OLDEST (default:
 # read from pyproject.toml), PYTEST_WORKERS (default 2), PYTHON (python3).
 

@@ -45,7 +45,7 @@ __all__ = [
     "Namespace", "Case", "Group", "CaseTable", "Raised", "debug_violations", "as_tuple", "widen",
     "assert_same", "assert_same_value", "host", "library_case", "random_host", "call", "tol", "jax", "jax_numpy", "jax_config",
     "ERROR_KINDS", "error_kind", "expect_same_error", "raises_as_jax", "library", "jitted", "vmapped", "grad_of_sum", "unary_fn", "binary_fn", "call_in",
-    "sample", "exact", "printed_by",
+    "sample", "exact", "printed_by", "XLA_DEFAULT_EMITTERS", "jax_with_default_emitters",
     "mesh_sharding",  # sharding family (issue 17)
 ]  # fmt: skip
 
@@ -280,6 +280,21 @@ def assert_same(
 def assert_same_value(ours: Any, theirs: Any, rtol: float = 1e-5, atol: float = 1e-6, where: str = "result") -> None:
     """Equal values (NaNs equal), compared in float64/complex128."""
     np.testing.assert_allclose(widen(ours), widen(theirs), rtol=rtol, atol=atol, err_msg=where)
+
+
+# The test run compiles with XLA's classic CPU emitters (tests/conftest.py:
+# they compile faster). Where the emitter decides a result (a NaN's fate in
+# reduce_precision, the sign of a complex product's zero part), our eager
+# rules follow what users' programs compute, XLA's default MLIR fusion
+# emitters; these compile options give one JAX program those back.
+XLA_DEFAULT_EMITTERS: dict[str, bool] = {"xla_cpu_use_fusion_emitters": True}
+
+
+def jax_with_default_emitters(fn: Callable[..., Any], *args: Any, static_argnums: tuple[int, ...] = ()) -> np.ndarray[Any, Any]:
+    """``jax.jit(fn, static_argnums=...)(*args)`` compiled with XLA's
+    default CPU emitters (:data:`XLA_DEFAULT_EMITTERS`), as a NumPy array."""
+    compiled = jax.jit(fn, static_argnums=static_argnums).lower(*args).compile(compiler_options=XLA_DEFAULT_EMITTERS)
+    return np.asarray(compiled(*[a for i, a in enumerate(args) if i not in static_argnums]))
 
 
 def host(dtype: str, values: Any) -> np.ndarray[Any, Any]:
