@@ -11,7 +11,10 @@
 #      installed version, the supported range and the pip command;
 #   2. oldest: with jaxlib at the lower bound, the import succeeds and the
 #      smoke subset of the test suite below passes, compared against the
-#      JAX of the same version (the oracle must match the jaxlib).
+#      JAX of the same version (the oracle must match the jaxlib);
+#   3. newest: the smoke subset and the tests whose answers depend on XLA's
+#      CPU emitters (EMITTER_SENSITIVE) pass on the jaxlib of the venv that
+#      runs the other gates, compiled with XLA's default code generation.
 # The source is used from src/ (PYTHONPATH), nothing is installed into .venv.
 #
 # Each jaxlib gets a venv of its own under $JAXLIB_RANGE_CACHE (default
@@ -21,11 +24,13 @@
 # compilation caches (tests/conftest.py) go under $JAXTYPED_TEST_CACHE_DIR
 # when it is set (tools/test.sh's, removed after the run), else under the
 # venvs' cache.
-# The smoke subset compiles with XLA's default code generation, where the
-# main suite uses optimisation level 1 and the classic emitters
-# (tests/conftest.py): one gate runs the oracle comparisons as users compile.
+# Both runs compile with XLA's default code generation, where the main suite
+# uses optimisation level 1 and the classic emitters (tests/conftest.py):
+# this gate runs the oracle comparisons as users compile, at both ends of
+# the range.
 # Environment: JAXLIB_UNSUPPORTED (default 0.7.2), JAXLIB_OLDEST (default:
-# read from pyproject.toml), PYTEST_WORKERS (default 2), PYTHON (python3).
+# read from pyproject.toml), PYTEST_WORKERS (default 2), PYTHON (python3),
+# NEWEST_PYTHON (the python on PATH: tools/test.sh puts .venv's first).
 
 set -uo pipefail
 
@@ -109,6 +114,14 @@ DESELECT=(
     "tests/debug/test_ordered_effects.py::test_ordered_prints_around_a_cond_with_results  needs dce_sink (jaxlib >= 0.10)"
 )
 
+# Run on the newest jaxlib beside the smoke subset: tests whose answers
+# depend on which CPU emitters XLA uses (the NaN of reduce_precision, signed
+# zeros of complex arithmetic, the edges of transcendental functions).
+EMITTER_SENSITIVE=(
+    tests/lax/test_lax_special.py
+    tests/lax/test_lower_transcendental.py
+)
+
 venv_for() {
     # venv_for VERSION EXTRA...: the python of a venv with jaxlib==VERSION (created once).
     local version="$1"; shift
@@ -176,6 +189,14 @@ for entry in "${DESELECT[@]}"; do deselect_args+=(--deselect "${entry%% *}"); do
         "$oldest_python" -m pytest -q -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" \
         -W "ignore:The default axis_types will change:DeprecationWarning" \
         "${deselect_args[@]}" "${SMOKE[@]}"
+) || failed=1
+
+newest_python="${NEWEST_PYTHON:-python}"
+echo "== newest: jaxlib $("$newest_python" -c 'import jaxlib.version; print(jaxlib.version.__version__)'), smoke subset and emitter-sensitive tests, XLA's default code generation"
+(
+    cd "$ROOT" &&
+    JAXTYPED_TEST_XLA_BACKEND_OPT=default JAXTYPED_TEST_CACHE_DIR="${JAXTYPED_TEST_CACHE_DIR:-$CACHE}/compile-cache-newest" \
+        "$newest_python" -m pytest -q -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" "${SMOKE[@]}" "${EMITTER_SENSITIVE[@]}"
 ) || failed=1
 
 exit "$failed"
