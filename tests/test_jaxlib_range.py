@@ -68,8 +68,9 @@ def _bash_array(script: str, name: str) -> list[str]:
 
 
 def test_the_smoke_subset_names_existing_tests() -> None:
-    """tools/jaxlib_range.sh runs a stated subset on the oldest jaxlib: every
-    path in it exists, and every deselected test is in it and gives a reason."""
+    """tools/jaxlib_range.sh runs a stated subset on the oldest jaxlib (and,
+    with the emitter-sensitive files, on the newest): every path in them
+    exists, and every deselected test is in the subset and gives a reason."""
     root = Path(__file__).resolve().parent.parent
     script = (root / "tools" / "jaxlib_range.sh").read_text()
     smoke = _bash_array(script, "SMOKE")
@@ -79,3 +80,5 @@ def test_the_smoke_subset_names_existing_tests() -> None:
         node, _, reason = entry.partition("  ")
         assert node.split("::")[0] in files and reason.strip(), entry
     assert "tests/test_jaxlib_range.py" in files and "tests/test_versioning.py" in files
+    emitter_sensitive = _bash_array(script, "EMITTER_SENSITIVE")
+    assert emitter_sensitive and all((root / path).is_file() for path in emitter_sensitive), emitter_sensitive
