@@ -683,7 +683,7 @@ def test_errors_name_the_function_and_the_argument() -> None:
     with pytest.raises(JaxtypedValueError, match="static_argnums=\\(5,\\) is out of range"):
         jt.checkpoint(f, static_argnums=5)(1.0, "x")
     with pytest.raises(JaxtypedTypeError, match="expected a callable" + DEBUG_MODE):
-        jt.checkpoint(42)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # the point of the test
+        jt.checkpoint(42)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]  # the point of the test
     with pytest.raises(JaxtypedTypeError, match="static_argnums must be an int or a tuple of ints" + DEBUG_MODE):
         jt.checkpoint(f, static_argnums=[1])  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # the point of the test
     with pytest.raises(JaxtypedTypeError, match="policy must be callable" + DEBUG_MODE):

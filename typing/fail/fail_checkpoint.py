@@ -41,7 +41,7 @@ jt.checkpoint(affine, policy="dots")  # expect: mypy[arg-type] pyright[reportArg
 jt.checkpoint(affine, static_argnums=[1])  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.checkpoint(affine, concrete=True)  # expect: mypy[call-arg] pyright[reportCallIssue]
 jt.checkpoint(affine, cp.dots_saveable)  # expect: mypy[arg-type,call-arg] pyright[reportCallIssue]  # the options are keyword-only
-jt.checkpoint(42)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.checkpoint(42)  # expect: mypy[type-var] pyright[reportArgumentType]
 checkpoint_name(x, 3)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 cp.save_only_these_names(1)  # expect: mypy[arg-type] pyright[reportArgumentType]
 

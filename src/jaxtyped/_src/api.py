@@ -10,7 +10,7 @@ in the enclosing context).
 
 from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, cast, overload
 
 import numpy as np
 from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
@@ -49,6 +49,11 @@ __all__ = ["jvp", "vmap", "jacfwd", "make_jaxpr", "ShapeDtypeStruct", "eval_shap
 
 P = ParamSpec("P")
 R = TypeVar("R")
+# vmap returns its argument's type: a gradient function's class (which
+# types the gradient from fun's parameters) survives, where Callable[P, R]
+# would have pyright flatten its overloads and then take the wrong one's
+# parameters in jit(vmap(grad(f))) for an unannotated f (issue 20).
+F = TypeVar("F", bound=Callable[..., object])
 A0 = TypeVar("A0")
 A1 = TypeVar("A1")
 # The argument before a differentiated second one (argnums=1): bound to Any so
@@ -236,12 +241,12 @@ def _aux_primals(interp: JVPInterpreter, aux: Any) -> Any:
 
 
 def vmap(
-    fun: Callable[P, R],
+    fun: F,
     in_axes: AxisSpec = 0,
     out_axes: AxisSpec = 0,
     axis_name: str | None = None,
     axis_size: int | None = None,
-) -> Callable[P, R]:
+) -> F:
     """Vectorise ``fun`` over an axis of its arguments (JAX's ``jax.vmap``).
 
     Args:
@@ -263,10 +268,10 @@ def vmap(
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
     desc = describe_function(fun)
-    call: Callable[..., R] = fun  # called with tracers, not P's static types
+    call: Callable[..., object] = fun  # called with tracers, not its static types
 
     @wraps(fun)
-    def batched(*args: P.args, **kwargs: P.kwargs) -> R:
+    def batched(*args: Any, **kwargs: Any) -> Any:
         axes_prefix = in_axes_prefix(in_axes, len(args))
         leaves, in_tree = tree_flatten((args, kwargs))
         names = [n for i, a in enumerate(args) for n in flatten_with_names(a, f"args[{i}]")[1]]
@@ -277,7 +282,7 @@ def vmap(
         )
         if any(is_ref(leaf) for leaf in leaves):
             # Ref arguments (issue 16): mapped refs are threaded through.
-            return vmap_with_refs(vmap, call, in_axes, out_axes, axis_name, axis_size, leaves, in_tree, axes, names)  # type: ignore[no-any-return]  # fun's result R
+            return vmap_with_refs(vmap, call, in_axes, out_axes, axis_name, axis_size, leaves, in_tree, axes, names)
         arrays, dims = _mapped_inputs(leaves, axes, names)
         size = _axis_size(arrays, dims, names, axis_size)
         interp = BatchInterpreter(current_interpreter(), BatchAxis(size, axis_name), desc)
@@ -290,10 +295,9 @@ def vmap(
             pairs = [interp.unbox(leaf_to_array(x, n, "vmap")) for x, n in zip(out_leaves, out_names)]
         spec = broadcast_prefix(out_axes, out, what="vmap", prefix_name="out_axes", full_name="output")
         results = [_place_output(v, d, a, size, n) for (v, d), a, n in zip(pairs, spec, out_names)]
-        result: R = tree_unflatten(out_tree, results)
-        return result
+        return tree_unflatten(out_tree, results)
 
-    return batched
+    return cast(F, batched)
 
 
 def in_axes_prefix(in_axes: AxisSpec, nargs: int, transformation: str = "vmap") -> object:

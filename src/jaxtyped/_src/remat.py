@@ -31,7 +31,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, TypeVar, final
+from typing import Any, ClassVar, Final, TypeVar, cast, final
 
 import numpy as np
 from typing_extensions import ParamSpec, override
@@ -83,6 +83,8 @@ __all__ = [
 
 P = ParamSpec("P")
 R = TypeVar("R")
+# checkpoint returns its argument's type, as vmap does (see there).
+F = TypeVar("F", bound=Callable[..., object])
 
 
 # === the checkpoint primitive ===
@@ -284,12 +286,12 @@ def _static_argnums(value: object) -> tuple[int, ...]:
 
 
 def checkpoint(
-    fun: Callable[P, R],
+    fun: F,
     *,
     prevent_cse: bool = True,
     policy: Policy | None = None,
     static_argnums: int | tuple[int, ...] = (),
-) -> Callable[P, R]:
+) -> F:
     """Make ``fun`` recompute its intermediate values when differentiated
     instead of saving them (JAX's ``jax.checkpoint``, alias ``remat``).
 
@@ -321,7 +323,7 @@ def checkpoint(
         raise JaxtypedTypeError(f"checkpoint: policy must be callable or None, got {type(policy).__name__} {policy!r}")
     if policy is not None and hashable_or_id(policy) is not policy:
         policy = _IdentityPolicy(policy)
-    return _Checkpointed(fun, prevent_cse, policy, _static_argnums(static_argnums)).wrapper()
+    return cast(F, _Checkpointed(fun, prevent_cse, policy, _static_argnums(static_argnums)).wrapper())
 
 
 remat = checkpoint
