@@ -15,6 +15,17 @@ Inputs are typed loosely, outputs strictly: annotate parameters with
 - ``KeyArray``: a typed PRNG key array (dtype ``key<fry>``), a subclass of
   ``Array``; ``KeyArrayLike``: a typed key or a legacy ``uint32[..., 2]`` key.
 - ``PyTree``: nested tuples, lists and dicts of array-like leaves (or None).
+- ``Gradient`` (``GradientWithAux``, ``GradientOfSecond``, ``GradientOfPair``
+  and their ``WithAux`` forms) and ``ValueAndGradient`` (the same forms): what
+  ``grad`` and ``value_and_grad`` return for a literal ``argnums`` 0, 1 or
+  ``(0, 1)``. Calling one types the gradient from the differentiated
+  parameter's type: ``Array`` for array-like ones, the parameter's own type
+  (a dict of parameters, a NamedTuple) otherwise, ``Any`` for an
+  unannotated one. Each is also a ``Callable`` with the parameters of the
+  function it differentiates. Static types only: at run time ``grad``
+  returns a plain function. ``Hessian`` (with the same forms, and
+  ``HessianMaybeWithAux`` for a run-time ``has_aux``) likewise for
+  ``hessian``: ``Array`` for array-like parameters, ``PyTree`` otherwise.
 - Shape-and-dtype annotations: ``Float[Array, "batch n"]`` (also ``Shaped``,
   ``Bool``, ``Num``, ``Inexact``, ``Complex``, ``Integer``, ``Int``, ``UInt``
   and exact dtypes such as ``Float32``). Type checkers see ``Array``;
@@ -35,6 +46,27 @@ from typing import Any
 
 import numpy as np
 
+from jaxtyped._src.ad_gradient_types import (
+    Gradient,
+    GradientOfPair,
+    GradientOfPairWithAux,
+    GradientOfSecond,
+    GradientOfSecondWithAux,
+    GradientWithAux,
+    Hessian,
+    HessianMaybeWithAux,
+    HessianOfPair,
+    HessianOfPairWithAux,
+    HessianOfSecond,
+    HessianOfSecondWithAux,
+    HessianWithAux,
+    ValueAndGradient,
+    ValueAndGradientOfPair,
+    ValueAndGradientOfPairWithAux,
+    ValueAndGradientOfSecond,
+    ValueAndGradientOfSecondWithAux,
+    ValueAndGradientWithAux,
+)
 from jaxtyped._src.core.array import Array, ArrayLike, DimSize, PyTree, ScalarLike, ShapeLike
 from jaxtyped._src.core.shape_annotations import (
     BFloat16,
@@ -87,6 +119,19 @@ __all__ = [
     "Float16",
     "Float32",
     "Float64",
+    "Gradient",
+    "GradientOfPair",
+    "GradientOfPairWithAux",
+    "GradientOfSecond",
+    "GradientOfSecondWithAux",
+    "GradientWithAux",
+    "Hessian",
+    "HessianMaybeWithAux",
+    "HessianOfPair",
+    "HessianOfPairWithAux",
+    "HessianOfSecond",
+    "HessianOfSecondWithAux",
+    "HessianWithAux",
     "Inexact",
     "Int",
     "Int8",
@@ -107,5 +152,11 @@ __all__ = [
     "UInt16",
     "UInt32",
     "UInt64",
+    "ValueAndGradient",
+    "ValueAndGradientOfPair",
+    "ValueAndGradientOfPairWithAux",
+    "ValueAndGradientOfSecond",
+    "ValueAndGradientOfSecondWithAux",
+    "ValueAndGradientWithAux",
     "typechecked",
 ]

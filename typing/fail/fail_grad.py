@@ -71,14 +71,14 @@ jt.jacrev(unary, has_aux=True)  # expect: mypy[arg-type] pyright[reportCallIssue
 jt.hessian(loss, has_aux=flag)  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
 
 # grad needs a scalar-valued function: a str or a tuple (without has_aux) is rejected.
-jt.grad(returns_str)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
-jt.grad(returns_pair)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
-jt.value_and_grad(returns_str)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
-jt.grad(loss_aux)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]  # forgot has_aux=True
+jt.grad(returns_str)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.grad(returns_pair)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.value_and_grad(returns_str)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.grad(loss_aux)  # expect: mypy[arg-type] pyright[reportArgumentType]  # forgot has_aux=True
 jt.grad(returns_str, argnums=0)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]  # (K1) also with argnums
 jt.grad(loss_aux, argnums=1)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
 jt.value_and_grad(returns_pair, argnums=-1)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
-jt.hessian(returns_str)  # expect: mypy[type-var] pyright[reportArgumentType,reportCallIssue]
+jt.hessian(returns_str)  # expect: mypy[type-var] pyright[reportArgumentType]
 
 # The gradient function keeps the loss's parameters.
 grad_mse = jt.grad(mse)
@@ -88,9 +88,9 @@ grad_mse({"w": 1.0}, x, x)  # expect: mypy[dict-item] pyright[reportArgumentType
 grad_mse(params, x)  # expect: mypy[call-arg] pyright[reportCallIssue]
 grad_mse(params, x, x, x)  # expect: mypy[call-arg] pyright[reportCallIssue]
 grad_mse(params, x, labels=x)  # expect: mypy[call-arg] pyright[reportCallIssue]
-jt.grad(loss)(x=x)  # expect: mypy[call-arg] pyright[reportCallIssue]  # argnums=0 must be positional
-jt.grad(binary, argnums=1)(x, "y")  # expect: mypy[arg-type] pyright[reportArgumentType]
-jt.grad(binary, argnums=(0, 1))(x)  # expect: mypy[call-arg] pyright[reportCallIssue]
+jt.grad(loss)(x=x)  # expect: mypy[call-overload] pyright[reportCallIssue]  # argnums=0 must be positional
+jt.grad(binary, argnums=1)(x, "y")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
+jt.grad(binary, argnums=(0, 1))(x)  # expect: mypy[call-overload] pyright[reportCallIssue]
 jt.value_and_grad(mse)(params, 1, x)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.jit(jt.grad(mse))(params, "x", x)  # expect: mypy[arg-type] pyright[reportArgumentType]
 
@@ -105,7 +105,7 @@ text: str = value  # expect: mypy[assignment] pyright[reportAssignmentType]
 # Bad options.
 jt.grad(loss, argnums="0")  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
 jt.grad(loss, argnums=0.5)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
-jt.grad(42)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
+jt.grad(42)  # expect: mypy[call-overload] pyright[reportArgumentType]
 jt.grad(loss, bogus=True)  # expect: mypy[call-overload] pyright[reportCallIssue]
 jt.jacrev(unary, argnums="0")  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
 jt.hessian(loss, has_aux="yes")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]

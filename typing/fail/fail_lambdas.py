@@ -1,10 +1,10 @@
 """What the checkers cannot infer for unannotated lambdas (issue 20), kept
 as known divergences so that a change is noticed: pyright gives a lambda
-passed to grad/jacfwd/jacrev/hessian an Array-bound parameter, so passing it
-to a function annotated with a pytree type (or indexing it with a str) is
-reported; mypy types the parameter Any and reports nothing. Write such
-code with ``def`` and annotations (``jt.grad(loss)(params, ...)``), or
-through a function taking ``Any``."""
+passed to jacfwd/jacrev an Array-bound parameter, so passing it to
+a function annotated with a pytree type (or indexing it with a str) is
+reported there (grad, value_and_grad and hessian give a lambda Any parameters); mypy
+types the parameter Any and reports nothing. Write such code with ``def``
+and annotations, or through a function taking ``Any``."""
 
 from typing import Any
 
@@ -19,9 +19,8 @@ def loss(p: dict[str, Array]) -> Array:
     return jnp.sum(p["w"] ** 2) + p["b"]
 
 
-jt.grad(lambda p: loss(p))(params)  # expect: pyright[reportArgumentType]
-jt.grad(lambda p: jnp.sum(p["w"] ** 2))(params)  # expect: pyright[reportArgumentType]
-jt.hessian(lambda p: loss(p))(params)  # expect: pyright[reportArgumentType]
+jt.jacrev(lambda p: loss(p))(params)  # expect: pyright[reportArgumentType]
+jt.jacfwd(lambda p: jnp.sum(p["w"] ** 2))(params)  # expect: pyright[reportArgumentType]
 
 
 def any_loss(p: Any) -> Any:

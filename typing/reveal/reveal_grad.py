@@ -17,7 +17,17 @@ from typing_extensions import assert_type
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
-from jaxtyped.typing import Array, ArrayLike, PyTree
+from jaxtyped.typing import (
+    Array,
+    ArrayLike,
+    Gradient,
+    GradientOfPair,
+    GradientOfSecond,
+    GradientWithAux,
+    Hessian,
+    PyTree,
+    ValueAndGradient,
+)
 
 Params = dict[str, Array]
 
@@ -86,26 +96,26 @@ def named(params: Params, x: Array) -> Array:
 
 def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) -> None:
     # grad: the gradient has the differentiated argument's type.
-    assert_type(jt.grad(loss), Callable[[ArrayLike], Array])
+    assert_type(jt.grad(loss), Gradient[Array, []])
     assert_type(jt.grad(loss)(x), Array)
     assert_type(jt.grad(loss, argnums=0)(x), Array)
-    assert_type(jt.grad(loss2, argnums=1), Callable[[Array, ArrayLike], Array])
+    assert_type(jt.grad(loss2, argnums=1), GradientOfSecond[Array, Array, []])
     assert_type(jt.grad(loss2, 1)(x, x), Array)
-    assert_type(jt.grad(loss2, argnums=(0, 1)), Callable[[ArrayLike, ArrayLike], tuple[Array, Array]])
+    assert_type(jt.grad(loss2, argnums=(0, 1)), GradientOfPair[Array, Array, []])
     assert_type(jt.grad(mixed)(p, 2.0), Params)
-    assert_type(jt.grad(mixed, argnums=(0, 1))(p, 2.0), tuple[Params, float])
-    assert_type(jt.grad(model_loss), Callable[[Params, Array, Array], Params])
+    assert_type(jt.grad(mixed, argnums=(0, 1))(p, 2.0), tuple[Params, float])  # (0, 1): Arrays only for two array-like parameters
+    assert_type(jt.grad(model_loss), Gradient[Params, [Array, Array]])
     assert_type(jt.grad(model_loss)(p, x, x), Params)
     assert_type(jt.grad(float_loss)(x), Array)  # a float loss is fine
 
     # has_aux: (gradient, aux).
-    assert_type(jt.grad(loss_aux, has_aux=True), Callable[[ArrayLike], tuple[Array, Stats]])
+    assert_type(jt.grad(loss_aux, has_aux=True), GradientWithAux[Array, Stats, []])
     assert_type(jt.grad(loss2_aux, argnums=1, has_aux=True)(x, x), tuple[Array, Stats])
     assert_type(jt.grad(loss2_aux, argnums=(0, 1), has_aux=True)(x, x), tuple[tuple[Array, Array], Stats])
 
     # has_aux known only at run time, for an (output, aux)-valued function
     # (the only kind for which it can be True; without it, it fails).
-    assert_type(jt.grad(loss_aux, has_aux=flag), Callable[[ArrayLike], tuple[Array, Stats]])
+    assert_type(jt.grad(loss_aux, has_aux=flag), GradientWithAux[Array, Stats, []])
     assert_type(jt.grad(loss2_aux, 1, flag)(x, x), tuple[Array, Stats])
 
     # Any other argnums keeps the parameters; the gradient is a PyTree (a
@@ -123,7 +133,7 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
     assert_type(jt.grad(named)(p, x=x), Params)
 
     # value_and_grad: (value, gradient), value an Array.
-    assert_type(jt.value_and_grad(loss), Callable[[ArrayLike], tuple[Array, Array]])
+    assert_type(jt.value_and_grad(loss), ValueAndGradient[Array, []])
     assert_type(jt.value_and_grad(model_loss)(p, x, x), tuple[Array, Params])
     assert_type(jt.value_and_grad(loss2, argnums=1)(x, x), tuple[Array, Array])
     assert_type(jt.value_and_grad(loss2, argnums=(0, 1))(x, x), tuple[Array, tuple[Array, Array]])
@@ -175,7 +185,7 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
 
     # hessian: an Array (a 2x2 tuple for argnums=(0, 1)) for array-like
     # arguments; a PyTree for a dict of parameters (a dict of dicts).
-    assert_type(jt.hessian(loss), Callable[[ArrayLike], Array])
+    assert_type(jt.hessian(loss), Hessian[Array, []])
     assert_type(jt.hessian(loss2, argnums=1)(x, x), Array)
     assert_type(jt.hessian(loss2, argnums=(0, 1))(x, x), tuple[tuple[Array, Array], tuple[Array, Array]])
     assert_type(jt.hessian(loss_aux, has_aux=True)(x), tuple[Array, Stats])
@@ -191,3 +201,15 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
     assert_type(jt.grad(scalar)(x), Array)
     assert_type(jt.jit(jt.grad(model_loss))(p, x, x), Params)
     assert_type(jt.vmap(jt.grad(model_loss), in_axes=(None, 0, 0))(p, x, x), Params)
+
+
+def as_callables(x: Array, p: Params) -> None:
+    # What grad returns is also a Callable with the loss's parameters.
+    g: Callable[[ArrayLike], Array] = jt.grad(loss)
+    g_params: Callable[[Params, Array, Array], Params] = jt.grad(model_loss)
+    g_second: Callable[[Array, ArrayLike], Array] = jt.grad(loss2, argnums=1)
+    vg: Callable[[ArrayLike], tuple[Array, Array]] = jt.value_and_grad(loss)
+    assert_type(g(x), Array)
+    assert_type(g_params(p, x, x), Params)
+    assert_type(g_second(x, x), Array)
+    assert_type(vg(x), tuple[Array, Array])

@@ -13,10 +13,32 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, final, overload
 
 import numpy as np
+import typing_extensions
 from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.ad import LinearFunction, linearize_flat
+from jaxtyped._src.ad_gradient_types import (
+    Gradient,
+    GradientOfPair,
+    GradientOfPairWithAux,
+    GradientOfSecond,
+    GradientOfSecondWithAux,
+    GradientWithAux,
+    ValueAndGradient,
+    ValueAndGradientOfPair,
+    ValueAndGradientOfPairWithAux,
+    ValueAndGradientOfSecond,
+    ValueAndGradientOfSecondWithAux,
+    ValueAndGradientWithAux,
+    Hessian,
+    HessianMaybeWithAux,
+    HessianOfPair,
+    HessianOfPairWithAux,
+    HessianOfSecond,
+    HessianOfSecondWithAux,
+    HessianWithAux,
+)
 from jaxtyped._src.api import check_jac_inputs, split_aux, standard_basis, jacfwd, vmap
 from jaxtyped._src.api_util import arg_names, argnums_tuple, check_callable, flatten_with_names, leaf_to_array, wraps
 from jaxtyped._src.core.array import Array, ArrayLike, PyTree
@@ -38,8 +60,18 @@ A0 = TypeVar("A0")
 A1 = TypeVar("A1")
 # The argument before a differentiated second one (argnums=1): bound to Any so
 # that pyright gives an unannotated lambda's first parameter Any, not object
-# (grad(lambda p, q: jnp.sum(p * q), argnums=1)); its type is only passed through.
+# (jacrev(lambda p, q: jnp.sum(p * q), argnums=1)); its type is only passed through.
 AN = TypeVar("AN", bound=Any)
+# fun's first two parameters and the others (D0, D1, PD) in grad and
+# value_and_grad: D0 and D1 bound to Any, as AN, see Note [unannotated
+# functions]. The defaults are for mypy: given an Any-typed fun it leaves
+# them unsolved and would ask for an annotation of the result's variable.
+D0 = typing_extensions.TypeVar("D0", bound=Any, default=Any)
+D1 = typing_extensions.TypeVar("D1", bound=Any, default=Any)
+PD = ParamSpec("PD", default=...)
+AuxD = typing_extensions.TypeVar("AuxD", default=Any)
+# hessian's fun's array-like result (a default, as D0 has one).
+RAD = typing_extensions.TypeVar("RAD", bound=ArrayLike, default=Array)
 Aux = TypeVar("Aux")
 # Jacobian typing: AL, AL1 a single array-like argument (its blocks are
 # Arrays), RA a single array-like result.
@@ -258,197 +290,80 @@ def linearize(fun: Callable[..., object], *primals: object, has_aux: bool = Fals
 # === grad and value_and_grad ===
 
 
-# Overloads, most precise first: a literal argnums (0, 1 or (0, 1)) gives
-# the gradient the differentiated parameter's type; an argnums known only at
-# run time gives a PyTree (a tuple of them for a sequence). A scalar-valued
-# fun takes has_aux=False; an (out, aux)-valued one has_aux=True or a bool
-# known only at run time (for it, False fails at run time, so the aux shape
-# is exact). A run-time bool with a scalar-valued fun is not accepted: an
-# overload for it would also match has_aux=True for an Any-typed fun, and
-# mypy then gives up on the call (typing/pending/NOTES.md, K2, K9). The
-# checkers call the literal overloads "overlapping" the run-time ones with
-# another result type (A0 is not a PyTree); those are reached only when no
+# Overloads: a literal argnums (0, 1 or (0, 1)) gives a class from
+# ad_gradient_types whose call types the gradient from the type fun declares
+# for the differentiated parameter (see Note [unannotated functions]); an
+# argnums known only at run time gives a PyTree (a tuple of them for a
+# sequence). A scalar-valued fun takes has_aux=False; an (out, aux)-valued
+# one has_aux=True or a bool known only at run time (for it, False fails at
+# run time, so the aux shape is exact). A run-time bool with a scalar-valued
+# fun is not accepted: an overload for it would also match has_aux=True for
+# an Any-typed fun, and mypy then gives up on the call (typing/pending/
+# NOTES.md, K2, K9). mypy calls the literal overloads "overlapping" the
+# run-time ones with another result type; those are reached only when no
 # literal one applies, which is the point, so that check is silenced on them.
-# Note [unannotated functions] (issue 20): the first overloads take fun's
-# differentiated parameters as AA, a type variable bound to Array. A checker
-# gives an unannotated lambda's parameters the types of the first overload
-# it tries: AA here, so the lambda's body may use every Array operation
-# (through the bound), while AA itself stays unsolved, so the derivative
-# function takes and returns Unknown/Any there (a lambda may well take a
-# dict of parameters). For a function annotated with Array, AA is Array;
-# with Any, Any. The derivative function takes any ArrayLike where it
-# differentiates (those arguments are converted to arrays before fun sees
-# them; the others reach fun as they are). The AL overloads after them type
-# the gradient of a float-, int- or ArrayLike-typed parameter as an Array.
-# mypy types a lambda's parameters as Any and, when several overloads then
-# match with different results, returns their common erased result: for
-# argnums 1 and (0, 1) an *untyped* callable, which --strict refuses to
-# call. The overloads returning type[object] after the A0/A1 ones are never
-# chosen for a typed function (the ones before match it); they only make
-# the erased results differ, so that mypy returns plain Any there.
+# Note [unannotated functions] (issue 20): a checker gives an unannotated
+# lambda's parameters the types of the first overload it tries, and pyright
+# keeps that overload even when the lambda's body then fails to type-check
+# (grad(lambda p: loss(p, batch)) with loss taking a dict, or a float). So
+# the first overloads take fun's parameters as D0 (and D1), bound to Any:
+# the lambda's body may do anything with them, and for a typed function D0
+# is solved to its declared type. The class returned then types the
+# gradient: Any for Any (an unannotated def, a lambda), an Array for an
+# array-like declared type (Array, float, int, ArrayLike; it accepts any
+# ArrayLike, converted before fun sees it), the declared type itself
+# otherwise (a dict of parameters, a NamedTuple). ad_gradient_types says why
+# classes and not Callables or protocols; vmap and checkpoint return their
+# argument's type so that the class survives them.
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, P], ArrayLike],
+    fun: Callable[Concatenate[D0, PD], ArrayLike],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, P], tuple[Array, AA]]: ...
+) -> ValueAndGradient[D0, PD]: ...
 @overload
 def value_and_grad(
-    fun: Callable[Concatenate[AA, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[D0, PD], tuple[ArrayLike, AuxD]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, P], tuple[tuple[Array, Aux], AA]]: ...
+) -> ValueAndGradientWithAux[D0, AuxD, PD]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AL, P], ArrayLike],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AL, P], tuple[Array, Array]]: ...
-@overload
-def value_and_grad(
-    fun: Callable[Concatenate[AL, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AL, P], tuple[tuple[Array, Aux], Array]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
+    fun: Callable[Concatenate[D0, D1, PD], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], tuple[Array, AA1]]: ...
+) -> ValueAndGradientOfSecond[D0, D1, PD]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, AA1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[D0, D1, PD], tuple[ArrayLike, AuxD]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], tuple[tuple[Array, Aux], AA1]]: ...
+) -> ValueAndGradientOfSecondWithAux[D0, D1, AuxD, PD]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AN, AL, P], ArrayLike],
-    argnums: Literal[1],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AN, AL, P], tuple[Array, Array]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AN, AL, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[1],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AN, AL, P], tuple[tuple[Array, Aux], Array]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
+    fun: Callable[Concatenate[D0, D1, PD], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, AA1 | ArrayLike, P], tuple[Array, tuple[AA, AA1]]]: ...
+) -> ValueAndGradientOfPair[D0, D1, PD]: ...
 @overload
 def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, AA1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[D0, D1, PD], tuple[ArrayLike, AuxD]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, AA1 | ArrayLike, P], tuple[tuple[Array, Aux], tuple[AA, AA1]]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, P], ArrayLike],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[A0, P], tuple[Array, A0]]: ...
-@overload
-def value_and_grad(
-    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[A0, P], tuple[tuple[Array, Aux], A0]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
-    argnums: Literal[1],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AN, A1, P], tuple[Array, A1]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
-    argnums: Literal[1],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[object]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[1],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AN, A1, P], tuple[tuple[Array, Aux], A1]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[1],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[object]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
-    argnums: tuple[Literal[0], Literal[1]],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[Array, tuple[A0, A1]]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
-    argnums: tuple[Literal[0], Literal[1]],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[object]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
-    argnums: tuple[Literal[0], Literal[1]],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[tuple[Array, Aux], tuple[A0, A1]]]: ...
-@overload
-def value_and_grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
-    argnums: tuple[Literal[0], Literal[1]],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[object]: ...
+) -> ValueAndGradientOfPairWithAux[D0, D1, AuxD, PD]: ...
 @overload
 def value_and_grad(
     fun: Callable[P, ArrayLike],
@@ -502,167 +417,53 @@ def value_and_grad(
 
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, P], ArrayLike],
+    fun: Callable[Concatenate[D0, PD], ArrayLike],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, P], AA]: ...
+) -> Gradient[D0, PD]: ...
 @overload
 def grad(
-    fun: Callable[Concatenate[AA, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[D0, PD], tuple[ArrayLike, AuxD]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, P], tuple[AA, Aux]]: ...
+) -> GradientWithAux[D0, AuxD, PD]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AL, P], ArrayLike],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AL, P], Array]: ...
-@overload
-def grad(
-    fun: Callable[Concatenate[AL, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AL, P], tuple[Array, Aux]]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
+    fun: Callable[Concatenate[D0, D1, PD], ArrayLike],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], AA1]: ...
+) -> GradientOfSecond[D0, D1, PD]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, AA1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[D0, D1, PD], tuple[ArrayLike, AuxD]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA, AA1 | ArrayLike, P], tuple[AA1, Aux]]: ...
+) -> GradientOfSecondWithAux[D0, D1, AuxD, PD]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AN, AL, P], ArrayLike],
-    argnums: Literal[1],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AN, AL, P], Array]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AN, AL, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[1],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AN, AL, P], tuple[Array, Aux]]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, AA1, P], ArrayLike],
+    fun: Callable[Concatenate[D0, D1, PD], ArrayLike],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, AA1 | ArrayLike, P], tuple[AA, AA1]]: ...
+) -> GradientOfPair[D0, D1, PD]: ...
 @overload
 def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, AA1, P], tuple[ArrayLike, Aux]],
+    fun: Callable[Concatenate[D0, D1, PD], tuple[ArrayLike, AuxD]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: bool,
     holomorphic: bool = False,
     allow_int: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, AA1 | ArrayLike, P], tuple[tuple[AA, AA1], Aux]]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, P], ArrayLike],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[A0, P], A0]: ...
-@overload
-def grad(
-    fun: Callable[Concatenate[A0, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
-    argnums: Literal[1],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AN, A1, P], A1]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
-    argnums: Literal[1],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[object]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[1],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[AN, A1, P], tuple[A1, Aux]]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
-    argnums: Literal[1],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[object]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], ArrayLike],
-    argnums: tuple[Literal[0], Literal[1]],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[AN, A1, P], ArrayLike],
-    argnums: tuple[Literal[0], Literal[1]],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[object]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[A0, A1, P], tuple[ArrayLike, Aux]],
-    argnums: tuple[Literal[0], Literal[1]],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
-@overload
-def grad(  # type: ignore[overload-overlap]  # for mypy: see Note [unannotated functions]
-    fun: Callable[Concatenate[AN, A1, P], tuple[ArrayLike, Aux]],
-    argnums: tuple[Literal[0], Literal[1]],
-    has_aux: bool,
-    holomorphic: bool = False,
-    allow_int: bool = False,
-) -> type[object]: ...
+) -> GradientOfPairWithAux[D0, D1, AuxD, PD]: ...
 @overload
 def grad(
     fun: Callable[P, ArrayLike],
@@ -1024,92 +825,65 @@ def _unravel_rows(rows: list[Array], outs: list[Array], flat: _Flat, single: boo
     return tree_unflatten(flat.out_tree, blocks)
 
 
-# Overloads: the Hessian with respect to array-like arguments (literal
-# argnums 0, 1 or (0, 1)) is an Array (a 2x2 tuple of them for (0, 1));
-# with respect to a pytree, or with argnums known only at run time, a PyTree
-# (a pytree of pytrees is not expressible from the argument's type). The
-# overlap check is silenced on the precise ones, as for jacrev.
+# Overloads: as grad's (see Note [unannotated functions]), a literal argnums
+# 0, 1 or (0, 1) gives a class from ad_gradient_types whose call types the
+# Hessian from fun's parameter types: an Array for array-like parameters (a
+# 2x2 tuple of them for (0, 1)), a PyTree for a pytree (a pytree of pytrees
+# is not expressible from the argument's type), Any for Any. A run-time
+# has_aux bool types the pytree case as either; argnums known only at run
+# time give a PyTree. The overlap check is silenced on the precise ones, as
+# for grad.
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, P], RA],
+    fun: Callable[Concatenate[D0, PD], RAD],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, P], AA]: ...
-@overload
-def hessian(
-    fun: Callable[Concatenate[AA, P], tuple[RA, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, P], tuple[AA, Aux]]: ...
+) -> Hessian[D0, PD]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AL, P], RA],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[AL, P], Array]: ...
-@overload
-def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, P], RA],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[A0, P], PyTree]: ...
-@overload
-def hessian(
-    fun: Callable[Concatenate[AL, P], tuple[RA, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[AL, P], tuple[Array, Aux]]: ...
-@overload
-def hessian(
-    fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[D0, PD], tuple[RAD, AuxD]],
     argnums: Literal[0] = 0,
     *,
     has_aux: Literal[True],
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, P], tuple[PyTree, Aux]]: ...
+) -> HessianWithAux[D0, AuxD, PD]: ...
 @overload
 def hessian(
-    fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[D0, PD], tuple[RAD, AuxD]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
+) -> HessianMaybeWithAux[D0, AuxD, PD]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AN, AL, P], RA],
+    fun: Callable[Concatenate[D0, D1, PD], RAD],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[AN, AL, P], Array]: ...
+) -> HessianOfSecond[D0, D1, PD]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AN, AL, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[D0, D1, PD], tuple[RAD, AuxD]],
     argnums: Literal[1],
     has_aux: bool,
     holomorphic: bool = False,
-) -> Callable[Concatenate[AN, AL, P], tuple[Array, Aux]]: ...
+) -> HessianOfSecondWithAux[D0, D1, AuxD, PD]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AL, AL1, P], RA],
+    fun: Callable[Concatenate[D0, D1, PD], RAD],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[AL, AL1, P], tuple[tuple[Array, Array], tuple[Array, Array]]]: ...
+) -> HessianOfPair[D0, D1, PD]: ...
 @overload
 def hessian(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AL, AL1, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[D0, D1, PD], tuple[RAD, AuxD]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[True],
     holomorphic: bool = False,
-) -> Callable[Concatenate[AL, AL1, P], tuple[tuple[tuple[Array, Array], tuple[Array, Array]], Aux]]: ...
+) -> HessianOfPairWithAux[D0, D1, AuxD, PD]: ...
 @overload
 def hessian(
     fun: Callable[P, RA],
