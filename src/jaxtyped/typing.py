@@ -25,7 +25,10 @@ Inputs are typed loosely, outputs strictly: annotate parameters with
   function it differentiates. Static types only: at run time ``grad``
   returns a plain function. ``Hessian`` (with the same forms, and
   ``HessianMaybeWithAux`` for a run-time ``has_aux``) likewise for
-  ``hessian``: ``Array`` for array-like parameters, ``PyTree`` otherwise.
+  ``hessian``: ``Array`` for array-like parameters, ``PyTree`` otherwise;
+  ``Jacobian`` (the same forms) for ``jacfwd`` and ``jacrev``: the output's
+  type for an array-like parameter, the parameter's type for an array-like
+  output, ``PyTree`` otherwise.
 - Shape-and-dtype annotations: ``Float[Array, "batch n"]`` (also ``Shaped``,
   ``Bool``, ``Num``, ``Inexact``, ``Complex``, ``Integer``, ``Int``, ``UInt``
   and exact dtypes such as ``Float32``). Type checkers see ``Array``;
@@ -60,6 +63,13 @@ from jaxtyped._src.ad_gradient_types import (
     HessianOfSecond,
     HessianOfSecondWithAux,
     HessianWithAux,
+    Jacobian,
+    JacobianMaybeWithAux,
+    JacobianOfPair,
+    JacobianOfPairWithAux,
+    JacobianOfSecond,
+    JacobianOfSecondWithAux,
+    JacobianWithAux,
     ValueAndGradient,
     ValueAndGradientOfPair,
     ValueAndGradientOfPairWithAux,
@@ -132,6 +142,13 @@ __all__ = [
     "HessianOfSecond",
     "HessianOfSecondWithAux",
     "HessianWithAux",
+    "Jacobian",
+    "JacobianMaybeWithAux",
+    "JacobianOfPair",
+    "JacobianOfPairWithAux",
+    "JacobianOfSecond",
+    "JacobianOfSecondWithAux",
+    "JacobianWithAux",
     "Inexact",
     "Int",
     "Int8",

@@ -1,4 +1,5 @@
-"""Gradients through lambdas over a typed loss of a dict of parameters, and
+"""Gradients, Hessians and Jacobians through lambdas over typed functions of
+a dict of parameters or a float, and
 per-example gradients of an unannotated loss through vmap, jit and
 checkpoint: the ways users close over a batch."""
 from typing import reveal_type
@@ -16,6 +17,10 @@ def typed_loss(params: Params, x: Array, y: Array) -> Array:
 
 def loss(params, x, y):
     return jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
+def predict(params: Params, x: Array) -> Array:
+    return x @ params["w"] + params["b"]
 
 
 def scaled(v: float) -> float:
@@ -46,6 +51,10 @@ slope = jt.grad(lambda v: jnp.asarray(scaled(v)))(2.0)
 assert jnp.allclose(slope, 3.0)
 curvature = jt.hessian(lambda v: jnp.asarray(scaled(v) * v))(2.0)
 assert jnp.allclose(curvature, 6.0)
+jac = jt.jacrev(lambda p: predict(p, xs[0]))(params)
+assert jac["w"].shape == (2, 3, 2) and jac["b"].shape == (2, 2)
+jac_fwd = jt.jacfwd(lambda v: jnp.asarray(scaled(v)))(1.0)
+assert jnp.allclose(jac_fwd, 3.0)
 reveal_type(grads)
 reveal_type(value)
 reveal_type(per_example)

@@ -14,8 +14,8 @@ def unary(x: Array) -> Array:
 
 x = jnp.ones(2)
 
-jt.jacfwd(unary)(x, x)  # expect: mypy[call-arg] pyright[reportCallIssue]
-jt.jacfwd(unary)("1")  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.jacfwd(unary)(x, x)  # expect: mypy[call-overload] pyright[reportCallIssue]
+jt.jacfwd(unary)("1")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jt.jacfwd(unary, has_aux="yes")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jt.jacfwd(unary, argnums="0")  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
 jt.jacfwd(unary, argnums=1.0)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]

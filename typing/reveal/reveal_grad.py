@@ -25,6 +25,7 @@ from jaxtyped.typing import (
     GradientOfSecond,
     GradientWithAux,
     Hessian,
+    Jacobian,
     PyTree,
     ValueAndGradient,
 )
@@ -168,7 +169,7 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
 
     # jacrev: with respect to an array-like argument, the output's type;
     # for a single-array output, the argument's type; else a PyTree.
-    assert_type(jt.jacrev(unary), Callable[[ArrayLike], Array])
+    assert_type(jt.jacrev(unary), Jacobian[Array, Array, []])
     assert_type(jt.jacrev(unary)(x), Array)
     assert_type(jt.jacrev(jnp.sin)(2.0), Array)
     assert_type(jt.jacrev(pair_out)(x), tuple[Array, Array])

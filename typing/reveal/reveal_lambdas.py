@@ -1,13 +1,13 @@
 # pyright: standard
 # (as pass_lambdas.py: strict mode reports a lambda's Unknown types)
 """Types through the transformations for unannotated lambdas (issue 20):
-where the lambda's result type decides the result (jacfwd, jacrev, vmap,
-jit, jvp, vjp, linearize, checkpoint, custom_jvp, control flow) it is
-exact; a lambda's parameters are Any in grad, value_and_grad and hessian (its body
-may pass them to a function taking a dict or a float), and so are its
-gradients (Any in mypy, Unknown in pyright). Gradients of annotated functions of float, int and ArrayLike
-parameters are Arrays, and the gradient function takes any ArrayLike for
-an Array parameter."""
+where the lambda's result type decides the result (vmap, jit, jvp, vjp,
+linearize, checkpoint, custom_jvp, control flow) it is exact; a lambda's
+parameters are Any in grad, value_and_grad, hessian, jacfwd and jacrev
+(its body may pass them to a function taking a dict or a float), and so
+are its derivatives (Any in mypy, Unknown in pyright). Gradients of
+annotated functions of float, int and ArrayLike parameters are Arrays, and
+the gradient function takes any ArrayLike for an Array parameter."""
 
 from collections.abc import Callable
 from typing import Any
@@ -72,10 +72,15 @@ def check(x: Array, params: Params) -> None:
     assert_type(jt.vmap(jt.grad(lambda p: of_params(p)), in_axes=(None,))(params), Any)
     assert_type(jt.jit(jt.grad(lambda p: of_params(p)))(params), Any)
     assert_type(jt.grad(jt.grad(lambda v: of_float(v) ** 3))(2.0), Any)
-    # Jacobians of lambdas: the lambda's result type (Array operations on
-    # its parameter give Arrays in pyright; Any in mypy).
-    assert_type(jt.jacfwd(lambda v: jnp.sin(v))(x), Array)
-    assert_type(jt.jacrev(lambda v: jnp.sin(v))(x), Array)
+    # Jacobians of lambdas: Any, as gradients (the parameter may be a dict
+    # of parameters, passed to a typed function, or indexed with a str).
+    assert_type(jt.jacfwd(lambda v: jnp.sin(v))(x), Any)
+    assert_type(jt.jacrev(lambda v: jnp.sin(v))(x), Any)
+    assert_type(jt.jacrev(lambda p: of_params(p))(params), Any)
+    assert_type(jt.jacfwd(lambda p: jnp.sum(p["w"] ** 2))(params), Any)
+    assert_type(jt.jacfwd(lambda v: of_float(v))(1.0), Any)
+    # Twice transformed, an Any-typed function still takes a dict.
+    assert_type(jt.jacfwd(jt.jacrev(of_any))(params), Any)
     # Shape-preserving transformations keep the lambda's result type.
     assert_type(jt.vmap(lambda v: jnp.sum(v))(x), Array)
     assert_type(jt.jit(lambda v: jnp.sin(v))(x), Array)

@@ -1,11 +1,13 @@
-"""The static types of the functions ``grad``, ``value_and_grad`` and
-``hessian`` return (layer L4).
+"""The static types of the functions ``grad``, ``value_and_grad``,
+``hessian``, ``jacfwd`` and ``jacrev`` return (layer L4).
 
 Each class's ``__call__`` overloads compute the gradient's type from the
 type ``fun`` declares for the differentiated parameter: an ``Array`` for an
 array-like one (``Array``, ``float``, ``int``, ``ArrayLike``), the
 parameter's own type otherwise (a dict of parameters, a NamedTuple, a
-registered dataclass; for ``hessian`` a ``PyTree``), and ``Any`` where fun's parameter is ``Any`` (an
+registered dataclass; for ``hessian`` a ``PyTree``; for a Jacobian the
+output's type, the parameter's for an array-like output, else a
+``PyTree``), and ``Any`` where fun's parameter is ``Any`` (an
 unannotated ``def``, a lambda). The other parameters are fun's.
 
 These are types for checkers only: at run time ``grad`` returns a plain
@@ -63,6 +65,13 @@ __all__ = [
     "HessianOfSecondWithAux",
     "HessianOfPair",
     "HessianOfPairWithAux",
+    "Jacobian",
+    "JacobianWithAux",
+    "JacobianMaybeWithAux",
+    "JacobianOfSecond",
+    "JacobianOfSecondWithAux",
+    "JacobianOfPair",
+    "JacobianOfPairWithAux",
 ]
 
 
@@ -88,6 +97,10 @@ L1 = TypeVar("L1", bound=ArrayLike)
 U0 = TypeVar("U0", bound="_Unannotated")
 U1 = TypeVar("U1", bound="_Unannotated")
 Aux = TypeVar("Aux")
+# fun's output type (the Jacobians'), and an array-like one.
+Out = TypeVar("Out", covariant=True)
+R0 = TypeVar("R0")
+RL0 = TypeVar("RL0", bound=ArrayLike)
 
 
 class Gradient(Generic[D0, P]):
@@ -485,6 +498,177 @@ class HessianOfPairWithAux(Generic[D0, D1, AuxOut, P]):
     @overload
     def __call__(
         self: "HessianOfPairWithAux[T0, T1, Aux, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[PyTree, Aux]: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
+        raise NotImplementedError(_STATIC_ONLY)
+
+
+class Jacobian(Generic[D0, Out, P]):
+    """``jacfwd(fun)`` (or jacrev): the Jacobian of the first argument."""
+
+    # Most precise first: each overload applies only where the ones before do
+    # not, so the checkers' overlap warnings are silenced (Any, then array-like).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+        self: "Jacobian[U0, R0, P]", x: U0, /, *args: P.args, **kwargs: P.kwargs
+    ) -> U0: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "Jacobian[L0, R0, P]", x: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> R0: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "Jacobian[T0, RL0, P]", x: T0, /, *args: P.args, **kwargs: P.kwargs
+    ) -> T0: ...
+    @overload
+    def __call__(
+        self: "Jacobian[T0, R0, P]", x: T0, /, *args: P.args, **kwargs: P.kwargs
+    ) -> PyTree: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
+        raise NotImplementedError(_STATIC_ONLY)
+
+
+class JacobianWithAux(Generic[D0, Out, AuxOut, P]):
+    """``jacfwd(fun, has_aux=True)`` (or jacrev): the Jacobian of the first argument, with aux."""
+
+    # Most precise first: each overload applies only where the ones before do
+    # not, so the checkers' overlap warnings are silenced (Any, then array-like).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+        self: "JacobianWithAux[U0, R0, Aux, P]", x: U0, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[U0, Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianWithAux[L0, R0, Aux, P]", x: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[R0, Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianWithAux[T0, RL0, Aux, P]", x: T0, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[T0, Aux]: ...
+    @overload
+    def __call__(
+        self: "JacobianWithAux[T0, R0, Aux, P]", x: T0, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[PyTree, Aux]: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
+        raise NotImplementedError(_STATIC_ONLY)
+
+
+class JacobianMaybeWithAux(Generic[D0, Out, AuxOut, P]):
+    """``jacfwd(fun, has_aux=flag)`` (or jacrev): the Jacobian of the first argument, with aux when flag is true."""
+
+    # Most precise first: each overload applies only where the ones before do
+    # not, so the checkers' overlap warnings are silenced (Any, then array-like).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+        self: "JacobianMaybeWithAux[U0, R0, Aux, P]", x: U0, /, *args: P.args, **kwargs: P.kwargs
+    ) -> U0: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianMaybeWithAux[L0, R0, Aux, P]", x: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[R0, Aux]: ...
+    @overload
+    def __call__(
+        self: "JacobianMaybeWithAux[T0, R0, Aux, P]", x: T0, /, *args: P.args, **kwargs: P.kwargs
+    ) -> PyTree | tuple[PyTree, Aux]: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
+        raise NotImplementedError(_STATIC_ONLY)
+
+
+class JacobianOfSecond(Generic[D0, D1, Out, P]):
+    """``jacfwd(fun, argnums=1)`` (or jacrev): the Jacobian of the second argument."""
+
+    # Most precise first: each overload applies only where the ones before do
+    # not, so the checkers' overlap warnings are silenced (Any, then array-like).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+        self: "JacobianOfSecond[T0, U1, R0, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> U1: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfSecond[T0, L1, R0, P]", x: T0, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> R0: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfSecond[T0, T1, RL0, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> T1: ...
+    @overload
+    def __call__(
+        self: "JacobianOfSecond[T0, T1, R0, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> PyTree: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
+        raise NotImplementedError(_STATIC_ONLY)
+
+
+class JacobianOfSecondWithAux(Generic[D0, D1, Out, AuxOut, P]):
+    """``jacfwd(fun, argnums=1, has_aux=True)`` (or jacrev): the Jacobian of the second argument, with aux."""
+
+    # Most precise first: each overload applies only where the ones before do
+    # not, so the checkers' overlap warnings are silenced (Any, then array-like).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+        self: "JacobianOfSecondWithAux[T0, U1, R0, Aux, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[U1, Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfSecondWithAux[T0, L1, R0, Aux, P]", x: T0, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[R0, Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfSecondWithAux[T0, T1, RL0, Aux, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[T1, Aux]: ...
+    @overload
+    def __call__(
+        self: "JacobianOfSecondWithAux[T0, T1, R0, Aux, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[PyTree, Aux]: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
+        raise NotImplementedError(_STATIC_ONLY)
+
+
+class JacobianOfPair(Generic[D0, D1, Out, P]):
+    """``jacfwd(fun, argnums=(0, 1))`` (or jacrev): the Jacobian of arguments 0 and 1."""
+
+    # Most precise first: each overload applies only where the ones before do
+    # not, so the checkers' overlap warnings are silenced (Any, then array-like).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+        self: "JacobianOfPair[U0, T1, R0, P]", x: U0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> U0: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfPair[T0, U1, R0, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> U1: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfPair[T0, T1, RL0, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[T0, T1]: ...
+    @overload
+    def __call__(
+        self: "JacobianOfPair[T0, T1, R0, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> PyTree: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
+        raise NotImplementedError(_STATIC_ONLY)
+
+
+class JacobianOfPairWithAux(Generic[D0, D1, Out, AuxOut, P]):
+    """``jacfwd(fun, argnums=(0, 1), has_aux=True)`` (or jacrev): the Jacobian of arguments 0 and 1, with aux."""
+
+    # Most precise first: each overload applies only where the ones before do
+    # not, so the checkers' overlap warnings are silenced (Any, then array-like).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
+        self: "JacobianOfPairWithAux[U0, T1, R0, Aux, P]", x: U0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[U0, Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfPairWithAux[T0, U1, R0, Aux, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[U1, Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfPairWithAux[T0, T1, RL0, Aux, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[tuple[T0, T1], Aux]: ...
+    @overload
+    def __call__(
+        self: "JacobianOfPairWithAux[T0, T1, R0, Aux, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
     ) -> tuple[PyTree, Aux]: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
         raise NotImplementedError(_STATIC_ONLY)

@@ -13,9 +13,19 @@ from contextlib import contextmanager
 from typing import Any, Literal, TypeVar, cast, overload
 
 import numpy as np
+import typing_extensions
 from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.ad_gradient_types import (
+    Jacobian,
+    JacobianMaybeWithAux,
+    JacobianOfPair,
+    JacobianOfPairWithAux,
+    JacobianOfSecond,
+    JacobianOfSecondWithAux,
+    JacobianWithAux,
+)
 from jaxtyped._src.api_refs import ref_or_input_aval, vmap_with_refs
 from jaxtyped._src.state.primitives import AbstractRef, stage_refs_in
 from jaxtyped._src.state.threading import refs_as_consts
@@ -54,6 +64,13 @@ R = TypeVar("R")
 # would have pyright flatten its overloads and then take the wrong one's
 # parameters in jit(vmap(grad(f))) for an unannotated f (issue 20).
 F = TypeVar("F", bound=Callable[..., object])
+# jacfwd's fun's parameters and output, as in grad (see api_grad): bound to
+# Any, with Any defaults.
+D0 = typing_extensions.TypeVar("D0", bound=Any, default=Any)
+D1 = typing_extensions.TypeVar("D1", bound=Any, default=Any)
+PD = ParamSpec("PD", default=...)
+RD = typing_extensions.TypeVar("RD", default=Any)
+AuxD = typing_extensions.TypeVar("AuxD", default=Any)
 A0 = TypeVar("A0")
 A1 = TypeVar("A1")
 # The argument before a differentiated second one (argnums=1): bound to Any so
@@ -371,129 +388,67 @@ def _place_output(value: Array, dim: BatchDim, out_axis: Any, size: int, name: s
 # === jacfwd ===
 
 
-# Overloads, most precise first. The Jacobian of an output R with respect to
-# one array-like argument has R's structure (each leaf an Array block); with
-# has_aux (True, or a bool known only at run time) R is the (out, aux) pair
-# either way. With respect to a pytree argument A0 of a single-array output
-# it has A0's structure. Literal argnums 0, 1 and (0, 1) are typed that way;
-# pytree in and out, or argnums known only at run time, give a PyTree. The
-# overloads that can match the same call take fun with the same shape,
-# Callable[Concatenate[X, P], Y] with type variables X and Y (Y a pair for
-# has_aux), so that for an Any-typed fun they agree and mypy keeps a precise
-# result instead of giving up (typing/pending/NOTES.md, K9). The checkers
-# call the precise overloads "overlapping" the wider ones with another result
-# type; those are reached only when no precise one applies (the point), so
-# that check is silenced on them.
+# Overloads: as grad's (see Note [unannotated functions] in api_grad), a
+# literal argnums 0, 1 or (0, 1) gives a class from ad_gradient_types whose
+# call types the Jacobian from fun's parameter and output types: the
+# output's type with respect to an array-like argument (each leaf an Array
+# block; with has_aux, True or a run-time bool, the (out, aux) pair either
+# way), the argument's type for a single array-like output, a PyTree
+# otherwise, Any for Any. argnums known only at run time give a PyTree. The
+# checkers call the precise overloads "overlapping" the wider ones with
+# another result type; those are reached only when no precise one applies
+# (the point), so that check is silenced on them.
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, P], R],
+    fun: Callable[Concatenate[D0, PD], RD],
     argnums: Literal[0] = 0,
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, P], R]: ...
+) -> Jacobian[D0, RD, PD]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AA, P], tuple[R, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[AA | ArrayLike, P], tuple[R, Aux]]: ...
-@overload
-def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AL, P], R],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[AL, P], R]: ...
-@overload
-def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, P], RA],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[A0, P], A0]: ...
-@overload
-def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, P], R],
-    argnums: Literal[0] = 0,
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[A0, P], PyTree]: ...
-@overload
-def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AL, P], tuple[R, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: bool,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[AL, P], tuple[R, Aux]]: ...
-@overload
-def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[D0, PD], tuple[RD, AuxD]],
     argnums: Literal[0] = 0,
     *,
     has_aux: Literal[True],
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, P], tuple[A0, Aux]]: ...
-@overload
-def jacfwd(
-    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
-    argnums: Literal[0] = 0,
-    *,
-    has_aux: Literal[True],
-    holomorphic: bool = False,
-) -> Callable[Concatenate[A0, P], tuple[PyTree, Aux]]: ...
+) -> JacobianWithAux[D0, RD, AuxD, PD]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, P], tuple[R, Aux]],
+    fun: Callable[Concatenate[D0, PD], tuple[RD, AuxD]],
     argnums: Literal[0] = 0,
     *,
     has_aux: bool,
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, P], PyTree | tuple[PyTree, Aux]]: ...
-@overload
-def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[AN, AL, P], R],
-    argnums: Literal[1],
-    has_aux: Literal[False] = False,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[AN, AL, P], R]: ...
-@overload
-def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[AN, AL, P], tuple[R, Aux]],
-    argnums: Literal[1],
-    has_aux: bool,
-    holomorphic: bool = False,
-) -> Callable[Concatenate[AN, AL, P], tuple[R, Aux]]: ...
+) -> JacobianMaybeWithAux[D0, RD, AuxD, PD]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[AN, A1, P], RA],
+    fun: Callable[Concatenate[D0, D1, PD], RD],
     argnums: Literal[1],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[AN, A1, P], A1]: ...
+) -> JacobianOfSecond[D0, D1, RD, PD]: ...
 @overload
-def jacfwd(  # type: ignore[overload-overlap]  # pyright: ignore[reportOverlappingOverload]  # see above
-    fun: Callable[Concatenate[AN, A1, P], tuple[RA, Aux]],
+def jacfwd(  # type: ignore[overload-overlap]  # see above
+    fun: Callable[Concatenate[D0, D1, PD], tuple[RD, AuxD]],
     argnums: Literal[1],
     has_aux: Literal[True],
     holomorphic: bool = False,
-) -> Callable[Concatenate[AN, A1, P], tuple[A1, Aux]]: ...
+) -> JacobianOfSecondWithAux[D0, D1, RD, AuxD, PD]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, A1, P], RA],
+    fun: Callable[Concatenate[D0, D1, PD], RD],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[False] = False,
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[A0, A1]]: ...
+) -> JacobianOfPair[D0, D1, RD, PD]: ...
 @overload
 def jacfwd(  # type: ignore[overload-overlap]  # see above
-    fun: Callable[Concatenate[A0, A1, P], tuple[RA, Aux]],
+    fun: Callable[Concatenate[D0, D1, PD], tuple[RD, AuxD]],
     argnums: tuple[Literal[0], Literal[1]],
     has_aux: Literal[True],
     holomorphic: bool = False,
-) -> Callable[Concatenate[A0, A1, P], tuple[tuple[A0, A1], Aux]]: ...
+) -> JacobianOfPairWithAux[D0, D1, RD, AuxD, PD]: ...
 @overload
 def jacfwd(
     fun: Callable[P, R],
