@@ -1,6 +1,9 @@
 """jt.eval_shape's result follows the function's: one ShapeDtypeStruct for
 an array-valued function, a tuple of them for a tuple, a dict for a dict,
-object for other pytrees."""
+object for other pytrees, Any for a function returning Any (a dict of
+parameters built by an unannotated function, say)."""
+
+from typing import Any
 
 from typing_extensions import assert_type
 
@@ -27,10 +30,15 @@ def nested(x: Array) -> list[list[Array]]:
     return [[x]]
 
 
+def of_any(x: Any) -> Any:
+    return {"w": x}
+
+
 assert_type(jt.eval_shape(one, spec), jt.ShapeDtypeStruct)
 assert_type(jt.eval_shape(two, spec), tuple[jt.ShapeDtypeStruct, ...])
 assert_type(jt.eval_shape(named, spec), dict[str, jt.ShapeDtypeStruct])
 assert_type(jt.eval_shape(nested, spec), object)
+assert_type(jt.eval_shape(of_any, spec), Any)
 assert_type(jt.eval_shape(one, spec).shape, tuple[int, ...])
 
 # ensure_compile_time_eval is a context manager whose value is None.

@@ -81,6 +81,11 @@ class _Unannotated:
     annotation, a lambda's) matches a class's type argument bound to it."""
 
 
+# A type variable only Any matches (eval_shape uses it too): for a function
+# returning Any, Callable[..., AnyOnly] solves it to Any; for any other
+# result it does not match.
+AnyOnly = TypeVar("AnyOnly", bound=_Unannotated)
+
 _STATIC_ONLY = "a static type only: grad and value_and_grad return plain functions"
 
 

@@ -18,6 +18,7 @@ from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.ad_gradient_types import (
+    AnyOnly,
     Jacobian,
     JacobianMaybeWithAux,
     JacobianOfPair,
@@ -674,6 +675,11 @@ def make_jaxpr(
 # === eval_shape and ensure_compile_time_eval ===
 
 
+# A function returning Any (one calling an unannotated function, in mypy)
+# gives Any, not the first array-like overload's ShapeDtypeStruct: its
+# result may well be a dict (issue 20).
+@overload
+def eval_shape(fun: Callable[..., AnyOnly], /, *args: object, **kwargs: object) -> AnyOnly: ...
 @overload
 def eval_shape(fun: Callable[..., ArrayLike], /, *args: object, **kwargs: object) -> ShapeDtypeStruct: ...
 @overload
