@@ -65,29 +65,19 @@ R = TypeVar("R")
 # would have pyright flatten its overloads and then take the wrong one's
 # parameters in jit(vmap(grad(f))) for an unannotated f (issue 20).
 F = TypeVar("F", bound=Callable[..., object])
-# jacfwd's fun's parameters and output, as in grad (see api_grad): bound to
-# Any, with Any defaults.
+# The parameters and output of the fun given to jacfwd, and (imported from
+# here) to grad, value_and_grad, jacrev and hessian: D0 and D1 its first two
+# parameters, bound to Any so that a checker gives an unannotated lambda's
+# parameters Any (see Note [unannotated functions] in api_grad), PD the
+# others, RD its output, AuxD its aux output. The defaults are for mypy:
+# given an Any-typed fun it leaves them unsolved and would ask for an
+# annotation of the result's variable.
 D0 = typing_extensions.TypeVar("D0", bound=Any, default=Any)
 D1 = typing_extensions.TypeVar("D1", bound=Any, default=Any)
 PD = ParamSpec("PD", default=...)
 RD = typing_extensions.TypeVar("RD", default=Any)
 AuxD = typing_extensions.TypeVar("AuxD", default=Any)
-A0 = TypeVar("A0")
-A1 = TypeVar("A1")
-# The argument before a differentiated second one (argnums=1): bound to Any so
-# that pyright gives an unannotated lambda's first parameter Any, not object
-# (jacfwd(lambda p, q: p * q, argnums=1)); its type is only passed through.
-AN = TypeVar("AN", bound=Any)
 Aux = TypeVar("Aux")
-# Jacobian typing: AL, AL1 a single array-like argument (its blocks are
-# Arrays), RA a single array-like result.
-AL = TypeVar("AL", bound=ArrayLike)
-AL1 = TypeVar("AL1", bound=ArrayLike)
-RA = TypeVar("RA", bound=ArrayLike)
-# AA, AA1: a differentiated parameter annotated as an Array (or not at all;
-# see Note [unannotated functions] in api_grad).
-AA = TypeVar("AA", bound=Array)
-AA1 = TypeVar("AA1", bound=Array)
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 

@@ -46,7 +46,7 @@ from jaxtyped._src.ad_gradient_types import (
     JacobianOfSecondWithAux,
     JacobianWithAux,
 )
-from jaxtyped._src.api import check_jac_inputs, split_aux, standard_basis, jacfwd, vmap
+from jaxtyped._src.api import D0, D1, PD, RD, AuxD, check_jac_inputs, split_aux, standard_basis, jacfwd, vmap
 from jaxtyped._src.api_util import arg_names, argnums_tuple, check_callable, flatten_with_names, leaf_to_array, wraps
 from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.core.array_impl import array_from_numpy
@@ -63,34 +63,11 @@ __all__ = ["vjp", "linearize", "grad", "value_and_grad", "jacrev", "hessian"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
-A0 = TypeVar("A0")
-A1 = TypeVar("A1")
-# The argument before a differentiated second one (argnums=1): bound to Any so
-# that pyright gives an unannotated lambda's first parameter Any, not object
-# (jacrev(lambda p, q: jnp.sum(p * q), argnums=1)); its type is only passed through.
-AN = TypeVar("AN", bound=Any)
-# fun's first two parameters and the others (D0, D1, PD) in grad and
-# value_and_grad: D0 and D1 bound to Any, as AN, see Note [unannotated
-# functions]. The defaults are for mypy: given an Any-typed fun it leaves
-# them unsolved and would ask for an annotation of the result's variable.
-D0 = typing_extensions.TypeVar("D0", bound=Any, default=Any)
-D1 = typing_extensions.TypeVar("D1", bound=Any, default=Any)
-PD = ParamSpec("PD", default=...)
-AuxD = typing_extensions.TypeVar("AuxD", default=Any)
 # hessian's fun's array-like result (a default, as D0 has one).
 RAD = typing_extensions.TypeVar("RAD", bound=ArrayLike, default=Array)
-# jacrev's fun's output (a default, as D0 has one).
-RD = typing_extensions.TypeVar("RD", default=Any)
 Aux = TypeVar("Aux")
-# Jacobian typing: AL, AL1 a single array-like argument (its blocks are
-# Arrays), RA a single array-like result.
-AL = TypeVar("AL", bound=ArrayLike)
-AL1 = TypeVar("AL1", bound=ArrayLike)
+# An array-like result (the run-time-argnums overloads of hessian).
 RA = TypeVar("RA", bound=ArrayLike)
-# AA, AA1: a differentiated parameter annotated as an Array (or not at all;
-# see Note [unannotated functions] in api_grad).
-AA = TypeVar("AA", bound=Array)
-AA1 = TypeVar("AA1", bound=Array)
 Ts = TypeVarTuple("Ts")
 
 
