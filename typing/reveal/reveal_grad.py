@@ -22,12 +22,31 @@ from jaxtyped.typing import (
     ArrayLike,
     Gradient,
     GradientOfPair,
+    GradientOfPairWithAux,
     GradientOfSecond,
+    GradientOfSecondWithAux,
     GradientWithAux,
     Hessian,
+    HessianMaybeWithAux,
+    HessianOfPair,
+    HessianOfPairWithAux,
+    HessianOfSecond,
+    HessianOfSecondWithAux,
+    HessianWithAux,
     Jacobian,
+    JacobianMaybeWithAux,
+    JacobianOfPair,
+    JacobianOfPairWithAux,
+    JacobianOfSecond,
+    JacobianOfSecondWithAux,
+    JacobianWithAux,
     PyTree,
     ValueAndGradient,
+    ValueAndGradientOfPair,
+    ValueAndGradientOfPairWithAux,
+    ValueAndGradientOfSecond,
+    ValueAndGradientOfSecondWithAux,
+    ValueAndGradientWithAux,
 )
 
 Params = dict[str, Array]
@@ -214,3 +233,29 @@ def as_callables(x: Array, p: Params) -> None:
     assert_type(g_params(p, x, x), Params)
     assert_type(g_second(x, x), Array)
     assert_type(vg(x), tuple[Array, Array])
+
+
+def derivative_classes(flag: bool) -> None:
+    # Every class in jaxtyped.typing that a literal argnums gives.
+    assert_type(jt.grad(loss2_aux, argnums=1, has_aux=True), GradientOfSecondWithAux[Array, Array, Stats, []])
+    assert_type(jt.grad(loss2_aux, argnums=(0, 1), has_aux=True), GradientOfPairWithAux[Array, Array, Stats, []])
+    assert_type(jt.value_and_grad(loss_aux, has_aux=True), ValueAndGradientWithAux[Array, Stats, []])
+    assert_type(jt.value_and_grad(loss2, argnums=1), ValueAndGradientOfSecond[Array, Array, []])
+    assert_type(jt.value_and_grad(loss2_aux, 1, True), ValueAndGradientOfSecondWithAux[Array, Array, Stats, []])
+    assert_type(jt.value_and_grad(loss2, argnums=(0, 1)), ValueAndGradientOfPair[Array, Array, []])
+    assert_type(
+        jt.value_and_grad(loss2_aux, argnums=(0, 1), has_aux=True),
+        ValueAndGradientOfPairWithAux[Array, Array, Stats, []],
+    )
+    assert_type(jt.hessian(loss_aux, has_aux=True), HessianWithAux[Array, Stats, []])
+    assert_type(jt.hessian(loss_aux, has_aux=flag), HessianMaybeWithAux[Array, Stats, []])
+    assert_type(jt.hessian(loss2, argnums=1), HessianOfSecond[Array, Array, []])
+    assert_type(jt.hessian(loss2_aux, argnums=1, has_aux=True), HessianOfSecondWithAux[Array, Array, Stats, []])
+    assert_type(jt.hessian(loss2, argnums=(0, 1)), HessianOfPair[Array, Array, []])
+    assert_type(jt.hessian(loss2_aux, argnums=(0, 1), has_aux=True), HessianOfPairWithAux[Array, Array, Stats, []])
+    assert_type(jt.jacfwd(with_label, has_aux=True), JacobianWithAux[Array, Array, str, []])
+    assert_type(jt.jacrev(with_label, has_aux=flag), JacobianMaybeWithAux[Array, Array, str, []])
+    assert_type(jt.jacfwd(binary, argnums=1), JacobianOfSecond[Array, Array, Array, []])
+    assert_type(jt.jacrev(loss2_aux, argnums=1, has_aux=True), JacobianOfSecondWithAux[Array, Array, Array, Stats, []])
+    assert_type(jt.jacfwd(binary, argnums=(0, 1)), JacobianOfPair[Array, Array, Array, []])
+    assert_type(jt.jacrev(loss2_aux, argnums=(0, 1), has_aux=True), JacobianOfPairWithAux[Array, Array, Array, Stats, []])
