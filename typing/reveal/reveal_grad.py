@@ -70,6 +70,18 @@ def mixed(params: Params, scale: float, /) -> Array:
     return jnp.sum(params["w"]) * scale
 
 
+def scaled(scale: float, params: Params, /) -> Array:
+    return jnp.sum(params["w"]) * scale
+
+
+def scaled_aux(scale: float, params: Params, /) -> tuple[Array, Stats]:
+    return jnp.sum(params["w"]) * scale, Stats()
+
+
+def float_pair(a: float, b: float, /) -> Array:
+    return jnp.asarray(a * b)
+
+
 def model_loss(params: Params, x: Array, y: Array, /) -> Array:
     return jnp.sum((params["w"] * x + params["b"] - y) ** 2)
 
@@ -123,7 +135,16 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
     assert_type(jt.grad(loss2, 1)(x, x), Array)
     assert_type(jt.grad(loss2, argnums=(0, 1)), GradientOfPair[Array, Array, []])
     assert_type(jt.grad(mixed)(p, 2.0), Params)
-    assert_type(jt.grad(mixed, argnums=(0, 1))(p, 2.0), tuple[Params, float])  # (0, 1): Arrays only for two array-like parameters
+    # argnums=(0, 1): each parameter's gradient typed as for one, in any mix.
+    assert_type(jt.grad(mixed, argnums=(0, 1))(p, 2.0), tuple[Params, Array])
+    assert_type(jt.grad(scaled, argnums=(0, 1))(2.0, p), tuple[Array, Params])
+    assert_type(jt.grad(float_pair, argnums=(0, 1))(1.0, 2.0), tuple[Array, Array])
+    assert_type(jt.grad(scaled_aux, argnums=(0, 1), has_aux=True)(2.0, p), tuple[tuple[Array, Params], Stats])
+    assert_type(jt.value_and_grad(mixed, argnums=(0, 1))(p, 2.0), tuple[Array, tuple[Params, Array]])
+    assert_type(
+        jt.value_and_grad(scaled_aux, argnums=(0, 1), has_aux=True)(2.0, p),
+        tuple[tuple[Array, Stats], tuple[Array, Params]],
+    )
     assert_type(jt.grad(model_loss), Gradient[Params, [Array, Array]])
     assert_type(jt.grad(model_loss)(p, x, x), Params)
     assert_type(jt.grad(float_loss)(x), Array)  # a float loss is fine
@@ -198,6 +219,10 @@ def check(x: Array, p: Params, dyn: int, dyn_nums: tuple[int, ...], flag: bool) 
     assert_type(jt.jacrev(model_loss, argnums=1)(p, x, x), Array)
     assert_type(jt.jacrev(binary, argnums=(0, 1))(x, x), tuple[Array, Array])
     assert_type(jt.jacrev(model_loss, argnums=(0, 1))(p, x, x), tuple[Params, Array])
+    assert_type(jt.jacrev(scaled, argnums=(0, 1))(2.0, p), tuple[Array, Params])
+    assert_type(jt.jacfwd(mixed, argnums=(0, 1))(p, 2.0), tuple[Params, Array])
+    assert_type(jt.jacfwd(float_pair, argnums=(0, 1))(1.0, 2.0), tuple[Array, Array])
+    assert_type(jt.jacrev(scaled_aux, argnums=(0, 1), has_aux=True)(2.0, p), tuple[tuple[Array, Params], Stats])
     assert_type(jt.jacrev(binary, argnums=dyn)(x, x), PyTree)
     assert_type(jt.jacrev(with_label, has_aux=True)(x), tuple[Array, str])
     assert_type(jt.jacrev(params_aux, has_aux=True)(p), tuple[Params, Stats])

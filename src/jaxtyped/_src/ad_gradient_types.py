@@ -8,7 +8,9 @@ parameter's own type otherwise (a dict of parameters, a NamedTuple, a
 registered dataclass; for ``hessian`` a ``PyTree``; for a Jacobian the
 output's type, the parameter's for an array-like output, else a
 ``PyTree``), and ``Any`` where fun's parameter is ``Any`` (an
-unannotated ``def``, a lambda). The other parameters are fun's.
+unannotated ``def``, a lambda). For ``argnums=(0, 1)`` each of the two
+gradients is typed so, in any mix (both ``Any`` if either parameter is
+``Any``). The other parameters are fun's.
 
 These are types for checkers only: at run time ``grad`` returns a plain
 function (``isinstance`` against these classes is False), and calling the
@@ -187,18 +189,28 @@ class GradientOfSecondWithAux(Generic[D0, D1, AuxOut, P]):
 class GradientOfPair(Generic[D0, D1, P]):
     """``grad(fun, argnums=(0, 1))``: the gradient of arguments 0 and 1."""
 
+    # Any first (a lambda's parameters; a partly annotated def gives Any for
+    # both), then each mix of array-like and other parameters.
     @overload
-    def __call__(  # type: ignore[overload-overlap]  # both Any: the first overload applies
+    def __call__(  # type: ignore[overload-overlap]  # Any: the first two overloads apply
         self: "GradientOfPair[U0, T1, P]", x: U0, y: T1, /, *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[U0, T1]: ...
+    ) -> tuple[U0, U0]: ...
     @overload
-    def __call__(
+    def __call__(  # type: ignore[overload-overlap]  # Any: the first two overloads apply
         self: "GradientOfPair[T0, U1, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[T0, U1]: ...
+    ) -> tuple[U1, U1]: ...
     @overload
     def __call__(
         self: "GradientOfPair[L0, L1, P]", x: ArrayLike, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
     ) -> tuple[Array, Array]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # both array-like: the overload before applies
+        self: "GradientOfPair[L0, T1, P]", x: ArrayLike, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[Array, T1]: ...
+    @overload
+    def __call__(
+        self: "GradientOfPair[T0, L1, P]", x: T0, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[T0, Array]: ...
     @overload
     def __call__(
         self: "GradientOfPair[T0, T1, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
@@ -210,18 +222,28 @@ class GradientOfPair(Generic[D0, D1, P]):
 class GradientOfPairWithAux(Generic[D0, D1, AuxOut, P]):
     """``grad(fun, argnums=(0, 1), has_aux=True)``: the gradient of arguments 0 and 1, with aux."""
 
+    # Any first (a lambda's parameters; a partly annotated def gives Any for
+    # both), then each mix of array-like and other parameters.
     @overload
-    def __call__(  # type: ignore[overload-overlap]  # both Any: the first overload applies
+    def __call__(  # type: ignore[overload-overlap]  # Any: the first two overloads apply
         self: "GradientOfPairWithAux[U0, T1, Aux, P]", x: U0, y: T1, /, *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[tuple[U0, T1], Aux]: ...
+    ) -> tuple[tuple[U0, U0], Aux]: ...
     @overload
-    def __call__(
+    def __call__(  # type: ignore[overload-overlap]  # Any: the first two overloads apply
         self: "GradientOfPairWithAux[T0, U1, Aux, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[tuple[T0, U1], Aux]: ...
+    ) -> tuple[tuple[U1, U1], Aux]: ...
     @overload
     def __call__(
         self: "GradientOfPairWithAux[L0, L1, Aux, P]", x: ArrayLike, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
     ) -> tuple[tuple[Array, Array], Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # both array-like: the overload before applies
+        self: "GradientOfPairWithAux[L0, T1, Aux, P]", x: ArrayLike, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[tuple[Array, T1], Aux]: ...
+    @overload
+    def __call__(
+        self: "GradientOfPairWithAux[T0, L1, Aux, P]", x: T0, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[tuple[T0, Array], Aux]: ...
     @overload
     def __call__(
         self: "GradientOfPairWithAux[T0, T1, Aux, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
@@ -313,18 +335,28 @@ class ValueAndGradientOfSecondWithAux(Generic[D0, D1, AuxOut, P]):
 class ValueAndGradientOfPair(Generic[D0, D1, P]):
     """``value_and_grad(fun, argnums=(0, 1))``: the value and gradient of arguments 0 and 1."""
 
+    # Any first (a lambda's parameters; a partly annotated def gives Any for
+    # both), then each mix of array-like and other parameters.
     @overload
-    def __call__(  # type: ignore[overload-overlap]  # both Any: the first overload applies
+    def __call__(  # type: ignore[overload-overlap]  # Any: the first two overloads apply
         self: "ValueAndGradientOfPair[U0, T1, P]", x: U0, y: T1, /, *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[Array, tuple[U0, T1]]: ...
+    ) -> tuple[Array, tuple[U0, U0]]: ...
     @overload
-    def __call__(
+    def __call__(  # type: ignore[overload-overlap]  # Any: the first two overloads apply
         self: "ValueAndGradientOfPair[T0, U1, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[Array, tuple[T0, U1]]: ...
+    ) -> tuple[Array, tuple[U1, U1]]: ...
     @overload
     def __call__(
         self: "ValueAndGradientOfPair[L0, L1, P]", x: ArrayLike, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
     ) -> tuple[Array, tuple[Array, Array]]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # both array-like: the overload before applies
+        self: "ValueAndGradientOfPair[L0, T1, P]", x: ArrayLike, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[Array, tuple[Array, T1]]: ...
+    @overload
+    def __call__(
+        self: "ValueAndGradientOfPair[T0, L1, P]", x: T0, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[Array, tuple[T0, Array]]: ...
     @overload
     def __call__(
         self: "ValueAndGradientOfPair[T0, T1, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
@@ -336,14 +368,16 @@ class ValueAndGradientOfPair(Generic[D0, D1, P]):
 class ValueAndGradientOfPairWithAux(Generic[D0, D1, AuxOut, P]):
     """``value_and_grad(fun, argnums=(0, 1), has_aux=True)``: the value and gradient of arguments 0 and 1, with aux."""
 
+    # Any first (a lambda's parameters; a partly annotated def gives Any for
+    # both), then each mix of array-like and other parameters.
     @overload
-    def __call__(  # type: ignore[overload-overlap]  # both Any: the first overload applies
+    def __call__(  # type: ignore[overload-overlap]  # Any: the first two overloads apply
         self: "ValueAndGradientOfPairWithAux[U0, T1, Aux, P]", x: U0, y: T1, /, *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[tuple[Array, Aux], tuple[U0, T1]]: ...
+    ) -> tuple[tuple[Array, Aux], tuple[U0, U0]]: ...
     @overload
-    def __call__(
+    def __call__(  # type: ignore[overload-overlap]  # Any: the first two overloads apply
         self: "ValueAndGradientOfPairWithAux[T0, U1, Aux, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
-    ) -> tuple[tuple[Array, Aux], tuple[T0, U1]]: ...
+    ) -> tuple[tuple[Array, Aux], tuple[U1, U1]]: ...
     @overload
     def __call__(
         self: "ValueAndGradientOfPairWithAux[L0, L1, Aux, P]",
@@ -352,6 +386,14 @@ class ValueAndGradientOfPairWithAux(Generic[D0, D1, AuxOut, P]):
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> tuple[tuple[Array, Aux], tuple[Array, Array]]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # both array-like: the overload before applies
+        self: "ValueAndGradientOfPairWithAux[L0, T1, Aux, P]", x: ArrayLike, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[tuple[Array, Aux], tuple[Array, T1]]: ...
+    @overload
+    def __call__(
+        self: "ValueAndGradientOfPairWithAux[T0, L1, Aux, P]", x: T0, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[tuple[Array, Aux], tuple[T0, Array]]: ...
     @overload
     def __call__(
         self: "ValueAndGradientOfPairWithAux[T0, T1, Aux, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
@@ -643,6 +685,18 @@ class JacobianOfPair(Generic[D0, D1, Out, P]):
         self: "JacobianOfPair[T0, U1, R0, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
     ) -> U1: ...
     @overload
+    def __call__(
+        self: "JacobianOfPair[L0, L1, RL0, P]", x: ArrayLike, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[Array, Array]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfPair[L0, T1, RL0, P]", x: ArrayLike, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[Array, T1]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfPair[T0, L1, RL0, P]", x: T0, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[T0, Array]: ...
+    @overload
     def __call__(  # type: ignore[overload-overlap]  # see above
         self: "JacobianOfPair[T0, T1, RL0, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
     ) -> tuple[T0, T1]: ...
@@ -668,6 +722,22 @@ class JacobianOfPairWithAux(Generic[D0, D1, Out, AuxOut, P]):
         self: "JacobianOfPairWithAux[T0, U1, R0, Aux, P]", x: T0, y: U1, /, *args: P.args, **kwargs: P.kwargs
     ) -> tuple[U1, Aux]: ...
     @overload
+    def __call__(
+        self: "JacobianOfPairWithAux[L0, L1, RL0, Aux, P]",
+        x: ArrayLike, y: ArrayLike,
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> tuple[tuple[Array, Array], Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfPairWithAux[L0, T1, RL0, Aux, P]", x: ArrayLike, y: T1, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[tuple[Array, T1], Aux]: ...
+    @overload
+    def __call__(  # type: ignore[overload-overlap]  # see above
+        self: "JacobianOfPairWithAux[T0, L1, RL0, Aux, P]", x: T0, y: ArrayLike, /, *args: P.args, **kwargs: P.kwargs
+    ) -> tuple[tuple[T0, Array], Aux]: ...
+    @overload
     def __call__(  # type: ignore[overload-overlap]  # see above
         self: "JacobianOfPairWithAux[T0, T1, RL0, Aux, P]", x: T0, y: T1, /, *args: P.args, **kwargs: P.kwargs
     ) -> tuple[tuple[T0, T1], Aux]: ...
@@ -677,4 +747,3 @@ class JacobianOfPairWithAux(Generic[D0, D1, Out, AuxOut, P]):
     ) -> tuple[PyTree, Aux]: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]  # see the module docstring
         raise NotImplementedError(_STATIC_ONLY)
-
