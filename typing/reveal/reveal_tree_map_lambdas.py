@@ -5,12 +5,16 @@ one tree or two. A function whose result is not an Array gives object
 (narrow it); so does a container of non-arrays."""
 
 import dataclasses
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from typing_extensions import assert_type
 
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
+from jaxtyped.core import ShapedArray
+from jaxtyped.sharding import PartitionSpec as P
 from jaxtyped.tree_util import register_dataclass, tree_map, tree_map_with_path
 from jaxtyped.typing import Array
 
@@ -29,6 +33,22 @@ class Linear:
 
 def shape_of(x: Array) -> tuple[int, ...]:
     return x.shape
+
+
+def is_matrix(x: Array) -> bool:
+    return x.ndim == 2
+
+
+def struct_of(x: Array) -> jt.ShapeDtypeStruct:
+    return jt.ShapeDtypeStruct(x.shape, x.dtype)
+
+
+class Note:
+    """A user's class, not one a container keeps (see the last cases)."""
+
+
+def note_of(x: Array) -> Note:
+    return Note()
 
 
 def add3(p: Array, q: Array, r: Array) -> Array:
@@ -53,6 +73,15 @@ def check(params: dict[str, Array], layers: list[Array], pair: tuple[Array, Arra
     # container; another tree, or a tree of non-arrays, gives object.
     assert_type(tree_map(shape_of, params), dict[str, tuple[int, ...]])
     assert_type(tree_map(shape_of, lin), object)
+    assert_type(tree_map(is_matrix, params), dict[str, bool])
+    assert_type(tree_map(is_matrix, layers), list[bool])
+    assert_type(tree_map(np.asarray, params), dict[str, np.ndarray[tuple[Any, ...], np.dtype[Any]]])
+    assert_type(tree_map(struct_of, params), dict[str, jt.ShapeDtypeStruct])
+    assert_type(tree_map(jt.typeof, pair), tuple[ShapedArray, ...])
+    assert_type(tree_map(lambda p: P("data"), params), dict[str, P])
+    # ... but the kept kinds of result are named (everything but an Array):
+    # another class over a plain container gives object.
+    assert_type(tree_map(note_of, params), object)
     assert_type(tree_map(lambda x: x + 1, [1, 2]), object)
     assert_type(tree_map(jnp.asarray, {"a": 1.0}), object)
     assert_type(tree_map(add3, params, params, params), dict[str, Array])

@@ -139,8 +139,20 @@ def tree_leaves_with_path(
 # tree that returns something else (a mask of bools, a shape) keeps the
 # container for the common plain ones: a dict (or a dict of dicts), a list
 # or a tuple of arrays gives the same container of f's results.
+#
+# Those container overloads bound f's result to the kinds of values they
+# keep (_KeptLeaf), which exclude Array, for a second rule of mypy's: under
+# an expected type (``return tree_map(lambda t: t * lr, params)`` in a
+# function returning ``dict[str, Array]``) mypy solves a container
+# overload's result variable from that type first, so its f would become
+# ``Callable[[Any], Array]`` beside the others' ``Callable[[Any], Any]``,
+# and the call Any (an error under --strict's warn_return_any). With the
+# bound, Array is not a solution, f stays ``Callable[[Any], Any]`` and the
+# first overload's tree type stands. The price: a typed f returning some
+# other class over a plain container gives object, not the container.
 _A = TypeVar("_A", bound=Array)  # f's result when it is an Array (or Any)
-_Y = TypeVar("_Y")  # f's result otherwise
+_Y = TypeVar("_Y", bound="_KeptLeaf")  # f's result otherwise, where a container keeps it
+_R = TypeVar("_R")  # f's result, where the result is object
 _C = TypeVar("_C")  # a tree of a class of its own: a registered node type
 _K = TypeVar("_K")  # a dict's keys
 _K2 = TypeVar("_K2")  # the keys of a dict nested in a dict
@@ -148,6 +160,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from jaxtyped._src.api_util import ShapeDtypeStruct
+    from jaxtyped._src.core.avals import ShapedArray
+    from jaxtyped._src.sharding import Sharding
 
     # Trees whose type says nothing of their leaves once mapped (containers
     # of non-arrays), and leaves of a known class: f's result replaces them.
@@ -155,12 +169,19 @@ if TYPE_CHECKING:
         int, float, complex, str, bytes, np.ndarray[Any, Any], np.generic, ShapeDtypeStruct,
         Sequence[object], Mapping[Any, object], None,
     ]  # fmt: skip
+    # The results of f a plain container keeps (a mask, shapes, NumPy copies,
+    # abstract values, shardings and partition specs): the common kinds but
+    # Array (Note [tree_map's overloads]).
+    _KeptLeaf: TypeAlias = Union[
+        bool, int, float, complex, str, bytes, tuple[object, ...], None,
+        np.ndarray[Any, Any], np.generic, np.dtype[Any], ShapeDtypeStruct, ShapedArray, Sharding,
+    ]  # fmt: skip
 else:
-    _NotANode = object
+    _NotANode = _KeptLeaf = object
 
 
 @overload
-def tree_map(f: Callable[[Any], _A], tree: T, *, is_leaf: None = None) -> T: ...  # type: ignore[overload-overlap]  # safe: f returns an Array here, so the container overloads below would give T too
+def tree_map(f: Callable[[Any], _A], tree: T, *, is_leaf: None = None) -> T: ...
 @overload
 def tree_map(f: Callable[[Any, Any], _A], tree: T, rest0: object, /, *, is_leaf: None = None) -> T: ...
 @overload
@@ -174,12 +195,12 @@ def tree_map(f: Callable[[Any], _Y], tree: list[Array], *, is_leaf: None = None)
 @overload
 def tree_map(f: Callable[[Any], _Y], tree: tuple[Array, ...], *, is_leaf: None = None) -> tuple[_Y, ...]: ...
 @overload
-def tree_map(f: Callable[[Any], _Y], tree: _NotANode, *, is_leaf: _IsLeaf | None = None) -> object: ...
+def tree_map(f: Callable[[Any], _R], tree: _NotANode, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
-def tree_map(f: Callable[[Any, Any], _Y], tree: _NotANode, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> object: ...
+def tree_map(f: Callable[[Any, Any], _R], tree: _NotANode, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
 def tree_map(
-    f: Callable[[Any, Any, Any], _Y], tree: _NotANode, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None
+    f: Callable[[Any, Any, Any], _R], tree: _NotANode, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None
 ) -> object: ...
 @overload
 def tree_map(f: Callable[[Any], _A], tree: _C, *, is_leaf: None = None) -> _C: ...
@@ -188,12 +209,12 @@ def tree_map(f: Callable[[Any, Any], _A], tree: _C, rest0: object, /, *, is_leaf
 @overload
 def tree_map(f: Callable[[Any, Any, Any], _A], tree: _C, rest0: object, rest1: object, /, *, is_leaf: None = None) -> _C: ...
 @overload
-def tree_map(f: Callable[[Any], _Y], tree: object, *, is_leaf: _IsLeaf | None = None) -> object: ...
+def tree_map(f: Callable[[Any], _R], tree: object, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
-def tree_map(f: Callable[[Any, Any], _Y], tree: object, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> object: ...
+def tree_map(f: Callable[[Any, Any], _R], tree: object, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
 def tree_map(
-    f: Callable[[Any, Any, Any], _Y], tree: object, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None
+    f: Callable[[Any, Any, Any], _R], tree: object, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None
 ) -> object: ...
 @overload  # four trees or more (not plausible for fewer: see Note [tree_map's overloads])
 def tree_map(
@@ -205,7 +226,7 @@ def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _Is
 
 
 @overload
-def tree_map_with_path(  # type: ignore[overload-overlap]  # safe: as tree_map's
+def tree_map_with_path(
     f: Callable[[KeyPath, Any], _A], tree: T, *,
     is_leaf: None = None, is_leaf_takes_path: bool = False,
 ) -> T: ...  # fmt: skip
@@ -236,12 +257,12 @@ def tree_map_with_path(
 ) -> tuple[_Y, ...]: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Any], _Y], tree: _NotANode, *,
+    f: Callable[[KeyPath, Any], _R], tree: _NotANode, *,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> object: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Any, Any], _Y], tree: _NotANode, rest0: object, /, *,
+    f: Callable[[KeyPath, Any, Any], _R], tree: _NotANode, rest0: object, /, *,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> object: ...  # fmt: skip
 @overload
@@ -256,12 +277,12 @@ def tree_map_with_path(
 ) -> _C: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Any], _Y], tree: object, *,
+    f: Callable[[KeyPath, Any], _R], tree: object, *,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> object: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Any, Any], _Y], tree: object, rest0: object, /, *,
+    f: Callable[[KeyPath, Any, Any], _R], tree: object, rest0: object, /, *,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> object: ...  # fmt: skip
 @overload  # three trees or more
