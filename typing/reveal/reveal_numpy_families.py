@@ -97,5 +97,7 @@ def check(x: Array, a: ArrayLike, n: "np.ndarray[Any, np.dtype[np.float32]]") ->
     assert_type(jnp.promote_types(jnp.int8, jnp.float32), np.dtype[Any])
     assert_type(jnp.result_type(x, 1.0), np.dtype[Any])
     assert_type(jnp.issubdtype(x.dtype, jnp.floating), bool)
-    assert_type(jnp.finfo(jnp.float32), np.finfo[Any])
+    assert_type(jnp.finfo(jnp.float32), np.finfo[np.floating[Any]])
+    assert_type(jnp.finfo(x.dtype).eps, np.floating[Any])
+    assert_type(x + jnp.finfo(x.dtype).eps, Array)  # a common idiom: precise, not Any
     assert_type(jnp.iinfo(jnp.int32), np.iinfo[Any])

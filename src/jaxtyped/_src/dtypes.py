@@ -738,8 +738,14 @@ def _scalar_type(x: DTypeLike | ExtendedDType) -> type[np.generic]:
     return _as_numpy_dtype(cast(DTypeLike, x), "issubdtype").type
 
 
-def finfo(dtype: DTypeLike) -> np.finfo[Any]:
+def finfo(dtype: DTypeLike) -> np.finfo[np.floating[Any]]:
     """Machine limits of a floating or complex dtype (bfloat16 included).
+
+    The limits (``eps``, ``max``, ``tiny``, ...) are typed as NumPy floating
+    scalars, so ``x + jnp.finfo(x.dtype).eps`` is an ``Array`` to the
+    checkers. For ml_dtypes' types (bfloat16, the float8 family) they are
+    ml_dtypes scalars, which compute like floating ones but are not
+    ``np.floating`` instances.
 
     Raises:
         JaxtypedValueError: ``dtype`` is not inexact.
@@ -747,7 +753,8 @@ def finfo(dtype: DTypeLike) -> np.finfo[Any]:
     dt = _to_dtype(dtype)
     if not is_inexact(dt):
         raise JaxtypedValueError(f"finfo: dtype {dt} is not a floating or complex dtype")
-    info: np.finfo[Any] = _ml_dtypes.finfo(dt)
+    # ml_dtypes' finfo subclasses NumPy's; its limits act as floating scalars.
+    info: np.finfo[np.floating[Any]] = _ml_dtypes.finfo(dt)
     return info
 
 
