@@ -60,6 +60,7 @@ def check(x: Array, flag: bool) -> None:
     assert_type(zero_from_primal(x, symbolic_zeros=True), SymbolicZero)
     assert_type(zero_from_primal(x, flag), Array | SymbolicZero)
     assert_type(zero_from_primal({"a": x}), dict[str, Array])
+    assert_type(zero_from_primal({"a": x}, symbolic_zeros=True), object)  # SymbolicZero leaves: not the dict of arrays
 
     p = CustomVJPPrimal(x, True)
     assert_type(p, CustomVJPPrimal[Array])

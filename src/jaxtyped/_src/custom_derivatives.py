@@ -208,13 +208,17 @@ def zero_from_primal(val: ArrayLike, symbolic_zeros: Literal[True]) -> SymbolicZ
 @overload
 def zero_from_primal(val: ArrayLike, symbolic_zeros: bool) -> Array | SymbolicZero: ...
 @overload
-def zero_from_primal(val: T, symbolic_zeros: bool = False) -> T: ...
+def zero_from_primal(val: T, symbolic_zeros: Literal[False] = False) -> T: ...
+@overload
+def zero_from_primal(val: object, symbolic_zeros: bool) -> object: ...
 def zero_from_primal(val: object, symbolic_zeros: bool = False) -> object:
     """The zero tangent of each leaf of the pytree ``val`` (JAX's
     ``jax.custom_derivatives.zero_from_primal``): a :class:`SymbolicZero`
     with ``symbolic_zeros=True``, else an array of zeros of the leaf's
     tangent type (``float0`` for integers). A pytree comes back with the
-    same structure (its static type is kept: the leaves change)."""
+    same structure: typed as ``val`` for array zeros (its leaves become
+    arrays of the same type), ``object`` for symbolic ones (narrow the
+    leaves with ``isinstance(leaf, SymbolicZero)``)."""
 
     def zero(x: object) -> Array | SymbolicZero:
         aval = _primal_aval(x, "zero_from_primal").to_tangent_aval()
