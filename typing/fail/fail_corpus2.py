@@ -1,7 +1,7 @@
 """Misuses that stay rejected with the container-keeping tree maps and
 typed structures (issue 20, second corpus round): the leaves of a mask
 are not arrays, a rebuilt tree has the structure it was taken from, and a
-structure rebuilt with non-array leaves is object; the placement methods
+structure rebuilt with non-array leaves is a PyTree; the placement methods
 and precision= take what JAX's do."""
 
 import jaxtyped as jt
@@ -21,7 +21,7 @@ jt.tree.map(is_matrix, params)["w"].shape  # expect: mypy[attr-defined] pyright[
 jt.tree.map(is_matrix, layers)["w"]  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 mask: dict[str, Array] = jt.tree.map(is_matrix, params)  # expect: mypy[assignment] pyright[reportAssignmentType]
 jt.tree.unflatten(jt.tree.structure(layers), layers).keys()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
-jt.tree.unflatten(jt.tree.structure(params), [1.0, 2.0])["w"]  # expect: mypy[index] pyright[reportIndexIssue]
+jt.tree.unflatten(jt.tree.structure(params), [1.0, 2.0])["w"]  # expect: mypy[index,call-overload] pyright[reportArgumentType,reportOptionalSubscript,reportCallIssue,reportIndexIssue]  # a PyTree, not a dict
 
 x = jnp.ones(3)
 x.block_until_ready(True)  # expect: mypy[call-arg] pyright[reportCallIssue]

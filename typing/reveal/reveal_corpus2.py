@@ -18,7 +18,7 @@ from jaxtyped import lax
 from jaxtyped.typing import ArrayLike
 from jaxtyped.sharding import Sharding
 from jaxtyped.tree_util import KeyPath, PyTreeDef, keystr, tree_map, tree_map_with_path
-from jaxtyped.typing import Array
+from jaxtyped.typing import Array, PyTree
 
 
 class Pair(NamedTuple):
@@ -61,10 +61,12 @@ def check(
     assert_type(jt.tree.unflatten(jt.tree.structure(p), leaves), Pair)
     assert_type(jt.tree_util.tree_unflatten(jt.tree.structure(layers), leaves), list[Array])
     assert_type(jt.tree.flatten_with_path(pair)[1], PyTreeDef[tuple[Array, Array]])
-    # Leaves that are not arrays, or a structure of another tree: object.
-    assert_type(jt.tree.unflatten(treedef, [1.0, 2.0]), object)
-    assert_type(jt.tree.unflatten(jt.tree.structure([1.0]), [1.0]), object)
-    assert_type(jt.tree.structure([1.0]), PyTreeDef)
+    # Leaves that are not arrays, or a structure of a tree of array-likes:
+    # a PyTree (array-like leaves); of another tree: object.
+    assert_type(jt.tree.unflatten(treedef, [1.0, 2.0]), PyTree)
+    assert_type(jt.tree.unflatten(jt.tree.structure([1.0]), [1.0]), PyTree)
+    assert_type(jt.tree.structure([1.0]), PyTreeDef[PyTree])
+    assert_type(jt.tree.unflatten(jt.tree.structure([1.0]), ["a"]), object)
 
 
 def placement_scipy_precision(x: Array, m: Array) -> None:

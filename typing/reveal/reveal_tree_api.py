@@ -17,7 +17,7 @@ from typing_extensions import assert_type
 import jaxtyped as jt
 from jaxtyped import tree_util
 from jaxtyped.tree_util import KeyPath, PyTreeDef
-from jaxtyped.typing import Array
+from jaxtyped.typing import Array, ArrayLike, PyTree
 
 
 class Box:
@@ -71,18 +71,21 @@ def check(tree: dict[str, Array], treedef: PyTreeDef, x: Array, mixed: dict[str,
     assert_type(jt.tree.map_with_path(shift, tree), dict[str, Array])
     assert_type(jt.tree.flatten_with_path(tree), tuple[list[tuple[KeyPath, Array]], PyTreeDef[dict[str, Array]]])
     assert_type(jt.tree.leaves_with_path(tree), list[tuple[KeyPath, Array]])
-    # Any other pytree (a float leaf, a registered class, an is_leaf that may
-    # stop anywhere, a function to non-arrays): object leaves and results.
-    assert_type(jt.tree.leaves(mixed), list[object])
+    # A PyTree of array-likes (a float leaf): ArrayLike leaves.
+    assert_type(jt.tree.leaves(mixed), list[ArrayLike])
+    assert_type(jt.tree.flatten(mixed), tuple[list[ArrayLike], PyTreeDef[PyTree]])
+    assert_type(jt.tree.flatten_with_path(mixed), tuple[list[tuple[KeyPath, ArrayLike]], PyTreeDef[PyTree]])
+    assert_type(jt.tree.leaves_with_path(mixed), list[tuple[KeyPath, ArrayLike]])
+    assert_type(jt.tree.unflatten(jt.tree.structure(mixed), [1.0, x]), PyTree)
+    # Any other pytree (a registered class, an is_leaf that may stop
+    # anywhere, a function to non-arrays): object leaves and results.
     assert_type(jt.tree.leaves(Box(x)), list[object])
     assert_type(jt.tree.leaves(tree, is_leaf=lambda node: isinstance(node, list)), list[object])
-    assert_type(jt.tree.flatten(mixed), tuple[list[object], PyTreeDef])
     assert_type(jt.tree.map(double, Box(x)), Box)  # a class of its own keeps its type (issue 20)
     assert_type(jt.tree.map(lambda leaf: leaf + 1, Box(x)), Box)
     assert_type(jt.tree.map(lambda leaf: str(leaf), tree), dict[str, str])  # a plain dict keeps its container
     assert_type(jt.tree.map_with_path(label, tree), dict[str, str])
     assert_type(jt.tree.map(lambda leaf: str(leaf), Box(x)), object)
-    assert_type(jt.tree.flatten_with_path(mixed), tuple[list[tuple[KeyPath, object]], PyTreeDef])
     assert_type(jt.tree.leaves_with_path(Box(x)), list[tuple[KeyPath, object]])
     # A tree rebuilt from a structure of unknown type is object; from a tree of arrays' structure, that type.
     assert_type(jt.tree.unflatten(treedef, [x]), object)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Union, overload
 
 from jaxtyped._src import tree_util as _tu
-from jaxtyped._src.core.array import Array
+from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.tree_util import KeyPath, PyTreeDef
 from jaxtyped._src.util import predicate_class
 
@@ -71,13 +71,19 @@ _PathIsLeaf = Callable[..., bool]
 @overload
 def tree_flatten(tree: T, is_leaf: None = None) -> tuple[list[Array], PyTreeDef[T]]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
 @overload
+def tree_flatten(tree: PyTree, is_leaf: None = None) -> tuple[list[ArrayLike], PyTreeDef[PyTree]]: ...
+@overload
 def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[object], PyTreeDef]: ...
-def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[Array] | list[object], PyTreeDef]:
+def tree_flatten(
+    tree: object, is_leaf: _IsLeaf | None = None
+) -> tuple[list[Array] | list[ArrayLike] | list[object], PyTreeDef]:
     return _tu.tree_flatten(tree, is_leaf)
 
 
 @overload
 def tree_structure(tree: T, is_leaf: None = None) -> PyTreeDef[T]: ...
+@overload
+def tree_structure(tree: PyTree, is_leaf: None = None) -> PyTreeDef[PyTree]: ...
 @overload
 def tree_structure(tree: object, is_leaf: _IsLeaf | None = None) -> PyTreeDef: ...
 def tree_structure(tree: object, is_leaf: _IsLeaf | None = None) -> PyTreeDef:
@@ -87,8 +93,10 @@ def tree_structure(tree: object, is_leaf: _IsLeaf | None = None) -> PyTreeDef:
 @overload
 def tree_leaves(tree: ArrayTree, is_leaf: None = None) -> list[Array]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
 @overload
+def tree_leaves(tree: PyTree, is_leaf: None = None) -> list[ArrayLike]: ...
+@overload
 def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[object]: ...
-def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | list[object]:
+def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | list[ArrayLike] | list[object]:
     return _tu.tree_leaves(tree, is_leaf)
 
 
@@ -98,11 +106,15 @@ def tree_flatten_with_path(  # pyright: ignore[reportOverlappingOverload]  # saf
 ) -> tuple[list[tuple[KeyPath, Array]], PyTreeDef[T]]: ...
 @overload
 def tree_flatten_with_path(
+    tree: PyTree, is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, ArrayLike]], PyTreeDef[PyTree]]: ...
+@overload
+def tree_flatten_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
 ) -> tuple[list[tuple[KeyPath, object]], PyTreeDef]: ...
 def tree_flatten_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
-) -> tuple[list[tuple[KeyPath, Array]] | list[tuple[KeyPath, object]], PyTreeDef]:
+) -> tuple[list[tuple[KeyPath, Array]] | list[tuple[KeyPath, ArrayLike]] | list[tuple[KeyPath, object]], PyTreeDef]:
     return _tu.tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)
 
 
@@ -112,11 +124,15 @@ def tree_leaves_with_path(  # pyright: ignore[reportOverlappingOverload]  # safe
 ) -> list[tuple[KeyPath, Array]]: ...
 @overload
 def tree_leaves_with_path(
+    tree: PyTree, is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[KeyPath, ArrayLike]]: ...
+@overload
+def tree_leaves_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
 ) -> list[tuple[KeyPath, object]]: ...
 def tree_leaves_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
-) -> list[tuple[KeyPath, Array]] | list[tuple[KeyPath, object]]:
+) -> list[tuple[KeyPath, Array]] | list[tuple[KeyPath, ArrayLike]] | list[tuple[KeyPath, object]]:
     return _tu.tree_leaves_with_path(tree, is_leaf, is_leaf_takes_path)
 
 
@@ -302,6 +318,8 @@ def tree_map_with_path(
 
 @overload
 def tree_unflatten(treedef: PyTreeDef[T], leaves: Iterable[Array]) -> T: ...
+@overload
+def tree_unflatten(treedef: PyTreeDef[PyTree], leaves: Iterable[ArrayLike]) -> PyTree: ...
 @overload
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[object]) -> object: ...
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[object]) -> object:
