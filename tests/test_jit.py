@@ -167,7 +167,7 @@ def test_trace_and_lower_accept_shape_dtype_struct() -> None:
 def test_trace_traces_once_without_compiling() -> None:
     calls = Counter()
 
-    def f(x: Any) -> Any:  # Any: trace() is typed with f's parameters
+    def f(x: jt.Array) -> jt.Array:
         calls.tick()
         return x * x
 
@@ -182,7 +182,7 @@ def test_trace_traces_once_without_compiling() -> None:
 def test_call_after_trace_reuses_the_trace() -> None:
     calls = Counter()
 
-    def f(x: Any) -> Any:  # Any: trace() is typed with f's parameters
+    def f(x: jt.Array) -> jt.Array:
         calls.tick()
         return x * x
 
@@ -930,6 +930,42 @@ def test_jitted_method_with_a_static_self() -> None:
     np.testing.assert_array_equal(host(Scaler(4.0).scale(x)), [4.0, 8.0])
     assert Scaler.scale.cache_info().misses == 2  # one trace per distinct (equal) self
     assert "mul" in str(Scaler(3.0).scale.trace(x).jaxpr)
+
+
+def test_jitted_functions_and_methods_carry_the_wrapped_names() -> None:
+    jax = jax_module()
+
+    class Model:
+        @jt.jit
+        def apply(self, x: jt.Array) -> jt.Array:
+            """Apply the model."""
+            return x
+
+    class JaxModel:
+        def apply(self, x: Any) -> Any:
+            """Apply the model."""
+            return x
+
+    setattr(JaxModel, "apply", jax.jit(vars(JaxModel)["apply"]))  # jax.jit is untyped here: decorated by hand
+    ours, theirs = Model().apply, getattr(JaxModel(), "apply")
+    assert (ours.__name__, ours.__doc__) == (theirs.__name__, theirs.__doc__) == ("apply", "Apply the model.")
+    assert ours.__qualname__.endswith("Model.apply") and theirs.__qualname__.endswith("JaxModel.apply")
+    assert ours.__wrapped__ is Model.apply.__wrapped__ is vars(Model)["apply"].__wrapped__
+    jitted = jt.jit(sin_affine)
+    assert (jitted.__name__, jitted.__wrapped__) == ("sin_affine", sin_affine)
+
+
+def test_lower_of_a_typed_function_takes_shape_dtype_structs() -> None:
+    # Typed: the checkers accept ShapeDtypeStructs where g takes arrays
+    # (Note [abstract arguments]), as they accept the arrays themselves.
+    def g(x: jt.Array, n: int) -> jt.Array:
+        return x * n
+
+    jitted = jt.jit(g, static_argnums=1)
+    spec = jt.ShapeDtypeStruct((3,), np.float32)
+    compiled = jitted.lower(spec, 2).compile()
+    np.testing.assert_array_equal(host(compiled(f32(1.0, 2.0, 3.0), 2)), [2.0, 4.0, 6.0])
+    assert str(jitted.trace(spec, 2).jaxpr) == str(jitted.trace(f32(0.0, 0.0, 0.0), 2).jaxpr)
 
 
 # === threads ===

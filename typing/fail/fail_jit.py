@@ -83,9 +83,9 @@ stats({"w": x}, x)[0]  # expect: mypy[index] pyright[reportArgumentType]
 as_callable: Callable[[int], Array] = affine  # expect: mypy[assignment] pyright[reportAssignmentType]
 
 # Staging methods take the same arguments; their results are typed.
-affine.lower("bad", x)  # expect: mypy[arg-type] pyright[reportArgumentType]
-affine.trace(x)  # expect: mypy[call-arg] pyright[reportCallIssue]
-model.apply.lower(x, x)  # expect: mypy[call-arg] pyright[reportCallIssue]
+affine.lower("bad", x)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]  # no argument is a ShapeDtypeStruct tree: fun's parameters apply
+affine.trace(x)  # expect: mypy[call-overload] pyright[reportArgumentType]
+model.apply.lower(x, x)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 affine.lower(x, x).as_text(1)  # expect: mypy[arg-type] pyright[reportArgumentType]
 affine.cache_info().bogus  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
 ready: str = jt.block_until_ready(affine(x, x))  # expect: mypy[assignment] pyright[reportAssignmentType]

@@ -38,7 +38,7 @@ identity(jnp.ones(2), jnp.ones(2))  # expect: mypy[call-arg] pyright[reportCallI
 shifted(jnp.ones(2), "k")  # expect: mypy[arg-type] pyright[reportArgumentType]
 Model().scale("x", 2)  # expect: mypy[arg-type] pyright[reportArgumentType]
 Model().scale(jnp.ones(2))  # expect: mypy[call-arg] pyright[reportCallIssue]
-times.lower("x", 2)  # expect: mypy[arg-type] pyright[reportArgumentType]
+times.lower("x", 2)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 wrong_result: int = times(jnp.ones(2), 2)  # expect: mypy[assignment] pyright[reportAssignmentType]
 jt.jit(static_argnames=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.jit(keep_unused="no")(identity)  # expect: mypy[arg-type] pyright[reportArgumentType]

@@ -119,6 +119,18 @@ def check(x: Array, model: Model) -> None:
     assert_type(decorated.lower(x, x).compile().as_text(), str)
     assert_type(decorated.cache_info(), CacheInfo)
     assert_type(decorated.cache_info().misses, int)
+    # Ahead of time: ShapeDtypeStructs (or trees of them) for arrays.
+    spec = jt.ShapeDtypeStruct((3,), jnp.float32)
+    assert_type(decorated.lower(spec, spec), Lowered[[Array, Array], Array])
+    assert_type(decorated.lower(x, spec).compile()(x, x), Array)
+    assert_type(decorated.trace(spec, x), Traced[[Array, Array], Array])
+    assert_type(partial_pos.lower(spec, 2), Lowered[[Array, int], Array])
+    assert_type(model.apply.lower(spec), Lowered[[Array], Array])
+    assert_type(model.apply.trace((spec, [spec])), Traced[[Array], Array])
+    assert_type(decorated.lower({"w": spec}, spec), Lowered[[Array, Array], Array])
+    # The wrapped function's names, as JAX's jitted functions have them.
+    assert_type(decorated.__name__, str)
+    assert_type(model.apply.__qualname__, str)
 
     # block_until_ready keeps the argument's type; device_get turns an
     # Array into a NumPy array (pytrees of them are Any: their leaves change type).

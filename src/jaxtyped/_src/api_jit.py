@@ -26,7 +26,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeAlias, TypeVar, Union, cast, final, overload
 
 import numpy as np
 import typing_extensions
@@ -75,8 +75,8 @@ from jaxtyped._src.api_sharding import (
     ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, clear_program_cache, execute_spmd, plan_spmd, spmd_request,
 )
 from jaxtyped._src.runtime import host_callbacks
-from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, tree_flatten, tree_unflatten
-from jaxtyped._src.util import describe_function
+from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, tree_flatten, tree_leaves, tree_unflatten
+from jaxtyped._src.util import describe_function, predicate_class
 
 __all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "OutInfo", "disable_jit", "clear_caches"]
 
@@ -296,13 +296,42 @@ class _Signature:
         self.donated = donated
 
 
+# A tree whose leaves are all ShapeDtypeStructs (eval_shape's result, say):
+# an abstract argument of trace and lower (Note [abstract arguments]). Tuples
+# and lists, not Sequence: mypy would take a str for a Sequence of trees. At
+# run time a class whose isinstance check flattens the value, as for PyTree.
+if TYPE_CHECKING:
+    SpecTree: TypeAlias = Union[
+        ShapeDtypeStruct, tuple["SpecTree", ...], list[ShapeDtypeStruct], Mapping[Any, "SpecTree"]
+    ]
+else:
+
+    def _is_spec_tree(value: object) -> bool:
+        try:
+            leaves = tree_leaves(value)
+        except Exception:  # noqa: BLE001 - an unflattenable value is not a tree
+            return False
+        return all(isinstance(leaf, ShapeDtypeStruct) for leaf in leaves)
+
+    SpecTree = predicate_class(
+        "SpecTree", "A pytree whose leaves are all ``ShapeDtypeStruct``; ``isinstance`` checks every leaf.", _is_spec_tree
+    )
+
+
 class Jitted(Generic[P, R_co]):
     """A function compiled through XLA on first call per signature.
 
     It has the wrapped function's parameters and return type for type
-    checkers. Extra methods: :meth:`trace`, :meth:`lower`,
-    :meth:`cache_info`, :meth:`clear_cache`.
+    checkers, and its ``__name__``, ``__qualname__``, ``__doc__`` and
+    ``__wrapped__`` (the function itself). Extra methods: :meth:`trace`,
+    :meth:`lower`, :meth:`cache_info`, :meth:`clear_cache`.
     """
+
+    # Copied from fun by functools.update_wrapper in __init__ (JAX's jitted
+    # functions have them too: logs and profilers read __name__).
+    __name__: str
+    __qualname__: str
+    __wrapped__: Callable[..., object]
 
     def __init__(
         self,
@@ -660,14 +689,44 @@ class Jitted(Generic[P, R_co]):
         containers = entry.out_containers
         return containers.unflatten(outs) if containers is not None else tree_unflatten(entry.out_tree, outs)
 
-    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]":
+    # Note [abstract arguments]: trace and lower take fun's arguments, or
+    # abstract stand-ins for them (ShapeDtypeStructs, or trees of them, where
+    # fun takes arrays: ahead-of-time lowering, as in JAX). A parameter
+    # specification cannot be rewritten to say "Array or ShapeDtypeStruct",
+    # so the overloads after the first accept a call with a tree of
+    # ShapeDtypeStructs as one of its first three positional arguments and
+    # leave the others unchecked (run time checks them: their number, the
+    # static ones, the leaves' kinds, with clear errors). A call with no
+    # such argument is checked against fun's parameters, as before.
+    @overload
+    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]": ...
+    @overload
+    def trace(self, a0: "SpecTree", /, *args: object, **kwargs: object) -> "Traced[P, R_co]": ...
+    @overload
+    def trace(self, a0: object, a1: "SpecTree", /, *args: object, **kwargs: object) -> "Traced[P, R_co]": ...
+    @overload
+    def trace(self, a0: object, a1: object, a2: "SpecTree", /, *args: object, **kwargs: object) -> "Traced[P, R_co]": ...
+    def trace(self, *args: object, **kwargs: object) -> "Traced[P, R_co]":  # type: ignore[misc]  # mypy: a keyword "self" in the abstract overloads' **kwargs would clash; none is passed
         """Trace for these arguments (arrays, scalars or
         ``ShapeDtypeStruct``\\ s) without compiling."""
-        return self._staged(args, kwargs, ())
+        return self._trace_any(args, kwargs)
 
-    def lower(self, *args: P.args, **kwargs: P.kwargs) -> "Lowered[P, R_co]":
-        """Trace and lower to StableHLO for these arguments."""
-        return self.trace(*args, **kwargs).lower()
+    @overload
+    def lower(self, *args: P.args, **kwargs: P.kwargs) -> "Lowered[P, R_co]": ...
+    @overload
+    def lower(self, a0: "SpecTree", /, *args: object, **kwargs: object) -> "Lowered[P, R_co]": ...
+    @overload
+    def lower(self, a0: object, a1: "SpecTree", /, *args: object, **kwargs: object) -> "Lowered[P, R_co]": ...
+    @overload
+    def lower(self, a0: object, a1: object, a2: "SpecTree", /, *args: object, **kwargs: object) -> "Lowered[P, R_co]": ...
+    def lower(self, *args: object, **kwargs: object) -> "Lowered[P, R_co]":  # type: ignore[misc]  # mypy: a keyword "self" in the abstract overloads' **kwargs would clash; none is passed
+        """Trace and lower to StableHLO for these arguments (arrays, scalars
+        or ``ShapeDtypeStruct``\\ s: Note [abstract arguments])."""
+        return self._trace_any(args, kwargs).lower()
+
+    def _trace_any(self, args: tuple[object, ...], kwargs: dict[str, object]) -> "Traced[P, R_co]":
+        """trace's body, which a bound method overrides (its instance first)."""
+        return self._staged(args, kwargs, ())
 
     def _staged(self, args: tuple[object, ...], kwargs: dict[str, object], bound: tuple[object, ...]) -> "Traced[P, R_co]":
         # bound: what a bound method prepended to args; its Compiled
@@ -1088,6 +1147,9 @@ class _BoundJitted(Jitted[P, R_co]):
     def __init__(self, parent: Jitted[Any, R_co], instance: object) -> None:  # noqa: D107
         self._parent = parent
         self._instance = instance
+        # The method's names, as a bound method of a plain function has them.
+        functools.update_wrapper(self, parent, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
+        self.__wrapped__ = parent.__wrapped__
 
     @overload
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...  # type: ignore[overload-overlap]  # as Jitted.__call__
@@ -1096,7 +1158,7 @@ class _BoundJitted(Jitted[P, R_co]):
     def __call__(self, *args: object, **kwargs: object) -> object:
         return self._parent(self._instance, *args, **kwargs)
 
-    def trace(self, *args: P.args, **kwargs: P.kwargs) -> "Traced[P, R_co]":
+    def _trace_any(self, args: tuple[object, ...], kwargs: dict[str, object]) -> "Traced[P, R_co]":
         return self._parent._staged((self._instance, *args), kwargs, (self._instance,))
 
     def cache_info(self) -> CacheInfo:
