@@ -75,7 +75,7 @@ from jaxtyped._src.api_sharding import (
     ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, clear_program_cache, execute_spmd, plan_spmd, spmd_request,
 )
 from jaxtyped._src.runtime import host_callbacks
-from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, tree_flatten, tree_leaves, tree_unflatten
+from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, leaves_are_instances, tree_flatten, tree_unflatten
 from jaxtyped._src.util import describe_function, predicate_class
 
 __all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "OutInfo", "disable_jit", "clear_caches"]
@@ -307,11 +307,7 @@ if TYPE_CHECKING:
 else:
 
     def _is_spec_tree(value: object) -> bool:
-        try:
-            leaves = tree_leaves(value)
-        except Exception:  # noqa: BLE001 - an unflattenable value is not a tree
-            return False
-        return all(isinstance(leaf, ShapeDtypeStruct) for leaf in leaves)
+        return leaves_are_instances(value, ShapeDtypeStruct)
 
     SpecTree = predicate_class(
         "SpecTree", "A pytree whose leaves are all ``ShapeDtypeStruct``; ``isinstance`` checks every leaf.", _is_spec_tree

@@ -6,9 +6,10 @@ than the functions of :mod:`jaxtyped._src.tree_util`, whose results are
 wrapper has the implementation's parameters and docstring, and overloads
 that give a precise result where the checkers can know it: for an
 :data:`ArrayTree` (nested tuples, lists and dicts of arrays) the leaves are
-``Array`` and ``tree_map`` keeps the tree's type; otherwise the result is an
-honest ``object`` (``list[object]``), which user code narrows with
-``isinstance`` or ``cast``. The body is one call: the cost is one Python call.
+``Array`` and ``tree_map`` keeps the tree's type; for a ``PyTree`` (array-like
+leaves) they are ``ArrayLike``; otherwise the result is an honest ``object``
+(``list[object]``), which user code narrows with ``isinstance`` or ``cast``.
+The body is one call: the cost is one Python call.
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -65,7 +66,8 @@ _PathIsLeaf = Callable[..., bool]
 #
 # The treedef of an ArrayTree remembers the tree's type (PyTreeDef[T]), so
 # that tree_unflatten of it with array leaves is a T again: the structure is
-# the same and the leaves are arrays, as they were.
+# the same and the leaves are arrays, as they were. A PyTree's treedef is a
+# PyTreeDef[PyTree]: with array-like leaves it rebuilds a PyTree.
 
 
 @overload

@@ -975,6 +975,16 @@ def treedef_tuple(treedefs: Iterable[PyTreeDef]) -> PyTreeDef:
     return _make_node(tuple, _TUPLE_KIND, None, tuple(treedefs))
 
 
+def leaves_are_instances(value: object, types: type | tuple[type, ...]) -> bool:
+    """Whether ``value`` flattens and every leaf is an instance of ``types``
+    (the run-time check of a recursive tree alias: PyTree, SpecTree)."""
+    try:
+        leaves = tree_leaves(value)
+    except Exception:  # noqa: BLE001 - an unflattenable value is not such a tree
+        return False
+    return all(isinstance(leaf, types) for leaf in leaves)
+
+
 def all_leaves(iterable: Iterable[Any], is_leaf: _IsLeaf | None = None) -> bool:
     """Whether every item of ``iterable`` is a leaf (``None`` is not one)."""
     x: object

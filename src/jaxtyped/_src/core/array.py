@@ -37,7 +37,7 @@ from jaxtyped._src.errors import (
     JaxtypedValueError,
     TracerIntegerConversionError,
 )
-from jaxtyped._src.tree_util import register_pytree_node_class, tree_leaves
+from jaxtyped._src.tree_util import leaves_are_instances, register_pytree_node_class
 from jaxtyped._src.util import predicate_class
 
 if TYPE_CHECKING:
@@ -753,11 +753,7 @@ else:
     _ARRAY_LIKE_TYPES = (Array, np.ndarray, np.generic, bool, int, float, complex)
 
     def _is_pytree(instance: object) -> bool:
-        try:
-            leaves = tree_leaves(instance)
-        except Exception:  # noqa: BLE001 - an unflattenable value is not a pytree
-            return False
-        return all(isinstance(leaf, _ARRAY_LIKE_TYPES) for leaf in leaves)
+        return leaves_are_instances(instance, _ARRAY_LIKE_TYPES)
 
     PyTree = predicate_class(
         "PyTree",
