@@ -29,6 +29,9 @@ Inputs are typed loosely, outputs strictly: annotate parameters with
   ``Jacobian`` (the same forms) for ``jacfwd`` and ``jacrev``: the output's
   type for an array-like parameter, the parameter's type for an array-like
   output, ``PyTree`` otherwise.
+- ``JaxprMaker``: what ``make_jaxpr(fun)`` returns, called with ``fun``'s
+  arguments or with ``ShapeDtypeStruct`` stand-ins for arrays (a static
+  type only, as the derivative classes are).
 - Shape-and-dtype annotations: ``Float[Array, "batch n"]`` (also ``Shaped``,
   ``Bool``, ``Num``, ``Inexact``, ``Complex``, ``Integer``, ``Int``, ``UInt``
   and exact dtypes such as ``Float32``). Type checkers see ``Array``;
@@ -49,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from jaxtyped._src.api import JaxprMaker as JaxprMaker
 from jaxtyped._src.ad_gradient_types import (
     Gradient,
     GradientOfPair,
@@ -149,6 +153,7 @@ __all__ = [
     "JacobianOfSecond",
     "JacobianOfSecondWithAux",
     "JacobianWithAux",
+    "JaxprMaker",
     "Inexact",
     "Int",
     "Int8",

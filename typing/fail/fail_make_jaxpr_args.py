@@ -17,8 +17,8 @@ def g(x: Array, n: int) -> Array:
 
 x = jnp.ones(3)
 
-jt.make_jaxpr(f)(x, x)  # expect: mypy[call-arg] pyright[reportCallIssue]
-jt.make_jaxpr(f)()  # expect: mypy[call-arg] pyright[reportCallIssue]
-jt.make_jaxpr(g, static_argnums=1)(x, "3")  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.make_jaxpr(f)(x, x)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
+jt.make_jaxpr(f)()  # expect: mypy[call-overload] pyright[reportCallIssue]
+jt.make_jaxpr(g, static_argnums=1)(x, "3")  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 jt.make_jaxpr(f)(x).shape  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
 y: Array = jt.make_jaxpr(f)(x)  # expect: mypy[assignment] pyright[reportAssignmentType]

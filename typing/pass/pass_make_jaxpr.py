@@ -54,3 +54,8 @@ def stage(with_shape: bool) -> ClosedJaxpr:
 
 
 assert str(stage(True)) == str(stage(False)) == str(closed)
+
+# ShapeDtypeStructs stand in for the arrays: the same jaxpr.
+spec = jt.ShapeDtypeStruct(x.shape, x.dtype)
+assert str(jt.make_jaxpr(f)(spec, spec)) == str(closed)
+assert str(jt.make_jaxpr(power, static_argnums=1)(spec, 3)) == str(staged)

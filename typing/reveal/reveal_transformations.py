@@ -12,7 +12,7 @@ from typing_extensions import TypeAlias, assert_type
 import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.core import ClosedJaxpr, Eqn, Jaxpr, Primitive, ShapedArray, Var
-from jaxtyped.typing import Array, PyTree
+from jaxtyped.typing import Array, JaxprMaker, PyTree
 
 # make_jaxpr's result: its consts are arrays and the refs the function closes over.
 Closed: TypeAlias = ClosedJaxpr[Array | jt.Ref[Array]]
@@ -95,6 +95,14 @@ def check(x: Array, t: Array, params: dict[str, Array], flag: bool, dyn: int) ->
     assert_type(jt.make_jaxpr(g, static_argnums=1)(x, 2), Closed)
     assert_type(jt.make_jaxpr(f, return_shape=True)(x), tuple[Closed, object])
     assert_type(jt.make_jaxpr(f, return_shape=flag)(x), Closed | tuple[Closed, object])
+    # ShapeDtypeStructs stand in for arrays (Note [abstract arguments]).
+    spec = jt.ShapeDtypeStruct((3,), jnp.float32)
+    maker: JaxprMaker[[Array], Closed] = jt.make_jaxpr(f)  # still a Callable of f's parameters:
+    as_callable: Callable[[Array], Closed] = maker
+    assert_type(as_callable(x), Closed)
+    assert_type(jt.make_jaxpr(f)(spec), Closed)
+    assert_type(jt.make_jaxpr(g, static_argnums=1)(spec, 2), Closed)
+    assert_type(jt.make_jaxpr(f, return_shape=True)((spec,)), tuple[Closed, object])
     assert_type(closed.jaxpr, Jaxpr)
     assert_type(closed.jaxpr.eqns, tuple[Eqn, ...])
     assert_type(closed.consts, tuple[Array | jt.Ref[Array], ...])

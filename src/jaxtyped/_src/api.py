@@ -10,7 +10,7 @@ in the enclosing context).
 
 from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Literal, TypeVar, cast, overload
+from typing import Any, Generic, Literal, TypeVar, cast, overload
 
 import numpy as np
 import typing_extensions
@@ -33,6 +33,7 @@ from jaxtyped._src.state.threading import refs_as_consts
 from jaxtyped._src.state.types import Ref, RefsTouched, bound_refs, is_ref, ref_type_str
 from jaxtyped._src.api_util import (
     ShapeDtypeStruct,
+    SpecTree,
     arg_names,
     argnums_tuple,
     check_callable,
@@ -79,6 +80,7 @@ RD = typing_extensions.TypeVar("RD", default=Any)
 AuxD = typing_extensions.TypeVar("AuxD", default=Any)
 Aux = TypeVar("Aux")
 T = TypeVar("T")
+JaxprOut = TypeVar("JaxprOut", covariant=True)  # what a JaxprMaker returns
 Ts = TypeVarTuple("Ts")
 
 # vmap's in_axes/out_axes: an axis, None, or a pytree prefix of them
@@ -560,26 +562,47 @@ def _unravel(tangents_out: Any, arrays: list[Array], dyn_tree: Any, single: bool
 # === make_jaxpr ===
 
 
+class JaxprMaker(Generic[P, JaxprOut]):
+    """What ``make_jaxpr(fun)`` returns, for type checkers: called with
+    ``fun``'s arguments, or with ``ShapeDtypeStruct`` stand-ins for arrays
+    (a tree of them as one of the first three positional arguments; the
+    others are then checked at run time, as for ``jit(fun).lower``: Note
+    [abstract arguments] in api_jit). A static type only: at run time
+    ``make_jaxpr`` returns a plain function, and this class's own
+    ``__call__`` raises."""
+
+    @overload
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> JaxprOut: ...
+    @overload
+    def __call__(self, a0: SpecTree, /, *args: object, **kwargs: object) -> JaxprOut: ...
+    @overload
+    def __call__(self, a0: object, a1: SpecTree, /, *args: object, **kwargs: object) -> JaxprOut: ...
+    @overload
+    def __call__(self, a0: object, a1: object, a2: SpecTree, /, *args: object, **kwargs: object) -> JaxprOut: ...
+    def __call__(self, *args: object, **kwargs: object) -> JaxprOut:  # type: ignore[misc]  # as Jitted.lower
+        raise NotImplementedError("JaxprMaker is a static type only: make_jaxpr returns a plain function")
+
+
 @overload
 def make_jaxpr(
     fun: Callable[P, object],
     static_argnums: int | Sequence[int] = (),
     return_shape: Literal[False] = False,
-) -> Callable[P, ClosedJaxpr[Array | Ref[Array]]]: ...
+) -> JaxprMaker[P, ClosedJaxpr[Array | Ref[Array]]]: ...
 @overload
 def make_jaxpr(
     fun: Callable[P, object],
     static_argnums: int | Sequence[int] = (),
     *,
     return_shape: Literal[True],
-) -> Callable[P, tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
+) -> JaxprMaker[P, tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
 @overload
 def make_jaxpr(
     fun: Callable[P, object],
     static_argnums: int | Sequence[int] = (),
     *,
     return_shape: bool,
-) -> Callable[P, ClosedJaxpr[Array | Ref[Array]] | tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
+) -> JaxprMaker[P, ClosedJaxpr[Array | Ref[Array]] | tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
 def make_jaxpr(
     fun: Callable[..., object], static_argnums: int | Sequence[int] = (), return_shape: bool = False
 ) -> Callable[..., object]:

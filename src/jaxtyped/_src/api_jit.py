@@ -26,7 +26,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeAlias, TypeVar, Union, cast, final, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, TypeVar, cast, final, overload
 
 import numpy as np
 import typing_extensions
@@ -36,6 +36,7 @@ from jaxtyped._src.api_jit_refs import RefJitState, call_with_refs, has_ref_leaf
 from jaxtyped._src.state.types import RefsTouched
 from jaxtyped._src.api_util import (
     ShapeDtypeStruct,
+    SpecTree,
     arg_names,
     check_callable,
     flatten_with_names,
@@ -75,8 +76,8 @@ from jaxtyped._src.api_sharding import (
     ShardingsArg, SpmdPlan, SpmdProgram, SpmdRequest, clear_program_cache, execute_spmd, plan_spmd, spmd_request,
 )
 from jaxtyped._src.runtime import host_callbacks
-from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, leaves_are_instances, tree_flatten, tree_unflatten
-from jaxtyped._src.util import describe_function, predicate_class
+from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, tree_flatten, tree_unflatten
+from jaxtyped._src.util import describe_function
 
 __all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "OutInfo", "disable_jit", "clear_caches"]
 
@@ -294,24 +295,6 @@ class _Signature:
         self.names = names
         self.static_args = static_args
         self.donated = donated
-
-
-# A tree whose leaves are all ShapeDtypeStructs (eval_shape's result, say):
-# an abstract argument of trace and lower (Note [abstract arguments]). Tuples
-# and lists, not Sequence: mypy would take a str for a Sequence of trees. At
-# run time a class whose isinstance check flattens the value, as for PyTree.
-if TYPE_CHECKING:
-    SpecTree: TypeAlias = Union[
-        ShapeDtypeStruct, tuple["SpecTree", ...], list[ShapeDtypeStruct], Mapping[Any, "SpecTree"]
-    ]
-else:
-
-    def _is_spec_tree(value: object) -> bool:
-        return leaves_are_instances(value, ShapeDtypeStruct)
-
-    SpecTree = predicate_class(
-        "SpecTree", "A pytree whose leaves are all ``ShapeDtypeStruct``; ``isinstance`` checks every leaf.", _is_spec_tree
-    )
 
 
 class Jitted(Generic[P, R_co]):

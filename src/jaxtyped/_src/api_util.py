@@ -2,8 +2,8 @@
 argument names for error messages, and conversion of pytree leaves."""
 
 import functools
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, final
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Union, final
 
 from typing_extensions import ParamSpec
 
@@ -14,7 +14,8 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
-from jaxtyped._src.util import arg_names, is_int
+from jaxtyped._src.tree_util import leaves_are_instances
+from jaxtyped._src.util import arg_names, is_int, predicate_class
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -22,6 +23,7 @@ R = TypeVar("R")
 __all__ = [
     "wraps",
     "ShapeDtypeStruct",
+    "SpecTree",
     "check_callable",
     "argnums_tuple",
     "arg_names",
@@ -82,6 +84,25 @@ class ShapeDtypeStruct:
 
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype, self.weak_type))
+
+
+# A tree whose leaves are all ShapeDtypeStructs (eval_shape's result, say):
+# an abstract argument of jit's trace and lower and of make_jaxpr's function
+# (Note [abstract arguments] in api_jit). Tuples and lists, not Sequence:
+# mypy would take a str for a Sequence of trees. At run time a class whose
+# isinstance check flattens the value, as for PyTree.
+if TYPE_CHECKING:
+    SpecTree: TypeAlias = Union[
+        ShapeDtypeStruct, tuple["SpecTree", ...], list[ShapeDtypeStruct], Mapping[Any, "SpecTree"]
+    ]
+else:
+
+    def _is_spec_tree(value: object) -> bool:
+        return leaves_are_instances(value, ShapeDtypeStruct)
+
+    SpecTree = predicate_class(
+        "SpecTree", "A pytree whose leaves are all ``ShapeDtypeStruct``; ``isinstance`` checks every leaf.", _is_spec_tree
+    )
 
 
 def wraps(fun: Callable[..., object]) -> Callable[[Callable[P, R]], Callable[P, R]]:
