@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeVar, cast, final
 
 import numpy as np
-from typing_extensions import ParamSpec, override
+from typing_extensions import override
 
 from jaxtyped._src.ad import linearize_flat
 from jaxtyped._src.config import config
@@ -81,8 +81,6 @@ __all__ = [
     "print_saved_residuals",
 ]
 
-P = ParamSpec("P")
-R = TypeVar("R")
 # checkpoint returns its argument's type, as vmap does (see there).
 F = TypeVar("F", bound=Callable[..., object])
 
