@@ -1120,15 +1120,25 @@ class Jitted(Generic[P, R_co]):
 
 @final
 class _BoundJitted(Jitted[P, R_co]):
-    """A jitted method bound to its instance (the instance is passed as
-    the first positional argument)."""
+    # A jitted method bound to its instance (the instance is passed as the
+    # first positional argument). Its __doc__ is the method's (below).
 
     def __init__(self, parent: Jitted[Any, R_co], instance: object) -> None:  # noqa: D107
         self._parent = parent
         self._instance = instance
-        # The method's names, as a bound method of a plain function has them.
-        functools.update_wrapper(self, parent, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())
-        self.__wrapped__ = parent.__wrapped__
+
+    if not TYPE_CHECKING:
+        # The method's names, as a bound method of a plain function has them,
+        # read from the jitted function when asked rather than copied here:
+        # __get__ makes a bound method on every access of a jitted method.
+        def __getattr__(self, name):
+            if name in ("__name__", "__qualname__", "__wrapped__"):
+                return getattr(self._parent, name)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+        @property
+        def __doc__(self):
+            return self._parent.__doc__
 
     @overload
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...  # type: ignore[overload-overlap]  # as Jitted.__call__
