@@ -9,10 +9,12 @@ as object), predicates bool, registration functions None or the class.
 (A lambda given to map is inferred precisely by pyright only: see
 typing/pending/NOTES.md N2; these cases use defs.)"""
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Union
 
 from typing_extensions import assert_type
+
+import numpy as np
 
 import jaxtyped as jt
 from jaxtyped import tree_util
@@ -58,6 +60,36 @@ def add(a: Array, b: Array) -> Array:
 
 def shift(path: KeyPath, leaf: Array) -> Array:
     return leaf + 1
+
+
+# A tree annotated the chex/Optax way, with Iterable nodes: Array leaves too
+# (Note [Iterable array trees] in api_tree.py).
+IterableTree = Union[Array, Iterable["IterableTree"], Mapping[Any, "IterableTree"]]
+
+
+def check_iterable_tree(
+    updates: IterableTree, named: dict[str, IterableTree], config: dict[str, object], x: Array
+) -> None:
+    assert_type(jt.tree.leaves(updates), list[Array])
+    assert_type(tree_util.tree_leaves(updates), list[Array])
+    assert_type(tree_util.tree_leaves_with_path(updates), list[tuple[KeyPath, Array]])
+    leaves, treedef = tree_util.tree_flatten(updates)
+    assert_type(leaves, list[Array])
+    path_leaves, _ = jt.tree.flatten_with_path(updates)
+    assert_type(path_leaves, list[tuple[KeyPath, Array]])
+    rebuilt = tree_util.tree_unflatten(treedef, [leaf + 1 for leaf in leaves])
+    assert_type(jt.tree.leaves(rebuilt), list[Array])
+    assert_type(jt.tree.leaves(jt.tree.structure(updates).unflatten([x])), list[object])
+    assert_type(jt.tree.leaves(named), list[Array])
+    assert_type(jt.tree.structure(named), PyTreeDef[dict[str, IterableTree]])
+    assert_type(jt.tree.unflatten(jt.tree.structure(named), [x]), dict[str, IterableTree])
+    # Any other dict stays honest (a str-keyed dict is an Iterable of str:
+    # Note [Iterable array trees]).
+    assert_type(jt.tree.leaves(config), list[object])
+    assert_type(jt.tree.leaves_with_path(config), list[tuple[KeyPath, object]])
+    assert_type(jt.tree.structure(config), PyTreeDef)
+    # A NumPy array is Iterable, but still an array-like leaf.
+    assert_type(jt.tree.leaves({"a": np.ones(3)}), list[ArrayLike])
 
 
 def check(tree: dict[str, Array], treedef: PyTreeDef, x: Array, mixed: dict[str, Array | float]) -> None:

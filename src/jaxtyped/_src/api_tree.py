@@ -12,6 +12,13 @@ leaves) they are ``ArrayLike``; otherwise the result is an honest ``object``
 The body is one call: the cost is one Python call.
 """
 
+# Each function below is a list of overloads tried in order, from the most
+# precise tree type down to object; the checkers' overlap diagnostics flag
+# that very ordering (list[Array] before list[object]), so they are off here.
+# The notes by each group say why each order is safe, or where it is not.
+# mypy: disable-error-code="overload-overlap"
+# pyright: reportOverlappingOverload=false
+
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Union, overload
 
@@ -54,15 +61,37 @@ else:
 
 
 T = TypeVar("T", bound=ArrayTree)
+
+# Note [Iterable array trees]: libraries in the chex/Optax tradition annotate
+# trees as ``Union[Array, Iterable[Tree], Mapping[Any, Tree]]``; such a tree is
+# not an ArrayTree (an Iterable is not a Sequence), so without overloads of
+# its own its leaves would be ``object``. The leaf-listing functions, and
+# tree_structure/tree_unflatten for a round trip, give it Array leaves.
+# Their overloads come after the PyTree ones (a NumPy array is Iterable too,
+# and must still count as an array-like leaf: the checkers' overlap
+# diagnostics there are off) and after one that keeps any other Mapping's
+# leaves object: mypy finds ``str`` to be such a tree (an Iterable of str,
+# coinductively), and a dict an Iterable of its keys, so without it every
+# str-keyed dict (``dict[str, object]``) would get Array leaves in mypy. A
+# str-keyed dict of non-arrays nested in a container still does, in mypy
+# only; and a set or generator of arrays is a leaf at run time but a node here.
+if TYPE_CHECKING:
+    _IterableArrayTree: TypeAlias = Union[
+        Array, None, Iterable["_IterableArrayTree"], Mapping[Any, "_IterableArrayTree"]
+    ]  # fmt: skip
+else:  # at run time only the overloads' annotations see it: no Any to list
+    _IterableArrayTree = object
+_IT = TypeVar("_IT", bound=_IterableArrayTree)
+_IM = TypeVar("_IM", bound=Mapping[Any, _IterableArrayTree])
 # Callback parameters stay Any so that lambdas type-check under pyright's
 # strict mode (listed in tools/public_any_params.txt).
 _IsLeaf = Callable[[Any], bool]
 _PathIsLeaf = Callable[..., bool]
 
-# The leaf-listing overloads below carry a pyright ignore: pyright calls
-# list[Array] incompatible with the fallback's list[object] (list is
-# invariant), but an ArrayTree typed as object gets list[object], a true
-# type for a fresh list of arrays, so the overlap is safe (mypy agrees).
+# The leaf-listing overloads overlap: pyright calls list[Array]
+# incompatible with the fallback's list[object] (list is invariant), but an
+# ArrayTree typed as object gets list[object], a true type for a fresh list
+# of arrays, so the overlap is safe.
 #
 # The treedef of an ArrayTree remembers the tree's type (PyTreeDef[T]), so
 # that tree_unflatten of it with array leaves is a T again: the structure is
@@ -71,9 +100,15 @@ _PathIsLeaf = Callable[..., bool]
 
 
 @overload
-def tree_flatten(tree: T, is_leaf: None = None) -> tuple[list[Array], PyTreeDef[T]]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+def tree_flatten(tree: T, is_leaf: None = None) -> tuple[list[Array], PyTreeDef[T]]: ...
 @overload
 def tree_flatten(tree: PyTree, is_leaf: None = None) -> tuple[list[ArrayLike], PyTreeDef[PyTree]]: ...
+@overload
+def tree_flatten(tree: _IM, is_leaf: None = None) -> tuple[list[Array], PyTreeDef[_IM]]: ...
+@overload
+def tree_flatten(tree: Mapping[Any, object], is_leaf: None = None) -> tuple[list[object], PyTreeDef]: ...
+@overload
+def tree_flatten(tree: _IT, is_leaf: None = None) -> tuple[list[Array], PyTreeDef[_IT]]: ...
 @overload
 def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[object], PyTreeDef]: ...
 def tree_flatten(
@@ -87,15 +122,27 @@ def tree_structure(tree: T, is_leaf: None = None) -> PyTreeDef[T]: ...
 @overload
 def tree_structure(tree: PyTree, is_leaf: None = None) -> PyTreeDef[PyTree]: ...
 @overload
+def tree_structure(tree: _IM, is_leaf: None = None) -> PyTreeDef[_IM]: ...
+@overload
+def tree_structure(tree: Mapping[Any, object], is_leaf: None = None) -> PyTreeDef: ...
+@overload
+def tree_structure(tree: _IT, is_leaf: None = None) -> PyTreeDef[_IT]: ...
+@overload
 def tree_structure(tree: object, is_leaf: _IsLeaf | None = None) -> PyTreeDef: ...
 def tree_structure(tree: object, is_leaf: _IsLeaf | None = None) -> PyTreeDef:
     return _tu.tree_structure(tree, is_leaf)
 
 
 @overload
-def tree_leaves(tree: ArrayTree, is_leaf: None = None) -> list[Array]: ...  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+def tree_leaves(tree: ArrayTree, is_leaf: None = None) -> list[Array]: ...
 @overload
 def tree_leaves(tree: PyTree, is_leaf: None = None) -> list[ArrayLike]: ...
+@overload
+def tree_leaves(tree: Mapping[Any, _IterableArrayTree], is_leaf: None = None) -> list[Array]: ...
+@overload
+def tree_leaves(tree: Mapping[Any, object], is_leaf: None = None) -> list[object]: ...
+@overload
+def tree_leaves(tree: _IterableArrayTree, is_leaf: None = None) -> list[Array]: ...
 @overload
 def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[object]: ...
 def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | list[ArrayLike] | list[object]:
@@ -103,13 +150,25 @@ def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | l
 
 
 @overload
-def tree_flatten_with_path(  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+def tree_flatten_with_path(
     tree: T, is_leaf: None = None, is_leaf_takes_path: bool = False
 ) -> tuple[list[tuple[KeyPath, Array]], PyTreeDef[T]]: ...
 @overload
 def tree_flatten_with_path(
     tree: PyTree, is_leaf: None = None, is_leaf_takes_path: bool = False
 ) -> tuple[list[tuple[KeyPath, ArrayLike]], PyTreeDef[PyTree]]: ...
+@overload
+def tree_flatten_with_path(
+    tree: _IM, is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, Array]], PyTreeDef[_IM]]: ...
+@overload
+def tree_flatten_with_path(
+    tree: Mapping[Any, object], is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, object]], PyTreeDef]: ...
+@overload
+def tree_flatten_with_path(
+    tree: _IT, is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, Array]], PyTreeDef[_IT]]: ...
 @overload
 def tree_flatten_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
@@ -121,13 +180,25 @@ def tree_flatten_with_path(
 
 
 @overload
-def tree_leaves_with_path(  # pyright: ignore[reportOverlappingOverload]  # safe: see above
+def tree_leaves_with_path(
     tree: ArrayTree, is_leaf: None = None, is_leaf_takes_path: bool = False
 ) -> list[tuple[KeyPath, Array]]: ...
 @overload
 def tree_leaves_with_path(
     tree: PyTree, is_leaf: None = None, is_leaf_takes_path: bool = False
 ) -> list[tuple[KeyPath, ArrayLike]]: ...
+@overload
+def tree_leaves_with_path(
+    tree: Mapping[Any, _IterableArrayTree], is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[KeyPath, Array]]: ...
+@overload
+def tree_leaves_with_path(
+    tree: Mapping[Any, object], is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[KeyPath, object]]: ...
+@overload
+def tree_leaves_with_path(
+    tree: _IterableArrayTree, is_leaf: None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[KeyPath, Array]]: ...
 @overload
 def tree_leaves_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
@@ -322,6 +393,10 @@ def tree_map_with_path(
 def tree_unflatten(treedef: PyTreeDef[T], leaves: Iterable[Array]) -> T: ...
 @overload
 def tree_unflatten(treedef: PyTreeDef[PyTree], leaves: Iterable[ArrayLike]) -> PyTree: ...
+@overload
+def tree_unflatten(treedef: PyTreeDef[_IM], leaves: Iterable[Array]) -> _IM: ...
+@overload
+def tree_unflatten(treedef: PyTreeDef[_IT], leaves: Iterable[Array]) -> _IT: ...
 @overload
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[object]) -> object: ...
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[object]) -> object:
