@@ -115,6 +115,20 @@ def check(tree: dict[str, Array], treedef: PyTreeDef, x: Array, mixed: dict[str,
     assert_type(jt.tree.leaves(tree, is_leaf=lambda node: isinstance(node, list)), list[object])
     assert_type(jt.tree.map(double, Box(x)), Box)  # a class of its own keeps its type (issue 20)
     assert_type(jt.tree.map(lambda leaf: leaf + 1, Box(x)), Box)
+    # ... also under an is_leaf (Equinox's combine); a dict under one is object:
+    # is_leaf may stop at a nested dict and hand it to f.
+    assert_type(jt.tree.map(lambda a, b: b if a is None else a, Box(x), Box(x), is_leaf=lambda n: n is None), Box)
+    assert_type(jt.tree.map_with_path(shift, Box(x), is_leaf=lambda n: n is None), Box)
+    # An is_leaf taking the path too: a lambda of two parameters type-checks.
+    assert_type(
+        jt.tree.map_with_path(shift, Box(x), is_leaf=lambda p, n: len(p) > 2, is_leaf_takes_path=True), Box
+    )
+    assert_type(jt.tree.leaves_with_path(tree, is_leaf=lambda p, n: n is None, is_leaf_takes_path=True), list[tuple[KeyPath, object]])
+    assert_type(jt.tree.map(double, tree, is_leaf=lambda node: node is None), object)
+    # Leaves mapped to None empty a class's fields (Equinox's filter), four
+    # trees keep it too; a function to other things does not (below).
+    assert_type(jt.tree.map(lambda leaf: leaf if leaf.ndim else None, Box(x)), Box)
+    assert_type(jt.tree.map(lambda *leaves: leaves[0], Box(x), Box(x), Box(x), Box(x)), Box)
     assert_type(jt.tree.map(lambda leaf: str(leaf), tree), dict[str, str])  # a plain dict keeps its container
     assert_type(jt.tree.map_with_path(label, tree), dict[str, str])
     assert_type(jt.tree.map(lambda leaf: str(leaf), Box(x)), object)

@@ -86,7 +86,7 @@ _IM = TypeVar("_IM", bound=Mapping[Any, _IterableArrayTree])
 # Callback parameters stay Any so that lambdas type-check under pyright's
 # strict mode (listed in tools/public_any_params.txt).
 _IsLeaf = Callable[[Any], bool]
-_PathIsLeaf = Callable[..., bool]
+_PathIsLeaf = Union[Callable[[Any], bool], Callable[[Any, Any], bool]]  # is_leaf(x), or is_leaf(path, x) under is_leaf_takes_path
 
 # The leaf-listing overloads overlap: pyright calls list[Array]
 # incompatible with the fallback's list[object] (list is invariant), but an
@@ -224,7 +224,16 @@ def tree_leaves_with_path(
 # type-check on them), and its result decides: an Array (or Any) keeps the
 # tree's type, anything else gives object. The builtin containers and
 # scalars (_NotANode) are caught before the class-of-its-own overload: a
-# dict of floats mapped to arrays is not a dict of floats. A function of one
+# dict of floats mapped to arrays is not a dict of floats. An object of a
+# class of its own keeps its class under an is_leaf too (Equinox-style
+# combine and filter pass one): only an is_leaf that stops at the root
+# itself hands the whole tree to f, and nobody maps a tree that way. So
+# does an f that returns None for some leaves (a filter: ``x if keep(x)
+# else None``): those overloads' result variable _AN admits None besides
+# Array (a lambda returning Any still solves it to Any, as the fallbacks'
+# _R, so mypy sees no ambiguity). The class is also kept for four trees or
+# more, and for ``tree_map(f, first, *rest)``, which pyright matches to that
+# overload (mypy gives Any). A function of one
 # tree that returns something else (a mask of bools, a shape) keeps the
 # container for the common plain ones: a dict (or a dict of dicts), a list
 # or a tuple of arrays gives the same container of f's results.
@@ -240,6 +249,7 @@ def tree_leaves_with_path(
 # first overload's tree type stands. The price: a typed f returning some
 # other class over a plain container gives object, not the container.
 _A = TypeVar("_A", bound=Array)  # f's result when it is an Array (or Any)
+_AN = TypeVar("_AN", bound=Union[Array, None])  # f's result over a class of its own: None empties a field
 _Y = TypeVar("_Y", bound="_KeptLeaf")  # f's result otherwise, where a container keeps it
 _R = TypeVar("_R")  # f's result, where the result is object
 _C = TypeVar("_C")  # a tree of a class of its own: a registered node type
@@ -292,11 +302,11 @@ def tree_map(
     f: Callable[[Any, Any, Any], _R], tree: _NotANode, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None
 ) -> object: ...
 @overload
-def tree_map(f: Callable[[Any], _A], tree: _C, *, is_leaf: None = None) -> _C: ...
+def tree_map(f: Callable[[Any], _AN], tree: _C, *, is_leaf: _IsLeaf | None = None) -> _C: ...
 @overload
-def tree_map(f: Callable[[Any, Any], _A], tree: _C, rest0: object, /, *, is_leaf: None = None) -> _C: ...
+def tree_map(f: Callable[[Any, Any], _AN], tree: _C, rest0: object, /, *, is_leaf: _IsLeaf | None = None) -> _C: ...
 @overload
-def tree_map(f: Callable[[Any, Any, Any], _A], tree: _C, rest0: object, rest1: object, /, *, is_leaf: None = None) -> _C: ...
+def tree_map(f: Callable[[Any, Any, Any], _AN], tree: _C, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None) -> _C: ...
 @overload
 def tree_map(f: Callable[[Any], _R], tree: object, *, is_leaf: _IsLeaf | None = None) -> object: ...
 @overload
@@ -305,9 +315,19 @@ def tree_map(f: Callable[[Any, Any], _R], tree: object, rest0: object, /, *, is_
 def tree_map(
     f: Callable[[Any, Any, Any], _R], tree: object, rest0: object, rest1: object, /, *, is_leaf: _IsLeaf | None = None
 ) -> object: ...
-@overload  # four trees or more (not plausible for fewer: see Note [tree_map's overloads])
+@overload  # four trees or more, or *trees (not plausible for fewer: see Note [tree_map's overloads])
 def tree_map(
-    f: Callable[..., object], tree: object, rest0: object, rest1: object, rest2: object, /, *rest: object,
+    f: Callable[..., _R], tree: _NotANode, rest0: object, rest1: object, rest2: object, /, *rest: object,
+    is_leaf: _IsLeaf | None = None,
+) -> object: ...
+@overload
+def tree_map(
+    f: Callable[..., _AN], tree: _C, rest0: object, rest1: object, rest2: object, /, *rest: object,
+    is_leaf: _IsLeaf | None = None,
+) -> _C: ...
+@overload
+def tree_map(
+    f: Callable[..., _R], tree: object, rest0: object, rest1: object, rest2: object, /, *rest: object,
     is_leaf: _IsLeaf | None = None,
 ) -> object: ...
 def tree_map(f: Callable[..., object], tree: object, *rest: object, is_leaf: _IsLeaf | None = None) -> object:
@@ -357,12 +377,12 @@ def tree_map_with_path(
 @overload
 def tree_map_with_path(
     f: Callable[[KeyPath, Any], _A], tree: _C, *,
-    is_leaf: None = None, is_leaf_takes_path: bool = False,
+    is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> _C: ...  # fmt: skip
 @overload
 def tree_map_with_path(
     f: Callable[[KeyPath, Any, Any], _A], tree: _C, rest0: object, /, *,
-    is_leaf: None = None, is_leaf_takes_path: bool = False,
+    is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> _C: ...  # fmt: skip
 @overload
 def tree_map_with_path(
