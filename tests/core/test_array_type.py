@@ -356,11 +356,17 @@ def test_numpy_functions_accept_arrays() -> None:
     x = jnp.arange(4.0)
     assert float(np.sum(np.asarray(x))) == 6.0
     np.testing.assert_array_equal(np.sin(np.asarray(x)), np.sin(np.arange(4.0, dtype=np.float32)))
+    # Directly too, through NumPy's conversion protocol (__array__), as with JAX.
+    assert float(np.sum(x)) == 6.0
+    np.testing.assert_allclose(np.sin(x), np.sin(np.arange(4.0, dtype=np.float32)))
+    assert np.stack([x, x]).shape == (2, 4)
 
 
 def test_array_priority_makes_numpy_defer() -> None:
     x = jnp.arange(3.0)
-    for result in (np.ones(3) + x, np.ones(3) * x, np.ones(3) - x, np.ones(3) < x, np.ones((3, 3)) @ x):
+    # Statically NumPy's operators answer (an ndarray: Array has __array__).
+    results: tuple[object, ...] = (np.ones(3) + x, np.ones(3) * x, np.ones(3) - x, np.ones(3) < x, np.ones((3, 3)) @ x)
+    for result in results:
         assert isinstance(result, jt.Array)
     assert jt.Array.__array_priority__ > np.ones(1).__array_priority__
     np.testing.assert_array_equal(np.asarray(np.ones(3) - x), [1.0, 0.0, -1.0])

@@ -1,8 +1,9 @@
 """Eager jaxtyped.numpy code annotated with jaxtyped.typing types.
 
 Inputs are ArrayLike (arrays, NumPy arrays and scalars, Python scalars);
-results are Array. Operators mix Arrays with Python scalars and NumPy
-arrays on either side, and every result stays an Array.
+results are Array. Operators mix Arrays with Python scalars on either side
+and with NumPy arrays on the right, and every result stays an Array; NumPy
+functions take Arrays.
 """
 
 import numpy as np
@@ -38,13 +39,26 @@ assert isinstance(softplus(1.0), jnp.Array)
 
 # Operators between Arrays, Python scalars and NumPy arrays, both sides.
 results: list[Array] = [
-    x + x, x + 1, 1 + x, x * 2.5, 2.5 * x, x - n, n - x, x / n[1:].sum(), 1.0 / (x + 1),
-    x**2, 2**x, -x, abs(x), x @ x, n @ x, x // 2, x % 3, np.float32(2.0) * x,
+    x + x, x + 1, 1 + x, x * 2.5, 2.5 * x, x - n, x / n[1:].sum(), 1.0 / (x + 1),
+    x**2, 2**x, -x, abs(x), x @ x, x // 2, x % 3, np.float32(2.0) * x,
     x == n, x != 1, x < 2, x >= n, (x > 1) & (x < 3), ~(x > 1),
 ]  # fmt: skip
 assert all(isinstance(r, jnp.Array) for r in results)
 assert (x + n).shape == (4,)
+
+# With a NumPy array on the left, NumPy's operator types answer (an ndarray,
+# as for JAX: an Array has __array__, NumPy's conversion protocol, so NumPy's
+# operators accept it); at run time NumPy defers to the Array
+# (__array_priority__) and the result is an Array.
+left = [n - x, n @ x]
+assert all(isinstance(r, jnp.Array) for r in left)
 assert float((n - x).sum()) == 0.0
+
+# NumPy functions take Arrays, through the same protocol.
+np.testing.assert_allclose(x, n)
+np.testing.assert_array_equal(jnp.sort(x), n)
+assert np.allclose(x, n) and float(np.mean(x)) == 1.5
+assert np.stack([x, x]).shape == (2, 4) and np.asarray(x).dtype == np.float32
 
 # Indexing, methods and reductions.
 m = jnp.reshape(jnp.arange(6.0), (2, 3))

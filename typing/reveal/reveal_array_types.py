@@ -20,7 +20,8 @@ def check(x: Array, y: Array, n: "np.ndarray[Any, np.dtype[np.float32]]", a: Arr
     assert_type(1 + x, Array)
     assert_type(2.5 * x, Array)
     assert_type(x + n, Array)
-    assert_type(n + x, Array)
+    # n + x is NumPy's operator's type (an ndarray), as for JAX: an Array has
+    # __array__, so NumPy's operators accept it (typing/pass/pass_eager_arraylike.py).
     assert_type(np.float32(2.0) * x, Array)
     assert_type(x @ y, Array)
     assert_type(-x, Array)

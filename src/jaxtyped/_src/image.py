@@ -117,7 +117,9 @@ def _shape(fn: str, image: Array, shape: ShapeLike) -> tuple[int, ...]:
     given: object = shape
     items: list[object]
     if isinstance(given, (np.ndarray, Array)) and given.ndim == 1:
-        items = cast("list[object]", np.asarray(given).tolist())  # a concrete integer array, as JAX accepts
+        # (cast: isinstance leaves the ndarray's type arguments unknown)
+        concrete = cast("np.ndarray[Any, np.dtype[Any]] | Array", given)
+        items = cast("list[object]", np.asarray(concrete).tolist())  # a concrete integer array, as JAX accepts
     elif isinstance(given, Sequence):
         items = list(cast("Sequence[object]", given))
     else:

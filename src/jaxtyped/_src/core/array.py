@@ -159,6 +159,15 @@ class Array(ABC):
             )
         return value.reshape(())
 
+    @abstractmethod
+    def __array__(
+        self, dtype: np.dtype[Any] | None = None, copy: bool | None = None
+    ) -> np.ndarray[Any, np.dtype[Any]]:
+        """The value as a NumPy array: NumPy's conversion protocol, so that
+        ``np.asarray(x)`` and NumPy functions (``np.testing.assert_allclose``)
+        take an ``Array``. A tracer raises ``TracerArrayConversionError`` and
+        an array of PRNG keys a ``JaxtypedTypeError``, as in JAX."""
+
     def __bool__(self) -> bool:
         return bool(self._require_scalar("bool"))
 

@@ -12,7 +12,7 @@ as in JAX.
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -255,7 +255,10 @@ def _roll_axis(x: Array, shift: object, axis: int) -> Array:
         size = scalar_like(n, np.dtype(np.int32), "jnp.roll", weak_type=False)
         start = la.rem(la.sub(size, la.rem(la.add(la.rem(s, size), size), size)), size)
         return dynamic_slice_in_dim(ls.concatenate([x, x], axis), start, n, axis)
-    k = index_arg(np.asarray(shift).item() if isinstance(shift, (Array, np.ndarray, np.generic)) else shift, "jnp.roll: shift") % n
+    if isinstance(shift, (Array, np.ndarray, np.generic)):
+        # (cast: isinstance leaves the ndarray's type arguments unknown)
+        shift = np.asarray(cast("Array | np.ndarray[Any, np.dtype[Any]] | np.generic[Any]", shift)).item()
+    k = index_arg(shift, "jnp.roll: shift") % n
     if k == 0:
         return x
     return ls.concatenate([along(x, axis, n - k, n), along(x, axis, 0, n - k)], axis)
