@@ -527,7 +527,7 @@ def test_defjvps_errors() -> None:
     with pytest.raises(JaxtypedTypeError, match="defjvps cannot be used with nondiff_argnums"):
         app.defjvps(None)
     h = jt.custom_jvp(product)
-    h.defjvps(fn3(lambda t, ans, x: t))  # one rule for two arguments
+    h.defjvps(lambda t, ans, x, y: t)  # one rule for two arguments
     with pytest.raises(JaxtypedTypeError, match=r"defjvps was given 1 rule\(s\) for 2 argument\(s\); pass None"):
         jt.grad(h)(jnp.asarray(1.0), jnp.asarray(2.0))
 

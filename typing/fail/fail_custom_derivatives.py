@@ -56,6 +56,9 @@ label: str = v(x)  # expect: mypy[assignment] pyright[reportAssignmentType]
 f.defjvp(int_tangent)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
 f.defjvp(42)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 f.defjvps(str_tangent, None)  # expect: mypy[arg-type] pyright[reportArgumentType]
+# ... and take (tangent, primal_out, *the function's parameters): y is a float.
+f.defjvps(lambda t, ans, x: t * x, None)  # expect: mypy[arg-type,misc] pyright[reportArgumentType]
+f.defjvps(lambda t, ans, x, y: y.shape, None)  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType,reportUnknownLambdaType]
 v.defvjp(str_fwd, bwd)  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
 v.defvjp(bwd)  # expect: mypy[call-overload] pyright[reportCallIssue]
 

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, TypeVar, cast, final, overload
 
 import numpy as np
-from typing_extensions import ParamSpec, override
+from typing_extensions import Concatenate, ParamSpec, override
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.config import config
@@ -868,10 +868,12 @@ class custom_jvp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
         self._clear_cache()
         return jvp
 
-    def defjvps(self, *jvps: Callable[..., R] | None) -> None:
+    def defjvps(self, *jvps: Callable[Concatenate[Any, R, P], R] | None) -> None:
         """Define the rule by one function per differentiable argument,
         ``jvp_i(tangent_i, primal_out, *args)``, whose results are summed;
-        ``None`` for an argument with zero derivative."""
+        ``None`` for an argument with zero derivative. (A lambda's ``primal_out``
+        and ``args`` get the function's types; ``tangent_i`` is ``Any``, being
+        the tangent of whichever argument it is.)"""
         if self.nondiff_argnums:
             raise JaxtypedTypeError(f"custom_jvp function {self._desc}: defjvps cannot be used with nondiff_argnums")
         self.defjvp(_sum_of_jvps(self, jvps))
