@@ -20,6 +20,9 @@ import jaxtyped.numpy as jnp
 import jaxtyped.typing as jtt
 from jaxtyped.errors import (
     ConcretizationTypeError,
+    JaxtypedIndexError,
+    JaxtypedTypeError,
+    JaxtypedValueError,
     TracerArrayConversionError,
     TracerBoolConversionError,
 )
@@ -403,6 +406,36 @@ def test_item_and_tolist() -> None:
     assert jnp.arange(4).reshape(2, 2).tolist() == [[0, 1], [2, 3]]
     assert jnp.array(3).tolist() == 3
     assert jnp.array([1.5, 2.0]).tolist() == jax_numpy.array([1.5, 2.0]).tolist()
+
+
+@pytest.mark.parametrize("shape", [(6,), (2, 3), (2, 1, 3)])
+def test_item_with_indices_matches_jax(shape: tuple[int, ...]) -> None:
+    ours, theirs = jnp.arange(6.0).reshape(shape), jax_numpy.arange(6.0).reshape(shape)
+    calls: list[tuple[Any, ...]] = [(0,), (5,), (-1,), (-6,), (np.int64(2),), (jnp.array(3),)]
+    calls += [tuple(d - 1 for d in shape), tuple(-1 for _ in shape), (tuple(0 for _ in shape),)]
+    for args in calls:
+        value = ours.item(*args)
+        assert value == theirs.item(*args) and type(value) is type(theirs.item(*args)), args
+    assert jnp.array([7], dtype=jnp.int32).item(0) == 7 and isinstance(jnp.array([7]).item(0), int)
+    assert jnp.array([1.5], dtype=jnp.bfloat16).item(-1) == 1.5
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "jax_error", "message"),
+    [
+        ((6,), JaxtypedIndexError, IndexError, r"Array.item: flat index 6 is out of bounds for size 6 of f32\[2,3\]"),
+        ((-7,), JaxtypedIndexError, IndexError, "flat index -7 is out of bounds"),
+        ((1, 3), JaxtypedIndexError, IndexError, "index 3 on axis 1 is out of bounds for size 3"),
+        ((1.0,), JaxtypedTypeError, TypeError, r"indices must be integers, got 1.0 for f32\[2,3\]"),
+        ((True,), JaxtypedTypeError, TypeError, "indices must be integers, got True"),
+        ((1, 2, 3), JaxtypedValueError, ValueError, r"one index per dimension \(2\), got 3"),
+    ],
+)
+def test_item_with_bad_indices(args: tuple[Any, ...], error: type[Exception], jax_error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        jnp.arange(6.0).reshape(2, 3).item(*args)
+    with pytest.raises(jax_error):
+        jax_numpy.arange(6.0).reshape(2, 3).item(*args)
 
 
 def test_format_of_0d_arrays() -> None:

@@ -51,6 +51,8 @@ def check(x: Array, y: Array, n: "np.ndarray[Any, np.dtype[np.float32]]", a: Arr
     assert_type(bool(x), bool)
     assert_type(complex(x), complex)
     assert_type(x.item(), bool | int | float | complex)
+    assert_type(x.item(0), bool | int | float | complex)
+    assert_type(x.item(1, 2), bool | int | float | complex)
     assert_type(x.tolist(), object)
     assert_type(len(x), int)
     assert_type(iter(x), Iterator[Array])

@@ -18,6 +18,7 @@ late binding in the package. Conversions to Python values (``bool``,
 
 # pyright: reportPrivateUsage=false
 # (require_concrete below is the sanctioned accessor of Array._require_concrete)
+import operator
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -32,6 +33,7 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import (
     ConcretizationTypeError,
+    JaxtypedIndexError,
     JaxtypedNotImplementedError,
     JaxtypedTypeError,
     JaxtypedValueError,
@@ -187,12 +189,53 @@ class Array(ABC):
             )
         return int(self._require_scalar("index"))
 
-    def item(self) -> bool | int | float | complex:
-        """The value of a size-1 array as a Python scalar."""
-        value = self._require_scalar("item").item()
+    def item(self, *args: int | tuple[int, ...]) -> bool | int | float | complex:
+        """One element as a Python scalar (NumPy's and JAX's ``item``): with
+        no argument the only element of a size-1 array; with one int the
+        element at that flat (C-order) index, negative from the end; with one
+        int per dimension (or one tuple of them) the element there.
+
+        Raises:
+            JaxtypedTypeError: an index is not an integer.
+            JaxtypedValueError: there are neither one nor ``ndim`` indices.
+            JaxtypedIndexError: an index is out of bounds.
+        """
+        if not args:
+            value = self._require_scalar("item").item()
+        else:
+            value = self._require_concrete("item").item(*self._item_index(args))
         if isinstance(value, (bool, int, float, complex)):
             return value
         return float(value)  # ml_dtypes scalars (bfloat16) have no Python twin
+
+    def _item_index(self, args: tuple[object, ...]) -> tuple[int, ...]:
+        """``item``'s arguments checked against the shape, as a tuple of
+        non-negative ints: one flat index, or one per dimension."""
+        what = self.aval.str_short()
+        first = args[0] if args else None
+        given = cast("tuple[object, ...]", first) if len(args) == 1 and isinstance(first, tuple) else args
+        index: list[int] = []
+        for i in given:
+            try:
+                if isinstance(i, (bool, np.bool_)):
+                    raise TypeError  # NumPy refuses booleans here too
+                index.append(operator.index(cast("SupportsIndex", i)))  # anything with __index__, as NumPy
+            except TypeError:
+                raise JaxtypedTypeError(f"Array.item: indices must be integers, got {i!r} for {what}") from None
+        if len(index) == 1:
+            bounds: tuple[int, ...] = (self.size,)
+        elif len(index) == self.ndim:
+            bounds = self.shape
+        else:
+            raise JaxtypedValueError(
+                f"Array.item: takes one flat index or one index per dimension ({self.ndim}), "
+                f"got {len(index)} for {what}"
+            )
+        for axis, (i, n) in enumerate(zip(index, bounds, strict=True)):
+            if not -n <= i < n:
+                where = f"flat index {i}" if len(index) == 1 else f"index {i} on axis {axis}"
+                raise JaxtypedIndexError(f"Array.item: {where} is out of bounds for size {n} of {what}")
+        return tuple(i % n for i, n in zip(index, bounds, strict=True))
 
     def tolist(self) -> object:
         """The value as (nested) Python lists of scalars."""
