@@ -581,6 +581,19 @@ def product_cases() -> list[Case]:
         Case("tensordot-too-many-axes", lambda L: L.tensordot(L.ones(3), L.ones(3))),
         Case("matmul-mismatch", lambda L: L.matmul(L.ones((2, 3)), L.ones((4, 2)))),
         Case("matmul-0d", lambda L: L.matmul(L.ones(()), L.ones(3))),
+        # preferred_element_type: int8 products accumulate in int32 (no wrap),
+        # bfloat16 ones in float32, a narrower type rounds the result; never weak.
+        Case("dot-preferred-int8", lambda L: L.dot(L.full(3, 100, L.int8), L.full(3, 100, L.int8), preferred_element_type=L.int32)),
+        Case("dot-preferred-weak", lambda L: L.dot(2.0, 3.0, preferred_element_type=L.float32)),
+        Case("dot-preferred-method", lambda L: L.full((2, 3), 100, L.int8).dot(L.full(3, 100, L.int8), preferred_element_type=L.int32)),
+        Case("matmul-preferred-bf16", lambda L: L.matmul(L.asarray(OPERANDS[(2, 3)], L.bfloat16), L.asarray(OPERANDS[(3, 4)], L.bfloat16), preferred_element_type=L.float32), rtol=1e-2),
+        Case("matmul-preferred-narrower", lambda L: L.matmul(L.asarray(OPERANDS[(2, 3)]), L.asarray(OPERANDS[(3, 4)]), preferred_element_type=L.float16), rtol=1e-2),
+        Case("matmul-preferred-batched", lambda L: L.matmul(L.full((2, 2, 3), 100, L.int8), L.full((3, 2), 100, L.int8), preferred_element_type=L.int32)),
+        Case("vdot-preferred", lambda L: L.vdot(L.full(4, 100, L.int8), L.full(4, 100, L.int8), preferred_element_type=L.int32, precision="highest")),
+        Case("inner-preferred", lambda L: L.inner(L.full((2, 3), 100, L.int8), L.full(3, 100, L.int8), preferred_element_type=L.int32, precision=None)),
+        Case("tensordot-preferred", lambda L: L.tensordot(L.full((2, 3), 100, L.int8), L.full((3, 2), 100, L.int8), axes=1, preferred_element_type=L.int32)),
+        Case("vecdot-preferred", lambda L: L.vecdot(L.full((2, 3), 100, L.int8), L.full(3, 100, L.int8), preferred_element_type=L.int32)),
+        Case("dot-precision-bad", lambda L: L.dot(L.ones(3), L.ones(3), precision="fastest")),
     ]
     return cases
 
@@ -1361,7 +1374,7 @@ def test_deepcopy_of_cases_is_not_needed() -> None:
 # Keyword parameters of JAX's that are placement/precision controls or NumPy
 # compatibility stubs, out of scope here; and ufunc where= (JAX's ufuncs
 # only accept where=None).
-KEYWORDS_OUT_OF_SCOPE = frozenset({"device", "out_sharding", "precision", "preferred_element_type", "out", "order", "align", "copy", "_dot_general"})  # _dot_general: einsum's private hook
+KEYWORDS_OUT_OF_SCOPE = frozenset({"device", "out_sharding", "out", "order", "align", "copy", "_dot_general"})  # _dot_general: einsum's private hook
 UFUNC_WHERE = frozenset({
     "add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logaddexp", "logical_and",
     "logical_or", "logical_xor", "maximum", "minimum", "negative",

@@ -609,8 +609,16 @@ class Array(ABC):
         """The elements as a 1-d array."""
         raise _not_installed("ravel")
 
-    def dot(self, other: "ArrayLike") -> "Array":
-        """Same as ``jaxtyped.numpy.dot(self, other)``."""
+    def dot(
+        self,
+        other: "ArrayLike",
+        *,
+        precision: "None | str | Enum | tuple[str, str] | tuple[Enum, Enum]" = None,
+        preferred_element_type: "dtypes.DTypeLike | None" = None,
+    ) -> "Array":
+        """Same as ``jaxtyped.numpy.dot(self, other, ...)``. (``precision`` is
+        ``lax.PrecisionLike``, whose ``lax.Precision`` this layer cannot name:
+        any ``Enum`` passes the checkers, and the run time checks it.)"""
         raise _not_installed("dot")
 
     # --- array manipulation family ---

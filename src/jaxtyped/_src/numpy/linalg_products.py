@@ -11,17 +11,15 @@ as JAX's ``jax.numpy.linalg`` does.
 from collections.abc import Callable, Sequence
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.dtypes import promote_types
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.dot import PrecisionLike, canonicalize_precision
-from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.numpy import manipulation as man
 from jaxtyped._src.numpy import shape_ops
 from jaxtyped._src.numpy import vector_products as vp
 from jaxtyped._src.numpy.creation import eye
-from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape, promote_dtypes
+from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape
 from jaxtyped._src.util import canonicalize_axis, is_list_or_tuple
 
 __all__ = [
@@ -33,16 +31,12 @@ __all__ = [
 def _with_preferred(
     product: Callable[[Array, Array], Array], x1: ArrayLike, x2: ArrayLike, name: str, preferred_element_type: "dtypes.DTypeLike | None"
 ) -> Array:
-    """``product(x1, x2)`` accumulated in ``preferred_element_type``: the
-    operands are widened to it first (so that int8 products do not wrap),
-    or, for a narrower type, the result is narrowed after."""
-    if preferred_element_type is None:
-        return product(asarray_operand(name, x1), asarray_operand(name, x2, 1))
-    a, b = promote_dtypes(name, (x1, x2))
-    dtype = dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type))
-    if promote_types(a.dtype, dtype) == dtype:
-        return product(convert_to(a, dtype, weak_type=False), convert_to(b, dtype, weak_type=False))
-    return convert_to(product(a, b), dtype, weak_type=False)
+    """``product(x1, x2)`` accumulated in ``preferred_element_type``
+    (:func:`shape_ops.with_preferred_element_type`), with the operands
+    named as the ``jnp.linalg`` function's in errors."""
+    return shape_ops.with_preferred_element_type(
+        lambda a, b: product(asarray_operand(name, a), asarray_operand(name, b, 1)), x1, x2, name, preferred_element_type
+    )
 
 
 def matmul(

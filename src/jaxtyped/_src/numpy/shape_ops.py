@@ -4,11 +4,12 @@
 ``stack``, ``dot``, ``matmul``, ``vdot``, ``inner``, ``outer``,
 ``tensordot``."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.dtypes import promote_types
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import structural as ls
@@ -28,7 +29,7 @@ from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis,
 __all__ = [
     "reshape", "transpose", "broadcast_to", "expand_dims", "squeeze", "ravel", "moveaxis",
     "swapaxes", "concatenate", "stack", "dot", "matmul", "vdot", "inner", "outer", "tensordot",
-    "shape", "ndim", "size",
+    "shape", "ndim", "size", "with_preferred_element_type",
 ]
 
 
@@ -217,12 +218,40 @@ def _contract(a: Array, b: Array, a_axes: Sequence[int], b_axes: Sequence[int]) 
     return dot_general(a, b, ((tuple(a_axes), tuple(b_axes)), ((), ())))
 
 
-def dot(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Array:
+def with_preferred_element_type(
+    product: Callable[[ArrayLike, ArrayLike], Array],
+    a: ArrayLike,
+    b: ArrayLike,
+    name: str,
+    preferred_element_type: "dtypes.DTypeLike | None",
+) -> Array:
+    """``product(a, b)`` accumulated in ``preferred_element_type`` (JAX's
+    keyword of the products): the operands, promoted together, are widened
+    to it first (so that int8 products do not wrap, and bfloat16 ones sum in
+    float32), or, for a narrower type, the result is narrowed after. The
+    result is never weakly typed then, as JAX's. None: ``product(a, b)``."""
+    if preferred_element_type is None:
+        return product(a, b)
+    x, y = promote_dtypes(name, (a, b))
+    dtype = dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type))
+    if promote_types(x.dtype, dtype) == dtype:
+        return product(convert_to(x, dtype, weak_type=False), convert_to(y, dtype, weak_type=False))
+    return convert_to(product(x, y), dtype, weak_type=False)
+
+
+def dot(
+    a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None, preferred_element_type: "dtypes.DTypeLike | None" = None
+) -> Array:
     """NumPy's ``dot``: products of scalars, inner products of vectors,
     matrix products, and sums over the last axis of ``a`` and the
     second-to-last of ``b``. ``precision`` (JAX's) is checked; on CPU it
-    has no effect."""
+    has no effect. ``preferred_element_type`` as in
+    :func:`with_preferred_element_type`."""
     canonicalize_precision(precision, "jnp.dot")
+    return with_preferred_element_type(_dot, a, b, "dot", preferred_element_type)
+
+
+def _dot(a: ArrayLike, b: ArrayLike) -> Array:
     x, y = promote_dtypes("dot", (a, b), keep_weak_types=True)
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
@@ -230,10 +259,16 @@ def dot(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Array
     return _contract(x, y, (x.ndim - 1,), (b_axis,))
 
 
-def matmul(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Array:
+def matmul(
+    a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None, preferred_element_type: "dtypes.DTypeLike | None" = None
+) -> Array:
     """Matrix product with broadcast batch dimensions (the ``@`` operator);
-    ``precision`` as in :func:`dot`."""
+    ``precision`` and ``preferred_element_type`` as in :func:`dot`."""
     canonicalize_precision(precision, "jnp.matmul")
+    return with_preferred_element_type(_matmul, a, b, "matmul", preferred_element_type)
+
+
+def _matmul(a: ArrayLike, b: ArrayLike) -> Array:
     x, y = promote_dtypes("matmul", (a, b), keep_weak_types=True)
     for position, operand in enumerate((x, y)):
         if operand.ndim == 0:
@@ -267,14 +302,30 @@ def matmul(a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None) -> Ar
     return out
 
 
-def vdot(a: ArrayLike, b: ArrayLike) -> Array:
-    """Inner product of the flattened arrays, conjugating the first."""
+def vdot(
+    a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None, preferred_element_type: "dtypes.DTypeLike | None" = None
+) -> Array:
+    """Inner product of the flattened arrays, conjugating the first;
+    ``precision`` and ``preferred_element_type`` as in :func:`dot`."""
+    canonicalize_precision(precision, "jnp.vdot")
+    return with_preferred_element_type(_vdot, a, b, "vdot", preferred_element_type)
+
+
+def _vdot(a: ArrayLike, b: ArrayLike) -> Array:
     x, y = promote_dtypes("vdot", (a, b), keep_weak_types=True)
     return _contract(ls.reshape(conjugate(x), (x.size,)), ls.reshape(y, (y.size,)), (0,), (0,))
 
 
-def inner(a: ArrayLike, b: ArrayLike) -> Array:
-    """Sum over the last axes of ``a`` and ``b``."""
+def inner(
+    a: ArrayLike, b: ArrayLike, *, precision: PrecisionLike = None, preferred_element_type: "dtypes.DTypeLike | None" = None
+) -> Array:
+    """Sum over the last axes of ``a`` and ``b``; ``precision`` and
+    ``preferred_element_type`` as in :func:`dot`."""
+    canonicalize_precision(precision, "jnp.inner")
+    return with_preferred_element_type(_inner, a, b, "inner", preferred_element_type)
+
+
+def _inner(a: ArrayLike, b: ArrayLike) -> Array:
     x, y = promote_dtypes("inner", (a, b), keep_weak_types=True)
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
@@ -288,8 +339,21 @@ def outer(a: ArrayLike, b: ArrayLike) -> Array:
     return _contract(x1, y1, (1,), (0,))
 
 
-def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[int | Sequence[int]] = 2) -> Array:
-    """Sum over the given axes of ``a`` and ``b`` (NumPy's ``tensordot``)."""
+def tensordot(
+    a: ArrayLike,
+    b: ArrayLike,
+    axes: int | Sequence[int | Sequence[int]] = 2,
+    *,
+    precision: PrecisionLike = None,
+    preferred_element_type: "dtypes.DTypeLike | None" = None,
+) -> Array:
+    """Sum over the given axes of ``a`` and ``b`` (NumPy's ``tensordot``);
+    ``precision`` and ``preferred_element_type`` as in :func:`dot`."""
+    canonicalize_precision(precision, "jnp.tensordot")
+    return with_preferred_element_type(lambda x, y: _tensordot(x, y, axes), a, b, "tensordot", preferred_element_type)
+
+
+def _tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[int | Sequence[int]]) -> Array:
     x, y = promote_dtypes("tensordot", (a, b), keep_weak_types=True)
     if isinstance(axes, int):
         if axes > min(x.ndim, y.ndim) or axes < 0:

@@ -14,7 +14,8 @@ from jaxtyped._src.numpy import ufuncs as uf
 from jaxtyped._src.numpy.manipulation_util import along, zeros_of
 from jaxtyped._src.numpy.promotion import asarray_operand, broadcast_to_shape, promote_dtypes
 from jaxtyped._src.numpy.promotion import broadcast_shapes as _broadcast_shapes
-from jaxtyped._src.numpy.shape_ops import matmul, moveaxis
+from jaxtyped._src.lax.dot import PrecisionLike, canonicalize_precision
+from jaxtyped._src.numpy.shape_ops import matmul, moveaxis, with_preferred_element_type
 from jaxtyped._src.util import canonicalize_axis, index_arg
 
 __all__ = ["kron", "cross", "matvec", "vecmat", "vecdot", "vander"]
@@ -88,8 +89,22 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return ls.squeeze(out, (out.ndim - 2,))
 
 
-def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Array:
-    """The dot product ``sum(conj(x1) * x2)`` along ``axis``, batch axes broadcast."""
+def vecdot(
+    x1: ArrayLike,
+    x2: ArrayLike,
+    /,
+    *,
+    axis: int = -1,
+    precision: PrecisionLike = None,
+    preferred_element_type: "dtypes.DTypeLike | None" = None,
+) -> Array:
+    """The dot product ``sum(conj(x1) * x2)`` along ``axis``, batch axes
+    broadcast; ``precision`` and ``preferred_element_type`` as in ``jnp.dot``."""
+    canonicalize_precision(precision, "jnp.vecdot")
+    return with_preferred_element_type(lambda a, b: _vecdot(a, b, axis), x1, x2, "vecdot", preferred_element_type)
+
+
+def _vecdot(x1: ArrayLike, x2: ArrayLike, axis: int) -> Array:
     a, b = promote_dtypes("vecdot", (x1, x2))
     if a.ndim == 0 or b.ndim == 0:
         raise JaxtypedValueError("jnp.vecdot: arguments must have at least one dimension")
