@@ -189,7 +189,7 @@ class Array(ABC):
             )
         return int(self._require_scalar("index"))
 
-    def item(self, *args: int | tuple[int, ...]) -> bool | int | float | complex:
+    def item(self, *args: SupportsIndex | tuple[SupportsIndex, ...]) -> bool | int | float | complex:
         """One element as a Python scalar (NumPy's and JAX's ``item``): with
         no argument the only element of a size-1 array; with one int the
         element at that flat (C-order) index, negative from the end; with one
