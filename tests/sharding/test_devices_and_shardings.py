@@ -86,6 +86,18 @@ def test_device_put_to_another_device() -> None:
     np.testing.assert_array_equal(np.asarray(x), np.arange(3.0, dtype=np.float32))
 
 
+def test_astype_to_another_device_matches_jax() -> None:
+    # JAX's astype(device=...) places the result; it used to be ignored here.
+    ours = [jnp.astype(jnp.arange(3), jnp.float16, device=jt.devices()[1]), jnp.arange(3).astype(jnp.float16, device=jt.devices()[2])]
+    theirs = [jax_numpy.astype(jax_numpy.arange(3), jax_numpy.float16, device=jax.devices()[1]),
+              jax_numpy.arange(3).astype(jax_numpy.float16, device=jax.devices()[2])]  # fmt: skip
+    for x, y, device in zip(ours, theirs, jt.devices()[1:3], strict=True):
+        assert x.devices() == {device} and x.dtype == y.dtype
+        assert repr(x.sharding) == repr(y.sharding)
+    on_first = jnp.arange(2).astype(jnp.float32, copy=True)
+    assert on_first.devices() == {jt.devices()[0]} and on_first.dtype == jnp.float32
+
+
 # === meshes, specs, shardings ===
 
 

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from jaxtyped._src.core.array_impl import Shard
-    from jaxtyped._src.sharding import Sharding
+    from jaxtyped._src.sharding import Device, Sharding
 
 __all__ = [
     "Array",
@@ -514,8 +514,11 @@ class Array(ABC):
         """Same as ``jaxtyped.numpy.transpose``; no axes reverses them."""
         raise _not_installed("transpose")
 
-    def astype(self, dtype: "dtypes.DTypeLike") -> "Array":
-        """A copy converted to ``dtype``."""
+    def astype(
+        self, dtype: "dtypes.DTypeLike", copy: bool = False, device: "Device | Sharding | None" = None
+    ) -> "Array":
+        """A copy converted to ``dtype`` (on ``device``, a device or a
+        sharding, when one is given)."""
         raise _not_installed("astype")
 
     def sum(

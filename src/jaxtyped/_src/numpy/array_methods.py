@@ -12,7 +12,6 @@ from typing_extensions import TypeIs
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, install_array_methods
 from jaxtyped._src.core.array_impl import ArrayImpl
-from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.numpy import reductions as red
 from jaxtyped._src.numpy import shape_ops as sh
 from jaxtyped._src.numpy import sorting as srt
@@ -26,6 +25,8 @@ from jaxtyped._src.numpy import statistics as _statistics  # math and statistics
 from jaxtyped._src.numpy.array_view import byteswap as _byteswap, view as _view  # lax extras family
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.state.types import accumulating_add  # refs family
+from jaxtyped._src.runtime import xla
+from jaxtyped._src.sharding import Sharding
 
 __all__ = ["install"]
 
@@ -86,8 +87,8 @@ def _imag(self: Array) -> Array:
     return uf.imag(self)
 
 
-def _astype(self: Array, dtype: "dtypes.DTypeLike") -> Array:
-    return convert_to(self, dtypes.canonicalize_dtype(dtypes.dtype(dtype)), weak_type=False)
+def _astype(self: Array, dtype: "dtypes.DTypeLike", copy: bool = False, device: "xla.Device | Sharding | None" = None) -> Array:
+    return _manip.astype(self, dtype, copy=copy, device=device)
 
 
 def _compress_method(

@@ -49,6 +49,8 @@ from jaxtyped._src.numpy.promotion import (
 from jaxtyped._src.numpy.promotion import broadcast_shapes as _broadcast_shapes
 from jaxtyped._src.core.key_layout import key_dispatch, key_dispatch_seq  # random family
 from jaxtyped._src.numpy.shape_ops import concatenate, moveaxis, ravel, reshape, swapaxes, transpose
+from jaxtyped._src.runtime import xla
+from jaxtyped._src.sharding import Sharding
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, index_arg, is_list_or_tuple, prod
 
 __all__ = [
@@ -654,10 +656,20 @@ def copy(a: ArrayLike, order: str | None = None) -> Array:
     return array(asarray_operand("copy", a), copy=True)
 
 
-def astype(x: ArrayLike, dtype: "dtypes.DTypeLike", /, *, copy: bool = False, device: object = None) -> Array:
-    """``x`` converted to ``dtype`` (the array API's ``astype``)."""
+def astype(
+    x: ArrayLike, dtype: "dtypes.DTypeLike", /, *, copy: bool = False, device: "xla.Device | Sharding | None" = None
+) -> Array:
+    """``x`` converted to ``dtype`` (the array API's ``astype``), placed on
+    ``device`` (a device or a sharding) when one is given. ``copy`` is
+    accepted for the array API: arrays are immutable, so a copy is never
+    observable."""
     a = asarray_operand("astype", x)
-    return convert_to(a, dtypes.canonicalize_dtype(dtypes.dtype(dtype)), weak_type=False)
+    out = convert_to(a, dtypes.canonicalize_dtype(dtypes.dtype(dtype)), weak_type=False)
+    if device is None:
+        return out
+    from jaxtyped._src.api_device import device_put  # noqa: PLC0415 - same layer, imported late (as fft's)
+
+    return device_put(out, device)
 
 
 def _positions(name: str, n: int, obj: object) -> np.ndarray[Any, np.dtype[Any]]:
