@@ -61,6 +61,16 @@ def test_from_dlpack_of_host_tensors_as_jax() -> None:
         dlpack.from_dlpack([1, 2])
 
 
+def test_from_dlpack_onto_a_device_as_jax() -> None:
+    # device= places the result (it used to be accepted and ignored).
+    host = _values("float32")
+    ours = [dlpack.from_dlpack(host, device=jt.devices()[1]), jnp.from_dlpack(host, device=jt.devices()[2])]
+    theirs = [jax_dlpack.from_dlpack(host, device=jax.devices()[1]), jax_numpy.from_dlpack(host, device=jax.devices()[2])]
+    for x, y, device in zip(ours, theirs, jt.devices()[1:3], strict=True):
+        assert x.devices() == {device} and repr(x.sharding) == repr(y.sharding)
+        np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+
+
 def test_is_supported_dtype_as_jax_but_bfloat16() -> None:
     for name in (*DTYPES, "int64", "uint8", "float64", "complex128", "float8_e4m3fn", "int4"):
         assert dlpack.is_supported_dtype(jnp.dtype(name)) == jax_dlpack.is_supported_dtype(jnp.dtype(name)), name

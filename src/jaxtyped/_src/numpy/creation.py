@@ -32,6 +32,8 @@ from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.util import index_arg, is_int, is_list_or_tuple, prod
 from jaxtyped._src.numpy.promotion import broadcast_shapes, broadcast_to_shape, promote_dtypes, result_dtype_of
 from jaxtyped._src.numpy.ufuncs import log10_of_inexact
+from jaxtyped._src.runtime import xla
+from jaxtyped._src.sharding import Sharding
 
 __all__ = [
     "ScalarType", "array", "asarray", "zeros", "ones", "full", "empty", "zeros_like",
@@ -609,18 +611,25 @@ def fromfile(*args: object, **kwargs: object) -> Array:
     )
 
 
-def from_dlpack(x: object, /, *, device: object = None, copy: bool | None = None) -> Array:
+def from_dlpack(x: object, /, *, device: "xla.Device | Sharding | None" = None, copy: bool | None = None) -> Array:
     """An array from an object implementing the DLPack protocol on the host
-    (a NumPy array, a CPU tensor of another library), copied."""
+    (a NumPy array, a CPU tensor of another library), copied, and placed on
+    ``device`` (a device or a sharding) when one is given."""
     if isinstance(x, ArrayImpl):
-        return array_from_numpy(np.asarray(x), weak_type=x.weak_type, where="jnp.from_dlpack")  # our own arrays: a copy
-    if not hasattr(x, "__dlpack__"):
+        out = array_from_numpy(np.asarray(x), weak_type=x.weak_type, where="jnp.from_dlpack")  # our own arrays: a copy
+    elif not hasattr(x, "__dlpack__"):
         raise JaxtypedTypeError(f"jnp.from_dlpack: {type(x).__name__} does not implement the DLPack protocol (__dlpack__)")
-    try:
-        host = np.from_dlpack(x)  # pyright: ignore[reportArgumentType]  # checked above: x has __dlpack__
-    except (BufferError, RuntimeError, TypeError) as err:
-        raise JaxtypedNotImplementedError(f"jnp.from_dlpack: only host (CPU) DLPack tensors are supported: {err}") from None
-    return array_from_numpy(host, where="jnp.from_dlpack")
+    else:
+        try:
+            host = np.from_dlpack(x)  # pyright: ignore[reportArgumentType]  # checked above: x has __dlpack__
+        except (BufferError, RuntimeError, TypeError) as err:
+            raise JaxtypedNotImplementedError(f"jnp.from_dlpack: only host (CPU) DLPack tensors are supported: {err}") from None
+        out = array_from_numpy(host, where="jnp.from_dlpack")
+    if device is None:
+        return out
+    from jaxtyped._src.api_device import device_put  # noqa: PLC0415 - same layer, imported late (as fft's)
+
+    return device_put(out, device)
 
 
 def _window_arg(name: str, M: int) -> int:  # noqa: N803 - NumPy's name
