@@ -128,6 +128,7 @@ def check(tree: dict[str, Array], treedef: PyTreeDef, x: Array, mixed: dict[str,
     # Leaves mapped to None empty a class's fields (Equinox's filter), four
     # trees keep it too; a function to other things does not (below).
     assert_type(jt.tree.map(lambda leaf: leaf if leaf.ndim else None, Box(x)), Box)
+    assert_type(jt.tree.map_with_path(lambda p, leaf: None if len(p) > 3 else leaf, Box(x)), Box)
     assert_type(jt.tree.map(lambda *leaves: leaves[0], Box(x), Box(x), Box(x), Box(x)), Box)
     assert_type(jt.tree.map(lambda leaf: str(leaf), tree), dict[str, str])  # a plain dict keeps its container
     assert_type(jt.tree.map_with_path(label, tree), dict[str, str])

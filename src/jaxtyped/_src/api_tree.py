@@ -376,12 +376,12 @@ def tree_map_with_path(
 ) -> object: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Any], _A], tree: _C, *,
+    f: Callable[[KeyPath, Any], _AN], tree: _C, *,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> _C: ...  # fmt: skip
 @overload
 def tree_map_with_path(
-    f: Callable[[KeyPath, Any, Any], _A], tree: _C, rest0: object, /, *,
+    f: Callable[[KeyPath, Any, Any], _AN], tree: _C, rest0: object, /, *,
     is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False,
 ) -> _C: ...  # fmt: skip
 @overload
