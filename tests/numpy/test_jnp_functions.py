@@ -1374,7 +1374,7 @@ def test_deepcopy_of_cases_is_not_needed() -> None:
 # Keyword parameters of JAX's that are placement/precision controls or NumPy
 # compatibility stubs, out of scope here; and ufunc where= (JAX's ufuncs
 # only accept where=None).
-KEYWORDS_OUT_OF_SCOPE = frozenset({"device", "out_sharding", "out", "order", "align", "copy", "_dot_general"})  # _dot_general: einsum's private hook
+KEYWORDS_OUT_OF_SCOPE = frozenset({"out_sharding", "out", "order", "align", "copy", "_dot_general"})  # _dot_general: einsum's private hook
 UFUNC_WHERE = frozenset({
     "add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logaddexp", "logical_and",
     "logical_or", "logical_xor", "maximum", "minimum", "negative",

@@ -98,6 +98,36 @@ def test_astype_to_another_device_matches_jax() -> None:
     assert on_first.devices() == {jt.devices()[0]} and on_first.dtype == jnp.float32
 
 
+CREATION_ON_A_DEVICE: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "array": lambda L, x, d: L.array([1.0, 2.0], device=d),
+    "asarray": lambda L, x, d: L.asarray(x, device=d),
+    "zeros": lambda L, x, d: L.zeros(3, device=d),
+    "ones": lambda L, x, d: L.ones((2, 2), L.int32, device=d),
+    "empty": lambda L, x, d: L.empty(2, device=d),
+    # (placed, full and the *_like functions drop a weak type, as JAX's do)
+    "full": lambda L, x, d: L.full(3, 7.0, device=d),
+    "zeros_like": lambda L, x, d: L.zeros_like(L.asarray(1.0), device=d),
+    "ones_like": lambda L, x, d: L.ones_like(L.asarray(1.0), device=d),
+    "full_like": lambda L, x, d: L.full_like(x, 2, device=d),
+    "empty_like": lambda L, x, d: L.empty_like(L.asarray(1.0), device=d),
+    "arange": lambda L, x, d: L.arange(4, device=d),
+    "linspace": lambda L, x, d: L.linspace(0.0, 1.0, 5, device=d),
+    "eye": lambda L, x, d: L.eye(3, device=d),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CREATION_ON_A_DEVICE))
+def test_creation_on_a_device_matches_jax(name: str) -> None:
+    make = CREATION_ON_A_DEVICE[name]
+    ours = make(jnp, jnp.arange(3.0), jt.devices()[1])
+    theirs = make(jax_numpy, jax_numpy.arange(3.0), jax.devices()[1])
+    assert ours.devices() == {jt.devices()[1]} and repr(ours.sharding) == repr(theirs.sharding)
+    assert_same(ours, theirs)
+    unplaced = make(jnp, jnp.arange(3.0), None)
+    assert unplaced.devices() == {jt.devices()[0]}
+    assert_same(unplaced, make(jax_numpy, jax_numpy.arange(3.0), None))
+
+
 # === meshes, specs, shardings ===
 
 

@@ -111,9 +111,16 @@ def _contains_array(x: object) -> bool:
     return False
 
 
-def array(object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = True, ndmin: int = 0) -> Array:  # noqa: A002 - NumPy's name
+def array(  # noqa: A002 - NumPy's name
+    object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = True, ndmin: int = 0, *, device: "xla.Device | Sharding | None" = None
+) -> Array:
     """An array from an array, a scalar, or nested lists/tuples of them
-    (JAX's ``jnp.array``); Python scalars give weakly typed arrays."""
+    (JAX's ``jnp.array``); Python scalars give weakly typed arrays. On
+    ``device`` (a device or a sharding) when one is given."""
+    return on_device(_array(object, dtype, ndmin), device)
+
+
+def _array(object: object, dtype: "dtypes.DTypeLike | None", ndmin: int) -> Array:  # noqa: A002 - NumPy's name
     target = dtype_arg(dtype)
     result: Array
     if target is not None and is_python_scalar(object):
@@ -213,9 +220,23 @@ def _build(item: object, dtype: np.dtype[Any]) -> Array:
     return concatenate([expand_dims(p, (0,)) for p in parts], 0)
 
 
-def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None) -> Array:
+def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
     """``jnp.array`` without a forced copy (arrays are immutable anyway)."""
-    return array(a, dtype)
+    return array(a, dtype, device=device)
+
+
+def on_device(out: Array, device: "xla.Device | Sharding | None", *, strong: bool = False) -> Array:
+    """``out`` placed on ``device`` (a device or a sharding), as the
+    ``device=`` keyword of JAX's creation functions does; None leaves it.
+    ``strong``: placed, the result is not weakly typed (JAX's ``full`` and
+    ``*_like`` functions build it so when given a device)."""
+    if device is None:
+        return out
+    from jaxtyped._src.api_device import device_put  # noqa: PLC0415 - same layer, imported late
+
+    if strong and out.weak_type:
+        out = convert_to(out, out.dtype, weak_type=False)
+    return device_put(out, device)
 
 
 def _shape_arg(name: str, shape: ShapeLike) -> tuple[int, ...]:
@@ -270,9 +291,13 @@ def _refuse_oversized(where: str, shape: tuple[int, ...], dtype: np.dtype[Any]) 
         )
 
 
-def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
     """An array of ``shape`` filled with ``fill_value`` (which may be an
     array broadcastable to ``shape``)."""
+    return on_device(_full(shape, fill_value, dtype), device, strong=True)
+
+
+def _full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None") -> Array:
     dims = _shape_arg("full", shape)
     value = array(fill_value, dtype)
     if value.ndim:
@@ -295,19 +320,19 @@ def _filled(name: str, shape: ShapeLike, dtype: "dtypes.DTypeLike | None", value
     return check_allocation(f"jnp.{name}", full_like_aval(ShapedArray(_shape_arg(name, shape), target), value))
 
 
-def zeros(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+def zeros(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
     """An array of zeros (default dtype: float)."""
-    return _filled("zeros", shape, dtype, 0)
+    return on_device(_filled("zeros", shape, dtype, 0), device)
 
 
-def ones(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+def ones(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
     """An array of ones (default dtype: float)."""
-    return _filled("ones", shape, dtype, 1)
+    return on_device(_filled("ones", shape, dtype, 1), device)
 
 
-def empty(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+def empty(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
     """An array of ``shape`` (zeros: arrays are immutable, as in JAX)."""
-    return _filled("empty", shape, dtype, 0)
+    return on_device(_filled("empty", shape, dtype, 0), device)
 
 
 def _like_aval(name: str, a: ArrayLike, dtype: "dtypes.DTypeLike | None", shape: ShapeLike | None) -> ShapedArray:
@@ -317,25 +342,40 @@ def _like_aval(name: str, a: ArrayLike, dtype: "dtypes.DTypeLike | None", shape:
     return ShapedArray(dims, target, x.weak_type and dtype is None)
 
 
-def zeros_like(a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
+def zeros_like(
+    a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.Device | Sharding | None" = None
+) -> Array:
     """Zeros with ``a``'s shape and dtype."""
-    return check_allocation("jnp.zeros_like", full_like_aval(_like_aval("zeros_like", a, dtype, shape), 0))
+    return on_device(check_allocation("jnp.zeros_like", full_like_aval(_like_aval("zeros_like", a, dtype, shape), 0)), device, strong=True)
 
 
-def ones_like(a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
+def ones_like(
+    a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.Device | Sharding | None" = None
+) -> Array:
     """Ones with ``a``'s shape and dtype."""
-    return check_allocation("jnp.ones_like", full_like_aval(_like_aval("ones_like", a, dtype, shape), 1))
+    return on_device(check_allocation("jnp.ones_like", full_like_aval(_like_aval("ones_like", a, dtype, shape), 1)), device, strong=True)
 
 
-def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
+def full_like(
+    a: ArrayLike,
+    fill_value: ArrayLike,
+    dtype: "dtypes.DTypeLike | None" = None,
+    shape: ShapeLike | None = None,
+    *,
+    device: "xla.Device | Sharding | None" = None,
+) -> Array:
     """``fill_value`` with ``a``'s shape and dtype."""
     aval = _like_aval("full_like", a, dtype, shape)
-    return full(aval.shape, convert_to(array(fill_value), aval.dtype, weak_type=aval.weak_type))
+    return full(aval.shape, convert_to(array(fill_value), aval.dtype, weak_type=aval.weak_type), device=device)
 
 
-def empty_like(prototype: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None) -> Array:
+def empty_like(
+    prototype: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.Device | Sharding | None" = None
+) -> Array:
     """An array with ``prototype``'s shape and dtype (zeros: arrays are immutable)."""
-    return check_allocation("jnp.empty_like", full_like_aval(_like_aval("empty_like", prototype, dtype, shape), 0))
+    return on_device(
+        check_allocation("jnp.empty_like", full_like_aval(_like_aval("empty_like", prototype, dtype, shape), 0)), device, strong=True
+    )
 
 
 def _concrete_number(name: str, value: ArrayLike | None, what: str) -> float | int | None:
@@ -361,8 +401,14 @@ def arange(
     stop: ArrayLike | None = None,
     step: ArrayLike | None = None,
     dtype: "dtypes.DTypeLike | None" = None,
+    *,
+    device: "xla.Device | Sharding | None" = None,
 ) -> Array:
     """Evenly spaced values in ``[start, stop)`` (static bounds, as in JAX)."""
+    return on_device(_arange(start, stop, step, dtype), device)
+
+
+def _arange(start: ArrayLike, stop: ArrayLike | None, step: ArrayLike | None, dtype: "dtypes.DTypeLike | None") -> Array:
     first = _concrete_number("arange", start, "start")
     last = _concrete_number("arange", stop, "stop")
     given_step = _concrete_number("arange", step, "step")
@@ -395,6 +441,8 @@ def linspace(
     retstep: Literal[False] = False,
     dtype: "dtypes.DTypeLike | None" = None,
     axis: int = 0,
+    *,
+    device: "xla.Device | Sharding | None" = None,
 ) -> Array: ...
 @overload
 def linspace(
@@ -406,6 +454,7 @@ def linspace(
     retstep: Literal[True],
     dtype: "dtypes.DTypeLike | None" = None,
     axis: int = 0,
+    device: "xla.Device | Sharding | None" = None,
 ) -> tuple[Array, Array]: ...
 def linspace(
     start: ArrayLike,
@@ -415,11 +464,14 @@ def linspace(
     retstep: bool = False,
     dtype: "dtypes.DTypeLike | None" = None,
     axis: int = 0,
+    *,
+    device: "xla.Device | Sharding | None" = None,
 ) -> Array | tuple[Array, Array]:
     """``num`` evenly spaced samples from ``start`` to ``stop``, along a
     new ``axis`` of their broadcast shape (arrays of bounds give one
     sequence per element); with ``retstep``, also the spacing."""
     values, step = _linspace(start, stop, num, endpoint, dtype, axis)
+    values = on_device(values, device)
     return (values, step) if retstep else values
 
 
@@ -469,8 +521,14 @@ def _linspace(
     return convert_to(values, target, weak_type=False), convert_to(step, compute, weak_type=False)
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:  # noqa: N803 - NumPy's names
+def eye(  # noqa: N803 - NumPy's names
+    N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None
+) -> Array:
     """A 2-d array with ones on the ``k``-th diagonal."""
+    return on_device(_eye(N, M, k, dtype), device)
+
+
+def _eye(N: int, M: int | None, k: int, dtype: "dtypes.DTypeLike | None") -> Array:  # noqa: N803 - NumPy's names
     rows = index_arg(N, "jnp.eye: N")
     cols = rows if M is None else index_arg(M, "jnp.eye: M")
     if not is_int(k):
@@ -625,11 +683,7 @@ def from_dlpack(x: object, /, *, device: "xla.Device | Sharding | None" = None, 
         except (BufferError, RuntimeError, TypeError) as err:
             raise JaxtypedNotImplementedError(f"jnp.from_dlpack: only host (CPU) DLPack tensors are supported: {err}") from None
         out = array_from_numpy(host, where="jnp.from_dlpack")
-    if device is None:
-        return out
-    from jaxtyped._src.api_device import device_put  # noqa: PLC0415 - same layer, imported late (as fft's)
-
-    return device_put(out, device)
+    return on_device(out, device)
 
 
 def _window_arg(name: str, M: int) -> int:  # noqa: N803 - NumPy's name

@@ -27,6 +27,7 @@ from jaxtyped._src.lax.fft import MAX_FFT_AXES, FftType, complex_dtype_for, fft 
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.structural import inverse_permutation, pad, transpose
 from jaxtyped._src.lax.util import scalar_like
+from jaxtyped._src.numpy.creation import on_device
 from jaxtyped._src.numpy.manipulation import roll
 from jaxtyped._src.numpy.promotion import asarray_operand, promote_args, to_inexact_dtype
 from jaxtyped._src.numpy.ufuncs import divide, multiply
@@ -280,11 +281,7 @@ def _frequencies(
     k, scale = promote_args(f"fft.{name}", frequencies, scale)
     # Integer dtypes divide as lax does (truncating), keeping the dtype.
     result = divide(k, scale) if dtypes.is_inexact(target) else lax_div(k, scale)
-    if device is None:
-        return result
-    from jaxtyped._src.api_device import device_put  # noqa: PLC0415 - same layer, imported late
-
-    return device_put(result, device)
+    return on_device(result, device)
 
 
 def fftfreq(n: int, d: ArrayLike = 1.0, *, dtype: "dtypes.DTypeLike | None" = None, device: xla.Device | None = None) -> Array:

@@ -38,7 +38,7 @@ from jaxtyped._src.lax.slicing import dynamic_slice_in_dim
 from jaxtyped._src.lax.slicing import slice as lax_slice
 from jaxtyped._src.lax.util import scalar_like
 from jaxtyped._src.numpy import reductions as red
-from jaxtyped._src.numpy.creation import array, asarray, check_allocation, check_eager_size
+from jaxtyped._src.numpy.creation import array, asarray, check_allocation, check_eager_size, on_device
 from jaxtyped._src.numpy.manipulation_util import along, concrete_host, int_host, take_indices, take_static, zeros_of
 from jaxtyped._src.numpy.promotion import (
     asarray_operand,
@@ -664,12 +664,7 @@ def astype(
     accepted for the array API: arrays are immutable, so a copy is never
     observable."""
     a = asarray_operand("astype", x)
-    out = convert_to(a, dtypes.canonicalize_dtype(dtypes.dtype(dtype)), weak_type=False)
-    if device is None:
-        return out
-    from jaxtyped._src.api_device import device_put  # noqa: PLC0415 - same layer, imported late (as fft's)
-
-    return device_put(out, device)
+    return on_device(convert_to(a, dtypes.canonicalize_dtype(dtypes.dtype(dtype)), weak_type=False), device)
 
 
 def _positions(name: str, n: int, obj: object) -> np.ndarray[Any, np.dtype[Any]]:
