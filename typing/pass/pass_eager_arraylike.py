@@ -8,6 +8,7 @@ functions take Arrays.
 
 import numpy as np
 
+import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped.typing import Array, ArrayLike, DType, Shape
 
@@ -79,3 +80,14 @@ flag: bool = bool((x >= 0).all())
 assert (total, count, flag) == (6.0, 3, True)
 assert x[1].item() == 1.0
 assert x.tolist() == [0.0, 1.0, 2.0, 3.0]
+assert x.item(1) == 1.0 and m.item(1, 2) == 5.0 and m.item((1, 2)) == 5.0
+
+# JAX's placement and accumulation keywords.
+device = jt.devices()[0]
+placed: list[Array] = [
+    jnp.zeros(3, device=device), jnp.asarray(n, device=device), jnp.full_like(x, 2.0, device=device),
+    jnp.arange(3, device=device), x.astype(jnp.float16, device=device), jnp.astype(x, jnp.int32, copy=False),
+]  # fmt: skip
+assert [r.shape for r in placed][:2] == [(3,), (4,)]  # placement: tests/sharding/test_devices_and_shardings.py
+wide = jnp.dot(jnp.full(3, 100, jnp.int8), jnp.full(3, 100, jnp.int8), preferred_element_type=jnp.int32)
+assert int(wide) == 30000 and m.dot(jnp.ones(3), precision="highest").shape == (2,)
