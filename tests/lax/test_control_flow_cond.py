@@ -616,6 +616,31 @@ def test_branches_keep_their_own_weak_types() -> None:
     jt.core.check_closed_jaxpr(transformed)
 
 
+def test_operand_keyword_as_jax() -> None:
+    # JAX's older single-operand keyword, still accepted by JAX 0.10.
+    inc, dec = fn1(lambda v: v + 1), fn1(lambda v: v - 1)
+    oracle_assert_same(jt.lax.cond(True, inc, dec, operand=1.0), jax.lax.cond(True, inc, dec, operand=1.0))
+    first, double = fn1(lambda p: p["a"]), fn1(lambda p: p["a"] * 2)
+    host = np.arange(3.0, dtype=np.float32)
+    oracle_assert_same(
+        jt.lax.cond(False, first, double, operand={"a": jnp.asarray(host)}), jax.lax.cond(False, first, double, operand={"a": host})
+    )
+    tenfold = fn1(lambda v: v * 10)
+    oracle_assert_same(jt.lax.switch(1, [inc, tenfold], operand=2.0), jax.lax.switch(1, [inc, tenfold], operand=2.0))
+    staged = fn2(lambda p, v: jt.lax.cond(p, tenfold, inc, operand=v))
+    jax_staged = fn2(lambda p, v: jax.lax.cond(p, tenfold, inc, operand=v))
+    oracle_assert_same(jt.jit(staged)(True, 3.0), jax.jit(jax_staged)(True, 3.0))
+    # Both at once: a static error too (no overload), so called through Any.
+    cond: Any = jt.lax.cond
+    switch: Any = jt.lax.switch
+    with pytest.raises(JaxtypedTypeError, match=r"cond: if the 'operand' keyword is passed, no positional operands"):
+        cond(True, inc, dec, 2.0, operand=1.0)
+    with pytest.raises(JaxtypedTypeError, match=r"switch: if the 'operand' keyword is passed, no positional operands"):
+        switch(0, [inc], 2.0, operand=1.0)
+    with pytest.raises(TypeError, match="no positional operands can be passed"):
+        jax.lax.cond(True, inc, dec, 2.0, operand=1.0)
+
+
 def test_cond_rejects_branches_of_different_types() -> None:
     from jaxtyped._src.lax.control_flow.cond import Cond
 

@@ -139,3 +139,7 @@ ys.keys()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,repor
 jt.lax.map(pair_sum, x)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.lax.map(binary, x)  # expect: mypy[arg-type] pyright[reportArgumentType]
 m: Params = jt.lax.map(double, x)  # expect: mypy[arg-type] pyright[reportAssignmentType]
+
+# operand= is one operand of the branches' parameter type.
+jt.lax.cond(True, double, double, operand="x")  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]
+jt.lax.cond(True, to_params, to_params, operand={"a": x})  # expect: mypy[arg-type] pyright[reportArgumentType,reportCallIssue]

@@ -257,3 +257,10 @@ steps_taken: Array = jt.vmap(count_up)(x)
 assert close(steps_taken, [4.5, 4.0, 4.0])
 per_row: Array = jt.vmap(row_cumsum)(inputs)
 assert close(per_row, np.cumsum(np.asarray(inputs), axis=1))
+
+# JAX's older operand= keyword: one operand, an array-like or a pytree.
+kw_cond: Array = jt.lax.cond(True, double, negate, operand=x)
+kw_scalar: Array = jt.lax.cond(False, lambda v: v + 1, lambda v: v - 1, operand=2.0)
+kw_switch: Array = jt.lax.switch(1, [double, negate], operand=x)
+kw_tree: tuple[Array, Params] = jt.lax.cond(True, split, split_other, operand={"w": x})
+assert close(kw_cond, 2 * host_x) and close(kw_scalar, 1.0) and close(kw_switch, -host_x) and close(kw_tree[0], host_x.sum())

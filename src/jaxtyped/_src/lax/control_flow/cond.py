@@ -18,7 +18,7 @@ Note [control flow is higher-order primitives] in ``common``):
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, TypeVar, cast, final, overload
+from typing import ClassVar, Final, TypeVar, cast, final, overload
 
 import numpy as np
 from typing_extensions import TypeVarTuple, Unpack, override
@@ -61,6 +61,7 @@ from jaxtyped._src.util import describe_function
 __all__ = ["Cond", "cond", "platform_dependent", "switch"]
 
 R = TypeVar("R")
+T = TypeVar("T")  # the operand= keyword's pytree
 Ts = TypeVarTuple("Ts")
 
 
@@ -316,23 +317,54 @@ def _index_operand(index: object, api: str) -> Array:
     return x
 
 
+class _NoOperand:
+    """The default of ``operand=``: no operand passed by keyword."""
+
+    def __repr__(self) -> str:
+        return "<no operand>"
+
+
+_NO_OPERAND: Final = _NoOperand()
+
+
+def _keyword_operand(operands: tuple[object, ...], operand: object, api: str) -> tuple[object, ...]:
+    """The operands of ``cond``/``switch``, given positionally or as JAX's
+    older ``operand=`` keyword (one operand), not both."""
+    if isinstance(operand, _NoOperand):
+        return operands
+    if operands:
+        raise JaxtypedTypeError(
+            f"{api}: if the 'operand' keyword is passed, no positional operands can be passed; "
+            f"got operand={operand!r} and positional operands {operands!r}"
+        )
+    return (operand,)
+
+
 # A single operand reaches the branches as an ``Array`` even when it is a
 # Python scalar: the first overload of ``switch`` and ``cond`` says so.
 @overload
 def switch(index: ArrayLike, branches: Sequence[Callable[[Array], R]], operand: ArrayLike, /) -> R: ...
 @overload
 def switch(index: ArrayLike, branches: Sequence[Callable[[Unpack[Ts]], R]], *operands: Unpack[Ts]) -> R: ...
-def switch(index: ArrayLike, branches: Sequence[Callable[..., R]], *operands: object) -> R:
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[Array], R]], *, operand: ArrayLike) -> R: ...
+@overload
+def switch(index: ArrayLike, branches: Sequence[Callable[[T], R]], *, operand: T) -> R: ...
+def switch(
+    index: ArrayLike, branches: Sequence[Callable[..., R]], *operands: object, operand: object = _NO_OPERAND
+) -> R:
     """Apply ``branches[index]`` to ``operands`` (``index`` clamped to the
     valid range), staging every branch (JAX's ``lax.switch``).
 
-    Every branch must return the same pytree structure and types.
+    Every branch must return the same pytree structure and types. One
+    operand may also be passed as ``operand=`` (JAX's older form).
 
     Example:
         >>> import jaxtyped as jt
         >>> jt.lax.switch(1, [lambda x: x + 1, lambda x: x * 10], 2.0)
         Array(20., dtype=float32, weak_type=True)
     """
+    operands = _keyword_operand(operands, operand, "switch")
     if not branches:
         raise JaxtypedTypeError("switch: branches must be a non-empty sequence of callables")
     for i, b in enumerate(branches):
@@ -358,18 +390,26 @@ def cond(
 def cond(
     pred: ArrayLike, true_fun: Callable[[Unpack[Ts]], R], false_fun: Callable[[Unpack[Ts]], R], *operands: Unpack[Ts]
 ) -> R: ...
-def cond(pred: ArrayLike, true_fun: Callable[..., R], false_fun: Callable[..., R], *operands: object) -> R:
+@overload
+def cond(pred: ArrayLike, true_fun: Callable[[Array], R], false_fun: Callable[[Array], R], *, operand: ArrayLike) -> R: ...
+@overload
+def cond(pred: ArrayLike, true_fun: Callable[[T], R], false_fun: Callable[[T], R], *, operand: T) -> R: ...
+def cond(
+    pred: ArrayLike, true_fun: Callable[..., R], false_fun: Callable[..., R], *operands: object, operand: object = _NO_OPERAND
+) -> R:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``,
     staging both branches (JAX's ``lax.cond``).
 
     ``pred`` is a boolean or numeric scalar (non-zero is true); both
-    branches must return the same pytree structure and types.
+    branches must return the same pytree structure and types. One operand
+    may also be passed as ``operand=`` (JAX's older form), not both ways.
 
     Example:
         >>> import jaxtyped as jt
         >>> jt.lax.cond(True, lambda x: x + 1, lambda x: x - 1, 2.0)
         Array(3., dtype=float32, weak_type=True)
     """
+    operands = _keyword_operand(operands, operand, "cond")
     for role, fun in (("true_fun", true_fun), ("false_fun", false_fun)):
         if not callable(fun):  # runtime check of user input
             raise JaxtypedTypeError(f"cond: {role} is not callable (got {type(fun).__name__})")
