@@ -83,7 +83,7 @@ def process_count() -> int:
     return xla.process_count()
 
 
-DeviceOrSharding = xla.Device | Sharding
+DeviceOrSharding = xla.DeviceOrSharding
 
 
 @overload

@@ -8,7 +8,6 @@ from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.numpy.creation import from_dlpack as _jnp_from_dlpack
 from jaxtyped._src.runtime import xla
-from jaxtyped._src.sharding import Sharding
 
 __all__ = ["from_dlpack", "is_supported_dtype"]
 
@@ -21,7 +20,7 @@ _SUPPORTED: frozenset[np.dtype[np.generic]] = frozenset(
 )  # fmt: skip
 
 
-def from_dlpack(external_array: object, device: "xla.Device | Sharding | None" = None, copy: bool | None = None) -> Array:
+def from_dlpack(external_array: object, device: "xla.DeviceOrSharding | None" = None, copy: bool | None = None) -> Array:
     """An array from an object implementing the DLPack protocol
     (``__dlpack__`` and ``__dlpack_device__``) on the host: a NumPy array,
     a CPU tensor of another library (``jnp.from_dlpack``)."""

@@ -26,7 +26,6 @@ from jaxtyped._src.numpy.array_view import byteswap as _byteswap, view as _view 
 from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.state.types import accumulating_add  # refs family
 from jaxtyped._src.runtime import xla
-from jaxtyped._src.sharding import Sharding
 
 __all__ = ["install"]
 
@@ -87,7 +86,7 @@ def _imag(self: Array) -> Array:
     return uf.imag(self)
 
 
-def _astype(self: Array, dtype: "dtypes.DTypeLike", copy: bool = False, device: "xla.Device | Sharding | None" = None) -> Array:
+def _astype(self: Array, dtype: "dtypes.DTypeLike", copy: bool = False, device: "xla.DeviceOrSharding | None" = None) -> Array:
     return _manip.astype(self, dtype, copy=copy, device=device)
 
 

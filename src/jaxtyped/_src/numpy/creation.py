@@ -33,7 +33,6 @@ from jaxtyped._src.util import index_arg, is_int, is_list_or_tuple, prod
 from jaxtyped._src.numpy.promotion import broadcast_shapes, broadcast_to_shape, promote_dtypes, result_dtype_of
 from jaxtyped._src.numpy.ufuncs import log10_of_inexact
 from jaxtyped._src.runtime import xla
-from jaxtyped._src.sharding import Sharding
 
 __all__ = [
     "ScalarType", "array", "asarray", "zeros", "ones", "full", "empty", "zeros_like",
@@ -112,7 +111,7 @@ def _contains_array(x: object) -> bool:
 
 
 def array(  # noqa: A002 - NumPy's name
-    object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = True, ndmin: int = 0, *, device: "xla.Device | Sharding | None" = None
+    object: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool = True, ndmin: int = 0, *, device: "xla.DeviceOrSharding | None" = None
 ) -> Array:
     """An array from an array, a scalar, or nested lists/tuples of them
     (JAX's ``jnp.array``); Python scalars give weakly typed arrays. On
@@ -220,12 +219,12 @@ def _build(item: object, dtype: np.dtype[Any]) -> Array:
     return concatenate([expand_dims(p, (0,)) for p in parts], 0)
 
 
-def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
+def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None, *, device: "xla.DeviceOrSharding | None" = None) -> Array:
     """``jnp.array`` without a forced copy (arrays are immutable anyway)."""
     return array(a, dtype, device=device)
 
 
-def on_device(out: Array, device: "xla.Device | Sharding | None", *, strong: bool = False) -> Array:
+def on_device(out: Array, device: "xla.DeviceOrSharding | None", *, strong: bool = False) -> Array:
     """``out`` placed on ``device`` (a device or a sharding), as the
     ``device=`` keyword of JAX's creation functions does; None leaves it.
     ``strong``: placed, the result is not weakly typed (JAX's ``full`` and
@@ -291,7 +290,7 @@ def _refuse_oversized(where: str, shape: tuple[int, ...], dtype: np.dtype[Any]) 
         )
 
 
-def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
+def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.DeviceOrSharding | None" = None) -> Array:
     """An array of ``shape`` filled with ``fill_value`` (which may be an
     array broadcastable to ``shape``)."""
     return on_device(_full(shape, fill_value, dtype), device, strong=True)
@@ -320,17 +319,17 @@ def _filled(name: str, shape: ShapeLike, dtype: "dtypes.DTypeLike | None", value
     return check_allocation(f"jnp.{name}", full_like_aval(ShapedArray(_shape_arg(name, shape), target), value))
 
 
-def zeros(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
+def zeros(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.DeviceOrSharding | None" = None) -> Array:
     """An array of zeros (default dtype: float)."""
     return on_device(_filled("zeros", shape, dtype, 0), device)
 
 
-def ones(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
+def ones(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.DeviceOrSharding | None" = None) -> Array:
     """An array of ones (default dtype: float)."""
     return on_device(_filled("ones", shape, dtype, 1), device)
 
 
-def empty(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None) -> Array:
+def empty(shape: ShapeLike, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.DeviceOrSharding | None" = None) -> Array:
     """An array of ``shape`` (zeros: arrays are immutable, as in JAX)."""
     return on_device(_filled("empty", shape, dtype, 0), device)
 
@@ -343,14 +342,14 @@ def _like_aval(name: str, a: ArrayLike, dtype: "dtypes.DTypeLike | None", shape:
 
 
 def zeros_like(
-    a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.Device | Sharding | None" = None
+    a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.DeviceOrSharding | None" = None
 ) -> Array:
     """Zeros with ``a``'s shape and dtype."""
     return on_device(check_allocation("jnp.zeros_like", full_like_aval(_like_aval("zeros_like", a, dtype, shape), 0)), device, strong=True)
 
 
 def ones_like(
-    a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.Device | Sharding | None" = None
+    a: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.DeviceOrSharding | None" = None
 ) -> Array:
     """Ones with ``a``'s shape and dtype."""
     return on_device(check_allocation("jnp.ones_like", full_like_aval(_like_aval("ones_like", a, dtype, shape), 1)), device, strong=True)
@@ -362,7 +361,7 @@ def full_like(
     dtype: "dtypes.DTypeLike | None" = None,
     shape: ShapeLike | None = None,
     *,
-    device: "xla.Device | Sharding | None" = None,
+    device: "xla.DeviceOrSharding | None" = None,
 ) -> Array:
     """``fill_value`` with ``a``'s shape and dtype."""
     aval = _like_aval("full_like", a, dtype, shape)
@@ -370,7 +369,7 @@ def full_like(
 
 
 def empty_like(
-    prototype: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.Device | Sharding | None" = None
+    prototype: ArrayLike, dtype: "dtypes.DTypeLike | None" = None, shape: ShapeLike | None = None, *, device: "xla.DeviceOrSharding | None" = None
 ) -> Array:
     """An array with ``prototype``'s shape and dtype (zeros: arrays are immutable)."""
     return on_device(
@@ -402,7 +401,7 @@ def arange(
     step: ArrayLike | None = None,
     dtype: "dtypes.DTypeLike | None" = None,
     *,
-    device: "xla.Device | Sharding | None" = None,
+    device: "xla.DeviceOrSharding | None" = None,
 ) -> Array:
     """Evenly spaced values in ``[start, stop)`` (static bounds, as in JAX)."""
     return on_device(_arange(start, stop, step, dtype), device)
@@ -442,7 +441,7 @@ def linspace(
     dtype: "dtypes.DTypeLike | None" = None,
     axis: int = 0,
     *,
-    device: "xla.Device | Sharding | None" = None,
+    device: "xla.DeviceOrSharding | None" = None,
 ) -> Array: ...
 @overload
 def linspace(
@@ -454,7 +453,7 @@ def linspace(
     retstep: Literal[True],
     dtype: "dtypes.DTypeLike | None" = None,
     axis: int = 0,
-    device: "xla.Device | Sharding | None" = None,
+    device: "xla.DeviceOrSharding | None" = None,
 ) -> tuple[Array, Array]: ...
 def linspace(
     start: ArrayLike,
@@ -465,7 +464,7 @@ def linspace(
     dtype: "dtypes.DTypeLike | None" = None,
     axis: int = 0,
     *,
-    device: "xla.Device | Sharding | None" = None,
+    device: "xla.DeviceOrSharding | None" = None,
 ) -> Array | tuple[Array, Array]:
     """``num`` evenly spaced samples from ``start`` to ``stop``, along a
     new ``axis`` of their broadcast shape (arrays of bounds give one
@@ -522,7 +521,7 @@ def _linspace(
 
 
 def eye(  # noqa: N803 - NumPy's names
-    N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.Device | Sharding | None" = None
+    N: int, M: int | None = None, k: int = 0, dtype: "dtypes.DTypeLike | None" = None, *, device: "xla.DeviceOrSharding | None" = None
 ) -> Array:
     """A 2-d array with ones on the ``k``-th diagonal."""
     return on_device(_eye(N, M, k, dtype), device)
@@ -669,7 +668,7 @@ def fromfile(*args: object, **kwargs: object) -> Array:
     )
 
 
-def from_dlpack(x: object, /, *, device: "xla.Device | Sharding | None" = None, copy: bool | None = None) -> Array:
+def from_dlpack(x: object, /, *, device: "xla.DeviceOrSharding | None" = None, copy: bool | None = None) -> Array:
     """An array from an object implementing the DLPack protocol on the host
     (a NumPy array, a CPU tensor of another library), copied, and placed on
     ``device`` (a device or a sharding) when one is given."""

@@ -50,7 +50,6 @@ from jaxtyped._src.numpy.promotion import broadcast_shapes as _broadcast_shapes
 from jaxtyped._src.core.key_layout import key_dispatch, key_dispatch_seq  # random family
 from jaxtyped._src.numpy.shape_ops import concatenate, moveaxis, ravel, reshape, swapaxes, transpose
 from jaxtyped._src.runtime import xla
-from jaxtyped._src.sharding import Sharding
 from jaxtyped._src.util import axis_tuple, canonicalize_axes, canonicalize_axis, index_arg, is_list_or_tuple, prod
 
 __all__ = [
@@ -657,7 +656,7 @@ def copy(a: ArrayLike, order: str | None = None) -> Array:
 
 
 def astype(
-    x: ArrayLike, dtype: "dtypes.DTypeLike", /, *, copy: bool = False, device: "xla.Device | Sharding | None" = None
+    x: ArrayLike, dtype: "dtypes.DTypeLike", /, *, copy: bool = False, device: "xla.DeviceOrSharding | None" = None
 ) -> Array:
     """``x`` converted to ``dtype`` (the array API's ``astype``), placed on
     ``device`` (a device or a sharding) when one is given. ``copy`` is

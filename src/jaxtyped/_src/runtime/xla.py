@@ -65,6 +65,7 @@ __all__ = [
     "has_ffi_target",
     "compile_error",
     "Device",
+    "DeviceOrSharding",
     "devices",
     "default_device",
     "put",
@@ -249,6 +250,8 @@ _BOOL: Final = np.dtype(np.bool_)
 
 
 # Device: the protocol lives with the shardings (layer L0.2), which name devices too.
+# Where a result is placed (device_put, and the device= keywords of jnp).
+DeviceOrSharding = Device | Sharding
 
 
 @final
