@@ -53,7 +53,7 @@ class _ScatterFn(Protocol):
 
     def __call__(
         self,
-        operand_: ArrayLike,
+        operand: ArrayLike,
         scatter_indices: ArrayLike,
         updates: ArrayLike,
         dimension_numbers: ScatterDimensionNumbers,

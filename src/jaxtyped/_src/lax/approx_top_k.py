@@ -16,7 +16,7 @@ from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.sorting import sort, top_k
 from jaxtyped._src.lax.structural import broadcasted_iota
-from jaxtyped._src.lax.util import operand
+from jaxtyped._src.lax.util import as_operand
 from jaxtyped._src.util import canonicalize_axis, is_int
 
 __all__ = ["approx_max_k", "approx_min_k"]
@@ -30,9 +30,9 @@ class _Request:
 
 
 def _request(
-    name: str, operand_: ArrayLike, k: int, reduction_dimension: int, recall_target: float, aggregate_to_topk: bool
+    name: str, operand: ArrayLike, k: int, reduction_dimension: int, recall_target: float, aggregate_to_topk: bool
 ) -> _Request:
-    x = operand(operand_, f"lax.{name} operand")
+    x = as_operand(operand, f"lax.{name} operand")
     if not dtypes.is_floating(x.dtype):
         raise JaxtypedValueError(f"lax.{name}: operand must be a floating type, got {x.aval.str_short()}")
     if not is_int(k) or not is_int(reduction_dimension):
@@ -50,7 +50,7 @@ def _request(
 
 
 def approx_max_k(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     k: int,
     reduction_dimension: int = -1,
     recall_target: float = 0.95,
@@ -61,12 +61,12 @@ def approx_max_k(
     int32 indices (JAX's ``lax.approx_max_k``; exact here, as JAX on CPU):
     descending, NaN first, ties by the lower index."""
     del reduction_input_size_override
-    req = _request("approx_max_k", operand_, k, reduction_dimension, recall_target, aggregate_to_topk)
+    req = _request("approx_max_k", operand, k, reduction_dimension, recall_target, aggregate_to_topk)
     return top_k(req.x, req.k, axis=req.axis)
 
 
 def approx_min_k(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     k: int,
     reduction_dimension: int = -1,
     recall_target: float = 0.95,
@@ -77,7 +77,7 @@ def approx_min_k(
     int32 indices (JAX's ``lax.approx_min_k``; exact here, as JAX on CPU):
     ascending, NaN last, ties by the lower index."""
     del reduction_input_size_override
-    req = _request("approx_min_k", operand_, k, reduction_dimension, recall_target, aggregate_to_topk)
+    req = _request("approx_min_k", operand, k, reduction_dimension, recall_target, aggregate_to_topk)
     x, axis = req.x, req.axis
     positions = broadcasted_iota(dtypes.dtype("int32"), x.shape, axis)
     values, indices = sort((x, positions), dimension=axis, is_stable=True, num_keys=1)

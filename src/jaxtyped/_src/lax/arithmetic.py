@@ -38,7 +38,7 @@ from jaxtyped._src.lax.elementwise_base import (
 )
 from jaxtyped._src.lax.comparison import EQ, GE
 from jaxtyped._src.lax.structural import broadcast_scalar, select_n
-from jaxtyped._src.lax.util import operand, scalar_like
+from jaxtyped._src.lax.util import as_operand, scalar_like
 from jaxtyped._src.tree_util import tree_map
 from jaxtyped._src.util import is_int
 
@@ -799,7 +799,7 @@ def stop_gradient(x: T) -> T:
 
     def stop(leaf: object) -> object:
         if isinstance(leaf, Array) or is_python_scalar(leaf) or is_numpy_value(leaf):
-            return bind1(STOP_GRADIENT, operand(leaf, "lax.stop_gradient operand"))
+            return bind1(STOP_GRADIENT, as_operand(leaf, "lax.stop_gradient operand"))
         return leaf
 
     result: T = tree_map(stop, x)

@@ -23,7 +23,7 @@ from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitiv
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.elementwise_base import NonDifferentiable
 from jaxtyped._src.lax.structural import moveaxis
-from jaxtyped._src.lax.util import check_arity, leaf_as_array, named_leaves, operand
+from jaxtyped._src.lax.util import check_arity, leaf_as_array, named_leaves, as_operand
 
 __all__ = [
     "BitcastConvertType", "OptimizationBarrier", "Mulhi", "bitcast_convert_type", "optimization_barrier", "mulhi",
@@ -104,11 +104,11 @@ class BitcastConvertType(Primitive):
         return (ctx.op1("stablehlo.bitcast_convert", args, out_avals[0]),)
 
 
-def bitcast_convert_type(operand_: ArrayLike, new_dtype: "dtypes.DTypeLike") -> Array:
+def bitcast_convert_type(operand: ArrayLike, new_dtype: "dtypes.DTypeLike") -> Array:
     """Reinterpret the bits of each element as ``new_dtype`` (JAX's
     ``lax.bitcast_convert_type``): a narrower dtype adds a trailing axis, a
     wider one consumes the trailing axis."""
-    x = operand(operand_, "lax.bitcast_convert_type operand")
+    x = as_operand(operand, "lax.bitcast_convert_type operand")
     dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
     return bind1(BitcastConvertType(dtype), x)
 
@@ -209,4 +209,4 @@ def mulhi(x: ArrayLike, y: ArrayLike, /) -> Array:
     (JAX's ``lax.mulhi``): ``(x * y) >> bits`` computed without overflow.
     Unlike most lax functions, a Python scalar does not adopt the other
     operand's dtype (as in JAX)."""
-    return bind1(_MULHI, operand(x, "lax.mulhi x"), operand(y, "lax.mulhi y"))
+    return bind1(_MULHI, as_operand(x, "lax.mulhi x"), as_operand(y, "lax.mulhi y"))

@@ -22,7 +22,7 @@ from jaxtyped._src.errors import JaxtypedTypeError
 from jaxtyped._src.lax.elementwise_base import FLOAT, Elementwise
 from jaxtyped._src.lax.arithmetic import NEG, const_like, unbroadcast
 from jaxtyped._src.lax.structural import instantiate, linear_operand
-from jaxtyped._src.lax.util import operand, operands_same_kind
+from jaxtyped._src.lax.util import as_operand, operands_same_kind
 
 __all__ = ["Real", "Imag", "Conj", "Complex", "real", "imag", "conj", "complex"]
 
@@ -169,17 +169,17 @@ REAL, IMAG, CONJ, COMPLEX = Real(), Imag(), Conj(), Complex()
 
 def real(x: ArrayLike) -> Array:
     """The real part (JAX's ``lax.real``)."""
-    return bind1(REAL, operand(x, "lax.real operand"))
+    return bind1(REAL, as_operand(x, "lax.real operand"))
 
 
 def imag(x: ArrayLike) -> Array:
     """The imaginary part (JAX's ``lax.imag``)."""
-    return bind1(IMAG, operand(x, "lax.imag operand"))
+    return bind1(IMAG, as_operand(x, "lax.imag operand"))
 
 
 def conj(x: ArrayLike) -> Array:
     """The complex conjugate (JAX's ``lax.conj``)."""
-    return bind1(CONJ, operand(x, "lax.conj operand"))
+    return bind1(CONJ, as_operand(x, "lax.conj operand"))
 
 
 def complex(x: ArrayLike, y: ArrayLike) -> Array:  # noqa: A001 - JAX's name

@@ -35,7 +35,7 @@ from jaxtyped._src.lax.structural import (
     select_n,
     squeeze,
 )
-from jaxtyped._src.lax.util import leaf_as_array, named_leaves, operand, operands_same_kind, scalar_like
+from jaxtyped._src.lax.util import leaf_as_array, named_leaves, as_operand, operands_same_kind, scalar_like
 from jaxtyped._src.util import canonicalize_axis, is_int, prod
 
 __all__ = [
@@ -52,7 +52,7 @@ def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Array:
     ``lax.select``; operands of one dtype, no promotion)."""
     if (keys := key_dispatch2(lambda t, f: select(pred, t, f), on_true, on_false)) is not None:  # random family
         return keys
-    which = operand(pred, "lax.select pred")
+    which = as_operand(pred, "lax.select pred")
     a, b = operands_same_kind("select", on_false, on_true)
     return select_n(which, a, b)
 
@@ -71,7 +71,7 @@ def full(shape: ShapeLike, fill_value: ArrayLike, dtype: "dtypes.DTypeLike | Non
     """An array of ``shape`` filled with ``fill_value`` (JAX's
     ``lax.full``): of ``dtype``, or of the fill value's (weak) type."""
     dims = _shape("lax.full", shape)
-    value = operand(fill_value, "lax.full fill_value")
+    value = as_operand(fill_value, "lax.full fill_value")
     if value.ndim:
         raise JaxtypedTypeError(f"full must be called with scalar fill_value, got fill_value.shape {value.shape}.")
     if dtype is None:
@@ -86,11 +86,11 @@ def full_like(
 ) -> Array:
     """An array like ``x`` (its shape, dtype and weak type unless given)
     filled with ``fill_value`` (JAX's ``lax.full_like``)."""
-    like = operand(x, "lax.full_like x")
+    like = as_operand(x, "lax.full_like x")
     dims = like.shape if shape is None else _shape("lax.full_like", shape)
     target = like.dtype if dtype is None else dtypes.canonicalize_dtype(dtypes.dtype(dtype))
     weak = dtype is None and like.weak_type
-    value = operand(fill_value, "lax.full_like fill_value")
+    value = as_operand(fill_value, "lax.full_like fill_value")
     if value.ndim:
         raise JaxtypedTypeError(f"full must be called with scalar fill_value, got fill_value.shape {value.shape}.")
     return broadcast(convert_to(value, target, weak_type=weak), dims)
@@ -116,15 +116,15 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
 def broadcast_to_rank(x: ArrayLike, rank: int) -> Array:
     """``x`` with leading axes of size 1 added up to ``rank`` axes (JAX's
     ``lax.broadcast_to_rank``)."""
-    value = operand(x, "lax.broadcast_to_rank x")
+    value = as_operand(x, "lax.broadcast_to_rank x")
     return broadcast(value, (1,) * builtins.max(rank - value.ndim, 0))
 
 
 def broadcast_like(arr: ArrayLike, like_arr: ArrayLike) -> Array:
     """``arr`` broadcast (NumPy's rule) to the shape of ``like_arr``, its
     dtype kept (JAX's ``lax.broadcast_like``)."""
-    value = operand(arr, "lax.broadcast_like arr")
-    shape = operand(like_arr, "lax.broadcast_like like_arr").shape
+    value = as_operand(arr, "lax.broadcast_like arr")
+    shape = as_operand(like_arr, "lax.broadcast_like like_arr").shape
     if value.ndim > len(shape):
         raise JaxtypedValueError(
             f"Cannot broadcast to shape with fewer dimensions: arr_shape={value.shape} shape={shape}"
@@ -139,10 +139,10 @@ def broadcast_like(arr: ArrayLike, like_arr: ArrayLike) -> Array:
     return broadcast_in_dim(squeeze(value, stretched), shape, kept)
 
 
-def collapse(operand_: ArrayLike, start_dimension: int, stop_dimension: int | None = None) -> Array:
-    """``operand_`` with axes ``[start_dimension, stop_dimension)`` merged
+def collapse(operand: ArrayLike, start_dimension: int, stop_dimension: int | None = None) -> Array:
+    """``operand`` with axes ``[start_dimension, stop_dimension)`` merged
     into one (JAX's ``lax.collapse``)."""
-    x = operand(operand_, "lax.collapse operand")
+    x = as_operand(operand, "lax.collapse operand")
     lo = canonicalize_axis(start_dimension, x.ndim, where="lax.collapse start_dimension") if x.ndim else 0
     hi = x.ndim if stop_dimension is None else stop_dimension
     hi = hi + x.ndim if hi < 0 else hi
@@ -151,12 +151,12 @@ def collapse(operand_: ArrayLike, start_dimension: int, stop_dimension: int | No
     return reshape(x, (*x.shape[:lo], prod(x.shape[lo:hi]), *x.shape[hi:]))
 
 
-def index_in_dim(operand_: ArrayLike, index: int, axis: int = 0, keepdims: bool = True) -> Array:
+def index_in_dim(operand: ArrayLike, index: int, axis: int = 0, keepdims: bool = True) -> Array:
     """The slice at static ``index`` along ``axis`` (JAX's
     ``lax.index_in_dim``); negative indices count from the end."""
-    if (keys := key_dispatch(lambda k: index_in_dim(k, index, axis, keepdims), operand_)) is not None:  # random family
+    if (keys := key_dispatch(lambda k: index_in_dim(k, index, axis, keepdims), operand)) is not None:  # random family
         return keys
-    x = operand(operand_, "lax.index_in_dim operand")
+    x = as_operand(operand, "lax.index_in_dim operand")
     ax = canonicalize_axis(axis, x.ndim, where="lax.index_in_dim axis")
     if not is_int(index):
         raise JaxtypedTypeError(f"lax.index_in_dim: index must be a static int, got {index!r}")
@@ -169,11 +169,11 @@ def index_in_dim(operand_: ArrayLike, index: int, axis: int = 0, keepdims: bool 
 
 
 def dynamic_update_slice_in_dim(
-    operand_: ArrayLike, update: ArrayLike, start_index: ArrayLike, axis: int, *, allow_negative_indices: bool = True
+    operand: ArrayLike, update: ArrayLike, start_index: ArrayLike, axis: int, *, allow_negative_indices: bool = True
 ) -> Array:
     """``dynamic_update_slice`` along one axis (JAX's
     ``lax.dynamic_update_slice_in_dim``)."""
-    x = operand(operand_, "lax.dynamic_update_slice_in_dim operand")
+    x = as_operand(operand, "lax.dynamic_update_slice_in_dim operand")
     ax = canonicalize_axis(axis, x.ndim, where="lax.dynamic_update_slice_in_dim axis")
     if not allow_negative_indices and is_int(start_index) and int(start_index) < 0:
         raise JaxtypedValueError(
@@ -184,12 +184,12 @@ def dynamic_update_slice_in_dim(
 
 
 def dynamic_update_index_in_dim(
-    operand_: ArrayLike, update: ArrayLike, index: ArrayLike, axis: int, *, allow_negative_indices: bool = True
+    operand: ArrayLike, update: ArrayLike, index: ArrayLike, axis: int, *, allow_negative_indices: bool = True
 ) -> Array:
     """Write ``update`` (with or without the size-1 ``axis``) at ``index``
     along ``axis`` (JAX's ``lax.dynamic_update_index_in_dim``)."""
-    x = operand(operand_, "lax.dynamic_update_index_in_dim operand")
-    upd = operand(update, "lax.dynamic_update_index_in_dim update")
+    x = as_operand(operand, "lax.dynamic_update_index_in_dim operand")
+    upd = as_operand(update, "lax.dynamic_update_index_in_dim update")
     ax = canonicalize_axis(axis, x.ndim, where="lax.dynamic_update_index_in_dim axis")
     if upd.ndim == x.ndim - 1:
         upd = expand_dims(upd, (ax,))
@@ -210,11 +210,11 @@ def _wrapped(index: Array, size: int) -> Array:
 def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -> Array:
     """``src[idxs[0], idxs[1], ...]`` along ``axes`` (JAX's
     ``lax.index_take``): the index axis first, then ``src``'s other axes."""
-    x = operand(src, "lax.index_take src")
+    x = as_operand(src, "lax.index_take src")
     axs = tuple(canonicalize_axis(a, x.ndim, where="lax.index_take axes") for a in axes)
     if len(idxs) != len(axs):
         raise JaxtypedValueError(f"lax.index_take: {len(idxs)} index arrays for {len(axs)} axes")
-    given = [operand(i, f"lax.index_take idxs[{k}]") for k, i in enumerate(idxs)]
+    given = [as_operand(i, f"lax.index_take idxs[{k}]") for k, i in enumerate(idxs)]
     if any(not dtypes.is_integer(i.dtype) for i in given):
         shown = ", ".join(i.aval.str_short() for i in given)
         raise JaxtypedValueError(f"lax.index_take: indices must have an integer type, got ({shown})")
@@ -231,8 +231,8 @@ def index_take(src: ArrayLike, idxs: Sequence[ArrayLike], axes: Sequence[int]) -
 def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: PrecisionLike = None) -> Array:
     """Matrix products batched over all but the last two axes (JAX's
     ``lax.batch_matmul``)."""
-    a = operand(lhs, "lax.batch_matmul lhs")
-    b = operand(rhs, "lax.batch_matmul rhs")
+    a = as_operand(lhs, "lax.batch_matmul lhs")
+    b = as_operand(rhs, "lax.batch_matmul rhs")
     if a.ndim != b.ndim:
         raise JaxtypedValueError(f"Arguments to batch_matmul must have same ndim, got {a.ndim}, {b.ndim}")
     if a.ndim < 2:
@@ -241,9 +241,9 @@ def batch_matmul(lhs: ArrayLike, rhs: ArrayLike, precision: PrecisionLike = None
     return dot_general(a, b, (((a.ndim - 1,), (b.ndim - 2,)), (batch, batch)), precision)
 
 
-def split(operand_: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Array]:
+def split(operand: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Array]:
     """Consecutive pieces of ``sizes`` along ``axis`` (JAX's ``lax.split``)."""
-    x = operand(operand_, "lax.split operand")
+    x = as_operand(operand, "lax.split operand")
     ax = canonicalize_axis(axis, x.ndim, where="lax.split axis")
     lengths = [int(s) for s in sizes]
     if any(s < 0 for s in lengths) or sum(lengths) != x.shape[ax]:
@@ -258,10 +258,10 @@ def split(operand_: ArrayLike, sizes: Sequence[int], axis: int = 0) -> list[Arra
     return pieces
 
 
-def tile(operand_: ArrayLike, reps: Sequence[int]) -> Array:
-    """``operand_`` repeated ``reps[i]`` times along each axis ``i`` (JAX's
+def tile(operand: ArrayLike, reps: Sequence[int]) -> Array:
+    """``operand`` repeated ``reps[i]`` times along each axis ``i`` (JAX's
     ``lax.tile``; one rep per axis)."""
-    x = operand(operand_, "lax.tile operand")
+    x = as_operand(operand, "lax.tile operand")
     counts = tuple(int(r) for r in reps)
     if len(counts) != x.ndim:
         raise JaxtypedTypeError(f"reps length must be equal to the ndim of x, got len(reps)={len(counts)} and x.ndim={x.ndim}.")
@@ -284,7 +284,7 @@ def stack(operands: Sequence[ArrayLike], axis: int = 0) -> Array:
 
 def unstack(x: ArrayLike, axis: int = 0) -> tuple[Array, ...]:
     """The slices of ``x`` along ``axis`` (JAX's ``lax.unstack``)."""
-    value = operand(x, "lax.unstack x")
+    value = as_operand(x, "lax.unstack x")
     if not value.ndim:
         raise JaxtypedValueError("lax.unstack requires arrays with rank > 0, however a scalar array was passed.")
     ax = canonicalize_axis(axis, value.ndim, where="lax.unstack axis")

@@ -34,7 +34,7 @@ from jaxtyped._src.lax.bilinear import bilinear_jvp, check_one_linear, lower_con
 from jaxtyped._src.lax.dot import PrecisionLike, canonicalize_precision, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_buffer, convert_to
 from jaxtyped._src.lax.structural import reshape, rev, transpose
-from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
+from jaxtyped._src.lax.util import check_arity, check_int_tuple, as_operand, short_types
 from jaxtyped._src.util import is_int
 
 __all__ = [
@@ -672,7 +672,7 @@ def conv_general_dilated(
     dilation, and feature or batch groups (JAX's ``lax.conv_general_dilated``)."""
     where = "lax.conv_general_dilated"
     return _conv_general_dilated(
-        where, operand(lhs, f"{where} lhs"), operand(rhs, f"{where} rhs"), window_strides, padding, lhs_dilation,
+        where, as_operand(lhs, f"{where} lhs"), as_operand(rhs, f"{where} rhs"), window_strides, padding, lhs_dilation,
         rhs_dilation, dimension_numbers, feature_group_count, batch_group_count, preferred_element_type,
     )  # fmt: skip
 
@@ -808,8 +808,8 @@ def conv_transpose(
     """Transposed ("deconvolution") convolution: the input dilated by
     ``strides`` (JAX's ``lax.conv_transpose``; default layout NHWC/HWIO)."""
     where = "lax.conv_transpose"
-    x = operand(lhs, f"{where} lhs")
-    k = operand(rhs, f"{where} rhs")
+    x = as_operand(lhs, f"{where} lhs")
+    k = as_operand(rhs, f"{where} rhs")
     if x.ndim != k.ndim or x.ndim < 2:
         raise JaxtypedValueError(f"{where}: lhs and rhs need the same rank >= 2, got {x.aval.str_short()} and {k.aval.str_short()}")
     if dimension_numbers is None:
@@ -860,7 +860,7 @@ def conv_general_dilated_patches(
     ``lax.conv_general_dilated_patches``)."""
     where = "lax.conv_general_dilated_patches"
     return _patches(
-        where, operand(lhs, f"{where} lhs"), filter_shape, window_strides, padding, lhs_dilation, rhs_dilation,
+        where, as_operand(lhs, f"{where} lhs"), filter_shape, window_strides, padding, lhs_dilation, rhs_dilation,
         dimension_numbers, preferred_element_type,
     )  # fmt: skip
 
@@ -921,8 +921,8 @@ def conv_general_dilated_local(
     """
     where = "lax.conv_general_dilated_local"
     canonicalize_precision(precision, where)
-    x = operand(lhs, f"{where} lhs")
-    k = operand(rhs, f"{where} rhs")
+    x = as_operand(lhs, f"{where} lhs")
+    k = as_operand(rhs, f"{where} rhs")
     shape = _ints(where, "filter_shape", filter_shape, 0)
     if x.ndim != len(shape) + 2 or k.ndim != x.ndim:
         raise JaxtypedTypeError(

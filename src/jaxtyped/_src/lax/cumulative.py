@@ -31,7 +31,7 @@ from jaxtyped._src.lax.comparison import EQ, NE, OR
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.structural import concatenate, full_like_aval, pad, rev, select_n
 from jaxtyped._src.lax.transcendental import EXP, LOG1P
-from jaxtyped._src.lax.util import operand
+from jaxtyped._src.lax.util import as_operand
 from jaxtyped._src.util import is_int
 
 __all__ = [
@@ -353,8 +353,8 @@ class CumLogSumExp(_ScannedJvp):
         return ctx.select(is_nan, total, ctx.op1("stablehlo.add", (larger, soft), aval))
 
 
-def _bind(cls: Callable[[int, bool], _Cumulative], name: str, operand_: ArrayLike, axis: int, reverse: bool) -> Array:
-    x = operand(operand_, f"lax.{name} operand")
+def _bind(cls: Callable[[int, bool], _Cumulative], name: str, operand: ArrayLike, axis: int, reverse: bool) -> Array:
+    x = as_operand(operand, f"lax.{name} operand")
     if not is_int(axis):
         raise JaxtypedTypeError(f"lax.{name}: axis must be an int, got {axis!r}")
     if not 0 <= int(axis) < x.ndim:
@@ -364,26 +364,26 @@ def _bind(cls: Callable[[int, bool], _Cumulative], name: str, operand_: ArrayLik
     return bind1(cls(int(axis), bool(reverse)), x)
 
 
-def cumsum(operand_: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
+def cumsum(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     """Cumulative sum along ``axis`` (JAX's ``lax.cumsum``)."""
-    return _bind(CumSum, "cumsum", operand_, axis, reverse)
+    return _bind(CumSum, "cumsum", operand, axis, reverse)
 
 
-def cumprod(operand_: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
+def cumprod(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     """Cumulative product along ``axis`` (JAX's ``lax.cumprod``)."""
-    return _bind(CumProd, "cumprod", operand_, axis, reverse)
+    return _bind(CumProd, "cumprod", operand, axis, reverse)
 
 
-def cummax(operand_: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
+def cummax(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     """Cumulative maximum along ``axis`` (JAX's ``lax.cummax``)."""
-    return _bind(CumMax, "cummax", operand_, axis, reverse)
+    return _bind(CumMax, "cummax", operand, axis, reverse)
 
 
-def cummin(operand_: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
+def cummin(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     """Cumulative minimum along ``axis`` (JAX's ``lax.cummin``)."""
-    return _bind(CumMin, "cummin", operand_, axis, reverse)
+    return _bind(CumMin, "cummin", operand, axis, reverse)
 
 
-def cumlogsumexp(operand_: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
+def cumlogsumexp(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Array:
     """Cumulative log-sum-exp along ``axis`` (JAX's ``lax.cumlogsumexp``)."""
-    return _bind(CumLogSumExp, "cumlogsumexp", operand_, axis, reverse)
+    return _bind(CumLogSumExp, "cumlogsumexp", operand, axis, reverse)

@@ -24,7 +24,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.bilinear import bilinear_jvp, check_one_linear, lower_convert
 from jaxtyped._src.lax.elementwise_base import convert_buffer, convert_to
 from jaxtyped._src.lax.structural import moveaxis, transpose
-from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
+from jaxtyped._src.lax.util import check_arity, check_int_tuple, as_operand, short_types
 from jaxtyped._src.util import prod
 
 __all__ = [
@@ -375,8 +375,8 @@ def dot_general(
     """General dot product (JAX's ``lax.dot_general``); ``precision`` is
     checked and, on CPU, has no effect."""
     canonicalize_precision(precision)
-    a = operand(lhs, "lax.dot_general lhs")
-    b = operand(rhs, "lax.dot_general rhs")
+    a = as_operand(lhs, "lax.dot_general lhs")
+    b = as_operand(rhs, "lax.dot_general rhs")
     preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type))
     numbers = _numbers(dimension_numbers)
     prim = _dot_generals.get((numbers, preferred))
@@ -393,10 +393,24 @@ def dot_general(
 _dot_generals: dict[tuple[DotDimensionNumbers, np.dtype[Any] | None], DotGeneral] = {}
 
 
-def dot(lhs: ArrayLike, rhs: ArrayLike, precision: PrecisionLike = None, preferred_element_type: "dtypes.DTypeLike | None" = None) -> Array:
-    """Vector/matrix products of rank-1 and rank-2 operands (JAX's ``lax.dot``)."""
-    a = operand(lhs, "lax.dot lhs")
-    b = operand(rhs, "lax.dot rhs")
+def dot(
+    lhs: ArrayLike,
+    rhs: ArrayLike,
+    precision: PrecisionLike = None,
+    preferred_element_type: "dtypes.DTypeLike | None" = None,
+    *,
+    dimension_numbers: Sequence[Sequence[Sequence[int]]] | None = None,
+) -> Array:
+    """Vector/matrix products of rank-1 and rank-2 operands (JAX's
+    ``lax.dot``); with ``dimension_numbers``, ``dot_general``'s product
+    of any ranks."""
+    a = as_operand(lhs, "lax.dot lhs")
+    b = as_operand(rhs, "lax.dot rhs")
+    if dimension_numbers is not None:
+        return dot_general(a, b, dimension_numbers, precision, preferred_element_type)
     if a.ndim not in (1, 2) or b.ndim not in (1, 2):
-        raise JaxtypedValueError(f"lax.dot: operands must have rank 1 or 2, got {a.aval.str_short()} and {b.aval.str_short()}")
+        raise JaxtypedValueError(
+            f"lax.dot: operands must have rank 1 or 2 (or give dimension_numbers), got {a.aval.str_short()} and "
+            f"{b.aval.str_short()}"
+        )
     return dot_general(a, b, (((a.ndim - 1,), (0,)), ((), ())), precision, preferred_element_type)

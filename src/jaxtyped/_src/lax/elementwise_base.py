@@ -24,7 +24,7 @@ from jaxtyped._src.core.interpreter import bind1
 from jaxtyped._src.core.primitive import HostValue, LinearArg, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, ShapeMismatchError
 from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis
-from jaxtyped._src.lax.util import check_arity, kind_of, operand, operands_same_kind
+from jaxtyped._src.lax.util import check_arity, kind_of, as_operand, operands_same_kind
 from jaxtyped._src.runtime import xla
 
 __all__ = [
@@ -239,7 +239,7 @@ class NonDifferentiable(Elementwise):
 
 def bind_unary(prim: Elementwise, x: ArrayLike) -> Array:
     """Apply a unary elementwise primitive to a user's operand."""
-    return bind1(prim, operand(x, f"lax.{prim.name} operand"))
+    return bind1(prim, as_operand(x, f"lax.{prim.name} operand"))
 
 
 def bind_binary(prim: Elementwise, name: str, x: ArrayLike, y: ArrayLike) -> Array:
@@ -343,10 +343,10 @@ class ConvertElementType(Primitive):
         return (ctx.convert(x, self.new_dtype),)
 
 
-def convert_element_type(operand_: ArrayLike, new_dtype: "dtypes.DTypeLike") -> Array:
+def convert_element_type(operand: ArrayLike, new_dtype: "dtypes.DTypeLike") -> Array:
     """Convert to ``new_dtype`` (JAX's ``lax.convert_element_type``); the
     result is not weakly typed."""
-    x = operand(operand_, "lax.convert_element_type operand")
+    x = as_operand(operand, "lax.convert_element_type operand")
     dtype = dtypes.canonicalize_dtype(dtypes.dtype(new_dtype))
     return convert_to(x, dtype, weak_type=False)
 

@@ -30,7 +30,7 @@ from jaxtyped._src.lax.elementwise_base import (
     broadcast_operands,
 )
 from jaxtyped._src.lax.structural import broadcast_scalar, select_n
-from jaxtyped._src.lax.util import check_arity, operand, operands_same_kind
+from jaxtyped._src.lax.util import check_arity, as_operand, operands_same_kind
 from jaxtyped._src.util import is_int
 
 __all__ = [
@@ -385,7 +385,7 @@ def clz(x: ArrayLike) -> Array:
     return bind_unary(CLZ, x)
 
 
-def reduce_precision(operand_: float | ArrayLike, exponent_bits: int, mantissa_bits: int) -> Array:
+def reduce_precision(operand: float | ArrayLike, exponent_bits: int, mantissa_bits: int) -> Array:
     """Round to a narrower float format (``exponent_bits`` >= 1,
     ``mantissa_bits`` >= 0), keeping the dtype."""
     for name, value in (("exponent_bits", exponent_bits), ("mantissa_bits", mantissa_bits)):
@@ -396,6 +396,6 @@ def reduce_precision(operand_: float | ArrayLike, exponent_bits: int, mantissa_b
             f"lax.reduce_precision: exponent_bits must be >= 1 and mantissa_bits >= 0, got "
             f"{exponent_bits} and {mantissa_bits}"
         )
-    x = operand(operand_, "lax.reduce_precision operand")
+    x = as_operand(operand, "lax.reduce_precision operand")
     return bind1(ReducePrecision(exponent_bits, mantissa_bits), x)
 

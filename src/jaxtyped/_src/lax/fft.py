@@ -43,7 +43,7 @@ from jaxtyped._src.lax.complex_ops import CONJ, REAL
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.linalg.base import BatchedOverLeadingDims, DeviceEvaluated
 from jaxtyped._src.lax.structural import broadcast_in_dim, instantiate, linear_operand, pad, zeros
-from jaxtyped._src.lax.util import check_arity, operand
+from jaxtyped._src.lax.util import check_arity, as_operand
 from jaxtyped._src.util import index_arg, is_list_or_tuple, prod
 
 __all__ = ["FftType", "Fft", "fft", "complex_dtype_for", "real_dtype_for"]
@@ -211,7 +211,7 @@ def fft(x: ArrayLike, fft_type: FftType | str, fft_lengths: Sequence[int]) -> Ar
     """
     kind = _fft_type(fft_type)
     lengths = _lengths(fft_lengths)
-    array = operand(x, "lax.fft operand")
+    array = as_operand(x, "lax.fft operand")
     if kind == FftType.RFFT:
         if dtypes.is_complex(array.dtype):
             raise JaxtypedValueError(f"lax.fft: rfft takes real input, got {array.aval.str_short()}")

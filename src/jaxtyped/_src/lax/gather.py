@@ -55,7 +55,7 @@ from jaxtyped._src.lax.structural import (
     select_n,
     zeros,
 )
-from jaxtyped._src.lax.util import check_int_tuple, operand, same_kind, scalar_like, short_types
+from jaxtyped._src.lax.util import check_int_tuple, as_operand, same_kind, scalar_like, short_types
 from jaxtyped._src.util import prod
 
 __all__ = [
@@ -549,7 +549,7 @@ def _gather_dnums(dn: GatherDimensionNumbers) -> GatherDimensionNumbers:
 
 
 def gather(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     start_indices: ArrayLike,
     dimension_numbers: GatherDimensionNumbers,
     slice_sizes: Sequence[int],
@@ -559,11 +559,11 @@ def gather(
     mode: str | GatherScatterMode | None = None,
     fill_value: FillValue = None,
 ) -> Array:
-    """Gather windows of ``operand_`` (JAX's ``lax.gather``). ``mode=None``
+    """Gather windows of ``operand`` (JAX's ``lax.gather``). ``mode=None``
     is ``PROMISE_IN_BOUNDS`` (clamping), as in JAX; ``fill_value`` is used by
     ``'fill'`` only and defaults to NaN / the integer extreme / True."""
-    x = operand(operand_, "lax.gather operand")
-    idx = operand(start_indices, "lax.gather start_indices")
+    x = as_operand(operand, "lax.gather operand")
+    idx = as_operand(start_indices, "lax.gather start_indices")
     parsed = GatherScatterMode.PROMISE_IN_BOUNDS if mode is None else GatherScatterMode.from_any(mode)
     prim = Gather(
         _gather_dnums(dimension_numbers),
@@ -903,17 +903,17 @@ def _scatter_dnums(dn: ScatterDimensionNumbers, f: str) -> ScatterDimensionNumbe
     )
 
 
-def _scatter_operands(f: str, operand_: ArrayLike, indices: ArrayLike, updates: ArrayLike) -> tuple[Array, Array, Array]:
-    x = operand(operand_, f"{f} operand")
-    idx = operand(indices, f"{f} scatter_indices")
-    upd = operand(updates, f"{f} updates")
+def _scatter_operands(f: str, operand: ArrayLike, indices: ArrayLike, updates: ArrayLike) -> tuple[Array, Array, Array]:
+    x = as_operand(operand, f"{f} operand")
+    idx = as_operand(indices, f"{f} scatter_indices")
+    upd = as_operand(updates, f"{f} updates")
     if is_python_scalar(updates) and same_kind(upd.dtype, x.dtype):
         upd = scalar_like(updates, x.dtype, f"{f} updates")
     return x, idx, upd
 
 
 def scatter(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     scatter_indices: ArrayLike,
     updates: ArrayLike,
     dimension_numbers: ScatterDimensionNumbers,
@@ -922,15 +922,15 @@ def scatter(
     unique_indices: bool = False,
     mode: str | GatherScatterMode | None = None,
 ) -> Array:
-    """``operand_`` with windows replaced by ``updates`` (JAX's
+    """``operand`` with windows replaced by ``updates`` (JAX's
     ``lax.scatter``); ``mode=None`` drops out-of-bounds windows."""
     return _bind_scatter(
-        "lax.scatter", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+        "lax.scatter", operand, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
     )
 
 
 def scatter_add(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     scatter_indices: ArrayLike,
     updates: ArrayLike,
     dimension_numbers: ScatterDimensionNumbers,
@@ -939,10 +939,10 @@ def scatter_add(
     unique_indices: bool = False,
     mode: str | GatherScatterMode | None = None,
 ) -> Array:
-    """``operand_`` with ``updates`` added into windows (JAX's
+    """``operand`` with ``updates`` added into windows (JAX's
     ``lax.scatter_add``); ``mode=None`` drops out-of-bounds windows."""
     return _bind_scatter(
-        "lax.scatter_add", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+        "lax.scatter_add", operand, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
     )
 
 
@@ -1103,17 +1103,17 @@ _SCATTERS: dict[str, type[ScatterBase]] = {
 
 
 def _bind_scatter(
-    f: str, operand_: ArrayLike, indices: ArrayLike, updates: ArrayLike, dimension_numbers: ScatterDimensionNumbers,
+    f: str, operand: ArrayLike, indices: ArrayLike, updates: ArrayLike, dimension_numbers: ScatterDimensionNumbers,
     indices_are_sorted: bool, unique_indices: bool, mode: str | GatherScatterMode | None,
 ) -> Array:
-    x, idx, upd = _scatter_operands(f, operand_, indices, updates)
+    x, idx, upd = _scatter_operands(f, operand, indices, updates)
     dn = _scatter_dnums(dimension_numbers, f)
     prim = _SCATTERS[f](dn, bool(indices_are_sorted), bool(unique_indices), GatherScatterMode.from_any(mode))
     return bind1(prim, x, idx, upd)
 
 
 def scatter_sub(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     scatter_indices: ArrayLike,
     updates: ArrayLike,
     dimension_numbers: ScatterDimensionNumbers,
@@ -1122,15 +1122,15 @@ def scatter_sub(
     unique_indices: bool = False,
     mode: str | GatherScatterMode | None = None,
 ) -> Array:
-    """``operand_`` with ``updates`` subtracted from windows (JAX's
+    """``operand`` with ``updates`` subtracted from windows (JAX's
     ``lax.scatter_sub``); ``mode=None`` drops out-of-bounds windows."""
     return _bind_scatter(
-        "lax.scatter_sub", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+        "lax.scatter_sub", operand, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
     )
 
 
 def scatter_mul(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     scatter_indices: ArrayLike,
     updates: ArrayLike,
     dimension_numbers: ScatterDimensionNumbers,
@@ -1139,15 +1139,15 @@ def scatter_mul(
     unique_indices: bool = False,
     mode: str | GatherScatterMode | None = None,
 ) -> Array:
-    """``operand_`` with windows multiplied by ``updates`` (JAX's
+    """``operand`` with windows multiplied by ``updates`` (JAX's
     ``lax.scatter_mul``); ``mode=None`` drops out-of-bounds windows."""
     return _bind_scatter(
-        "lax.scatter_mul", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+        "lax.scatter_mul", operand, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
     )
 
 
 def scatter_min(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     scatter_indices: ArrayLike,
     updates: ArrayLike,
     dimension_numbers: ScatterDimensionNumbers,
@@ -1156,15 +1156,15 @@ def scatter_min(
     unique_indices: bool = False,
     mode: str | GatherScatterMode | None = None,
 ) -> Array:
-    """``operand_`` with each window element the minimum of itself and the
+    """``operand`` with each window element the minimum of itself and the
     updates landing on it (JAX's ``lax.scatter_min``)."""
     return _bind_scatter(
-        "lax.scatter_min", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+        "lax.scatter_min", operand, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
     )
 
 
 def scatter_max(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     scatter_indices: ArrayLike,
     updates: ArrayLike,
     dimension_numbers: ScatterDimensionNumbers,
@@ -1173,10 +1173,10 @@ def scatter_max(
     unique_indices: bool = False,
     mode: str | GatherScatterMode | None = None,
 ) -> Array:
-    """``operand_`` with each window element the maximum of itself and the
+    """``operand`` with each window element the maximum of itself and the
     updates landing on it (JAX's ``lax.scatter_max``)."""
     return _bind_scatter(
-        "lax.scatter_max", operand_, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
+        "lax.scatter_max", operand, scatter_indices, updates, dimension_numbers, indices_are_sorted, unique_indices, mode
     )
 
 
@@ -1228,7 +1228,7 @@ def _elementwise_result(value: object, x: Array, where: str) -> Array:
 
 
 def scatter_apply(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     scatter_indices: ArrayLike,
     func: Callable[[Array], Array],
     dimension_numbers: ScatterDimensionNumbers,
@@ -1238,12 +1238,12 @@ def scatter_apply(
     unique_indices: bool = False,
     mode: str | GatherScatterMode | None = None,
 ) -> Array:
-    """``operand_`` with ``func`` applied to the elements the windows cover
+    """``operand`` with ``func`` applied to the elements the windows cover
     (JAX's ``lax.scatter_apply``). ``func`` must be elementwise; as in XLA
     it is applied once per update, so an element that repeated indices
     cover is transformed repeatedly."""
-    x = operand(operand_, "lax.scatter_apply operand")
-    idx = operand(scatter_indices, "lax.scatter_apply scatter_indices")
+    x = as_operand(operand, "lax.scatter_apply operand")
+    idx = as_operand(scatter_indices, "lax.scatter_apply scatter_indices")
     dn = _scatter_dnums(dimension_numbers, "lax.scatter_apply")
     int32 = np.dtype(np.int32)
     ones = broadcast_in_dim(scalar_like(1, int32, "lax.scatter_apply", weak_type=False), tuple(update_shape), ())

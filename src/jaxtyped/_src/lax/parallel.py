@@ -60,7 +60,7 @@ from jaxtyped._src.lax.structural import (
     squeeze,
     zeros,
 )
-from jaxtyped._src.lax.util import constant_like_scalar, operand
+from jaxtyped._src.lax.util import constant_like_scalar, as_operand
 from jaxtyped._src.sharding import (
     NamedSharding,
     PartitionSpec,
@@ -188,7 +188,7 @@ def with_sharding_constraint(x: T, shardings: Sharding | PartitionSpec) -> T:
     leaves, tree = tree_flatten(x)
     outs: list[Array] = []
     for leaf in leaves:
-        array = operand(cast(ArrayLike, leaf), "lax.with_sharding_constraint x")
+        array = as_operand(cast(ArrayLike, leaf), "lax.with_sharding_constraint x")
         outs.append(bind1(ShardingConstraint(sharding), array))
     return cast(T, tree_unflatten(tree, outs))
 
@@ -1043,7 +1043,7 @@ class Pbroadcast(_Collective):
 
 def _leaves(x: object, where: str) -> tuple[list[Array], object]:
     leaves, tree = tree_flatten(x)
-    return [operand(cast(ArrayLike, leaf), where) for leaf in leaves], tree
+    return [as_operand(cast(ArrayLike, leaf), where) for leaf in leaves], tree
 
 
 def _all_reduce(prim_type: type[_AllReduce], x: T, axis_name: AxisName | Sequence[AxisName], where: str) -> T:
@@ -1060,7 +1060,7 @@ def _all_reduce(prim_type: type[_AllReduce], x: T, axis_name: AxisName | Sequenc
             number = cast(int | float | complex, leaf)
             outs.append(number * size if prim_type is Psum else number)
         else:
-            array = operand(cast(ArrayLike, leaf), f"{where} x")
+            array = as_operand(cast(ArrayLike, leaf), f"{where} x")
             outs.append(_bind_all_reduce(prim_type, array, names, where))
     return cast(T, tree_unflatten(tree, outs))
 

@@ -47,7 +47,7 @@ from jaxtyped._src.lax.cumulative import cumsum
 from jaxtyped._src.lax.dot import DotDimensionNumbers, DotGeneral, PrecisionLike, canonicalize_precision, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
 from jaxtyped._src.lax.structural import bdim_to_front, broadcast_in_dim, broadcasted_iota, inverse_permutation, moveaxis, transpose
-from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, short_types
+from jaxtyped._src.lax.util import check_arity, check_int_tuple, as_operand, short_types
 
 __all__ = ["RaggedDotDimensionNumbers", "RaggedDotGeneral", "ragged_dot", "ragged_dot_general"]
 
@@ -217,7 +217,7 @@ class RaggedDotGeneral(Primitive):
         return (ShapedArray(shape, dtype, lhs.weak_type and rhs.weak_type and group_sizes.weak_type),)
 
     def dense(self, lhs: Array, rhs: Array, group_sizes: Array) -> Array:
-        """The product as JAX computes it on CPU: the ragged operand(s)
+        """The product as JAX computes it on CPU: the ragged as_operand(s)
         expanded to a masked ``[g, ...]`` array and one ``dot_general``."""
         numbers = self.ragged_dot_dimension_numbers
         (lc, rc), (lb, rb) = numbers.dot_dimension_numbers
@@ -443,9 +443,9 @@ def ragged_dot_general(
         )
     canonicalize_precision(precision, "lax.ragged_dot_general")
     preferred = None if preferred_element_type is None else dtypes.canonicalize_dtype(dtypes.dtype(preferred_element_type))
-    a = operand(lhs, "lax.ragged_dot_general lhs")
-    b = operand(rhs, "lax.ragged_dot_general rhs")
-    sizes = operand(group_sizes, "lax.ragged_dot_general group_sizes")
+    a = as_operand(lhs, "lax.ragged_dot_general lhs")
+    b = as_operand(rhs, "lax.ragged_dot_general rhs")
+    sizes = as_operand(group_sizes, "lax.ragged_dot_general group_sizes")
     return bind1(RaggedDotGeneral(ragged_dot_dimension_numbers, None, preferred), a, b, sizes)
 
 
@@ -473,9 +473,9 @@ def ragged_dot(
     """
     del out_sharding  # one device: nothing to lay out
     _group_offset_unimplemented(group_offset)
-    a = operand(lhs, "lax.ragged_dot lhs")
-    b = operand(rhs, "lax.ragged_dot rhs")
-    sizes = operand(group_sizes, "lax.ragged_dot group_sizes")
+    a = as_operand(lhs, "lax.ragged_dot lhs")
+    b = as_operand(rhs, "lax.ragged_dot rhs")
+    sizes = as_operand(group_sizes, "lax.ragged_dot group_sizes")
     if a.ndim != 2 or b.ndim != 3:
         raise JaxtypedTypeError(
             f"lax.ragged_dot: lhs must be [m, k] and rhs [g, k, n], got {a.aval.str_short()} and {b.aval.str_short()}"

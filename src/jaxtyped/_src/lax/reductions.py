@@ -20,7 +20,7 @@ from jaxtyped._src.lax.arithmetic import DIV, MUL, const_like
 from jaxtyped._src.lax.comparison import EQ
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind, convert_to
 from jaxtyped._src.lax.structural import broadcast_in_dim, pad, reshape, rev, transpose
-from jaxtyped._src.lax.util import check_arity, check_axes_in_range, check_int_tuple, kind_of, operand
+from jaxtyped._src.lax.util import check_arity, check_axes_in_range, check_int_tuple, kind_of, as_operand
 from jaxtyped._src.util import prod
 
 __all__ = [
@@ -400,10 +400,10 @@ def _sorted_in_range(axes: tuple[int, ...], ndim: int) -> bool:
 
 
 def _bind_reduction(
-    prim: Callable[[tuple[int, ...]], _Reduction], name: str, operand_: ArrayLike, axes: Sequence[int]
+    prim: Callable[[tuple[int, ...]], _Reduction], name: str, operand: ArrayLike, axes: Sequence[int]
 ) -> Array:
     """``lax.<name>``: the reduction ``prim`` over the checked ``axes``."""
-    x = operand(operand_, f"lax.{name} operand")
+    x = as_operand(operand, f"lax.{name} operand")
     reduced = _reduce_axes(name, x, axes)
     instance = _reductions.get((prim, reduced))
     if instance is None:
@@ -419,36 +419,36 @@ def _bind_reduction(
 _reductions: dict[tuple[Callable[[tuple[int, ...]], _Reduction], tuple[int, ...]], _Reduction] = {}
 
 
-def reduce_sum(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+def reduce_sum(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Sum over ``axes`` (JAX's ``lax.reduce_sum``)."""
-    return _bind_reduction(ReduceSum, "reduce_sum", operand_, axes)
+    return _bind_reduction(ReduceSum, "reduce_sum", operand, axes)
 
 
-def reduce_prod(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+def reduce_prod(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Product over ``axes`` (JAX's ``lax.reduce_prod``)."""
-    return _bind_reduction(ReduceProd, "reduce_prod", operand_, axes)
+    return _bind_reduction(ReduceProd, "reduce_prod", operand, axes)
 
 
-def reduce_max(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+def reduce_max(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Maximum over ``axes`` (JAX's ``lax.reduce_max``)."""
-    return _bind_reduction(ReduceMax, "reduce_max", operand_, axes)
+    return _bind_reduction(ReduceMax, "reduce_max", operand, axes)
 
 
-def reduce_min(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+def reduce_min(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Minimum over ``axes`` (JAX's ``lax.reduce_min``)."""
-    return _bind_reduction(ReduceMin, "reduce_min", operand_, axes)
+    return _bind_reduction(ReduceMin, "reduce_min", operand, axes)
 
 
-def argmax(operand_: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> Array:
+def argmax(operand: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> Array:
     """Index of the maximum along ``axis`` (JAX's ``lax.argmax``)."""
-    x = operand(operand_, "lax.argmax operand")
+    x = as_operand(operand, "lax.argmax operand")
     (ax,) = _reduce_axes("argmax", x, (axis,))
     return bind1(ArgMax((ax,), dtypes.canonicalize_dtype(dtypes.dtype(index_dtype))), x)
 
 
-def argmin(operand_: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> Array:
+def argmin(operand: ArrayLike, axis: int, index_dtype: "dtypes.DTypeLike") -> Array:
     """Index of the minimum along ``axis`` (JAX's ``lax.argmin``)."""
-    x = operand(operand_, "lax.argmin operand")
+    x = as_operand(operand, "lax.argmin operand")
     (ax,) = _reduce_axes("argmin", x, (axis,))
     return bind1(ArgMin((ax,), dtypes.canonicalize_dtype(dtypes.dtype(index_dtype))), x)
 
@@ -531,16 +531,16 @@ class ReduceXor(_LogicalReduction):
     identity = 0
 
 
-def reduce_and(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+def reduce_and(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Bitwise "and" over ``axes`` (JAX's ``lax.reduce_and``)."""
-    return _bind_reduction(ReduceAnd, "reduce_and", operand_, axes)
+    return _bind_reduction(ReduceAnd, "reduce_and", operand, axes)
 
 
-def reduce_or(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+def reduce_or(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Bitwise "or" over ``axes`` (JAX's ``lax.reduce_or``)."""
-    return _bind_reduction(ReduceOr, "reduce_or", operand_, axes)
+    return _bind_reduction(ReduceOr, "reduce_or", operand, axes)
 
 
-def reduce_xor(operand_: ArrayLike, axes: Sequence[int]) -> Array:
+def reduce_xor(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """Bitwise "xor" over ``axes`` (JAX's ``lax.reduce_xor``)."""
-    return _bind_reduction(ReduceXor, "reduce_xor", operand_, axes)
+    return _bind_reduction(ReduceXor, "reduce_xor", operand, axes)

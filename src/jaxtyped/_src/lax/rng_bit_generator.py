@@ -29,7 +29,7 @@ from jaxtyped._src.core.primitive import Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.linalg.base import DeviceEvaluated
 from jaxtyped._src.lax.structural import moveaxis
-from jaxtyped._src.lax.util import check_arity, operand, short_types, zero_tangents
+from jaxtyped._src.lax.util import check_arity, as_operand, short_types, zero_tangents
 
 __all__ = ["RandomAlgorithm", "RngBitGenerator", "rng_bit_generator"]
 
@@ -153,6 +153,6 @@ def rng_bit_generator(
         chosen = RandomAlgorithm(algorithm)  # an int of the enum works too, as in JAX
     except ValueError:
         raise JaxtypedValueError(f"rng_bit_generator: algorithm must be a lax.RandomAlgorithm, got {algorithm!r}") from None
-    key_array = operand(key, "rng_bit_generator key")
+    key_array = as_operand(key, "rng_bit_generator key")
     new_key, bits = bind(RngBitGenerator(tuple(int(d) for d in dims), bits_dtype, chosen), key_array)
     return new_key, bits

@@ -43,7 +43,7 @@ from jaxtyped._src.lax.structural import (
     squeeze,
     zeros,
 )
-from jaxtyped._src.lax.util import check_arity, check_int_tuple, operand, scalar_like, short_types
+from jaxtyped._src.lax.util import check_arity, check_int_tuple, as_operand, scalar_like, short_types
 from jaxtyped._src.util import canonicalize_axis, is_int
 
 __all__ = [
@@ -133,15 +133,15 @@ class Slice(Primitive):
 
 
 def slice(  # noqa: A001 - JAX's name
-    operand_: ArrayLike,
+    operand: ArrayLike,
     start_indices: Sequence[int],
     limit_indices: Sequence[int],
     strides: Sequence[int] | None = None,
 ) -> Array:
     """Static slice (JAX's ``lax.slice``)."""
-    if (keys := key_dispatch(lambda k: slice(k, start_indices, limit_indices, strides), operand_)) is not None:  # random family
+    if (keys := key_dispatch(lambda k: slice(k, start_indices, limit_indices, strides), operand)) is not None:  # random family
         return keys
-    x = operand(operand_, "lax.slice operand")
+    x = as_operand(operand, "lax.slice operand")
     start = check_int_tuple("lax.slice", "start_indices", start_indices)
     limit = check_int_tuple("lax.slice", "limit_indices", limit_indices)
     stride = None if strides is None else check_int_tuple("lax.slice", "strides", strides)
@@ -155,13 +155,13 @@ def slice(  # noqa: A001 - JAX's name
 
 
 def slice_in_dim(
-    operand_: ArrayLike, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0
+    operand: ArrayLike, start_index: int | None, limit_index: int | None, stride: int = 1, axis: int = 0
 ) -> Array:
     """Slice along one axis (JAX's ``lax.slice_in_dim``); negative and
     ``None`` bounds behave as in Python slicing."""
-    if (keys := key_dispatch(lambda k: slice_in_dim(k, start_index, limit_index, stride, axis), operand_)) is not None:  # random family
+    if (keys := key_dispatch(lambda k: slice_in_dim(k, start_index, limit_index, stride, axis), operand)) is not None:  # random family
         return keys
-    x = operand(operand_, "lax.slice_in_dim operand")
+    x = as_operand(operand, "lax.slice_in_dim operand")
     axis = canonicalize_axis(axis, x.ndim, where="lax.slice_in_dim axis")
     start, limit, _ = _builtin_slice(start_index, limit_index).indices(x.shape[axis])
     starts = [0] * x.ndim
@@ -343,7 +343,7 @@ def _start_operands(
             value = value + x.shape[axis] if allow and value < 0 else value
             starts.append(array_from_numpy(np.array(value, np.int32)))
             continue
-        index = operand(item, f"lax.{name} start_indices[{axis}]")
+        index = as_operand(item, f"lax.{name} start_indices[{axis}]")
         if allow and dtypes.is_signed_integer(index.dtype):
             if x.shape[axis] > np.iinfo(index.dtype).max:
                 # The axis length does not fit the index's dtype: widen first.
@@ -356,7 +356,7 @@ def _start_operands(
 
 
 def dynamic_slice(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     start_indices: Sequence[ArrayLike] | ArrayLike,
     slice_sizes: Sequence[int],
     *,
@@ -366,35 +366,40 @@ def dynamic_slice(
     ``lax.dynamic_slice``): negative starts count from the end (unless
     ``allow_negative_indices`` is False), then starts are clamped into bounds."""
     if (keys := key_dispatch(  # random family: key arrays
-        lambda k: dynamic_slice(k, start_indices, slice_sizes, allow_negative_indices=allow_negative_indices), operand_
+        lambda k: dynamic_slice(k, start_indices, slice_sizes, allow_negative_indices=allow_negative_indices), operand
     )) is not None:
         return keys
-    x = operand(operand_, "lax.dynamic_slice operand")
+    x = as_operand(operand, "lax.dynamic_slice operand")
     indices = _start_operands("dynamic_slice", x, start_indices, allow_negative_indices)
     sizes = check_int_tuple("lax.dynamic_slice", "slice_sizes", slice_sizes)
     return bind1(DynamicSlice(sizes), x, *indices)
 
 
 def dynamic_slice_in_dim(
-    operand_: ArrayLike, start_index: ArrayLike, slice_size: int, axis: int = 0, *, allow_negative_indices: bool = True
+    operand: ArrayLike, start_index: ArrayLike, slice_size: int, axis: int = 0, *, allow_negative_indices: bool = True
 ) -> Array:
     """``dynamic_slice`` along one axis (JAX's ``lax.dynamic_slice_in_dim``)."""
     if (keys := key_dispatch(  # random family: key arrays
-        lambda k: dynamic_slice_in_dim(k, start_index, slice_size, axis, allow_negative_indices=allow_negative_indices), operand_
+        lambda k: dynamic_slice_in_dim(k, start_index, slice_size, axis, allow_negative_indices=allow_negative_indices), operand
     )) is not None:
         return keys
-    x = operand(operand_, "lax.dynamic_slice_in_dim operand")
+    x = as_operand(operand, "lax.dynamic_slice_in_dim operand")
     axis = canonicalize_axis(axis, x.ndim, where="lax.dynamic_slice_in_dim axis")
     starts: list[ArrayLike] = [start_index if i == axis else 0 for i in range(x.ndim)]
     sizes = [slice_size if i == axis else d for i, d in enumerate(x.shape)]
     return dynamic_slice(x, starts, sizes, allow_negative_indices=allow_negative_indices)
 
 
-def dynamic_index_in_dim(operand_: ArrayLike, index: ArrayLike, axis: int = 0, keepdims: bool = True) -> Array:
-    """The slice at ``index`` along ``axis`` (JAX's ``lax.dynamic_index_in_dim``)."""
-    if (keys := key_dispatch(lambda k: dynamic_index_in_dim(k, index, axis, keepdims), operand_)) is not None:  # random family
+def dynamic_index_in_dim(
+    operand: ArrayLike, index: ArrayLike, axis: int = 0, keepdims: bool = True, *, allow_negative_indices: bool = True
+) -> Array:
+    """The slice at ``index`` along ``axis`` (JAX's ``lax.dynamic_index_in_dim``;
+    ``allow_negative_indices`` as for ``dynamic_slice``)."""
+    if (keys := key_dispatch(  # random family
+        lambda k: dynamic_index_in_dim(k, index, axis, keepdims, allow_negative_indices=allow_negative_indices), operand
+    )) is not None:
         return keys
-    sliced = dynamic_slice_in_dim(operand_, index, 1, axis)
+    sliced = dynamic_slice_in_dim(operand, index, 1, axis, allow_negative_indices=allow_negative_indices)
     return sliced if keepdims else squeeze(sliced, (canonicalize_axis(axis, sliced.ndim, where="lax.dynamic_index_in_dim axis"),))
 
 
@@ -479,20 +484,20 @@ _DYNAMIC_UPDATE_SLICE = DynamicUpdateSlice()
 
 
 def dynamic_update_slice(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     update: ArrayLike,
     start_indices: Sequence[ArrayLike] | ArrayLike,
     *,
     allow_negative_indices: bool | Sequence[bool] = True,
 ) -> Array:
-    """``operand_`` with ``update`` written at ``start_indices`` (JAX's
+    """``operand`` with ``update`` written at ``start_indices`` (JAX's
     ``lax.dynamic_update_slice``): negative starts count from the end (unless
     ``allow_negative_indices`` is False), then starts are clamped into bounds."""
     if (keys := key_dispatch2(  # random family: key arrays
-        lambda k, u: dynamic_update_slice(k, u, start_indices, allow_negative_indices=allow_negative_indices), operand_, update
+        lambda k, u: dynamic_update_slice(k, u, start_indices, allow_negative_indices=allow_negative_indices), operand, update
     )) is not None:
         return keys
-    x = operand(operand_, "lax.dynamic_update_slice operand")
-    upd = operand(update, "lax.dynamic_update_slice update")
+    x = as_operand(operand, "lax.dynamic_update_slice operand")
+    upd = as_operand(update, "lax.dynamic_update_slice update")
     indices = _start_operands("dynamic_update_slice", x, start_indices, allow_negative_indices)
     return bind1(_DYNAMIC_UPDATE_SLICE, x, upd, *indices)

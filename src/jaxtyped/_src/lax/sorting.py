@@ -25,7 +25,7 @@ from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.gather import GatherDimensionNumbers, GatherScatterMode, gather
 from jaxtyped._src.lax.structural import bdim_to_front, broadcasted_iota, expand_dims
-from jaxtyped._src.lax.util import operand, short_types
+from jaxtyped._src.lax.util import as_operand, short_types
 from jaxtyped._src.util import canonicalize_axis, is_int
 
 __all__ = ["Sort", "TopK", "sort", "sort_key_val", "top_k", "take_along_dimension"]
@@ -256,17 +256,17 @@ def _check_int(name: str, param: str, value: object) -> int:
 
 
 @overload
-def sort(operand_: ArrayLike, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Array: ...
+def sort(operand: ArrayLike, dimension: int = -1, is_stable: bool = True, num_keys: int = 1) -> Array: ...
 
 
 @overload
 def sort(
-    operand_: Sequence[ArrayLike], dimension: int = -1, is_stable: bool = True, num_keys: int = 1
+    operand: Sequence[ArrayLike], dimension: int = -1, is_stable: bool = True, num_keys: int = 1
 ) -> tuple[Array, ...]: ...
 
 
 def sort(
-    operand_: ArrayLike | Sequence[ArrayLike], dimension: int = -1, is_stable: bool = True, num_keys: int = 1
+    operand: ArrayLike | Sequence[ArrayLike], dimension: int = -1, is_stable: bool = True, num_keys: int = 1
 ) -> Array | tuple[Array, ...]:
     """Sort along ``dimension`` (JAX's ``lax.sort``): one array, or a
     sequence of arrays of one shape sorted together, lexicographically by
@@ -274,15 +274,15 @@ def sort(
     dim = _check_int("sort", "dimension", dimension)
     stable = _check_bool("sort", "is_stable", is_stable)
     keys = _check_int("sort", "num_keys", num_keys)
-    if isinstance(operand_, Sequence) and not isinstance(operand_, (str, bytes)):
-        xs = [operand(x, f"lax.sort operand[{i}]") for i, x in enumerate(operand_)]
+    if isinstance(operand, Sequence) and not isinstance(operand, (str, bytes)):
+        xs = [as_operand(x, f"lax.sort operand[{i}]") for i, x in enumerate(operand)]
         if not xs:
             raise JaxtypedTypeError("lax.sort requires at least one operand")
         if not 1 <= keys <= len(xs):
             raise JaxtypedValueError(f"lax.sort: num_keys={keys} must be between 1 and {len(xs)}")
         axis = canonicalize_axis(dim, xs[0].ndim, where="lax.sort dimension")
         return bind(Sort(axis, stable, keys), *xs)
-    x = operand(operand_, "lax.sort operand")
+    x = as_operand(operand, "lax.sort operand")
     if keys != 1:
         raise JaxtypedValueError(f"lax.sort: num_keys={keys} must equal 1 for a single operand")
     axis = canonicalize_axis(dim, x.ndim, where="lax.sort dimension")
@@ -292,17 +292,17 @@ def sort(
 def sort_key_val(keys: ArrayLike, values: ArrayLike, dimension: int = -1, is_stable: bool = True) -> tuple[Array, Array]:
     """Sort ``keys`` along ``dimension`` and apply the same permutation to
     ``values`` (JAX's ``lax.sort_key_val``)."""
-    k = operand(keys, "lax.sort_key_val keys")
-    v = operand(values, "lax.sort_key_val values")
+    k = as_operand(keys, "lax.sort_key_val keys")
+    v = as_operand(values, "lax.sort_key_val values")
     axis = canonicalize_axis(_check_int("sort_key_val", "dimension", dimension), k.ndim, where="lax.sort_key_val dimension")
     sorted_keys, sorted_values = bind(Sort(axis, _check_bool("sort_key_val", "is_stable", is_stable), 1), k, v)
     return sorted_keys, sorted_values
 
 
-def top_k(operand_: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
+def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
     """The ``k`` largest entries along ``axis`` and their int32 indices
     (JAX's ``lax.top_k``); of equal entries the lower index comes first."""
-    x = operand(operand_, "lax.top_k operand")
+    x = as_operand(operand, "lax.top_k operand")
     count = _check_int("top_k", "k", k)
     if count < 0:
         raise JaxtypedValueError(f"lax.top_k: k must be nonnegative, got {count}")

@@ -27,7 +27,7 @@ from jaxtyped._src.lax.util import (
     check_arity,
     check_axes_in_range,
     check_int_tuple,
-    operand,
+    as_operand,
     scalar_like,
     short_types,
 )
@@ -201,10 +201,10 @@ class BroadcastInDim(StructuralLinear):
         return (reshape(summed, x.aval.shape) if summed.shape != x.aval.shape else summed,)
 
 
-def broadcast_in_dim(operand_: ArrayLike, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Array:
-    """Broadcast ``operand_`` to ``shape``, mapping its axes to
+def broadcast_in_dim(operand: ArrayLike, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Array:
+    """Broadcast ``operand`` to ``shape``, mapping its axes to
     ``broadcast_dimensions`` (JAX's ``lax.broadcast_in_dim``)."""
-    x = operand(operand_, "lax.broadcast_in_dim operand")
+    x = as_operand(operand, "lax.broadcast_in_dim operand")
     shape_t = check_int_tuple("lax.broadcast_in_dim", "shape", shape)
     dims = check_int_tuple("lax.broadcast_in_dim", "broadcast_dimensions", broadcast_dimensions)
     if x.shape == shape_t and dims == tuple(range(x.ndim)):
@@ -212,9 +212,9 @@ def broadcast_in_dim(operand_: ArrayLike, shape: Sequence[int], broadcast_dimens
     return bind1(BroadcastInDim(shape_t, dims), x)
 
 
-def broadcast(operand_: ArrayLike, sizes: Sequence[int]) -> Array:
+def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
     """Add leading axes of the given sizes (JAX's ``lax.broadcast``)."""
-    x = operand(operand_, "lax.broadcast operand")
+    x = as_operand(operand, "lax.broadcast operand")
     sizes_t = check_int_tuple("lax.broadcast", "sizes", sizes)
     dims = tuple(range(len(sizes_t), len(sizes_t) + x.ndim))
     return broadcast_in_dim(x, (*sizes_t, *x.shape), dims)
@@ -286,9 +286,9 @@ def _lower_transpose(ctx: LoweringContext, x: HloValue, permutation: tuple[int, 
     return ctx.op1("stablehlo.transpose", (x,), out, {"permutation": i64_array(permutation)})
 
 
-def reshape(operand_: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None) -> Array:
+def reshape(operand: ArrayLike, new_sizes: Sequence[int], dimensions: Sequence[int] | None = None) -> Array:
     """Reshape (JAX's ``lax.reshape``); ``dimensions`` transposes first."""
-    x = operand(operand_, "lax.reshape operand")
+    x = as_operand(operand, "lax.reshape operand")
     sizes = check_int_tuple("lax.reshape", "new_sizes", new_sizes)
     perm = None if dimensions is None else check_int_tuple("lax.reshape", "dimensions", dimensions)
     if perm is not None and perm == tuple(range(x.ndim)):
@@ -338,9 +338,9 @@ class Transpose(StructuralLinear):
         return (_lower_transpose(ctx, args[0], self.permutation),)
 
 
-def transpose(operand_: ArrayLike, permutation: Sequence[int]) -> Array:
+def transpose(operand: ArrayLike, permutation: Sequence[int]) -> Array:
     """Permute the axes (JAX's ``lax.transpose``)."""
-    x = operand(operand_, "lax.transpose operand")
+    x = as_operand(operand, "lax.transpose operand")
     perm = check_int_tuple("lax.transpose", "permutation", permutation)
     if perm == tuple(range(x.ndim)):
         return x
@@ -388,7 +388,7 @@ class Squeeze(AxesStructural):
 
 def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Remove axes of size 1 (JAX's ``lax.squeeze``); negative axes allowed."""
-    x = operand(array, "lax.squeeze array")
+    x = as_operand(array, "lax.squeeze array")
     dims = check_int_tuple("lax.squeeze", "dimensions", dimensions)
     dims = tuple(sorted(canonicalize_axis(d, x.ndim, where="lax.squeeze dimensions") for d in dims))
     if not dims:
@@ -430,7 +430,7 @@ class ExpandDims(AxesStructural):
 
 def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Insert size-1 axes at ``dimensions`` of the result (negative allowed)."""
-    x = operand(array, "lax.expand_dims array")
+    x = as_operand(array, "lax.expand_dims array")
     dims = check_int_tuple("lax.expand_dims", "dimensions", dimensions)
     out_ndim = x.ndim + len(dims)
     dims = tuple(sorted(canonicalize_axis(d, out_ndim, where="lax.expand_dims dimensions") for d in dims))
@@ -468,9 +468,9 @@ class Rev(AxesStructural):
         return (ctx.op1("stablehlo.reverse", args, out_avals[0], {"dimensions": i64_array(self.dimensions)}),)
 
 
-def rev(operand_: ArrayLike, dimensions: Sequence[int]) -> Array:
+def rev(operand: ArrayLike, dimensions: Sequence[int]) -> Array:
     """Reverse along ``dimensions`` (JAX's ``lax.rev``)."""
-    x = operand(operand_, "lax.rev operand")
+    x = as_operand(operand, "lax.rev operand")
     dims = check_int_tuple("lax.rev", "dimensions", dimensions)
     if not dims:
         return x
@@ -542,7 +542,7 @@ class Concatenate(StructuralLinear):
 
 def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
     """Concatenate along ``dimension`` (JAX's ``lax.concatenate``)."""
-    xs = [operand(x, f"lax.concatenate operands[{i}]") for i, x in enumerate(operands)]
+    xs = [as_operand(x, f"lax.concatenate operands[{i}]") for i, x in enumerate(operands)]
     prim = Concatenate(int(dimension))
     if len(xs) == 1:
         prim.abstract_eval((xs[0].aval,))  # validate, then skip the no-op
@@ -652,10 +652,10 @@ class Pad(StructuralLinear):
         return (ctx.op1("stablehlo.pad", args, out_avals[0], attrs),)
 
 
-def pad(operand_: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]) -> Array:
+def pad(operand: ArrayLike, padding_value: ArrayLike, padding_config: Sequence[tuple[int, int, int]]) -> Array:
     """Pad (JAX's ``lax.pad``): per axis ``(low, high, interior)``."""
-    x = operand(operand_, "lax.pad operand")
-    value = operand(padding_value, "lax.pad padding_value")
+    x = as_operand(operand, "lax.pad operand")
+    value = as_operand(padding_value, "lax.pad padding_value")
     if value.dtype != x.dtype and isinstance(padding_value, (bool, int, float, complex)):
         value = scalar_like(padding_value, x.dtype, "lax.pad padding_value")
     config = tuple(tuple(check_int_tuple("lax.pad", "padding_config", triple)) for triple in padding_config)
@@ -773,8 +773,8 @@ _SELECT_N = SelectN()
 
 def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     """Pick elementwise from ``cases`` by ``which`` (JAX's ``lax.select_n``)."""
-    which_ = operand(which, "lax.select_n which")
-    cases_ = [operand(c, f"lax.select_n cases[{i}]") for i, c in enumerate(cases)]
+    which_ = as_operand(which, "lax.select_n which")
+    cases_ = [as_operand(c, f"lax.select_n cases[{i}]") for i, c in enumerate(cases)]
     return bind1(_SELECT_N, which_, *cases_)
 
 

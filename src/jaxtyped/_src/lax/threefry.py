@@ -26,7 +26,7 @@ from jaxtyped._src.core.primitive import HostValue, NDArray, Primitive, Tangent
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.lax.structural import broadcast_in_dim, concatenate, moveaxis, pad, reshape
-from jaxtyped._src.lax.util import check_arity, operand, short_types, zero_tangents
+from jaxtyped._src.lax.util import check_arity, as_operand, short_types, zero_tangents
 
 __all__ = ["Threefry2x32", "threefry2x32", "threefry_2x32"]
 
@@ -174,7 +174,7 @@ def threefry2x32(k0: ArrayLike, k1: ArrayLike, x0: ArrayLike, x1: ArrayLike) -> 
     """Threefry-2x32 of counters ``(x0, x1)`` under keys ``(k0, k1)``:
     ``uint32`` arrays broadcast together; returns ``(y0, y1)``."""
     arrays = [
-        operand(x, f"threefry2x32 {name}") for x, name in zip((k0, k1, x0, x1), ("k0", "k1", "x0", "x1"))
+        as_operand(x, f"threefry2x32 {name}") for x, name in zip((k0, k1, x0, x1), ("k0", "k1", "x0", "x1"))
     ]
     if any(a.dtype != _UINT32 for a in arrays):
         shown = ", ".join(repr(a.dtype) for a in arrays)
@@ -201,14 +201,14 @@ def threefry_2x32(keypair: tuple[ArrayLike, ArrayLike] | ArrayLike, count: Array
     length) are split in halves that are hashed as ``(x0, x1)``; the result
     has ``count``'s shape."""
     if isinstance(keypair, tuple):
-        k0 = operand(keypair[0], "threefry_2x32 keypair[0]")
-        k1 = operand(keypair[1], "threefry_2x32 keypair[1]")
+        k0 = as_operand(keypair[0], "threefry_2x32 keypair[0]")
+        k1 = as_operand(keypair[1], "threefry_2x32 keypair[1]")
     else:
-        pair = operand(keypair, "threefry_2x32 keypair")
+        pair = as_operand(keypair, "threefry_2x32 keypair")
         if pair.shape != (2,):
             raise JaxtypedValueError(f"threefry_2x32: keypair must be a pair, got shape {pair.shape}")
         k0, k1 = (reshape(slice_in_dim(pair, i, i + 1), ()) for i in (0, 1))
-    counts = operand(count, "threefry_2x32 count")
+    counts = as_operand(count, "threefry_2x32 count")
     if any(a.dtype != _UINT32 for a in (k0, k1, counts)):
         shown = ", ".join(repr(a.dtype) for a in (k0, k1, counts))
         raise JaxtypedTypeError(f"threefry_2x32 requires uint32 arguments, got [{shown}]")

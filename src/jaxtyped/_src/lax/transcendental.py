@@ -39,7 +39,7 @@ from jaxtyped._src.lax.elementwise_base import (
     elementwise_shape,
 )
 from jaxtyped._src.lax.structural import broadcast_scalar, select_n
-from jaxtyped._src.lax.util import check_arity, operand, operands_same_kind
+from jaxtyped._src.lax.util import check_arity, as_operand, operands_same_kind
 
 __all__ = [
     "Sqrt", "Rsqrt", "Exp", "Log", "Log1p", "Expm1", "Sin", "Cos", "Tan", "Tanh",
@@ -716,8 +716,8 @@ def atan2(x: ArrayLike, y: ArrayLike) -> Array:
 def pow(x: ArrayLike, y: ArrayLike) -> Array:  # noqa: A001 - JAX's name
     """``x ** y`` (JAX's ``lax.pow``): a floating or complex base; the
     exponent has the base's dtype or an integer dtype."""
-    base = operand(x, "lax.pow operand x")
-    exponent = operand(y, "lax.pow operand y")
+    base = as_operand(x, "lax.pow operand x")
+    exponent = as_operand(y, "lax.pow operand y")
     if isinstance(y, float) and exponent.dtype != base.dtype:
         (exponent,) = operands_same_kind("pow", y, base)[:1]
     if exponent.dtype != base.dtype and not dtypes.is_integer(exponent.dtype):

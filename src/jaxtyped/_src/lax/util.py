@@ -22,7 +22,7 @@ __all__ = [
     "check_int_tuple",
     "kind_of",
     "same_kind",
-    "operand",
+    "as_operand",
     "operands_same_kind",
     "scalar_like",
     "named_leaves",
@@ -39,7 +39,7 @@ def check_arity(name: str, avals: tuple[ShapedArray, ...], arity: int) -> None:
     """Reject a wrong number of operands."""
     if len(avals) != arity:
         raise JaxtypedTypeError(
-            f"{name} takes {arity} operand(s), got {len(avals)}: ({short_types(avals)})"
+            f"{name} takes {arity} as_operand(s), got {len(avals)}: ({short_types(avals)})"
         )
 
 
@@ -72,7 +72,7 @@ def same_kind(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
     return merged.get(kind_of(a), kind_of(a)) == merged.get(kind_of(b), kind_of(b))
 
 
-def operand(x: object, where: str) -> Array:
+def as_operand(x: object, where: str) -> Array:
     """``x`` as an Array; the error names ``where`` (function and argument)."""
     return to_array(x, where)
 
@@ -139,7 +139,7 @@ def operands_same_kind(name: str, *xs: ArrayLike) -> tuple[Array, ...]:
     not)."""
     if all(type(x) is ArrayImpl for x in xs):
         return xs  # type: ignore[return-value]  # pyright: ignore[reportReturnType]  # concrete arrays (eager's common case): nothing to adopt
-    arrays = [operand(x, f"lax.{name} operand {i}") for i, x in enumerate(xs)]
+    arrays = [as_operand(x, f"lax.{name} operand {i}") for i, x in enumerate(xs)]
     strong = [a for x, a in zip(xs, arrays) if not is_python_scalar(x)]
     if not strong:
         return tuple(arrays)

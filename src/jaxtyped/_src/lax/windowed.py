@@ -51,7 +51,7 @@ from jaxtyped._src.lax.convolution import (
 from jaxtyped._src.lax.elementwise_base import NUMBER, Kind
 from jaxtyped._src.lax.slicing import slice as slice_
 from jaxtyped._src.lax.structural import Pad, broadcast_in_dim, pad, select_n
-from jaxtyped._src.lax.util import check_arity, check_int_tuple, kind_of, operand, same_kind, scalar_like
+from jaxtyped._src.lax.util import check_arity, check_int_tuple, kind_of, as_operand, same_kind, scalar_like
 
 __all__ = [
     "ReduceWindowSum",
@@ -327,7 +327,7 @@ def _window_ints(param: str, value: Sequence[int] | None, ndim: int) -> tuple[in
 
 
 def reduce_window(
-    operand_: ArrayLike,
+    operand: ArrayLike,
     init_value: ArrayLike,
     computation: Callable[[Array, Array], Array],
     window_dimensions: Sequence[int],
@@ -342,8 +342,8 @@ def reduce_window(
     identities are the windowed-reduction primitives; any other function is
     applied elementwise once per window tap."""
     where = "lax.reduce_window"
-    x = operand(operand_, f"{where} operand")
-    init = operand(init_value, f"{where} init_value")
+    x = as_operand(operand, f"{where} operand")
+    init = as_operand(init_value, f"{where} init_value")
     if init.shape != ():
         raise JaxtypedTypeError(f"{where}: init_value must be a scalar, got {init.aval.str_short()}")
     dims = _window_ints("window_dimensions", window_dimensions, x.ndim)

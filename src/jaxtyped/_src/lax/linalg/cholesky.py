@@ -48,7 +48,7 @@ from jaxtyped._src.lax.structural import (
     transpose,
     zeros,
 )
-from jaxtyped._src.lax.util import check_arity, operand, scalar_like
+from jaxtyped._src.lax.util import check_arity, as_operand, scalar_like
 
 __all__ = [
     "Cholesky",
@@ -196,7 +196,7 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
     in ``x`` (JAX's ``lax.linalg.cholesky``); NaN for entries that are not
     positive definite. ``symmetrize_input`` uses ``(x + x^H) / 2``, else
     only the lower triangle of ``x`` is read."""
-    array = operand(x, "lax.linalg.cholesky x")
+    array = as_operand(x, "lax.linalg.cholesky x")
     if symmetrize_input:
         array = _symmetrize(array)
     return triangle(bind1(Cholesky(), array), lower=True)
@@ -368,8 +368,8 @@ def triangular_solve(
     for a triangular ``a`` (JAX's ``lax.linalg.triangular_solve``); ``op``
     transposes if ``transpose_a`` and conjugates if ``conjugate_a``. A ``b``
     with one dimension fewer than ``a`` is a (batch of) vectors."""
-    a_ = operand(a, "lax.linalg.triangular_solve a")
-    b_ = operand(b, "lax.linalg.triangular_solve b")
+    a_ = as_operand(a, "lax.linalg.triangular_solve a")
+    b_ = as_operand(b, "lax.linalg.triangular_solve b")
     prim = TriangularSolve(
         left_side=bool(left_side),
         lower_triangle=bool(lower),
@@ -390,8 +390,8 @@ def cholesky_update(r_matrix: ArrayLike, w_vector: ArrayLike) -> Array:
     """The upper Cholesky factor of ``R^H R + w w^H`` given the upper
     factor ``R`` (JAX's ``lax.linalg.cholesky_update``; here refactored
     from the updated product, which is differentiable)."""
-    r = operand(r_matrix, "lax.linalg.cholesky_update r_matrix")
-    w = operand(w_vector, "lax.linalg.cholesky_update w_vector")
+    r = as_operand(r_matrix, "lax.linalg.cholesky_update r_matrix")
+    w = as_operand(w_vector, "lax.linalg.cholesky_update w_vector")
     if r.ndim != 2 or w.ndim != 1:
         raise JaxtypedTypeError(
             "lax.linalg.cholesky_update: r_matrix must have rank 2 and w_vector rank 1, "
@@ -427,8 +427,8 @@ def symmetric_product(
 ) -> Array:
     """``alpha * a @ a^T + beta * c`` (JAX's ``lax.linalg.symmetric_product``);
     ``symmetrize_output`` fills the upper triangle from the lower."""
-    a = operand(a_matrix, "lax.linalg.symmetric_product a_matrix")
-    c = operand(c_matrix, "lax.linalg.symmetric_product c_matrix")
+    a = as_operand(a_matrix, "lax.linalg.symmetric_product a_matrix")
+    c = as_operand(c_matrix, "lax.linalg.symmetric_product c_matrix")
     check_rank_at_least_2("lax.linalg.symmetric_product", (a.aval, c.aval))
     _check_real_floating("lax.linalg.symmetric_product", a, c)
     rows = a.shape[-2]

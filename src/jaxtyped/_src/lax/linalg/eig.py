@@ -53,7 +53,7 @@ from jaxtyped._src.lax.linalg.base import (
 )
 from jaxtyped._src.lax.reductions import argmax, reduce_sum
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, instantiate, transpose
-from jaxtyped._src.lax.util import operand
+from jaxtyped._src.lax.util import as_operand
 
 __all__ = [
     "EigImplementation",
@@ -332,7 +332,7 @@ def eig(
     ``enable_eigvec_derivs`` opts in to eigenvector derivatives (valid for
     distinct eigenvalues only); ``use_magma`` is deprecated in favour of
     ``implementation``."""
-    a = operand(x, "lax.linalg.eig x")
+    a = as_operand(x, "lax.linalg.eig x")
     if use_magma is not None:
         warnings.warn(
             "eig: use_magma is deprecated, please use implementation=EigImplementation.MAGMA instead",

@@ -56,7 +56,7 @@ from jaxtyped._src.lax.linalg.spectral import (
     real_dtype,
     require_lapack_dtype,
 )
-from jaxtyped._src.lax.util import operand, short_types
+from jaxtyped._src.lax.util import as_operand, short_types
 
 __all__ = ["EighImplementation", "Eigh", "eigh"]
 
@@ -202,7 +202,7 @@ def eigh(
             not floating or complex.
         JaxtypedValueError: ``x`` is not a batch of square matrices.
     """
-    a = operand(x, "lax.linalg.eigh x")
+    a = as_operand(x, "lax.linalg.eigh x")
     if symmetrize_input:
         if a.ndim < 2:
             raise JaxtypedTypeError(f"eigh: operand must have rank at least 2, got {a.aval.str_short()}")

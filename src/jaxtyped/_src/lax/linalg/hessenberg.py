@@ -30,7 +30,7 @@ from jaxtyped._src.lax.linalg.base import (
     where_ok,
 )
 from jaxtyped._src.lax.linalg.eig import check_lapack_square, matrix_avals_like
-from jaxtyped._src.lax.util import operand
+from jaxtyped._src.lax.util import as_operand
 
 __all__ = ["Hessenberg", "Tridiagonal", "hessenberg", "tridiagonal"]
 
@@ -148,7 +148,7 @@ def hessenberg(a: ArrayLike) -> tuple[Array, Array]:
     (JAX's ``lax.linalg.hessenberg``; CPU only): ``(a, taus)``, the
     Hessenberg matrix on and above the first subdiagonal of ``a``, the
     Householder vectors below it, and their scalar factors ``taus``."""
-    packed, taus = bind(Hessenberg(), operand(a, "lax.linalg.hessenberg a"))
+    packed, taus = bind(Hessenberg(), as_operand(a, "lax.linalg.hessenberg a"))
     return packed, taus
 
 
@@ -158,5 +158,5 @@ def tridiagonal(a: ArrayLike, *, lower: bool = True) -> tuple[Array, Array, Arra
     upper) triangle: ``(a, d, e, taus)`` — the packed result with the
     Householder vectors outside the tridiagonal band, the diagonal ``d``,
     the off-diagonal ``e`` and the reflectors' factors ``taus``."""
-    packed, d, e, taus = bind(Tridiagonal(bool(lower)), operand(a, "lax.linalg.tridiagonal a"))
+    packed, d, e, taus = bind(Tridiagonal(bool(lower)), as_operand(a, "lax.linalg.tridiagonal a"))
     return packed, d, e, taus

@@ -42,7 +42,7 @@ from jaxtyped._src.lax.linalg.cholesky import triangle, triangular_solve
 from jaxtyped._src.lax.reductions import reduce_sum
 from jaxtyped._src.lax.slicing import dynamic_slice_in_dim, slice as slice_
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, instantiate, pad, select_n, zeros
-from jaxtyped._src.lax.util import check_arity, operand, strong_constant_like
+from jaxtyped._src.lax.util import check_arity, as_operand, strong_constant_like
 
 __all__ = [
     "Lu",
@@ -183,7 +183,7 @@ def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
     """The permutation that the row swaps ``pivots`` (``int32[..., k]``,
     0-based, as :func:`lu` returns them) apply to ``range(permutation_size)``
     (JAX's ``lax.linalg.lu_pivots_to_permutation``)."""
-    x = operand(pivots, "lax.linalg.lu_pivots_to_permutation pivots")
+    x = as_operand(pivots, "lax.linalg.lu_pivots_to_permutation pivots")
     (out,) = bind(LuPivotsToPermutation(int(permutation_size)), x)
     return out
 
@@ -276,6 +276,6 @@ def lu(x: ArrayLike) -> tuple[Array, Array, Array]:
     matrices (JAX's ``lax.linalg.lu``): ``(lu, pivots, permutation)`` with
     ``x[..., permutation, :] == L @ U``, ``L`` the unit lower triangle of
     ``lu`` and ``U`` its upper triangle."""
-    a = operand(x, "lax.linalg.lu x")
+    a = as_operand(x, "lax.linalg.lu x")
     lu_, pivots, permutation = bind(Lu(), a)
     return lu_, pivots, permutation

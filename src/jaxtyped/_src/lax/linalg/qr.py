@@ -36,7 +36,7 @@ from jaxtyped._src.lax.linalg.base import (
 from jaxtyped._src.lax.linalg.cholesky import hermitian_transpose, matrix_transpose, triangle, triangular_solve
 from jaxtyped._src.lax.linalg.lu import Lu, check_rank_at_least, eye_like, pad_matrix, slice_matrix, take_rows
 from jaxtyped._src.lax.structural import broadcast_in_dim, broadcasted_iota, concatenate, instantiate, zeros
-from jaxtyped._src.lax.util import check_arity, operand, short_types
+from jaxtyped._src.lax.util import check_arity, as_operand, short_types
 
 __all__ = [
     "Geqrf",
@@ -123,7 +123,7 @@ class Geqrf(_NotDifferentiable, BatchedOverLeadingDims):
 def geqrf(a: ArrayLike) -> tuple[Array, Array]:
     """LAPACK's packed Householder QR of a (batch of) matrices: ``(a,
     taus)`` (JAX's ``lax.linalg.geqrf``)."""
-    x = operand(a, "lax.linalg.geqrf a")
+    x = as_operand(a, "lax.linalg.geqrf a")
     packed, taus = bind(Geqrf(), x)
     return packed, taus
 
@@ -173,8 +173,8 @@ def householder_product(a: ArrayLike, taus: ArrayLike) -> Array:
     """The matrix ``Q`` (``[..., m, n]``) whose columns the Householder
     reflectors in ``a`` and ``taus`` define, as :func:`geqrf` packs them
     (JAX's ``lax.linalg.householder_product``)."""
-    x = operand(a, "lax.linalg.householder_product a")
-    t = operand(taus, "lax.linalg.householder_product taus")
+    x = as_operand(a, "lax.linalg.householder_product a")
+    t = as_operand(taus, "lax.linalg.householder_product taus")
     return bind1(HouseholderProduct(), x, t)
 
 
@@ -238,9 +238,9 @@ def ormqr(a: ArrayLike, taus: ArrayLike, c: ArrayLike, *, left: bool = True, tra
     :func:`geqrf` packs them) without forming ``Q``: ``Q @ c``, ``Q^H @ c``
     (``transpose``), or from the right when not ``left`` (JAX's
     ``lax.linalg.ormqr``)."""
-    x = operand(a, "lax.linalg.ormqr a")
-    t = operand(taus, "lax.linalg.ormqr taus")
-    y = operand(c, "lax.linalg.ormqr c")
+    x = as_operand(a, "lax.linalg.ormqr a")
+    t = as_operand(taus, "lax.linalg.ormqr taus")
+    y = as_operand(c, "lax.linalg.ormqr c")
     return bind1(Ormqr(bool(left), bool(transpose)), x, t, y)
 
 
@@ -459,7 +459,7 @@ def qr(
     ``(q, r)``, or ``(q, r, p)`` with ``x[..., :, p] == q @ r`` when
     ``pivoting``. ``full_matrices=False`` gives the reduced ``q``
     (``[..., m, min(m, n)]``) and ``r`` (``[..., min(m, n), n]``)."""
-    a = operand(x, "lax.linalg.qr x")
+    a = as_operand(x, "lax.linalg.qr x")
     outs = bind(Qr(bool(pivoting), bool(full_matrices), use_magma), a)
     if pivoting:
         q, r, p = outs

@@ -31,7 +31,7 @@ from jaxtyped._src.lax.linalg.base import (
     where_ok,
 )
 from jaxtyped._src.lax.linalg.eig import check_lapack_square, complex_dtype_of
-from jaxtyped._src.lax.util import operand
+from jaxtyped._src.lax.util import as_operand
 
 __all__ = ["Schur", "schur"]
 
@@ -127,5 +127,5 @@ def schur(
     ``lax.linalg.schur``; CPU only): ``(T, Q)`` with ``A = Q T Q^H``, or
     ``(T,)`` without ``compute_schur_vectors``. Sorting
     (``sort_eig_vals``) raises NotImplementedError, as in JAX."""
-    a = operand(x, "lax.linalg.schur x")
+    a = as_operand(x, "lax.linalg.schur x")
     return bind(Schur(bool(compute_schur_vectors), bool(sort_eig_vals), select_callable), a)

@@ -66,7 +66,7 @@ from jaxtyped._src.lax.linalg.spectral import (
     scale_rows,
 )
 from jaxtyped._src.lax.structural import broadcast_in_dim
-from jaxtyped._src.lax.util import operand, short_types, strong_constant_like
+from jaxtyped._src.lax.util import as_operand, short_types, strong_constant_like
 
 __all__ = ["SvdAlgorithm", "Svd", "svd"]
 
@@ -269,7 +269,7 @@ def svd(
         NotImplementedError: the Jacobi or Polar algorithm, or a proper
             ``subset_by_index``, on CPU (as in JAX).
     """
-    a = operand(x, "lax.linalg.svd x")
+    a = as_operand(x, "lax.linalg.svd x")
     if subset_by_index is not None and full_matrices and compute_uv:
         raise JaxtypedValueError("svd: full_matrices and subset_by_index cannot both be set")
     subset = None if subset_by_index is None else (int(subset_by_index[0]), int(subset_by_index[1]))

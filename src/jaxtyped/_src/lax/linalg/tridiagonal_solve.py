@@ -24,7 +24,7 @@ from jaxtyped._src.errors import DTypeMismatchError, JaxtypedTypeError, MissingR
 from jaxtyped._src.lax.arithmetic import mul, neg, sub
 from jaxtyped._src.lax.linalg.base import BatchedOverLeadingDims, DeviceEvaluated, Layout, info_ok, lapack_call, where_ok
 from jaxtyped._src.lax.structural import broadcast_in_dim, moveaxis, pad, reshape
-from jaxtyped._src.lax.util import check_arity, operand, scalar_like
+from jaxtyped._src.lax.util import check_arity, as_operand, scalar_like
 
 __all__ = ["TridiagonalSolve", "tridiagonal_solve"]
 
@@ -182,6 +182,6 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
     right-hand sides ``b`` of shape ``[..., m, n]`` (JAX's
     ``lax.linalg.tridiagonal_solve``). Singular systems give NaN unless
     ``perturb_singular``."""
-    args = [operand(x, f"lax.linalg.tridiagonal_solve {n}") for x, n in ((dl, "dl"), (d, "d"), (du, "du"), (b, "b"))]
+    args = [as_operand(x, f"lax.linalg.tridiagonal_solve {n}") for x, n in ((dl, "dl"), (d, "d"), (du, "du"), (b, "b"))]
     return bind1(TridiagonalSolve(bool(perturb_singular)), *args)
 
