@@ -18,7 +18,6 @@ hits, misses and the size, so tests can prove when retracing happens.
 """
 
 import functools
-import inspect
 import math
 import threading
 import types
@@ -77,7 +76,7 @@ from jaxtyped._src.api_sharding import (
 )
 from jaxtyped._src.runtime import host_callbacks
 from jaxtyped._src.tree_util import PyTreeDef, builtin_containers_only, tree_flatten, tree_unflatten
-from jaxtyped._src.util import describe_function
+from jaxtyped._src.util import check_argnames, describe_function, match_static, normalize_argnames
 
 __all__ = ["jit", "Jitted", "Traced", "Lowered", "Compiled", "CacheInfo", "OutInfo", "disable_jit", "clear_caches"]
 
@@ -1631,20 +1630,6 @@ def _normalize_argnums(value: int | Sequence[int] | None, what: str) -> tuple[in
     return tuple(int(i) for i in items)
 
 
-def _normalize_argnames(value: object, what: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    items: tuple[object, ...] = (value,)
-    if not isinstance(value, str) and isinstance(value, Iterable):
-        items = tuple(cast("Iterable[object]", value))
-    names: list[str] = []
-    for name in items:
-        if not isinstance(name, str):
-            raise JaxtypedTypeError(f"jit: {what} must be a str or a sequence of str, got {value!r}")
-        names.append(name)
-    return tuple(names)
-
-
 if TYPE_CHECKING:
     _DecoratorBase = object
 else:
@@ -1777,13 +1762,13 @@ def _jit(
             "its default options"
         )
     nums = _normalize_argnums(static_argnums, "static_argnums")
-    names = _normalize_argnames(static_argnames, "static_argnames")
+    names = normalize_argnames(static_argnames, "jit", "static_argnames")
     donate = _normalize_argnums(donate_argnums, "donate_argnums")
-    donate_names = _normalize_argnames(donate_argnames, "donate_argnames")
-    _check_argnames(fun, donate_names, "donate_argnames")
-    nums, names = _match_static(fun, nums, names)
+    donate_names = normalize_argnames(donate_argnames, "jit", "donate_argnames")
+    check_argnames(fun, donate_names, "jit", "donate_argnames")
+    nums, names = match_static(fun, nums, names)
     if not (donate and donate_names):  # both given: each is used as it is (JAX's rule)
-        donate, donate_names = _match_static(fun, donate, donate_names)
+        donate, donate_names = match_static(fun, donate, donate_names)
     overlap = set(nums) & set(donate)
     if overlap:
         raise JaxtypedValueError(f"jit: arguments {sorted(overlap)} cannot be both static and donated")
@@ -1796,42 +1781,3 @@ def _jit(
         fun, nums, names, donate, shardings=(in_shardings, out_shardings), donate_argnames=donate_names,
         keep_unused=keep_unused, inline=inline,
     )  # fmt: skip
-
-
-def _check_argnames(fun: Callable[..., object], names: tuple[str, ...], what: str) -> None:
-    """Names must be parameters of ``fun`` (unless it takes ``**kwargs`` or
-    has no readable signature), as in JAX."""
-    if not names:
-        return
-    try:
-        params = inspect.signature(fun).parameters.values()
-    except (TypeError, ValueError):
-        return
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
-        return
-    unknown = set(names) - {p.name for p in params}
-    if unknown:
-        raise JaxtypedValueError(
-            f"jit: {what} names {sorted(unknown)}, which {describe_function(fun)} does not take"
-        )
-
-
-def _match_static(fun: Callable[..., object], nums: tuple[int, ...], names: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """Complete static positions from names and names from positions using
-    ``fun``'s signature (positional-or-keyword parameters only)."""
-    if not nums and not names:
-        return nums, names  # nothing to complete: no signature to read (jit(f)(x) inline pays this per call)
-    try:
-        params = list(inspect.signature(fun).parameters.values())
-    except (TypeError, ValueError):
-        return nums, names
-    positional = [p for p in params if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    all_nums = set(nums)
-    all_names = set(names)
-    for i in nums:
-        if 0 <= i < len(positional) and positional[i].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
-            all_names.add(positional[i].name)
-    for i, p in enumerate(positional):
-        if p.name in names:
-            all_nums.add(i)
-    return tuple(sorted(all_nums)), tuple(sorted(all_names))

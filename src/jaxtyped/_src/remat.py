@@ -29,7 +29,7 @@ import functools
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, TypeVar, cast, final
 
@@ -68,7 +68,7 @@ from jaxtyped._src.pjit import (
 )
 from jaxtyped._src.remat_policies import Name, Policy, checkpoint_name
 from jaxtyped._src.tree_util import PyTreeDef, keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
-from jaxtyped._src.util import arg_names, describe_function
+from jaxtyped._src.util import arg_names, check_argnames, describe_function, match_static, normalize_argnames
 
 __all__ = [
     "Checkpoint",
@@ -289,6 +289,7 @@ def checkpoint(
     prevent_cse: bool = True,
     policy: Policy | None = None,
     static_argnums: int | tuple[int, ...] = (),
+    static_argnames: str | Iterable[str] = (),
 ) -> F:
     """Make ``fun`` recompute its intermediate values when differentiated
     instead of saving them (JAX's ``jax.checkpoint``, alias ``remat``).
@@ -306,6 +307,9 @@ def checkpoint(
             none. Called as ``policy(prim, *in_avals, **params) -> bool``.
         static_argnums: positions of arguments passed as Python values (for
             Python control flow on them); each value retraces ``fun``.
+        static_argnames: the same, for arguments given by name (a name
+            also marks its position, and a position its name, as for
+            ``jit``).
 
     Example:
         >>> import jaxtyped as jt, jaxtyped.numpy as jnp
@@ -321,7 +325,15 @@ def checkpoint(
         raise JaxtypedTypeError(f"checkpoint: policy must be callable or None, got {type(policy).__name__} {policy!r}")
     if policy is not None and hashable_or_id(policy) is not policy:
         policy = _IdentityPolicy(policy)
-    return cast(F, _Checkpointed(fun, prevent_cse, policy, _static_argnums(static_argnums)).wrapper())
+    names = normalize_argnames(static_argnames, "checkpoint", "static_argnames")
+    check_argnames(fun, names, "checkpoint", "static_argnames")
+    nums = _static_argnums(static_argnums)
+    # A name also marks its parameter's position (when passed positionally);
+    # only the positions given as numbers must fit every call.
+    named_positions, names = match_static(fun, (), names)
+    _, names = match_static(fun, nums, names)
+    checkpointed = _Checkpointed(fun, prevent_cse, policy, nums, frozenset(named_positions), frozenset(names))
+    return cast(F, checkpointed.wrapper())
 
 
 remat = checkpoint
@@ -337,11 +349,21 @@ def clear_checkpoint_caches() -> None:
 class _Checkpointed:
     """The state behind one ``checkpoint(fun)``: options and trace cache."""
 
-    def __init__(self, fun: Callable[..., Any], prevent_cse: bool, policy: Policy | None, static_argnums: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        prevent_cse: bool,
+        policy: Policy | None,
+        static_argnums: tuple[int, ...],
+        named_positions: frozenset[int],
+        static_argnames: frozenset[str],
+    ) -> None:
         self.fun = fun
         self.prevent_cse = prevent_cse
         self.policy = policy
         self.static_argnums = static_argnums
+        self.named_positions = named_positions
+        self.static_argnames = static_argnames
         self.desc = describe_function(fun)
         self.cache: OrderedDict[Hashable, _Traced] = OrderedDict()
         self.lock = threading.Lock()
@@ -360,22 +382,26 @@ class _Checkpointed:
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         static = self._static_positions(len(args))
         dyn = tuple(a for i, a in enumerate(args) if i not in static)
+        static_kwargs = {k: v for k, v in kwargs.items() if k in self.static_argnames}
+        kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
         leaves, in_tree = tree_flatten((dyn, kwargs))
         arrays = [self._to_array(leaf, i, args, kwargs) for i, leaf in enumerate(leaves)]
-        key = self._key(in_tree, arrays, [(i, args[i]) for i in sorted(static)])
+        statics: list[tuple[int | str, object]] = [(i, args[i]) for i in sorted(static)]
+        statics += sorted(static_kwargs.items())
+        key = self._key(in_tree, arrays, statics)
         traced = self._lookup(key) if key is not None else None
         if traced is None:
-            traced = self._trace(args, kwargs, static, in_tree, arrays)
+            traced = self._trace(args, kwargs, static_kwargs, static, in_tree, arrays)
             if key is not None and all(type(c) is ArrayImpl for c in traced.consts):
                 self._store(key, traced)
         outs = bind(traced.prim, *traced.consts, *arrays)
         return tree_unflatten(traced.out_tree, list(outs))
 
     @staticmethod
-    def _key(in_tree: PyTreeDef, arrays: list[Array], static_values: list[tuple[int, object]]) -> Hashable | None:
+    def _key(in_tree: PyTreeDef, arrays: list[Array], static_values: list[tuple[int | str, object]]) -> Hashable | None:
         """The trace-cache key of a call, or None when a static argument
         is unhashable (such calls are traced every time)."""
-        statics: tuple[tuple[int, type[object], object], ...] = tuple((i, type(v), v) for i, v in static_values)
+        statics: tuple[tuple[int | str, type[object], object], ...] = tuple((i, type(v), v) for i, v in static_values)
         key = (in_tree, tuple(a.aval for a in arrays), config.trace_state(), statics)
         try:
             hash(key)
@@ -390,7 +416,7 @@ class _Checkpointed:
                     f"checkpoint of {self.desc}: static_argnums={self.static_argnums} is out of range "
                     f"for a call with {nargs} positional argument(s)"
                 )
-        return frozenset(i % nargs for i in self.static_argnums)
+        return frozenset(i % nargs for i in self.static_argnums) | {i for i in self.named_positions if i < nargs}
 
     def _to_array(self, leaf: object, index: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Array:
         if isinstance(leaf, Array):
@@ -424,7 +450,13 @@ class _Checkpointed:
                 self.cache.popitem(last=False)
 
     def _trace(
-        self, args: tuple[Any, ...], kwargs: dict[str, Any], static: frozenset[int], in_tree: PyTreeDef, arrays: list[Array]
+        self,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        static_kwargs: dict[str, Any],
+        static: frozenset[int],
+        in_tree: PyTreeDef,
+        arrays: list[Array],
     ) -> _Traced:
         names = self._dyn_names(args, kwargs)
         interp = StagingInterpreter(current_interpreter(), self.desc, "checkpoint")
@@ -433,7 +465,7 @@ class _Checkpointed:
             dyn_args, dyn_kwargs = tree_unflatten(in_tree, tracers)
             dyn_iter = iter(dyn_args)
             call_args = [args[i] if i in static else next(dyn_iter) for i in range(len(args))]
-            out = self._run(call_args, dyn_kwargs)
+            out = self._run(call_args, {**dyn_kwargs, **static_kwargs})
             out_pairs, out_tree = tree_flatten_with_path(out)
             outs = [to_array(leaf, f"checkpoint of {self.desc}: output{keystr(path)}") for path, leaf in out_pairs]
             closed = interp.build(outs)

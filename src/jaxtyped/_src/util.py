@@ -6,7 +6,7 @@ import inspect
 import types
 import operator
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, SupportsIndex, TypeVar
+from typing import Any, SupportsIndex, TypeVar, cast
 
 from typing_extensions import TypeGuard, TypeIs
 
@@ -28,6 +28,9 @@ __all__ = [
     "is_int",
     "is_tuple",
     "is_list_or_tuple",
+    "normalize_argnames",
+    "check_argnames",
+    "match_static",
 ]
 
 T = TypeVar("T")
@@ -230,3 +233,58 @@ def arg_names(fun: Callable[..., object], nargs: int) -> list[str]:
         if parameter.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
             names[i] = parameter.name
     return names
+
+
+def normalize_argnames(value: object, where: str, what: str) -> tuple[str, ...]:
+    """A ``static_argnames``-style option (a name, names, or None) as a
+    tuple of names; the error names the function ``where`` and the option."""
+    if value is None:
+        return ()
+    items: tuple[object, ...] = (value,)
+    if not isinstance(value, str) and isinstance(value, Iterable):
+        items = tuple(cast("Iterable[object]", value))
+    names: list[str] = []
+    for name in items:
+        if not isinstance(name, str):
+            raise JaxtypedTypeError(f"{where}: {what} must be a str or a sequence of str, got {value!r}")
+        names.append(name)
+    return tuple(names)
+
+
+def check_argnames(fun: Callable[..., object], names: tuple[str, ...], where: str, what: str) -> None:
+    """Names must be parameters of ``fun`` (unless it takes ``**kwargs`` or
+    has no readable signature), as in JAX."""
+    if not names:
+        return
+    try:
+        params = inspect.signature(fun).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return
+    unknown = set(names) - {p.name for p in params}
+    if unknown:
+        raise JaxtypedValueError(f"{where}: {what} names {sorted(unknown)}, which {describe_function(fun)} does not take")
+
+
+def match_static(
+    fun: Callable[..., object], nums: tuple[int, ...], names: tuple[str, ...]
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Complete static positions from names and names from positions using
+    ``fun``'s signature (positional-or-keyword parameters only)."""
+    if not nums and not names:
+        return nums, names  # nothing to complete: no signature to read (jit(f)(x) inline pays this per call)
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return nums, names
+    positional = [p for p in params if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    all_nums = set(nums)
+    all_names = set(names)
+    for i in nums:
+        if 0 <= i < len(positional) and positional[i].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+            all_names.add(positional[i].name)
+    for i, p in enumerate(positional):
+        if p.name in names:
+            all_nums.add(i)
+    return tuple(sorted(all_nums)), tuple(sorted(all_names))
