@@ -26,6 +26,7 @@ from jaxtyped._src.errors import CallbackError  # callbacks family (issue 16)
 from jaxtyped._src.errors import UnboundAxisNameError  # sharding family (issue 17)
 from jaxtyped._src.errors import JaxtypedAttributeError  # custom_batching family
 from jaxtyped._src.errors import TypePromotionError  # dtypes family
+from jaxtyped._src.errors import UnknownBackendError  # devices family
 
 __all__ = [
     "AnnotationMismatchError",
@@ -53,4 +54,5 @@ __all__ = [
     "UnboundAxisNameError",  # sharding family (issue 17)
     "JaxtypedAttributeError",  # custom_batching family
     "TypePromotionError",  # dtypes family
+    "UnknownBackendError",  # devices family
 ]

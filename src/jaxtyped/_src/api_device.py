@@ -2,6 +2,7 @@
 ``device_get``, ``block_until_ready`` (JAX's names and semantics)."""
 
 import functools
+import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
@@ -18,7 +19,7 @@ from jaxtyped._src.core.array_impl import (
     host_buffer,
 )
 from jaxtyped._src.core.interpreter import Tracer
-from jaxtyped._src.errors import JaxtypedTypeError
+from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.api_util import leaf_to_array
 from jaxtyped._src.runtime import xla
 from jaxtyped._src.sharding import NamedSharding, Sharding, SingleDeviceSharding
@@ -50,36 +51,64 @@ Device = xla.Device
 """A device computations run on (JAX's ``jax.Device``; ``CpuDevice(id=0)``)."""
 
 
-def devices() -> list[xla.Device]:
+Backend = xla.Backend
+
+
+def devices(backend: Backend | None = None) -> list[xla.Device]:
     """The devices computations can run on (the CPU devices of the PJRT
     client; ``jt.config.update("jax_num_cpu_devices", N)`` before the first
-    use gives N of them)."""
+    use gives N of them). ``backend`` may name the platform, ``"cpu"``, as
+    JAX code does; another name raises ``UnknownBackendError``."""
+    xla.check_backend(backend, "devices")
     return xla.devices()
 
 
-def local_devices() -> list[xla.Device]:
-    """The devices attached to this process (all of them in a
-    single-process program)."""
-    return xla.local_devices()
+def local_devices(
+    process_index: int | None = None, backend: Backend | None = None, host_id: int | None = None
+) -> list[xla.Device]:
+    """The devices attached to process ``process_index`` (default: this
+    one; all of them in a single-process program). ``host_id`` is JAX's
+    deprecated name for ``process_index`` (warns)."""
+    xla.check_backend(backend, "local_devices")
+    if host_id is not None:
+        warnings.warn(
+            "The argument to local_devices has been renamed from `host_id` to `process_index`; please update your code.",
+            UserWarning,  # JAX's category
+            stacklevel=2,
+        )
+        process_index = host_id
+    if process_index is None:
+        return xla.local_devices()
+    if isinstance(process_index, bool) or not isinstance(process_index, int):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+        raise JaxtypedTypeError(f"local_devices: process_index must be an int, got {type(process_index).__name__}")
+    if not 0 <= process_index < xla.process_count():
+        raise JaxtypedValueError(
+            f"local_devices: unknown process_index {process_index} (there are {xla.process_count()} processes)"
+        )
+    return [d for d in xla.devices() if d.process_index == process_index]
 
 
-def device_count() -> int:
+def device_count(backend: Backend | None = None) -> int:
     """How many devices there are."""
+    xla.check_backend(backend, "device_count")
     return len(xla.devices())
 
 
-def local_device_count() -> int:
+def local_device_count(backend: Backend | None = None) -> int:
     """How many devices this process drives."""
+    xla.check_backend(backend, "local_device_count")
     return len(xla.local_devices())
 
 
-def process_index() -> int:
+def process_index(backend: Backend | None = None) -> int:
     """This process's index (0 in a single-process program)."""
+    xla.check_backend(backend, "process_index")
     return xla.process_index()
 
 
-def process_count() -> int:
+def process_count(backend: Backend | None = None) -> int:
     """How many processes take part (1 without ``jaxtyped.distributed``)."""
+    xla.check_backend(backend, "process_count")
     return xla.process_count()
 
 
@@ -87,23 +116,34 @@ DeviceOrSharding = xla.DeviceOrSharding
 
 
 @overload
-def device_put(x: ArrayLike, device: DeviceOrSharding | None = None) -> Array: ...
+def device_put(x: ArrayLike, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> Array: ...
 @overload
-def device_put(x: ArraySequenceT, device: DeviceOrSharding | None = None) -> ArraySequenceT: ...
+def device_put(x: ArraySequenceT, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> ArraySequenceT: ...
 @overload
-def device_put(x: ArrayMappingT, device: DeviceOrSharding | None = None) -> ArrayMappingT: ...
+def device_put(x: ArrayMappingT, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> ArrayMappingT: ...
 @overload
-def device_put(x: object, device: DeviceOrSharding | None = None) -> object: ...
-def device_put(x: object, device: DeviceOrSharding | None = None) -> object:
+def device_put(x: object, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> object: ...
+def device_put(x: object, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> object:
     """Transfer every leaf of pytree ``x`` to ``device`` (default: the
     first device), or lay it out as a ``Sharding`` says, returning arrays
     backed by device buffers.
 
     NumPy inputs are copied (later writes to them do not show); arrays
-    already on the device are returned as they are. Types: an array-like
-    gives an ``Array``; a tuple, list or dict of arrays keeps its type; any
-    other pytree gives ``object`` (NumPy or scalar leaves change type).
+    already laid out as asked are returned as they are, unless
+    ``may_alias=False`` asks for a copy. ``donate=True`` deletes each input
+    array that was copied (its memory is freed; using it again raises).
+    ``src`` says where ``x`` lives, as in JAX; a concrete array knows, so
+    it is only checked. Types: an array-like gives an ``Array``; a tuple,
+    list or dict of arrays keeps its type; any other pytree gives
+    ``object`` (NumPy or scalar leaves change type).
     """
+    for option, value in (("donate", donate), ("may_alias", may_alias)):
+        if value is not None and not isinstance(value, bool):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedTypeError(
+                f"device_put: {option} must be a bool (per-leaf tree prefixes are not supported), got {value!r}"
+            )
+    if src is not None and not isinstance(src, (xla.Device, Sharding)):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise JaxtypedTypeError(f"device_put: src must be a device or a sharding, got {type(src).__name__}")
 
     def put(leaf: object) -> Array:
         array = leaf_to_array(leaf, "x", "device_put")
@@ -113,8 +153,14 @@ def device_put(x: object, device: DeviceOrSharding | None = None) -> object:
             raise JaxtypedTypeError(f"device_put: expected an array, got {type(array).__name__}")
         if device is None and array.is_deleted():
             raise RuntimeError("device_put: the array has been deleted (donated)")
+        placed = place(array)
+        if donate and leaf is array and placed is not array:  # the caller's array (a converted one may be shared)
+            array.delete()
+        return placed
+
+    def place(array: ArrayImpl) -> ArrayImpl:
         if isinstance(device, Sharding) and not isinstance(device, SingleDeviceSharding):
-            return _put_sharded(array, device)
+            return _put_sharded(array, device, may_alias is not False)
         target = device.device if isinstance(device, SingleDeviceSharding) else device
         on_device = _single_device_buffer(array)
         if on_device is not None and target is not None:
@@ -130,10 +176,10 @@ def device_put(x: object, device: DeviceOrSharding | None = None) -> object:
     return tree_map(put, x)
 
 
-def _put_sharded(array: ArrayImpl, sharding: Sharding) -> ArrayImpl:
+def _put_sharded(array: ArrayImpl, sharding: Sharding, may_alias: bool) -> ArrayImpl:
     if isinstance(sharding, NamedSharding):
         sharding.check_shape(array.aval.shape, "device_put")
-    if array._sharding == sharding:  # pyright: ignore[reportPrivateUsage]  # already laid out so
+    if may_alias and array._sharding == sharding:  # pyright: ignore[reportPrivateUsage]  # already laid out so
         return array
     on_device = _single_device_buffer(array)
     if on_device is not None:

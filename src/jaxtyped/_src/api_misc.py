@@ -24,7 +24,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.dtypes import DTypeLike
 from jaxtyped._src.api import ShapeDtypeStruct, make_jaxpr
-from jaxtyped._src.api_device import device_put, process_count, process_index
+from jaxtyped._src.api_device import Backend, device_put, process_count, process_index
 from jaxtyped._src.api_grad import VJPFunction, vjp
 from jaxtyped._src.api_jit import jit
 from jaxtyped._src.api_util import argnums_tuple, check_callable, input_aval, leaf_to_array
@@ -397,27 +397,31 @@ def _renamed(old: str, new: str) -> None:
     )
 
 
-def host_count() -> int:
+def host_count(backend: Backend | None = None) -> int:
     """Deprecated alias of ``process_count`` (warns, as JAX's)."""
+    xla.check_backend(backend, "host_count")
     _renamed("process_count", "process_count")
-    return process_count()
+    return process_count(backend)
 
 
-def host_id() -> int:
+def host_id(backend: Backend | None = None) -> int:
     """Deprecated alias of ``process_index`` (warns, as JAX's)."""
+    xla.check_backend(backend, "host_id")
     _renamed("process_index", "process_index")
-    return process_index()
+    return process_index(backend)
 
 
-def host_ids() -> list[int]:
+def host_ids(backend: Backend | None = None) -> list[int]:
     """Deprecated alias of ``process_indices`` (warns, as JAX's)."""
+    xla.check_backend(backend, "host_ids")
     _renamed("process_indexs", "process_indices")
-    return process_indices()
+    return process_indices(backend)
 
 
-def process_indices() -> list[int]:
+def process_indices(backend: Backend | None = None) -> list[int]:
     """The indices of the processes running this program: ``[0]`` (one process)."""
-    return list(range(process_count()))
+    xla.check_backend(backend, "process_indices")
+    return list(range(process_count(backend)))
 
 
 @overload

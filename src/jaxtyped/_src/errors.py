@@ -296,6 +296,25 @@ class TypePromotionError(JaxtypedValueError):
     """
 
 
+# --- devices family ---
+
+
+class UnknownBackendError(JaxtypedError, RuntimeError):
+    """A ``backend=`` argument (``jt.devices("gpu")``) names a platform this
+    process has no devices of; JAX raises ``RuntimeError``.
+
+    Fix: the message lists the platforms present; jaxtyped drives jaxlib's
+    CPU client, so ``"cpu"`` (or ``None``, the default) is the one there is.
+    """
+
+
 # Classes outside this module's __all__ that jaxtyped.errors exports too.
-for _cls in (UnboundAxisNameError, CallbackError, JaxtypedNotImplementedError, JaxtypedAttributeError, TypePromotionError):
+for _cls in (
+    UnboundAxisNameError,
+    CallbackError,
+    JaxtypedNotImplementedError,
+    JaxtypedAttributeError,
+    TypePromotionError,
+    UnknownBackendError,
+):
     _cls.__module__ = "jaxtyped.errors"

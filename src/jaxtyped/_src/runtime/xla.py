@@ -43,7 +43,7 @@ from jaxtyped._src.config import config
 from jaxtyped._src.core.array_impl import DeviceBuffer, register_device_backend
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.hlo import tensor_type
-from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedValueError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError, UnknownBackendError
 from jaxtyped._src.runtime import compile_cache
 from jaxtyped._src.sharding import Device, Sharding
 from jaxtyped._src.tree_util import share_node_types
@@ -405,6 +405,45 @@ def process_index() -> int:
 def process_count() -> int:
     """How many processes take part (1 without ``jaxtyped.distributed``)."""
     return len({d.process_index for d in _get_backend().client.devices()})
+
+
+@runtime_checkable
+class Client(Protocol):
+    """A PJRT client (jaxlib's ``Client``, the ``client`` of a device)."""
+
+    @property
+    def platform(self) -> str:
+        """``"cpu"``."""
+        ...
+
+    @property
+    def platform_version(self) -> str:
+        """The plugin's version string."""
+        ...
+
+    def local_devices(self) -> list[Device]:
+        """The devices this process drives through the client."""
+        ...
+
+
+Backend = str | Client
+"""JAX's ``backend=`` argument of the device queries: a platform name or a
+PJRT client."""
+
+_PLATFORM = "cpu"  # the one platform jaxtyped drives
+
+
+def check_backend(backend: Backend | None, where: str) -> None:
+    """Accept ``backend`` if it names the platform devices come from (JAX's
+    names are case-sensitive), else raise JAX's error for it."""
+    own_client: object = _get_backend().client
+    if backend is None or backend == _PLATFORM or backend is own_client:
+        return
+    if isinstance(backend, str):
+        raise UnknownBackendError(f"{where}: unknown backend {backend!r}; available backends are [{_PLATFORM!r}]")
+    if isinstance(backend, Client):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+        raise UnknownBackendError(f"{where}: backend is a client this process did not create; pass {_PLATFORM!r} or None")
+    raise JaxtypedTypeError(f"{where}: backend must be a platform name or a client, got {type(backend).__name__}")
 
 
 def default_device() -> Device:
