@@ -8,7 +8,8 @@ installed, and unpacks the results after the interpreter's scope has ended
 in the enclosing context).
 """
 
-from collections.abc import Callable, Generator, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Generator, Hashable, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Generic, Literal, TypeVar, cast, overload
 
@@ -587,31 +588,54 @@ class JaxprMaker(Generic[P, JaxprOut]):
 def make_jaxpr(
     fun: Callable[P, object],
     static_argnums: int | Sequence[int] = (),
+    axis_env: Sequence[tuple[Hashable, int]] | None = None,
     return_shape: Literal[False] = False,
 ) -> JaxprMaker[P, ClosedJaxpr[Array | Ref[Array]]]: ...
 @overload
 def make_jaxpr(
     fun: Callable[P, object],
-    static_argnums: int | Sequence[int] = (),
-    *,
+    static_argnums: int | Sequence[int],
+    axis_env: Sequence[tuple[Hashable, int]] | None,
     return_shape: Literal[True],
 ) -> JaxprMaker[P, tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
 @overload
 def make_jaxpr(
     fun: Callable[P, object],
     static_argnums: int | Sequence[int] = (),
+    axis_env: Sequence[tuple[Hashable, int]] | None = None,
+    *,
+    return_shape: Literal[True],
+) -> JaxprMaker[P, tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
+@overload
+def make_jaxpr(
+    fun: Callable[P, object],
+    static_argnums: int | Sequence[int],
+    axis_env: Sequence[tuple[Hashable, int]] | None,
+    return_shape: bool,
+) -> JaxprMaker[P, ClosedJaxpr[Array | Ref[Array]] | tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
+@overload
+def make_jaxpr(
+    fun: Callable[P, object],
+    static_argnums: int | Sequence[int] = (),
+    axis_env: Sequence[tuple[Hashable, int]] | None = None,
     *,
     return_shape: bool,
 ) -> JaxprMaker[P, ClosedJaxpr[Array | Ref[Array]] | tuple[ClosedJaxpr[Array | Ref[Array]], object]]: ...
 def make_jaxpr(
-    fun: Callable[..., object], static_argnums: int | Sequence[int] = (), return_shape: bool = False
+    fun: Callable[..., object],
+    static_argnums: int | Sequence[int] = (),
+    axis_env: Sequence[tuple[Hashable, int]] | None = None,
+    return_shape: bool = False,
 ) -> Callable[..., object]:
     """A function that stages ``fun`` out to a closed jaxpr (JAX's
     ``jax.make_jaxpr``).
 
     Arguments may be arrays, scalars, or ``ShapeDtypeStruct``\\ s (only
     their types are used); ``static_argnums`` are passed to ``fun`` as they
-    are. With ``return_shape`` the output's ``ShapeDtypeStruct`` pytree is
+    are. ``axis_env`` lists ``(axis_name, size)`` pairs that collectives in
+    ``fun`` (``lax.psum(x, "i")``) may name, as an enclosing ``pmap`` or
+    ``vmap`` would bind them; they are staged as equations. With
+    ``return_shape`` the output's ``ShapeDtypeStruct`` pytree is
     returned too. A ref passed in is a ``Ref{...}``-typed input; a ref
     ``fun`` closes over is a constvar whose const is the ``Ref`` itself, as
     in JAX.
@@ -623,9 +647,18 @@ def make_jaxpr(
     """
     check_callable(fun, "make_jaxpr")
     desc = describe_function(fun)
+    axes = _axis_env(axis_env)
 
     @wraps(fun)
     def make(*args: Any, **kwargs: Any) -> object:
+        with contextlib.ExitStack() as scopes:
+            # The named axes are bound below the staging, as shard_map binds
+            # its mesh's: collectives over them are recorded as equations.
+            for axis in axes:
+                scopes.enter_context(transformation_scope(BatchInterpreter(current_interpreter(), axis, f"make_jaxpr of {desc}")))
+            return stage(*args, **kwargs)
+
+    def stage(*args: Any, **kwargs: Any) -> object:
         static: set[int] = set(argnums_tuple(static_argnums, len(args), "make_jaxpr")) if static_argnums != () else set()
         names = arg_names(fun, len(args))
         dynamic = {i: a for i, a in enumerate(args) if i not in static}
@@ -682,6 +715,24 @@ def make_jaxpr(
         return closed
 
     return make
+
+
+def _axis_env(axis_env: object) -> list[BatchAxis]:
+    """``make_jaxpr``'s ``axis_env`` (as the caller gave it) as the axes to
+    bind, checked."""
+    if axis_env is None:
+        return []
+    if isinstance(axis_env, (str, bytes)) or not isinstance(axis_env, Sequence):
+        raise JaxtypedValueError(f"make_jaxpr: axis_env must be a sequence of (axis_name, size) pairs, got {axis_env!r}")
+    axes: list[BatchAxis] = []
+    for entry in cast("Sequence[object]", axis_env):
+        if not isinstance(entry, (tuple, list)) or len(cast("Sequence[object]", entry)) != 2:
+            raise JaxtypedValueError(f"make_jaxpr: each axis_env entry must be an (axis_name, size) pair, got {entry!r}")
+        name, size = cast("Sequence[object]", entry)
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+            raise JaxtypedValueError(f"make_jaxpr: the size of axis {name!r} in axis_env must be a positive int, got {size!r}")
+        axes.append(BatchAxis(int(cast(int, size)), name))
+    return axes
 
 
 
