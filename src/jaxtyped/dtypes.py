@@ -5,7 +5,8 @@
 also has (``bfloat16``, ``float0``, ``finfo``, ``iinfo``, ``issubdtype``)."""
 
 from jaxtyped._src.api_dtypes import canonicalize_dtype, itemsize_bits, result_type, scalar_type_of
-from jaxtyped._src.dtypes import bfloat16, extended, finfo, float0, iinfo, issubdtype, prng_key
+from jaxtyped._src.dtypes import bfloat16, extended, finfo, float0, iinfo, prng_key
+from jaxtyped._src.dtypes import dtypes_issubdtype as issubdtype
 from jaxtyped._src.errors import TypePromotionError
 
 __all__ = [

@@ -110,9 +110,9 @@ positional argument (per element of a tuple output), or None."""
 def make_mesh(
     axis_shapes: Sequence[int],
     axis_names: Sequence[str],
+    axis_types: Sequence[AxisType] | None = None,
     *,
     devices: Sequence[xla.Device] | None = None,
-    axis_types: Sequence[AxisType] | None = None,
 ) -> Mesh:
     """A mesh of the given shape over the first ``prod(axis_shapes)``
     devices, in device order (JAX's ``jax.make_mesh``; its axes are

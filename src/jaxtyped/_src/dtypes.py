@@ -724,6 +724,13 @@ def issubdtype(arg1: DTypeLike | ExtendedDType, arg2: DTypeLike | ExtendedDType)
     return bool(np.issubdtype(a_type, b_type))
 
 
+def dtypes_issubdtype(a: DTypeLike | ExtendedDType | None, b: DTypeLike | ExtendedDType | None) -> bool:
+    """``jax.dtypes.issubdtype``: :func:`issubdtype` under that module's
+    parameter names (``a``, ``b``; ``jnp.issubdtype`` has NumPy's ``arg1``,
+    ``arg2``). ``None`` means float64, as ``np.dtype(None)`` does."""
+    return issubdtype(np.float64 if a is None else a, np.float64 if b is None else b)
+
+
 _to_dtype = dtype  # for functions whose JAX parameter name shadows dtype()
 
 

@@ -285,13 +285,13 @@ def ffi_call(
     return call
 
 
-def ffi_lowering(target_name: str, *, has_side_effect: bool = False) -> Callable[..., list[HloValue]]:
+def ffi_lowering(call_target_name: str, *, has_side_effect: bool = False) -> Callable[..., list[HloValue]]:
     """A lowering rule (for ``mlir.register_lowering``) calling FFI target
-    ``target_name`` with the primitive's operands, its parameters passed as
-    attributes."""
+    ``call_target_name`` with the primitive's operands, its parameters
+    passed as attributes."""
 
     def rule(ctx: LoweringRuleContext, *args: HloValue, **params: object) -> list[HloValue]:
-        return list(_custom_call(ctx.lowering, target_name, args, ctx.avals_out, tuple(sorted(params.items())), has_side_effect))
+        return list(_custom_call(ctx.lowering, call_target_name, args, ctx.avals_out, tuple(sorted(params.items())), has_side_effect))
 
     return rule
 

@@ -219,7 +219,7 @@ def _build(item: object, dtype: np.dtype[Any]) -> Array:
     return concatenate([expand_dims(p, (0,)) for p in parts], 0)
 
 
-def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, copy: bool | None = None, *, device: "xla.DeviceOrSharding | None" = None) -> Array:
+def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, *, copy: bool | None = None, device: "xla.DeviceOrSharding | None" = None) -> Array:
     """``jnp.array`` without a forced copy (arrays are immutable anyway)."""
     return array(a, dtype, device=device)
 

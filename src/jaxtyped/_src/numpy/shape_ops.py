@@ -11,7 +11,7 @@ import numpy as np
 from jaxtyped._src import dtypes
 from jaxtyped._src.dtypes import promote_types
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
-from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
+from jaxtyped._src.errors import JaxtypedNotImplementedError, JaxtypedTypeError, JaxtypedValueError, ShapeMismatchError
 from jaxtyped._src.lax import structural as ls
 from jaxtyped._src.lax.dot import PrecisionLike, canonicalize_precision, dot_general
 from jaxtyped._src.lax.elementwise_base import convert_to
@@ -69,8 +69,10 @@ def _new_shape(x: Array, newshape: ShapeLike) -> tuple[int, ...]:
     return tuple(dims)
 
 
-def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C") -> Array:
-    """``a`` with a new shape (one entry may be -1); C order only."""
+def reshape(a: ArrayLike, shape: ShapeLike, order: str = "C", *, copy: bool | None = None) -> Array:
+    """``a`` with a new shape (one entry may be -1); C order only.
+    ``copy`` is accepted as JAX's: arrays are immutable, so whether the
+    result shares ``a``'s buffer is not observable."""
     if (keys := key_dispatch(lambda k: reshape(k, shape, order), a)) is not None:  # random family: key arrays
         return keys
     if order != "C":
@@ -198,10 +200,13 @@ def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0, dtype: "dtype
     return ls.concatenate(parts, ax)
 
 
-def stack(arrays: Sequence[ArrayLike], axis: int = 0, dtype: "dtypes.DTypeLike | None" = None) -> Array:
-    """Join arrays of one shape along a new axis."""
+def stack(arrays: Sequence[ArrayLike], axis: int = 0, out: None = None, dtype: "dtypes.DTypeLike | None" = None) -> Array:
+    """Join arrays of one shape along a new axis (``out``: JAX's, which
+    accepts only None)."""
+    if out is not None:
+        raise JaxtypedNotImplementedError("The 'out' argument to jnp.stack is not supported.")
     _check_sequence("stack", arrays)
-    if (keys := key_dispatch_seq(lambda ks: stack(ks, axis, dtype), arrays)) is not None:  # random family: key arrays
+    if (keys := key_dispatch_seq(lambda ks: stack(ks, axis, dtype=dtype), arrays)) is not None:  # random family: key arrays
         return keys
     parts = promote_dtypes("stack", list(arrays))
     shapes = {p.shape for p in parts}

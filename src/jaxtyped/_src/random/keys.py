@@ -592,6 +592,20 @@ def _check_impl(impl: ImplSpec, fun_name: str) -> CustomPRNGImpl | None:
     raise JaxtypedValueError(f'unrecognized PRNG implementation "{impl}". Did you mean one of: {known}?')
 
 
+def _impl_or_dtype(impl: ImplSpec, dtype: "KeyDType | str | None", fun_name: str) -> CustomPRNGImpl | None:
+    """The implementation ``impl`` or a key ``dtype`` names (JAX's newer
+    spelling: ``key(0, dtype=k.dtype)``); naming both is JAX's error."""
+    if dtype is None:
+        return _check_impl(impl, fun_name)
+    if impl is not None:
+        raise JaxtypedValueError(f"Cannot specify both `impl` and `dtype` arguments to random.{fun_name}")
+    if isinstance(dtype, KeyDType):
+        return dtype._custom  # pyright: ignore[reportPrivateUsage]  # the implementation behind the dtype
+    if isinstance(dtype, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+        return _check_impl(dtype, fun_name)
+    raise JaxtypedTypeError(f"random.{fun_name}: unrecognized type {type(dtype).__name__} for specifying PRNG implementation")
+
+
 def _as_key(fun_name: str, key: KeyArrayLike) -> KeyArray:
     """A typed key array from a typed key or a legacy ``uint32[..., 2]`` key."""
     if isinstance(key, KeyArray):
@@ -670,7 +684,7 @@ def _seed_data(seed: Array) -> Array:
 _seed_data_jit: Final = jit(_seed_data)
 
 
-def key(seed: ArrayLike, *, impl: ImplSpec = None) -> KeyArray:
+def key(seed: ArrayLike, *, impl: ImplSpec = None, dtype: "KeyDType | str | None" = None) -> KeyArray:
     """A typed PRNG key (dtype ``key<fry>``, shape ``()``) from an integer
     seed (JAX's ``jax.random.key``). 64-bit seeds use both words; with
     ``jax_enable_x64`` off the seed is first narrowed to int32, as in JAX.
@@ -679,8 +693,11 @@ def key(seed: ArrayLike, *, impl: ImplSpec = None) -> KeyArray:
         >>> import jaxtyped as jt
         >>> jt.random.key_data(jt.random.key(42))
         Array([ 0, 42], dtype=uint32)
+
+    ``impl`` or ``dtype`` (a key dtype, or its implementation's name)
+    choose the PRNG implementation.
     """
-    custom = _check_impl(impl, "key")
+    custom = _impl_or_dtype(impl, dtype, "key")
     if custom is not None:
         return KeyArray(custom.seed(_seed_array("key", seed)), custom)
     return KeyArray(_seed_data_jit(_seed_array("key", seed)))
@@ -702,10 +719,10 @@ def key_data(keys: KeyArrayLike) -> Array:
     return _as_key("key_data", keys)._data  # pyright: ignore[reportPrivateUsage]
 
 
-def wrap_key_data(key_bits_array: ArrayLike, *, impl: ImplSpec = None) -> KeyArray:
+def wrap_key_data(key_bits_array: ArrayLike, *, impl: ImplSpec = None, dtype: "KeyDType | str | None" = None) -> KeyArray:
     """A typed key array over ``uint32[*shape, 2]`` data (JAX's
-    ``jax.random.wrap_key_data``)."""
-    custom = _check_impl(impl, "wrap_key_data")
+    ``jax.random.wrap_key_data``; ``impl`` or ``dtype`` as for ``key``)."""
+    custom = _impl_or_dtype(impl, dtype, "wrap_key_data")
     if isinstance(key_bits_array, KeyArray):
         raise JaxtypedTypeError("invalid PRNG key data: expected key_data.ndim >= 1; got ndim=0")
     if not isinstance(key_bits_array, (Array, np.ndarray)):

@@ -464,8 +464,8 @@ def _check_owner(ref: Ref[Array], value: Array) -> None:
 # === the API (jax.new_ref, jax.freeze, jax.ref.get/swap/addupdate) ===
 
 
-def new_ref(init: ArrayLike, *, memory_space: object = None, kind: str | None = None) -> Ref[Array]:
-    """A new mutable array reference holding ``init`` (JAX's ``jax.new_ref``;
+def new_ref(init_val: ArrayLike, *, memory_space: object = None, kind: str | None = None) -> Ref[Array]:
+    """A new mutable array reference holding ``init_val`` (JAX's ``jax.new_ref``;
     ``memory_space`` and ``kind`` are accepted for JAX's signature, only
     their defaults).
 
@@ -474,20 +474,21 @@ def new_ref(init: ArrayLike, *, memory_space: object = None, kind: str | None = 
         >>> jt.new_ref(0.0)
         Ref(0., dtype=float32, weak_type=True)
     """
-    if is_ref(cast(object, init)):  # runtime check of user input
+    if is_ref(cast(object, init_val)):  # runtime check of user input
         raise JaxtypedTypeError("new_ref: the initial value is a Ref; refs of refs are not allowed (no ref-to-ref)")
     if memory_space is not None or kind is not None:
         raise JaxtypedValueError("new_ref: only the default memory_space and kind are supported")
     level = current_interpreter()
     if stages_refs(level):
-        return Ref(bind1(NewRef(), to_array(init, "new_ref init")), level)
-    return Ref(_detached(to_array(init, "new_ref init")), level)
+        return Ref(bind1(NewRef(), to_array(init_val, "new_ref init_val")), level)
+    return Ref(_detached(to_array(init_val, "new_ref init_val")), level)
 
 
-def empty_ref(ty: ShapedLike) -> Ref[Array]:
+def empty_ref(ty: ShapedLike, memory_space: object = None) -> Ref[Array]:
     """A new ref of ``ty``'s shape and dtype (JAX's ``jax.ref.empty_ref``;
-    its initial value is zeros here, unspecified in JAX)."""
-    return new_ref(array_from_numpy(np.zeros(ty.shape, ty.dtype)))
+    its initial value is zeros here, unspecified in JAX). ``memory_space``
+    is accepted for JAX's signature, only its default."""
+    return new_ref(array_from_numpy(np.zeros(ty.shape, ty.dtype)), memory_space=memory_space)
 
 
 def freeze(ref: Ref[Array]) -> Array:
@@ -556,14 +557,14 @@ def _store(ref: Ref[Array], idx: Indexer | None, value: ArrayLike, op: str) -> N
     ref._value = updated  # pyright: ignore[reportPrivateUsage]
 
 
-def addupdate(ref: Ref[Array], idx: Indexer | None, value: ArrayLike) -> None:
-    """``ref[idx] += value`` as one accumulation (JAX's ``jax.ref.addupdate``;
+def addupdate(ref: Ref[Array], idx: Indexer | None, x: ArrayLike) -> None:
+    """``ref[idx] += x`` as one accumulation (JAX's ``jax.ref.addupdate``;
     ``idx`` ``None``: the whole value)."""
     current = ref._checked()  # pyright: ignore[reportPrivateUsage]
     if _is_staged(current):
-        _staged_write(ref, current, idx, value, "addupdate", returns_old=False)
+        _staged_write(ref, current, idx, x, "addupdate", returns_old=False)
         return
-    array = _coerce(value, current, "addupdate")
+    array = _coerce(x, current, "addupdate")
     updated = current + array if _is_whole(idx) else _update_value(ref, current, idx, array, "addupdate")
     if updated.shape != current.shape:
         raise JaxtypedValueError(
