@@ -1369,47 +1369,8 @@ def test_deepcopy_of_cases_is_not_needed() -> None:
     assert copy.deepcopy(x) is x or np.array_equal(np.asarray(copy.deepcopy(x)), X234)
 
 
-# === signatures ===
-
-# Keyword parameters of JAX's that are placement/precision controls or NumPy
-# compatibility stubs, out of scope here; and ufunc where= (JAX's ufuncs
-# only accept where=None).
-KEYWORDS_OUT_OF_SCOPE = frozenset({"out_sharding", "out", "order", "align", "copy", "_dot_general"})  # _dot_general: einsum's private hook
-UFUNC_WHERE = frozenset({
-    "add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor", "logaddexp", "logical_and",
-    "logical_or", "logical_xor", "maximum", "minimum", "negative",
-    "logaddexp2",  # einsum family
-})  # fmt: skip
-
-
-def missing_keywords(name: str) -> list[str]:
-    """JAX's keyword-capable parameters of ``jnp.name`` that ours lacks."""
-    keyword_kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    ours = inspect.signature(getattr(jnp, name)).parameters.values()
-    theirs = inspect.signature(getattr(jax_numpy, name)).parameters.values()
-    have = {p.name for p in ours if p.kind in keyword_kinds}
-    want = {p.name for p in theirs if p.kind in keyword_kinds} - KEYWORDS_OUT_OF_SCOPE
-    if name in UFUNC_WHERE:
-        want.discard("where")
-    return sorted(want - have)
-
-
-def signature_params() -> list[str]:
-    """The public functions whose signatures (ours and JAX's) can be read."""
-    out: list[str] = []
-    for name in public_functions():
-        try:
-            missing_keywords(name)
-        except (TypeError, ValueError):  # no introspectable signature
-            continue
-        out.append(name)
-    return out
-
-
-@pytest.mark.parametrize("name", signature_params())
-def test_keyword_parameters_match_jax(name: str) -> None:
-    """JAX code that passes arguments by keyword ports unchanged."""
-    assert missing_keywords(name) == []
+# Signatures (keyword names, positional order) are compared with JAX's for
+# every public module in tests/api/test_signature_parity.py.
 
 
 # exp2, log2 and log10 are composed as JAX composes them (log2 divides by a
