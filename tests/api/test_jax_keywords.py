@@ -4,10 +4,12 @@
 what the bound arguments do, comparing each with JAX: the ``backend`` of
 the device queries, ``make_jaxpr``'s ``axis_env``, ``checkpoint``'s
 ``static_argnames``, ``device_put``'s ``donate``, ``may_alias`` and
-``src``, ``lax``'s ``operand=`` and its new keywords, and the renamed
-parameters of ``new_ref``, ``ref.addupdate`` and ``dtypes.issubdtype``.
+``src``, ``lax``'s ``operand=`` and its new keywords, the renamed
+parameters of ``new_ref``, ``ref.addupdate`` and ``dtypes.issubdtype``, and
+``custom_jvp``/``custom_vjp``'s ``nondiff_argnames``.
 """
 
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +21,7 @@ import jaxtyped as jt
 import jaxtyped.lax as lax
 import jaxtyped.numpy as jnp
 from jaxtyped import errors
-from lambdas import fn1
+from lambdas import fn1, fn2
 from oracle import assert_same, jax, jax_numpy, raises_as_jax
 
 jax_lax: Any = jax.lax
@@ -296,3 +298,57 @@ def test_random_key_dtype_chooses_the_implementation() -> None:
     assert wrapped.dtype == key.dtype
     raises_as_jax(lambda L: L.random.key(0, impl="threefry2x32", dtype="threefry2x32"))
     raises_as_jax(lambda L: L.random.key(0, dtype="float32"))
+
+
+# === custom_jvp / custom_vjp: nondiff_argnames, and the rules' argument order ===
+
+
+def _affine_with_rule(L: Any, **options: Any) -> Any:
+    @functools.partial(L.custom_jvp, **options)
+    def affine(a: Any, x: Any, b: Any) -> Any:
+        return a * x + b
+
+    def affine_jvp(first: Any, second: Any, primals: Any, tangents: Any) -> Any:
+        # The non-differentiable arguments arrive first, in position order:
+        # a rule that weighs them differently tells the orders apart.
+        (x,), (t,) = primals, tangents
+        return affine(first, x, second), 10.0 * first * t + second
+
+    affine.defjvp(affine_jvp)
+    return affine
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"nondiff_argnums": (2, 0)}, {"nondiff_argnums": (0, 2)}, {"nondiff_argnames": ("b", "a")}, {"nondiff_argnums": (0,), "nondiff_argnames": ("b",)}],
+    ids=["nums-reversed", "nums", "names", "both"],
+)
+def test_nondiff_arguments_reach_the_rule_in_position_order(options: dict[str, Any]) -> None:
+    def program(L: Any) -> Any:
+        affine = _affine_with_rule(L, **options)
+        return L.jvp(fn1(lambda x: affine(2.0, x, 5.0)), (1.0,), (1.0,))
+
+    assert_same(program(jt), program(jax))
+
+
+def test_custom_vjp_nondiff_argnames() -> None:
+    def program(L: Any) -> Any:
+        @functools.partial(L.custom_vjp, nondiff_argnames=("scale",))
+        def scaled(x: Any, scale: float) -> Any:
+            return x * scale
+
+        def fwd(x: Any, scale: float) -> Any:
+            return x * scale, None
+
+        def bwd(scale: float, _: None, g: Any) -> Any:
+            return (g * scale * 3.0,)
+
+        scaled.defvjp(fwd, bwd)
+        return L.grad(fn1(lambda x: scaled(x, scale=2.0)))(1.5)
+
+    assert_same(program(jt), program(jax))
+
+
+def test_nondiff_argnames_must_name_parameters() -> None:
+    with pytest.raises(errors.JaxtypedValueError, match=r"custom_jvp: nondiff_argnames names \['c'\]"):
+        jt.custom_jvp(fn2(lambda a, b: a * b), nondiff_argnames=("c",))  # fmt: skip

@@ -39,8 +39,9 @@ integer inputs (``float0``) count as zero, as in JAX. Under vmap, a
 symbolic zero carries the type of one batch element, as a rule sees its
 values.
 
-Non-differentiable arguments (``nondiff_argnums``) reach the rules as they
-are. Traced arrays among them (custom_jvp only; custom_vjp rejects them, as
+Non-differentiable arguments (``nondiff_argnums``, or by name
+``nondiff_argnames``) reach the rules as they are, first and in position
+order (as in JAX, whatever order the numbers are given in). Traced arrays among them (custom_jvp only; custom_vjp rejects them, as
 JAX does) get no derivative and are passed as operands of the call, after
 the closed-over values, so that vmap batches them in any nesting order.
 """
@@ -89,7 +90,7 @@ from jaxtyped._src.tree_util import (
     tree_map,
     tree_unflatten,
 )
-from jaxtyped._src.util import describe_function, is_int, is_list_or_tuple
+from jaxtyped._src.util import check_argnames, describe_function, is_int, is_list_or_tuple, match_static, normalize_argnames
 
 __all__ = [
     "custom_jvp", "custom_vjp", "resolve_args", "rule_name", "signature_of",
@@ -338,7 +339,7 @@ class _Signature:
     out_avals: tuple[ShapedArray, ...]
 
     def nondiff_values(self, traced: Sequence[object]) -> tuple[object, ...]:
-        """The non-differentiable arguments, in ``nondiff_argnums`` order."""
+        """The non-differentiable arguments, in position order."""
         operands = iter(traced)
         return tuple(s.rebuild(operands) for s in self.statics)
 
@@ -629,18 +630,21 @@ class _CustomFunction(Generic[P, R]):
     __name__: str
     __qualname__: str
 
-    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
+    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = (), nondiff_argnames: Sequence[str] = ()) -> None:
         if not callable(fun):
             raise JaxtypedTypeError(f"{self.kind}: expected a callable, got {type(fun).__name__} {fun!r}")
         argnums = tuple(nondiff_argnums)
-        if any(not is_int(i) or i < 0 for i in argnums) or len(set(argnums)) != len(argnums):
-            raise JaxtypedValueError(
-                f"{self.kind}: nondiff_argnums must be distinct non-negative ints, got {nondiff_argnums!r}"
-            )
+        if any(not is_int(i) or i < 0 for i in argnums):
+            raise JaxtypedValueError(f"{self.kind}: nondiff_argnums must be non-negative ints, got {nondiff_argnums!r}")
+        names = normalize_argnames(nondiff_argnames, self.kind, "nondiff_argnames")
+        check_argnames(fun, names, self.kind, "nondiff_argnames")
+        named_positions, _ = match_static(fun, (), names)
         self.fun = fun
         # Called with tracers and rebuilt arguments, not P's static types.
         self._untyped_fun: Callable[..., object] = fun
-        self.nondiff_argnums = tuple(int(i) for i in argnums)
+        # In position order, whatever order they were given in (JAX's rule:
+        # the rules receive them so).
+        self.nondiff_argnums = tuple(sorted({int(i) for i in argnums} | set(named_positions)))
         self._desc = describe_function(fun)
         self._name = rule_name(fun)
         self._signature = signature_of(fun)
@@ -813,8 +817,8 @@ class custom_jvp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
     jvp: Callable[..., tuple[R, R]] | None
     symbolic_zeros: bool
 
-    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
-        super().__init__(fun, nondiff_argnums)
+    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = (), nondiff_argnames: Sequence[str] = ()) -> None:
+        super().__init__(fun, nondiff_argnums, nondiff_argnames)
         self.jvp = None
         self.symbolic_zeros = False
 
@@ -967,8 +971,8 @@ class custom_vjp(_CustomFunction[P, R]):  # noqa: N801  # JAX's name
     symbolic_zeros: bool
     optimize_remat: bool
 
-    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = ()) -> None:
-        super().__init__(fun, nondiff_argnums)
+    def __init__(self, fun: Callable[P, R], nondiff_argnums: Sequence[int] = (), nondiff_argnames: Sequence[str] = ()) -> None:
+        super().__init__(fun, nondiff_argnums, nondiff_argnames)
         self.fwd = None
         self.bwd = None
         self.symbolic_zeros = False
