@@ -5,8 +5,9 @@ what the bound arguments do, comparing each with JAX: the ``backend`` of
 the device queries, ``make_jaxpr``'s ``axis_env``, ``checkpoint``'s
 ``static_argnames``, ``device_put``'s ``donate``, ``may_alias`` and
 ``src``, ``lax``'s ``operand=`` and its new keywords, the renamed
-parameters of ``new_ref``, ``ref.addupdate`` and ``dtypes.issubdtype``, and
-``custom_jvp``/``custom_vjp``'s ``nondiff_argnames``.
+parameters of ``new_ref``, ``ref.addupdate`` and ``dtypes.issubdtype``,
+``custom_jvp``/``custom_vjp``'s ``nondiff_argnames`` and
+``ShapeDtypeStruct``'s ``sharding``.
 """
 
 import functools
@@ -22,7 +23,7 @@ import jaxtyped.lax as lax
 import jaxtyped.numpy as jnp
 from jaxtyped import errors
 from lambdas import fn1, fn2
-from oracle import assert_same, jax, jax_numpy, raises_as_jax
+from oracle import assert_same, jax, jax_numpy, mesh_sharding, raises_as_jax
 
 jax_lax: Any = jax.lax
 
@@ -352,3 +353,47 @@ def test_custom_vjp_nondiff_argnames() -> None:
 def test_nondiff_argnames_must_name_parameters() -> None:
     with pytest.raises(errors.JaxtypedValueError, match=r"custom_jvp: nondiff_argnames names \['c'\]"):
         jt.custom_jvp(fn2(lambda a, b: a * b), nondiff_argnames=("c",))  # fmt: skip
+
+
+# === ShapeDtypeStruct(sharding=...) ===
+
+
+def _main_signature(text: str) -> str:
+    return next(line for line in text.splitlines() if "func.func public @main" in line)
+
+
+def test_a_stand_in_with_a_sharding_lowers_for_that_layout() -> None:
+    ours_sharding = mesh_sharding(True, "a")
+    theirs_sharding = mesh_sharding(False, "a")
+    ours = jt.jit(fn1(lambda v: v * 2)).lower(jt.ShapeDtypeStruct((8,), jnp.float32, sharding=ours_sharding))
+    theirs = jax.jit(fn1(lambda v: v * 2)).lower(jax.ShapeDtypeStruct((8,), jax_numpy.float32, sharding=theirs_sharding))
+    argument = '%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}'
+    assert argument in _main_signature(ours.as_text())
+    assert argument in _main_signature(theirs.as_text())
+    compiled = ours.compile()
+    result = compiled(jt.device_put(jnp.arange(8.0), ours_sharding))
+    assert_same(result, jax.jit(fn1(lambda v: v * 2))(jax.device_put(jax_numpy.arange(8.0), theirs_sharding)))
+    assert result.sharding == ours_sharding
+
+
+def test_a_stand_ins_sharding_is_part_of_its_value() -> None:
+    sharded = jt.ShapeDtypeStruct((8,), jnp.float32, sharding=mesh_sharding(True, "a"))
+    plain = jt.ShapeDtypeStruct((8,), jnp.float32)
+    assert sharded != plain and sharded == jt.ShapeDtypeStruct((8,), jnp.float32, sharding=mesh_sharding(True, "a"))
+    assert hash(sharded) == hash(jt.ShapeDtypeStruct((8,), jnp.float32, sharding=mesh_sharding(True, "a")))
+    assert repr(sharded).startswith("ShapeDtypeStruct(shape=(8,), dtype=float32, sharding=NamedSharding(")
+    assert repr(plain) == "ShapeDtypeStruct(shape=(8,), dtype=float32)"
+
+
+def test_a_bare_partition_spec_needs_a_mesh() -> None:
+    spec = jt.sharding.PartitionSpec("a")
+    mesh = jt.sharding.Mesh(np.array(jt.devices()[:2]), ("a",))
+    with jt.set_mesh(mesh):
+        stand_in = jt.ShapeDtypeStruct((4,), jnp.float32, sharding=spec)
+    assert stand_in.sharding == jt.sharding.NamedSharding(mesh, spec)
+    with pytest.raises(errors.JaxtypedValueError, match="a bare PartitionSpec"):
+        jt.ShapeDtypeStruct((4,), jnp.float32, sharding=spec)
+
+
+def test_a_sharding_of_the_wrong_kind_is_jaxs_value_error() -> None:
+    raises_as_jax(lambda L: L.ShapeDtypeStruct((8,), np.float32, sharding="x"), ill_typed=True)

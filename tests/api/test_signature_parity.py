@@ -90,9 +90,9 @@ OUT_OF_SCOPE: dict[str, frozenset[str]] = {
     }),
     # a profiler server without a backend: ours always has the CPU client
     "jax.profiler.start_server": frozenset({"requires_backend"}),
-    # classes: sharding in types (a stand-in's sharding, reduced and
-    # unreduced axes, the manual axis type), refs in ShapeDtypeStruct
-    "jax.ShapeDtypeStruct": frozenset({"sharding", "manual_axis_type", "is_ref"}),
+    # classes: sharding in types (an aval's sharding, reduced and unreduced
+    # axes, the manual axis type), a stand-in for a ref
+    "jax.ShapeDtypeStruct": frozenset({"manual_axis_type", "is_ref"}),
     "jax.core.ShapedArray": frozenset({"sharding", "manual_axis_type", "memory_space"}),
     "jax.P": frozenset({"reduced", "unreduced"}),
     "jax.sharding.PartitionSpec": frozenset({"reduced", "unreduced"}),

@@ -4,7 +4,7 @@ queries, ``make_jaxpr``'s ``axis_env`` (third positional, as in JAX),
 ``checkpoint``'s ``static_argnames``, ``device_put``'s ``donate`` /
 ``may_alias`` / ``src``, ``lax.dot``'s ``dimension_numbers`` and the
 renamed parameters of ``new_ref``, ``ref.addupdate`` and
-``dtypes.issubdtype``."""
+``dtypes.issubdtype``, and ``ShapeDtypeStruct``'s ``sharding``."""
 
 import numpy as np
 from typing_extensions import assert_type
@@ -57,5 +57,7 @@ def check(x: Array, xs: list[Array]) -> None:
     jt.ref.addupdate(ref, None, x=x)
     assert_type(jt.freeze(ref), Array)
     assert_type(jt.dtypes.issubdtype(a=np.float32, b=np.floating), bool)
+    stand_in = jt.ShapeDtypeStruct((2,), jnp.float32, sharding=jt.sharding.SingleDeviceSharding(jt.devices()[0]))
+    assert_type(stand_in.sharding, jt.sharding.Sharding | None)
     key = jt.random.key(0)
     assert_type(jt.random.key(1, dtype=key.dtype), jt.random.KeyArray)

@@ -55,6 +55,7 @@ from jaxtyped._src.core.interpreter import (
     transformation_scope,
 )
 from jaxtyped._src.api_device import device_put
+from jaxtyped._src.api_util import ShapeDtypeStruct
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.parallel import ShardingConstraint
@@ -460,11 +461,14 @@ def _target(requested: Sharding | None, own: Sharding | None, mesh: Mesh) -> Nam
 
 
 def _layout(arg: object) -> Sharding | None:
-    """A multi-device array's layout; None for anything else (one device,
-    Python scalars, ``ShapeDtypeStruct``)."""
+    """A multi-device array's layout, or the one a ``ShapeDtypeStruct``'s
+    sharding asks for; None for anything else (one device, Python
+    scalars)."""
     if type(arg) is ArrayImpl:
         layout: Sharding | None = arg._sharding  # pyright: ignore[reportPrivateUsage]  # set only for multi-device arrays
         return layout
+    if isinstance(arg, ShapeDtypeStruct) and arg.sharding is not None and not isinstance(arg.sharding, SingleDeviceSharding):
+        return arg.sharding
     return None
 
 

@@ -14,6 +14,7 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
+from jaxtyped._src.sharding import NamedSharding, PartitionSpec, Sharding, current_mesh
 from jaxtyped._src.tree_util import leaves_are_instances
 from jaxtyped._src.util import arg_names, is_int, predicate_class
 
@@ -37,26 +38,52 @@ __all__ = [
 class ShapeDtypeStruct:
     """A shape and dtype standing for an array (JAX's ``ShapeDtypeStruct``):
     accepted wherever a transformation only needs the type of an argument
-    (``make_jaxpr``, ``eval_shape``), and returned by ``eval_shape``.
+    (``make_jaxpr``, ``eval_shape``, ``jit(f).lower``), and returned by
+    ``eval_shape``. A ``sharding`` lays the array it stands for out over
+    devices: ``jit(f).lower`` then lowers for that layout, as for an array
+    placed so.
 
     Example:
         >>> ShapeDtypeStruct((2, 3), "float32")
         ShapeDtypeStruct(shape=(2, 3), dtype=float32)
     """
 
-    __slots__ = ("shape", "dtype", "weak_type")
+    __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
     shape: tuple[int, ...]
     dtype: np.dtype[Any]
     weak_type: bool
+    sharding: Sharding | None
 
-    def __init__(self, shape: Sequence[int], dtype: "dtypes.DTypeLike", *, weak_type: bool = False) -> None:
+    def __init__(
+        self,
+        shape: Sequence[int],
+        dtype: "dtypes.DTypeLike",
+        *,
+        sharding: Sharding | PartitionSpec | None = None,
+        weak_type: bool = False,
+    ) -> None:
         dims = tuple(shape)
         if any(not is_int(d) or d < 0 for d in dims):
             raise JaxtypedTypeError(f"ShapeDtypeStruct: shape must be non-negative ints, got {shape!r}")
         self.shape = tuple(int(d) for d in dims)
         self.dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
         self.weak_type = weak_type
+        if isinstance(sharding, PartitionSpec):
+            mesh = current_mesh()
+            if mesh is None:
+                raise JaxtypedValueError(
+                    f"ShapeDtypeStruct: a bare PartitionSpec {sharding!r} needs a mesh: use NamedSharding(mesh, spec) "
+                    "or construct it inside `with mesh:` (jt.set_mesh)"
+                )
+            sharding = NamedSharding(mesh, sharding)
+        if sharding is not None and not isinstance(sharding, Sharding):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedValueError(
+                f"ShapeDtypeStruct: sharding must be a Sharding or a PartitionSpec, got {type(sharding).__name__}"
+            )
+        if isinstance(sharding, NamedSharding):
+            sharding.check_shape(self.shape, "ShapeDtypeStruct")
+        self.sharding = sharding
 
     @property
     def ndim(self) -> int:
@@ -74,16 +101,19 @@ class ShapeDtypeStruct:
         return ShapedArray(self.shape, self.dtype, self.weak_type)
 
     def __repr__(self) -> str:
+        sharding = f", sharding={self.sharding!r}" if self.sharding is not None else ""
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{sharding}{weak})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ShapeDtypeStruct):
             return NotImplemented
-        return (self.shape, self.dtype, self.weak_type) == (other.shape, other.dtype, other.weak_type)
+        return (self.shape, self.dtype, self.weak_type, self.sharding) == (
+            other.shape, other.dtype, other.weak_type, other.sharding,
+        )  # fmt: skip
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
+        return hash((self.shape, self.dtype, self.weak_type, self.sharding))
 
 
 # A tree whose leaves are all ShapeDtypeStructs (eval_shape's result, say):
