@@ -296,9 +296,11 @@ def test_with_sharding_constraint_matches_jax() -> None:
     )(jax_numpy.asarray(value))
     assert_same(ours, theirs)
     assert _layout(ours) == _layout(theirs)
-    # Eagerly and under transformations it is the identity.
+    # Eagerly the value is laid out as asked, as JAX's is; its value is unchanged.
     eager = jt_any.lax.with_sharding_constraint(jnp_any.asarray(value), jts.NamedSharding(mesh, jts.P("b")))
+    theirs_eager = jax.lax.with_sharding_constraint(jax_numpy.asarray(value), jsh.NamedSharding(jmesh, jsh.PartitionSpec("b")))
     np.testing.assert_array_equal(np.asarray(eager), value)
+    assert _layout(eager) == _layout(theirs_eager)
     grad = jt_any.grad(lambda x: jnp.sum(jt_any.lax.with_sharding_constraint(x, jts.NamedSharding(mesh, jts.P("a"))) ** 2))
     np.testing.assert_allclose(np.asarray(grad(jnp_any.asarray(value))), 2 * value)
     batched = jt_any.vmap(lambda x: jt_any.lax.with_sharding_constraint(x, jts.NamedSharding(mesh, jts.P("a"))))(

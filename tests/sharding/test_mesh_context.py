@@ -212,11 +212,23 @@ def test_use_abstract_mesh() -> None:
 def test_bare_specs_refer_to_the_set_mesh() -> None:
     """Inside ``set_mesh`` a bare PartitionSpec names the mesh's axes
     (``device_put``, ``with_sharding_constraint`` and jit's shardings)."""
-    with jt.set_mesh(explicit_mesh(jt)):
+    with jt.set_mesh(auto_mesh(jt)):
         text = str(jt.make_jaxpr(lambda v: jt.lax.with_sharding_constraint(v, P("x")))(np.arange(8.0)))
     assert "Mesh('x': 4, 'y': 2" in text and "spec=P('x',)" in text
     with pytest.raises(errors.JaxtypedValueError, match="needs a mesh"):
         jt.make_jaxpr(lambda v: jt.lax.with_sharding_constraint(v, P("x")))(np.arange(8.0))
+
+
+def test_a_constraint_may_not_split_over_explicit_axes_as_in_jax() -> None:
+    """An Explicit axis is part of the array's type: JAX asks for ``reshard``."""
+
+    def case(J: Lib) -> object:
+        with J.set_mesh(explicit_mesh(J)):
+            return J.jit(lambda v: J.lax.with_sharding_constraint(v, J.sharding.PartitionSpec("x")))(np.arange(8.0))
+
+    raises_as_jax(case)
+    with pytest.raises(errors.JaxtypedValueError, match="can only refer to Auto axes of the mesh"):
+        case(jt)
 
 
 # === reshard ===

@@ -22,6 +22,7 @@ from jaxtyped._src.core.interpreter import Tracer
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.api_util import leaf_to_array
 from jaxtyped._src.runtime import xla
+from jaxtyped._src.lax.parallel import set_eager_placer
 from jaxtyped._src.sharding import NamedSharding, Sharding, SingleDeviceSharding
 from jaxtyped._src.tree_util import tree_leaves, tree_map
 
@@ -300,3 +301,12 @@ def block_until_ready(x: T) -> T:
             array.block_until_ready()  # the error of the first failing array, in our words
         raise
     return x
+
+
+def _place(array: ArrayImpl, sharding: Sharding) -> ArrayImpl:
+    placed = device_put(array, sharding)
+    assert isinstance(placed, ArrayImpl)  # a concrete array placed
+    return placed
+
+
+set_eager_placer(_place)  # eager with_sharding_constraint lays its value out with device_put

@@ -31,6 +31,7 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import ArrayImpl
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero, order_axes
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
@@ -104,6 +105,7 @@ __all__ = [
     "checking_vma",
     "ManualMesh",
     "manual_lowering",
+    "set_eager_placer",
 ]
 
 T = TypeVar("T")
@@ -128,6 +130,13 @@ class ShardingConstraint(Primitive):
     @override
     def impl(self, args: tuple[NDArray, ...]) -> tuple[HostValue, ...]:
         return args
+
+    @override
+    def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
+        # Eagerly the value is laid out as asked, as JAX's is.
+        if _eager_placer is None:
+            return args
+        return (_eager_placer(args[0], self.sharding),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -179,12 +188,39 @@ def _resolve(sharding: Sharding | PartitionSpec, where: str) -> Sharding:
     return sharding
 
 
+# Eager placement is device_put's, in a higher layer (api_device), which
+# registers it.
+_eager_placer: "Callable[[ArrayImpl, Sharding], ArrayImpl] | None" = None
+
+
+def set_eager_placer(place: "Callable[[ArrayImpl, Sharding], ArrayImpl]") -> None:
+    """Register how an eager sharding constraint lays out its value."""
+    global _eager_placer
+    _eager_placer = place
+
+
+def _check_auto_axes(sharding: Sharding) -> None:
+    """JAX's rule: a constraint may only split over Auto mesh axes (an
+    Explicit axis is the array's type, changed with ``reshard``)."""
+    if not isinstance(sharding, NamedSharding):
+        return
+    types = dict(zip(sharding.mesh.axis_names, sharding.mesh.axis_types, strict=True))
+    if any(types[name] != "Auto" for name in sharding.spec.used_axes()):
+        raise JaxtypedValueError(
+            "The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto axes of the mesh. "
+            f"Got spec={sharding.spec!r} and mesh={sharding.mesh!r}. You probably meant to use `reshard` API?"
+        )
+
+
 def with_sharding_constraint(x: T, shardings: Sharding | PartitionSpec) -> T:
     """Ask the partitioner to lay out every array of pytree ``x`` as
     ``shardings`` says (JAX's ``lax.with_sharding_constraint``); the values
-    are unchanged. A bare ``PartitionSpec`` refers to the mesh of the
-    enclosing ``with mesh:`` block."""
+    are unchanged, and eagerly they are laid out so. A bare
+    ``PartitionSpec`` refers to the mesh of the enclosing ``with mesh:``
+    block. Only Auto mesh axes may split (``reshard`` changes Explicit
+    ones), as in JAX."""
     sharding = _resolve(shardings, "with_sharding_constraint")
+    _check_auto_axes(sharding)
     leaves, tree = tree_flatten(x)
     outs: list[Array] = []
     for leaf in leaves:
