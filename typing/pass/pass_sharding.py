@@ -39,7 +39,7 @@ def double(v: Array) -> Array:
 
 
 doubled = jt.jit(double, in_shardings=sharding, out_shardings=sharding)(x)
-constrained = lax.with_sharding_constraint(x, sharding)
+constrained = lax.with_sharding_constraint(x, NamedSharding(explicit, P("i")))  # over an Auto axis, as JAX requires
 with explicit:
     bare = lax.with_sharding_constraint(x, P("i"))
 
