@@ -9,6 +9,7 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.ad_gradient_types import AnyOnly
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import (
     ArrayImpl,
@@ -116,6 +117,15 @@ def process_count(backend: Backend | None = None) -> int:
 DeviceOrSharding = xla.DeviceOrSharding
 
 
+@overload
+def device_put(  # Note [Any in, Any out] in api_tree
+    x: AnyOnly,
+    device: DeviceOrSharding | None = None,
+    *,
+    src: DeviceOrSharding | None = None,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> AnyOnly: ...
 @overload
 def device_put(x: ArrayLike, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> Array: ...
 @overload
@@ -232,6 +242,8 @@ def _slicer(keys: tuple[tuple[tuple[int | None, int | None], ...], ...]) -> Call
     return jit(slices)
 
 
+@overload
+def device_get(x: AnyOnly) -> AnyOnly: ...  # Note [Any in, Any out] in api_tree
 @overload
 def device_get(x: Array) -> HostArray: ...
 @overload

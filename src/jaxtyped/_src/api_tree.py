@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Union, overload
 
 from jaxtyped._src import tree_util as _tu
+from jaxtyped._src.ad_gradient_types import AnyOnly
 from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.tree_util import KeyPath, PyTreeDef
 from jaxtyped._src.util import predicate_class
@@ -99,6 +100,11 @@ _PathIsLeaf = Union[Callable[[Any], bool], Callable[[Any, Any], bool]]  # is_lea
 # PyTreeDef[PyTree]: with array-like leaves it rebuilds a PyTree.
 
 
+# Note [Any in, Any out]: a tree typed Any (a parameter annotated so, or an
+# unannotated function's result in mypy) gives Any leaves, as JAX's does,
+# not the Unknown that several matching overloads would give pyright.
+@overload
+def tree_flatten(tree: AnyOnly, is_leaf: _IsLeaf | None = None) -> tuple[list[AnyOnly], PyTreeDef[AnyOnly]]: ...
 @overload
 def tree_flatten(tree: T, is_leaf: None = None) -> tuple[list[Array], PyTreeDef[T]]: ...
 @overload
@@ -111,9 +117,7 @@ def tree_flatten(tree: Mapping[Any, object], is_leaf: None = None) -> tuple[list
 def tree_flatten(tree: _IT, is_leaf: None = None) -> tuple[list[Array], PyTreeDef[_IT]]: ...
 @overload
 def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[object], PyTreeDef]: ...
-def tree_flatten(
-    tree: object, is_leaf: _IsLeaf | None = None
-) -> tuple[list[Array] | list[ArrayLike] | list[object], PyTreeDef]:
+def tree_flatten(tree: object, is_leaf: _IsLeaf | None = None) -> tuple[list[Any], PyTreeDef[Any]]:  # the overloads type it
     return _tu.tree_flatten(tree, is_leaf)
 
 
@@ -134,6 +138,8 @@ def tree_structure(tree: object, is_leaf: _IsLeaf | None = None) -> PyTreeDef:
 
 
 @overload
+def tree_leaves(tree: AnyOnly, is_leaf: _IsLeaf | None = None) -> list[AnyOnly]: ...  # Note [Any in, Any out]
+@overload
 def tree_leaves(tree: ArrayTree, is_leaf: None = None) -> list[Array]: ...
 @overload
 def tree_leaves(tree: PyTree, is_leaf: None = None) -> list[ArrayLike]: ...
@@ -145,10 +151,14 @@ def tree_leaves(tree: Mapping[Any, object], is_leaf: None = None) -> list[object
 def tree_leaves(tree: _IterableArrayTree, is_leaf: None = None) -> list[Array]: ...
 @overload
 def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[object]: ...
-def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Array] | list[ArrayLike] | list[object]:
+def tree_leaves(tree: object, is_leaf: _IsLeaf | None = None) -> list[Any]:  # the overloads type it
     return _tu.tree_leaves(tree, is_leaf)
 
 
+@overload
+def tree_flatten_with_path(  # Note [Any in, Any out]
+    tree: AnyOnly, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
+) -> tuple[list[tuple[KeyPath, AnyOnly]], PyTreeDef[AnyOnly]]: ...
 @overload
 def tree_flatten_with_path(
     tree: T, is_leaf: None = None, is_leaf_takes_path: bool = False
@@ -173,12 +183,16 @@ def tree_flatten_with_path(
 def tree_flatten_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
 ) -> tuple[list[tuple[KeyPath, object]], PyTreeDef]: ...
-def tree_flatten_with_path(
+def tree_flatten_with_path(  # the overloads type it
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
-) -> tuple[list[tuple[KeyPath, Array]] | list[tuple[KeyPath, ArrayLike]] | list[tuple[KeyPath, object]], PyTreeDef]:
+) -> tuple[list[tuple[KeyPath, Any]], PyTreeDef[Any]]:
     return _tu.tree_flatten_with_path(tree, is_leaf, is_leaf_takes_path)
 
 
+@overload
+def tree_leaves_with_path(  # Note [Any in, Any out]
+    tree: AnyOnly, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
+) -> list[tuple[KeyPath, AnyOnly]]: ...
 @overload
 def tree_leaves_with_path(
     tree: ArrayTree, is_leaf: None = None, is_leaf_takes_path: bool = False
@@ -203,9 +217,9 @@ def tree_leaves_with_path(
 def tree_leaves_with_path(
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
 ) -> list[tuple[KeyPath, object]]: ...
-def tree_leaves_with_path(
+def tree_leaves_with_path(  # the overloads type it
     tree: object, is_leaf: _PathIsLeaf | None = None, is_leaf_takes_path: bool = False
-) -> list[tuple[KeyPath, Array]] | list[tuple[KeyPath, ArrayLike]] | list[tuple[KeyPath, object]]:
+) -> list[tuple[KeyPath, Any]]:
     return _tu.tree_leaves_with_path(tree, is_leaf, is_leaf_takes_path)
 
 
@@ -409,6 +423,8 @@ def tree_map_with_path(
     return _tu.tree_map_with_path(f, tree, *rest, is_leaf=is_leaf, is_leaf_takes_path=is_leaf_takes_path)
 
 
+@overload
+def tree_unflatten(treedef: PyTreeDef[AnyOnly], leaves: Iterable[object]) -> AnyOnly: ...  # Note [Any in, Any out]
 @overload
 def tree_unflatten(treedef: PyTreeDef[T], leaves: Iterable[Array]) -> T: ...
 @overload

@@ -1,0 +1,25 @@
+"""A tree typed ``Any`` (Optax annotates updates and states so; an
+unannotated function's result is Any in mypy) gives ``Any`` back, as JAX's
+functions do: the user's own ``Any`` in, ``Any`` out, never pyright's
+Unknown nor an ``object`` the next line cannot use (Note [Any in, Any out]
+in api_tree)."""
+
+from typing import Any
+
+from typing_extensions import assert_type
+
+import jaxtyped as jt
+
+
+def check(updates: Any, state: Any) -> None:
+    assert_type(jt.tree_util.tree_leaves(updates), list[Any])
+    assert_type(jt.tree.leaves(updates), list[Any])
+    assert_type(jt.tree_util.tree_leaves(updates, is_leaf=lambda x: x is None), list[Any])
+    assert_type(jt.tree_util.tree_unflatten(jt.tree_util.tree_structure(state), [1.0]), Any)
+    assert_type(jt.device_put(state), Any)
+    assert_type(jt.device_put(state, jt.devices()[0], donate=True), Any)
+    assert_type(jt.device_get(state), Any)
+    assert_type(jt.tree_util.tree_map(lambda u: u * 0.1, updates), Any)
+    total = sum(jt.numpy.sum(u) for u in jt.tree.leaves(updates))
+    assert_type(len(jt.tree_util.tree_leaves(state)), int)
+    del total
