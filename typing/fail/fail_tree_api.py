@@ -40,7 +40,7 @@ name: str = tree_util.tree_structure(tree)  # expect: mypy[assignment] pyright[r
 tree_util.tree_map_with_path(1, tree)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 tree_util.tree_reduce("add", tree, 0)  # expect: mypy[arg-type] pyright[reportArgumentType]
 tree_util.tree_all(tree, is_leaf=1)  # expect: mypy[arg-type] pyright[reportArgumentType]
-tree_util.tree_transpose("outer", None, [tree])  # expect: mypy[arg-type] pyright[reportArgumentType]
+tree_util.tree_transpose("outer", None, [tree])  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
 tree_util.tree_flatten_with_path(tree, is_leaf_takes_path="yes")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 tree_util.tree_leaves_with_path(tree, is_leaf=1)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 tree_util.treedef_children(tree)  # expect: mypy[arg-type] pyright[reportArgumentType]
@@ -64,7 +64,7 @@ jt.tree.flatten_with_path(tree, is_leaf_takes_path="yes")  # expect: mypy[call-o
 jt.tree.leaves_with_path(tree, is_leaf=1)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jt.tree.reduce("add", tree, 0)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.tree.all(tree, is_leaf=1)  # expect: mypy[arg-type] pyright[reportArgumentType]
-jt.tree.transpose("outer", None, [tree])  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.tree.transpose("outer", None, [tree])  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
 
 # Leaf and result types: a tree with a float leaf has object leaves; a map
 # over a tree of arrays keeps the tree's type; a rebuilt tree is object.

@@ -2,7 +2,7 @@
 unannotated function's result is Any in mypy) gives ``Any`` back, as JAX's
 functions do: the user's own ``Any`` in, ``Any`` out, never pyright's
 Unknown nor an ``object`` the next line cannot use (Note [Any in, Any out]
-in api_tree)."""
+in api_tree). The same for a loop's carry and a callback's result types."""
 
 from typing import Any
 
@@ -20,6 +20,12 @@ def check(updates: Any, state: Any) -> None:
     assert_type(jt.device_put(state, jt.devices()[0], donate=True), Any)
     assert_type(jt.device_get(state), Any)
     assert_type(jt.tree_util.tree_map(lambda u: u * 0.1, updates), Any)
+    assert_type(jt.tree_util.tree_transpose(jt.tree_util.tree_structure([0, 0]), None, state), Any)
+    carry, _ = jt.lax.scan(lambda c, x: (c, x), state, jt.numpy.arange(3.0))
+    assert_type(carry, Any)  # was Array: carry["w"] an error in every pyright mode
+    assert_type(jt.lax.fori_loop(0, 3, lambda i, s: s, state), Any)
+    assert_type(jt.lax.while_loop(lambda s: True, lambda s: s, state), Any)
+    assert_type(jt.pure_callback(lambda: None, state), Any)
     total = sum(jt.numpy.sum(u) for u in jt.tree.leaves(updates))
     assert_type(len(jt.tree_util.tree_leaves(state)), int)
     del total

@@ -41,11 +41,12 @@ Example:
     Array([2., 2.], dtype=float32)
 """
 
-from typing import Any, Generic, TypeVar, final, overload
+from typing import Any, Generic, TypeVar, overload
 
 from typing_extensions import ParamSpec
 
 from jaxtyped._src.core.array import Array, ArrayLike, PyTree
+from jaxtyped._src.util import Unannotated
 
 __all__ = [
     "Gradient",
@@ -77,16 +78,8 @@ __all__ = [
 ]
 
 
-@final
-class _Unannotated:
-    """A type no value has, so that only ``Any`` (a parameter without an
-    annotation, a lambda's) matches a class's type argument bound to it."""
-
-
-# A type variable only Any matches (eval_shape uses it too): for a function
-# returning Any, Callable[..., AnyOnly] solves it to Any; for any other
-# result it does not match.
-AnyOnly = TypeVar("AnyOnly", bound=_Unannotated)
+# Unannotated (a type no value has) and AnyOnly live in util, shared with the
+# tree functions and control flow (Note [Any in, Any out] in api_tree).
 
 _STATIC_ONLY = "a static type only: grad and value_and_grad return plain functions"
 
@@ -101,8 +94,8 @@ T0 = TypeVar("T0")
 T1 = TypeVar("T1")
 L0 = TypeVar("L0", bound=ArrayLike)
 L1 = TypeVar("L1", bound=ArrayLike)
-U0 = TypeVar("U0", bound="_Unannotated")
-U1 = TypeVar("U1", bound="_Unannotated")
+U0 = TypeVar("U0", bound=Unannotated)
+U1 = TypeVar("U1", bound=Unannotated)
 Aux = TypeVar("Aux")
 # fun's output type (the Jacobians'), and an array-like one.
 Out = TypeVar("Out", covariant=True)

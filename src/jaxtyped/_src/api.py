@@ -19,7 +19,6 @@ from typing_extensions import Concatenate, ParamSpec, TypeVarTuple, Unpack
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.ad_gradient_types import (
-    AnyOnly,
     Jacobian,
     JacobianMaybeWithAux,
     JacobianOfPair,
@@ -56,7 +55,7 @@ from jaxtyped._src.interpreters.staging import StagingInterpreter
 from jaxtyped._src.lax.structural import bdim_to_front, instantiate, moveaxis, reshape
 from jaxtyped._src.lax.slicing import slice_in_dim
 from jaxtyped._src.tree_util import broadcast_prefix, tree_flatten, tree_unflatten
-from jaxtyped._src.util import describe_function, is_tuple
+from jaxtyped._src.util import AnyOnly, describe_function, is_tuple
 
 __all__ = ["jvp", "vmap", "jacfwd", "make_jaxpr", "ShapeDtypeStruct", "eval_shape", "ensure_compile_time_eval"]
 

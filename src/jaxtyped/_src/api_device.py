@@ -9,7 +9,6 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from jaxtyped._src import dtypes
-from jaxtyped._src.ad_gradient_types import AnyOnly
 from jaxtyped._src.core.array import Array, ArrayLike
 from jaxtyped._src.core.array_impl import (
     ArrayImpl,
@@ -26,6 +25,7 @@ from jaxtyped._src.runtime import xla
 from jaxtyped._src.lax.parallel import set_eager_placer
 from jaxtyped._src.sharding import NamedSharding, Sharding, SingleDeviceSharding
 from jaxtyped._src.tree_util import tree_leaves, tree_map
+from jaxtyped._src.util import AnyOnly
 
 __all__ = [
     "Device",

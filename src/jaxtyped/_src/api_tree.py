@@ -23,10 +23,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, Union, overload
 
 from jaxtyped._src import tree_util as _tu
-from jaxtyped._src.ad_gradient_types import AnyOnly
 from jaxtyped._src.core.array import Array, ArrayLike, PyTree
 from jaxtyped._src.tree_util import KeyPath, PyTreeDef
-from jaxtyped._src.util import predicate_class
+from jaxtyped._src.util import AnyOnly, predicate_class
 
 __all__ = [
     "ArrayTree", "tree_flatten", "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path",
@@ -442,6 +441,12 @@ def tree_unflatten(treedef: PyTreeDef, leaves: Iterable[object]) -> object:
 # The structure of this result is not known statically.
 
 
+@overload
+def tree_transpose(  # Note [Any in, Any out]
+    outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: AnyOnly
+) -> AnyOnly: ...
+@overload
+def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: object) -> object: ...
 def tree_transpose(outer_treedef: PyTreeDef, inner_treedef: PyTreeDef | None, pytree_to_transpose: object) -> object:
     return _tu.tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose)
 

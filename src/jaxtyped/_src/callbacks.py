@@ -25,6 +25,7 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src import dtypes
+from jaxtyped._src.util import AnyOnly
 from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.array_impl import ArrayImpl, to_array
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray
@@ -386,6 +387,11 @@ def _result_avals(name: str, result_shape_dtypes: object) -> tuple[tuple[ShapedA
     return tuple(avals), tree
 
 
+@overload
+def pure_callback(  # results described by an Any value: Any (Note [Any in, Any out] in api_tree)
+    callback: Callable[..., object], result_shape_dtypes: AnyOnly, *args: object,
+    sharding: None = None, vmap_method: VmapMethod | None = None, **kwargs: object,
+) -> AnyOnly: ...
 @overload
 def pure_callback(
     callback: Callable[..., object], result_shape_dtypes: ShapeDtypeLike, *args: object,

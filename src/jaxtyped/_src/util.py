@@ -6,7 +6,7 @@ import inspect
 import types
 import operator
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, SupportsIndex, TypeVar, cast
+from typing import Any, SupportsIndex, TypeVar, cast, final
 
 from typing_extensions import TypeGuard, TypeIs
 
@@ -31,10 +31,26 @@ __all__ = [
     "normalize_argnames",
     "check_argnames",
     "match_static",
+    "AnyOnly",
+    "Unannotated",
 ]
 
 T = TypeVar("T")
 U = TypeVar("U")
+
+
+@final
+class Unannotated:
+    """A type no value has, so that only ``Any`` (a parameter without an
+    annotation, a lambda's) matches a class's type argument bound to it."""
+
+
+# A type variable only Any matches: for a function returning Any,
+# Callable[..., AnyOnly] solves it to Any (eval_shape, grad's classes); an
+# argument typed Any matches a first overload's AnyOnly parameter, which
+# gives the user's Any back (Note [Any in, Any out] in api_tree); for any
+# other type it does not match.
+AnyOnly = TypeVar("AnyOnly", bound=Unannotated)
 F = TypeVar("F", bound=Callable[..., object])
 
 

@@ -68,7 +68,7 @@ from jaxtyped._src.pjit import (
     jvp_jaxpr,
 )
 from jaxtyped._src.tree_util import treedef_tuple
-from jaxtyped._src.util import describe_function
+from jaxtyped._src.util import AnyOnly, describe_function
 
 __all__ = ["While", "while_loop", "WHILE_TRANSPOSE_ERROR", "fixed_point", "promote_carry", "convert_carry"]
 
@@ -384,6 +384,10 @@ def convert_carry(x: Array, aval: ShapedArray) -> Array:
 # their type ``C``, leaves included (see typing/pending/NOTES.md, section CF),
 # except tuples of two or three leaves (``(0, x)``, ``(x, 0.0, 0)``): each
 # leaf is an ``Array`` too, so they have an overload of their own (CF1).
+@overload
+def while_loop(  # an Any carry: Any back (Note [Any in, Any out] in api_tree)
+    cond_fun: Callable[[AnyOnly], ArrayLike], body_fun: Callable[[AnyOnly], object], init_val: AnyOnly
+) -> AnyOnly: ...
 @overload
 def while_loop(
     cond_fun: Callable[[Array], ArrayLike], body_fun: Callable[[Array], ArrayLike], init_val: ArrayLike

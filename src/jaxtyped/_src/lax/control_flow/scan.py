@@ -72,7 +72,7 @@ from jaxtyped._src.pjit import (
     jvp_jaxpr,
 )
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, treedef_children, treedef_tuple
-from jaxtyped._src.util import describe_function
+from jaxtyped._src.util import AnyOnly, describe_function
 
 __all__ = ["Scan", "scan", "map", "fori_loop"]
 
@@ -613,7 +613,17 @@ def _write_block(stacked: Array, rows: Sequence[Array], lo: Array) -> Array:
 
 # Overloads: a single-leaf carry is an ``Array`` inside ``f`` and in the
 # result whatever ``init`` is (``0.0`` included); ``xs`` may be left out
-# (``None``: ``f`` gets ``None`` and ``length`` gives the trip count).
+# (``None``: ``f`` gets ``None`` and ``length`` gives the trip count). An
+# ``init`` typed Any gives an Any carry (Note [Any in, Any out] in api_tree).
+@overload
+def scan(
+    f: Callable[[AnyOnly, X], tuple[object, Y]],
+    init: AnyOnly,
+    xs: X | None = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[AnyOnly, Y]: ...
 @overload
 def scan(
     f: Callable[[Array, X], tuple[ArrayLike, Y]],
@@ -785,6 +795,15 @@ def _vectorised(f: Callable[[X], Y], tree: PyTreeDef, group: Sequence[Array], si
 # ``disable_jit``); a single-leaf value is an ``Array`` whatever
 # ``init_val`` is, and so is each leaf of a tuple of two or three, as in
 # ``while_loop``.
+@overload
+def fori_loop(  # an Any carry: Any back (Note [Any in, Any out] in api_tree)
+    lower: ArrayLike,
+    upper: ArrayLike,
+    body_fun: Callable[[Array, AnyOnly], object],
+    init_val: AnyOnly,
+    *,
+    unroll: int | bool | None = None,
+) -> AnyOnly: ...
 @overload
 def fori_loop(
     lower: ArrayLike,
