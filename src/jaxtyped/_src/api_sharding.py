@@ -74,7 +74,7 @@ from jaxtyped._src.sharding import (
     Sharding,
     SingleDeviceSharding,
     context_mesh,
-    current_mesh,
+    named_on_current_mesh,
     restore_context_mesh,
     sdy_mesh,
     spec_from_tiling,
@@ -344,13 +344,7 @@ def _resolve(sharding: object, where: str) -> Sharding | None:
     if sharding is None:
         return None
     if isinstance(sharding, PartitionSpec):
-        mesh = current_mesh()
-        if mesh is None:
-            raise JaxtypedValueError(
-                f"{where}: a bare PartitionSpec {sharding!r} needs a mesh: use NamedSharding(mesh, spec) "
-                "or call inside `with mesh:`"
-            )
-        return NamedSharding(mesh, sharding)
+        return named_on_current_mesh(sharding, where)
     if isinstance(sharding, Sharding):
         return sharding
     raise JaxtypedTypeError(f"{where}: expected a Sharding, a PartitionSpec or None, got {type(sharding).__name__}")

@@ -14,7 +14,7 @@ from jaxtyped._src.core.array import Array
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.lax.util import leaf_as_array, named_leaves
-from jaxtyped._src.sharding import NamedSharding, PartitionSpec, Sharding, current_mesh
+from jaxtyped._src.sharding import NamedSharding, PartitionSpec, Sharding, named_on_current_mesh
 from jaxtyped._src.tree_util import leaves_are_instances
 from jaxtyped._src.util import arg_names, is_int, predicate_class
 
@@ -70,13 +70,7 @@ class ShapeDtypeStruct:
         self.dtype = dtypes.canonicalize_dtype(dtypes.dtype(dtype))
         self.weak_type = weak_type
         if isinstance(sharding, PartitionSpec):
-            mesh = current_mesh()
-            if mesh is None:
-                raise JaxtypedValueError(
-                    f"ShapeDtypeStruct: a bare PartitionSpec {sharding!r} needs a mesh: use NamedSharding(mesh, spec) "
-                    "or construct it inside `with mesh:` (jt.set_mesh)"
-                )
-            sharding = NamedSharding(mesh, sharding)
+            sharding = named_on_current_mesh(sharding, "ShapeDtypeStruct")
         if sharding is not None and not isinstance(sharding, Sharding):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
             raise JaxtypedValueError(
                 f"ShapeDtypeStruct: sharding must be a Sharding or a PartitionSpec, got {type(sharding).__name__}"

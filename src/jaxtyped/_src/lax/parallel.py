@@ -67,7 +67,7 @@ from jaxtyped._src.sharding import (
     PartitionSpec,
     Sharding,
     SingleDeviceSharding,
-    current_mesh,
+    named_on_current_mesh,
     spmd_lowering_mesh,
 )
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
@@ -176,13 +176,7 @@ class ShardingConstraint(Primitive):
 
 def _resolve(sharding: Sharding | PartitionSpec, where: str) -> Sharding:
     if isinstance(sharding, PartitionSpec):
-        mesh = current_mesh()
-        if mesh is None:
-            raise JaxtypedValueError(
-                f"{where}: a bare PartitionSpec {sharding!r} needs a mesh: use NamedSharding(mesh, spec) "
-                "or call inside `with mesh:`"
-            )
-        return NamedSharding(mesh, sharding)
+        return named_on_current_mesh(sharding, where)
     if not isinstance(sharding, Sharding):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
         raise JaxtypedTypeError(f"{where}: expected a Sharding or PartitionSpec, got {type(sharding).__name__}")
     return sharding

@@ -26,6 +26,7 @@ from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 
 __all__ = [
     "Device",
+    "named_on_current_mesh",
     "AxisSpec",
     "PartitionSpec",
     "AxisType",
@@ -805,6 +806,19 @@ class NamedSharding(Sharding):
 
     def __repr__(self) -> str:
         return f"NamedSharding(mesh={self._mesh}, spec={self._spec!r}, memory_kind=device)"
+
+
+def named_on_current_mesh(spec: PartitionSpec, where: str) -> NamedSharding:
+    """What a bare ``spec`` means: a ``NamedSharding`` over the mesh of the
+    enclosing ``with mesh:`` or ``set_mesh``; without one, the error names
+    ``where``."""
+    mesh = current_mesh()
+    if mesh is None:
+        raise JaxtypedValueError(
+            f"{where}: a bare PartitionSpec {spec!r} needs a mesh: use NamedSharding(mesh, spec) "
+            "or call inside `with mesh:`"
+        )
+    return NamedSharding(mesh, spec)
 
 
 @final
