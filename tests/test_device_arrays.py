@@ -168,6 +168,17 @@ def test_array_devices_and_device() -> None:
     assert x.device in x.devices()
     host_born = concrete(jnp.asarray(np.arange(3, dtype=np.float32)))
     assert host_born.device == jt.devices()[0]
+    assert type(x.devices()) is type(jax.numpy.ones(2).devices()) is set  # a new set each call, as JAX's
+
+
+def test_device_of_a_sharded_array_is_its_sharding_as_in_jax() -> None:
+    mesh = jt.sharding.Mesh(np.array(jt.devices()[:2]), ("a",))
+    sharding = jt.sharding.NamedSharding(mesh, jt.sharding.PartitionSpec("a"))
+    x = jt.device_put(jnp.arange(4.0), sharding)
+    jmesh = jax.sharding.Mesh(np.array(jax.devices()[:2]), ("a",))
+    theirs = jax.device_put(jax.numpy.arange(4.0), jax.sharding.NamedSharding(jmesh, jax.sharding.PartitionSpec("a")))
+    assert x.device == sharding and repr(x.device) == repr(theirs.device)  # one axis prints (Auto,), as JAX's
+    assert {d.id for d in x.devices()} == {d.id for d in theirs.devices()} == {0, 1}
 
 
 def test_is_ready_and_block_until_ready_method() -> None:

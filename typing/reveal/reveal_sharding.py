@@ -4,7 +4,7 @@ from typing_extensions import assert_type
 
 import jaxtyped as jt
 from jaxtyped import lax
-from jaxtyped.sharding import Mesh, NamedSharding, P, PartitionSpec
+from jaxtyped.sharding import Mesh, NamedSharding, P, PartitionSpec, Sharding
 from jaxtyped.typing import Array
 
 
@@ -27,6 +27,8 @@ def check(x: Array, mesh: Mesh) -> None:
     assert_type(jt.pmap(block, "i", static_broadcasted_argnums=1)(x, 2), Array)  # pmap keeps the signature
     assert_type(jt.pmap(normalised, axis_name="i")(x), tuple[Array, Array])
     assert_type(jt.device_put(x, NamedSharding(mesh, P("i"))), Array)
+    assert_type(x.devices(), set[jt.Device])  # was frozenset[object]: d.platform an error
+    assert_type(x.device, jt.Device | Sharding)  # was missing from Array: x.device an error
     assert_type(lax.psum(x, "i"), Array)
     assert_type(lax.psum((x, x), "i"), tuple[Array, Array])
     assert_type(lax.all_gather(x, "i"), Array)

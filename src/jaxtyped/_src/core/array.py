@@ -303,8 +303,14 @@ class Array(ABC):
             """Wait until the value is computed (dispatch is asynchronous); returns the array."""
             ...
 
-        def devices(self) -> frozenset[object]:
+        def devices(self) -> set[Device]:
             """The devices holding the array."""
+            ...
+
+        @property
+        def device(self) -> Device | Sharding:
+            """The device holding the array, or its sharding when several
+            devices hold it (the Array API's attribute, as JAX's)."""
             ...
 
         @property

@@ -98,7 +98,7 @@ class DeviceBackend(Protocol):
         buffer aliases (see Note [two homes of a value])."""
         ...
 
-    def describe_devices(self, buffer: DeviceBuffer) -> frozenset[object]:
+    def describe_devices(self, buffer: DeviceBuffer) -> frozenset[Device]:
         """The devices ``buffer`` lives on."""
         ...
 
@@ -213,18 +213,17 @@ class ArrayImpl(Array):
         self._value = None
         self._buffer = None
 
-    def devices(self) -> frozenset[object]:
-        """The devices holding this array."""
-        return device_backend().describe_devices(device_buffer(self))
+    def devices(self) -> set[Device]:
+        """The devices holding this array (a new set each call, as JAX's)."""
+        return set(device_backend().describe_devices(device_buffer(self)))
 
     @property
-    def device(self) -> object:
-        """The device holding this array (it lives on exactly one)."""
-        devices = self.devices()
+    def device(self) -> Device | Sharding:
+        """The device holding this array, or its sharding when several
+        devices hold it (the Array API's attribute, as JAX's)."""
+        devices = device_backend().describe_devices(device_buffer(self))
         if len(devices) != 1:
-            raise JaxtypedValueError(
-                f"device: the array is sharded over {len(devices)} devices; use .sharding or .devices()"
-            )
+            return self.sharding
         (only,) = devices
         return only
 

@@ -824,9 +824,10 @@ def block_until_ready(buffers: Sequence[DeviceBuffer]) -> None:
     xc.batched_block_until_ready(buffers)
 
 
-def _devices_of(buffer: DeviceBuffer) -> frozenset[object]:
+def _devices_of(buffer: DeviceBuffer) -> frozenset[Device]:
     assert isinstance(buffer, xc.ArrayImpl)
-    return frozenset(buffer._sharding._internal_device_list)  # jaxlib's only device accessor
+    devices: frozenset[Device] = frozenset(buffer._sharding._internal_device_list)  # jaxlib's only device accessor
+    return devices
 
 
 @final
@@ -842,7 +843,7 @@ class _Transfers:
         host = aliasable_host_buffer(value, aval)
         return put(host, aval), host
 
-    def describe_devices(self, buffer: DeviceBuffer) -> frozenset[object]:
+    def describe_devices(self, buffer: DeviceBuffer) -> frozenset[Device]:
         return _devices_of(buffer)
 
     def default_device(self) -> object:

@@ -494,12 +494,12 @@ class Mesh:
 
     def __str__(self) -> str:
         axes = ", ".join(f"'{n}': {s}" for n, s in zip(self._axis_names, self.axis_sizes))
-        return f"Mesh({axes}, axis_types=({', '.join(self._axis_types)}))"
+        return f"Mesh({axes}, axis_types={_axis_types_text(self._axis_types)})"
 
     def __repr__(self) -> str:
         return (
             f"Mesh(axis_sizes={self.axis_sizes}, axis_names={self._axis_names}, "
-            f"axis_types=({', '.join(self._axis_types)}))"
+            f"axis_types={_axis_types_text(self._axis_types)})"
         )
 
 
