@@ -14,7 +14,7 @@ import jaxtyped as jt
 import jaxtyped.numpy as jnp
 from jaxtyped import errors
 from jaxtyped._src.core.array_impl import ArrayImpl
-from oracle import assert_same, expect_same_error, jax, jax_numpy
+from oracle import assert_same, debug_violations, expect_same_error, jax, jax_numpy
 
 F32 = np.arange(4, dtype=np.float32) - 1.5
 U8 = np.arange(8, dtype=np.uint8).reshape(2, 4) * 37
@@ -128,8 +128,9 @@ def test_device_queries() -> None:
     moved = x.to_device(x.device)
     assert moved is not x
     assert_same(moved, theirs.to_device(theirs.device))
-    with pytest.raises(ValueError, match="to_device"):
-        x.to_device("not a device")
+    # JAX's ValueError; the debug mode's type check reports the ill-typed call first.
+    with pytest.raises((ValueError, *debug_violations()), match="to_device"):
+        x.to_device("not a device")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # the error under test
 
 
 @pytest.mark.parametrize("sharded", [False, True], ids=["one-device", "two-devices"])

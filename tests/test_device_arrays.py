@@ -388,3 +388,14 @@ def test_tree_block_until_ready_on_a_deleted_array_raises() -> None:
     x.delete()
     with pytest.raises(RuntimeError, match="deleted"):
         jt.block_until_ready({"x": x})
+
+
+def test_to_device_moves_as_jax() -> None:
+    x = jnp.arange(3.0)
+    moved = x.to_device(jt.devices()[1])
+    theirs = jax.numpy.arange(3.0).to_device(jax.devices()[1])
+    assert [d.id for d in moved.devices()] == [d.id for d in theirs.devices()] == [1]
+    np.testing.assert_array_equal(np.asarray(moved), np.asarray(theirs))
+    mesh = jt.sharding.Mesh(np.array(jt.devices()[:2]), ("a",))
+    laid_out = jnp.arange(4.0).to_device(jt.sharding.NamedSharding(mesh, jt.sharding.PartitionSpec("a")))
+    assert {d.id for d in laid_out.devices()} == {0, 1}

@@ -29,6 +29,8 @@ def check(x: Array, mesh: Mesh) -> None:
     assert_type(jt.device_put(x, NamedSharding(mesh, P("i"))), Array)
     assert_type(x.devices(), set[jt.Device])  # was frozenset[object]: d.platform an error
     assert_type(x.device, jt.Device | Sharding)  # was missing from Array: x.device an error
+    assert_type(x.to_device(jt.devices()[0]), Array)
+    assert_type(x.copy_to_host_async(), None)
     assert_type(lax.psum(x, "i"), Array)
     assert_type(lax.psum((x, x), "i"), tuple[Array, Array])
     assert_type(lax.all_gather(x, "i"), Array)

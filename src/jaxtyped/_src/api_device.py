@@ -17,12 +17,12 @@ from jaxtyped._src.core.array_impl import (
     array_from_sharded,
     device_buffer,
     host_buffer,
+    register_placer,
 )
 from jaxtyped._src.core.interpreter import Tracer
 from jaxtyped._src.errors import JaxtypedTypeError, JaxtypedValueError
 from jaxtyped._src.api_util import leaf_to_array
 from jaxtyped._src.runtime import xla
-from jaxtyped._src.lax.parallel import set_eager_placer
 from jaxtyped._src.sharding import NamedSharding, Sharding, SingleDeviceSharding
 from jaxtyped._src.tree_util import tree_leaves, tree_map
 from jaxtyped._src.util import AnyOnly
@@ -315,10 +315,10 @@ def block_until_ready(x: T) -> T:
     return x
 
 
-def _place(array: ArrayImpl, sharding: Sharding) -> ArrayImpl:
-    placed = device_put(array, sharding)
+def _place(array: ArrayImpl, target: xla.Device | Sharding) -> ArrayImpl:
+    placed = device_put(array, target)
     assert isinstance(placed, ArrayImpl)  # a concrete array placed
     return placed
 
 
-set_eager_placer(_place)  # eager with_sharding_constraint lays its value out with device_put
+register_placer(_place)  # Array.to_device and eager sharding constraints place with device_put

@@ -307,6 +307,14 @@ class Array(ABC):
             """The devices holding the array."""
             ...
 
+        def to_device(self, device: Device | Sharding, *, stream: None = None) -> "Array":
+            """The array on ``device``, or laid out over a sharding (a new array)."""
+            ...
+
+        def copy_to_host_async(self) -> None:
+            """Start copying the value to the host (a later read finds it there)."""
+            ...
+
         @property
         def device(self) -> Device | Sharding:
             """The device holding the array, or its sharding when several

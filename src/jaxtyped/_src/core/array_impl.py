@@ -25,7 +25,7 @@ copy would take.
 
 # pyright: reportPrivateUsage=false
 # (module-level helpers here read ArrayImpl._value, the class defined here)
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Final, Protocol, final, runtime_checkable
@@ -62,6 +62,8 @@ __all__ = [
     "array_from_sharded",
     "mark_donated",
     "Shard",
+    "register_placer",
+    "place",
 ]
 
 
@@ -113,6 +115,25 @@ _backend: list[DeviceBackend] = []
 def register_device_backend(backend: DeviceBackend) -> None:
     """Install the runtime's transfers (called once, when it is imported)."""
     _backend[:] = [backend]
+
+
+# Placing an array on a device or over a sharding is device_put's, in a
+# higher layer (api_device), which registers it here for the layers below:
+# Array.to_device and an eager with_sharding_constraint.
+_placer: "Callable[[ArrayImpl, Device | Sharding], ArrayImpl] | None" = None
+
+
+def register_placer(place_array: "Callable[[ArrayImpl, Device | Sharding], ArrayImpl]") -> None:
+    """Register how a concrete array is placed (api_device, at import)."""
+    global _placer
+    _placer = place_array
+
+
+def place(array: "ArrayImpl", target: Device | Sharding) -> "ArrayImpl":
+    """``array`` on device ``target``, or laid out over sharding ``target``."""
+    if _placer is None:
+        raise AssertionError("internal error: jaxtyped's api_device registers the placer at import")
+    return _placer(array, target)
 
 
 def device_backend() -> DeviceBackend:
@@ -291,12 +312,13 @@ class ArrayImpl(Array):
         arrays are immutable, so the buffer is shared)."""
         return ArrayImpl(host_buffer(self), self._aval)
 
-    def to_device(self, device: object, *, stream: None = None) -> "ArrayImpl":
-        """The array on ``device`` (one of ``devices()``: there is one CPU
-        device), as a new array object."""
-        if device not in device_backend().describe_devices(device_buffer(self)):
-            raise JaxtypedValueError(f"to_device: {device!r} is not a device this array can live on")
-        return self.clone()
+    def to_device(self, device: Device | Sharding, *, stream: None = None) -> "ArrayImpl":
+        """The array on ``device``, or laid out over a sharding, as a new
+        array object committed there (JAX's ``Array.to_device``)."""
+        if not isinstance(device, (Device, Sharding)):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
+            raise JaxtypedValueError(f"to_device: {device!r} is not a device or a sharding")
+        placed = place(self, device)
+        return placed if placed is not self else self.clone()
 
     def copy_to_host_async(self) -> None:
         """Start copying the value to the host (done at once here)."""

@@ -31,7 +31,7 @@ import numpy as np
 from typing_extensions import override
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import ArrayImpl
+from jaxtyped._src.core.array_impl import ArrayImpl, place
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero, order_axes
 from jaxtyped._src.core.hlo import HloValue, LoweringContext, i64_array
 from jaxtyped._src.core.interpreter import bind1
@@ -105,7 +105,6 @@ __all__ = [
     "checking_vma",
     "ManualMesh",
     "manual_lowering",
-    "set_eager_placer",
 ]
 
 T = TypeVar("T")
@@ -134,9 +133,7 @@ class ShardingConstraint(Primitive):
     @override
     def evaluate(self, args: tuple[ArrayImpl, ...], out_avals: tuple[ShapedArray, ...]) -> tuple[ArrayImpl, ...]:
         # Eagerly the value is laid out as asked, as JAX's is.
-        if _eager_placer is None:
-            return args
-        return (_eager_placer(args[0], self.sharding),)
+        return (place(args[0], self.sharding),)
 
     @override
     def jvp(self, primals: tuple[Array, ...], tangents: tuple[Tangent, ...]) -> tuple[tuple[Array, ...], tuple[Tangent, ...]]:
@@ -180,17 +177,6 @@ def _resolve(sharding: Sharding | PartitionSpec, where: str) -> Sharding:
     if not isinstance(sharding, Sharding):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers may pass anything
         raise JaxtypedTypeError(f"{where}: expected a Sharding or PartitionSpec, got {type(sharding).__name__}")
     return sharding
-
-
-# Eager placement is device_put's, in a higher layer (api_device), which
-# registers it.
-_eager_placer: "Callable[[ArrayImpl, Sharding], ArrayImpl] | None" = None
-
-
-def set_eager_placer(place: "Callable[[ArrayImpl, Sharding], ArrayImpl]") -> None:
-    """Register how an eager sharding constraint lays out its value."""
-    global _eager_placer
-    _eager_placer = place
 
 
 def _check_auto_axes(sharding: Sharding) -> None:
