@@ -1,7 +1,7 @@
 """Array and jaxtyped.numpy misuse: non-array inputs where ArrayLike is
 expected, methods of concrete arrays only on Array (the abstract type that
 tracers share; it declares what jax.Array does: block_until_ready,
-devices, sharding), results assigned to Python scalar types, unknown
+devices, device, to_device, copy_to_host_async, sharding), results assigned to Python scalar types, unknown
 attributes."""
 
 import jaxtyped.numpy as jnp
@@ -10,11 +10,6 @@ from jaxtyped.typing import Array, ArrayLike
 
 def double(x: ArrayLike) -> Array:
     return jnp.asarray(x) * 2
-
-
-def wait(x: Array) -> Array:
-    x.copy_to_host_async()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
-    return x
 
 
 x = jnp.ones(3)

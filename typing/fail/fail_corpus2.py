@@ -26,7 +26,7 @@ jt.tree.unflatten(jt.tree.structure(params), [1.0, 2.0])["w"]  # expect: mypy[in
 x = jnp.ones(3)
 x.block_until_ready(True)  # expect: mypy[call-arg] pyright[reportCallIssue]
 x.sharding()  # expect: mypy[operator] pyright[reportCallIssue]
-x.devices().pop()  # expect: mypy[attr-defined] pyright[reportAttributeAccessIssue,reportUnknownMemberType]
+x.devices()[0]  # expect: mypy[index] pyright[reportIndexIssue]
 jnp.dot(x, x, precision=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jnp.matmul(x, x, lax.Precision.HIGHEST)  # expect: mypy[call-arg] pyright[reportCallIssue]
 jnp.einsum("i,i->", x, x, precision=lax.Precision)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]

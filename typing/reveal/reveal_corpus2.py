@@ -71,7 +71,7 @@ def check(
 
 def placement_scipy_precision(x: Array, m: Array) -> None:
     assert_type(x.block_until_ready(), Array)
-    assert_type(x.devices(), frozenset[object])
+    assert_type(x.devices(), set[jt.Device])
     assert_type(x.sharding, Sharding)
     assert_type(x.is_fully_addressable, bool)
     assert_type(x.is_fully_replicated, bool)
