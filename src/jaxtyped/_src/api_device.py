@@ -127,14 +127,49 @@ def device_put(  # Note [Any in, Any out] in api_tree
     may_alias: bool | None = None,
 ) -> AnyOnly: ...
 @overload
-def device_put(x: ArrayLike, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> Array: ...
+def device_put(
+    x: ArrayLike,
+    device: DeviceOrSharding | None = None,
+    *,
+    src: DeviceOrSharding | None = None,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> Array: ...
 @overload
-def device_put(x: ArraySequenceT, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> ArraySequenceT: ...
+def device_put(
+    x: ArraySequenceT,
+    device: DeviceOrSharding | None = None,
+    *,
+    src: DeviceOrSharding | None = None,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> ArraySequenceT: ...
 @overload
-def device_put(x: ArrayMappingT, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> ArrayMappingT: ...
+def device_put(
+    x: ArrayMappingT,
+    device: DeviceOrSharding | None = None,
+    *,
+    src: DeviceOrSharding | None = None,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> ArrayMappingT: ...
 @overload
-def device_put(x: object, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> object: ...
-def device_put(x: object, device: DeviceOrSharding | None = None, *, src: DeviceOrSharding | None = None, donate: bool = False, may_alias: bool | None = None) -> object:
+def device_put(
+    x: object,
+    device: DeviceOrSharding | None = None,
+    *,
+    src: DeviceOrSharding | None = None,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> object: ...
+def device_put(
+    x: object,
+    device: DeviceOrSharding | None = None,
+    *,
+    src: DeviceOrSharding | None = None,
+    donate: bool = False,
+    may_alias: bool | None = None,
+) -> object:
     """Transfer every leaf of pytree ``x`` to ``device`` (default: the
     first device), or lay it out as a ``Sharding`` says, returning arrays
     backed by device buffers.
