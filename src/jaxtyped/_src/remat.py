@@ -382,8 +382,10 @@ class _Checkpointed:
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         static = self._static_positions(len(args))
         dyn = tuple(a for i, a in enumerate(args) if i not in static)
-        static_kwargs = {k: v for k, v in kwargs.items() if k in self.static_argnames}
-        kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        static_kwargs: dict[str, Any] = {}
+        if self.static_argnames and kwargs:  # most checkpointed calls have none: no copies of kwargs then
+            static_kwargs = {k: v for k, v in kwargs.items() if k in self.static_argnames}
+            kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
         leaves, in_tree = tree_flatten((dyn, kwargs))
         arrays = [self._to_array(leaf, i, args, kwargs) for i, leaf in enumerate(leaves)]
         statics: list[tuple[int | str, object]] = [(i, args[i]) for i in sorted(static)]

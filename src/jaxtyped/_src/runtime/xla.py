@@ -436,8 +436,10 @@ _PLATFORM = "cpu"  # the one platform jaxtyped drives
 def check_backend(backend: Backend | None, where: str) -> None:
     """Accept ``backend`` if it names the platform devices come from (JAX's
     names are case-sensitive), else raise JAX's error for it."""
+    if backend is None or backend == _PLATFORM:
+        return
     own_client: object = _get_backend().client
-    if backend is None or backend == _PLATFORM or backend is own_client:
+    if backend is own_client:
         return
     if isinstance(backend, str):
         raise UnknownBackendError(f"{where}: unknown backend {backend!r}; available backends are [{_PLATFORM!r}]")
