@@ -8,7 +8,6 @@ and we deliberately do not are listed below, each with its reason.
 """
 
 import importlib
-import importlib.util
 import inspect
 import pkgutil
 from collections.abc import Callable
@@ -25,12 +24,11 @@ def _module_pairs() -> list[tuple[str, str]]:
         if "._" in info.name or info.name == "jaxtyped.demo":
             continue
         theirs = "jax" + info.name.removeprefix("jaxtyped")
-        if importlib.util.find_spec(theirs.rsplit(".", 1)[0]) is not None:
-            try:
-                importlib.import_module(theirs)
-            except ImportError:  # a module of ours JAX does not have
-                continue
-            pairs.append((info.name, theirs))
+        try:
+            importlib.import_module(theirs)
+        except ImportError:  # a module of ours JAX does not have
+            continue
+        pairs.append((info.name, theirs))
     return pairs
 
 

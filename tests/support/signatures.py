@@ -19,9 +19,10 @@ _POSITIONAL_KINDS = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITI
 def missing_keywords(ours: Callable[..., object], theirs: Callable[..., object], out_of_scope: Iterable[str] = ()) -> list[str]:
     """JAX's keyword-capable parameters that ``ours`` cannot take by keyword
     (private ``_names`` and ``out_of_scope`` ones aside)."""
-    have = {p.name for p in inspect.signature(ours).parameters.values() if p.kind in _KEYWORD_KINDS}
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(ours).parameters.values()):
-        return []
+    ours_params = inspect.signature(ours).parameters.values()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in ours_params):
+        return []  # **kwargs takes any keyword
+    have = {p.name for p in ours_params if p.kind in _KEYWORD_KINDS}
     want = {
         p.name
         for p in inspect.signature(theirs).parameters.values()
@@ -36,13 +37,9 @@ def misplaced_positionals(ours: Callable[..., object], theirs: Callable[..., obj
     none (unless that parameter is private or ``out_of_scope``).
     Positional-only parameters match whatever their names."""
     skipped = set(out_of_scope)
-    ours_params = list(inspect.signature(ours).parameters.values())
-    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in ours_params):
-        ours_params = [p for p in ours_params if p.kind in _POSITIONAL_KINDS]
-        open_ended = True
-    else:
-        ours_params = [p for p in ours_params if p.kind in _POSITIONAL_KINDS]
-        open_ended = False
+    all_params = list(inspect.signature(ours).parameters.values())
+    open_ended = any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in all_params)  # *args takes any position
+    ours_params = [p for p in all_params if p.kind in _POSITIONAL_KINDS]
     theirs_params = [p for p in inspect.signature(theirs).parameters.values() if p.kind in _POSITIONAL_KINDS]
     found: list[str] = []
     for i, theirs_param in enumerate(theirs_params):
