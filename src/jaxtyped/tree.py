@@ -10,14 +10,14 @@ from jaxtyped._src.api_tree import tree_leaves as leaves
 from jaxtyped._src.api_tree import tree_leaves_with_path as leaves_with_path
 from jaxtyped._src.api_tree import tree_map as map
 from jaxtyped._src.api_tree import tree_map_with_path as map_with_path
+from jaxtyped._src.api_tree import tree_reduce as reduce
+from jaxtyped._src.api_tree import tree_reduce_associative as reduce_associative
 from jaxtyped._src.api_tree import tree_structure as structure
 from jaxtyped._src.api_tree import tree_transpose as transpose
 from jaxtyped._src.api_tree import tree_unflatten as unflatten
 from jaxtyped._src.tree_util import static
 from jaxtyped._src.tree_util import tree_all as all
 from jaxtyped._src.tree_util import tree_broadcast as broadcast
-from jaxtyped._src.tree_util import tree_reduce_associative as reduce_associative
-from jaxtyped._src.tree_util import tree_reduce as reduce
 
 __all__ = [
     "all",

@@ -22,7 +22,7 @@ jt.tree_util.flatten_one_level_with_keys([1], 2)  # expect: mypy[call-arg] pyrig
 jt.tree_util.register_pytree_with_keys_class(3)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.tree_util.register_static([1])  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.tree_util.tree_broadcast(1, [1], is_leaf=3)  # expect: mypy[arg-type] pyright[reportArgumentType]
-jt.tree_util.tree_reduce_associative(3, [1])  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.tree_util.tree_reduce_associative(3, [1])  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 special.boxcox(x, "a")  # expect: mypy[arg-type] pyright[reportArgumentType]
 special.boxcox1p("a", 0.5)  # expect: mypy[arg-type] pyright[reportArgumentType]
 special.kl_div(x)  # expect: mypy[call-arg] pyright[reportCallIssue]

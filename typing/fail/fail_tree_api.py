@@ -38,7 +38,7 @@ tree_util.tree_flatten(tree, is_leaf=3)  # expect: mypy[call-overload] pyright[r
 tree_util.tree_leaves(tree, "leaf")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 name: str = tree_util.tree_structure(tree)  # expect: mypy[assignment] pyright[reportAssignmentType]
 tree_util.tree_map_with_path(1, tree)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
-tree_util.tree_reduce("add", tree, 0)  # expect: mypy[arg-type] pyright[reportArgumentType]
+tree_util.tree_reduce("add", tree, 0)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 tree_util.tree_all(tree, is_leaf=1)  # expect: mypy[arg-type] pyright[reportArgumentType]
 tree_util.tree_transpose("outer", None, [tree])  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
 tree_util.tree_flatten_with_path(tree, is_leaf_takes_path="yes")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
@@ -62,7 +62,7 @@ jt.tree.map(1, tree)  # expect: mypy[call-overload] pyright[reportCallIssue,repo
 jt.tree.map_with_path(label, tree, is_leaf=1)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jt.tree.flatten_with_path(tree, is_leaf_takes_path="yes")  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
 jt.tree.leaves_with_path(tree, is_leaf=1)  # expect: mypy[call-overload] pyright[reportCallIssue,reportArgumentType]
-jt.tree.reduce("add", tree, 0)  # expect: mypy[arg-type] pyright[reportArgumentType]
+jt.tree.reduce("add", tree, 0)  # expect: mypy[call-overload] pyright[reportArgumentType,reportCallIssue]
 jt.tree.all(tree, is_leaf=1)  # expect: mypy[arg-type] pyright[reportArgumentType]
 jt.tree.transpose("outer", None, [tree])  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
 

@@ -58,6 +58,10 @@ def add(a: Array, b: Array) -> Array:
     return a + b
 
 
+def add_counts(a: int, b: int) -> int:
+    return a + b
+
+
 def shift(path: KeyPath, leaf: Array) -> Array:
     return leaf + 1
 
@@ -141,6 +145,14 @@ def check(tree: dict[str, Array], treedef: PyTreeDef, x: Array, mixed: dict[str,
     assert_type(jt.tree.structure(tree), PyTreeDef[dict[str, Array]])
     assert_type(jt.tree.structure(Box(x)), PyTreeDef)
     assert_type(jt.tree.reduce(lambda acc, _: acc + 1.0, tree, 0.0), float)
+    # A float that starts a sum of arrays: the result is either (Note [tree_reduce's initial value]).
+    assert_type(jt.tree.reduce(lambda acc, leaf: acc + jt.numpy.sum(leaf**2), tree, 0.0), Union[Array, float])
+    assert_type(tree_util.tree_reduce(jt.numpy.maximum, tree, -1.0), Union[Array, float])
+    assert_type(jt.tree.reduce(jt.numpy.add, tree), Array)
+    # An operation on arrays over a tree of arrays gives an Array; with an identity, either.
+    assert_type(jt.tree.reduce_associative(lambda a, b: a + b, [x, x]), Array)
+    assert_type(jt.tree.reduce_associative(jt.numpy.maximum, tree, identity=0.0), Union[Array, float])
+    assert_type(tree_util.tree_reduce_associative(add_counts, [1, 2]), int)
     assert_type(jt.tree.all(tree), bool)
 
     # The tree_util functions not pinned in reveal_tree_util.py.

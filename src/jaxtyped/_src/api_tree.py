@@ -30,6 +30,7 @@ from jaxtyped._src.util import AnyOnly, predicate_class
 __all__ = [
     "ArrayTree", "tree_flatten", "tree_flatten_with_path", "tree_leaves", "tree_leaves_with_path",
     "tree_map", "tree_map_with_path", "tree_structure", "tree_unflatten", "tree_transpose", "broadcast_prefix",
+    "tree_reduce", "tree_reduce_associative",
 ]  # fmt: skip
 
 # A pytree whose leaves are all arrays (None is an empty node). Sequence and
@@ -467,7 +468,57 @@ def broadcast_prefix(
     )  # fmt: skip
 
 
+_Init = TypeVar("_Init")
+
+
+# Note [tree_reduce's initial value]: the running value may change type at
+# the first step, as in ``tree_reduce(lambda acc, x: acc + jnp.sum(x), tree,
+# 0.0)``, where a float starts a sum of Arrays. The third overload types that
+# case: the function takes the running value or the initializer, and the
+# result is either (the initializer alone when ``tree`` has no leaves). mypy
+# fixes the type variable of the one-type overload from the initializer and
+# rejects the function, then takes the third; pyright takes the one-type
+# overload, widening its type variable to the union.
+@overload
+def tree_reduce(function: Callable[[_R, Any], _R], tree: Any, *, is_leaf: _IsLeaf | None = None) -> _R: ...
+@overload
+def tree_reduce(function: Callable[[_R, Any], _R], tree: Any, initializer: _R, is_leaf: _IsLeaf | None = None) -> _R: ...
+@overload
+def tree_reduce(
+    function: Callable[[_R | _Init, Any], _R], tree: Any, initializer: _Init, is_leaf: _IsLeaf | None = None
+) -> _R | _Init: ...
+def tree_reduce(
+    function: Callable[[Any, Any], Any], tree: Any, initializer: object = _tu.NO_INITIALIZER, is_leaf: _IsLeaf | None = None
+) -> Any:  # the overloads type it
+    return _tu.tree_reduce(function, tree, initializer, is_leaf)
+
+
+# An operation over a tree of arrays gives an Array (a lone leaf is returned
+# as it is), or the identity for a tree without leaves. As for tree_map
+# (Note [tree_map's overloads]), every overload types the operation as a
+# function of Any: mypy then takes the first overload that matches a lambda
+# rather than giving up with Any.
+@overload
+def tree_reduce_associative(
+    operation: Callable[[Any, Any], _A], tree: ArrayTree, *, is_leaf: None = None
+) -> Array: ...
+@overload
+def tree_reduce_associative(
+    operation: Callable[[Any, Any], _A], tree: ArrayTree, *, identity: _Init, is_leaf: None = None
+) -> Array | _Init: ...
+@overload
+def tree_reduce_associative(
+    operation: Callable[[Any, Any], _R], tree: object, *, identity: _R = ..., is_leaf: _IsLeaf | None = None
+) -> _R: ...
+def tree_reduce_associative(
+    operation: Callable[[Any, Any], Any], tree: object, *, identity: object = _tu.NO_INITIALIZER, is_leaf: _IsLeaf | None = None
+) -> Any:  # the overloads type it
+    return _tu.tree_reduce_associative(operation, tree, identity=identity, is_leaf=is_leaf)
+
+
 for _wrapper, _impl in [
+    (tree_reduce, _tu.tree_reduce),
+    (tree_reduce_associative, _tu.tree_reduce_associative),
     (tree_flatten, _tu.tree_flatten),
     (tree_leaves, _tu.tree_leaves),
     (tree_structure, _tu.tree_structure),

@@ -811,6 +811,11 @@ class _Missing(enum.Enum):
     TOKEN = enum.auto()
 
 
+NO_INITIALIZER: Final = _Missing.TOKEN
+"""The default of ``tree_reduce``'s ``initializer`` and of
+``tree_reduce_associative``'s ``identity``: none given."""
+
+
 def tree_reduce(
     function: Callable[[T, Any], T],
     tree: Any,
