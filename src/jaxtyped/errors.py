@@ -27,6 +27,7 @@ from jaxtyped._src.errors import UnboundAxisNameError  # sharding family (issue 
 from jaxtyped._src.errors import JaxtypedAttributeError  # custom_batching family
 from jaxtyped._src.errors import TypePromotionError  # dtypes family
 from jaxtyped._src.errors import UnknownBackendError  # devices family
+from jaxtyped._src.errors import ShardingAssertionError  # sharding family
 
 __all__ = [
     "AnnotationMismatchError",
@@ -55,4 +56,5 @@ __all__ = [
     "JaxtypedAttributeError",  # custom_batching family
     "TypePromotionError",  # dtypes family
     "UnknownBackendError",  # devices family
+    "ShardingAssertionError",  # sharding family
 ]

@@ -261,7 +261,7 @@ def test_reshape_and_asarray_take_copy_by_keyword() -> None:
 
 
 def test_make_mesh_takes_axis_types_third() -> None:
-    mesh = jt.make_mesh((1,), ("x",), ("Explicit",))
+    mesh = jt.make_mesh((1,), ("x",), (jt.sharding.AxisType.Explicit,))
     assert mesh.axis_names == ("x",)
 
 

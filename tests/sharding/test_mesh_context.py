@@ -119,10 +119,31 @@ def test_abstract_mesh_has_no_devices() -> None:
 
 
 def test_abstract_mesh_rejects_bad_axis_types() -> None:
-    with pytest.raises(errors.JaxtypedTypeError, match=None if jt.DEBUG else "axis type"):  # debug mode: beartype's
+    with pytest.raises(errors.JaxtypedTypeError, match=None if jt.DEBUG else "axis_types must be of type"):  # debug mode: beartype's
         AbstractMesh((2,), ("a",), ("Sideways",))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # the error under test
     with pytest.raises(errors.JaxtypedValueError, match="axis_types"):
-        AbstractMesh((2,), ("a",), ("Auto", "Auto"))
+        AbstractMesh((2,), ("a",), (jt.sharding.AxisType.Auto,) * 2)
+
+
+@pytest.mark.parametrize("where", ["Mesh", "AbstractMesh", "make_mesh"])
+def test_axis_types_are_the_enum_as_in_jax(where: str) -> None:
+    """``AxisType`` is JAX's enum: its members make meshes, print as JAX's,
+    and compare with the mesh's ``axis_types``; a string is JAX's TypeError."""
+
+    def build(J: Lib, types: Any) -> Any:
+        if where == "Mesh":
+            return J.sharding.Mesh(np.array(J.devices()[:2]), ("a",), axis_types=types)
+        if where == "AbstractMesh":
+            return J.sharding.AbstractMesh((2,), ("a",), types)
+        return J.make_mesh((2,), ("a",), axis_types=types)
+
+    def case(J: Lib) -> object:
+        mesh = build(J, (J.sharding.AxisType.Manual,))
+        return repr(mesh.axis_types), mesh.axis_types == (J.sharding.AxisType.Manual,), repr(list(J.sharding.AxisType))
+
+    ours, theirs = both(case)
+    assert ours == theirs == ("(Manual,)", True, "[Auto, Explicit, Manual]")
+    raises_as_jax(lambda J: build(J, ("Auto",)))
     with pytest.raises(errors.JaxtypedValueError, match="axis sizes"):
         AbstractMesh((2, 2), ("a",))
 
@@ -192,7 +213,7 @@ def test_set_mesh_errors_as_jax() -> None:
     raises_as_jax(lambda J: J.set_mesh(J.sharding.AbstractMesh((2,), ("x",))))
     raises_as_jax(lambda J: J.make_jaxpr(lambda x: (J.set_mesh(explicit_mesh(J)), x)[1])(1.0))
     raises_as_jax(lambda J: J.make_jaxpr(lambda x: (J.sharding.get_mesh(), x)[1])(1.0))
-    manual = jt.make_mesh((2,), ("m",), axis_types=("Manual",))
+    manual = jt.make_mesh((2,), ("m",), axis_types=(jt.sharding.AxisType.Manual,))
     with pytest.raises(errors.JaxtypedValueError, match="manual axes"):
         jt.set_mesh(manual)
 
@@ -220,15 +241,71 @@ def test_bare_specs_refer_to_the_set_mesh() -> None:
 
 
 def test_a_constraint_may_not_split_over_explicit_axes_as_in_jax() -> None:
-    """An Explicit axis is part of the array's type: JAX asks for ``reshard``."""
+    """Outside ``set_mesh`` of its mesh, an Explicit axis is part of the
+    array's type, not a layout to ask for: JAX asks for ``reshard``."""
 
     def case(J: Lib) -> object:
-        with J.set_mesh(explicit_mesh(J)):
-            return J.jit(lambda v: J.lax.with_sharding_constraint(v, J.sharding.PartitionSpec("x")))(np.arange(8.0))
+        sharding = J.sharding.NamedSharding(explicit_mesh(J), J.sharding.PartitionSpec("x"))
+        return J.jit(lambda v: J.lax.with_sharding_constraint(v, sharding))(np.arange(8.0))
 
     raises_as_jax(case)
     with pytest.raises(errors.JaxtypedValueError, match="can only refer to Auto axes of the mesh"):
         case(jt)
+
+
+def _constrain_under_set_mesh(J: Lib, *, placed: bool, under_jit: bool) -> tuple[str, list[float]]:
+    mesh = explicit_mesh(J)
+    x = np.arange(8.0, dtype=np.float32)
+    with J.set_mesh(mesh):
+        value = J.device_put(x, J.sharding.NamedSharding(mesh, J.P("x"))) if placed else x
+
+        def constrain(v: Any) -> Any:
+            return J.lax.with_sharding_constraint(v, J.P("x"))
+
+        out = J.jit(constrain)(value) if under_jit else constrain(value)
+        return _sharding_and_value(out) if placed else ("", np.asarray(out).tolist())
+
+
+@pytest.mark.parametrize("under_jit", [False, True], ids=["eager", "jit"])
+def test_a_constraint_asserts_the_layout_under_set_mesh_of_explicit_axes(under_jit: bool) -> None:
+    """Under ``set_mesh`` of a mesh whose axes are all Explicit (make_mesh's
+    default), the constraint asserts the array's layout and returns it
+    unchanged, as JAX's does: an array laid out so passes."""
+    ours, theirs = both(lambda J: _constrain_under_set_mesh(J, placed=True, under_jit=under_jit))
+    assert ours == theirs
+    with jt.set_mesh(explicit_mesh(jt)):
+        text = str(jt.make_jaxpr(lambda v: jt.lax.with_sharding_constraint(v, P("x")))(np.arange(8.0)))
+    assert "sharding_constraint" not in text  # no equation: JAX binds none either
+
+
+def test_a_constraint_under_set_mesh_of_explicit_axes_fails_on_another_layout() -> None:
+    for J in LIBS:
+        with pytest.raises(AssertionError, match=r"acts as an assert .* P\(None,\) did not match .* P\('x',\)"):
+            _constrain_under_set_mesh(J, placed=False, under_jit=False)
+    with pytest.raises(errors.ShardingAssertionError, match="Please use `jax.sharding.reshard`"):
+        _constrain_under_set_mesh(jt, placed=False, under_jit=False)
+
+
+def test_a_constraint_under_set_mesh_of_explicit_axes_checks_ranks_as_jax() -> None:
+    """A Python scalar is replicated (P() passes); a spec longer than the
+    value's rank is JAX's ValueError."""
+
+    def case(J: Lib, spec: Any) -> object:
+        with J.set_mesh(explicit_mesh(J)):
+            return J.lax.with_sharding_constraint(1.0, spec)
+
+    assert case(jt, P()) == case(jax, jax.P()) == 1.0
+    raises_as_jax(lambda J: case(J, J.P(None)))
+    with pytest.raises(errors.JaxtypedValueError, match=r"P\(None,\) has 1 entries, but the array has rank 0"):
+        case(jt, P(None))
+
+
+@pytest.mark.xfail(strict=True, reason="jaxtyped's tracers carry no sharding types (Note [sharding constraints on Explicit meshes])")
+def test_a_constraint_under_jit_asserts_the_layout_of_a_traced_array() -> None:
+    with pytest.raises(AssertionError, match="acts as an assert"):
+        _constrain_under_set_mesh(jax, placed=False, under_jit=True)
+    with pytest.raises(AssertionError, match="acts as an assert"):
+        _constrain_under_set_mesh(jt, placed=False, under_jit=True)
 
 
 # === reshard ===

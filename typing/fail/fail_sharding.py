@@ -26,3 +26,4 @@ jt.pmap(block, axis_name=0)  # expect: mypy[arg-type] pyright[reportArgumentType
 size: Array = lax.axis_size("i")  # expect: mypy[assignment] pyright[reportAssignmentType]
 jt.config.update("jax_num_cpu_devices", "4")  # expect: mypy[call-overload] pyright[reportCallIssue, reportArgumentType]
 lax.pcast(x, "i")  # expect: mypy[call-arg] pyright[reportCallIssue]
+jt.make_mesh((1,), ("i",), ("Auto",))  # expect: mypy[arg-type] pyright[reportArgumentType]

@@ -19,6 +19,9 @@ def normalised(v: Array) -> tuple[Array, Array]:
 
 def check(x: Array, mesh: Mesh) -> None:
     assert_type(jt.make_mesh((1,), ("i",)), Mesh)
+    # AxisType is JAX's enum (was a Literal of strings: AxisType.Explicit an error).
+    assert_type(jt.make_mesh((1,), ("i",), (jt.sharding.AxisType.Auto,)).axis_types, tuple[jt.sharding.AxisType, ...])
+    assert_type(mesh.axis_types[0] is jt.sharding.AxisType.Explicit, bool)
     assert_type(P("i"), PartitionSpec)
     assert_type(NamedSharding(mesh, P("i")).spec, PartitionSpec)
     assert_type(jt.device_count(), int)

@@ -75,6 +75,7 @@ from jaxtyped._src.sharding import (
     SingleDeviceSharding,
     context_mesh,
     named_on_current_mesh,
+    normalize_axis_types,
     restore_context_mesh,
     sdy_mesh,
     spec_from_tiling,
@@ -132,8 +133,7 @@ def make_mesh(
     grid = np.empty(size, dtype=object)
     for i, device in enumerate(pool[:size]):
         grid[i] = device
-    explicit: AxisType = "Explicit"
-    types: tuple[AxisType, ...] = (explicit,) * len(names) if axis_types is None else tuple(axis_types)
+    types = normalize_axis_types(names, axis_types, "make_mesh", AxisType.Explicit)
     return Mesh(grid.reshape(shape), names, types)
 
 
@@ -208,7 +208,7 @@ class set_mesh:  # noqa: N801 - JAX's name
             raise JaxtypedValueError(f"set_mesh: expected mesh of type `jaxtyped.sharding.Mesh`. Got {type(mesh)}")
         if not isinstance(current_interpreter(), EvalInterpreter):
             raise JaxtypedValueError("`set_mesh` can only be used outside of `jaxtyped.jit`.")
-        if mesh is not None and "Manual" in mesh.axis_types:
+        if mesh is not None and AxisType.Manual in mesh.axis_types:
             raise JaxtypedValueError(
                 f"set_mesh: mesh {mesh} contains manual axes which is not allowed when using `set_mesh`. Please use "
                 "`jaxtyped.shard_map` to enter into `Manual` mode instead."
@@ -265,7 +265,7 @@ def _reshard_target(sharding: object, ndim: int) -> NamedSharding:
     mesh, spec = named.mesh, named.spec
     for name in spec.used_axes():
         kind = mesh.axis_types[mesh.axis_names.index(name)]
-        if kind != "Explicit":
+        if kind is not AxisType.Explicit:
             raise JaxtypedValueError(
                 "PartitionSpec passed to reshard cannot contain axis names that are of type Auto or Manual. "
                 f"Got PartitionSpec: {spec!r} with axis name: {name} of type: {kind}"
@@ -589,7 +589,7 @@ def _program(
             out_shardings.append(requested)
             continue
         spec = spec_from_tiling(mesh, aval.ndim, dims, devices, replicated) or PartitionSpec()
-        if "Explicit" not in mesh.axis_types:
+        if AxisType.Explicit not in mesh.axis_types:
             # JAX names a result on Auto axes by its shortest spec.
             entries = list(spec)
             while entries and entries[-1] is None:
@@ -633,7 +633,7 @@ class SpmdPlan:
         for, or typed on an Explicit mesh): only then does JAX match donated
         shards to results and warn about those left over (else XLA takes
         every donated parameter as a buffer donor, silently)."""
-        return "Explicit" in self.mesh.axis_types or all(isinstance(o, NamedSharding) for o in self.outs)
+        return AxisType.Explicit in self.mesh.axis_types or all(isinstance(o, NamedSharding) for o in self.outs)
 
     def run(self, program: "SpmdProgram", arrays: Sequence[ArrayImpl]) -> tuple[ArrayImpl, ...]:
         """Run ``program`` on concrete constants and arguments (moved to

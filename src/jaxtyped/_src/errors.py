@@ -308,6 +308,21 @@ class UnknownBackendError(JaxtypedError, RuntimeError):
     """
 
 
+# --- sharding family ---
+
+
+class ShardingAssertionError(JaxtypedError, AssertionError):
+    """``with_sharding_constraint`` under ``set_mesh`` of a mesh whose axes
+    are all Explicit checks, rather than changes, the array's layout (an
+    Explicit axis is part of the array's type), and the array is laid out
+    otherwise; JAX raises ``AssertionError``.
+
+    Fix: lay the array out with ``jt.sharding.reshard`` first, or give the
+    mesh Auto axes (``make_mesh(..., axis_types=(AxisType.Auto,))``) for the
+    constraint to lay it out.
+    """
+
+
 # Classes outside this module's __all__ that jaxtyped.errors exports too.
 for _cls in (
     UnboundAxisNameError,
@@ -316,5 +331,6 @@ for _cls in (
     JaxtypedAttributeError,
     TypePromotionError,
     UnknownBackendError,
+    ShardingAssertionError,
 ):
     _cls.__module__ = "jaxtyped.errors"

@@ -41,6 +41,7 @@ from jaxtyped._src.errors import (
     JaxtypedNotImplementedError,
     JaxtypedTypeError,
     JaxtypedValueError,
+    ShardingAssertionError,
     UnboundAxisNameError,
 )
 from jaxtyped._src.interpreters.batching import NamedAxisPrimitive, bound_axis_names, find_axis
@@ -63,10 +64,12 @@ from jaxtyped._src.lax.structural import (
 )
 from jaxtyped._src.lax.util import constant_like_scalar, as_operand
 from jaxtyped._src.sharding import (
+    AxisType,
     NamedSharding,
     PartitionSpec,
     Sharding,
     SingleDeviceSharding,
+    get_abstract_mesh,
     named_on_current_mesh,
     spmd_lowering_mesh,
 )
@@ -185,23 +188,77 @@ def _check_auto_axes(sharding: Sharding) -> None:
     if not isinstance(sharding, NamedSharding):
         return
     types = dict(zip(sharding.mesh.axis_names, sharding.mesh.axis_types, strict=True))
-    if any(types[name] != "Auto" for name in sharding.spec.used_axes()):
+    if any(types[name] is not AxisType.Auto for name in sharding.spec.used_axes()):
         raise JaxtypedValueError(
             "The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto axes of the mesh. "
             f"Got spec={sharding.spec!r} and mesh={sharding.mesh!r}. You probably meant to use `reshard` API?"
         )
 
 
+def _layout_spec(x: object, ndim: int) -> PartitionSpec:
+    """The spec concrete value ``x`` is laid out by, one entry per
+    dimension: that of its NamedSharding, else none split (an array on one
+    device, a NumPy array, a Python scalar)."""
+    sharding = x.sharding if isinstance(x, ArrayImpl) else None
+    spec = sharding.spec if isinstance(sharding, NamedSharding) else PartitionSpec()
+    return _padded(spec, ndim)
+
+
+def _padded(spec: PartitionSpec, ndim: int) -> PartitionSpec:
+    return PartitionSpec(*spec, *([None] * (ndim - len(spec))))
+
+
+def _assert_laid_out(leaves: list[object], sharding: Sharding) -> None:
+    """JAX's rule under ``set_mesh`` of an all-Explicit mesh: the constraint
+    is an assertion on the layout, which is the array's type there. Only a
+    concrete value's layout is known here: jaxtyped's tracers carry no
+    sharding types, so under ``jit`` the assertion is not checked (Note
+    [sharding constraints on Explicit meshes])."""
+    if not isinstance(sharding, NamedSharding):
+        return
+    for leaf in leaves:
+        shape = leaf.shape if isinstance(leaf, Array) else np.shape(cast(ArrayLike, leaf))
+        sharding.check_shape(shape, "with_sharding_constraint")
+        if isinstance(leaf, Array) and not isinstance(leaf, ArrayImpl):
+            continue  # a tracer
+        have, want = _layout_spec(leaf, len(shape)), _padded(sharding.spec, len(shape))
+        if have != want:
+            raise ShardingAssertionError(
+                "`with_sharding_constraint` acts as an assert when all axes of mesh are of type `Explicit`. "
+                f"The array sharding: {have!r} did not match the sharding provided: {want!r}. "
+                "Please use `jax.sharding.reshard` to shard your input to the sharding you want."
+            )
+
+
+# Note [sharding constraints on Explicit meshes]: JAX 0.10 keeps a layout
+# over Explicit mesh axes in each array's type, so under ``set_mesh`` of a
+# mesh whose axes are all Explicit (``make_mesh``'s default) a constraint
+# asserts that type and returns the arrays unchanged, and anywhere else it
+# may split over Auto axes only. jaxtyped does the same, except that it
+# checks the assertion on concrete arrays only: its tracers carry no
+# sharding types, so inside ``jit`` the constraint is then a no-op.
 def with_sharding_constraint(x: T, shardings: Sharding | PartitionSpec) -> T:
     """Ask the partitioner to lay out every array of pytree ``x`` as
     ``shardings`` says (JAX's ``lax.with_sharding_constraint``); the values
     are unchanged, and eagerly they are laid out so. A bare
     ``PartitionSpec`` refers to the mesh of the enclosing ``with mesh:``
     block. Only Auto mesh axes may split (``reshard`` changes Explicit
-    ones), as in JAX."""
+    ones), as in JAX; under ``set_mesh`` of a mesh whose axes are all
+    Explicit, the constraint asserts the arrays' layout instead.
+
+    Raises:
+        JaxtypedValueError: the spec splits over a mesh axis that is not
+            Auto, outside ``set_mesh`` of an all-Explicit mesh.
+        ShardingAssertionError: under ``set_mesh`` of an all-Explicit mesh,
+            an array is laid out otherwise than ``shardings`` says.
+    """
     sharding = _resolve(shardings, "with_sharding_constraint")
-    _check_auto_axes(sharding)
     leaves, tree = tree_flatten(x)
+    context = get_abstract_mesh()
+    if not context.empty and all(t is AxisType.Explicit for t in context.axis_types):
+        _assert_laid_out(leaves, sharding)
+        return x
+    _check_auto_axes(sharding)
     outs: list[Array] = []
     for leaf in leaves:
         array = as_operand(cast(ArrayLike, leaf), "lax.with_sharding_constraint x")

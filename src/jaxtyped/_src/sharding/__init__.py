@@ -13,11 +13,12 @@ module needs no device ids and the position of a device in that order is its
 partition id.
 """
 
+import enum
 import math
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
-from typing import Any, Literal, Protocol, cast, final, runtime_checkable
+from typing import Any, Protocol, cast, final, runtime_checkable
 
 import numpy as np
 
@@ -125,9 +126,26 @@ class PartitionSpec(tuple[AxisSpec, ...]):
         return tuple(a for d in range(len(self)) for a in self.axes_of(d))
 
 
-AxisType = Literal["Auto", "Explicit", "Manual"]
+@final
+class AxisType(enum.Enum):
+    """How the partitioner treats a mesh axis (JAX's
+    ``jax.sharding.AxisType``): ``Auto`` axes are the compiler's to use,
+    ``Explicit`` axes are part of each array's type (changed with
+    ``reshard``), ``Manual`` axes are those a ``shard_map`` body sees per
+    device. ``make_mesh`` makes Explicit axes, ``Mesh`` Auto ones.
 
-_AXIS_TYPES: tuple[AxisType, ...] = ("Auto", "Explicit", "Manual")
+    Example:
+        >>> import jaxtyped as jt
+        >>> jt.make_mesh((1,), ("x",), axis_types=(jt.sharding.AxisType.Auto,)).axis_types
+        (Auto,)
+    """
+
+    Auto = "Auto"
+    Explicit = "Explicit"
+    Manual = "Manual"
+
+    def __repr__(self) -> str:
+        return self.name
 
 # Note [three mesh contexts]: JAX 0.10.2 keeps three, and so do we.
 # - ``_CURRENT_MESH``: the mesh bare ``PartitionSpec``\ s of ``jit``'s
@@ -152,30 +170,29 @@ def _sync_trace_context() -> None:
     set_trace_context(None if meshes == (None, None, None) else ("mesh", *meshes))
 
 
-def _axis_types_text(types: tuple[str, ...]) -> str:
+def _axis_types_text(types: tuple[AxisType, ...]) -> str:
     """A tuple of axis types as JAX prints it: ``(Explicit, Explicit)``,
     ``(Auto,)``, ``()``."""
-    return "(" + ", ".join(types) + ("," if len(types) == 1 else "") + ")"
+    return "(" + ", ".join(t.name for t in types) + ("," if len(types) == 1 else "") + ")"
 
 
-def _normalize_axis_types(
-    names: tuple[str, ...], axis_types: "AxisType | Sequence[AxisType] | None", where: str
+def normalize_axis_types(
+    names: tuple[str, ...], axis_types: "AxisType | Sequence[AxisType] | None", where: str, default: AxisType
 ) -> tuple[AxisType, ...]:
+    """One ``AxisType`` per axis name: ``default`` for each when
+    ``axis_types`` is None, the one given for each when it is a single
+    type. Anything but ``AxisType`` members is JAX's TypeError (JAX 0.10
+    takes no strings)."""
     if axis_types is None:
-        auto: AxisType = "Auto"
-        return (auto,) * len(names)
-    given: tuple[object, ...] = (axis_types,) if isinstance(axis_types, str) else tuple(axis_types)
-    types: list[AxisType] = []
-    for t in given:
-        kind: AxisType | None = None
-        for known in _AXIS_TYPES:
-            if known == t:
-                kind = known
-        if kind is None:
-            raise JaxtypedTypeError(
-                f"{where}: each axis type must be one of {_AXIS_TYPES}, got {t!r} in axis_types={axis_types!r}"
-            )
-        types.append(kind)
+        return (default,) * len(names)
+    # Callers may pass anything: strings above all, which JAX 0.10 refuses.
+    given = (axis_types,) if isinstance(axis_types, AxisType) else tuple(cast(Sequence[object], axis_types))
+    if not all(isinstance(t, AxisType) for t in given):
+        raise JaxtypedTypeError(
+            f"{where}: axis_types must be of type `jax.sharding.AxisType` (jt.sharding.AxisType.Auto, "
+            f".Explicit or .Manual). Got {given!r} of type {tuple(type(t) for t in given)!r}"
+        )
+    types = cast(tuple[AxisType, ...], given)
     if len(types) != len(names):
         raise JaxtypedValueError(
             f"{where}: the number of axis names should match the number of axis_types; got "
@@ -262,7 +279,7 @@ class AbstractMesh:
             )
         self._axis_sizes = sizes
         self._axis_names = names
-        self._axis_types = _normalize_axis_types(names, axis_types, "AbstractMesh")
+        self._axis_types = normalize_axis_types(names, axis_types, "AbstractMesh", AxisType.Auto)
         self._abstract_device = abstract_device
 
     @property
@@ -277,7 +294,7 @@ class AbstractMesh:
 
     @property
     def axis_types(self) -> tuple[AxisType, ...]:
-        """Per axis, ``"Auto"``, ``"Explicit"`` or ``"Manual"``."""
+        """Per axis, ``AxisType.Auto``, ``.Explicit`` or ``.Manual``."""
         return self._axis_types
 
     @property
@@ -313,17 +330,17 @@ class AbstractMesh:
     @property
     def auto_axes(self) -> tuple[str, ...]:
         """The names of the Auto axes."""
-        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t == "Auto")
+        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t is AxisType.Auto)
 
     @property
     def explicit_axes(self) -> tuple[str, ...]:
         """The names of the Explicit axes."""
-        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t == "Explicit")
+        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t is AxisType.Explicit)
 
     @property
     def manual_axes(self) -> tuple[str, ...]:
         """The names of the Manual axes."""
-        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t == "Manual")
+        return tuple(n for n, t in zip(self._axis_names, self._axis_types) if t is AxisType.Manual)
 
     @property
     def devices(self) -> "np.ndarray[Any, np.dtype[Any]]":
@@ -399,10 +416,7 @@ class Mesh:
             if not isinstance(device, Device):
                 raise JaxtypedTypeError(f"Mesh: expected devices, got {type(device).__name__}")
         array.flags.writeable = False
-        auto: AxisType = "Auto"
-        types: tuple[AxisType, ...] = (auto,) * len(names) if axis_types is None else tuple(axis_types)
-        if len(types) != len(names):
-            raise JaxtypedValueError(f"Mesh: {len(types)} axis types for {len(names)} axes")
+        types = normalize_axis_types(names, axis_types, "Mesh", AxisType.Auto)
         self._devices = array
         self._axis_names = names
         self._axis_types = types
@@ -423,7 +437,7 @@ class Mesh:
 
     @property
     def axis_types(self) -> tuple[AxisType, ...]:
-        """Per axis, ``"Auto"``, ``"Explicit"`` or ``"Manual"`` (labels only)."""
+        """Per axis, ``AxisType.Auto``, ``.Explicit`` or ``.Manual``."""
         return self._axis_types
 
     @property
@@ -722,7 +736,7 @@ class NamedSharding(Sharding):
                 continue
             # JAX 0.10.2 pads nothing: an uneven split is an error, whose text
             # depends on whether the axes are Explicit (sharding in types).
-            if any(self._mesh.axis_types[self._mesh.axis_names.index(a)] == "Explicit" for a in self._spec.axes_of(d)):
+            if any(self._mesh.axis_types[self._mesh.axis_names.index(a)] is AxisType.Explicit for a in self._spec.axes_of(d)):
                 platform = self._mesh.device_list[0].platform
                 abstract = str(self._mesh)[len("Mesh(") : -1]
                 raise JaxtypedValueError(
