@@ -43,6 +43,7 @@ class Emit(Primitive):
     """A stand-in for debug_print: no outputs, one IO effect."""
 
     name: ClassVar[str] = "emit"
+    several_results: ClassVar[bool] = True  # no results
     ordered: bool
 
     @override

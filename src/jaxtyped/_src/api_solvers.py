@@ -140,6 +140,7 @@ class LinearSolve(Primitive):
     """
 
     name: ClassVar[str] = "custom_linear_solve"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False
     matvec_jaxpr: Jaxpr
     solve_jaxpr: Jaxpr

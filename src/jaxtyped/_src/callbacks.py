@@ -244,6 +244,7 @@ class PureCallback(HostCallPrimitive):
     effect, so it may be dropped when its results are unused."""
 
     name: ClassVar[str] = "pure_callback"
+    several_results = True
     has_side_effect: ClassVar[bool] = False
     callback: FlatCallback
     results: tuple[ShapedArray, ...]
@@ -310,6 +311,7 @@ class IoCallback(HostCallPrimitive):
     ``io_callback``): an IO effect, ordered when asked."""
 
     name: ClassVar[str] = "io_callback"
+    several_results = True
     callback: FlatCallback
     results: tuple[ShapedArray, ...]
     ordered: bool

@@ -336,6 +336,7 @@ class Check(Primitive):
     it among other checks; ``debug`` checks do nothing outside ``checkify``."""
 
     name: ClassVar[str] = "check"
+    several_results = True
     code: int
     msg: str
     tree: PyTreeDef

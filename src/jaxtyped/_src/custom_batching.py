@@ -206,6 +206,7 @@ class CustomVmapCall(CustomCall):
     """
 
     name: ClassVar[str] = "custom_vmap_call"
+    several_results = True
     kind: ClassVar[str] = "custom_vmap"
     call_jaxpr: Jaxpr
     rule: VmapRule

@@ -370,6 +370,7 @@ class CustomJVPCall(CustomCall):
     """
 
     name: ClassVar[str] = "custom_jvp_call"
+    several_results = True
     kind: ClassVar[str] = "custom_jvp"
     call_jaxpr: Jaxpr
     rule: JVPRule
@@ -424,6 +425,7 @@ class CustomVJPCall(CustomCall):
     """
 
     name: ClassVar[str] = "custom_vjp_call"
+    several_results = True
     kind: ClassVar[str] = "custom_vjp"
     call_jaxpr: Jaxpr
     fwd: FwdRule
@@ -500,6 +502,7 @@ class CustomLin(Primitive):
     """
 
     name: ClassVar[str] = "custom_lin"
+    several_results = True
     bwd: BwdRule
     res_tree: PyTreeDef
     res_avals: tuple[ShapedArray, ...]

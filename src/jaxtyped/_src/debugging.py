@@ -104,6 +104,7 @@ class DebugCallback(_DebugPrimitive):
     """
 
     name: ClassVar[str] = "debug_callback"
+    several_results = True
     callback: FlatCallback
     static_args: tuple[tuple[int, object], ...]
     ordered: bool
@@ -142,6 +143,7 @@ class DebugPrint(_DebugPrimitive):
     """
 
     name: ClassVar[str] = "debug_print"
+    several_results = True
     fmt: str
     in_tree: PyTreeDef
     static_args: tuple[tuple[int, object], ...]

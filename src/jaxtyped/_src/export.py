@@ -307,6 +307,7 @@ class CallExported(Primitive):
     """
 
     name: ClassVar[str] = "call_exported"
+    several_results = True
     exported: Exported[..., object]
 
     @override

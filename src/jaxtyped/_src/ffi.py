@@ -166,6 +166,7 @@ class FfiCall(Primitive):
     has_side_effect: bool
     vmap_method: str | None
     name = "ffi_call"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:

@@ -89,6 +89,7 @@ class LinearCall(Primitive):
     """
 
     name: ClassVar[str] = "linear_call"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     callee: Jaxpr
     transpose_jaxpr: Jaxpr

@@ -310,6 +310,7 @@ class ClosedCall(Primitive):
     """
 
     name: ClassVar[str] = "closed_call"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     jaxpr: Jaxpr
 

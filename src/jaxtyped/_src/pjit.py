@@ -91,6 +91,7 @@ class JitCall(Primitive):
     """
 
     name: ClassVar[str] = "jit"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     jaxpr: Jaxpr
     fun_name: str

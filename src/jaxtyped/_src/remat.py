@@ -137,6 +137,7 @@ class Checkpoint(Primitive):
     """
 
     name: ClassVar[str] = "checkpoint"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     jaxpr: Jaxpr
     prevent_cse: bool

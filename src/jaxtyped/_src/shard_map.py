@@ -426,6 +426,7 @@ class ShardMap(Primitive):
     """
 
     name: ClassVar[str] = "shard_map"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     jaxpr: Jaxpr
     mesh: Mesh

@@ -412,6 +412,7 @@ class InspectSharding(Primitive):
     keeps it from being dropped as dead code."""
 
     name: ClassVar[str] = "inspect_sharding"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # callbacks hash by identity; nothing to gain
     callback: _ShardingCallback
 

@@ -74,6 +74,12 @@ def _check_eqn_types(eqn: Eqn, where: str) -> None:
             f"check_jaxpr: {where} has output types ({shown_actual}) but its "
             f"primitive gives ({shown_expected})"
         )
+    # What bind returns: a list for several (or no) results.
+    if not eqn.primitive.multiple_results and len(actual) != 1:
+        raise JaxprTypeError(
+            f"check_jaxpr: {where} has {len(actual)} outputs, but its primitive {eqn.primitive.name} "
+            "returns one array (set several_results = True on its class)"
+        )
 
 
 def _check_eqn_effects(eqn: Eqn, where: str) -> None:

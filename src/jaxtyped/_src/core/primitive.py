@@ -27,16 +27,16 @@ with the parent interpreter installed, so they nest.
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 
-from jaxtyped._src.core.array import Array
-from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, wrap_buffer
+from jaxtyped._src.core.array import Array, ArrayLike
+from jaxtyped._src.core.array_impl import ArrayImpl, host_buffer, to_array, wrap_buffer
 from jaxtyped._src.core.avals import BatchAxis, BatchDim, ShapedArray, UndefinedPrimal, Zero
 from jaxtyped._src.core.effects import Effects, inner_effects, no_effects
 from jaxtyped._src.core.hlo import HloValue, LoweringContext
-from jaxtyped._src.errors import MissingRuleError
+from jaxtyped._src.errors import JaxtypedTypeError, MissingRuleError
 
 __all__ = ["Primitive", "PartialEvalSplit", "Tangent", "LinearArg", "NDArray", "HostValue"]
 
@@ -66,6 +66,11 @@ class Primitive(ABC):
     # its inputs are known: JAX replays debug callbacks there, so that the
     # backward pass shows the values it recomputes.
     replayed_when_recomputed: ClassVar[bool] = False
+    # Whether an application's results come as a list rather than as one
+    # array (JAX's ``multiple_results``): true for every class whose
+    # applications may have other than one result; check_jaxpr holds every
+    # equation to it.
+    several_results: ClassVar[bool] = False
 
     @abstractmethod
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
@@ -163,6 +168,37 @@ class Primitive(ABC):
         jaxpr so that the known part runs now."""
         return None
 
+    @property
+    def multiple_results(self) -> bool:
+        """Whether :meth:`bind` returns a list of arrays (JAX's
+        ``Primitive.multiple_results``)."""
+        return self.several_results
+
+    def bind(self, *args: ArrayLike, **params: object) -> "Array | list[Array]":
+        """Apply this primitive to ``args`` under the current
+        transformation, as JAX's ``eqn.primitive.bind(*invals,
+        **eqn.params)`` does in an interpreter walking a jaxpr: one array,
+        or a list if :attr:`multiple_results`. ``params`` replace this
+        application's parameters (``eqn.params`` are the same ones).
+
+        Raises:
+            JaxtypedTypeError: a parameter this primitive does not have.
+        """
+        from jaxtyped._src.core.interpreter import bind  # noqa: PLC0415 - the interpreter imports this module
+
+        prim: Primitive = self
+        if params and params != dict(self.params()):
+            try:
+                prim = _with_params(self, params)
+            except TypeError as err:
+                raise JaxtypedTypeError(f"{self.name}.bind: invalid parameters {sorted(params)}: {err}") from None
+        arrays = tuple(to_array(arg, f"{self.name}.bind argument {i}") for i, arg in enumerate(args))
+        outs = bind(prim, *arrays)
+        if self.multiple_results:
+            return list(outs)
+        (out,) = outs
+        return out
+
     def params(self) -> tuple[tuple[str, object], ...]:
         """The static parameters as ``(name, value)`` pairs, sorted by name."""
         fields = dataclasses.fields(self)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]  # concrete primitives are dataclasses
@@ -180,6 +216,14 @@ class Primitive(ABC):
 
     def __str__(self) -> str:
         return self.name
+
+
+def _with_params(prim: Primitive, params: dict[str, object]) -> Primitive:
+    """A copy of ``prim`` with other parameters (concrete primitives are
+    dataclasses whose fields are their parameters)."""
+    replaced: object = dataclasses.replace(cast(Any, prim), **params)
+    assert isinstance(replaced, Primitive)
+    return replaced
 
 
 _JAXPR_FIELDS: dict[type, tuple[str, ...]] = {}

@@ -34,10 +34,10 @@ class BuiltinPrimitive:
     primitive_class: type[Primitive]
     multiple_results: bool
 
-    def __init__(self, primitive_class: type[Primitive], *, multiple_results: bool = False) -> None:
+    def __init__(self, primitive_class: type[Primitive]) -> None:
         self.primitive_class = primitive_class
         self.name = str(primitive_class.name)
-        self.multiple_results = multiple_results
+        self.multiple_results = primitive_class.several_results
 
     def application(self, **params: object) -> Primitive:
         """Our primitive with these parameters."""

@@ -198,6 +198,10 @@ class _Application(Primitive):
         """The JAX-form primitive this applies."""
         raise NotImplementedError
 
+    @property
+    def multiple_results(self) -> bool:
+        return self.family.multiple_results
+
     def kwargs(self) -> dict[str, object]:
         """The parameters, as the rules receive them."""
         return dict(self.param_items)

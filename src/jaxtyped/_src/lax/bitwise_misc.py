@@ -119,6 +119,7 @@ class OptimizationBarrier(Primitive):
     """The identity on its operands; XLA may not move computation across it."""
 
     name = "optimization_barrier"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:

@@ -125,6 +125,7 @@ class Composite(Primitive):
     """
 
     name: ClassVar[str] = "composite"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     jaxpr: Jaxpr
     composite_name: str

@@ -54,6 +54,7 @@ class Reduce(Primitive):
     the operands followed by their ``n`` scalar initial values."""
 
     name: ClassVar[str] = "reduce"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing jaxprs costs O(size)
     jaxpr: Jaxpr
     dimensions: tuple[int, ...]

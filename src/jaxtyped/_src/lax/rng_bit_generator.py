@@ -70,6 +70,7 @@ class RngBitGenerator(DeviceEvaluated):
     algorithm: RandomAlgorithm = RandomAlgorithm.RNG_DEFAULT
 
     name = "rng_bit_generator"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:

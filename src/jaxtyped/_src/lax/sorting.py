@@ -116,6 +116,7 @@ class Sort(Primitive):
     is_stable: bool
     num_keys: int
     name = "sort"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
@@ -182,6 +183,7 @@ class TopK(Primitive):
     k: int
     axis: int
     name = "top_k"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:

@@ -65,6 +65,7 @@ class Threefry2x32(Primitive):
     its loop); outputs ``(y0, y1)`` of the counters' shape."""
 
     name = "threefry2x32"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:

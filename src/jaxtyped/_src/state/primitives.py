@@ -473,6 +473,12 @@ class Swap(RefAccess):
     returns_old: bool
     name = "swap"
 
+    @property
+    def multiple_results(self) -> bool:
+        """A plain write has no result: its ``bind`` returns an empty list
+        (JAX's swap always returns the old value, unused)."""
+        return not self.returns_old
+
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         ref = _ref_operand("swap", avals[0])
         _check_dynamic("swap", self.indexer, avals[2:])
@@ -505,6 +511,7 @@ class AddUpdate(RefAccess):
 
     indexer: NDIndexer
     name = "addupdate"
+    several_results = True
 
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
         ref = _ref_operand("addupdate", avals[0])

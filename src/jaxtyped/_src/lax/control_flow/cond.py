@@ -79,6 +79,7 @@ class Cond(Primitive):
     """
 
     name: ClassVar[str] = "cond"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing jaxprs costs O(size)
     branches: tuple[Jaxpr, ...]
 

@@ -94,6 +94,7 @@ class While(Primitive):
     """
 
     name: ClassVar[str] = "while"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing jaxprs costs O(size)
     cond_jaxpr: Jaxpr
     body_jaxpr: Jaxpr

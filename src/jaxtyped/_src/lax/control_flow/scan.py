@@ -97,6 +97,7 @@ class Scan(Primitive):
     """
 
     name: ClassVar[str] = "scan"
+    several_results = True
     memoize_abstract_eval: ClassVar[bool] = False  # hashing a jaxpr costs O(size)
     jaxpr: Jaxpr
     length: int

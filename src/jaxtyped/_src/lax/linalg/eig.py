@@ -175,6 +175,7 @@ class Eig(DeviceEvaluated, BatchedOverLeadingDims):
     requested eigenvectors."""
 
     name = "eig"
+    several_results = True
     compute_left_eigenvectors: bool = True
     compute_right_eigenvectors: bool = True
     enable_eigvec_derivs: bool = False

@@ -94,6 +94,7 @@ class Eigh(DeviceEvaluated, BatchedOverLeadingDims):
     subset_by_index: tuple[int, int] | None = None
     algorithm: EighImplementation | None = None
     name = "eigh"
+    several_results = True
 
     @override
     def params(self) -> tuple[tuple[str, object], ...]:

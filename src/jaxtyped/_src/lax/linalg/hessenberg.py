@@ -49,6 +49,7 @@ class Hessenberg(DeviceEvaluated, BatchedOverLeadingDims):
     ``n - 1`` entries. NaN where LAPACK fails."""
 
     name = "hessenberg"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
@@ -93,6 +94,7 @@ class Tridiagonal(DeviceEvaluated, BatchedOverLeadingDims):
     factors ``taus``. NaN where LAPACK fails."""
 
     name = "tridiagonal"
+    several_results = True
     # JAX's parameter ``lower``: a field cannot share the name of the
     # lowering rule, so params() reports it under JAX's name.
     lower_triangle: bool = True

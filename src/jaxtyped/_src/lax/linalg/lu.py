@@ -219,6 +219,7 @@ class Lu(DeviceEvaluated, BatchedOverLeadingDims):
     ``(lu, pivots, permutation)``."""
 
     name = "lu"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:

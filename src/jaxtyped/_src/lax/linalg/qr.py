@@ -102,6 +102,7 @@ class Geqrf(_NotDifferentiable, BatchedOverLeadingDims):
     vectors below it and their scales in ``taus`` (``[..., min(m, n)]``)."""
 
     name = "geqrf"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
@@ -277,6 +278,7 @@ class Qr(DeviceEvaluated, BatchedOverLeadingDims):
     when ``pivoting``. ``use_magma`` is a GPU option, ignored on CPU."""
 
     name = "qr"
+    several_results = True
     pivoting: bool
     full_matrices: bool
     use_magma: bool | None

@@ -48,6 +48,7 @@ class Schur(DeviceEvaluated, BatchedOverLeadingDims):
     ``select_callable`` are JAX's parameters; sorting is not implemented."""
 
     name = "schur"
+    several_results = True
     compute_schur_vectors: bool = True
     sort_eig_vals: bool = False
     select_callable: SelectCallable | None = None

@@ -102,6 +102,7 @@ class Svd(DeviceEvaluated, BatchedOverLeadingDims):
     subset_by_index: tuple[int, int] | None = None
     algorithm: SvdAlgorithm | None = None
     name = "svd"
+    several_results = True
 
     @override
     def abstract_eval(self, avals: tuple[ShapedArray, ...]) -> tuple[ShapedArray, ...]:
