@@ -25,6 +25,15 @@ def check(updates: Any, state: Any) -> None:
     assert_type(carry, Any)  # was Array: carry["w"] an error in every pyright mode
     assert_type(jt.lax.fori_loop(0, 3, lambda i, s: s, state), Any)
     assert_type(jt.lax.while_loop(lambda s: True, lambda s: s, state), Any)
+    # A pair or triple of Any (an unannotated function's carry) stays Any,
+    # not the Array elements a pair of array-likes gets (was tuple[Array, ...]
+    # in pyright: an error where the elements are dicts).
+    first, _ = jt.lax.fori_loop(0, 3, lambda i, c: c, (updates, state))
+    _, _, third = jt.lax.fori_loop(0, 3, lambda i, c: c, (updates, state, state))
+    looped, _ = jt.lax.while_loop(lambda c: True, lambda c: c, (updates, state))
+    assert_type(first, Any)
+    assert_type(third, Any)
+    assert_type(looped, Any)
     assert_type(jt.pure_callback(lambda: None, state), Any)
     total = sum(jt.numpy.sum(u) for u in jt.tree.leaves(updates))
     assert_type(len(jt.tree_util.tree_leaves(state)), int)

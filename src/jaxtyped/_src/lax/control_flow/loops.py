@@ -390,6 +390,18 @@ def while_loop(  # an Any carry: Any back (Note [Any in, Any out] in api_tree)
     cond_fun: Callable[[AnyOnly], ArrayLike], body_fun: Callable[[AnyOnly], object], init_val: AnyOnly
 ) -> AnyOnly: ...
 @overload
+def while_loop(  # a pair or triple of Any: Any back, not the Array guess below
+    cond_fun: Callable[[tuple[AnyOnly, AnyOnly]], ArrayLike],
+    body_fun: Callable[[tuple[AnyOnly, AnyOnly]], tuple[AnyOnly, AnyOnly]],
+    init_val: tuple[AnyOnly, AnyOnly],
+) -> tuple[AnyOnly, AnyOnly]: ...
+@overload
+def while_loop(
+    cond_fun: Callable[[tuple[AnyOnly, AnyOnly, AnyOnly]], ArrayLike],
+    body_fun: Callable[[tuple[AnyOnly, AnyOnly, AnyOnly]], tuple[AnyOnly, AnyOnly, AnyOnly]],
+    init_val: tuple[AnyOnly, AnyOnly, AnyOnly],
+) -> tuple[AnyOnly, AnyOnly, AnyOnly]: ...
+@overload
 def while_loop(
     cond_fun: Callable[[Array], ArrayLike], body_fun: Callable[[Array], ArrayLike], init_val: ArrayLike
 ) -> Array: ...

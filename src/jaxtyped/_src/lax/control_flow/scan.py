@@ -806,6 +806,24 @@ def fori_loop(  # an Any carry: Any back (Note [Any in, Any out] in api_tree)
     unroll: int | bool | None = None,
 ) -> AnyOnly: ...
 @overload
+def fori_loop(  # a pair or triple of Any: Any back, not the Array guess below
+    lower: ArrayLike,
+    upper: ArrayLike,
+    body_fun: Callable[[Array, tuple[AnyOnly, AnyOnly]], tuple[AnyOnly, AnyOnly]],
+    init_val: tuple[AnyOnly, AnyOnly],
+    *,
+    unroll: int | bool | None = None,
+) -> tuple[AnyOnly, AnyOnly]: ...
+@overload
+def fori_loop(
+    lower: ArrayLike,
+    upper: ArrayLike,
+    body_fun: Callable[[Array, tuple[AnyOnly, AnyOnly, AnyOnly]], tuple[AnyOnly, AnyOnly, AnyOnly]],
+    init_val: tuple[AnyOnly, AnyOnly, AnyOnly],
+    *,
+    unroll: int | bool | None = None,
+) -> tuple[AnyOnly, AnyOnly, AnyOnly]: ...
+@overload
 def fori_loop(
     lower: ArrayLike,
     upper: ArrayLike,
