@@ -1434,3 +1434,40 @@ def test_linspace_rejects_an_axis_out_of_bounds() -> None:
 @pytest.mark.parametrize("num", [0, 1, 4])
 def test_linspace_step_matches_jax(num: int, endpoint: bool) -> None:
     assert_same(jnp.linspace(1.0, 3.0, num, endpoint=endpoint, retstep=True)[1], jax_numpy.linspace(1.0, 3.0, num, endpoint=endpoint, retstep=True)[1])
+
+
+# Copies are new arrays, as JAX's: a copy handed to a donating jit is
+# deleted, and the original stays usable (they were the same object, so
+# donating "the copy" deleted the original).
+COPIES: dict[str, Callable[[Any, Any], Any]] = {
+    "x.copy()": lambda lib, x: x.copy(),
+    "jnp.copy": lambda lib, x: lib.numpy.copy(x),
+    "jnp.array": lambda lib, x: lib.numpy.array(x),
+    "jnp.asarray(copy=True)": lambda lib, x: lib.numpy.asarray(x, copy=True),
+}
+
+
+@pytest.mark.parametrize("placed", [False, True], ids=["host", "device"])
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_copy_is_a_new_array_as_in_jax(how: str, placed: bool) -> None:
+    def run(lib: Any) -> tuple[bool, list[float], list[float], bool]:
+        x = lib.numpy.arange(4.0)
+        if placed:
+            x = lib.device_put(x)
+        y = COPIES[how](lib, x)
+        def double(a: Any) -> Any:
+            return a * 2
+
+        doubled = lib.jit(double, donate_argnums=0)(y)
+        return y is x, np.asarray(doubled).tolist(), np.asarray(x + 1).tolist(), y.is_deleted()
+
+    ours, theirs = run(jt), run(jax)
+    assert ours[:3] == theirs[:3] == (False, [0.0, 2.0, 4.0, 6.0], [1.0, 2.0, 3.0, 4.0])
+    # On the CPU JAX keeps a donated input it cannot alias; jaxtyped deletes it (a deliberate difference).
+    assert ours[3]
+
+
+def test_asarray_and_array_copy_false_return_the_array_itself_as_in_jax() -> None:
+    for lib in (jt, jax):
+        x = lib.numpy.arange(3.0)
+        assert lib.numpy.asarray(x) is x and lib.numpy.array(x, copy=False) is x

@@ -350,8 +350,8 @@ def block_until_ready(x: T) -> T:
     return x
 
 
-def _place(array: ArrayImpl, target: xla.Device | Sharding) -> ArrayImpl:
-    placed = device_put(array, target)
+def _place(array: ArrayImpl, target: xla.Device | Sharding | None, copy: bool) -> ArrayImpl:
+    placed = device_put(array, target, may_alias=False if copy else None)
     assert isinstance(placed, ArrayImpl)  # a concrete array placed
     return placed
 

@@ -120,20 +120,32 @@ def register_device_backend(backend: DeviceBackend) -> None:
 # Placing an array on a device or over a sharding is device_put's, in a
 # higher layer (api_device), which registers it here for the layers below:
 # Array.to_device and an eager with_sharding_constraint.
-_placer: "Callable[[ArrayImpl, Device | Sharding], ArrayImpl] | None" = None
+_placer: "Callable[[ArrayImpl, Device | Sharding | None, bool], ArrayImpl] | None" = None
 
 
-def register_placer(place_array: "Callable[[ArrayImpl, Device | Sharding], ArrayImpl]") -> None:
+def register_placer(place_array: "Callable[[ArrayImpl, Device | Sharding | None, bool], ArrayImpl]") -> None:
     """Register how a concrete array is placed (api_device, at import)."""
     global _placer
     _placer = place_array
 
 
-def place(array: "ArrayImpl", target: Device | Sharding) -> "ArrayImpl":
-    """``array`` on device ``target``, or laid out over sharding ``target``."""
+def place(array: "ArrayImpl", target: Device | Sharding | None, *, copy: bool = False) -> "ArrayImpl":
+    """``array`` on device ``target``, or laid out over sharding ``target``
+    (None: the default device, uncommitted); ``copy``: in a new buffer even
+    where it is already so placed."""
     if _placer is None:
         raise AssertionError("internal error: jaxtyped's api_device registers the placer at import")
-    return _placer(array, target)
+    return _placer(array, target, copy)
+
+
+def copy_array(array: "ArrayImpl") -> "ArrayImpl":
+    """A new array with ``array``'s value and placement and its own buffer
+    (JAX's ``jnp.array(x)``, ``x.copy()``): donating the copy leaves
+    ``array`` alive."""
+    if array._buffer is None and array._value is not None:
+        # Host values are read-only: the new array may share this one.
+        return ArrayImpl(array._value, array._aval)
+    return place(array, array._sharding, copy=True)
 
 
 def device_backend() -> DeviceBackend:

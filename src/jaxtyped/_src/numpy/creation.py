@@ -11,7 +11,14 @@ import numpy as np
 
 from jaxtyped._src import dtypes
 from jaxtyped._src.core.array import Array, ArrayLike, ShapeLike
-from jaxtyped._src.core.array_impl import ArrayImpl, array_from_numpy, array_from_scalar, is_numpy_value, is_python_scalar
+from jaxtyped._src.core.array_impl import (
+    ArrayImpl,
+    array_from_numpy,
+    array_from_scalar,
+    copy_array,
+    is_numpy_value,
+    is_python_scalar,
+)
 from jaxtyped._src.core.avals import ShapedArray
 from jaxtyped._src.core.interpreter import EvalInterpreter, current_interpreter
 from jaxtyped._src.errors import (
@@ -115,8 +122,13 @@ def array(  # noqa: A002 - NumPy's name
 ) -> Array:
     """An array from an array, a scalar, or nested lists/tuples of them
     (JAX's ``jnp.array``); Python scalars give weakly typed arrays. On
-    ``device`` (a device or a sharding) when one is given."""
-    return on_device(_array(object, dtype, ndmin), device)
+    ``device`` (a device or a sharding) when one is given. An array given
+    is copied unless ``copy=False`` (a new array object: donating it leaves
+    the original alive)."""
+    result = _array(object, dtype, ndmin)
+    if copy and result is object and isinstance(result, ArrayImpl):
+        result = copy_array(result)
+    return on_device(result, device)
 
 
 def _array(object: object, dtype: "dtypes.DTypeLike | None", ndmin: int) -> Array:  # noqa: A002 - NumPy's name
@@ -220,8 +232,8 @@ def _build(item: object, dtype: np.dtype[Any]) -> Array:
 
 
 def asarray(a: object, dtype: "dtypes.DTypeLike | None" = None, *, copy: bool | None = None, device: "xla.DeviceOrSharding | None" = None) -> Array:
-    """``jnp.array`` without a forced copy (arrays are immutable anyway)."""
-    return array(a, dtype, device=device)
+    """``jnp.array`` without a copy unless ``copy=True`` asks for one."""
+    return array(a, dtype, copy=copy is True, device=device)
 
 
 def on_device(out: Array, device: "xla.DeviceOrSharding | None", *, strong: bool = False) -> Array:
