@@ -208,14 +208,12 @@ def _padded(spec: PartitionSpec, ndim: int) -> PartitionSpec:
     return PartitionSpec(*spec, *([None] * (ndim - len(spec))))
 
 
-def _assert_laid_out(leaves: list[object], sharding: Sharding) -> None:
+def _assert_laid_out(leaves: list[object], sharding: NamedSharding) -> None:
     """JAX's rule under ``set_mesh`` of an all-Explicit mesh: the constraint
     is an assertion on the layout, which is the array's type there. Only a
     concrete value's layout is known here: jaxtyped's tracers carry no
     sharding types, so under ``jit`` the assertion is not checked (Note
     [sharding constraints on Explicit meshes])."""
-    if not isinstance(sharding, NamedSharding):
-        return
     for leaf in leaves:
         shape = leaf.shape if isinstance(leaf, Array) else np.shape(cast(ArrayLike, leaf))
         sharding.check_shape(shape, "with_sharding_constraint")
@@ -255,7 +253,8 @@ def with_sharding_constraint(x: T, shardings: Sharding | PartitionSpec) -> T:
     sharding = _resolve(shardings, "with_sharding_constraint")
     leaves, tree = tree_flatten(x)
     context = get_abstract_mesh()
-    if not context.empty and all(t is AxisType.Explicit for t in context.axis_types):
+    explicit = not context.empty and all(t is AxisType.Explicit for t in context.axis_types)
+    if explicit and isinstance(sharding, NamedSharding):
         _assert_laid_out(leaves, sharding)
         return x
     _check_auto_axes(sharding)
