@@ -701,3 +701,24 @@ def test_seed_f_golden() -> None:
         "    e:f32[] = add d a\n"
         "  in (e,) }"
     )
+
+
+# jnp's products stage one dot_general accumulating in the result dtype, and
+# print it as JAX 0.10.2 does (preferred_element_type shown).
+PRODUCTS: list[tuple[str, Callable[[Any], F], tuple[Any, ...]]] = [
+    ("matmul", lambda np_: np_.matmul, (f32(3, 4), f32(4, 5))),
+    ("matvec", lambda np_: np_.matmul, (f32(3, 4), f32(4))),
+    ("vecmat", lambda np_: np_.matmul, (f32(4), f32(4, 5))),
+    ("batched", lambda np_: np_.matmul, (f32(2, 3, 4), f32(2, 4, 5))),
+    ("dot", lambda np_: np_.dot, (f32(3, 4), f32(4, 5))),
+    ("tensordot", lambda np_: lambda x, y: np_.tensordot(x, y, axes=1), (f32(3, 4), f32(4, 5))),
+    ("inner", lambda np_: np_.inner, (f32(4), f32(4))),
+    ("vdot", lambda np_: np_.vdot, (f32(4), f32(4))),
+    ("int32", lambda np_: np_.matmul, (np.ones((3, 4), np.int32), np.ones((4, 5), np.int32))),
+    ("einsum", lambda np_: lambda x, y: np_.einsum("ij,jk->ik", x, y), (f32(3, 4), f32(4, 5))),
+]
+
+
+@pytest.mark.parametrize(("numpy_of", "args"), [c[1:] for c in PRODUCTS], ids=[c[0] for c in PRODUCTS])
+def test_jnp_products_print_as_jax(numpy_of: Callable[[Any], F], args: tuple[Any, ...]) -> None:
+    assert ours(numpy_of(jnp), *args) == theirs(numpy_of(jx.numpy), *args)

@@ -220,7 +220,7 @@ def stack(arrays: Sequence[ArrayLike], axis: int = 0, out: None = None, dtype: "
 
 
 def _contract(a: Array, b: Array, a_axes: Sequence[int], b_axes: Sequence[int]) -> Array:
-    return dot_general(a, b, ((tuple(a_axes), tuple(b_axes)), ((), ())))
+    return dot_general(a, b, ((tuple(a_axes), tuple(b_axes)), ((), ())), preferred_element_type=a.dtype)
 
 
 def with_preferred_element_type(
@@ -299,7 +299,7 @@ def _matmul(a: ArrayLike, b: ArrayLike) -> Array:
     y3 = broadcast_to_shape(y2, (*batch, *y2.shape[-2:]))
     nb = len(batch)
     batch_axes = tuple(range(nb))
-    out = dot_general(x3, y3, (((nb + 1,), (nb,)), (batch_axes, batch_axes)))
+    out = dot_general(x3, y3, (((nb + 1,), (nb,)), (batch_axes, batch_axes)), preferred_element_type=x3.dtype)
     if x.ndim == 1:
         out = ls.squeeze(out, (out.ndim - 2,))
     if y.ndim == 1:
