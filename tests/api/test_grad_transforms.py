@@ -197,7 +197,7 @@ def test_unused_input_gets_zeros_without_backward_work() -> None:
     np.testing.assert_array_equal(np.asarray(gy), np.zeros(3, np.float32))
     text = str(jt.make_jaxpr(jt.grad(fn2(f), argnums=(0, 1)))(V, V))
     # The backward pass touches only x: y's gradient is one broadcast zero.
-    assert text.count("mul") == 1 and "broadcast_in_dim[broadcast_dimensions=() shape=(3,)] 0.0" in text
+    assert text.count("mul") == 1 and "broadcast_in_dim 0.0" in text
     np.testing.assert_allclose(np.asarray(gx), np.cos(V), rtol=1e-6)
 
 

@@ -722,3 +722,17 @@ PRODUCTS: list[tuple[str, Callable[[Any], F], tuple[Any, ...]]] = [
 @pytest.mark.parametrize(("numpy_of", "args"), [c[1:] for c in PRODUCTS], ids=[c[0] for c in PRODUCTS])
 def test_jnp_products_print_as_jax(numpy_of: Callable[[Any], F], args: tuple[Any, ...]) -> None:
     assert ours(numpy_of(jnp), *args) == theirs(numpy_of(jx.numpy), *args)
+
+
+# broadcast_in_dim prints as JAX 0.10.2's: the shape is the binder's type,
+# and a scalar operand's empty broadcast dimensions are left out.
+BROADCASTS: list[tuple[str, Callable[[Any], F], tuple[Any, ...]]] = [
+    ("scalar", lambda lib: lambda x: x + lib.numpy.ones(3), (f32(3),)),
+    ("vector", lambda lib: lambda x: lib.numpy.broadcast_to(x, (4, 3)), (f32(3),)),
+    ("lax", lambda lib: lambda x: lib.lax.broadcast_in_dim(x, (2, 3, 4), (1, 2)), (f32(3, 4),)),
+]
+
+
+@pytest.mark.parametrize(("program", "args"), [c[1:] for c in BROADCASTS], ids=[c[0] for c in BROADCASTS])
+def test_broadcast_in_dim_prints_as_jax(program: Callable[[Any], F], args: tuple[Any, ...]) -> None:
+    assert ours(program(jt), *args) == theirs(program(jx), *args)

@@ -182,7 +182,7 @@ ADDUPDATE_TEXT = {
     "new_ref_and_freeze": (
         "{ lambda ; a:f32[3]. let\n"
         "    b:Ref{f32[3]} = new_ref[kind=None memory_space=None] a\n"
-        "    c:f32[3] = broadcast_in_dim[broadcast_dimensions=() shape=(3,)] 1.0:f32[]\n"
+        "    c:f32[3] = broadcast_in_dim 1.0:f32[]\n"
         "    b[...] += c\n"
         "    d:f32[3] = freeze b\n"
         "  in (d,) }"

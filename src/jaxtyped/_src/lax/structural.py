@@ -188,6 +188,12 @@ class BroadcastInDim(StructuralLinear):
         return (ctx.broadcast_in_dim(args[0], self.shape, self.broadcast_dimensions),)
 
     @override
+    def printed_params(self) -> tuple[tuple[str, object], ...]:
+        # As JAX 0.10.2 prints it: the shape is the binder's type, and no
+        # broadcast dimensions (a scalar operand) are left out.
+        return (("broadcast_dimensions", self.broadcast_dimensions),) if self.broadcast_dimensions else ()
+
+    @override
     def transpose(self, cts: tuple[Tangent, ...], args: tuple[LinearArg, ...]) -> tuple[Tangent | None, ...]:
         (ct,), (x,) = cts, args
         assert not isinstance(ct, Zero) and isinstance(x, UndefinedPrimal)
