@@ -259,6 +259,25 @@ def test_in_axes_tuple_prefix_and_none_leaves() -> None:
     both(lambda T, N: T.vmap(fun, in_axes=(0, None))((X, X), np.float32(2.0)))
 
 
+@pytest.mark.parametrize("value", [200, 2.5, np.float32(3.0), "label", None], ids=["int", "float", "np.float32", "str", "None"])
+def test_unmapped_arguments_reach_fun_as_given(value: object) -> None:
+    """A None in_axes passes the argument through unchanged, as JAX's vmap
+    does: a Python int stays an int (random.split(key, n) under vmap needs
+    one in the debug mode)."""
+
+    def run(lib: Any) -> tuple[str, list[float]]:
+        seen: list[str] = []
+
+        def fun(x: Any, extra: Any) -> Any:
+            seen.append(type(extra).__name__)
+            return x * 2.0
+
+        out = lib.vmap(fun, in_axes=(0, None))(X[:, 0], value)
+        return seen[0], np.asarray(out).tolist()
+
+    assert run(jt) == run(jx)
+
+
 def test_axis_size_with_all_none_in_axes() -> None:
     both(lambda T, N: T.vmap(fn1(lambda a: a * 2.0), in_axes=None, axis_size=4)(np.float32(1.0)))
     both(lambda T, N: T.vmap(fn0(lambda: N.ones(2)), axis_size=3)())

@@ -293,11 +293,11 @@ def vmap(
         if any(is_ref(leaf) for leaf in leaves):
             # Ref arguments (issue 16): mapped refs are threaded through.
             return vmap_with_refs(vmap, call, in_axes, out_axes, axis_name, axis_size, leaves, in_tree, axes, names)
-        arrays, dims = _mapped_inputs(leaves, axes, names)
-        size = _axis_size(arrays, dims, names, axis_size)
+        values, dims = _mapped_inputs(leaves, axes, names)
+        size = _axis_size(values, dims, names, axis_size)
         interp = BatchInterpreter(current_interpreter(), BatchAxis(size, axis_name), desc)
         with transformation_scope(interp):
-            boxed = [interp.box(x, d) for x, d in zip(arrays, dims)]
+            boxed = [x if d is None else interp.box(cast(Array, x), d) for x, d in zip(values, dims)]  # mapped: an array
             call_args, call_kwargs = tree_unflatten(in_tree, boxed)
             out = call(*call_args, **call_kwargs)
             out_leaves, out_tree = tree_flatten(out)
@@ -324,28 +324,34 @@ def in_axes_prefix(in_axes: AxisSpec, nargs: int, transformation: str = "vmap") 
     return in_axes
 
 
-def _mapped_inputs(leaves: list[Any], axes: list[Any], names: list[str]) -> tuple[list[Array], list[BatchDim]]:
-    arrays: list[Array] = []
+def _mapped_inputs(leaves: list[Any], axes: list[Any], names: list[str]) -> tuple[list[object], list[BatchDim]]:
+    """Per leaf, the value fun gets (a mapped one as an array; an unmapped
+    one as it was given, a Python int staying an int, as in JAX) and its
+    batch dimension."""
+    values: list[object] = []
     dims: list[BatchDim] = []
     for leaf, axis, name in zip(leaves, axes, names):
+        if axis is None:
+            values.append(leaf)
+            dims.append(None)
+            continue
         x = leaf_to_array(leaf, name, "vmap")
-        if axis is not None:
-            if isinstance(axis, bool) or not isinstance(axis, int):
-                raise JaxtypedTypeError(f"vmap in_axes for {name} must be an int or None, got {axis!r}")
-            if not -x.ndim <= axis < x.ndim:
-                raise JaxtypedValueError(
-                    f"vmap was requested to map its argument {name} along axis {axis}, which "
-                    f"implies that its rank should be at least {axis + 1 if axis >= 0 else -axis}, "
-                    f"but it is {x.aval.str_short()}"
-                )
-            axis %= x.ndim
-        arrays.append(x)
-        dims.append(axis)
-    return arrays, dims
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise JaxtypedTypeError(f"vmap in_axes for {name} must be an int or None, got {axis!r}")
+        if not -x.ndim <= axis < x.ndim:
+            raise JaxtypedValueError(
+                f"vmap was requested to map its argument {name} along axis {axis}, which "
+                f"implies that its rank should be at least {axis + 1 if axis >= 0 else -axis}, "
+                f"but it is {x.aval.str_short()}"
+            )
+        values.append(x)
+        dims.append(axis % x.ndim)
+    return values, dims
 
 
-def _axis_size(arrays: list[Array], dims: list[BatchDim], names: list[str], axis_size: int | None) -> int:
-    sizes = {x.shape[d] for x, d in zip(arrays, dims) if d is not None}
+def _axis_size(values: list[object], dims: list[BatchDim], names: list[str], axis_size: int | None) -> int:
+    mapped = [(x, d, n) for x, d, n in zip(values, dims, names) if d is not None and isinstance(x, Array)]
+    sizes = {x.shape[d] for x, d, _ in mapped}
     if axis_size is not None:
         sizes.add(axis_size)
     if not sizes:
@@ -353,11 +359,7 @@ def _axis_size(arrays: list[Array], dims: list[BatchDim], names: list[str], axis
             "vmap must have at least one non-None value in in_axes or axis_size must be specified"
         )
     if len(sizes) > 1:
-        detail = ", ".join(
-            f"{n} of type {x.aval.str_short()} has size {x.shape[d]} along axis {d}"
-            for x, d, n in zip(arrays, dims, names)
-            if d is not None
-        )
+        detail = ", ".join(f"{n} of type {x.aval.str_short()} has size {x.shape[d]} along axis {d}" for x, d, n in mapped)
         given = f"; axis_size={axis_size}" if axis_size is not None else ""
         raise JaxtypedValueError(f"vmap got inconsistent sizes for array axes to be mapped: {detail}{given}")
     return sizes.pop()
