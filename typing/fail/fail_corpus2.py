@@ -41,6 +41,8 @@ def first(c: tuple[Array, Array]) -> Array:
     return c[0]
 
 
-jt.lax.fori_loop(0, 3, grow, (x, 0.0))  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
-jt.lax.while_loop(lambda c: c[0] < 3, first, (0, x))  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
-jt.lax.fori_loop(0, 3, grow, (x, "a"))  # expect: mypy[arg-type] pyright[reportCallIssue,reportArgumentType]
+# (mypy also reports these pair-carry calls against the pair-of-Any overload:
+# type-var, and an operator error in the lambda it types there.)
+jt.lax.fori_loop(0, 3, grow, (x, 0.0))  # expect: mypy[arg-type,type-var] pyright[reportCallIssue,reportArgumentType]
+jt.lax.while_loop(lambda c: c[0] < 3, first, (0, x))  # expect: mypy[arg-type,operator,type-var] pyright[reportCallIssue,reportArgumentType]
+jt.lax.fori_loop(0, 3, grow, (x, "a"))  # expect: mypy[arg-type,type-var] pyright[reportCallIssue,reportArgumentType]
