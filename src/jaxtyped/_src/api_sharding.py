@@ -78,6 +78,7 @@ from jaxtyped._src.sharding import (
     normalize_axis_types,
     restore_context_mesh,
     sdy_mesh,
+    spec_for_rank,
     spec_from_tiling,
     spmd_lowering,
     swap_context_mesh,
@@ -274,8 +275,7 @@ def _reshard_target(sharding: object, ndim: int) -> NamedSharding:
         raise JaxtypedValueError(
             f"reshard: {spec!r} has {len(spec)} entries, but the array has rank {ndim}"
         )
-    # As JAX: the spec names every dimension (``P('x')`` of a matrix is ``P('x', None)``).
-    return named.with_spec(PartitionSpec(*spec, *([None] * (ndim - len(spec)))))
+    return named.with_spec(spec_for_rank(spec, ndim))  # as JAX: the spec names every dimension
 
 
 @overload

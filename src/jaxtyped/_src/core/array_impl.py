@@ -142,9 +142,8 @@ def copy_array(array: "ArrayImpl") -> "ArrayImpl":
     """A new array with ``array``'s value and placement and its own buffer
     (JAX's ``jnp.array(x)``, ``x.copy()``): donating the copy leaves
     ``array`` alive."""
-    if array._buffer is None and array._value is not None:
-        # Host values are read-only: the new array may share this one.
-        return ArrayImpl(array._value, array._aval)
+    if array._buffer is None:
+        return array.clone()  # host values are read-only: the clone shares this one
     return place(array, array._sharding, copy=True)
 
 

@@ -10,8 +10,6 @@ equation applying ``add``, and ``reduce_sum_p.bind(x, axes=(0,))`` applies
 from typing import final
 
 from jaxtyped._src.core.array import Array, ArrayLike
-from jaxtyped._src.core.array_impl import to_array
-from jaxtyped._src.core.interpreter import bind
 from jaxtyped._src.core.primitive import Primitive
 from jaxtyped._src.errors import JaxtypedTypeError
 
@@ -48,13 +46,9 @@ class BuiltinPrimitive:
 
     def bind(self, *args: ArrayLike, **params: object) -> Array | list[Array]:
         """Apply the primitive with ``params`` under the current
-        transformation (a list of arrays if ``multiple_results``)."""
-        arrays = tuple(to_array(arg, f"{self.name}.bind argument {i}") for i, arg in enumerate(args))
-        outs = bind(self.application(**params), *arrays)
-        if self.multiple_results:
-            return list(outs)
-        (out,) = outs
-        return out
+        transformation (a list of arrays if ``multiple_results``): the
+        application's own ``bind``."""
+        return self.application(**params).bind(*args)
 
     def matches(self, primitive: Primitive) -> bool:
         """Whether ``primitive`` (an equation's) is an application of this

@@ -71,6 +71,7 @@ from jaxtyped._src.sharding import (
     SingleDeviceSharding,
     get_abstract_mesh,
     named_on_current_mesh,
+    spec_for_rank,
     spmd_lowering_mesh,
 )
 from jaxtyped._src.tree_util import PyTreeDef, tree_flatten, tree_unflatten
@@ -201,11 +202,7 @@ def _layout_spec(x: object, ndim: int) -> PartitionSpec:
     device, a NumPy array, a Python scalar)."""
     sharding = x.sharding if isinstance(x, ArrayImpl) else None
     spec = sharding.spec if isinstance(sharding, NamedSharding) else PartitionSpec()
-    return _padded(spec, ndim)
-
-
-def _padded(spec: PartitionSpec, ndim: int) -> PartitionSpec:
-    return PartitionSpec(*spec, *([None] * (ndim - len(spec))))
+    return spec_for_rank(spec, ndim)
 
 
 def _assert_laid_out(leaves: list[object], sharding: NamedSharding) -> None:
@@ -219,7 +216,7 @@ def _assert_laid_out(leaves: list[object], sharding: NamedSharding) -> None:
         sharding.check_shape(shape, "with_sharding_constraint")
         if isinstance(leaf, Array) and not isinstance(leaf, ArrayImpl):
             continue  # a tracer
-        have, want = _layout_spec(leaf, len(shape)), _padded(sharding.spec, len(shape))
+        have, want = _layout_spec(leaf, len(shape)), spec_for_rank(sharding.spec, len(shape))
         if have != want:
             raise ShardingAssertionError(
                 "`with_sharding_constraint` acts as an assert when all axes of mesh are of type `Explicit`. "

@@ -48,6 +48,7 @@ __all__ = [
     "SingleDeviceSharding",
     "Index",
     "sdy_mesh",
+    "spec_for_rank",
     "spec_from_tiling",
     "spmd_lowering",
     "spmd_lowering_mesh",
@@ -124,6 +125,12 @@ class PartitionSpec(tuple[AxisSpec, ...]):
     def used_axes(self) -> tuple[str, ...]:
         """Every mesh axis the spec names, in order."""
         return tuple(a for d in range(len(self)) for a in self.axes_of(d))
+
+
+def spec_for_rank(spec: PartitionSpec, ndim: int) -> PartitionSpec:
+    """``spec`` naming every one of ``ndim`` dimensions (``P('x')`` of a
+    matrix is ``P('x', None)``), as JAX spells an array's spec."""
+    return PartitionSpec(*spec, *([None] * (ndim - len(spec))))
 
 
 @final
