@@ -25,6 +25,10 @@ def check(x: jt.Array, closed: core.ClosedJaxpr, jaxpr: core.Jaxpr) -> None:
     assert_type(core.jaxpr_as_fun(closed), Callable[..., list[jt.Array]])
     assert_type(core.check_jaxpr(jaxpr), None)
     assert_type(core.bind1(primitives.add_p.application(), x, x), jt.Array)
+    # An equation's primitive applies itself as JAX's tutorial interpreter does.
+    eqn = jaxpr.eqns[0]
+    assert_type(eqn.primitive.bind(x, **eqn.params), jt.Array | list[jt.Array])
+    assert_type(eqn.primitive.multiple_results, bool)
     assert_type(mlir.aval_to_ir_type(core.ShapedArray((), np.dtype(np.float32))), core.ShapedArray)
     assert_type(ffi.ffi_call("t", jt.ShapeDtypeStruct((), np.float32)), Callable[..., jt.Array | list[jt.Array]])
     assert_type(ffi.include_dir(), str)
